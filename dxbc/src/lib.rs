@@ -1,0 +1,8 @@
+//! DXBC: the Direct3D 10/11 shader container and its Shader Model 4.0–5.1 token stream.
+//!
+//! Everything in dxdiff reads programs through this crate, so it is exact (every blob re-encodes to
+//! the same bytes) and total (no input panics; every failure is a typed [`DxbcError`]).
+
+pub mod error;
+
+pub use error::{DxbcError, Result};
