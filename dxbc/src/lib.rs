@@ -6,3 +6,12 @@
 pub mod error;
 
 pub use error::{DxbcError, Result};
+pub mod decode;
+pub mod encode;
+pub mod ir;
+pub mod opcodes;
+
+pub use decode::{decode_program, decode_words};
+pub use encode::{encode_program, encode_words};
+pub use ir::*;
+pub use opcodes::{Opcode, TABLE};

@@ -1,0 +1,552 @@
+//! The typed program: instructions, operands and registers as the token stream encodes them.
+//!
+//! The IR keeps every bit the encoding carries (including forms fxc never writes, such as an empty
+//! extended operand token), so that decoding and re-encoding any accepted stream is word-exact.
+
+use crate::opcodes::{OpInfo, Opcode};
+
+/// Which pipeline stage a program runs in (version token bits 16..=31).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Stage {
+    Pixel = 0,
+    Vertex = 1,
+    Geometry = 2,
+    Hull = 3,
+    Domain = 4,
+    Compute = 5,
+}
+
+impl Stage {
+    pub fn from_number(n: u32) -> Option<Stage> {
+        Some(match n {
+            0 => Stage::Pixel,
+            1 => Stage::Vertex,
+            2 => Stage::Geometry,
+            3 => Stage::Hull,
+            4 => Stage::Domain,
+            5 => Stage::Compute,
+            _ => return None,
+        })
+    }
+
+    /// The two-letter prefix of the profile name (`ps`, `vs`, ...).
+    pub fn prefix(self) -> &'static str {
+        match self {
+            Stage::Pixel => "ps",
+            Stage::Vertex => "vs",
+            Stage::Geometry => "gs",
+            Stage::Hull => "hs",
+            Stage::Domain => "ds",
+            Stage::Compute => "cs",
+        }
+    }
+
+    pub fn from_prefix(p: &str) -> Option<Stage> {
+        [Stage::Pixel, Stage::Vertex, Stage::Geometry, Stage::Hull, Stage::Domain, Stage::Compute]
+            .into_iter()
+            .find(|s| s.prefix().eq_ignore_ascii_case(p))
+    }
+}
+
+/// Shader model and stage, e.g. `ps_5_0`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Version {
+    pub stage: Stage,
+    pub major: u8,
+    pub minor: u8,
+}
+
+impl Version {
+    pub fn new(stage: Stage, major: u8, minor: u8) -> Version {
+        Version { stage, major, minor }
+    }
+
+    /// SM5.1 adds a range-id index to resource operands and extra declaration DWORDs.
+    pub fn is_sm51(self) -> bool {
+        (self.major, self.minor) >= (5, 1)
+    }
+
+    pub fn at_least(self, major: u8, minor: u8) -> bool {
+        (self.major, self.minor) >= (major, minor)
+    }
+}
+
+impl std::fmt::Display for Version {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}_{}_{}", self.stage.prefix(), self.major, self.minor)
+    }
+}
+
+/// A decoded token stream.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Program {
+    pub version: Version,
+    pub instructions: Vec<Instruction>,
+}
+
+/// How an instruction's length was written (only the long-table opcodes have a choice).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum LengthForm {
+    /// Bits 24..=30 of OpcodeToken0.
+    #[default]
+    Short,
+    /// Bit 31 set and the length in the next DWORD (the header's form).
+    Bit31,
+    /// A 7-bit length of 0 and the length in the next DWORD (vkd3d's reading).
+    Zero,
+}
+
+/// `_z` or `_nz` on a conditional instruction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Test {
+    Zero,
+    NonZero,
+}
+
+/// An extended opcode token (dxbc-format.md §4.3), kept in encoded order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ExtendedOpcode {
+    Empty,
+    /// `_aoffimmi(u,v,w)`: texel offsets, each -8..=7.
+    SampleControls { offsets: [i8; 3] },
+    /// `_indexable(dim)`; `stride` is the structure stride for structured buffers.
+    ResourceDim { dim: u8, stride: u16 },
+    /// `(t,t,t,t)` per-component return types.
+    ReturnType { types: [u8; 4] },
+}
+
+/// A custom-data block (opcode 0x35): immediate constant buffer, comments, debug data...
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct CustomData {
+    /// Bits 11..=31 of the first DWORD: 3 = immediate constant buffer.
+    pub class: u32,
+    pub payload: Vec<u32>,
+}
+
+impl CustomData {
+    pub const CLASS_COMMENT: u32 = 0;
+    pub const CLASS_DEBUG: u32 = 1;
+    pub const CLASS_OPAQUE: u32 = 2;
+    pub const CLASS_ICB: u32 = 3;
+    pub const CLASS_MESSAGE: u32 = 4;
+}
+
+/// One instruction or declaration.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Instruction {
+    pub opcode: Opcode,
+    /// `_sat` (only on value-producing opcodes).
+    pub saturate: bool,
+    /// `precise` component mask, x = bit 0.
+    pub precise: u8,
+    /// `_z`/`_nz` for conditional opcodes, `None` otherwise.
+    pub test: Option<Test>,
+    /// The remaining opcode-specific control bits, in their OpcodeToken0 positions (declaration
+    /// fields, `resinfo` return type, `sync` flags). Accessors below give them names.
+    pub controls: u32,
+    pub extended: Vec<ExtendedOpcode>,
+    /// Raw DWORDs before the operands (`fcall`'s call-site index).
+    pub leading: Vec<u32>,
+    pub operands: Vec<Operand>,
+    /// Raw DWORDs after the operands: declaration payloads, or trailing words such as the zero
+    /// fxc appends to `samplepos t#`.
+    pub trailing: Vec<u32>,
+    /// Set for opcode 0x35 only.
+    pub custom: Option<CustomData>,
+    pub length_form: LengthForm,
+}
+
+impl Instruction {
+    /// A bare instruction with no operands and no flags.
+    pub fn new(opcode: Opcode) -> Instruction {
+        Instruction {
+            opcode,
+            saturate: false,
+            precise: 0,
+            test: None,
+            controls: 0,
+            extended: Vec::new(),
+            leading: Vec::new(),
+            operands: Vec::new(),
+            trailing: Vec::new(),
+            custom: None,
+            length_form: LengthForm::Short,
+        }
+    }
+
+    pub fn info(&self) -> &'static OpInfo {
+        self.opcode.info()
+    }
+
+    /// A control field: `width` bits starting at OpcodeToken0 bit `shift`.
+    pub fn field(&self, shift: u32, width: u32) -> u32 {
+        (self.controls >> shift) & ((1 << width) - 1)
+    }
+
+    pub fn sample_offsets(&self) -> Option<[i8; 3]> {
+        self.extended.iter().find_map(|e| match e {
+            ExtendedOpcode::SampleControls { offsets } => Some(*offsets),
+            _ => None,
+        })
+    }
+
+    pub fn resource_dim(&self) -> Option<(u8, u16)> {
+        self.extended.iter().find_map(|e| match e {
+            ExtendedOpcode::ResourceDim { dim, stride } => Some((*dim, *stride)),
+            _ => None,
+        })
+    }
+
+    pub fn return_types(&self) -> Option<[u8; 4]> {
+        self.extended.iter().find_map(|e| match e {
+            ExtendedOpcode::ReturnType { types } => Some(*types),
+            _ => None,
+        })
+    }
+
+    /// The immediate constant buffer's words, if this is one.
+    pub fn icb(&self) -> Option<&[u32]> {
+        match &self.custom {
+            Some(c) if c.class == CustomData::CLASS_ICB => Some(&c.payload),
+            _ => None,
+        }
+    }
+}
+
+/// Operand (register) types, table 4.6.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum OperandType {
+    Temp = 0,
+    Input = 1,
+    Output = 2,
+    IndexableTemp = 3,
+    Immediate32 = 4,
+    Immediate64 = 5,
+    Sampler = 6,
+    Resource = 7,
+    ConstantBuffer = 8,
+    ImmediateConstantBuffer = 9,
+    Label = 10,
+    InputPrimitiveId = 11,
+    OutputDepth = 12,
+    Null = 13,
+    Rasterizer = 14,
+    OutputCoverageMask = 15,
+    Stream = 16,
+    FunctionBody = 17,
+    FunctionTable = 18,
+    Interface = 19,
+    FunctionInput = 20,
+    FunctionOutput = 21,
+    OutputControlPointId = 22,
+    InputForkInstanceId = 23,
+    InputJoinInstanceId = 24,
+    InputControlPoint = 25,
+    OutputControlPoint = 26,
+    InputPatchConstant = 27,
+    InputDomainPoint = 28,
+    ThisPointer = 29,
+    UnorderedAccessView = 30,
+    ThreadGroupSharedMemory = 31,
+    InputThreadId = 32,
+    InputThreadGroupId = 33,
+    InputThreadIdInGroup = 34,
+    InputCoverageMask = 35,
+    InputThreadIdInGroupFlattened = 36,
+    InputGsInstanceId = 37,
+    OutputDepthGreaterEqual = 38,
+    OutputDepthLessEqual = 39,
+    CycleCounter = 40,
+    OutputStencilRef = 41,
+    InnerCoverage = 42,
+}
+
+/// fxc's spelling of each operand type, indexed by its number. Names of numbered registers are
+/// the prefix; special registers are printed whole.
+const OPERAND_NAMES: [&str; 43] = [
+    "r",
+    "v",
+    "o",
+    "x",
+    "l",
+    "d",
+    "s",
+    "t",
+    "cb",
+    "icb",
+    "label",
+    "vPrim",
+    "oDepth",
+    "null",
+    "rasterizer",
+    "oMask",
+    "m",
+    "fb",
+    "ft",
+    "fp",
+    "fi",
+    "fo",
+    "vOutputControlPointID",
+    "vForkInstanceID",
+    "vJoinInstanceID",
+    "vicp",
+    "vocp",
+    "vpc",
+    "vDomain",
+    "this",
+    "u",
+    "g",
+    "vThreadID",
+    "vThreadGroupID",
+    "vThreadIDInGroup",
+    "vCoverage",
+    "vThreadIDInGroupFlattened",
+    "vGSInstanceID",
+    "oDepthGE",
+    "oDepthLE",
+    "vCycleCounter",
+    "oStencilRef",
+    "vInnerCoverage",
+];
+
+impl OperandType {
+    pub fn from_number(n: u32) -> Option<OperandType> {
+        use OperandType::*;
+        const ALL: [OperandType; 43] = [
+            Temp,
+            Input,
+            Output,
+            IndexableTemp,
+            Immediate32,
+            Immediate64,
+            Sampler,
+            Resource,
+            ConstantBuffer,
+            ImmediateConstantBuffer,
+            Label,
+            InputPrimitiveId,
+            OutputDepth,
+            Null,
+            Rasterizer,
+            OutputCoverageMask,
+            Stream,
+            FunctionBody,
+            FunctionTable,
+            Interface,
+            FunctionInput,
+            FunctionOutput,
+            OutputControlPointId,
+            InputForkInstanceId,
+            InputJoinInstanceId,
+            InputControlPoint,
+            OutputControlPoint,
+            InputPatchConstant,
+            InputDomainPoint,
+            ThisPointer,
+            UnorderedAccessView,
+            ThreadGroupSharedMemory,
+            InputThreadId,
+            InputThreadGroupId,
+            InputThreadIdInGroup,
+            InputCoverageMask,
+            InputThreadIdInGroupFlattened,
+            InputGsInstanceId,
+            OutputDepthGreaterEqual,
+            OutputDepthLessEqual,
+            CycleCounter,
+            OutputStencilRef,
+            InnerCoverage,
+        ];
+        ALL.get(usize::try_from(n).ok()?).copied()
+    }
+
+    /// fxc's register prefix or special-register name.
+    pub fn name(self) -> &'static str {
+        OPERAND_NAMES[self as usize]
+    }
+
+    /// Look up a name as printed (case-insensitive); numbered prefixes must be split off first.
+    pub fn from_name(name: &str) -> Option<OperandType> {
+        OPERAND_NAMES
+            .iter()
+            .position(|n| n.eq_ignore_ascii_case(name))
+            .and_then(|i| OperandType::from_number(i as u32))
+    }
+
+    /// Special registers print as a bare name without a register number.
+    pub fn is_special(self) -> bool {
+        use OperandType::*;
+        matches!(
+            self,
+            InputPrimitiveId
+                | OutputDepth
+                | Null
+                | Rasterizer
+                | OutputCoverageMask
+                | OutputControlPointId
+                | InputForkInstanceId
+                | InputJoinInstanceId
+                | InputDomainPoint
+                | InputThreadId
+                | InputThreadGroupId
+                | InputThreadIdInGroup
+                | InputCoverageMask
+                | InputThreadIdInGroupFlattened
+                | InputGsInstanceId
+                | OutputDepthGreaterEqual
+                | OutputDepthLessEqual
+                | CycleCounter
+                | OutputStencilRef
+                | InnerCoverage
+        )
+    }
+}
+
+/// Component selection of a four-component operand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Selection {
+    /// Write mask, x = bit 0.
+    Mask(u8),
+    /// Source component for x, y, z, w (0..=3 each).
+    Swizzle([u8; 4]),
+    /// One component (0..=3).
+    Select1(u8),
+}
+
+/// Component count field and, for four components, the selection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Components {
+    Zero,
+    One,
+    Four(Selection),
+    /// The "N components" encoding (3): defined by the header, unused by fxc.
+    N,
+}
+
+/// Source modifier from the extended operand token.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Modifier {
+    #[default]
+    None,
+    Neg,
+    Abs,
+    AbsNeg,
+}
+
+/// One index dimension of a register.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Index {
+    Imm32(u32),
+    Imm64(u64),
+    Relative(Box<Operand>),
+    Imm32Relative(u32, Box<Operand>),
+    Imm64Relative(u64, Box<Operand>),
+}
+
+impl Index {
+    /// The constant part, if this index has one.
+    pub fn immediate(&self) -> Option<u64> {
+        match self {
+            Index::Imm32(v) | Index::Imm32Relative(v, _) => Some(u64::from(*v)),
+            Index::Imm64(v) | Index::Imm64Relative(v, _) => Some(*v),
+            Index::Relative(_) => None,
+        }
+    }
+
+    pub fn relative(&self) -> Option<&Operand> {
+        match self {
+            Index::Relative(op) | Index::Imm32Relative(_, op) | Index::Imm64Relative(_, op) => {
+                Some(op)
+            }
+            _ => None,
+        }
+    }
+
+    /// Representation code (OperandToken0 bits 22+3k).
+    pub fn representation(&self) -> u32 {
+        match self {
+            Index::Imm32(_) => 0,
+            Index::Imm64(_) => 1,
+            Index::Relative(_) => 2,
+            Index::Imm32Relative(..) => 3,
+            Index::Imm64Relative(..) => 4,
+        }
+    }
+}
+
+/// The extended operand token an operand was written with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum ExtendedOperand {
+    /// None, unless a modifier, precision or non-uniform flag needs one.
+    #[default]
+    None,
+    /// Type 0: present and empty.
+    Empty,
+    /// Type 1 (modifier), even when its payload is zero.
+    Modifier,
+}
+
+/// Min-precision tag of an operand (extended operand token bits 14..=16).
+pub type MinPrecision = u8;
+
+/// One operand: a register with its indices, or an immediate.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Operand {
+    pub ty: OperandType,
+    pub components: Components,
+    /// Zero to three index dimensions.
+    pub indices: Vec<Index>,
+    pub modifier: Modifier,
+    pub precision: MinPrecision,
+    pub nonuniform: bool,
+    /// Which extended operand token was present. fxc writes one only when it has a payload, but
+    /// an empty token, or a modifier token with a zero payload, is legal and kept.
+    pub extended: ExtendedOperand,
+    /// Immediate values: 1 or 4 words for `l(...)`, 2 or 4 for `d(...)` (low word first).
+    pub imm: Vec<u32>,
+}
+
+impl Operand {
+    /// A register operand with immediate indices.
+    pub fn reg(ty: OperandType, components: Components, indices: &[u32]) -> Operand {
+        Operand {
+            ty,
+            components,
+            indices: indices.iter().map(|&i| Index::Imm32(i)).collect(),
+            modifier: Modifier::None,
+            precision: 0,
+            nonuniform: false,
+            extended: ExtendedOperand::None,
+            imm: Vec::new(),
+        }
+    }
+
+    /// `l(v)` or `l(a, b, c, d)`.
+    pub fn imm32(values: &[u32]) -> Operand {
+        let components = if values.len() == 1 {
+            Components::One
+        } else {
+            Components::Four(Selection::Mask(0))
+        };
+        Operand {
+            ty: OperandType::Immediate32,
+            components,
+            indices: Vec::new(),
+            modifier: Modifier::None,
+            precision: 0,
+            nonuniform: false,
+            extended: ExtendedOperand::None,
+            imm: values.to_vec(),
+        }
+    }
+
+    /// Whether the operand carries a modifier-token payload.
+    pub fn has_modifier_payload(&self) -> bool {
+        self.modifier != Modifier::None || self.precision != 0 || self.nonuniform
+    }
+
+    pub fn is_immediate(&self) -> bool {
+        matches!(self.ty, OperandType::Immediate32 | OperandType::Immediate64)
+    }
+}

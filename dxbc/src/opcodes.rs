@@ -1,0 +1,507 @@
+//! The one opcode table. Decoding, encoding, the disassembler, the assembler (and later the
+//! interpreter's dispatch and the generators) all read their per-opcode facts from [`TABLE`], so a
+//! fact about an opcode is written down exactly once.
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+/// The lowest shader model (and D3D runtime) an opcode needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Model {
+    Sm40,
+    Sm41,
+    Sm50,
+    /// 5.0 with the D3D11.1 double/shader extensions (SFI0 0x20/0x40).
+    Sm50D3d111,
+    /// 5.0 with D3D11.2 tiled-resource feedback.
+    Sm50D3d112,
+}
+
+/// A coarse class of opcode, for tooling and generators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Kind {
+    AluFloat,
+    AluInt,
+    AluUint,
+    Bit,
+    Compare,
+    Conversion,
+    Double,
+    Flow,
+    Resource,
+    Atomic,
+    Sync,
+    Declaration,
+    Other,
+}
+
+/// Which opcode-specific control bits (OpcodeToken0 bits 11..=23) an opcode may carry.
+///
+/// Decoding is strict: a bit outside [`Ctl::allowed_mask`] is an error, never ignored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Ctl {
+    /// No control bits.
+    Plain,
+    /// A value-producing instruction: `_sat` (bit 13) and the `precise` mask (bits 19..=22).
+    Value,
+    /// `_z`/`_nz` test (bit 18).
+    Test,
+    /// `resinfo`: return type in bits 11..=12, plus the value bits.
+    ResInfo,
+    /// `sampleinfo`: `_uint` in bit 11, plus the value bits.
+    SampleInfo,
+    /// `sync`: bits 11..=14 (threads, TGSM fence, UAV group fence, UAV global fence).
+    Sync,
+    DclResource,
+    DclConstantBuffer,
+    DclSampler,
+    DclTopology,
+    DclPrimitive,
+    DclInterpolation,
+    DclGlobalFlags,
+    DclInterface,
+    DclControlPointCount,
+    DclTessDomain,
+    DclTessPartitioning,
+    DclTessOutputPrimitive,
+    DclUavTyped,
+    DclUavRaw,
+    DclUavStructured,
+}
+
+pub const SATURATE_BIT: u32 = 1 << 13;
+pub const TEST_NZ_BIT: u32 = 1 << 18;
+pub const PRECISE_SHIFT: u32 = 19;
+pub const PRECISE_MASK: u32 = 0xF << PRECISE_SHIFT;
+
+impl Ctl {
+    /// The control bits (in their OpcodeToken0 positions) this class may set.
+    pub const fn allowed_mask(self) -> u32 {
+        const VALUE: u32 = SATURATE_BIT | PRECISE_MASK;
+        match self {
+            Ctl::Plain => 0,
+            Ctl::Value => VALUE,
+            Ctl::Test => TEST_NZ_BIT,
+            Ctl::ResInfo => VALUE | (0x3 << 11),
+            Ctl::SampleInfo => VALUE | (0x1 << 11),
+            Ctl::Sync => 0xF << 11,
+            Ctl::DclResource => (0x1F << 11) | (0x7F << 16),
+            Ctl::DclConstantBuffer => 1 << 11,
+            Ctl::DclSampler => 0xF << 11,
+            Ctl::DclTopology => 0x7F << 11,
+            Ctl::DclPrimitive => 0x3F << 11,
+            Ctl::DclInterpolation => 0xF << 11,
+            Ctl::DclGlobalFlags => 0x1FF << 11,
+            Ctl::DclInterface => 1 << 11,
+            Ctl::DclControlPointCount => 0x3F << 11,
+            Ctl::DclTessDomain => 0x3 << 11,
+            Ctl::DclTessPartitioning => 0x7 << 11,
+            Ctl::DclTessOutputPrimitive => 0x7 << 11,
+            Ctl::DclUavTyped => (0x1F << 11) | (1 << 16) | (1 << 17),
+            Ctl::DclUavRaw => (1 << 16) | (1 << 17),
+            Ctl::DclUavStructured => (1 << 16) | (1 << 17) | (1 << 23),
+        }
+    }
+
+    /// Whether `_sat` and `precise` are split out of the raw control bits into their own fields.
+    pub const fn has_value_bits(self) -> bool {
+        matches!(self, Ctl::Value | Ctl::ResInfo | Ctl::SampleInfo)
+    }
+}
+
+/// How an immediate in one operand slot is read and printed (fxc's rules, dxbc-format.md §6.4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Num {
+    Float,
+    Int,
+    Uint,
+    /// Moves and stores: fxc guesses from the bits.
+    Typeless,
+    Double,
+    /// Registers that never hold an immediate (resources, declarations).
+    Reg,
+}
+
+impl Num {
+    const fn from_char(c: u8) -> Num {
+        match c {
+            b'f' => Num::Float,
+            b'i' => Num::Int,
+            b'u' => Num::Uint,
+            b't' => Num::Typeless,
+            b'd' => Num::Double,
+            _ => Num::Reg,
+        }
+    }
+}
+
+/// Everything the crate knows about one opcode.
+#[derive(Debug, Clone, Copy)]
+pub struct OpInfo {
+    pub opcode: Opcode,
+    /// fxc's stem (without `_z`/`_nz`, `_sat` or suffixes).
+    pub mnemonic: &'static str,
+    /// Leading operands that are written (memory objects of stores and atomics included).
+    pub dst: u8,
+    /// Remaining operands.
+    pub src: u8,
+    pub model: Model,
+    pub kind: Kind,
+    pub ctl: Ctl,
+    /// One letter per operand: f float, i int, u uint, t typeless, d double, r register only.
+    types: &'static str,
+}
+
+impl OpInfo {
+    pub const fn operand_count(&self) -> usize {
+        self.dst as usize + self.src as usize
+    }
+
+    /// How immediates in operand `slot` (destinations first) are typed.
+    pub fn num(&self, slot: usize) -> Num {
+        self.types.as_bytes().get(slot).map_or(Num::Reg, |&c| Num::from_char(c))
+    }
+
+    pub const fn is_declaration(&self) -> bool {
+        matches!(self.kind, Kind::Declaration)
+    }
+
+    /// Opcodes whose length may live in a second DWORD (tables longer than 127 words).
+    pub const fn may_have_long_length(&self) -> bool {
+        matches!(
+            self.opcode,
+            Opcode::DclFunctionBody
+                | Opcode::DclFunctionTable
+                | Opcode::DclInterface
+                | Opcode::Fcall
+                | Opcode::DclThreadGroup
+        )
+    }
+
+    /// Raw DWORDs that precede the operands (the call-site index of `fcall`).
+    pub const fn leading_dwords(&self) -> usize {
+        if matches!(self.opcode, Opcode::Fcall) { 1 } else { 0 }
+    }
+}
+
+macro_rules! opcodes {
+    ($($num:literal $var:ident $mn:literal, $dst:literal, $src:literal, $model:ident, $kind:ident, $ctl:ident, $types:literal;)*) => {
+        /// Every defined SM4.0–5.0 opcode (dxbc-format.md §5).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        #[repr(u16)]
+        pub enum Opcode {
+            $($var = $num,)*
+        }
+
+        /// The table, in opcode order.
+        pub const TABLE: &[OpInfo] = &[
+            $(OpInfo {
+                opcode: Opcode::$var,
+                mnemonic: $mn,
+                dst: $dst,
+                src: $src,
+                model: Model::$model,
+                kind: Kind::$kind,
+                ctl: Ctl::$ctl,
+                types: $types,
+            },)*
+        ];
+    };
+}
+
+opcodes! {
+      0 Add                              "add", 1, 2, Sm40, AluFloat, Value, "fff";
+      1 And                              "and", 1, 2, Sm40, Bit, Value, "uuu";
+      2 Break                            "break", 0, 0, Sm40, Flow, Plain, "";
+      3 Breakc                           "breakc", 0, 1, Sm40, Flow, Test, "u";
+      4 Call                             "call", 0, 1, Sm40, Flow, Plain, "u";
+      5 Callc                            "callc", 0, 2, Sm40, Flow, Test, "uu";
+      6 Case                             "case", 0, 1, Sm40, Flow, Plain, "u";
+      7 Continue                         "continue", 0, 0, Sm40, Flow, Plain, "";
+      8 Continuec                        "continuec", 0, 1, Sm40, Flow, Test, "u";
+      9 Cut                              "cut", 0, 0, Sm40, Other, Plain, "";
+     10 Default                          "default", 0, 0, Sm40, Flow, Plain, "";
+     11 DerivRtx                         "deriv_rtx", 1, 1, Sm40, AluFloat, Value, "ff";
+     12 DerivRty                         "deriv_rty", 1, 1, Sm40, AluFloat, Value, "ff";
+     13 Discard                          "discard", 0, 1, Sm40, Flow, Test, "u";
+     14 Div                              "div", 1, 2, Sm40, AluFloat, Value, "fff";
+     15 Dp2                              "dp2", 1, 2, Sm40, AluFloat, Value, "fff";
+     16 Dp3                              "dp3", 1, 2, Sm40, AluFloat, Value, "fff";
+     17 Dp4                              "dp4", 1, 2, Sm40, AluFloat, Value, "fff";
+     18 Else                             "else", 0, 0, Sm40, Flow, Plain, "";
+     19 Emit                             "emit", 0, 0, Sm40, Other, Plain, "";
+     20 EmitThenCut                      "emit_then_cut", 0, 0, Sm40, Other, Plain, "";
+     21 Endif                            "endif", 0, 0, Sm40, Flow, Plain, "";
+     22 Endloop                          "endloop", 0, 0, Sm40, Flow, Plain, "";
+     23 Endswitch                        "endswitch", 0, 0, Sm40, Flow, Plain, "";
+     24 Eq                               "eq", 1, 2, Sm40, Compare, Value, "uff";
+     25 Exp                              "exp", 1, 1, Sm40, AluFloat, Value, "ff";
+     26 Frc                              "frc", 1, 1, Sm40, AluFloat, Value, "ff";
+     27 Ftoi                             "ftoi", 1, 1, Sm40, Conversion, Value, "if";
+     28 Ftou                             "ftou", 1, 1, Sm40, Conversion, Value, "uf";
+     29 Ge                               "ge", 1, 2, Sm40, Compare, Value, "uff";
+     30 Iadd                             "iadd", 1, 2, Sm40, AluInt, Value, "iii";
+     31 If                               "if", 0, 1, Sm40, Flow, Test, "u";
+     32 Ieq                              "ieq", 1, 2, Sm40, Compare, Value, "uii";
+     33 Ige                              "ige", 1, 2, Sm40, Compare, Value, "uii";
+     34 Ilt                              "ilt", 1, 2, Sm40, Compare, Value, "uii";
+     35 Imad                             "imad", 1, 3, Sm40, AluInt, Value, "iiii";
+     36 Imax                             "imax", 1, 2, Sm40, AluInt, Value, "iii";
+     37 Imin                             "imin", 1, 2, Sm40, AluInt, Value, "iii";
+     38 Imul                             "imul", 2, 2, Sm40, AluInt, Value, "iiii";
+     39 Ine                              "ine", 1, 2, Sm40, Compare, Value, "uii";
+     40 Ineg                             "ineg", 1, 1, Sm40, AluInt, Value, "ii";
+     41 Ishl                             "ishl", 1, 2, Sm40, Bit, Value, "iii";
+     42 Ishr                             "ishr", 1, 2, Sm40, Bit, Value, "iii";
+     43 Itof                             "itof", 1, 1, Sm40, Conversion, Value, "fi";
+     44 Label                            "label", 0, 1, Sm40, Flow, Plain, "u";
+     45 Ld                               "ld", 1, 2, Sm40, Resource, Value, "tuu";
+     46 Ldms                             "ldms", 1, 3, Sm40, Resource, Value, "tuuu";
+     47 Log                              "log", 1, 1, Sm40, AluFloat, Value, "ff";
+     48 Loop                             "loop", 0, 0, Sm40, Flow, Plain, "";
+     49 Lt                               "lt", 1, 2, Sm40, Compare, Value, "uff";
+     50 Mad                              "mad", 1, 3, Sm40, AluFloat, Value, "ffff";
+     51 Min                              "min", 1, 2, Sm40, AluFloat, Value, "fff";
+     52 Max                              "max", 1, 2, Sm40, AluFloat, Value, "fff";
+     53 Customdata                       "customdata", 0, 0, Sm40, Other, Plain, "";
+     54 Mov                              "mov", 1, 1, Sm40, Other, Value, "tt";
+     55 Movc                             "movc", 1, 3, Sm40, Other, Value, "tutt";
+     56 Mul                              "mul", 1, 2, Sm40, AluFloat, Value, "fff";
+     57 Ne                               "ne", 1, 2, Sm40, Compare, Value, "uff";
+     58 Nop                              "nop", 0, 0, Sm40, Other, Plain, "";
+     59 Not                              "not", 1, 1, Sm40, Bit, Value, "uu";
+     60 Or                               "or", 1, 2, Sm40, Bit, Value, "uuu";
+     61 Resinfo                          "resinfo", 1, 2, Sm40, Resource, ResInfo, "fuu";
+     62 Ret                              "ret", 0, 0, Sm40, Flow, Plain, "";
+     63 Retc                             "retc", 0, 1, Sm40, Flow, Test, "u";
+     64 RoundNe                          "round_ne", 1, 1, Sm40, AluFloat, Value, "ff";
+     65 RoundNi                          "round_ni", 1, 1, Sm40, AluFloat, Value, "ff";
+     66 RoundPi                          "round_pi", 1, 1, Sm40, AluFloat, Value, "ff";
+     67 RoundZ                           "round_z", 1, 1, Sm40, AluFloat, Value, "ff";
+     68 Rsq                              "rsq", 1, 1, Sm40, AluFloat, Value, "ff";
+     69 Sample                           "sample", 1, 3, Sm40, Resource, Value, "ffuu";
+     70 SampleC                          "sample_c", 1, 4, Sm40, Resource, Value, "ffuuf";
+     71 SampleCLz                        "sample_c_lz", 1, 4, Sm40, Resource, Value, "ffuuf";
+     72 SampleL                          "sample_l", 1, 4, Sm40, Resource, Value, "ffuuf";
+     73 SampleD                          "sample_d", 1, 5, Sm40, Resource, Value, "ffuuff";
+     74 SampleB                          "sample_b", 1, 4, Sm40, Resource, Value, "ffuuf";
+     75 Sqrt                             "sqrt", 1, 1, Sm40, AluFloat, Value, "ff";
+     76 Switch                           "switch", 0, 1, Sm40, Flow, Plain, "u";
+     77 Sincos                           "sincos", 2, 1, Sm40, AluFloat, Value, "fff";
+     78 Udiv                             "udiv", 2, 2, Sm40, AluUint, Value, "uuuu";
+     79 Ult                              "ult", 1, 2, Sm40, Compare, Value, "uuu";
+     80 Uge                              "uge", 1, 2, Sm40, Compare, Value, "uuu";
+     81 Umul                             "umul", 2, 2, Sm40, AluUint, Value, "uuuu";
+     82 Umad                             "umad", 1, 3, Sm40, AluUint, Value, "uuuu";
+     83 Umax                             "umax", 1, 2, Sm40, AluUint, Value, "uuu";
+     84 Umin                             "umin", 1, 2, Sm40, AluUint, Value, "uuu";
+     85 Ushr                             "ushr", 1, 2, Sm40, Bit, Value, "uuu";
+     86 Utof                             "utof", 1, 1, Sm40, Conversion, Value, "fu";
+     87 Xor                              "xor", 1, 2, Sm40, Bit, Value, "uuu";
+     88 DclResource                      "dcl_resource", 1, 0, Sm40, Declaration, DclResource, "r";
+     89 DclConstantbuffer                "dcl_constantbuffer", 1, 0, Sm40, Declaration, DclConstantBuffer, "r";
+     90 DclSampler                       "dcl_sampler", 1, 0, Sm40, Declaration, DclSampler, "r";
+     91 DclIndexrange                    "dcl_indexrange", 1, 0, Sm40, Declaration, Plain, "r";
+     92 DclOutputtopology                "dcl_outputtopology", 0, 0, Sm40, Declaration, DclTopology, "";
+     93 DclInputprimitive                "dcl_inputprimitive", 0, 0, Sm40, Declaration, DclPrimitive, "";
+     94 DclMaxout                        "dcl_maxout", 0, 0, Sm40, Declaration, Plain, "";
+     95 DclInput                         "dcl_input", 1, 0, Sm40, Declaration, Plain, "r";
+     96 DclInputSgv                      "dcl_input_sgv", 1, 0, Sm40, Declaration, Plain, "r";
+     97 DclInputSiv                      "dcl_input_siv", 1, 0, Sm40, Declaration, Plain, "r";
+     98 DclInputPs                       "dcl_input_ps", 1, 0, Sm40, Declaration, DclInterpolation, "r";
+     99 DclInputPsSgv                    "dcl_input_ps_sgv", 1, 0, Sm40, Declaration, DclInterpolation, "r";
+    100 DclInputPsSiv                    "dcl_input_ps_siv", 1, 0, Sm40, Declaration, DclInterpolation, "r";
+    101 DclOutput                        "dcl_output", 1, 0, Sm40, Declaration, Plain, "r";
+    102 DclOutputSgv                     "dcl_output_sgv", 1, 0, Sm40, Declaration, Plain, "r";
+    103 DclOutputSiv                     "dcl_output_siv", 1, 0, Sm40, Declaration, Plain, "r";
+    104 DclTemps                         "dcl_temps", 0, 0, Sm40, Declaration, Plain, "";
+    105 DclIndexableTemp                 "dcl_indexableTemp", 0, 0, Sm40, Declaration, Plain, "";
+    106 DclGlobalFlags                   "dcl_globalFlags", 0, 0, Sm40, Declaration, DclGlobalFlags, "";
+    108 Lod                              "lod", 1, 3, Sm41, Resource, Value, "ffuu";
+    109 Gather4                          "gather4", 1, 3, Sm41, Resource, Value, "ffuu";
+    110 Samplepos                        "samplepos", 1, 2, Sm41, Resource, Value, "fuu";
+    111 Sampleinfo                       "sampleinfo", 1, 1, Sm41, Resource, SampleInfo, "fu";
+    113 HsDecls                          "hs_decls", 0, 0, Sm50, Other, Plain, "";
+    114 HsControlPointPhase              "hs_control_point_phase", 0, 0, Sm50, Other, Plain, "";
+    115 HsForkPhase                      "hs_fork_phase", 0, 0, Sm50, Other, Plain, "";
+    116 HsJoinPhase                      "hs_join_phase", 0, 0, Sm50, Other, Plain, "";
+    117 EmitStream                       "emit_stream", 0, 1, Sm50, Other, Plain, "u";
+    118 CutStream                        "cut_stream", 0, 1, Sm50, Other, Plain, "u";
+    119 EmitThenCutStream                "emit_then_cut_stream", 0, 1, Sm50, Other, Plain, "u";
+    120 Fcall                            "fcall", 0, 1, Sm50, Flow, Plain, "u";
+    121 Bufinfo                          "bufinfo", 1, 1, Sm50, Resource, Value, "uu";
+    122 DerivRtxCoarse                   "deriv_rtx_coarse", 1, 1, Sm50, AluFloat, Value, "ff";
+    123 DerivRtxFine                     "deriv_rtx_fine", 1, 1, Sm50, AluFloat, Value, "ff";
+    124 DerivRtyCoarse                   "deriv_rty_coarse", 1, 1, Sm50, AluFloat, Value, "ff";
+    125 DerivRtyFine                     "deriv_rty_fine", 1, 1, Sm50, AluFloat, Value, "ff";
+    126 Gather4C                         "gather4_c", 1, 4, Sm50, Resource, Value, "ffuuf";
+    127 Gather4Po                        "gather4_po", 1, 4, Sm50, Resource, Value, "ffiuu";
+    128 Gather4PoC                       "gather4_po_c", 1, 5, Sm50, Resource, Value, "ffiuuf";
+    129 Rcp                              "rcp", 1, 1, Sm50, AluFloat, Value, "ff";
+    130 F32tof16                         "f32tof16", 1, 1, Sm50, Conversion, Value, "uf";
+    131 F16tof32                         "f16tof32", 1, 1, Sm50, Conversion, Value, "fu";
+    132 Uaddc                            "uaddc", 2, 2, Sm50, AluUint, Value, "uuuu";
+    133 Usubb                            "usubb", 2, 2, Sm50, AluUint, Value, "uuuu";
+    134 Countbits                        "countbits", 1, 1, Sm50, Bit, Value, "uu";
+    135 FirstbitHi                       "firstbit_hi", 1, 1, Sm50, Bit, Value, "uu";
+    136 FirstbitLo                       "firstbit_lo", 1, 1, Sm50, Bit, Value, "uu";
+    137 FirstbitShi                      "firstbit_shi", 1, 1, Sm50, Bit, Value, "ui";
+    138 Ubfe                             "ubfe", 1, 3, Sm50, Bit, Value, "uuuu";
+    139 Ibfe                             "ibfe", 1, 3, Sm50, Bit, Value, "iiii";
+    140 Bfi                              "bfi", 1, 4, Sm50, Bit, Value, "uuuuu";
+    141 Bfrev                            "bfrev", 1, 1, Sm50, Bit, Value, "uu";
+    142 Swapc                            "swapc", 2, 3, Sm50, Other, Value, "ttutt";
+    143 DclStream                        "dcl_stream", 1, 0, Sm50, Declaration, Plain, "r";
+    144 DclFunctionBody                  "dcl_function_body", 0, 0, Sm50, Declaration, Plain, "";
+    145 DclFunctionTable                 "dcl_function_table", 0, 0, Sm50, Declaration, Plain, "";
+    146 DclInterface                     "dcl_interface", 0, 0, Sm50, Declaration, DclInterface, "";
+    147 DclInputControlPointCount        "dcl_input_control_point_count", 0, 0, Sm50, Declaration, DclControlPointCount, "";
+    148 DclOutputControlPointCount       "dcl_output_control_point_count", 0, 0, Sm50, Declaration, DclControlPointCount, "";
+    149 DclTessellatorDomain             "dcl_tessellator_domain", 0, 0, Sm50, Declaration, DclTessDomain, "";
+    150 DclTessellatorPartitioning       "dcl_tessellator_partitioning", 0, 0, Sm50, Declaration, DclTessPartitioning, "";
+    151 DclTessellatorOutputPrimitive    "dcl_tessellator_output_primitive", 0, 0, Sm50, Declaration, DclTessOutputPrimitive, "";
+    152 DclHsMaxTessfactor               "dcl_hs_max_tessfactor", 0, 0, Sm50, Declaration, Plain, "";
+    153 DclHsForkPhaseInstanceCount      "dcl_hs_fork_phase_instance_count", 0, 0, Sm50, Declaration, Plain, "";
+    154 DclHsJoinPhaseInstanceCount      "dcl_hs_join_phase_instance_count", 0, 0, Sm50, Declaration, Plain, "";
+    155 DclThreadGroup                   "dcl_thread_group", 0, 0, Sm50, Declaration, Plain, "";
+    156 DclUavTyped                      "dcl_uav_typed", 1, 0, Sm50, Declaration, DclUavTyped, "r";
+    157 DclUavRaw                        "dcl_uav_raw", 1, 0, Sm50, Declaration, DclUavRaw, "r";
+    158 DclUavStructured                 "dcl_uav_structured", 1, 0, Sm50, Declaration, DclUavStructured, "r";
+    159 DclTgsmRaw                       "dcl_tgsm_raw", 1, 0, Sm50, Declaration, Plain, "r";
+    160 DclTgsmStructured                "dcl_tgsm_structured", 1, 0, Sm50, Declaration, Plain, "r";
+    161 DclResourceRaw                   "dcl_resource_raw", 1, 0, Sm50, Declaration, Plain, "r";
+    162 DclResourceStructured            "dcl_resource_structured", 1, 0, Sm50, Declaration, Plain, "r";
+    163 LdUavTyped                       "ld_uav_typed", 1, 2, Sm50, Resource, Value, "tuu";
+    164 StoreUavTyped                    "store_uav_typed", 1, 2, Sm50, Resource, Plain, "uut";
+    165 LdRaw                            "ld_raw", 1, 2, Sm50, Resource, Value, "tuu";
+    166 StoreRaw                         "store_raw", 1, 2, Sm50, Resource, Plain, "uut";
+    167 LdStructured                     "ld_structured", 1, 3, Sm50, Resource, Value, "tuuu";
+    168 StoreStructured                  "store_structured", 1, 3, Sm50, Resource, Plain, "uuut";
+    169 AtomicAnd                        "atomic_and", 1, 2, Sm50, Atomic, Plain, "uuu";
+    170 AtomicOr                         "atomic_or", 1, 2, Sm50, Atomic, Plain, "uuu";
+    171 AtomicXor                        "atomic_xor", 1, 2, Sm50, Atomic, Plain, "uuu";
+    172 AtomicCmpStore                   "atomic_cmp_store", 1, 3, Sm50, Atomic, Plain, "uuuu";
+    173 AtomicIadd                       "atomic_iadd", 1, 2, Sm50, Atomic, Plain, "uui";
+    174 AtomicImax                       "atomic_imax", 1, 2, Sm50, Atomic, Plain, "uui";
+    175 AtomicImin                       "atomic_imin", 1, 2, Sm50, Atomic, Plain, "uui";
+    176 AtomicUmax                       "atomic_umax", 1, 2, Sm50, Atomic, Plain, "uuu";
+    177 AtomicUmin                       "atomic_umin", 1, 2, Sm50, Atomic, Plain, "uuu";
+    178 ImmAtomicAlloc                   "imm_atomic_alloc", 2, 0, Sm50, Atomic, Value, "uu";
+    179 ImmAtomicConsume                 "imm_atomic_consume", 2, 0, Sm50, Atomic, Value, "uu";
+    180 ImmAtomicIadd                    "imm_atomic_iadd", 2, 2, Sm50, Atomic, Value, "iuui";
+    181 ImmAtomicAnd                     "imm_atomic_and", 2, 2, Sm50, Atomic, Value, "uuuu";
+    182 ImmAtomicOr                      "imm_atomic_or", 2, 2, Sm50, Atomic, Value, "uuuu";
+    183 ImmAtomicXor                     "imm_atomic_xor", 2, 2, Sm50, Atomic, Value, "uuuu";
+    184 ImmAtomicExch                    "imm_atomic_exch", 2, 2, Sm50, Atomic, Value, "uuuu";
+    185 ImmAtomicCmpExch                 "imm_atomic_cmp_exch", 2, 3, Sm50, Atomic, Value, "uuuuu";
+    186 ImmAtomicImax                    "imm_atomic_imax", 2, 2, Sm50, Atomic, Value, "iuui";
+    187 ImmAtomicImin                    "imm_atomic_imin", 2, 2, Sm50, Atomic, Value, "iuui";
+    188 ImmAtomicUmax                    "imm_atomic_umax", 2, 2, Sm50, Atomic, Value, "uuuu";
+    189 ImmAtomicUmin                    "imm_atomic_umin", 2, 2, Sm50, Atomic, Value, "uuuu";
+    190 Sync                             "sync", 0, 0, Sm50, Sync, Sync, "";
+    191 Dadd                             "dadd", 1, 2, Sm50, Double, Value, "ddd";
+    192 Dmax                             "dmax", 1, 2, Sm50, Double, Value, "ddd";
+    193 Dmin                             "dmin", 1, 2, Sm50, Double, Value, "ddd";
+    194 Dmul                             "dmul", 1, 2, Sm50, Double, Value, "ddd";
+    195 Deq                              "deq", 1, 2, Sm50, Double, Value, "udd";
+    196 Dge                              "dge", 1, 2, Sm50, Double, Value, "udd";
+    197 Dlt                              "dlt", 1, 2, Sm50, Double, Value, "udd";
+    198 Dne                              "dne", 1, 2, Sm50, Double, Value, "udd";
+    199 Dmov                             "dmov", 1, 1, Sm50, Double, Value, "dd";
+    200 Dmovc                            "dmovc", 1, 3, Sm50, Double, Value, "dudd";
+    201 Dtof                             "dtof", 1, 1, Sm50, Double, Value, "fd";
+    202 Ftod                             "ftod", 1, 1, Sm50, Double, Value, "df";
+    203 EvalSnapped                      "eval_snapped", 1, 2, Sm50, Other, Value, "ffi";
+    204 EvalSampleIndex                  "eval_sample_index", 1, 2, Sm50, Other, Value, "ffu";
+    205 EvalCentroid                     "eval_centroid", 1, 1, Sm50, Other, Value, "ff";
+    206 DclGsinstances                   "dcl_gsinstances", 0, 0, Sm50, Declaration, Plain, "";
+    207 Abort                            "abort", 0, 0, Sm50, Other, Plain, "";
+    208 DebugBreak                       "debug_break", 0, 0, Sm50, Other, Plain, "";
+    210 Ddiv                             "ddiv", 1, 2, Sm50D3d111, Double, Value, "ddd";
+    211 Dfma                             "dfma", 1, 3, Sm50D3d111, Double, Value, "dddd";
+    212 Drcp                             "drcp", 1, 1, Sm50D3d111, Double, Value, "dd";
+    213 Msad                             "msad", 1, 3, Sm50D3d111, AluUint, Value, "uuuu";
+    214 Dtoi                             "dtoi", 1, 1, Sm50D3d111, Double, Value, "id";
+    215 Dtou                             "dtou", 1, 1, Sm50D3d111, Double, Value, "ud";
+    216 Itod                             "itod", 1, 1, Sm50D3d111, Double, Value, "di";
+    217 Utod                             "utod", 1, 1, Sm50D3d111, Double, Value, "du";
+    219 Gather4S                         "gather4_s", 2, 3, Sm50D3d112, Resource, Value, "fufuu";
+    220 Gather4CS                        "gather4_c_s", 2, 4, Sm50D3d112, Resource, Value, "fufuuf";
+    221 Gather4PoS                       "gather4_po_s", 2, 4, Sm50D3d112, Resource, Value, "fufiuu";
+    222 Gather4PoCS                      "gather4_po_c_s", 2, 5, Sm50D3d112, Resource, Value, "fufiuuf";
+    223 LdS                              "ld_s", 2, 2, Sm50D3d112, Resource, Value, "tuuu";
+    224 LdmsS                            "ldms_s", 2, 3, Sm50D3d112, Resource, Value, "tuuuu";
+    225 LdUavTypedS                      "ld_uav_typed_s", 2, 2, Sm50D3d112, Resource, Value, "tuuu";
+    226 LdRawS                           "ld_raw_s", 2, 2, Sm50D3d112, Resource, Value, "tuuu";
+    227 LdStructuredS                    "ld_structured_s", 2, 3, Sm50D3d112, Resource, Value, "tuuuu";
+    228 SampleLS                         "sample_l_s", 2, 4, Sm50D3d112, Resource, Value, "fufuuf";
+    229 SampleCLzS                       "sample_c_lz_s", 2, 4, Sm50D3d112, Resource, Value, "fufuuf";
+    230 SampleClS                        "sample_cl_s", 2, 4, Sm50D3d112, Resource, Value, "fufuuf";
+    231 SampleBClS                       "sample_b_cl_s", 2, 5, Sm50D3d112, Resource, Value, "fufuuff";
+    232 SampleDClS                       "sample_d_cl_s", 2, 6, Sm50D3d112, Resource, Value, "fufuufff";
+    233 SampleCClS                       "sample_c_cl_s", 2, 5, Sm50D3d112, Resource, Value, "fufuuff";
+    234 CheckAccessFullyMapped           "check_access_fully_mapped", 1, 1, Sm50D3d112, Resource, Value, "uu";
+}
+
+const INDEX_LEN: usize = 256;
+const NO_ENTRY: u8 = u8::MAX;
+
+/// Opcode number -> position in [`TABLE`], built at compile time.
+const INDEX: [u8; INDEX_LEN] = {
+    let mut index = [NO_ENTRY; INDEX_LEN];
+    let mut i = 0;
+    while i < TABLE.len() {
+        index[TABLE[i].opcode as usize] = i as u8;
+        i += 1;
+    }
+    index
+};
+
+static BY_MNEMONIC: LazyLock<HashMap<&'static str, Opcode>> =
+    LazyLock::new(|| TABLE.iter().map(|info| (info.mnemonic, info.opcode)).collect());
+
+impl Opcode {
+    /// The opcode with this number, if one is defined.
+    pub fn from_number(number: u32) -> Option<Opcode> {
+        let slot = *INDEX.get(usize::try_from(number).ok()?)?;
+        (slot != NO_ENTRY).then(|| TABLE[slot as usize].opcode)
+    }
+
+    /// The opcode whose fxc stem is `mnemonic` (exact, lower-case forms as in the table).
+    pub fn from_mnemonic(mnemonic: &str) -> Option<Opcode> {
+        BY_MNEMONIC.get(mnemonic).copied()
+    }
+
+    pub fn info(self) -> &'static OpInfo {
+        &TABLE[INDEX[self as usize] as usize]
+    }
+
+    pub fn mnemonic(self) -> &'static str {
+        self.info().mnemonic
+    }
+
+    pub const fn number(self) -> u32 {
+        self as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_is_ordered_and_complete() {
+        assert_eq!(TABLE.len(), 231);
+        for pair in TABLE.windows(2) {
+            assert!(pair[0].opcode < pair[1].opcode);
+        }
+        for info in TABLE {
+            assert_eq!(Opcode::from_number(info.opcode as u32), Some(info.opcode));
+            assert_eq!(Opcode::from_mnemonic(info.mnemonic), Some(info.opcode));
+            assert_eq!(info.types.len(), info.operand_count(), "{}", info.mnemonic);
+        }
+        for reserved in [107, 112, 209, 218, 235, 2047] {
+            assert_eq!(Opcode::from_number(reserved), None);
+        }
+    }
+}

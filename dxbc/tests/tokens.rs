@@ -1,0 +1,35 @@
+//! Every corpus token stream decodes and re-encodes word for word.
+mod common;
+
+fn code_chunk(blob: &[u8]) -> Option<Vec<u8>> {
+    let n = u32::from_le_bytes(blob[28..32].try_into().ok()?) as usize;
+    for i in 0..n {
+        let off = u32::from_le_bytes(blob[32 + 4 * i..36 + 4 * i].try_into().ok()?) as usize;
+        let tag = &blob[off..off + 4];
+        let size = u32::from_le_bytes(blob[off + 4..off + 8].try_into().ok()?) as usize;
+        if tag == b"SHDR" || tag == b"SHEX" {
+            return Some(blob[off + 8..off + 8 + size].to_vec());
+        }
+    }
+    None
+}
+
+#[test]
+fn corpus_code_chunks_round_trip() {
+    let blobs = common::blobs();
+    let mut ok = 0;
+    let mut failures = Vec::new();
+    for (name, blob) in &blobs {
+        let Some(code) = code_chunk(blob) else { continue };
+        match dxbc::decode_program(&code) {
+            Ok(p) => match dxbc::encode_program(&p) {
+                Ok(bytes) if bytes == code => ok += 1,
+                Ok(_) => failures.push(format!("{name}: re-encoding differs")),
+                Err(e) => failures.push(format!("{name}: encode: {e}")),
+            },
+            Err(e) => failures.push(format!("{name}: decode: {e}")),
+        }
+    }
+    eprintln!("{ok} code chunks round-tripped");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
