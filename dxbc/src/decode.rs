@@ -53,6 +53,36 @@ pub fn decode_words(words: &[u32]) -> Result<Program> {
     })
 }
 
+/// Decode exactly one instruction from `words` (the assembler's `.raw` lines).
+pub fn decode_one_instruction(words: &[u32]) -> Result<Instruction> {
+    let mut reader = Reader { words, pos: 0 };
+    let inst = decode_instruction(&mut reader)?;
+    if reader.pos != words.len() {
+        return Err(DxbcError::BadLength {
+            word: 0,
+            length: reader.pos as u32,
+            what: "words left over after one instruction",
+        });
+    }
+    Ok(inst)
+}
+
+/// Decode `count` operands that fill `words` exactly (shader-message operands).
+pub(crate) fn decode_operands(words: &[u32], count: usize) -> Result<Vec<Operand>> {
+    let mut reader = Reader { words, pos: 0 };
+    let ops = (0..count)
+        .map(|_| decode_operand(&mut reader, words.len(), 0))
+        .collect::<Result<Vec<_>>>()?;
+    if reader.pos != words.len() {
+        return Err(DxbcError::BadLength {
+            word: reader.pos,
+            length: words.len() as u32,
+            what: "message operands do not fill their size",
+        });
+    }
+    Ok(ops)
+}
+
 pub(crate) fn decode_version(token: u32) -> Result<Version> {
     if token & 0xFF00 != 0 {
         return Err(DxbcError::UnknownBits {
@@ -410,7 +440,10 @@ fn decode_extended_operand(e: u32, word: usize, op: &mut Operand) -> Result<()> 
             check_zero(e & !0x3F, word, "empty extended operand token")
         }
         1 => {
-            op.extended = ExtendedOperand::Modifier;
+            // A modifier token is implied by its payload; remember it only when it is empty.
+            if e & !0x3F == 0 {
+                op.extended = ExtendedOperand::Modifier;
+            }
             check_zero(e & 0x7FFC_0000, word, "extended operand token")?;
             op.modifier = match (e >> 6) & 0xFF {
                 0 => Modifier::None,

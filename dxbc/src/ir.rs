@@ -275,7 +275,7 @@ const OPERAND_NAMES: [&str; 43] = [
     "t",
     "cb",
     "icb",
-    "label",
+    "l",
     "vPrim",
     "oDepth",
     "null",
@@ -368,9 +368,11 @@ impl OperandType {
 
     /// Look up a name as printed (case-insensitive); numbered prefixes must be split off first.
     pub fn from_name(name: &str) -> Option<OperandType> {
+        // `l` and `d` also spell immediates, which the parser recognises by their parenthesis.
         OPERAND_NAMES
             .iter()
-            .position(|n| n.eq_ignore_ascii_case(name))
+            .enumerate()
+            .position(|(i, n)| i != 4 && i != 5 && n.eq_ignore_ascii_case(name))
             .and_then(|i| OperandType::from_number(i as u32))
     }
 

@@ -15,3 +15,11 @@ pub use decode::{decode_program, decode_words};
 pub use encode::{encode_program, encode_words};
 pub use ir::*;
 pub use opcodes::{Opcode, TABLE};
+pub mod asm;
+mod asm_decl;
+pub mod disasm;
+pub mod names;
+pub mod numfmt;
+
+pub use asm::assemble;
+pub use disasm::{Syntax, disassemble};

@@ -472,6 +472,14 @@ impl Opcode {
         BY_MNEMONIC.get(mnemonic).copied()
     }
 
+    /// Case-insensitive lookup of an fxc stem (listings vary in case).
+    pub fn from_mnemonic_ci(mnemonic: &str) -> Option<Opcode> {
+        TABLE
+            .iter()
+            .find(|i| i.mnemonic.eq_ignore_ascii_case(mnemonic))
+            .map(|i| i.opcode)
+    }
+
     pub fn info(self) -> &'static OpInfo {
         &TABLE[INDEX[self as usize] as usize]
     }

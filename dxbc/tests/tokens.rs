@@ -33,3 +33,34 @@ fn corpus_code_chunks_round_trip() {
     eprintln!("{ok} code chunks round-tripped");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+fn programs() -> Vec<(String, dxbc::Program)> {
+    common::blobs()
+        .into_iter()
+        .filter_map(|(name, blob)| {
+            let code = code_chunk(&blob)?;
+            Some((name, dxbc::decode_program(&code).expect("decodes")))
+        })
+        .collect()
+}
+
+#[test]
+fn exact_disassembly_reassembles() {
+    let mut failures = Vec::new();
+    let mut raw_lines = 0;
+    let progs = programs();
+    for (name, program) in &progs {
+        let text = dxbc::disassemble(program, dxbc::Syntax::Exact);
+        raw_lines += text.lines().filter(|l| l.starts_with(".raw")).count();
+        for l in text.lines().filter(|l| l.starts_with(".raw")) {
+            eprintln!("{name}: {l}");
+        }
+        match dxbc::assemble(&text) {
+            Ok(a) if a.program == *program => {}
+            Ok(_) => failures.push(format!("{name}: reassembled program differs")),
+            Err(e) => failures.push(format!("{name}: {e}")),
+        }
+    }
+    eprintln!("{} programs, {raw_lines} .raw lines", progs.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
