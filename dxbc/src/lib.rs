@@ -3,6 +3,12 @@
 //! Everything in dxdiff reads programs through this crate, so it is exact (every blob re-encodes to
 //! the same bytes) and total (no input panics; every failure is a typed [`DxbcError`]).
 
+mod byteio;
+pub mod checksum;
+pub mod container;
 pub mod error;
+pub mod numfmt;
 
+pub use checksum::dxbc_checksum;
+pub use container::{Chunk, Container, FourCC};
 pub use error::{DxbcError, Result};
