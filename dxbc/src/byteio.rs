@@ -17,6 +17,22 @@ pub(crate) fn u32_at(data: &[u8], offset: usize) -> Option<u32> {
     bytes_at::<4>(data, offset).map(u32::from_le_bytes)
 }
 
+/// Reads the NUL-terminated string that starts at `offset` (bytes taken as Latin-1 so that any
+/// input decodes and re-encodes losslessly for ASCII; non-ASCII bytes are rare in practice).
+pub(crate) fn cstr_at(data: &[u8], offset: usize) -> Option<String> {
+    let rest = data.get(offset..)?;
+    let len = rest.iter().position(|&b| b == 0)?;
+    Some(rest[..len].iter().map(|&b| char::from(b)).collect())
+}
+
+/// Encodes a string read by [`cstr_at`] back to bytes (chars above U+00FF become `?`, which a
+/// decoded string never contains).
+pub(crate) fn latin1_bytes(s: &str) -> Vec<u8> {
+    s.chars()
+        .map(|c| u8::try_from(u32::from(c)).unwrap_or(b'?'))
+        .collect()
+}
+
 /// Converts a `u32` count or offset from the blob to `usize` (lossless on 32/64-bit targets).
 pub(crate) fn usize_of(v: u32) -> usize {
     usize::try_from(v).unwrap_or(usize::MAX)
@@ -31,4 +47,11 @@ pub(crate) fn put_u32(out: &mut Vec<u8>, v: u32) {
 /// Values that do not fit saturate (they cannot occur for blobs below 4 GiB).
 pub(crate) fn u32_of(v: usize) -> u32 {
     u32::try_from(v).unwrap_or(u32::MAX)
+}
+
+/// Pads `out` to a multiple of 4 bytes with fxc's `0xAB` filler.
+pub(crate) fn pad_ab(out: &mut Vec<u8>) {
+    while !out.len().is_multiple_of(4) {
+        out.push(0xAB);
+    }
 }

@@ -5,6 +5,7 @@
 
 mod byteio;
 pub mod checksum;
+pub mod chunks;
 pub mod container;
 pub mod error;
 pub mod numfmt;
