@@ -17,6 +17,11 @@ pub(crate) fn u32_at(data: &[u8], offset: usize) -> Option<u32> {
     bytes_at::<4>(data, offset).map(u32::from_le_bytes)
 }
 
+/// Reads a little-endian `u16` at `offset`.
+pub(crate) fn u16_at(data: &[u8], offset: usize) -> Option<u16> {
+    bytes_at::<2>(data, offset).map(u16::from_le_bytes)
+}
+
 /// Reads the NUL-terminated string that starts at `offset` (bytes taken as Latin-1 so that any
 /// input decodes and re-encodes losslessly for ASCII; non-ASCII bytes are rare in practice).
 pub(crate) fn cstr_at(data: &[u8], offset: usize) -> Option<String> {
