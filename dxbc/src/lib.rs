@@ -2,24 +2,33 @@
 //!
 //! Everything in dxdiff reads programs through this crate, so it is exact (every blob re-encodes to
 //! the same bytes) and total (no input panics; every failure is a typed [`DxbcError`]).
+//!
+//! Layers, bottom up: [`container`] (chunks and checksum), [`chunks`] (RDEF, signatures, STAT,
+//! SFI0), the token stream ([`opcodes`] table, [`ir`], [`decode`], [`encode`]), fxc's text
+//! ([`disasm`], [`asm`], [`numfmt`], [`names`]) and [`shader`], which ties a container to its
+//! decoded program.
 
-pub mod error;
-
-pub use error::{DxbcError, Result};
-pub mod decode;
-pub mod encode;
-pub mod ir;
-pub mod opcodes;
-
-pub use decode::{decode_program, decode_words};
-pub use encode::{encode_program, encode_words};
-pub use ir::*;
-pub use opcodes::{Opcode, TABLE};
 pub mod asm;
 mod asm_decl;
+mod byteio;
+pub mod checksum;
+pub mod chunks;
+pub mod container;
+pub mod decode;
 pub mod disasm;
+pub mod encode;
+pub mod error;
+pub mod ir;
 pub mod names;
 pub mod numfmt;
+pub mod opcodes;
 
 pub use asm::assemble;
+pub use checksum::dxbc_checksum;
+pub use container::{Chunk, Container, FourCC};
+pub use decode::{decode_program, decode_words};
 pub use disasm::{Syntax, disassemble};
+pub use encode::{encode_program, encode_words};
+pub use error::{DxbcError, Result};
+pub use ir::*;
+pub use opcodes::{Opcode, TABLE};

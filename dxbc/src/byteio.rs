@@ -1,0 +1,62 @@
+//! Bounds-checked little-endian reads shared by the container and chunk parsers.
+//!
+//! Every offset in a DXBC blob comes from the blob itself, so every read goes through these
+//! helpers: they return `None` instead of panicking and use checked arithmetic for `offset + len`.
+
+/// Reads `N` bytes at `offset`, or `None` when they are not all inside `data`.
+pub(crate) fn bytes_at<const N: usize>(data: &[u8], offset: usize) -> Option<[u8; N]> {
+    let end = offset.checked_add(N)?;
+    let slice = data.get(offset..end)?;
+    let mut out = [0u8; N];
+    out.copy_from_slice(slice);
+    Some(out)
+}
+
+/// Reads a little-endian `u32` at `offset`.
+pub(crate) fn u32_at(data: &[u8], offset: usize) -> Option<u32> {
+    bytes_at::<4>(data, offset).map(u32::from_le_bytes)
+}
+
+/// Reads a little-endian `u16` at `offset`.
+pub(crate) fn u16_at(data: &[u8], offset: usize) -> Option<u16> {
+    bytes_at::<2>(data, offset).map(u16::from_le_bytes)
+}
+
+/// Reads the NUL-terminated string that starts at `offset` (bytes taken as Latin-1 so that any
+/// input decodes and re-encodes losslessly for ASCII; non-ASCII bytes are rare in practice).
+pub(crate) fn cstr_at(data: &[u8], offset: usize) -> Option<String> {
+    let rest = data.get(offset..)?;
+    let len = rest.iter().position(|&b| b == 0)?;
+    Some(rest[..len].iter().map(|&b| char::from(b)).collect())
+}
+
+/// Encodes a string read by [`cstr_at`] back to bytes (chars above U+00FF become `?`, which a
+/// decoded string never contains).
+pub(crate) fn latin1_bytes(s: &str) -> Vec<u8> {
+    s.chars()
+        .map(|c| u8::try_from(u32::from(c)).unwrap_or(b'?'))
+        .collect()
+}
+
+/// Converts a `u32` count or offset from the blob to `usize` (lossless on 32/64-bit targets).
+pub(crate) fn usize_of(v: u32) -> usize {
+    usize::try_from(v).unwrap_or(usize::MAX)
+}
+
+/// Appends a little-endian `u32`.
+pub(crate) fn put_u32(out: &mut Vec<u8>, v: u32) {
+    out.extend_from_slice(&v.to_le_bytes());
+}
+
+/// Converts a length or offset that the writer produced to the `u32` the format stores.
+/// Values that do not fit saturate (they cannot occur for blobs below 4 GiB).
+pub(crate) fn u32_of(v: usize) -> u32 {
+    u32::try_from(v).unwrap_or(u32::MAX)
+}
+
+/// Pads `out` to a multiple of 4 bytes with fxc's `0xAB` filler.
+pub(crate) fn pad_ab(out: &mut Vec<u8>) {
+    while !out.len().is_multiple_of(4) {
+        out.push(0xAB);
+    }
+}
