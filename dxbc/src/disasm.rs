@@ -269,7 +269,7 @@ impl Printer {
     /// Register name and indices, without the component suffix.
     fn register(&self, s: &mut String, op: &Operand) {
         s.push_str(self.register_name(op.ty));
-        let all_bracketed = matches!(op.ty, OperandType::ImmediateConstantBuffer)
+        let all_bracketed = matches!(op.ty, OperandType::ImmediateConstantBuffer | OperandType::ThisPointer)
             || (matches!(
                 op.ty,
                 OperandType::Input | OperandType::InputControlPoint | OperandType::OutputControlPoint

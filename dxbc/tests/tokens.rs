@@ -64,3 +64,57 @@ fn exact_disassembly_reassembles() {
     eprintln!("{} programs, {raw_lines} .raw lines", progs.len());
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Instruction and declaration lines of a listing, whitespace-normalised; the ICB's continuation
+/// lines are joined to their declaration.
+fn code_lines(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut started = false;
+    for line in text.lines() {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with("//") {
+            continue;
+        }
+        let norm = t.split_whitespace().collect::<Vec<_>>().join(" ");
+        if !started {
+            started = true; // the version line
+            continue;
+        }
+        if norm.starts_with('{') {
+            if let Some(last) = out.last_mut() {
+                last.push(' ');
+                last.push_str(&norm);
+                continue;
+            }
+        }
+        out.push(norm);
+    }
+    out
+}
+
+#[test]
+fn fxc_mode_matches_fxc_listings() {
+    let mut total = 0;
+    let mut same = 0;
+    let mut report = Vec::new();
+    for path in common::files("sdk", "o") {
+        let Some(listing) = common::listing_for(&path) else { continue };
+        let blob = std::fs::read(&path).expect("blob");
+        let program = dxbc::decode_program(&code_chunk(&blob).expect("code")).expect("decodes");
+        let ours = code_lines(&dxbc::disassemble(&program, dxbc::Syntax::Fxc));
+        let theirs = code_lines(&listing);
+        if ours.len() != theirs.len() {
+            report.push(format!("{}: {} lines vs fxc's {}", path.display(), ours.len(), theirs.len()));
+        }
+        for (a, b) in ours.iter().zip(&theirs) {
+            total += 1;
+            if a == b {
+                same += 1;
+            } else if report.len() < 40 {
+                report.push(format!("{}:\n  ours: {a}\n  fxc:  {b}", path.display()));
+            }
+        }
+    }
+    eprintln!("{same}/{total} lines identical to fxc's listings");
+    assert!(report.is_empty(), "{}", report.join("\n"));
+}
