@@ -22,6 +22,7 @@ pub mod ir;
 pub mod names;
 pub mod numfmt;
 pub mod opcodes;
+pub mod shader;
 
 pub use asm::assemble;
 pub use checksum::dxbc_checksum;
@@ -32,3 +33,4 @@ pub use encode::{encode_program, encode_words};
 pub use error::{DxbcError, Result};
 pub use ir::*;
 pub use opcodes::{Opcode, TABLE};
+pub use shader::{Shader, assemble_container};

@@ -118,3 +118,74 @@ fn fxc_mode_matches_fxc_listings() {
     eprintln!("{same}/{total} lines identical to fxc's listings");
     assert!(report.is_empty(), "{}", report.join("\n"));
 }
+
+/// fxc prints some float immediates lossily (`%f`); the listing's value then rounds to the
+/// nearest f32 and may differ from the blob's bits by exactly that rounding.
+fn lossy_equal(orig: &dxbc::Program, listing: &dxbc::Program) -> bool {
+    use dxbc::numfmt::{NumberType, fxc_imm, parse_imm};
+    let rounded = |bits: u32, ty| parse_imm(&fxc_imm(bits, ty));
+    let imm_ok = |a: u32, b: u32| {
+        a == b
+            || [NumberType::Float, NumberType::Typeless]
+                .into_iter()
+                .any(|ty| rounded(a, ty) == Some(b))
+    };
+    fn ops_eq(a: &dxbc::Operand, b: &dxbc::Operand, imm_ok: &dyn Fn(u32, u32) -> bool) -> bool {
+        let mut a2 = a.clone();
+        a2.imm.clone_from(&b.imm);
+        a2 == *b && a.imm.len() == b.imm.len() && a.imm.iter().zip(&b.imm).all(|(x, y)| imm_ok(*x, *y))
+    }
+    orig.version == listing.version
+        && orig.instructions.len() == listing.instructions.len()
+        && orig.instructions.iter().zip(&listing.instructions).all(|(a, b)| {
+            let mut a2 = a.clone();
+            a2.operands.clone_from(&b.operands);
+            a2.custom.clone_from(&b.custom);
+            a2.trailing.clone_from(&b.trailing);
+            a2 == *b
+                && a.operands.len() == b.operands.len()
+                && a.operands.iter().zip(&b.operands).all(|(x, y)| ops_eq(x, y, &imm_ok))
+                && a.trailing.len() == b.trailing.len()
+                && a.trailing.iter().zip(&b.trailing).all(|(x, y)| imm_ok(*x, *y))
+                && match (&a.custom, &b.custom) {
+                    (Some(x), Some(y)) => {
+                        x.class == y.class
+                            && x.payload.len() == y.payload.len()
+                            && x.payload.iter().zip(&y.payload).all(|(p, q)| imm_ok(*p, *q))
+                    }
+                    (x, y) => x == y,
+                }
+        })
+}
+
+#[test]
+fn fxc_listings_reassemble() {
+    let (mut exact, mut lossy) = (0, 0);
+    let mut failures = Vec::new();
+    for path in common::files("sdk", "o") {
+        let Some(listing) = common::listing_for(&path) else { continue };
+        let blob = std::fs::read(&path).expect("blob");
+        let code = code_chunk(&blob).expect("code");
+        let program = dxbc::decode_program(&code).expect("decodes");
+        let container = match dxbc::assemble_container(&listing) {
+            Ok(c) => c,
+            Err(e) => {
+                failures.push(format!("{}: {e}", path.display()));
+                continue;
+            }
+        };
+        let rebuilt = container.code_chunk().expect("code chunk").data.clone();
+        let ours = dxbc::decode_program(&rebuilt).expect("own output decodes");
+        assert!(dxbc::Container::parse(&container.to_bytes()).expect("parses").checksum_matches);
+        if rebuilt == code {
+            exact += 1;
+        } else if lossy_equal(&program, &ours) {
+            lossy += 1;
+        } else {
+            failures.push(format!("{}: code differs beyond lossy immediates", path.display()));
+        }
+    }
+    eprintln!("{exact} listings reassemble exactly, {lossy} differ only in lossy float immediates");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(exact + lossy > 0 || common::shared().is_none());
+}

@@ -1,0 +1,78 @@
+//! A container together with its decoded program and signatures: what `dxdiff info`, `disasm`
+//! and `asm` work on.
+
+use crate::asm::assemble;
+use crate::chunks::signature::{Signature, parse_fxc_signature_comments};
+use crate::container::{Chunk, Container, FourCC};
+use crate::decode::decode_program;
+use crate::disasm::{Syntax, disassemble};
+use crate::encode::encode_program;
+use crate::error::{DxbcError, Result};
+use crate::ir::Program;
+
+/// A decoded shader blob.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shader {
+    pub container: Container,
+    pub program: Program,
+    /// The signature chunks, in container order.
+    pub signatures: Vec<Signature>,
+}
+
+impl Shader {
+    /// Parse a container and decode its token stream and signatures.
+    pub fn parse(bytes: &[u8]) -> Result<Shader> {
+        let container = Container::parse(bytes)?;
+        let code = container.code_chunk().ok_or(DxbcError::MissingChunk {
+            tag: "SHDR or SHEX".into(),
+        })?;
+        let program = decode_program(&code.data)?;
+        let signatures = container
+            .chunks
+            .iter()
+            .filter(|c| Signature::is_signature_tag(c.tag))
+            .map(|c| Signature::parse(c.tag, &c.data))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Shader {
+            container,
+            program,
+            signatures,
+        })
+    }
+
+    /// The listing: fxc's signature tables as comments (the assembler rebuilds signatures from
+    /// them), then the program.
+    pub fn listing(&self, syntax: Syntax) -> String {
+        let mut out = String::from("//\n");
+        for sig in &self.signatures {
+            out.push_str("//\n");
+            out.push_str(&sig.to_fxc_comment());
+        }
+        out.push_str(&disassemble(&self.program, syntax));
+        out
+    }
+}
+
+/// Assemble dxdiff's text or an fxc listing into a container: signature chunks rebuilt from the
+/// listing's comment tables, then the code chunk (`SHDR` for SM4, `SHEX` for SM5), with a fresh
+/// checksum.
+pub fn assemble_container(text: &str) -> Result<Container> {
+    let assembled = assemble(text)?;
+    let mut chunks: Vec<Chunk> = parse_fxc_signature_comments(text)?
+        .into_iter()
+        .map(|s| Chunk {
+            tag: s.kind,
+            data: s.encode(),
+        })
+        .collect();
+    let tag = if assembled.program.version.major >= 5 {
+        FourCC::SHEX
+    } else {
+        FourCC::SHDR
+    };
+    chunks.push(Chunk {
+        tag,
+        data: encode_program(&assembled.program)?,
+    });
+    Ok(Container::new(chunks))
+}
