@@ -82,12 +82,12 @@ impl Signature {
             layout(kind).ok_or_else(|| bad(kind, 0, "not a signature chunk tag"))?;
         let count = usize_of(u32_at(data, 0).ok_or_else(|| bad(kind, 0, "no element count"))?);
         let array = usize_of(u32_at(data, 4).ok_or_else(|| bad(kind, 4, "no element offset"))?);
-        let end = count
+        // Check the records fit before allocating anything sized by `count`.
+        count
             .checked_mul(size)
             .and_then(|n| n.checked_add(array))
             .filter(|&end| end <= data.len())
             .ok_or_else(|| bad(kind, 0, format!("{count} elements do not fit in the chunk")))?;
-        let _ = end;
         let mut elements = Vec::with_capacity(count);
         for i in 0..count {
             let base = array + i * size;
