@@ -9,6 +9,7 @@
 //! decoded program.
 
 pub mod asm;
+pub mod builder;
 mod asm_decl;
 mod byteio;
 pub mod checksum;
