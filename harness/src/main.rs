@@ -1,1 +1,41 @@
-fn main() {}
+//! `dxdiff`: the command-line front end. Every command exits 0 on success and 2 on malformed input
+//! or a usage error, with a message naming the offset; no input makes it panic.
+
+mod cli;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Debug, Parser)]
+#[command(name = "dxdiff", version, about = "Differential verification of DXBC -> WGSL translators")]
+struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Print a container's chunks, checksum, shader model, signatures and declarations.
+    Info(cli::info::InfoArgs),
+    /// Print assembly (exact by default; `--fxc` for fxc's own spelling).
+    Disasm(cli::disasm::DisasmArgs),
+    /// Assemble dxdiff's text or an fxc listing into a DXBC container.
+    Asm(cli::asm::AsmArgs),
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let result = match args.command {
+        Command::Info(a) => cli::info::run(&a),
+        Command::Disasm(a) => cli::disasm::run(&a),
+        Command::Asm(a) => cli::asm::run(&a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("dxdiff: {e}");
+            e.exit_code()
+        }
+    }
+}

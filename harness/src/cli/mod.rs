@@ -1,0 +1,93 @@
+//! One module per subcommand, plus the input and error plumbing they share.
+
+pub mod asm;
+pub mod disasm;
+pub mod info;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Why a command failed, and which exit code that means (docs/case-format.md's contract).
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path}: [{}] {source}", source.code())]
+    Dxbc {
+        path: PathBuf,
+        source: dxbc::DxbcError,
+    },
+    #[error("{path}: {what}")]
+    Input { path: PathBuf, what: String },
+}
+
+impl CliError {
+    pub fn exit_code(&self) -> ExitCode {
+        ExitCode::from(2)
+    }
+}
+
+pub type CliResult = Result<ExitCode, CliError>;
+
+pub fn dxbc_err(path: &Path) -> impl Fn(dxbc::DxbcError) -> CliError + '_ {
+    move |source| CliError::Dxbc {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// Read a program: a raw DXBC container, or a `dxdiff-case/1` JSON file (its `dxbc` field).
+pub fn read_blob(path: &Path) -> Result<Vec<u8>, CliError> {
+    let bytes = std::fs::read(path).map_err(|source| CliError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    if bytes.first().is_some_and(|b| *b == b'{') {
+        let input = |what: String| CliError::Input {
+            path: path.to_path_buf(),
+            what,
+        };
+        let v: serde_json::Value =
+            serde_json::from_slice(&bytes).map_err(|e| input(format!("not a case file: {e}")))?;
+        let hex = v
+            .get("dxbc")
+            .and_then(|h| h.as_str())
+            .ok_or_else(|| input("case file has no `dxbc` string".into()))?;
+        return unhex(hex).ok_or_else(|| input("`dxbc` is not an even-length hex string".into()));
+    }
+    Ok(bytes)
+}
+
+fn unhex(s: &str) -> Option<Vec<u8>> {
+    let s = s.as_bytes();
+    if s.len() % 2 != 0 {
+        return None;
+    }
+    s.chunks(2)
+        .map(|p| {
+            let hi = (p[0] as char).to_digit(16)?;
+            let lo = (p[1] as char).to_digit(16)?;
+            Some((hi * 16 + lo) as u8)
+        })
+        .collect()
+}
+
+/// Write to `-o OUT`, or stdout.
+pub fn write_output(out: Option<&Path>, bytes: &[u8]) -> Result<(), CliError> {
+    use std::io::Write;
+    match out {
+        Some(p) => std::fs::write(p, bytes).map_err(|source| CliError::Io {
+            path: p.to_path_buf(),
+            source,
+        }),
+        None => std::io::stdout()
+            .write_all(bytes)
+            .map_err(|source| CliError::Io {
+                path: PathBuf::from("<stdout>"),
+                source,
+            }),
+    }
+}
