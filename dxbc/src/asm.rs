@@ -116,17 +116,6 @@ pub(crate) fn syntax(what: &str) -> LineError {
     }
 }
 
-/// Hook for adding context to a line error (kept for symmetry with `DxbcError`).
-pub(crate) trait LineErrorExt {
-    fn ctx(self) -> Self;
-}
-
-impl LineErrorExt for LineError {
-    fn ctx(self) -> Self {
-        self
-    }
-}
-
 pub(crate) fn split_top_pub(s: &str) -> Vec<&str> {
     split_top(s)
 }
@@ -252,10 +241,11 @@ fn split_head(line: &str) -> P<Head<'_>> {
                     let comps = rest.trim_start_matches('(').trim_end_matches(')');
                     let mut m = 0u8;
                     for c in comps.chars() {
-                        m |= 1 << component_index(c).ok_or(LineError {
-                            column: ws_end + 1,
-                            what: format!("bad precise component `{c}`"),
-                        })?;
+                        m |= 1
+                            << component_index(c).ok_or(LineError {
+                                column: ws_end + 1,
+                                what: format!("bad precise component `{c}`"),
+                            })?;
                     }
                     m
                 }
@@ -338,10 +328,10 @@ fn split_mnemonic(ident: &str) -> Option<(Opcode, Suffixes)> {
     let lower = ident.to_ascii_lowercase();
     let mut cut = lower.len();
     loop {
-        if let Some(&op) = MNEMONICS.get(&lower[..cut]) {
-            if let Some(s) = parse_suffixes(&lower[cut..], op) {
-                return Some((op, s));
-            }
+        if let Some(&op) = MNEMONICS.get(&lower[..cut])
+            && let Some(s) = parse_suffixes(&lower[cut..], op)
+        {
+            return Some((op, s));
         }
         cut = lower[..cut].rfind('_')?;
     }
@@ -363,7 +353,10 @@ pub fn parse_line(line: &str, version: Version) -> P<Instruction> {
             what: e.to_string(),
         });
     }
-    if line.to_ascii_lowercase().starts_with("dcl_immediateconstantbuffer") {
+    if line
+        .to_ascii_lowercase()
+        .starts_with("dcl_immediateconstantbuffer")
+    {
         return parse_icb(line);
     }
     let lower = line.to_ascii_lowercase();
@@ -427,11 +420,14 @@ pub fn parse_line(line: &str, version: Version) -> P<Instruction> {
             what: "_indexable needs (dimension)".into(),
         })?;
         let mut parts = g.split(',');
-        let dim = names::value(names::RESOURCE_DIMENSIONS, parts.next().unwrap_or("").trim())
-            .ok_or(LineError {
-                column: 1,
-                what: format!("bad resource dimension ({g})"),
-            })?;
+        let dim = names::value(
+            names::RESOURCE_DIMENSIONS,
+            parts.next().unwrap_or("").trim(),
+        )
+        .ok_or(LineError {
+            column: 1,
+            what: format!("bad resource dimension ({g})"),
+        })?;
         let stride = match parts.next() {
             Some(p) => p
                 .trim()
@@ -480,12 +476,20 @@ pub fn parse_line(line: &str, version: Version) -> P<Instruction> {
         ));
     }
     for (slot, text) in texts.iter().enumerate() {
-        let role = if slot < info.dst as usize { Role::Dst } else { Role::Src };
-        inst.operands.push(parse_operand(text, info.num(slot), role, version)?);
+        let role = if slot < info.dst as usize {
+            Role::Dst
+        } else {
+            Role::Src
+        };
+        inst.operands
+            .push(parse_operand(text, info.num(slot), role, version)?);
     }
     // fxc appends one zero DWORD to `samplepos` when its resource is a `t#` register.
     if opcode == Opcode::Samplepos
-        && inst.operands.get(1).is_some_and(|o| o.ty == OperandType::Resource)
+        && inst
+            .operands
+            .get(1)
+            .is_some_and(|o| o.ty == OperandType::Resource)
     {
         inst.trailing.push(0);
     }
@@ -499,8 +503,12 @@ fn parse_message(line: &str, version: Version) -> P<Instruction> {
         crate::disasm::MESSAGE_ERRORF
     };
     let rest = line[6..].trim();
-    let body = rest.strip_prefix('"').ok_or_else(|| syntax("expected a quoted message"))?;
-    let close = body.find('"').ok_or_else(|| syntax("unclosed message string"))?;
+    let body = rest
+        .strip_prefix('"')
+        .ok_or_else(|| syntax("expected a quoted message"))?;
+    let close = body
+        .find('"')
+        .ok_or_else(|| syntax("unclosed message string"))?;
     let text = &body[..close];
     let after = body[close + 1..].trim();
     let mut op_words = Vec::new();
@@ -523,7 +531,11 @@ fn parse_message(line: &str, version: Version) -> P<Instruction> {
     let format = u32::from(text.contains('%'));
     let mut payload = vec![id, format, text.len() as u32, count, op_words.len() as u32];
     payload.extend(op_words);
-    payload.extend(bytes.chunks(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])));
+    payload.extend(
+        bytes
+            .chunks(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+    );
     let mut inst = Instruction::new(Opcode::Customdata);
     inst.custom = Some(CustomData {
         class: CustomData::CLASS_MESSAGE,
@@ -535,7 +547,9 @@ fn parse_message(line: &str, version: Version) -> P<Instruction> {
 pub(crate) fn parse_return_types(g: &str) -> P<[u8; 4]> {
     let v: Option<Vec<u8>> = g
         .split(',')
-        .map(|t| names::value(names::RETURN_TYPES, t.trim().trim_matches(['<', '>'])).map(|v| v as u8))
+        .map(|t| {
+            names::value(names::RETURN_TYPES, t.trim().trim_matches(['<', '>'])).map(|v| v as u8)
+        })
         .collect();
     match v {
         Some(v) if v.len() == 4 => Ok([v[0], v[1], v[2], v[3]]),
@@ -599,16 +613,30 @@ pub(crate) enum Role {
 fn bare_components(ty: OperandType, role: Role) -> Components {
     use OperandType::*;
     match ty {
-        InputPrimitiveId | OutputControlPointId | InputForkInstanceId | InputJoinInstanceId
-        | InputThreadIdInGroupFlattened | InputGsInstanceId
+        InputPrimitiveId
+        | OutputControlPointId
+        | InputForkInstanceId
+        | InputJoinInstanceId
+        | InputThreadIdInGroupFlattened
+        | InputGsInstanceId
             if role == Role::Decl =>
         {
             Components::Zero
         }
-        InputPrimitiveId | OutputDepth | OutputCoverageMask | OutputDepthGreaterEqual
-        | OutputDepthLessEqual | OutputStencilRef | InputCoverageMask
-        | InputThreadIdInGroupFlattened | OutputControlPointId | InputForkInstanceId
-        | InputJoinInstanceId | InputGsInstanceId | CycleCounter | InnerCoverage => Components::One,
+        InputPrimitiveId
+        | OutputDepth
+        | OutputCoverageMask
+        | OutputDepthGreaterEqual
+        | OutputDepthLessEqual
+        | OutputStencilRef
+        | InputCoverageMask
+        | InputThreadIdInGroupFlattened
+        | OutputControlPointId
+        | InputForkInstanceId
+        | InputJoinInstanceId
+        | InputGsInstanceId
+        | CycleCounter
+        | InnerCoverage => Components::One,
         _ => Components::Zero,
     }
 }
@@ -625,7 +653,11 @@ pub(crate) fn parse_operand(text: &str, num: Num, role: Role, version: Version) 
             column: 1,
             what: format!("unclosed |...| in `{text}`"),
         })?;
-        modifier = if modifier == Modifier::Neg { Modifier::AbsNeg } else { Modifier::Abs };
+        modifier = if modifier == Modifier::Neg {
+            Modifier::AbsNeg
+        } else {
+            Modifier::Abs
+        };
     }
     let mut precision = 0u8;
     let mut nonuniform = false;

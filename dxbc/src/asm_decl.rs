@@ -1,7 +1,7 @@
 //! Declaration lines (dxbc-format.md §6.5) -> [`Instruction`]s; the inverse of the
 //! disassembler's declaration printer, using the same spelling tables (`names`).
 
-use crate::asm::{LineErrorExt, P, Role, parse_operand, parse_return_types, parse_u32, syntax};
+use crate::asm::{P, Role, parse_operand, parse_return_types, parse_u32, syntax};
 use crate::ir::*;
 use crate::names::{self, value};
 use crate::numfmt::parse_imm;
@@ -24,12 +24,18 @@ fn space(args: &[&str], at: usize, version: Version) -> P<Option<u32>> {
         return Ok(None);
     }
     let text = need(args.get(at), "SM5.1 declaration needs space=N")?;
-    let v = text.trim().strip_prefix("space=").and_then(|v| parse_u32(v.trim()));
+    let v = text
+        .trim()
+        .strip_prefix("space=")
+        .and_then(|v| parse_u32(v.trim()));
     need(v, "bad space=N").map(Some)
 }
 
 fn u32_arg(args: &[&str], at: usize) -> P<u32> {
-    need(args.get(at).and_then(|a| parse_u32(a.trim())), "expected a number")
+    need(
+        args.get(at).and_then(|a| parse_u32(a.trim())),
+        "expected a number",
+    )
 }
 
 /// Split `mode words operand` into the interpolation mode and the operand text.
@@ -43,7 +49,13 @@ fn interpolation(text: &str) -> P<(u32, &str)> {
         return Ok((0, op));
     }
     let normalized = mode.split_whitespace().collect::<Vec<_>>().join(" ");
-    Ok((need(value(names::INTERPOLATION_MODES, &normalized), "unknown interpolation mode")?, op))
+    Ok((
+        need(
+            value(names::INTERPOLATION_MODES, &normalized),
+            "unknown interpolation mode",
+        )?,
+        op,
+    ))
 }
 
 fn uav_flags(stem_rest: &str) -> P<u32> {
@@ -60,7 +72,10 @@ fn uav_flags(stem_rest: &str) -> P<u32> {
 }
 
 fn resource_dim(name: &str) -> P<u32> {
-    need(value(names::RESOURCE_DIMENSIONS, name), "unknown resource dimension")
+    need(
+        value(names::RESOURCE_DIMENSIONS, name),
+        "unknown resource dimension",
+    )
 }
 
 /// Split `(types) operand` into the return-type token and the rest.
@@ -69,7 +84,10 @@ fn return_type_token(rest: &str) -> P<(u32, &str)> {
     let inner = rest.strip_prefix('(').and_then(|r| r.split_once(')'));
     let (types, after) = need(inner, "expected (t,t,t,t)")?;
     let t = parse_return_types(types)?;
-    let token = t.iter().enumerate().fold(0, |acc, (i, v)| acc | u32::from(*v) << (4 * i));
+    let token = t
+        .iter()
+        .enumerate()
+        .fold(0, |acc, (i, v)| acc | u32::from(*v) << (4 * i));
     Ok((token, after.trim()))
 }
 
@@ -86,12 +104,18 @@ pub(crate) fn parse_declaration(
     let mut ops: Vec<Operand> = Vec::new();
     let mut trailing: Vec<u32> = Vec::new();
     let simple = |op: Opcode| Instruction::new(op);
-    if let Some(dim) = lower.strip_prefix("dcl_resource_").filter(|d| *d != "raw" && *d != "structured") {
+    if let Some(dim) = lower
+        .strip_prefix("dcl_resource_")
+        .filter(|d| *d != "raw" && *d != "structured")
+    {
         inst = simple(Opcode::DclResource);
         let d = resource_dim(dim)?;
         controls |= d << 11;
         if let Some(count) = groups.first() {
-            controls |= need(parse_u32(count.trim()).filter(|c| *c < 128), "bad sample count")? << 16;
+            controls |= need(
+                parse_u32(count.trim()).filter(|c| *c < 128),
+                "bad sample count",
+            )? << 16;
         } else if matches!(d, 4 | 9) {
             return Err(syntax("multisampled resources need (sample count)"));
         }
@@ -147,7 +171,8 @@ pub(crate) fn parse_declaration(
         match opcode {
             Opcode::DclGlobalFlags => {
                 for f in rest.split('|').map(str::trim).filter(|f| !f.is_empty()) {
-                    controls |= 1 << (11 + need(value(names::GLOBAL_FLAGS, f), "unknown global flag")?);
+                    controls |=
+                        1 << (11 + need(value(names::GLOBAL_FLAGS, f), "unknown global flag")?);
                 }
             }
             Opcode::DclConstantbuffer => {
@@ -195,14 +220,21 @@ pub(crate) fn parse_declaration(
             Opcode::DclInput | Opcode::DclOutput | Opcode::DclStream => {
                 ops.push(operand(need(args.first(), "missing operand")?, version)?);
             }
-            Opcode::DclInputSgv | Opcode::DclInputSiv | Opcode::DclOutputSgv | Opcode::DclOutputSiv => {
+            Opcode::DclInputSgv
+            | Opcode::DclInputSiv
+            | Opcode::DclOutputSgv
+            | Opcode::DclOutputSiv => {
                 ops.push(operand(need(args.first(), "missing operand")?, version)?);
                 trailing.push(system_value(args.get(1))?);
             }
             Opcode::DclInputPs | Opcode::DclInputPsSgv | Opcode::DclInputPsSiv => {
                 let (mode, op) = interpolation(need(args.first(), "missing operand")?)?;
                 // fxc writes constant (1) for `_sgv` without printing it.
-                let mode = if opcode == Opcode::DclInputPsSgv && mode == 0 { 1 } else { mode };
+                let mode = if opcode == Opcode::DclInputPsSgv && mode == 0 {
+                    1
+                } else {
+                    mode
+                };
                 controls |= mode << 11;
                 ops.push(operand(op, version)?);
                 if opcode != Opcode::DclInputPs {
@@ -235,31 +267,52 @@ pub(crate) fn parse_declaration(
                 trailing.push(need(parse_u32(count.trim()), "bad count")?);
             }
             Opcode::DclOutputtopology => {
-                controls |= need(value(names::OUTPUT_TOPOLOGIES, rest.trim()), "unknown topology")? << 11;
+                controls |= need(
+                    value(names::OUTPUT_TOPOLOGIES, rest.trim()),
+                    "unknown topology",
+                )? << 11;
             }
             Opcode::DclInputprimitive => {
                 let r = rest.trim().to_ascii_lowercase();
                 let v = match r.strip_prefix("patch").and_then(|n| n.parse::<u32>().ok()) {
                     Some(n) if (1..=32).contains(&n) => n + 7,
-                    _ => need(value(names::INPUT_PRIMITIVES, &r), "unknown input primitive")?,
+                    _ => need(
+                        value(names::INPUT_PRIMITIVES, &r),
+                        "unknown input primitive",
+                    )?,
                 };
                 controls |= v << 11;
             }
             Opcode::DclInputControlPointCount | Opcode::DclOutputControlPointCount => {
-                controls |= need(Some(u32_arg(&args, 0)?).filter(|v| *v < 64), "count above 63")? << 11;
+                controls |= need(
+                    Some(u32_arg(&args, 0)?).filter(|v| *v < 64),
+                    "count above 63",
+                )? << 11;
             }
             Opcode::DclTessellatorDomain => {
                 controls |= need(value(names::TESS_DOMAINS, rest.trim()), "unknown domain")? << 11;
             }
             Opcode::DclTessellatorPartitioning => {
-                controls |= need(value(names::TESS_PARTITIONINGS, rest.trim()), "unknown partitioning")? << 11;
+                controls |= need(
+                    value(names::TESS_PARTITIONINGS, rest.trim()),
+                    "unknown partitioning",
+                )? << 11;
             }
             Opcode::DclTessellatorOutputPrimitive => {
-                controls |= need(value(names::TESS_OUTPUT_PRIMITIVES, rest.trim()), "unknown primitive")? << 11;
+                controls |= need(
+                    value(names::TESS_OUTPUT_PRIMITIVES, rest.trim()),
+                    "unknown primitive",
+                )? << 11;
             }
             Opcode::DclHsMaxTessfactor => {
-                let v = rest.trim().strip_prefix("l(").and_then(|r| r.strip_suffix(')'));
-                trailing.push(need(v.and_then(|v| parse_imm(v.trim())), "expected l(value)")?);
+                let v = rest
+                    .trim()
+                    .strip_prefix("l(")
+                    .and_then(|r| r.strip_suffix(')'));
+                trailing.push(need(
+                    v.and_then(|v| parse_imm(v.trim())),
+                    "expected l(value)",
+                )?);
             }
             Opcode::DclThreadGroup => {
                 trailing.extend([u32_arg(&args, 0)?, u32_arg(&args, 1)?, u32_arg(&args, 2)?]);
@@ -269,13 +322,21 @@ pub(crate) fn parse_declaration(
                 trailing.push(need(v, "expected fb#")?);
             }
             Opcode::DclFunctionTable => {
-                let (head, bodies) = need(rest.split_once('='), "dcl_function_table needs = {...}")?;
-                let id = need(head.trim().strip_prefix("ft").and_then(parse_u32), "expected ft#")?;
+                let (head, bodies) =
+                    need(rest.split_once('='), "dcl_function_table needs = {...}")?;
+                let id = need(
+                    head.trim().strip_prefix("ft").and_then(parse_u32),
+                    "expected ft#",
+                )?;
                 let ids = id_list(bodies, "fb")?;
                 trailing.extend([id, ids.len() as u32]);
                 trailing.extend(ids);
             }
-            _ => return Err(syntax(&format!("`{m}` is not a declaration this assembler reads"))),
+            _ => {
+                return Err(syntax(&format!(
+                    "`{m}` is not a declaration this assembler reads"
+                )));
+            }
         }
     }
     if inst.opcode != Opcode::DclResource && !groups.is_empty() {
@@ -291,11 +352,17 @@ pub(crate) fn parse_declaration(
 }
 
 fn system_value(arg: Option<&&str>) -> P<u32> {
-    need(arg.and_then(|a| value(names::SYSTEM_VALUES, a.trim())), "unknown system value")
+    need(
+        arg.and_then(|a| value(names::SYSTEM_VALUES, a.trim())),
+        "unknown system value",
+    )
 }
 
 fn id_list(text: &str, prefix: &str) -> P<Vec<u32>> {
-    let inner = text.trim().strip_prefix('{').and_then(|t| t.strip_suffix('}'));
+    let inner = text
+        .trim()
+        .strip_prefix('{')
+        .and_then(|t| t.strip_suffix('}'));
     let inner = need(inner, "expected {...}")?;
     inner
         .split(',')
@@ -304,5 +371,4 @@ fn id_list(text: &str, prefix: &str) -> P<Vec<u32>> {
         .map(|s| s.strip_prefix(prefix).and_then(parse_u32))
         .collect::<Option<Vec<u32>>>()
         .ok_or_else(|| syntax(&format!("expected a list of {prefix}#")))
-        .map_err(|e| e.ctx())
 }

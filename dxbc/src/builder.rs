@@ -11,17 +11,29 @@ use crate::opcodes::{Ctl, Opcode};
 
 /// `r#` with all four components (a destination mask or source swizzle can be chained on).
 pub fn temp(i: u32) -> Operand {
-    Operand::reg(OperandType::Temp, Components::Four(Selection::Mask(0xF)), &[i])
+    Operand::reg(
+        OperandType::Temp,
+        Components::Four(Selection::Mask(0xF)),
+        &[i],
+    )
 }
 
 /// `v#`.
 pub fn input(i: u32) -> Operand {
-    Operand::reg(OperandType::Input, Components::Four(Selection::Mask(0xF)), &[i])
+    Operand::reg(
+        OperandType::Input,
+        Components::Four(Selection::Mask(0xF)),
+        &[i],
+    )
 }
 
 /// `o#`.
 pub fn output(i: u32) -> Operand {
-    Operand::reg(OperandType::Output, Components::Four(Selection::Mask(0xF)), &[i])
+    Operand::reg(
+        OperandType::Output,
+        Components::Four(Selection::Mask(0xF)),
+        &[i],
+    )
 }
 
 /// `cb<slot>[<reg>]`.
@@ -86,7 +98,7 @@ impl Operand {
         self
     }
 
-    pub fn neg(mut self) -> Operand {
+    pub fn negated(mut self) -> Operand {
         self.modifier = match self.modifier {
             Modifier::None => Modifier::Neg,
             Modifier::Abs => Modifier::AbsNeg,
@@ -96,7 +108,7 @@ impl Operand {
         self
     }
 
-    pub fn abs(mut self) -> Operand {
+    pub fn absolute(mut self) -> Operand {
         self.modifier = match self.modifier {
             Modifier::None | Modifier::Abs => Modifier::Abs,
             Modifier::Neg | Modifier::AbsNeg => Modifier::AbsNeg,
@@ -210,7 +222,12 @@ impl ProgramBuilder {
             Components::Four(Selection::Swizzle([0, 1, 2, 3])),
             &[slot, size],
         );
-        self.dcl(Opcode::DclConstantbuffer, u32::from(dynamic) << 11, Some(op), &[])
+        self.dcl(
+            Opcode::DclConstantbuffer,
+            u32::from(dynamic) << 11,
+            Some(op),
+            &[],
+        )
     }
 
     pub fn dcl_input(&mut self, reg: u32, mask: u8) -> Result<&mut ProgramBuilder> {
@@ -276,8 +293,8 @@ mod tests {
                 Opcode::Mad,
                 vec![
                     temp(0).mask(0b0011),
-                    cb(0, 0).swizzle([0, 1, 0, 0]).neg(),
-                    cb(0, 1).select(2).abs(),
+                    cb(0, 0).swizzle([0, 1, 0, 0]).negated(),
+                    cb(0, 1).select(2).absolute(),
                     imm_f32([0.5, 1.0, f32::NAN, -0.0]),
                 ],
             )?

@@ -11,7 +11,7 @@ const MAX_OPERAND_NESTING: u32 = 4;
 
 /// Decode the data of a `SHDR`/`SHEX` chunk.
 pub fn decode_program(bytes: &[u8]) -> Result<Program> {
-    if bytes.len() % 4 != 0 {
+    if !bytes.len().is_multiple_of(4) {
         return Err(DxbcError::TokensTruncated {
             word: bytes.len() / 4,
             what: "chunk size is not a multiple of 4",
@@ -352,7 +352,11 @@ fn decode_operand(r: &mut Reader<'_>, end: usize, depth: u32) -> Result<Operand>
     let dims = ((t >> 20) & 3) as usize;
     let reps = [(t >> 22) & 7, (t >> 25) & 7, (t >> 28) & 7];
     for rep in &reps[dims.min(3)..] {
-        check_zero(*rep, word, "index representation beyond the index dimension")?;
+        check_zero(
+            *rep,
+            word,
+            "index representation beyond the index dimension",
+        )?;
     }
     let mut op = Operand {
         ty,

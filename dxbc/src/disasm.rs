@@ -32,7 +32,10 @@ pub fn disassemble(program: &Program, syntax: Syntax) -> String {
         let (before, after) = indent_change(inst.opcode);
         depth = depth.saturating_sub(before);
         let line = instruction_text(inst, program.version, syntax);
-        let is_message = inst.custom.as_ref().is_some_and(|c| c.class == CustomData::CLASS_MESSAGE);
+        let is_message = inst
+            .custom
+            .as_ref()
+            .is_some_and(|c| c.class == CustomData::CLASS_MESSAGE);
         if !inst.info().is_declaration() && (inst.custom.is_none() || is_message) {
             for _ in 0..depth {
                 out.push_str("  ");
@@ -269,11 +272,13 @@ impl Printer {
     /// Register name and indices, without the component suffix.
     fn register(&self, s: &mut String, op: &Operand) {
         s.push_str(self.register_name(op.ty));
-        let all_bracketed = matches!(op.ty, OperandType::ImmediateConstantBuffer | OperandType::ThisPointer)
-            || (matches!(
-                op.ty,
-                OperandType::Input | OperandType::InputControlPoint | OperandType::OutputControlPoint
-            ) && op.indices.len() == 2);
+        let all_bracketed = matches!(
+            op.ty,
+            OperandType::ImmediateConstantBuffer | OperandType::ThisPointer
+        ) || (matches!(
+            op.ty,
+            OperandType::Input | OperandType::InputControlPoint | OperandType::OutputControlPoint
+        ) && op.indices.len() == 2);
         for (k, index) in op.indices.iter().enumerate() {
             match index {
                 Index::Imm32(v) if k == 0 && !all_bracketed => {
@@ -389,7 +394,11 @@ impl Printer {
             MESSAGE_ERRORF => "errorf",
             _ => return None,
         };
-        let (chars, count, size) = (*p.get(2)? as usize, *p.get(3)? as usize, *p.get(4)? as usize);
+        let (chars, count, size) = (
+            *p.get(2)? as usize,
+            *p.get(3)? as usize,
+            *p.get(4)? as usize,
+        );
         let ops_words = p.get(5..5 + size)?;
         let ops = crate::decode::decode_operands(ops_words, count).ok()?;
         let bytes: Vec<u8> = p[5 + size..].iter().flat_map(|w| w.to_le_bytes()).collect();
@@ -409,7 +418,10 @@ impl Printer {
         if c.class == CustomData::CLASS_MESSAGE {
             return self.message(c);
         }
-        if c.class != CustomData::CLASS_ICB || c.payload.is_empty() || c.payload.len() % 4 != 0 {
+        if c.class != CustomData::CLASS_ICB
+            || c.payload.is_empty()
+            || !c.payload.len().is_multiple_of(4)
+        {
             return None;
         }
         let mut s = String::from("dcl_immediateConstantBuffer { ");
@@ -457,7 +469,11 @@ impl Printer {
                 if !(sm51 && t.len() == 2 || !sm51 && t.is_empty()) {
                     return None;
                 }
-                let access = if inst.field(11, 1) == 1 { "dynamicIndexed" } else { "immediateIndexed" };
+                let access = if inst.field(11, 1) == 1 {
+                    "dynamicIndexed"
+                } else {
+                    "immediateIndexed"
+                };
                 let operand = inst.operands.first()?;
                 let reg = if sm51 {
                     format!("{}[{}]", self.decl_operand(operand), t[0])
@@ -493,8 +509,9 @@ impl Printer {
                 if rt >> 16 != 0 {
                     return None;
                 }
-                let types: Option<Vec<&str>> =
-                    (0..4).map(|i| name(names::RETURN_TYPES, (rt >> (4 * i)) & 0xF)).collect();
+                let types: Option<Vec<&str>> = (0..4)
+                    .map(|i| name(names::RETURN_TYPES, (rt >> (4 * i)) & 0xF))
+                    .collect();
                 format!("{stem} ({}) {}{}", types?.join(","), op()?, space(1)?)
             }
             Opcode::DclResourceRaw if extra(0) => format!("{m} {}{}", op()?, space(0)?),
@@ -518,7 +535,10 @@ impl Printer {
             Opcode::DclInput | Opcode::DclOutput | Opcode::DclStream if t.is_empty() => {
                 format!("{m} {}", op()?)
             }
-            Opcode::DclInputSgv | Opcode::DclInputSiv | Opcode::DclOutputSgv | Opcode::DclOutputSiv
+            Opcode::DclInputSgv
+            | Opcode::DclInputSiv
+            | Opcode::DclOutputSgv
+            | Opcode::DclOutputSiv
                 if t.len() == 1 =>
             {
                 format!("{m} {}, {}", op()?, name(names::SYSTEM_VALUES, t[0])?)
@@ -529,8 +549,16 @@ impl Printer {
             Opcode::DclInputPsSgv if t.len() == 1 => {
                 // fxc writes mode 1 (constant) and never prints it.
                 let mode = inst.field(11, 4);
-                let mode_text = if mode == 1 { String::new() } else { interpolation(mode)? };
-                format!("{m} {mode_text}{}, {}", op()?, name(names::SYSTEM_VALUES, t[0])?)
+                let mode_text = if mode == 1 {
+                    String::new()
+                } else {
+                    interpolation(mode)?
+                };
+                format!(
+                    "{m} {mode_text}{}, {}",
+                    op()?,
+                    name(names::SYSTEM_VALUES, t[0])?
+                )
             }
             Opcode::DclInputPsSiv if t.len() == 1 => format!(
                 "{m} {}{}, {}",
@@ -552,7 +580,10 @@ impl Printer {
             }
             Opcode::DclIndexrange if t.len() == 1 => format!("{m} {} {}", op()?, t[0]),
             Opcode::DclOutputtopology => {
-                format!("{m} {} ", name(names::OUTPUT_TOPOLOGIES, inst.field(11, 7))?)
+                format!(
+                    "{m} {} ",
+                    name(names::OUTPUT_TOPOLOGIES, inst.field(11, 7))?
+                )
             }
             Opcode::DclInputprimitive => {
                 format!("{m} {} ", names::input_primitive(inst.field(11, 6))?)
@@ -564,10 +595,16 @@ impl Printer {
                 format!("{m} {}", name(names::TESS_DOMAINS, inst.field(11, 2))?)
             }
             Opcode::DclTessellatorPartitioning => {
-                format!("{m} {}", name(names::TESS_PARTITIONINGS, inst.field(11, 3))?)
+                format!(
+                    "{m} {}",
+                    name(names::TESS_PARTITIONINGS, inst.field(11, 3))?
+                )
             }
             Opcode::DclTessellatorOutputPrimitive => {
-                format!("{m} {}", name(names::TESS_OUTPUT_PRIMITIVES, inst.field(11, 3))?)
+                format!(
+                    "{m} {}",
+                    name(names::TESS_OUTPUT_PRIMITIVES, inst.field(11, 3))?
+                )
             }
             Opcode::DclHsMaxTessfactor if t.len() == 1 => {
                 format!("{m} l({})", self.imm(t[0], Num::Float))
@@ -581,9 +618,19 @@ impl Printer {
                 format!("{m} ft{} = {{{}}}", t[0], bodies.join(", "))
             }
             Opcode::DclInterface if t.len() >= 3 && t.len() == 3 + (t[2] & 0xFFFF) as usize => {
-                let stem = if inst.field(11, 1) == 1 { "dcl_interface_dynamicindexed" } else { m };
+                let stem = if inst.field(11, 1) == 1 {
+                    "dcl_interface_dynamicindexed"
+                } else {
+                    m
+                };
                 let tables: Vec<String> = t[3..].iter().map(|b| format!("ft{b}")).collect();
-                format!("{stem} fp{}[{}][{}] = {{{}}}", t[0], t[2] >> 16, t[1], tables.join(", "))
+                format!(
+                    "{stem} fp{}[{}][{}] = {{{}}}",
+                    t[0],
+                    t[2] >> 16,
+                    t[1],
+                    tables.join(", ")
+                )
             }
             _ => return None,
         };

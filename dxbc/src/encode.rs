@@ -11,7 +11,8 @@ pub fn encode_words(program: &Program) -> Result<Vec<u32>> {
     out.push(version_token(program.version));
     out.push(0);
     for (index, inst) in program.instructions.iter().enumerate() {
-        encode_instruction(inst, &mut out).map_err(|what| DxbcError::Unencodable { index, what })?;
+        encode_instruction(inst, &mut out)
+            .map_err(|what| DxbcError::Unencodable { index, what })?;
     }
     let length = u32::try_from(out.len()).map_err(|_| DxbcError::Unencodable {
         index: program.instructions.len(),
@@ -64,8 +65,7 @@ pub fn encode_instruction(inst: &Instruction, out: &mut Vec<u32>) -> Enc<()> {
     {
         return Err(format!(
             "control bits {:#x} not valid for {}",
-            inst.controls,
-            info.mnemonic
+            inst.controls, info.mnemonic
         ));
     }
     token |= inst.controls;
@@ -76,7 +76,8 @@ pub fn encode_instruction(inst: &Instruction, out: &mut Vec<u32>) -> Enc<()> {
         if inst.precise > 0xF {
             return Err("precise mask wider than 4 bits".into());
         }
-        token |= u32::from(inst.saturate) * SATURATE_BIT | u32::from(inst.precise) << PRECISE_SHIFT;
+        token |=
+            (u32::from(inst.saturate) * SATURATE_BIT) | (u32::from(inst.precise) << PRECISE_SHIFT);
     }
     match (ctl == Ctl::Test, inst.test) {
         (true, Some(Test::NonZero)) => token |= TEST_NZ_BIT,
@@ -96,7 +97,10 @@ pub fn encode_instruction(inst: &Instruction, out: &mut Vec<u32>) -> Enc<()> {
         }
         out.push(0);
     } else if !inst.extended.is_empty() && info.may_have_long_length() {
-        return Err(format!("{} cannot carry extended opcode tokens", info.mnemonic));
+        return Err(format!(
+            "{} cannot carry extended opcode tokens",
+            info.mnemonic
+        ));
     }
     let count = inst.extended.len();
     for (i, ext) in inst.extended.iter().enumerate() {
@@ -104,7 +108,11 @@ pub fn encode_instruction(inst: &Instruction, out: &mut Vec<u32>) -> Enc<()> {
         out.push(encode_extended_opcode(ext)? | more);
     }
     if inst.leading.len() != info.leading_dwords() {
-        return Err(format!("{} needs {} leading DWORDs", info.mnemonic, info.leading_dwords()));
+        return Err(format!(
+            "{} needs {} leading DWORDs",
+            info.mnemonic,
+            info.leading_dwords()
+        ));
     }
     out.extend_from_slice(&inst.leading);
     if inst.operands.len() != info.operand_count() {
@@ -123,7 +131,9 @@ pub fn encode_instruction(inst: &Instruction, out: &mut Vec<u32>) -> Enc<()> {
     match inst.length_form {
         LengthForm::Short => {
             if length > 127 {
-                return Err(format!("instruction of {length} words needs a long-length form"));
+                return Err(format!(
+                    "instruction of {length} words needs a long-length form"
+                ));
             }
             out[start] |= (length as u32) << 24 | if count > 0 { 1 << 31 } else { 0 };
         }

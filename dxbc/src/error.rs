@@ -17,15 +17,34 @@ pub enum DxbcError {
     #[error("byte {offset}: not a DXBC container (magic is {found:#010x})")]
     BadMagic { offset: usize, found: u32 },
     #[error("byte {offset}: input ends early: need {needed} bytes, have {available}")]
-    Truncated { offset: usize, needed: usize, available: usize },
+    Truncated {
+        offset: usize,
+        needed: usize,
+        available: usize,
+    },
     #[error("byte {offset}: container version {found} is not 1")]
     BadContainerVersion { offset: usize, found: u32 },
     #[error("byte {offset}: total size field says {declared} bytes but the input has {actual}")]
-    SizeMismatch { offset: usize, declared: usize, actual: usize },
-    #[error("byte {offset}: chunk {index} lies outside the container (offset {chunk_offset}, size {size})")]
-    ChunkOutOfBounds { offset: usize, index: usize, chunk_offset: usize, size: usize },
+    SizeMismatch {
+        offset: usize,
+        declared: usize,
+        actual: usize,
+    },
+    #[error(
+        "byte {offset}: chunk {index} lies outside the container (offset {chunk_offset}, size {size})"
+    )]
+    ChunkOutOfBounds {
+        offset: usize,
+        index: usize,
+        chunk_offset: usize,
+        size: usize,
+    },
     #[error("byte {offset}: chunk {tag}: {what}")]
-    BadChunk { offset: usize, tag: String, what: String },
+    BadChunk {
+        offset: usize,
+        tag: String,
+        what: String,
+    },
     #[error("no {tag} chunk in the container")]
     MissingChunk { tag: String },
 
@@ -35,13 +54,29 @@ pub enum DxbcError {
     #[error("word {word}: unknown opcode {opcode}")]
     UnknownOpcode { word: usize, opcode: u32 },
     #[error("word {word}: {what}: unknown bits {bits:#010x} set")]
-    UnknownBits { word: usize, what: &'static str, bits: u32 },
+    UnknownBits {
+        word: usize,
+        what: &'static str,
+        bits: u32,
+    },
     #[error("word {word}: invalid {what}: {value}")]
-    InvalidField { word: usize, what: &'static str, value: u32 },
+    InvalidField {
+        word: usize,
+        what: &'static str,
+        value: u32,
+    },
     #[error("word {word}: instruction length {length} is wrong: {what}")]
-    BadLength { word: usize, length: u32, what: &'static str },
+    BadLength {
+        word: usize,
+        length: u32,
+        what: &'static str,
+    },
     #[error("word {word}: length token says {declared} words but the chunk holds {actual}")]
-    ProgramLength { word: usize, declared: u32, actual: usize },
+    ProgramLength {
+        word: usize,
+        declared: u32,
+        actual: usize,
+    },
 
     // ---- encoding an IR that cannot be represented ----
     #[error("instruction {index}: cannot encode: {what}")]
@@ -49,7 +84,11 @@ pub enum DxbcError {
 
     // ---- assembler (1-based line and column) ----
     #[error("line {line}, column {column}: {what}")]
-    Syntax { line: usize, column: usize, what: String },
+    Syntax {
+        line: usize,
+        column: usize,
+        what: String,
+    },
 }
 
 impl DxbcError {

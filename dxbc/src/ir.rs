@@ -42,9 +42,16 @@ impl Stage {
     }
 
     pub fn from_prefix(p: &str) -> Option<Stage> {
-        [Stage::Pixel, Stage::Vertex, Stage::Geometry, Stage::Hull, Stage::Domain, Stage::Compute]
-            .into_iter()
-            .find(|s| s.prefix().eq_ignore_ascii_case(p))
+        [
+            Stage::Pixel,
+            Stage::Vertex,
+            Stage::Geometry,
+            Stage::Hull,
+            Stage::Domain,
+            Stage::Compute,
+        ]
+        .into_iter()
+        .find(|s| s.prefix().eq_ignore_ascii_case(p))
     }
 }
 
@@ -58,7 +65,11 @@ pub struct Version {
 
 impl Version {
     pub fn new(stage: Stage, major: u8, minor: u8) -> Version {
-        Version { stage, major, minor }
+        Version {
+            stage,
+            major,
+            minor,
+        }
     }
 
     /// SM5.1 adds a range-id index to resource operands and extra declaration DWORDs.
@@ -108,11 +119,18 @@ pub enum Test {
 pub enum ExtendedOpcode {
     Empty,
     /// `_aoffimmi(u,v,w)`: texel offsets, each -8..=7.
-    SampleControls { offsets: [i8; 3] },
+    SampleControls {
+        offsets: [i8; 3],
+    },
     /// `_indexable(dim)`; `stride` is the structure stride for structured buffers.
-    ResourceDim { dim: u8, stride: u16 },
+    ResourceDim {
+        dim: u8,
+        stride: u16,
+    },
     /// `(t,t,t,t)` per-component return types.
-    ReturnType { types: [u8; 4] },
+    ReturnType {
+        types: [u8; 4],
+    },
 }
 
 /// A custom-data block (opcode 0x35): immediate constant buffer, comments, debug data...

@@ -9,8 +9,8 @@
 //! decoded program.
 
 pub mod asm;
-pub mod builder;
 mod asm_decl;
+pub mod builder;
 mod byteio;
 pub mod checksum;
 pub mod chunks;

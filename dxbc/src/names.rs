@@ -21,7 +21,16 @@ pub const RESOURCE_DIMENSIONS: &[&str] = &[
 
 /// Per-component resource return type.
 pub const RETURN_TYPES: &[&str] = &[
-    "", "unorm", "snorm", "sint", "uint", "float", "mixed", "double", "continued", "unused",
+    "",
+    "unorm",
+    "snorm",
+    "sint",
+    "uint",
+    "float",
+    "mixed",
+    "double",
+    "continued",
+    "unused",
 ];
 
 /// `D3D10_SB_NAME` system values in `*_sgv`/`*_siv` declarations.
@@ -96,8 +105,16 @@ pub const OUTPUT_TOPOLOGIES: &[&str] = &[
 ];
 
 /// Input primitives 0..=7; 8..=39 are `patchN` with N = value - 7.
-pub const INPUT_PRIMITIVES: &[&str] =
-    &["undefined", "point", "line", "triangle", "", "", "lineadj", "triangleadj"];
+pub const INPUT_PRIMITIVES: &[&str] = &[
+    "undefined",
+    "point",
+    "line",
+    "triangle",
+    "",
+    "",
+    "lineadj",
+    "triangleadj",
+];
 
 pub const TESS_DOMAINS: &[&str] = &["undefined", "domain_isoline", "domain_tri", "domain_quad"];
 

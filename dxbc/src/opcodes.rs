@@ -159,7 +159,10 @@ impl OpInfo {
 
     /// How immediates in operand `slot` (destinations first) are typed.
     pub fn num(&self, slot: usize) -> Num {
-        self.types.as_bytes().get(slot).map_or(Num::Reg, |&c| Num::from_char(c))
+        self.types
+            .as_bytes()
+            .get(slot)
+            .map_or(Num::Reg, |&c| Num::from_char(c))
     }
 
     pub const fn is_declaration(&self) -> bool {
@@ -180,7 +183,11 @@ impl OpInfo {
 
     /// Raw DWORDs that precede the operands (the call-site index of `fcall`).
     pub const fn leading_dwords(&self) -> usize {
-        if matches!(self.opcode, Opcode::Fcall) { 1 } else { 0 }
+        if matches!(self.opcode, Opcode::Fcall) {
+            1
+        } else {
+            0
+        }
     }
 }
 
@@ -457,8 +464,12 @@ const INDEX: [u8; INDEX_LEN] = {
     index
 };
 
-static BY_MNEMONIC: LazyLock<HashMap<&'static str, Opcode>> =
-    LazyLock::new(|| TABLE.iter().map(|info| (info.mnemonic, info.opcode)).collect());
+static BY_MNEMONIC: LazyLock<HashMap<&'static str, Opcode>> = LazyLock::new(|| {
+    TABLE
+        .iter()
+        .map(|info| (info.mnemonic, info.opcode))
+        .collect()
+});
 
 impl Opcode {
     /// The opcode with this number, if one is defined.

@@ -20,7 +20,9 @@ fn corpus_code_chunks_round_trip() {
     let mut ok = 0;
     let mut failures = Vec::new();
     for (name, blob) in &blobs {
-        let Some(code) = code_chunk(blob) else { continue };
+        let Some(code) = code_chunk(blob) else {
+            continue;
+        };
         match dxbc::decode_program(&code) {
             Ok(p) => match dxbc::encode_program(&p) {
                 Ok(bytes) if bytes == code => ok += 1,
@@ -80,12 +82,12 @@ fn code_lines(text: &str) -> Vec<String> {
             started = true; // the version line
             continue;
         }
-        if norm.starts_with('{') {
-            if let Some(last) = out.last_mut() {
-                last.push(' ');
-                last.push_str(&norm);
-                continue;
-            }
+        if norm.starts_with('{')
+            && let Some(last) = out.last_mut()
+        {
+            last.push(' ');
+            last.push_str(&norm);
+            continue;
         }
         out.push(norm);
     }
@@ -98,13 +100,20 @@ fn fxc_mode_matches_fxc_listings() {
     let mut same = 0;
     let mut report = Vec::new();
     for path in common::files("sdk", "o") {
-        let Some(listing) = common::listing_for(&path) else { continue };
+        let Some(listing) = common::listing_for(&path) else {
+            continue;
+        };
         let blob = std::fs::read(&path).expect("blob");
         let program = dxbc::decode_program(&code_chunk(&blob).expect("code")).expect("decodes");
         let ours = code_lines(&dxbc::disassemble(&program, dxbc::Syntax::Fxc));
         let theirs = code_lines(&listing);
         if ours.len() != theirs.len() {
-            report.push(format!("{}: {} lines vs fxc's {}", path.display(), ours.len(), theirs.len()));
+            report.push(format!(
+                "{}: {} lines vs fxc's {}",
+                path.display(),
+                ours.len(),
+                theirs.len()
+            ));
         }
         for (a, b) in ours.iter().zip(&theirs) {
             total += 1;
@@ -133,29 +142,44 @@ fn lossy_equal(orig: &dxbc::Program, listing: &dxbc::Program) -> bool {
     fn ops_eq(a: &dxbc::Operand, b: &dxbc::Operand, imm_ok: &dyn Fn(u32, u32) -> bool) -> bool {
         let mut a2 = a.clone();
         a2.imm.clone_from(&b.imm);
-        a2 == *b && a.imm.len() == b.imm.len() && a.imm.iter().zip(&b.imm).all(|(x, y)| imm_ok(*x, *y))
+        a2 == *b
+            && a.imm.len() == b.imm.len()
+            && a.imm.iter().zip(&b.imm).all(|(x, y)| imm_ok(*x, *y))
     }
     orig.version == listing.version
         && orig.instructions.len() == listing.instructions.len()
-        && orig.instructions.iter().zip(&listing.instructions).all(|(a, b)| {
-            let mut a2 = a.clone();
-            a2.operands.clone_from(&b.operands);
-            a2.custom.clone_from(&b.custom);
-            a2.trailing.clone_from(&b.trailing);
-            a2 == *b
-                && a.operands.len() == b.operands.len()
-                && a.operands.iter().zip(&b.operands).all(|(x, y)| ops_eq(x, y, &imm_ok))
-                && a.trailing.len() == b.trailing.len()
-                && a.trailing.iter().zip(&b.trailing).all(|(x, y)| imm_ok(*x, *y))
-                && match (&a.custom, &b.custom) {
-                    (Some(x), Some(y)) => {
-                        x.class == y.class
-                            && x.payload.len() == y.payload.len()
-                            && x.payload.iter().zip(&y.payload).all(|(p, q)| imm_ok(*p, *q))
+        && orig
+            .instructions
+            .iter()
+            .zip(&listing.instructions)
+            .all(|(a, b)| {
+                let mut a2 = a.clone();
+                a2.operands.clone_from(&b.operands);
+                a2.custom.clone_from(&b.custom);
+                a2.trailing.clone_from(&b.trailing);
+                a2 == *b
+                    && a.operands.len() == b.operands.len()
+                    && a.operands
+                        .iter()
+                        .zip(&b.operands)
+                        .all(|(x, y)| ops_eq(x, y, &imm_ok))
+                    && a.trailing.len() == b.trailing.len()
+                    && a.trailing
+                        .iter()
+                        .zip(&b.trailing)
+                        .all(|(x, y)| imm_ok(*x, *y))
+                    && match (&a.custom, &b.custom) {
+                        (Some(x), Some(y)) => {
+                            x.class == y.class
+                                && x.payload.len() == y.payload.len()
+                                && x.payload
+                                    .iter()
+                                    .zip(&y.payload)
+                                    .all(|(p, q)| imm_ok(*p, *q))
+                        }
+                        (x, y) => x == y,
                     }
-                    (x, y) => x == y,
-                }
-        })
+            })
 }
 
 #[test]
@@ -163,7 +187,9 @@ fn fxc_listings_reassemble() {
     let (mut exact, mut lossy) = (0, 0);
     let mut failures = Vec::new();
     for path in common::files("sdk", "o") {
-        let Some(listing) = common::listing_for(&path) else { continue };
+        let Some(listing) = common::listing_for(&path) else {
+            continue;
+        };
         let blob = std::fs::read(&path).expect("blob");
         let code = code_chunk(&blob).expect("code");
         let program = dxbc::decode_program(&code).expect("decodes");
@@ -176,13 +202,20 @@ fn fxc_listings_reassemble() {
         };
         let rebuilt = container.code_chunk().expect("code chunk").data.clone();
         let ours = dxbc::decode_program(&rebuilt).expect("own output decodes");
-        assert!(dxbc::Container::parse(&container.to_bytes()).expect("parses").checksum_matches);
+        assert!(
+            dxbc::Container::parse(&container.to_bytes())
+                .expect("parses")
+                .checksum_matches
+        );
         if rebuilt == code {
             exact += 1;
         } else if lossy_equal(&program, &ours) {
             lossy += 1;
         } else {
-            failures.push(format!("{}: code differs beyond lossy immediates", path.display()));
+            failures.push(format!(
+                "{}: code differs beyond lossy immediates",
+                path.display()
+            ));
         }
     }
     eprintln!("{exact} listings reassemble exactly, {lossy} differ only in lossy float immediates");

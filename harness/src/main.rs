@@ -8,7 +8,11 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 #[derive(Debug, Parser)]
-#[command(name = "dxdiff", version, about = "Differential verification of DXBC -> WGSL translators")]
+#[command(
+    name = "dxdiff",
+    version,
+    about = "Differential verification of DXBC -> WGSL translators"
+)]
 struct Args {
     #[command(subcommand)]
     command: Command,

@@ -21,11 +21,26 @@ fn tmp(name: &str) -> PathBuf {
 fn disasm_then_asm_reproduces_the_shipped_program() {
     let text = tmp("rt.asm");
     let blob = tmp("rt.dxbc");
-    let st = dxdiff().arg("disasm").arg(example()).arg("-o").arg(&text).status().expect("run");
+    let st = dxdiff()
+        .arg("disasm")
+        .arg(example())
+        .arg("-o")
+        .arg(&text)
+        .status()
+        .expect("run");
     assert!(st.success());
-    let st = dxdiff().arg("asm").arg(&text).arg("-o").arg(&blob).status().expect("run");
+    let st = dxdiff()
+        .arg("asm")
+        .arg(&text)
+        .arg("-o")
+        .arg(&blob)
+        .status()
+        .expect("run");
     assert!(st.success());
-    assert_eq!(std::fs::read(&blob).expect("read"), std::fs::read(example()).expect("read"));
+    assert_eq!(
+        std::fs::read(&blob).expect("read"),
+        std::fs::read(example()).expect("read")
+    );
 }
 
 #[test]

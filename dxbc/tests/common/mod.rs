@@ -9,13 +9,18 @@ pub fn shared() -> Option<PathBuf> {
     if p.is_dir() {
         Some(p)
     } else {
-        eprintln!("skipped: {} not found (the shared corpora are not beside this clone)", p.display());
+        eprintln!(
+            "skipped: {} not found (the shared corpora are not beside this clone)",
+            p.display()
+        );
         None
     }
 }
 
 fn walk(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     for e in entries.flatten() {
         let p = e.path();
         if p.is_dir() {
@@ -51,7 +56,10 @@ pub fn blobs() -> Vec<(String, Vec<u8>)> {
         out.push((p.display().to_string(), unhex(hex)));
     }
     for p in files("sdk", "o") {
-        out.push((p.display().to_string(), std::fs::read(&p).expect("read blob")));
+        out.push((
+            p.display().to_string(),
+            std::fs::read(&p).expect("read blob"),
+        ));
     }
     out
 }

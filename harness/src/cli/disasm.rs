@@ -20,7 +20,11 @@ pub struct DisasmArgs {
 pub fn run(a: &DisasmArgs) -> CliResult {
     let blob = read_blob(&a.file)?;
     let shader = dxbc::Shader::parse(&blob).map_err(dxbc_err(&a.file))?;
-    let syntax = if a.fxc { dxbc::Syntax::Fxc } else { dxbc::Syntax::Exact };
+    let syntax = if a.fxc {
+        dxbc::Syntax::Fxc
+    } else {
+        dxbc::Syntax::Exact
+    };
     write_output(a.out.as_deref(), shader.listing(syntax).as_bytes())?;
     Ok(ExitCode::SUCCESS)
 }

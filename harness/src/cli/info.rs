@@ -25,10 +25,24 @@ pub fn run(a: &InfoArgs) -> CliResult {
     let mut s = String::new();
     let fresh = dxbc::dxbc_checksum(&blob);
     let words = |c: [u32; 4]| c.map(|w| format!("{w:08x}")).join(" ");
-    let _ = writeln!(s, "size: {} bytes, {} chunks", blob.len(), container.chunks.len());
+    let _ = writeln!(
+        s,
+        "size: {} bytes, {} chunks",
+        blob.len(),
+        container.chunks.len()
+    );
     if let Some(stored) = container.stored_checksum {
-        let verdict = if container.checksum_matches { "valid" } else { "WRONG" };
-        let _ = writeln!(s, "checksum: {} ({verdict}; computed {})", words(stored), words(fresh));
+        let verdict = if container.checksum_matches {
+            "valid"
+        } else {
+            "WRONG"
+        };
+        let _ = writeln!(
+            s,
+            "checksum: {} ({verdict}; computed {})",
+            words(stored),
+            words(fresh)
+        );
     }
     for c in &container.chunks {
         let _ = writeln!(s, "  chunk {} {} bytes", c.tag, c.data.len());
@@ -37,15 +51,25 @@ pub fn run(a: &InfoArgs) -> CliResult {
     let shader = dxbc::Shader::parse(&blob).map_err(dxbc_err(&a.file))?;
     let p = &shader.program;
     let _ = writeln!(s, "shader model: {}", p.version);
-    let decls = p.instructions.iter().filter(|i| i.info().is_declaration()).count();
-    let _ = writeln!(s, "instructions: {} ({} declarations)", p.instructions.len(), decls);
+    let decls = p
+        .instructions
+        .iter()
+        .filter(|i| i.info().is_declaration())
+        .count();
+    let _ = writeln!(
+        s,
+        "instructions: {} ({} declarations)",
+        p.instructions.len(),
+        decls
+    );
     for c in &container.chunks {
         describe_chunk(&mut s, c.tag, &c.data);
     }
     let _ = writeln!(s, "declarations:");
     let listing = dxbc::disassemble(p, Syntax::Fxc);
     for line in listing.lines().skip(1) {
-        if line.starts_with("dcl_") || line.starts_with("  ") && line.trim_start().starts_with('{') {
+        if line.starts_with("dcl_") || line.starts_with("  ") && line.trim_start().starts_with('{')
+        {
             let _ = writeln!(s, "  {line}");
         }
     }

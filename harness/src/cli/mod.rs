@@ -63,7 +63,7 @@ pub fn read_blob(path: &Path) -> Result<Vec<u8>, CliError> {
 
 fn unhex(s: &str) -> Option<Vec<u8>> {
     let s = s.as_bytes();
-    if s.len() % 2 != 0 {
+    if !s.len().is_multiple_of(2) {
         return None;
     }
     s.chunks(2)
