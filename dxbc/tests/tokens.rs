@@ -2,16 +2,8 @@
 mod common;
 
 fn code_chunk(blob: &[u8]) -> Option<Vec<u8>> {
-    let n = u32::from_le_bytes(blob[28..32].try_into().ok()?) as usize;
-    for i in 0..n {
-        let off = u32::from_le_bytes(blob[32 + 4 * i..36 + 4 * i].try_into().ok()?) as usize;
-        let tag = &blob[off..off + 4];
-        let size = u32::from_le_bytes(blob[off + 4..off + 8].try_into().ok()?) as usize;
-        if tag == b"SHDR" || tag == b"SHEX" {
-            return Some(blob[off + 8..off + 8 + size].to_vec());
-        }
-    }
-    None
+    let container = dxbc::Container::parse(blob).ok()?;
+    Some(container.code_chunk()?.data.clone())
 }
 
 #[test]
