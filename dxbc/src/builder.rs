@@ -3,8 +3,7 @@
 //! the opcode table so a built program always encodes.
 
 use crate::chunks::signature::Signature;
-use crate::container::{Chunk, Container, FourCC};
-use crate::encode::encode_program;
+use crate::container::Container;
 use crate::error::{DxbcError, Result};
 use crate::ir::*;
 use crate::opcodes::{Ctl, Opcode};
@@ -258,23 +257,7 @@ impl ProgramBuilder {
 
     /// A container holding the given signatures and the program, with a fresh checksum.
     pub fn container(&self, signatures: &[Signature]) -> Result<Container> {
-        let mut chunks: Vec<Chunk> = signatures
-            .iter()
-            .map(|s| Chunk {
-                tag: s.kind,
-                data: s.encode(),
-            })
-            .collect();
-        let tag = if self.program.version.major >= 5 {
-            FourCC::SHEX
-        } else {
-            FourCC::SHDR
-        };
-        chunks.push(Chunk {
-            tag,
-            data: encode_program(&self.program)?,
-        });
-        Ok(Container::new(chunks))
+        crate::shader::build_container(signatures, &self.program)
     }
 }
 

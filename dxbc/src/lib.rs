@@ -34,4 +34,4 @@ pub use encode::{encode_program, encode_words};
 pub use error::{DxbcError, Result};
 pub use ir::*;
 pub use opcodes::{Opcode, TABLE};
-pub use shader::{Shader, assemble_container};
+pub use shader::{Shader, assemble_container, build_container};

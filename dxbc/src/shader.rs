@@ -58,21 +58,27 @@ impl Shader {
 /// checksum.
 pub fn assemble_container(text: &str) -> Result<Container> {
     let assembled = assemble(text)?;
-    let mut chunks: Vec<Chunk> = parse_fxc_signature_comments(text)?
-        .into_iter()
+    build_container(&parse_fxc_signature_comments(text)?, &assembled.program)
+}
+
+/// A fresh container: the signature chunks, then the code chunk (`SHDR` for SM4, `SHEX` for
+/// SM5), like fxc's stripped output.
+pub fn build_container(signatures: &[Signature], program: &Program) -> Result<Container> {
+    let mut chunks: Vec<Chunk> = signatures
+        .iter()
         .map(|s| Chunk {
             tag: s.kind,
             data: s.encode(),
         })
         .collect();
-    let tag = if assembled.program.version.major >= 5 {
+    let tag = if program.version.major >= 5 {
         FourCC::SHEX
     } else {
         FourCC::SHDR
     };
     chunks.push(Chunk {
         tag,
-        data: encode_program(&assembled.program)?,
+        data: encode_program(program)?,
     });
     Ok(Container::new(chunks))
 }
