@@ -1,27 +1,126 @@
-//! Codec benchmarks. For now: container parse and write of a small synthetic blob (the manifest
-//! declares this bench, so it must exist for the crate to build).
+//! Codec benchmarks over the whole corpus (the same blobs the tests read), each reported in MB/s:
+//!
+//! - `decode+encode`: `Shader::parse`, re-encode the program, re-serialise the container;
+//! - `decode`: the token stream alone;
+//! - `disasm_exact`, `disasm_fxc`: listings of the pre-decoded programs (bytes = code chunks);
+//! - `asm`: assemble every exact listing (bytes = listing text).
+//!
+//! Without the shared corpus beside the clone this prints a notice and benchmarks nothing.
 
-use criterion::{Criterion, criterion_group, criterion_main};
-use dxbc::{Chunk, Container, FourCC};
+#[path = "../tests/common/mod.rs"]
+mod common;
 
-fn container(c: &mut Criterion) {
-    let blob = Container::new(vec![
-        Chunk {
-            tag: FourCC::ISGN,
-            data: vec![0, 0, 0, 0, 8, 0, 0, 0],
-        },
-        Chunk {
-            tag: FourCC::SHEX,
-            data: vec![0; 4096],
-        },
-    ])
-    .to_bytes();
-    c.bench_function("container_parse", |b| {
-        b.iter(|| Container::parse(&blob).map(|c| c.chunks.len()))
-    });
-    let parsed = Container::parse(&blob).expect("synthetic blob is valid");
-    c.bench_function("container_to_bytes", |b| b.iter(|| parsed.to_bytes().len()));
+use std::hint::black_box;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use dxbc::{Program, Shader, Syntax};
+
+struct Corpus {
+    /// Whole container blobs that `Shader::parse` accepts.
+    blobs: Vec<Vec<u8>>,
+    /// Their code chunk data.
+    code: Vec<Vec<u8>>,
+    programs: Vec<Program>,
+    /// `disassemble(.., Syntax::Exact)` of each program.
+    listings: Vec<String>,
 }
 
-criterion_group!(benches, container);
+fn load() -> Option<Corpus> {
+    let mut corpus = Corpus {
+        blobs: Vec::new(),
+        code: Vec::new(),
+        programs: Vec::new(),
+        listings: Vec::new(),
+    };
+    for (name, blob) in common::blobs() {
+        let shader = match Shader::parse(&blob) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("codec bench: skipping {name}: {e}");
+                continue;
+            }
+        };
+        let Some(code) = shader.container.code_chunk() else {
+            continue;
+        };
+        corpus.code.push(code.data.clone());
+        corpus
+            .listings
+            .push(dxbc::disassemble(&shader.program, Syntax::Exact));
+        corpus.programs.push(shader.program);
+        corpus.blobs.push(blob);
+    }
+    if corpus.blobs.is_empty() {
+        eprintln!("codec bench: no corpus blobs (../shared/corpus missing?); nothing to benchmark");
+        return None;
+    }
+    Some(corpus)
+}
+
+fn total<T: AsRef<[u8]>>(items: &[T]) -> u64 {
+    items.iter().map(|i| i.as_ref().len() as u64).sum()
+}
+
+fn codec(c: &mut Criterion) {
+    let Some(corpus) = load() else { return };
+    eprintln!(
+        "codec bench: {} blobs, {} bytes of containers, {} bytes of code chunks, {} bytes of exact listings",
+        corpus.blobs.len(),
+        total(&corpus.blobs),
+        total(&corpus.code),
+        total(&corpus.listings),
+    );
+    let mut g = c.benchmark_group("codec");
+
+    g.throughput(Throughput::Bytes(total(&corpus.blobs)));
+    g.bench_function("decode+encode", |b| {
+        b.iter(|| {
+            let mut n = 0;
+            for blob in &corpus.blobs {
+                let shader = Shader::parse(black_box(blob)).expect("corpus blob parses");
+                let code = dxbc::encode_program(&shader.program).expect("corpus program encodes");
+                n += code.len() + shader.container.to_bytes_exact().len();
+            }
+            n
+        })
+    });
+
+    g.throughput(Throughput::Bytes(total(&corpus.code)));
+    g.bench_function("decode", |b| {
+        b.iter(|| {
+            let mut n = 0;
+            for code in &corpus.code {
+                let program = dxbc::decode_program(black_box(code)).expect("corpus code decodes");
+                n += program.instructions.len();
+            }
+            n
+        })
+    });
+    for (label, syntax) in [("disasm_exact", Syntax::Exact), ("disasm_fxc", Syntax::Fxc)] {
+        g.bench_function(label, |b| {
+            b.iter(|| {
+                let mut n = 0;
+                for p in &corpus.programs {
+                    n += dxbc::disassemble(black_box(p), syntax).len();
+                }
+                n
+            })
+        });
+    }
+
+    g.throughput(Throughput::Bytes(total(&corpus.listings)));
+    g.bench_function("asm", |b| {
+        b.iter(|| {
+            let mut n = 0;
+            for text in &corpus.listings {
+                let a = dxbc::assemble(black_box(text)).expect("exact listing assembles");
+                n += a.program.instructions.len();
+            }
+            n
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, codec);
 criterion_main!(benches);

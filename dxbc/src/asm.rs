@@ -132,9 +132,10 @@ fn strip_line_prefix(line: &str) -> &str {
     if let Some(colon) = line.find(':') {
         let head = &line[..colon];
         let is_num = !head.is_empty() && head.bytes().all(|b| b.is_ascii_digit());
+        // Bytes, not `str` slices: `head` may start with a multi-byte character.
         let is_hex = head.len() > 2
-            && head[..2].eq_ignore_ascii_case("0x")
-            && head[2..].bytes().all(|b| b.is_ascii_hexdigit());
+            && head.as_bytes()[..2].eq_ignore_ascii_case(b"0x")
+            && head.as_bytes()[2..].iter().all(u8::is_ascii_hexdigit);
         if is_num || is_hex {
             return line[colon + 1..].trim();
         }

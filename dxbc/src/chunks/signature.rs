@@ -317,11 +317,19 @@ impl Signature {
             return s;
         }
         for e in &self.elements {
-            let name = if e.stream != 0 {
-                format!("m{}:{}", e.stream, e.semantic_name)
-            } else {
-                e.semantic_name.clone()
-            };
+            // A name is arbitrary bytes: a line break in it would end the comment and put the
+            // rest of the row into the listing's code, so control characters print as `\xNN`.
+            let mut name = String::new();
+            if e.stream != 0 {
+                let _ = write!(name, "m{}:", e.stream);
+            }
+            for c in e.semantic_name.chars() {
+                if c.is_ascii_control() {
+                    let _ = write!(name, "\\x{:02x}", u32::from(c));
+                } else {
+                    name.push(c);
+                }
+            }
             let used_bits = if output {
                 e.mask & !e.rw_mask & 0xF
             } else {
