@@ -1,9 +1,9 @@
 //! RDEF, STAT and SFI0 over the corpus: every chunk parses and re-encodes byte for byte, and an
 //! edited RDEF is written canonically and reads back as edited. Skips when the corpus is absent.
 
-mod corpus_support;
+mod common;
 
-use corpus_support::all_blobs;
+use common::all_blobs;
 use dxbc::chunks::rdef::Rdef;
 use dxbc::chunks::sfi0::Sfi0;
 use dxbc::chunks::stat::Stat;

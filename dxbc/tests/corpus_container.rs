@@ -1,9 +1,9 @@
 //! Corpus tests for the container layer and immediate formatting, over `../shared/corpus`.
 //! They skip (with a printed reason) when the shared folder is not present.
 
-mod corpus_support;
+mod common;
 
-use corpus_support::{all_blobs, sdk_listings};
+use common::{all_blobs, sdk_listings};
 use dxbc::numfmt::{fxc_float, parse_imm};
 use dxbc::{Container, dxbc_checksum};
 

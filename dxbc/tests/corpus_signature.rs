@@ -1,9 +1,9 @@
 //! Signature chunks over the corpus: binary round trips, fxc listing tables and rebuilding the
 //! chunks from those tables. Skips (with a printed reason) when the corpus is absent.
 
-mod corpus_support;
+mod common;
 
-use corpus_support::{all_blobs, sdk_pairs};
+use common::{all_blobs, sdk_pairs};
 use dxbc::Container;
 use dxbc::chunks::signature::{Signature, parse_fxc_signature_comments};
 

@@ -20,10 +20,18 @@ ret
 fn sm51_ranges_round_trip_through_text_and_tokens() {
     let program = dxbc::assemble(TEXT).expect("assembles").program;
     let cb = &program.instructions[1];
-    assert_eq!(cb.operands[0].indices.len(), 3, "CB decl is (id, first, last)");
+    assert_eq!(
+        cb.operands[0].indices.len(),
+        3,
+        "CB decl is (id, first, last)"
+    );
     assert_eq!(cb.trailing, vec![2, 0], "size then space");
     let tex = &program.instructions[3];
-    assert_eq!(tex.operands[0].indices[2].immediate(), Some(0xFFFF_FFFF), "`*` is unbounded");
+    assert_eq!(
+        tex.operands[0].indices[2].immediate(),
+        Some(0xFFFF_FFFF),
+        "`*` is unbounded"
+    );
     let words = dxbc::encode_words(&program).expect("encodes");
     let decoded = dxbc::decode_words(&words).expect("decodes");
     assert_eq!(decoded, program);

@@ -68,3 +68,37 @@ pub fn blobs() -> Vec<(String, Vec<u8>)> {
 pub fn listing_for(blob: &Path) -> Option<String> {
     std::fs::read_to_string(blob.with_extension("asm")).ok()
 }
+
+/// Every blob, or `None` (with the reason printed) when the corpus is absent.
+pub fn all_blobs() -> Option<Vec<(String, Vec<u8>)>> {
+    shared()?;
+    Some(blobs())
+}
+
+/// Every SDK listing text: (path, text).
+pub fn sdk_listings() -> Option<Vec<(String, String)>> {
+    shared()?;
+    Some(
+        files("sdk", "asm")
+            .into_iter()
+            .map(|p| {
+                let text = std::fs::read_to_string(&p).expect("readable listing");
+                (p.display().to_string(), text)
+            })
+            .collect(),
+    )
+}
+
+/// Every SDK listing with its blob: (path, listing text, blob bytes).
+pub fn sdk_pairs() -> Option<Vec<(String, String, Vec<u8>)>> {
+    shared()?;
+    Some(
+        files("sdk", "o")
+            .into_iter()
+            .filter_map(|p| {
+                let text = listing_for(&p)?;
+                Some((p.display().to_string(), text, std::fs::read(&p).ok()?))
+            })
+            .collect(),
+    )
+}
