@@ -1,1 +1,5 @@
-//! Placeholder: this crate is built by a later issue (see docs/architecture.md).
+//! Reference semantics for the differential verifier: D3D11 rule functions and the domain
+//! events they raise (see docs/architecture.md).
+
+pub mod domain;
+pub mod rules;

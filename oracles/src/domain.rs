@@ -1,0 +1,187 @@
+//! Domain events: the numeric and memory input classes a D3D11 rule can enter where a
+//! DXBC→WGSL translation may legitimately (or commonly) produce something else.
+//!
+//! Rule functions in [`crate::rules`] raise the events they know about into an [`Events`]
+//! bit set passed as `ev: &mut Events`; the interpreter raises the memory ones. The
+//! harness uses the set to pick a tolerance, demand a translator guard, or mark a case as
+//! a don't-care (semantics doc §4, "adaptation-boundary catalogue").
+
+/// One bit per [`Domain`] (bit index = discriminant).
+pub type Events = u64;
+
+macro_rules! domains {
+    ($($(#[doc = $doc:literal])* $var:ident = $id:literal,)*) => {
+        /// A domain a rule entered. The discriminant is the bit index in [`Events`]; the
+        /// [`Domain::id`] string is stable and may be stored in reports.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        #[repr(u8)]
+        pub enum Domain {
+            $($(#[doc = $doc])* $var,)*
+        }
+
+        impl Domain {
+            /// Every domain, in bit order.
+            pub const ALL: &'static [Domain] = &[$(Domain::$var,)*];
+
+            /// Stable kebab-case identifier.
+            pub const fn id(self) -> &'static str {
+                match self {
+                    $(Domain::$var => $id,)*
+                }
+            }
+        }
+    };
+}
+
+domains! {
+    /// An fp32 denormal input of a float math op or comparison was flushed to a zero of
+    /// the same sign (FS §3.1.3.1 via semantics doc §1.1). WGSL may or may not flush.
+    DenormInputFlushed = "denorm-input-flushed",
+    /// A float math op produced a denormal result that was flushed to a same-signed zero
+    /// (FS §3.1.3.1). WGSL may keep it.
+    DenormOutputFlushed = "denorm-output-flushed",
+    /// A NaN reached a float op (doc §1.1). WGSL: indeterminate (finite-math assumption).
+    NanInput = "nan-input",
+    /// A float op produced NaN from non-NaN inputs: inf−inf, 0·inf, 0/0, inf/inf,
+    /// sqrt/rsq/log of a negative, sin/cos of inf, frc of inf (doc §1.1).
+    NanProduced = "nan-produced",
+    /// A float op produced ±inf from finite inputs: overflow, x/0, rcp/rsq/log of zero.
+    InfProduced = "inf-produced",
+    /// An infinity reached a float op (doc §1.2: WGSL indeterminate).
+    InfInput = "inf-input",
+    /// min/max saw a NaN operand (FS §22.10.10-11: the other operand wins; WGSL: indeterminate).
+    MinMaxNan = "min-max-nan",
+    /// A float op produced −0, or min/max chose between +0 and −0: WGSL may ignore the
+    /// sign of zero (doc §1.2), which matters to later rcp or bit tests.
+    SignedZero = "signed-zero",
+    /// `div` with |divisor| outside [2^-126, 2^126] (including 0): WGSL's 2.5 ULP bound
+    /// does not hold, and D3D hardware using x·(1/y) may flush 1/y (doc §2.1).
+    DivisorOutOfRange = "divisor-out-of-range",
+    /// ftoi/dtoi of NaN (→ 0 in D3D; WGSL indeterminate) (FS §22.13.3).
+    FtoiNan = "ftoi-nan",
+    /// ftoi/dtoi saturated: the truncated value is outside [−2^31, 2^31−1] or the input is
+    /// ±inf (WGSL saturates f32 at 0x7FFFFF80) (FS §22.13.3).
+    FtoiOverflow = "ftoi-overflow",
+    /// ftou/dtou of NaN (→ 0) (FS §22.13.4).
+    FtouNan = "ftou-nan",
+    /// ftou/dtou of a value whose truncation is negative (x ≤ −1, including −inf) → 0.
+    FtouNegative = "ftou-negative",
+    /// ftou/dtou of x ≥ 2^32 (including +inf) → 0xFFFFFFFF (WGSL: 0xFFFFFF00).
+    FtouOverflow = "ftou-overflow",
+    /// itof/utof of an integer that is not representable in f32 (|v| > 2^24 and not a
+    /// multiple of the f32 spacing): D3D recommends RNE, WGSL allows either neighbour
+    /// (FS §22.13.5-6).
+    IntToFloatInexact = "int-to-float-inexact",
+    /// f32tof16 of a finite |x| > 65504 (D3D → ±65504; WGSL indeterminate) (FS §3.2.2).
+    F16Overflow = "f16-overflow",
+    /// A NaN on either side of an fp16 conversion (f32 NaN into f32tof16, half NaN into f16tof32).
+    F16Nan = "f16-nan",
+    /// An infinity on either side of an fp16 conversion.
+    F16Inf = "f16-inf",
+    /// An fp16 denormal is involved: f32tof16 of a nonzero |x| < 2^-14, or f16tof32 of a
+    /// half denormal (WGSL pack/unpack may flush it) (FS §3.1.5).
+    F16Denorm = "f16-denorm",
+    /// f32tof16's round-toward-zero result differs from round-to-nearest-even (WGSL's
+    /// pack2x16float may round either way) (FS §3.2.2).
+    F16RoundTowardZero = "f16-round-toward-zero",
+    /// rcp of ±0 or an fp32 denormal (→ ±inf) (FS §22.10.18).
+    RcpOfZeroOrDenorm = "rcp-of-zero-or-denorm",
+    /// rsq of ±0, a denormal, or a negative value (FS §22.10.19).
+    RsqOfZeroOrNegative = "rsq-of-zero-or-negative",
+    /// log of ±0, a denormal, or a negative value (FS §22.10.8).
+    LogOfZeroOrNegative = "log-of-zero-or-negative",
+    /// sqrt of a negative value (→ NaN) or of −0/−den (→ −0) (FS §22.10.21).
+    SqrtOfNegative = "sqrt-of-negative",
+    /// sincos of |x| > π: WGSL gives no accuracy guarantee there (doc §2.2).
+    SinCosOutsidePi = "sincos-outside-pi",
+    /// exp of |x| > 2.5: WGSL's exp2 bound (3 + 2|x| ULP) is looser than D3D's 2^-21
+    /// relative (≤ 8 ULP) from here on (doc §2.2).
+    ExpLargeInput = "exp-large-input",
+    /// udiv by zero (→ 0xFFFFFFFF for quotient and remainder; WGSL a/0 = a) (FS §22.12.9).
+    UdivByZero = "udiv-by-zero",
+    /// A shift count had bits above the low 5 (count ≥ 32) and was masked (FS §22.11.7-12).
+    ShiftMasked = "shift-masked",
+    /// A bfi/ubfe/ibfe width or offset was ≥ 32 and was masked to 5 bits (FS §22.11.2, 6, 11).
+    BitfieldMasked = "bitfield-masked",
+    /// The high word of imul/umul was written (WGSL has no mulhi; it must be emulated).
+    /// Raised by the interpreter, which knows whether dest0 is null.
+    ImulHighWord = "imul-high-word",
+    /// A double-precision op ran (no f64 in WGSL; the whole class is a boundary, doc §2.11).
+    DoubleUsed = "double-used",
+    /// A read past the end of a cb/t#/u# resource where D3D defines the result (0) (doc §3.1).
+    OobRead = "oob-read",
+    /// A write past the end of a u# resource where D3D defines it as dropped (doc §3.1).
+    OobWrite = "oob-write",
+    /// An atomic past the end of a u# resource (no write; returned value undefined) (doc §3.1).
+    OobAtomic = "oob-atomic",
+    /// D3D itself leaves the result undefined: TGSM or indexable-temp OOB, structured
+    /// byte-offset OOB, unaligned raw offsets, reads before writes (doc §3.1-3.2).
+    /// The case is a don't-care for the outputs it reaches.
+    D3dUndefined = "d3d-undefined",
+}
+
+impl Domain {
+    /// This domain's bit in [`Events`].
+    pub const fn bit(self) -> u64 {
+        1u64 << (self as u8)
+    }
+
+    /// The domain with this [`Domain::id`], if any.
+    pub fn from_id(id: &str) -> Option<Domain> {
+        Domain::ALL.iter().copied().find(|d| d.id() == id)
+    }
+}
+
+/// Record that `d` was entered.
+pub fn raise(ev: &mut Events, d: Domain) {
+    *ev |= d.bit();
+}
+
+/// The domains recorded in `ev`, in bit order.
+pub fn domains(ev: Events) -> impl Iterator<Item = Domain> {
+    Domain::ALL
+        .iter()
+        .copied()
+        .filter(move |d| ev & d.bit() != 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bits_are_distinct_and_fit() {
+        assert!(Domain::ALL.len() <= 64);
+        let mut all = 0u64;
+        for (i, d) in Domain::ALL.iter().enumerate() {
+            assert_eq!(*d as usize, i);
+            assert_eq!(all & d.bit(), 0);
+            all |= d.bit();
+        }
+    }
+
+    #[test]
+    fn ids_are_unique_kebab_case_and_round_trip() {
+        for d in Domain::ALL {
+            let id = d.id();
+            assert!(
+                id.bytes()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'-')
+            );
+            assert_eq!(Domain::from_id(id), Some(*d));
+        }
+        assert_eq!(Domain::FtoiNan.id(), "ftoi-nan");
+        assert_eq!(Domain::from_id("no-such"), None);
+    }
+
+    #[test]
+    fn raise_and_list() {
+        let mut ev: Events = 0;
+        assert_eq!(domains(ev).count(), 0);
+        raise(&mut ev, Domain::UdivByZero);
+        raise(&mut ev, Domain::NanInput);
+        raise(&mut ev, Domain::UdivByZero);
+        let got: Vec<Domain> = domains(ev).collect();
+        assert_eq!(got, vec![Domain::NanInput, Domain::UdivByZero]);
+    }
+}
