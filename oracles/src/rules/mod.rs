@@ -9,3 +9,4 @@
 //! Direct3D 11.3 Functional Specification it cites.
 
 pub mod float;
+pub mod int;
