@@ -8,5 +8,6 @@
 //! Section references (FS §…, doc §…) are to `docs/d3d11-vs-wgsl-semantics.md` and the
 //! Direct3D 11.3 Functional Specification it cites.
 
+pub mod convert;
 pub mod float;
 pub mod int;
