@@ -11,3 +11,4 @@
 pub mod convert;
 pub mod float;
 pub mod int;
+pub mod transcendental;
