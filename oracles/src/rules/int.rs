@@ -3,35 +3,35 @@
 
 use crate::domain::{Domain, Events, raise};
 
-/// `iadd` (FS §22.12.1): wrapping 32-bit add (signedness does not matter).
+/// `iadd` (FS §22.12, doc §2.6): wrapping 32-bit add (signedness does not matter).
 pub const fn iadd(a: u32, b: u32) -> u32 {
     a.wrapping_add(b)
 }
 
-/// `ineg` (FS §22.12.6): two's complement negate; −INT_MIN = INT_MIN.
+/// `ineg` (FS §22.12, doc §2.6): two's complement negate; −INT_MIN = INT_MIN.
 pub const fn ineg(a: u32) -> u32 {
     a.wrapping_neg()
 }
 
-/// `imul` (FS §22.12.5): signed 64-bit product of two i32, returned as `(hi, lo)`
+/// `imul` (FS §22.12, doc §2.6): signed 64-bit product of two i32, returned as `(hi, lo)`
 /// (dest0 = hi, dest1 = lo).
 pub const fn imul(a: u32, b: u32) -> (u32, u32) {
     let p = (a as i32 as i64) * (b as i32 as i64);
     ((p >> 32) as u32, p as u32)
 }
 
-/// `umul` (FS §22.12.11): unsigned 64-bit product, returned as `(hi, lo)`.
+/// `umul` (FS §22.12, doc §2.6): unsigned 64-bit product, returned as `(hi, lo)`.
 pub const fn umul(a: u32, b: u32) -> (u32, u32) {
     let p = (a as u64) * (b as u64);
     ((p >> 32) as u32, p as u32)
 }
 
-/// `imad` (FS §22.12.4): low 32 bits of a·b, plus c, wrapping.
+/// `imad` (FS §22.12, doc §2.6): low 32 bits of a·b, plus c, wrapping.
 pub const fn imad(a: u32, b: u32, c: u32) -> u32 {
     a.wrapping_mul(b).wrapping_add(c)
 }
 
-/// `umad` (FS §22.12.10): identical bits to [`imad`] (the low word does not depend on
+/// `umad` (FS §22.12, doc §2.6): identical bits to [`imad`] (the low word does not depend on
 /// signedness); kept separate so each opcode has its rule.
 pub const fn umad(a: u32, b: u32, c: u32) -> u32 {
     a.wrapping_mul(b).wrapping_add(c)
@@ -47,22 +47,22 @@ pub fn udiv(a: u32, b: u32, ev: &mut Events) -> (u32, u32) {
     (a / b, a % b)
 }
 
-/// `imin` (FS §22.12.3): signed minimum.
+/// `imin` (FS §22.12, doc §2.6): signed minimum.
 pub const fn imin(a: u32, b: u32) -> u32 {
     if (a as i32) < (b as i32) { a } else { b }
 }
 
-/// `imax` (FS §22.12.2): signed maximum.
+/// `imax` (FS §22.12, doc §2.6): signed maximum.
 pub const fn imax(a: u32, b: u32) -> u32 {
     if (a as i32) >= (b as i32) { a } else { b }
 }
 
-/// `umin` (FS §22.12.8): unsigned minimum.
+/// `umin` (FS §22.12, doc §2.6): unsigned minimum.
 pub const fn umin(a: u32, b: u32) -> u32 {
     if a < b { a } else { b }
 }
 
-/// `umax` (FS §22.12.7): unsigned maximum.
+/// `umax` (FS §22.12, doc §2.6): unsigned maximum.
 pub const fn umax(a: u32, b: u32) -> u32 {
     if a >= b { a } else { b }
 }
@@ -90,22 +90,22 @@ pub fn ushr(a: u32, b: u32, ev: &mut Events) -> u32 {
     a >> shift_count(b, ev)
 }
 
-/// `and` (FS §22.11.1).
+/// `and` (FS §22.11, doc §2.7).
 pub const fn bit_and(a: u32, b: u32) -> u32 {
     a & b
 }
 
-/// `or` (FS §22.11.10).
+/// `or` (FS §22.11, doc §2.7).
 pub const fn bit_or(a: u32, b: u32) -> u32 {
     a | b
 }
 
-/// `xor` (FS §22.11.13).
+/// `xor` (FS §22.11, doc §2.7).
 pub const fn bit_xor(a: u32, b: u32) -> u32 {
     a ^ b
 }
 
-/// `not` (FS §22.11.9).
+/// `not` (FS §22.11, doc §2.7).
 pub const fn bit_not(a: u32) -> u32 {
     !a
 }
@@ -114,49 +114,49 @@ const fn mask(c: bool) -> u32 {
     if c { u32::MAX } else { 0 }
 }
 
-/// `ieq` (FS §22.6.3): 0xFFFFFFFF if equal, else 0.
+/// `ieq` (FS §22.6.3-6, doc §2.5): 0xFFFFFFFF if equal, else 0.
 pub const fn ieq(a: u32, b: u32) -> u32 {
     mask(a == b)
 }
 
-/// `ine` (FS §22.6.6).
+/// `ine` (FS §22.6.3-6, doc §2.5).
 pub const fn ine(a: u32, b: u32) -> u32 {
     mask(a != b)
 }
 
-/// `ilt` (FS §22.6.5): signed <.
+/// `ilt` (FS §22.6.3-6, doc §2.5): signed <.
 pub const fn ilt(a: u32, b: u32) -> u32 {
     mask((a as i32) < (b as i32))
 }
 
-/// `ige` (FS §22.6.4): signed >=.
+/// `ige` (FS §22.6.3-6, doc §2.5): signed >=.
 pub const fn ige(a: u32, b: u32) -> u32 {
     mask((a as i32) >= (b as i32))
 }
 
-/// `ult` (FS §22.6.10): unsigned <.
+/// `ult` (FS §22.6.9-10, doc §2.5): unsigned <.
 pub const fn ult(a: u32, b: u32) -> u32 {
     mask(a < b)
 }
 
-/// `uge` (FS §22.6.9): unsigned >=.
+/// `uge` (FS §22.6.9-10, doc §2.5): unsigned >=.
 pub const fn uge(a: u32, b: u32) -> u32 {
     mask(a >= b)
 }
 
-/// `uaddc` (FS §22.12.12): `(a + b wrapping, carry 0 or 1)`.
+/// `uaddc` (FS §22.12, doc §2.6): `(a + b wrapping, carry 0 or 1)`.
 pub const fn uaddc(a: u32, b: u32) -> (u32, u32) {
     let (s, c) = a.overflowing_add(b);
     (s, c as u32)
 }
 
-/// `usubb` (FS §22.12.13): `(a − b wrapping, borrow 0 or 1)`.
+/// `usubb` (FS §22.12, doc §2.6): `(a − b wrapping, borrow 0 or 1)`.
 pub const fn usubb(a: u32, b: u32) -> (u32, u32) {
     let (d, br) = a.overflowing_sub(b);
     (d, br as u32)
 }
 
-/// `countbits` (FS §22.11.3): population count.
+/// `countbits` (FS §22.11, doc §2.8): population count.
 pub const fn countbits(a: u32) -> u32 {
     a.count_ones()
 }
@@ -168,12 +168,12 @@ pub const fn firstbit_hi(a: u32) -> u32 {
     if a == 0 { u32::MAX } else { a.leading_zeros() }
 }
 
-/// `firstbit_lo` (FS §22.11.4): index of the lowest set bit from the LSB; 0 → 0xFFFFFFFF.
+/// `firstbit_lo` (FS §22.11, doc §2.8): index of the lowest set bit from the LSB; 0 → 0xFFFFFFFF.
 pub const fn firstbit_lo(a: u32) -> u32 {
     if a == 0 { u32::MAX } else { a.trailing_zeros() }
 }
 
-/// `firstbit_shi` (FS §22.11.5): for a negative value the first 0 counted from the MSB,
+/// `firstbit_shi` (FS §22.11, doc §2.8): for a negative value the first 0 counted from the MSB,
 /// otherwise the first 1 from the MSB; 0 and −1 → 0xFFFFFFFF (0x80000000 → 1,
 /// 0x11111111 → 3; peer `bits-82599eca.json` shows HLSL's `31 − r`).
 pub const fn firstbit_shi(a: u32) -> u32 {

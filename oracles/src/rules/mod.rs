@@ -9,6 +9,7 @@
 //! Direct3D 11.3 Functional Specification it cites.
 
 pub mod convert;
+pub mod double;
 pub mod float;
 pub mod int;
 pub mod transcendental;

@@ -9,7 +9,7 @@
 //! an f32 rounding midpoint — far inside every band in [`error_band`]. Inputs are flushed
 //! and outputs flushed (FS §3.1.3.1); NaN results are [`QNAN`](super::float::QNAN).
 
-use super::float::{SIGN, finish, is_denorm, is_nan, read};
+use super::float::{SIGN, finish, is_denorm, read};
 use crate::domain::{Domain, Events, raise};
 use dxbc::Opcode;
 
