@@ -26,6 +26,8 @@ enum Command {
     Disasm(cli::disasm::DisasmArgs),
     /// Assemble dxdiff's text or an fxc listing into a DXBC container.
     Asm(cli::asm::AsmArgs),
+    /// Run case files and check their expectations.
+    Replay(cli::replay::ReplayArgs),
 }
 
 fn main() -> ExitCode {
@@ -34,6 +36,7 @@ fn main() -> ExitCode {
         Command::Info(a) => cli::info::run(&a),
         Command::Disasm(a) => cli::disasm::run(&a),
         Command::Asm(a) => cli::asm::run(&a),
+        Command::Replay(a) => cli::replay::run(&a),
     };
     match result {
         Ok(code) => code,

@@ -1,5 +1,10 @@
-//! Reference semantics for the differential verifier: D3D11 rule functions and the domain
-//! events they raise (see docs/architecture.md).
+//! The reference side of every comparison: a Direct3D 11 interpreter over decoded DXBC
+//! ([`interp`]), the D3D rule functions it is built from ([`rules`]), the domain events that let
+//! the oracle attribute a difference to a catalog entry ([`domain`]), and the `dxdiff-case/1`
+//! format with its replay ([`case`], [`replay`]).
 
+pub mod case;
 pub mod domain;
+pub mod interp;
+pub mod replay;
 pub mod rules;

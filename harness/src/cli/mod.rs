@@ -3,6 +3,7 @@
 pub mod asm;
 pub mod disasm;
 pub mod info;
+pub mod replay;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

@@ -1,0 +1,95 @@
+//! `dxdiff replay PATH... [--executor interp|gpu]`: run case files (or folders of them) and check
+//! their expectations. One line per failing run, then `N passed, N failed, N skipped` last.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use oracles::case::CaseFile;
+use oracles::replay::{RunOutcome, replay_interp};
+
+use super::{CliError, CliResult};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Executor {
+    /// The reference interpreter.
+    Interp,
+    /// A translator's WGSL on a GPU through wgpu (not built yet).
+    Gpu,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ReplayArgs {
+    /// Case files, or folders searched for `*.json`.
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    #[arg(long, value_enum, default_value = "interp")]
+    executor: Executor,
+    /// Instruction budget per batch; a run that exhausts it is inconclusive.
+    #[arg(long, default_value_t = oracles::interp::DEFAULT_BUDGET)]
+    budget: u64,
+}
+
+fn collect(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), CliError> {
+    let io = |source| CliError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    if path.is_dir() {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
+            .map_err(io)?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .collect();
+        entries.sort();
+        for p in entries {
+            if p.is_dir() || p.extension().is_some_and(|x| x == "json") {
+                collect(&p, out)?;
+            }
+        }
+    } else {
+        out.push(path.to_path_buf());
+    }
+    Ok(())
+}
+
+pub fn run(a: &ReplayArgs) -> CliResult {
+    if a.executor == Executor::Gpu {
+        return Err(CliError::Input {
+            path: PathBuf::from("--executor"),
+            what: "the GPU executor is not built yet; use --executor interp".into(),
+        });
+    }
+    let mut files = Vec::new();
+    for p in &a.paths {
+        collect(p, &mut files)?;
+    }
+    let (mut passed, mut failed, mut skipped) = (0usize, 0usize, 0usize);
+    for file in &files {
+        let text = std::fs::read_to_string(file).map_err(|source| CliError::Io {
+            path: file.clone(),
+            source,
+        })?;
+        let case = match CaseFile::parse(&text) {
+            Ok(c) => c,
+            Err(e) => {
+                println!("FAIL {}: not a case file: {e}", file.display());
+                failed += 1;
+                continue;
+            }
+        };
+        for (id, outcome) in replay_interp(&case, a.budget) {
+            match outcome {
+                RunOutcome::Passed => passed += 1,
+                RunOutcome::Failed(why) => {
+                    println!("FAIL {} {id}: {why}", file.display());
+                    failed += 1;
+                }
+                RunOutcome::Skipped(why) => {
+                    println!("SKIP {} {id}: {why}", file.display());
+                    skipped += 1;
+                }
+            }
+        }
+    }
+    println!("{passed} passed, {failed} failed, {skipped} skipped");
+    Ok(if failed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}

@@ -1,0 +1,206 @@
+//! The `dxdiff-case/1` format (docs/case-format.md in the shared docs): one program and its runs,
+//! with inputs and optional expected outputs. Words are raw bit patterns written as `"0x…"`
+//! strings and never pass through a host float, so NaN payloads and signed zeros survive.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+pub const FORMAT: &str = "dxdiff-case/1";
+
+/// A 32-bit word, serialised as `"0x%08x"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Word(pub u32);
+
+impl Serialize for Word {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&format!("0x{:08x}", self.0))
+    }
+}
+
+impl<'de> Deserialize<'de> for Word {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Word, D::Error> {
+        let s = String::deserialize(d)?;
+        let hex = s
+            .strip_prefix("0x")
+            .or_else(|| s.strip_prefix("0X"))
+            .ok_or_else(|| serde::de::Error::custom(format!("word `{s}` is not 0x-prefixed hex")))?;
+        u32::from_str_radix(hex, 16)
+            .map(Word)
+            .map_err(|_| serde::de::Error::custom(format!("word `{s}` is not a 32-bit hex value")))
+    }
+}
+
+pub fn words(w: &[Word]) -> Vec<u32> {
+    w.iter().map(|w| w.0).collect()
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CaseFile {
+    pub format: String,
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shader_model: Option<String>,
+    /// The whole container, lower-case hex.
+    pub dxbc: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_text: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_text_kind: Option<String>,
+    pub runs: Vec<Run>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Run {
+    pub id: String,
+    #[serde(default)]
+    pub inputs: BTreeMap<String, Input>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dispatch: Option<[u32; 3]>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub invocations: Option<Vec<BTreeMap<String, Vec<Word>>>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expect: Option<BTreeMap<String, Expect>>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flags: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub upstream_flags: Option<serde_json::Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+}
+
+/// One entry of `inputs`. Variant order matters: serde tries them in turn.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Input {
+    Words(Vec<Word>),
+    Texture { texture2d: TextureDesc },
+    Sampler(SamplerDesc),
+    Buffer(BufferDesc),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BufferDesc {
+    pub size_bytes: u32,
+    #[serde(default)]
+    pub words: Vec<Word>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TextureDesc {
+    pub width: u32,
+    pub height: u32,
+    pub format: String,
+    pub mips: Vec<Vec<Word>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SamplerDesc {
+    pub filter: String,
+    #[serde(default)]
+    pub address: Vec<String>,
+    #[serde(default)]
+    pub border: Vec<Word>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Expect {
+    Discarded(bool),
+    Words(WordsExpect),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WordsExpect {
+    pub words: Vec<Word>,
+    pub compare: Compare,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_ulp: Option<u32>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Compare {
+    Bits,
+    Ulp,
+}
+
+/// ULP distance as the case format defines it: each word read as i32, a negative `x` mapped to
+/// `INT_MIN - x`, the difference taken in 64 bits. So +0 and -0 are 0 apart and +inf is 1 ULP
+/// from FLT_MAX.
+pub fn ulp_distance(a: u32, b: u32) -> u64 {
+    let key = |w: u32| {
+        let x = i64::from(w as i32);
+        if x < 0 { i64::from(i32::MIN) - x } else { x }
+    };
+    (key(a) - key(b)).unsigned_abs()
+}
+
+impl WordsExpect {
+    /// Whether `actual` (at least as long as the expectation) satisfies it; the first word that
+    /// does not, with its index.
+    pub fn check(&self, actual: &[u32]) -> Result<(), (usize, u32, u32)> {
+        for (i, want) in self.words.iter().enumerate() {
+            let got = actual.get(i).copied().unwrap_or(0);
+            let ok = match self.compare {
+                Compare::Bits => got == want.0,
+                Compare::Ulp => ulp_distance(got, want.0) <= u64::from(self.max_ulp.unwrap_or(0)),
+            };
+            if !ok {
+                return Err((i, want.0, got));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl CaseFile {
+    pub fn parse(text: &str) -> Result<CaseFile, String> {
+        let case: CaseFile = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        if case.format != FORMAT {
+            return Err(format!("format is `{}`, expected `{FORMAT}`", case.format));
+        }
+        Ok(case)
+    }
+
+    /// The container bytes.
+    pub fn blob(&self) -> Result<Vec<u8>, String> {
+        let s = self.dxbc.as_bytes();
+        if s.len() % 2 != 0 {
+            return Err("`dxbc` has an odd number of hex digits".into());
+        }
+        s.chunks(2)
+            .enumerate()
+            .map(|(i, p)| {
+                let d = |b: u8| (b as char).to_digit(16);
+                match (d(p[0]), d(p[1])) {
+                    (Some(h), Some(l)) => Ok((h * 16 + l) as u8),
+                    _ => Err(format!("`dxbc` has a non-hex digit at character {}", 2 * i)),
+                }
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ulp_distance_follows_the_case_format() {
+        assert_eq!(ulp_distance(0x0000_0000, 0x8000_0000), 0);
+        assert_eq!(ulp_distance(0x7f80_0000, 0x7f7f_ffff), 1);
+        assert_eq!(ulp_distance(0x3f80_0000, 0x3f80_0002), 2);
+        assert_eq!(ulp_distance(0x0000_0001, 0x8000_0001), 2);
+    }
+
+    #[test]
+    fn words_keep_their_bits() {
+        let w: Vec<Word> = serde_json::from_str(r#"["0x7fc00001", "0x80000000"]"#).expect("parses");
+        assert_eq!(words(&w), vec![0x7fc0_0001, 0x8000_0000]);
+        assert_eq!(serde_json::to_string(&w).expect("writes"), r#"["0x7fc00001","0x80000000"]"#);
+        assert!(serde_json::from_str::<Word>(r#""12""#).is_err());
+    }
+}

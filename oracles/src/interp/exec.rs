@@ -1,0 +1,489 @@
+//! Executing instructions over a batch: the flow instructions move the lane masks, everything
+//! else computes per component over all lanes and writes the active ones. Each ALU opcode maps to
+//! one rule function in `crate::rules`, which states the D3D semantics.
+
+use dxbc::{Instruction, Opcode};
+
+use super::flow::{Frame, leave};
+use super::machine::{Consumer, Machine, write_mask};
+use super::mask::Mask;
+use super::InterpError;
+use crate::domain::Events;
+use crate::rules::{convert as cv, double as dbl, float as fl, int, transcendental as tr};
+
+type F1 = fn(u32, &mut Events) -> u32;
+type F2 = fn(u32, u32, &mut Events) -> u32;
+
+impl Machine<'_> {
+    /// Run from the first instruction until every lane has returned or the program ends.
+    pub fn run(&mut self, budget: u64) -> Result<(), InterpError> {
+        let n = self.program.instructions.len();
+        let mut pc = 0;
+        while pc < n {
+            self.executed += 1;
+            if self.executed > budget {
+                return Err(InterpError::BudgetExceeded { executed: self.executed - 1 });
+            }
+            pc = self.step(pc)?;
+            if !self.alive.any() {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    fn step(&mut self, pc: usize) -> Result<usize, InterpError> {
+        let program = self.program;
+        let inst = &program.instructions[pc];
+        let next = pc + 1;
+        if let Some(n) = self.flow(inst, pc)? {
+            return Ok(n);
+        }
+        if inst.info().is_declaration() || inst.opcode == Opcode::Customdata {
+            return Ok(next);
+        }
+        if !self.active.any() {
+            return Ok(next);
+        }
+        self.execute(inst, pc)?;
+        self.commit_events();
+        Ok(next)
+    }
+
+    /// Flow instructions; `None` for everything else.
+    fn flow(&mut self, inst: &Instruction, pc: usize) -> Result<Option<usize>, InterpError> {
+        let next = pc + 1;
+        let lanes = self.lanes;
+        Ok(Some(match inst.opcode {
+            Opcode::If => {
+                let cond = self.condition(inst, pc)?;
+                self.frames.push(Frame::If {
+                    entry: self.active.clone(),
+                    cond: cond.clone(),
+                });
+                self.active = cond;
+                let (else_at, endif) = self.structure.if_targets[pc];
+                if self.active.any() { next } else { else_at.unwrap_or(endif) }
+            }
+            Opcode::Else => {
+                let Some(Frame::If { entry, cond }) = self.frames.last() else {
+                    return Err(InterpError::Malformed { index: pc, what: "else without if".into() });
+                };
+                self.active = entry.and_not(cond).and(&self.alive);
+                if self.active.any() { next } else { self.structure.if_targets[pc].1 }
+            }
+            Opcode::Endif => {
+                let Some(Frame::If { entry, .. }) = self.frames.pop() else {
+                    return Err(InterpError::Malformed { index: pc, what: "endif without if".into() });
+                };
+                self.active = entry.and(&self.alive);
+                next
+            }
+            Opcode::Loop => {
+                self.frames.push(Frame::Loop {
+                    outer: self.active.clone(),
+                    running: self.active.clone(),
+                    start: pc,
+                });
+                next
+            }
+            Opcode::Endloop => {
+                let Some(Frame::Loop { outer, running, start }) = self.frames.last() else {
+                    return Err(InterpError::Malformed { index: pc, what: "endloop without loop".into() });
+                };
+                let again = running.and(&self.alive);
+                if again.any() {
+                    self.active = again;
+                    start + 1
+                } else {
+                    self.active = outer.and(&self.alive);
+                    self.frames.pop();
+                    next
+                }
+            }
+            Opcode::Break | Opcode::Breakc | Opcode::Continue | Opcode::Continuec => {
+                let lanes_out = match inst.opcode {
+                    Opcode::Break | Opcode::Continue => self.active.clone(),
+                    _ => self.condition(inst, pc)?,
+                };
+                let is_continue = matches!(inst.opcode, Opcode::Continue | Opcode::Continuec);
+                leave(&mut self.frames, &lanes_out, is_continue);
+                self.active = self.active.and_not(&lanes_out);
+                next
+            }
+            Opcode::Switch => {
+                let op = inst.operands.first().ok_or(InterpError::Malformed {
+                    index: pc,
+                    what: "switch without a selector".into(),
+                })?;
+                let mut selector = vec![0u32; lanes];
+                self.read(op, 0, Consumer::Int, pc, &mut selector)?;
+                self.frames.push(Frame::Switch {
+                    outer: self.active.clone(),
+                    matched: Mask::none(lanes),
+                    broken: Mask::none(lanes),
+                    selector,
+                    start: pc,
+                });
+                self.active = Mask::none(lanes);
+                next
+            }
+            Opcode::Case | Opcode::Default => {
+                let value = inst.operands.first().and_then(|o| o.imm.first().copied());
+                let Some(Frame::Switch { outer, matched, broken, selector, start }) = self.frames.last_mut()
+                else {
+                    return Err(InterpError::Malformed { index: pc, what: "case outside switch".into() });
+                };
+                let cases = &self.structure.switch_cases[*start];
+                let newly = Mask::from_fn(lanes, |l| match value {
+                    Some(v) => selector[l] == v,
+                    None => !cases.contains(&selector[l]),
+                })
+                .and(outer)
+                .and_not(broken);
+                *matched = matched.or(&newly);
+                self.active = matched.and_not(broken).and(&self.alive);
+                next
+            }
+            Opcode::Endswitch => {
+                let Some(Frame::Switch { outer, .. }) = self.frames.pop() else {
+                    return Err(InterpError::Malformed { index: pc, what: "endswitch without switch".into() });
+                };
+                self.active = outer.and(&self.alive);
+                next
+            }
+            Opcode::Ret | Opcode::Retc => {
+                let leaving = if inst.opcode == Opcode::Ret { self.active.clone() } else { self.condition(inst, pc)? };
+                self.alive = self.alive.and_not(&leaving);
+                self.active = self.active.and_not(&leaving);
+                next
+            }
+            Opcode::Discard => {
+                let leaving = self.condition(inst, pc)?;
+                self.discarded = self.discarded.or(&leaving);
+                self.alive = self.alive.and_not(&leaving);
+                self.active = self.active.and_not(&leaving);
+                next
+            }
+            // All lanes of a group run in lockstep, so a barrier is already satisfied.
+            Opcode::Sync | Opcode::Nop => next,
+            _ => return Ok(None),
+        }))
+    }
+
+    /// One-source, one-destination ALU over the destination mask.
+    fn alu1(&mut self, inst: &Instruction, at: usize, f: F1) -> Result<(), InterpError> {
+        self.alu_n(inst, at, |a, ev| f(a[0], ev))
+    }
+
+    fn alu2(&mut self, inst: &Instruction, at: usize, f: F2) -> Result<(), InterpError> {
+        self.alu_n(inst, at, |a, ev| f(a[0], a[1], ev))
+    }
+
+    /// Read every source component the destination needs before writing any, so a destination
+    /// that is also a source reads its old value.
+    fn gather(&mut self, inst: &Instruction, first_src: usize, mask: u8, at: usize) -> Result<Vec<[Vec<u32>; 4]>, InterpError> {
+        self.gather_with(inst, first_src, mask, at, true)
+    }
+
+    fn gather_with(
+        &mut self,
+        inst: &Instruction,
+        first_src: usize,
+        mask: u8,
+        at: usize,
+        modifiers: bool,
+    ) -> Result<Vec<[Vec<u32>; 4]>, InterpError> {
+        let info = inst.info();
+        let lanes = self.lanes;
+        let mut out = Vec::with_capacity(inst.operands.len() - first_src);
+        for (k, src) in inst.operands[first_src..].iter().enumerate() {
+            let consumer = Consumer::of(info.num(first_src + k));
+            let mut comps: [Vec<u32>; 4] = Default::default();
+            for (c, buf) in comps.iter_mut().enumerate() {
+                if mask & (1 << c) != 0 {
+                    *buf = vec![0; lanes];
+                    if modifiers {
+                        self.read(src, c, consumer, at, buf)?;
+                    } else {
+                        self.read_raw(src, super::machine::source_component(src, c), at, buf)?;
+                    }
+                }
+            }
+            out.push(comps);
+        }
+        Ok(out)
+    }
+
+    fn alu_n(&mut self, inst: &Instruction, at: usize, f: impl Fn(&[u32; 4], &mut Events) -> u32) -> Result<(), InterpError> {
+        let dst = &inst.operands[0];
+        let mask = write_mask(dst);
+        let srcs = self.gather(inst, 1, mask, at)?;
+        let lanes = self.lanes;
+        let mut results: [Vec<u32>; 4] = Default::default();
+        for c in 0..4 {
+            if mask & (1 << c) == 0 {
+                continue;
+            }
+            let mut res = vec![0u32; lanes];
+            for (l, r) in res.iter_mut().enumerate() {
+                let mut a = [0u32; 4];
+                for (k, s) in srcs.iter().enumerate() {
+                    a[k] = s[c][l];
+                }
+                let mut v = f(&a, &mut self.scratch_ev[l]);
+                if inst.saturate {
+                    v = fl::saturate(v);
+                }
+                *r = v;
+            }
+            results[c] = res;
+        }
+        for (c, r) in results.iter().enumerate() {
+            if mask & (1 << c) != 0 {
+                self.write(dst, c, r, at)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Two destinations (`udiv`, `imul`, `sincos`, `swapc`...); `f` gives both results.
+    fn alu_pair(&mut self, inst: &Instruction, at: usize, f: impl Fn(&[u32; 4], &mut Events) -> (u32, u32)) -> Result<(), InterpError> {
+        let (d0, d1) = (&inst.operands[0], &inst.operands[1]);
+        let (m0, m1) = (write_mask(d0), write_mask(d1));
+        let mask = m0 | m1;
+        let srcs = self.gather(inst, 2, mask, at)?;
+        let lanes = self.lanes;
+        let mut r0: [Vec<u32>; 4] = Default::default();
+        let mut r1: [Vec<u32>; 4] = Default::default();
+        for c in 0..4 {
+            if mask & (1 << c) == 0 {
+                continue;
+            }
+            let (mut a0, mut a1) = (vec![0u32; lanes], vec![0u32; lanes]);
+            for l in 0..lanes {
+                let mut a = [0u32; 4];
+                for (k, s) in srcs.iter().enumerate() {
+                    a[k] = s[c][l];
+                }
+                let (mut x, mut y) = f(&a, &mut self.scratch_ev[l]);
+                if inst.saturate {
+                    x = fl::saturate(x);
+                    y = fl::saturate(y);
+                }
+                a0[l] = x;
+                a1[l] = y;
+            }
+            r0[c] = a0;
+            r1[c] = a1;
+        }
+        for c in 0..4 {
+            if m0 & (1 << c) != 0 {
+                self.write(d0, c, &r0[c], at)?;
+            }
+            if m1 & (1 << c) != 0 {
+                self.write(d1, c, &r1[c], at)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `dp2`/`dp3`/`dp4`: a scalar over the first `n` source components, broadcast to the mask.
+    fn dot(&mut self, inst: &Instruction, at: usize, n: usize) -> Result<(), InterpError> {
+        let dst = &inst.operands[0];
+        let mask = write_mask(dst);
+        let srcs = self.gather(inst, 1, 0xF, at)?;
+        let lanes = self.lanes;
+        let mut res = vec![0u32; lanes];
+        for (l, r) in res.iter_mut().enumerate() {
+            let a: [u32; 4] = std::array::from_fn(|c| srcs[0][c][l]);
+            let b: [u32; 4] = std::array::from_fn(|c| srcs[1][c][l]);
+            let ev = &mut self.scratch_ev[l];
+            let mut v = match n {
+                2 => fl::dp2([a[0], a[1]], [b[0], b[1]], ev),
+                3 => fl::dp3([a[0], a[1], a[2]], [b[0], b[1], b[2]], ev),
+                _ => fl::dp4(a, b, ev),
+            };
+            if inst.saturate {
+                v = fl::saturate(v);
+            }
+            *r = v;
+        }
+        for c in 0..4 {
+            if mask & (1 << c) != 0 {
+                self.write(dst, c, &res, at)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn execute(&mut self, inst: &Instruction, at: usize) -> Result<(), InterpError> {
+        use Opcode::*;
+        match inst.opcode {
+            Add => self.alu2(inst, at, fl::fadd),
+            Mul => self.alu2(inst, at, fl::fmul),
+            Div => self.alu2(inst, at, fl::fdiv),
+            Min => self.alu2(inst, at, fl::fmin),
+            Max => self.alu2(inst, at, fl::fmax),
+            Mad => self.alu_n(inst, at, |a, ev| fl::fmad(a[0], a[1], a[2], ev)),
+            Frc => self.alu1(inst, at, fl::frc),
+            RoundNe => self.alu1(inst, at, fl::round_ne),
+            RoundNi => self.alu1(inst, at, fl::round_ni),
+            RoundPi => self.alu1(inst, at, fl::round_pi),
+            RoundZ => self.alu1(inst, at, fl::round_z),
+            Eq => self.alu2(inst, at, fl::feq),
+            Ne => self.alu2(inst, at, fl::fne),
+            Lt => self.alu2(inst, at, fl::flt),
+            Ge => self.alu2(inst, at, fl::fge),
+            Dp2 => self.dot(inst, at, 2),
+            Dp3 => self.dot(inst, at, 3),
+            Dp4 => self.dot(inst, at, 4),
+            Exp => self.alu1(inst, at, tr::exp2),
+            Log => self.alu1(inst, at, tr::log2),
+            Rsq => self.alu1(inst, at, tr::rsq),
+            Sqrt => self.alu1(inst, at, tr::sqrt),
+            Rcp => self.alu1(inst, at, tr::rcp),
+            Sincos => self.alu_pair(inst, at, |a, ev| (tr::sin(a[0], ev), tr::cos(a[0], ev))),
+            Mov => {
+                // A move copies bits; a modifier or `_sat` makes it a float op (FS §22.9.1).
+                let float = inst.saturate || inst.operands[1].modifier != dxbc::Modifier::None;
+                if float {
+                    self.alu1(inst, at, |a, ev| fl::fadd(a, 0x8000_0000, ev))
+                } else {
+                    self.alu1(inst, at, |a, _| a)
+                }
+            }
+            Movc => self.alu_n(inst, at, |a, _| if a[0] != 0 { a[1] } else { a[2] }),
+            Swapc => self.alu_pair(inst, at, |a, _| if a[0] != 0 { (a[2], a[1]) } else { (a[1], a[2]) }),
+            Itof => self.alu1(inst, at, cv::itof),
+            Utof => self.alu1(inst, at, cv::utof),
+            Ftoi => self.alu1(inst, at, cv::ftoi),
+            Ftou => self.alu1(inst, at, cv::ftou),
+            F32tof16 => self.alu1(inst, at, cv::f32tof16),
+            F16tof32 => self.alu1(inst, at, cv::f16tof32),
+            Iadd => self.alu2(inst, at, |a, b, _| int::iadd(a, b)),
+            Imad => self.alu_n(inst, at, |a, _| int::imad(a[0], a[1], a[2])),
+            Umad => self.alu_n(inst, at, |a, _| int::umad(a[0], a[1], a[2])),
+            Imul => self.alu_pair(inst, at, |a, _| int::imul(a[0], a[1])),
+            Umul => self.alu_pair(inst, at, |a, _| int::umul(a[0], a[1])),
+            Udiv => self.alu_pair(inst, at, |a, ev| int::udiv(a[0], a[1], ev)),
+            Uaddc => self.alu_pair(inst, at, |a, _| int::uaddc(a[0], a[1])),
+            Usubb => self.alu_pair(inst, at, |a, _| int::usubb(a[0], a[1])),
+            Imin => self.alu2(inst, at, |a, b, _| int::imin(a, b)),
+            Imax => self.alu2(inst, at, |a, b, _| int::imax(a, b)),
+            Umin => self.alu2(inst, at, |a, b, _| int::umin(a, b)),
+            Umax => self.alu2(inst, at, |a, b, _| int::umax(a, b)),
+            Ineg => self.alu1(inst, at, |a, _| int::ineg(a)),
+            Ishl => self.alu2(inst, at, int::ishl),
+            Ishr => self.alu2(inst, at, int::ishr),
+            Ushr => self.alu2(inst, at, int::ushr),
+            And => self.alu2(inst, at, |a, b, _| a & b),
+            Or => self.alu2(inst, at, |a, b, _| a | b),
+            Xor => self.alu2(inst, at, |a, b, _| a ^ b),
+            Not => self.alu1(inst, at, |a, _| !a),
+            Ieq => self.alu2(inst, at, |a, b, _| int::ieq(a, b)),
+            Ine => self.alu2(inst, at, |a, b, _| int::ine(a, b)),
+            Ilt => self.alu2(inst, at, |a, b, _| int::ilt(a, b)),
+            Ige => self.alu2(inst, at, |a, b, _| int::ige(a, b)),
+            Ult => self.alu2(inst, at, |a, b, _| int::ult(a, b)),
+            Uge => self.alu2(inst, at, |a, b, _| int::uge(a, b)),
+            Countbits => self.alu1(inst, at, |a, _| int::countbits(a)),
+            FirstbitHi => self.alu1(inst, at, |a, _| int::firstbit_hi(a)),
+            FirstbitLo => self.alu1(inst, at, |a, _| int::firstbit_lo(a)),
+            FirstbitShi => self.alu1(inst, at, |a, _| int::firstbit_shi(a)),
+            Bfrev => self.alu1(inst, at, |a, _| int::bfrev(a)),
+            Ubfe => self.alu_n(inst, at, |a, ev| int::ubfe(a[0], a[1], a[2], ev)),
+            Ibfe => self.alu_n(inst, at, |a, ev| int::ibfe(a[0], a[1], a[2], ev)),
+            Bfi => self.alu_n(inst, at, |a, ev| int::bfi(a[0], a[1], a[2], a[3], ev)),
+            Msad => self.alu_n(inst, at, |a, _| int::msad(a[0], a[1], a[2])),
+            Dadd | Dmul | Dmin | Dmax | Ddiv | Dfma | Drcp | Dmov | Dmovc | Deq | Dge | Dlt | Dne | Dtof
+            | Ftod | Dtoi | Dtou | Itod | Utod => self.double_op(inst, at),
+            op if super::memory::is_memory_op(op) => self.memory_op(inst, at),
+            op => Err(InterpError::Unsupported {
+                index: at,
+                what: format!("instruction `{}`", op.mnemonic()),
+            }),
+        }
+    }
+
+    /// Double-precision ops: a destination `.xy`/`.zw` pair holds one double (low word first);
+    /// sources select 32-bit components in pairs (FS §22.15).
+    fn double_op(&mut self, inst: &Instruction, at: usize) -> Result<(), InterpError> {
+        use Opcode::*;
+        let dst = &inst.operands[0];
+        let mask = write_mask(dst);
+        // Modifiers act on the 64-bit value (its high word's sign bit), so sources are read raw.
+        let srcs = self.gather_with(inst, 1, 0xF, at, false)?;
+        let mods: Vec<dxbc::Modifier> = inst.operands[1..].iter().map(|o| o.modifier).collect();
+        let lanes = self.lanes;
+        let dst_double = !matches!(inst.opcode, Deq | Dge | Dlt | Dne | Dtof | Dtoi | Dtou);
+        let mut results: [Vec<u32>; 4] = std::array::from_fn(|_| vec![0u32; lanes]);
+        // Destination slots: doubles at (0,1) and (2,3), or 32-bit components in mask order.
+        let slots: Vec<Vec<usize>> = if dst_double {
+            [[0usize, 1], [2, 3]]
+                .iter()
+                .filter(|p| mask & (1 << p[0] | 1 << p[1]) != 0)
+                .map(|p| p.to_vec())
+                .collect()
+        } else {
+            (0..4).filter(|c| mask & (1 << c) != 0).map(|c| vec![c]).collect()
+        };
+        for (k, slot) in slots.iter().enumerate() {
+            // The k-th result reads the k-th double (or 32-bit value) of each source.
+            let src_d = |s: &[Vec<u32>; 4], l: usize| -> u64 {
+                let (lo, hi) = if slot.len() == 2 { (slot[0], slot[1]) } else { (2 * k, 2 * k + 1) };
+                u64::from(s[lo.min(3)][l]) | u64::from(s[hi.min(3)][l]) << 32
+            };
+            let src_w = |s: &[Vec<u32>; 4], l: usize| -> u32 { s[if slot.len() == 2 { slot[0] } else { k }.min(3)][l] };
+            for l in 0..lanes {
+                let ev = &mut self.scratch_ev[l];
+                let d = |i: usize| double_modifier(src_d(&srcs[i], l), mods[i]);
+                let w = |i: usize| src_w(&srcs[i], l);
+                let r: u64 = match inst.opcode {
+                    Dadd => dbl::dadd(d(0), d(1), ev),
+                    Dmul => dbl::dmul(d(0), d(1), ev),
+                    Dmin => dbl::dmin(d(0), d(1), ev),
+                    Dmax => dbl::dmax(d(0), d(1), ev),
+                    Ddiv => dbl::ddiv(d(0), d(1), ev),
+                    Dfma => dbl::dfma(d(0), d(1), d(2), ev),
+                    Drcp => dbl::drcp(d(0), ev),
+                    Dmov => d(0),
+                    Dmovc => if w(0) != 0 { d(1) } else { d(2) },
+                    Deq => u64::from(dbl::deq(d(0), d(1), ev)),
+                    Dge => u64::from(dbl::dge(d(0), d(1), ev)),
+                    Dlt => u64::from(dbl::dlt(d(0), d(1), ev)),
+                    Dne => u64::from(dbl::dne(d(0), d(1), ev)),
+                    Dtof => u64::from(dbl::dtof(d(0), ev)),
+                    Dtoi => u64::from(dbl::dtoi(d(0), ev)),
+                    Dtou => u64::from(dbl::dtou(d(0), ev)),
+                    Ftod => dbl::ftod(w(0), ev),
+                    Itod => dbl::itod(w(0), ev),
+                    Utod => dbl::utod(w(0), ev),
+                    _ => 0,
+                };
+                if slot.len() == 2 {
+                    results[slot[0]][l] = r as u32;
+                    results[slot[1]][l] = (r >> 32) as u32;
+                } else {
+                    results[slot[0]][l] = r as u32;
+                }
+            }
+        }
+        for c in 0..4 {
+            if mask & (1 << c) != 0 {
+                self.write(dst, c, &results[c], at)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A source modifier on a double: the sign bit of the 64-bit value.
+fn double_modifier(v: u64, m: dxbc::Modifier) -> u64 {
+    match m {
+        dxbc::Modifier::None => v,
+        dxbc::Modifier::Neg => dbl::dneg_modifier(v),
+        dxbc::Modifier::Abs => dbl::dabs_modifier(v),
+        dxbc::Modifier::AbsNeg => dbl::dneg_modifier(dbl::dabs_modifier(v)),
+    }
+}

@@ -1,0 +1,348 @@
+//! The batch machine: register files laid out component-major (`[register][component][lane]`), so
+//! each instruction runs as tight loops over all lanes of a batch at once.
+
+use dxbc::opcodes::Num;
+use dxbc::{Components, Index, Instruction, Modifier, Opcode, Operand, OperandType, Program, Selection};
+
+use super::flow::{Frame, Structure};
+use super::mask::Mask;
+use super::resources::{Resources, Tgsm, cb_read};
+use super::{InterpError, Stage};
+use crate::domain::Events;
+use crate::rules;
+
+/// Per-lane values of the special compute inputs.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ThreadIds {
+    pub thread: [u32; 3],
+    pub group: [u32; 3],
+    pub in_group: [u32; 3],
+    pub flattened: u32,
+}
+
+/// A register file of `regs` four-component registers for `lanes` lanes.
+#[derive(Debug, Clone, Default)]
+pub struct RegFile {
+    pub regs: usize,
+    pub lanes: usize,
+    pub data: Vec<u32>,
+}
+
+impl RegFile {
+    pub fn new(regs: usize, lanes: usize) -> RegFile {
+        RegFile {
+            regs,
+            lanes,
+            data: vec![0; regs * 4 * lanes],
+        }
+    }
+
+    #[inline]
+    pub fn slice(&self, reg: usize, comp: usize) -> Option<&[u32]> {
+        let start = (reg * 4 + comp) * self.lanes;
+        self.data.get(start..start + self.lanes)
+    }
+
+    #[inline]
+    pub fn slice_mut(&mut self, reg: usize, comp: usize) -> Option<&mut [u32]> {
+        let start = (reg * 4 + comp) * self.lanes;
+        self.data.get_mut(start..start + self.lanes)
+    }
+
+    pub fn get(&self, reg: usize, comp: usize, lane: usize) -> Option<u32> {
+        self.data.get((reg * 4 + comp) * self.lanes + lane).copied()
+    }
+
+    pub fn set(&mut self, reg: usize, comp: usize, lane: usize, v: u32) {
+        if let Some(w) = self.data.get_mut((reg * 4 + comp) * self.lanes + lane) {
+            *w = v;
+        }
+    }
+}
+
+pub struct Machine<'a> {
+    pub program: &'a Program,
+    pub structure: Structure,
+    pub stage: Stage,
+    pub lanes: usize,
+    pub temps: RegFile,
+    /// `x#` arrays: id -> (element count, file of `count` registers).
+    pub indexable: Vec<Option<RegFile>>,
+    pub inputs: RegFile,
+    pub outputs: RegFile,
+    pub ids: Vec<ThreadIds>,
+    pub res: &'a mut Resources,
+    pub tgsm: Tgsm,
+    pub active: Mask,
+    pub alive: Mask,
+    pub discarded: Mask,
+    pub frames: Vec<Frame>,
+    pub events: Vec<Events>,
+    /// Per-lane events of the instruction being executed, merged into `events` for active lanes.
+    pub scratch_ev: Vec<Events>,
+    pub icb: Vec<u32>,
+    /// How each declared buffer is viewed: raw, structured (stride) or typed.
+    pub views: std::collections::BTreeMap<(OperandType, u32), super::ViewKind>,
+    /// Instructions executed so far (each counts once for the whole batch).
+    pub executed: u64,
+}
+
+/// How a source operand is typed by its consumer, which decides what `-` and `|x|` mean.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Consumer {
+    Float,
+    Int,
+    /// Bits only: a modifier makes it a float operation (FS §22.9.1).
+    Raw,
+}
+
+impl Consumer {
+    pub fn of(num: Num) -> Consumer {
+        match num {
+            Num::Float | Num::Double => Consumer::Float,
+            Num::Int | Num::Uint => Consumer::Int,
+            Num::Typeless | Num::Reg => Consumer::Raw,
+        }
+    }
+}
+
+/// Apply a source modifier as the consumer reads it (FS §22.18).
+#[inline]
+pub fn apply_modifier(v: u32, m: Modifier, c: Consumer) -> u32 {
+    match (m, c) {
+        (Modifier::None, _) => v,
+        (_, Consumer::Int) => match m {
+            Modifier::Neg => rules::int::ineg_modifier(v),
+            Modifier::Abs => rules::int::iabs_modifier(v),
+            _ => rules::int::ineg_modifier(rules::int::iabs_modifier(v)),
+        },
+        (Modifier::Neg, _) => rules::float::fneg_modifier(v),
+        (Modifier::Abs, _) => rules::float::fabs_modifier(v),
+        (Modifier::AbsNeg, _) => rules::float::fneg_modifier(rules::float::fabs_modifier(v)),
+    }
+}
+
+/// Which source component feeds destination component `comp`.
+#[inline]
+pub fn source_component(op: &Operand, comp: usize) -> usize {
+    match op.components {
+        Components::Four(Selection::Swizzle(s)) => s[comp] as usize,
+        Components::Four(Selection::Select1(c)) => c as usize,
+        Components::Four(Selection::Mask(_)) => comp,
+        _ => 0,
+    }
+}
+
+/// The write mask of a destination (0 for `null`).
+pub fn write_mask(op: &Operand) -> u8 {
+    if op.ty == OperandType::Null {
+        return 0;
+    }
+    match op.components {
+        Components::Four(Selection::Mask(m)) => m,
+        Components::One => 1,
+        _ => 0,
+    }
+}
+
+impl Machine<'_> {
+    fn unsupported(&self, index: usize, what: &str) -> InterpError {
+        InterpError::Unsupported {
+            index,
+            what: what.to_string(),
+        }
+    }
+
+    /// Evaluate an index dimension for every lane.
+    fn index_values(&mut self, index: &Index, at: usize, out: &mut [u64]) -> Result<(), InterpError> {
+        match index {
+            Index::Imm32(v) => out.fill(u64::from(*v)),
+            Index::Imm64(v) => out.fill(*v),
+            Index::Relative(rel) | Index::Imm32Relative(_, rel) | Index::Imm64Relative(_, rel) => {
+                let base = index.immediate().unwrap_or(0);
+                let mut tmp = vec![0u32; self.lanes];
+                self.read_raw(rel, source_component(rel, 0), at, &mut tmp)?;
+                for (o, t) in out.iter_mut().zip(&tmp) {
+                    *o = base.wrapping_add(u64::from(*t));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn first_index(&self, op: &Operand, at: usize) -> Result<usize, InterpError> {
+        match op.indices.first() {
+            Some(Index::Imm32(v)) => Ok(*v as usize),
+            _ => Err(self.unsupported(at, "relative addressing of this register file")),
+        }
+    }
+
+    /// Read the raw bits of component `comp` of a source operand for all lanes (no modifier).
+    pub fn read_raw(
+        &mut self,
+        op: &Operand,
+        comp: usize,
+        at: usize,
+        out: &mut [u32],
+    ) -> Result<(), InterpError> {
+        let lanes = self.lanes;
+        match op.ty {
+            OperandType::Immediate32 => {
+                let v = if op.imm.len() == 4 { op.imm[comp] } else { op.imm.first().copied().unwrap_or(0) };
+                out.fill(v);
+            }
+            OperandType::Temp => {
+                let r = self.first_index(op, at)?;
+                let s = self.temps.slice(r, comp).ok_or_else(|| self.unsupported(at, "temp register out of range"))?;
+                out.copy_from_slice(s);
+            }
+            OperandType::Input | OperandType::Output => {
+                let file = if op.ty == OperandType::Input { &self.inputs } else { &self.outputs };
+                match op.indices.first() {
+                    Some(Index::Imm32(r)) if op.indices.len() == 1 => match file.slice(*r as usize, comp) {
+                        Some(s) => out.copy_from_slice(s),
+                        None => out.fill(0),
+                    },
+                    Some(idx) if op.indices.len() == 1 => {
+                        let idx = idx.clone();
+                        let mut regs = vec![0u64; lanes];
+                        self.index_values(&idx, at, &mut regs)?;
+                        let file = if op.ty == OperandType::Input { &self.inputs } else { &self.outputs };
+                        for (l, o) in out.iter_mut().enumerate() {
+                            *o = file.get(regs[l] as usize, comp, l).unwrap_or(0);
+                        }
+                    }
+                    _ => return Err(self.unsupported(at, "multi-dimensional input registers")),
+                }
+            }
+            OperandType::IndexableTemp => {
+                let id = self.first_index(op, at)?;
+                let idx = op.indices.get(1).cloned().ok_or_else(|| self.unsupported(at, "x# without an element"))?;
+                let mut el = vec![0u64; lanes];
+                self.index_values(&idx, at, &mut el)?;
+                let file = self.indexable.get(id).and_then(Option::as_ref);
+                for (l, o) in out.iter_mut().enumerate() {
+                    *o = file.and_then(|f| f.get(el[l] as usize, comp, l)).unwrap_or(0);
+                }
+            }
+            OperandType::ConstantBuffer => {
+                let slot = self.first_index(op, at)? as u32;
+                let idx = op.indices.get(1).cloned().ok_or_else(|| self.unsupported(at, "cb# without a register"))?;
+                if let Index::Imm32(r) = idx {
+                    out.fill(cb_read(self.res.cbs.get(&slot), u64::from(r), comp));
+                } else {
+                    let mut regs = vec![0u64; lanes];
+                    self.index_values(&idx, at, &mut regs)?;
+                    let cb = self.res.cbs.get(&slot);
+                    for (l, o) in out.iter_mut().enumerate() {
+                        *o = cb_read(cb, regs[l], comp);
+                    }
+                }
+            }
+            OperandType::ImmediateConstantBuffer => {
+                let idx = op.indices.first().cloned().ok_or_else(|| self.unsupported(at, "icb without an index"))?;
+                let mut regs = vec![0u64; lanes];
+                self.index_values(&idx, at, &mut regs)?;
+                for (l, o) in out.iter_mut().enumerate() {
+                    *o = cb_read(Some(&self.icb), regs[l], comp);
+                }
+            }
+            OperandType::InputThreadId => fill_ids(out, &self.ids, |t| t.thread[comp.min(2)]),
+            OperandType::InputThreadGroupId => fill_ids(out, &self.ids, |t| t.group[comp.min(2)]),
+            OperandType::InputThreadIdInGroup => fill_ids(out, &self.ids, |t| t.in_group[comp.min(2)]),
+            OperandType::InputThreadIdInGroupFlattened => fill_ids(out, &self.ids, |t| t.flattened),
+            OperandType::Null => out.fill(0),
+            _ => return Err(self.unsupported(at, &format!("reading {:?}", op.ty))),
+        }
+        Ok(())
+    }
+
+    /// Read a source component with its modifier applied as `consumer` types it.
+    pub fn read(
+        &mut self,
+        op: &Operand,
+        dst_comp: usize,
+        consumer: Consumer,
+        at: usize,
+        out: &mut [u32],
+    ) -> Result<(), InterpError> {
+        self.read_raw(op, source_component(op, dst_comp), at, out)?;
+        if op.modifier != Modifier::None {
+            for v in out.iter_mut() {
+                *v = apply_modifier(*v, op.modifier, consumer);
+            }
+        }
+        Ok(())
+    }
+
+    /// Write `vals` to component `comp` of a destination, for active lanes.
+    pub fn write(&mut self, op: &Operand, comp: usize, vals: &[u32], at: usize) -> Result<(), InterpError> {
+        let lanes = self.lanes;
+        let full = self.active.is_full();
+        let active = &self.active;
+        let store = |dst: &mut [u32]| {
+            if full {
+                dst.copy_from_slice(vals);
+            } else {
+                for l in active.lanes() {
+                    dst[l] = vals[l];
+                }
+            }
+        };
+        match op.ty {
+            OperandType::Null => {}
+            OperandType::Temp | OperandType::Output => {
+                let r = self.first_index(op, at)?;
+                let file = if op.ty == OperandType::Temp { &mut self.temps } else { &mut self.outputs };
+                let Some(dst) = file.slice_mut(r, comp) else {
+                    return Err(InterpError::Unsupported { index: at, what: "register out of range".into() });
+                };
+                store(dst);
+            }
+            OperandType::IndexableTemp => {
+                let id = self.first_index(op, at)?;
+                let idx = op.indices.get(1).cloned().ok_or_else(|| self.unsupported(at, "x# without an element"))?;
+                let mut el = vec![0u64; lanes];
+                self.index_values(&idx, at, &mut el)?;
+                let active: Vec<usize> = self.active.lanes().collect();
+                if let Some(Some(file)) = self.indexable.get_mut(id) {
+                    for l in active {
+                        // Out-of-range x# writes are undefined in D3D (FS §7.3); dropping them is one
+                        // allowed outcome.
+                        file.set(el[l] as usize, comp, l, vals[l]);
+                    }
+                }
+            }
+            _ => return Err(self.unsupported(at, &format!("writing {:?}", op.ty))),
+        }
+        Ok(())
+    }
+
+    /// Merge this instruction's per-lane events into the run's, for active lanes only.
+    pub fn commit_events(&mut self) {
+        for l in self.active.lanes() {
+            self.events[l] |= self.scratch_ev[l];
+        }
+        self.scratch_ev.fill(0);
+    }
+
+    /// The `_nz`/`_z` condition of a flow instruction, as a mask within the active lanes.
+    pub fn condition(&mut self, inst: &Instruction, at: usize) -> Result<Mask, InterpError> {
+        let op = inst.operands.first().ok_or_else(|| self.unsupported(at, "condition operand"))?;
+        let mut vals = vec![0u32; self.lanes];
+        self.read(op, 0, Consumer::Int, at, &mut vals)?;
+        let nz = inst.test != Some(dxbc::Test::Zero);
+        let m = Mask::from_fn(self.lanes, |l| (vals[l] != 0) == nz);
+        Ok(m.and(&self.active))
+    }
+
+    pub fn opcode_at(&self, pc: usize) -> Opcode {
+        self.program.instructions[pc].opcode
+    }
+}
+
+fn fill_ids(out: &mut [u32], ids: &[ThreadIds], f: impl Fn(&ThreadIds) -> u32) {
+    for (o, t) in out.iter_mut().zip(ids) {
+        *o = f(t);
+    }
+}

@@ -1,0 +1,288 @@
+//! Buffer, group-shared memory and atomic instructions. Each lane's access goes through the
+//! out-of-bounds rules in `resources`; atomics from the lanes of a batch apply in lane order,
+//! which is one of the serial orders D3D allows (FS §7.14.2).
+
+use dxbc::{Instruction, Opcode, Operand, OperandType};
+
+use super::machine::{Consumer, Machine, source_component, write_mask};
+use super::resources::{Buffer, buffer_load, buffer_store};
+use super::{InterpError, ViewKind};
+use crate::domain::{Domain, raise};
+
+pub fn is_memory_op(op: Opcode) -> bool {
+    use Opcode::*;
+    matches!(
+        op,
+        LdRaw | StoreRaw | LdStructured | StoreStructured | Bufinfo | LdUavTyped | StoreUavTyped | Ld
+            | AtomicAnd | AtomicOr | AtomicXor | AtomicCmpStore | AtomicIadd | AtomicImax | AtomicImin
+            | AtomicUmax | AtomicUmin | ImmAtomicAlloc | ImmAtomicConsume | ImmAtomicIadd | ImmAtomicAnd
+            | ImmAtomicOr | ImmAtomicXor | ImmAtomicExch | ImmAtomicCmpExch | ImmAtomicImax
+            | ImmAtomicImin | ImmAtomicUmax | ImmAtomicUmin
+    )
+}
+
+/// Which memory an operand names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Target {
+    Srv(u32),
+    Uav(u32),
+    Tgsm(u32),
+}
+
+impl Machine<'_> {
+    fn target(&self, op: &Operand, at: usize) -> Result<Target, InterpError> {
+        let slot = match op.indices.first() {
+            Some(dxbc::Index::Imm32(v)) => *v,
+            _ => {
+                return Err(InterpError::Unsupported {
+                    index: at,
+                    what: "dynamically indexed resource".into(),
+                });
+            }
+        };
+        Ok(match op.ty {
+            OperandType::Resource => Target::Srv(slot),
+            OperandType::UnorderedAccessView => Target::Uav(slot),
+            OperandType::ThreadGroupSharedMemory => Target::Tgsm(slot),
+            _ => {
+                return Err(InterpError::Unsupported {
+                    index: at,
+                    what: format!("memory access through {:?}", op.ty),
+                });
+            }
+        })
+    }
+
+    fn view(&self, t: Target) -> ViewKind {
+        let key = match t {
+            Target::Srv(s) => (OperandType::Resource, s),
+            Target::Uav(s) => (OperandType::UnorderedAccessView, s),
+            Target::Tgsm(s) => (OperandType::ThreadGroupSharedMemory, s),
+        };
+        self.views.get(&key).copied().unwrap_or(ViewKind::Raw)
+    }
+
+    fn buffer(&self, t: Target) -> Option<&Buffer> {
+        match t {
+            Target::Srv(s) => match self.res.srvs.get(&s) {
+                Some(super::resources::Srv::Buffer(b)) => Some(b),
+                _ => None,
+            },
+            Target::Uav(s) => self.res.uavs.get(&s),
+            Target::Tgsm(s) => self.tgsm.regions.get(&s),
+        }
+    }
+
+    fn buffer_mut(&mut self, t: Target) -> Option<&mut Buffer> {
+        match t {
+            Target::Srv(_) => None,
+            Target::Uav(s) => self.res.uavs.get_mut(&s),
+            Target::Tgsm(s) => self.tgsm.regions.get_mut(&s),
+        }
+    }
+
+    /// Per-lane values of component `c` of operand `op` (integer-typed).
+    fn lane_values(&mut self, op: &Operand, c: usize, at: usize) -> Result<Vec<u32>, InterpError> {
+        let mut v = vec![0u32; self.lanes];
+        self.read(op, c, Consumer::Int, at, &mut v)?;
+        Ok(v)
+    }
+
+    /// The byte address of an access: raw takes a byte offset; structured an (index, offset)
+    /// pair. Structured accesses past the element count are out of bounds whatever the offset.
+    fn address(&self, t: Target, first: u32, second: u32) -> Option<u64> {
+        match self.view(t) {
+            ViewKind::Structured(stride) => {
+                let count = self.buffer(t).map_or(0, |b| b.size_bytes / stride.max(1));
+                (first < count).then(|| u64::from(first) * u64::from(stride) + u64::from(second))
+            }
+            _ => Some(u64::from(first)),
+        }
+    }
+
+    pub fn memory_op(&mut self, inst: &Instruction, at: usize) -> Result<(), InterpError> {
+        use Opcode::*;
+        let ops = &inst.operands;
+        let lanes_active: Vec<usize> = self.active.lanes().collect();
+        match inst.opcode {
+            LdRaw | LdStructured => {
+                let structured = inst.opcode == LdStructured;
+                let res = &ops[if structured { 3 } else { 2 }];
+                let t = self.target(res, at)?;
+                let a0 = self.lane_values(&ops[1], 0, at)?;
+                let a1 = if structured { self.lane_values(&ops[2], 0, at)? } else { vec![0; self.lanes] };
+                let dst = &ops[0];
+                let mask = write_mask(dst);
+                let mut out: [Vec<u32>; 4] = std::array::from_fn(|_| vec![0u32; self.lanes]);
+                for &l in &lanes_active {
+                    let base = self.address(t, a0[l], a1[l]);
+                    let ev = &mut self.scratch_ev[l];
+                    for (c, o) in out.iter_mut().enumerate() {
+                        if mask & (1 << c) == 0 {
+                            continue;
+                        }
+                        let word = source_component(res, c) as u64;
+                        o[l] = match base {
+                            Some(b) => {
+                                let buf = match t {
+                                    Target::Srv(s) => match self.res.srvs.get(&s) {
+                                        Some(super::resources::Srv::Buffer(b)) => Some(b),
+                                        _ => None,
+                                    },
+                                    Target::Uav(s) => self.res.uavs.get(&s),
+                                    Target::Tgsm(s) => self.tgsm.regions.get(&s),
+                                };
+                                buffer_load(buf, b + 4 * word, ev)
+                            }
+                            None => {
+                                raise(ev, Domain::OobRead);
+                                0
+                            }
+                        };
+                    }
+                }
+                for (c, o) in out.iter().enumerate() {
+                    if mask & (1 << c) != 0 {
+                        self.write(dst, c, o, at)?;
+                    }
+                }
+            }
+            StoreRaw | StoreStructured => {
+                let structured = inst.opcode == StoreStructured;
+                let t = self.target(&ops[0], at)?;
+                let a0 = self.lane_values(&ops[1], 0, at)?;
+                let a1 = if structured { self.lane_values(&ops[2], 0, at)? } else { vec![0; self.lanes] };
+                let value_op = &ops[if structured { 3 } else { 2 }];
+                let mask = write_mask(&ops[0]);
+                let mut vals: [Vec<u32>; 4] = std::array::from_fn(|_| Vec::new());
+                for (c, v) in vals.iter_mut().enumerate() {
+                    if mask & (1 << c) != 0 {
+                        *v = vec![0; self.lanes];
+                        self.read(value_op, c, Consumer::Raw, at, v)?;
+                    }
+                }
+                for &l in &lanes_active {
+                    let base = self.address(t, a0[l], a1[l]);
+                    let mut ev = 0;
+                    for (c, v) in vals.iter().enumerate() {
+                        if mask & (1 << c) == 0 {
+                            continue;
+                        }
+                        match base {
+                            Some(b) => buffer_store(self.buffer_mut(t), b + 4 * c as u64, v[l], &mut ev),
+                            None => raise(&mut ev, Domain::OobWrite),
+                        }
+                    }
+                    self.scratch_ev[l] |= ev;
+                }
+            }
+            Bufinfo => {
+                let t = self.target(&ops[1], at)?;
+                let size = self.buffer(t).map_or(0, |b| b.size_bytes);
+                let v = match self.view(t) {
+                    ViewKind::Structured(stride) => size / stride.max(1),
+                    ViewKind::Typed => size / 4,
+                    ViewKind::Raw => size,
+                };
+                let vals = vec![v; self.lanes];
+                for c in 0..4 {
+                    if write_mask(&ops[0]) & (1 << c) != 0 {
+                        self.write(&ops[0], c, &vals, at)?;
+                    }
+                }
+            }
+            ImmAtomicAlloc | ImmAtomicConsume => {
+                let Target::Uav(slot) = self.target(&ops[1], at)? else {
+                    return Err(InterpError::Unsupported { index: at, what: "counter on a non-UAV".into() });
+                };
+                let mut out = vec![0u32; self.lanes];
+                for &l in &lanes_active {
+                    let ctr = self.res.counters.entry(slot).or_insert(0);
+                    if inst.opcode == ImmAtomicAlloc {
+                        out[l] = *ctr;
+                        *ctr = ctr.wrapping_add(1);
+                    } else {
+                        *ctr = ctr.wrapping_sub(1);
+                        out[l] = *ctr;
+                    }
+                }
+                self.write_scalar(&ops[0], &out, at)?;
+            }
+            op if is_atomic(op) => self.atomic(inst, at, &lanes_active)?,
+            _ => {
+                return Err(InterpError::Unsupported {
+                    index: at,
+                    what: format!("instruction `{}`", inst.opcode.mnemonic()),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn write_scalar(&mut self, dst: &Operand, vals: &[u32], at: usize) -> Result<(), InterpError> {
+        for c in 0..4 {
+            if write_mask(dst) & (1 << c) != 0 {
+                self.write(dst, c, vals, at)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn atomic(&mut self, inst: &Instruction, at: usize, lanes_active: &[usize]) -> Result<(), InterpError> {
+        use Opcode::*;
+        let imm = inst.info().dst == 2;
+        let ops = &inst.operands;
+        let (mem, rest) = if imm { (&ops[1], &ops[2..]) } else { (&ops[0], &ops[1..]) };
+        let t = self.target(mem, at)?;
+        let structured = matches!(self.view(t), ViewKind::Structured(_));
+        let a0 = self.lane_values(&rest[0], 0, at)?;
+        let a1 = if structured { self.lane_values(&rest[0], 1, at)? } else { vec![0; self.lanes] };
+        let v0 = self.lane_values(&rest[1], 0, at)?;
+        let v1 = if rest.len() > 2 { self.lane_values(&rest[2], 0, at)? } else { vec![0; self.lanes] };
+        let mut old_out = vec![0u32; self.lanes];
+        for &l in lanes_active {
+            let addr = self.address(t, a0[l], a1[l]);
+            let mut ev = 0;
+            let word = addr.and_then(|b| {
+                let buf = self.buffer(t)?;
+                (b.checked_add(4)? <= u64::from(buf.size_bytes)).then_some((b / 4) as usize)
+            });
+            match word {
+                Some(w) => {
+                    let Some(buf) = self.buffer_mut(t) else { continue };
+                    if buf.words.len() <= w {
+                        buf.words.resize(w + 1, 0);
+                    }
+                    let old = buf.words[w];
+                    let new = match inst.opcode {
+                        AtomicAnd | ImmAtomicAnd => old & v0[l],
+                        AtomicOr | ImmAtomicOr => old | v0[l],
+                        AtomicXor | ImmAtomicXor => old ^ v0[l],
+                        AtomicIadd | ImmAtomicIadd => old.wrapping_add(v0[l]),
+                        AtomicImax | ImmAtomicImax => (old as i32).max(v0[l] as i32) as u32,
+                        AtomicImin | ImmAtomicImin => (old as i32).min(v0[l] as i32) as u32,
+                        AtomicUmax | ImmAtomicUmax => old.max(v0[l]),
+                        AtomicUmin | ImmAtomicUmin => old.min(v0[l]),
+                        ImmAtomicExch => v0[l],
+                        AtomicCmpStore | ImmAtomicCmpExch => {
+                            if old == v0[l] { v1[l] } else { old }
+                        }
+                        _ => old,
+                    };
+                    buf.words[w] = new;
+                    old_out[l] = old;
+                }
+                None => raise(&mut ev, Domain::OobAtomic),
+            }
+            self.scratch_ev[l] |= ev;
+        }
+        if imm {
+            self.write_scalar(&ops[0], &old_out, at)?;
+        }
+        Ok(())
+    }
+}
+
+fn is_atomic(op: Opcode) -> bool {
+    matches!(op.info().kind, dxbc::opcodes::Kind::Atomic)
+}

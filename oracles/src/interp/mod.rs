@@ -1,0 +1,317 @@
+//! The reference interpreter: runs a decoded DXBC program with Direct3D 11 semantics over a batch
+//! of invocations at once (one instruction across all lanes, then the next), which is what makes
+//! it fast enough to judge millions of input vectors.
+//!
+//! Pixel and vertex programs run one lane per invocation; compute programs run one batch per
+//! thread group, so all invocations of a group advance together across `sync` barriers.
+
+mod exec;
+mod flow;
+mod machine;
+pub mod mask;
+mod memory;
+pub mod resources;
+
+use std::collections::BTreeMap;
+
+use dxbc::{Opcode, OperandType, Program};
+
+pub use machine::ThreadIds;
+use machine::{Machine, RegFile};
+use mask::Mask;
+pub use resources::{Address, Buffer, Resources, Sampler, Srv, Texture2d};
+
+use crate::domain::Events;
+
+/// Why a program could not be run to completion.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum InterpError {
+    #[error("instruction {index}: unsupported: {what}")]
+    Unsupported { index: usize, what: String },
+    #[error("instruction {index}: malformed program: {what}")]
+    Malformed { index: usize, what: String },
+    #[error("instruction budget exhausted after {executed} instructions (inconclusive)")]
+    BudgetExceeded { executed: u64 },
+}
+
+impl InterpError {
+    /// A stable code for reports.
+    pub fn code(&self) -> &'static str {
+        match self {
+            InterpError::Unsupported { .. } => "interp.unsupported",
+            InterpError::Malformed { .. } => "interp.malformed",
+            InterpError::BudgetExceeded { .. } => "interp.budget",
+        }
+    }
+}
+
+/// The pipeline stage, which decides how invocations are formed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    Pixel,
+    Vertex,
+    Compute,
+}
+
+/// How a buffer declaration views its memory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ViewKind {
+    Raw,
+    Structured(u32),
+    Typed,
+}
+
+/// Default instruction budget per batch: enough for any terminating test program, small enough
+/// that a runaway loop ends in well under a second.
+pub const DEFAULT_BUDGET: u64 = 1 << 22;
+
+/// The result of one invocation.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct LaneResult {
+    /// Output registers `o#`, four words each.
+    pub outputs: Vec<[u32; 4]>,
+    pub discarded: bool,
+    /// The catalog domains this invocation entered.
+    pub events: Events,
+}
+
+/// The result of a pixel/vertex batch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BatchResult {
+    pub lanes: Vec<LaneResult>,
+}
+
+/// The result of a compute dispatch: UAV contents end up in the `Resources` passed in.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct DispatchResult {
+    /// Events of every invocation, OR-ed together per thread group.
+    pub events: Events,
+    pub groups: u32,
+}
+
+/// Facts read from declarations once per program.
+struct Layout {
+    temps: usize,
+    indexable: Vec<Option<(usize, usize)>>,
+    inputs: usize,
+    outputs: usize,
+    icb: Vec<u32>,
+    views: BTreeMap<(OperandType, u32), ViewKind>,
+    tgsm: BTreeMap<u32, u32>,
+    thread_group: [u32; 3],
+}
+
+fn layout(program: &Program) -> Layout {
+    let mut l = Layout {
+        temps: 0,
+        indexable: Vec::new(),
+        inputs: 0,
+        outputs: 0,
+        icb: Vec::new(),
+        views: BTreeMap::new(),
+        tgsm: BTreeMap::new(),
+        thread_group: [1, 1, 1],
+    };
+    let slot = |inst: &dxbc::Instruction| {
+        inst.operands
+            .first()
+            .and_then(|o| o.indices.first())
+            .and_then(dxbc::Index::immediate)
+            .unwrap_or(0) as u32
+    };
+    for inst in &program.instructions {
+        let t = &inst.trailing;
+        match inst.opcode {
+            Opcode::DclTemps => l.temps = t.first().copied().unwrap_or(0) as usize,
+            Opcode::DclIndexableTemp if t.len() >= 3 => {
+                let id = t[0] as usize;
+                if l.indexable.len() <= id {
+                    l.indexable.resize(id + 1, None);
+                }
+                l.indexable[id] = Some((t[1] as usize, t[2] as usize));
+            }
+            Opcode::Customdata => {
+                if let Some(icb) = inst.icb() {
+                    l.icb = icb.to_vec();
+                }
+            }
+            Opcode::DclResourceStructured | Opcode::DclUavStructured | Opcode::DclTgsmStructured => {
+                let ty = inst.operands.first().map_or(OperandType::Null, |o| o.ty);
+                let stride = t.first().copied().unwrap_or(4);
+                l.views.insert((ty, slot(inst)), ViewKind::Structured(stride));
+                if inst.opcode == Opcode::DclTgsmStructured {
+                    let count = t.get(1).copied().unwrap_or(0);
+                    l.tgsm.insert(slot(inst), stride.saturating_mul(count));
+                }
+            }
+            Opcode::DclResourceRaw | Opcode::DclUavRaw | Opcode::DclTgsmRaw => {
+                let ty = inst.operands.first().map_or(OperandType::Null, |o| o.ty);
+                l.views.insert((ty, slot(inst)), ViewKind::Raw);
+                if inst.opcode == Opcode::DclTgsmRaw {
+                    l.tgsm.insert(slot(inst), t.first().copied().unwrap_or(0));
+                }
+            }
+            Opcode::DclUavTyped | Opcode::DclResource => {
+                let ty = inst.operands.first().map_or(OperandType::Null, |o| o.ty);
+                l.views.insert((ty, slot(inst)), ViewKind::Typed);
+            }
+            Opcode::DclThreadGroup if t.len() == 3 => l.thread_group = [t[0], t[1], t[2]],
+            _ => {}
+        }
+        // Register files are sized by the highest register any operand names.
+        for op in &inst.operands {
+            let Some(first) = op.indices.first().and_then(dxbc::Index::immediate) else { continue };
+            let n = first as usize + 1;
+            match op.ty {
+                OperandType::Temp => l.temps = l.temps.max(n),
+                OperandType::Input => l.inputs = l.inputs.max(n),
+                OperandType::Output => l.outputs = l.outputs.max(n),
+                _ => {}
+            }
+        }
+        if inst.opcode == Opcode::DclIndexrange {
+            if let (Some(op), Some(count)) = (inst.operands.first(), t.first()) {
+                let first = op.indices.first().and_then(dxbc::Index::immediate).unwrap_or(0) as usize;
+                let n = first + *count as usize;
+                match op.ty {
+                    OperandType::Input => l.inputs = l.inputs.max(n),
+                    OperandType::Output => l.outputs = l.outputs.max(n),
+                    _ => {}
+                }
+            }
+        }
+    }
+    l
+}
+
+fn machine<'a>(
+    program: &'a Program,
+    l: &Layout,
+    stage: Stage,
+    lanes: usize,
+    res: &'a mut Resources,
+) -> Result<Machine<'a>, InterpError> {
+    Ok(Machine {
+        program,
+        structure: flow::Structure::analyze(&program.instructions)?,
+        stage,
+        lanes,
+        temps: RegFile::new(l.temps, lanes),
+        indexable: l
+            .indexable
+            .iter()
+            .map(|x| x.map(|(count, _)| RegFile::new(count, lanes)))
+            .collect(),
+        inputs: RegFile::new(l.inputs, lanes),
+        outputs: RegFile::new(l.outputs, lanes),
+        ids: vec![ThreadIds::default(); lanes],
+        res,
+        tgsm: resources::Tgsm::default(),
+        active: Mask::all(lanes),
+        alive: Mask::all(lanes),
+        discarded: Mask::none(lanes),
+        frames: Vec::new(),
+        events: vec![0; lanes],
+        scratch_ev: vec![0; lanes],
+        icb: l.icb.clone(),
+        views: l.views.clone(),
+        executed: 0,
+    })
+}
+
+/// Run a pixel or vertex program: one lane per entry of `inputs` (each a list of `v#` registers).
+pub fn run_invocations(
+    program: &Program,
+    res: &mut Resources,
+    inputs: &[Vec<[u32; 4]>],
+    budget: u64,
+) -> Result<BatchResult, InterpError> {
+    let stage = match program.version.stage {
+        dxbc::Stage::Pixel => Stage::Pixel,
+        dxbc::Stage::Vertex => Stage::Vertex,
+        other => {
+            return Err(InterpError::Unsupported {
+                index: 0,
+                what: format!("{other:?} programs"),
+            });
+        }
+    };
+    let l = layout(program);
+    let lanes = inputs.len();
+    let mut m = machine(program, &l, stage, lanes, res)?;
+    for (lane, regs) in inputs.iter().enumerate() {
+        for (r, v) in regs.iter().enumerate().take(l.inputs) {
+            for (c, w) in v.iter().enumerate() {
+                m.inputs.set(r, c, lane, *w);
+            }
+        }
+    }
+    m.run(budget)?;
+    let lanes_out = (0..lanes)
+        .map(|lane| LaneResult {
+            outputs: (0..l.outputs)
+                .map(|r| std::array::from_fn(|c| m.outputs.get(r, c, lane).unwrap_or(0)))
+                .collect(),
+            discarded: m.discarded.get(lane),
+            events: m.events[lane],
+        })
+        .collect();
+    Ok(BatchResult { lanes: lanes_out })
+}
+
+/// Run a compute program over `groups` thread groups; UAVs in `res` are updated in place.
+/// Groups run one after another (a serial order D3D allows); each is one batch.
+pub fn run_dispatch(
+    program: &Program,
+    res: &mut Resources,
+    groups: [u32; 3],
+    budget: u64,
+) -> Result<DispatchResult, InterpError> {
+    if program.version.stage != dxbc::Stage::Compute {
+        return Err(InterpError::Unsupported {
+            index: 0,
+            what: format!("{:?} program in a dispatch", program.version.stage),
+        });
+    }
+    let l = layout(program);
+    let [tx, ty, tz] = l.thread_group;
+    let lanes = (tx as usize) * (ty as usize) * (tz as usize);
+    if lanes == 0 || lanes > 1024 {
+        return Err(InterpError::Malformed {
+            index: 0,
+            what: format!("thread group of {lanes} invocations"),
+        });
+    }
+    let mut result = DispatchResult::default();
+    for gz in 0..groups[2] {
+        for gy in 0..groups[1] {
+            for gx in 0..groups[0] {
+                let mut m = machine(program, &l, Stage::Compute, lanes, res)?;
+                for (&slot, &bytes) in &l.tgsm {
+                    m.tgsm.regions.insert(
+                        slot,
+                        Buffer {
+                            words: vec![0; bytes.div_ceil(4) as usize],
+                            size_bytes: bytes,
+                        },
+                    );
+                }
+                for lane in 0..lanes {
+                    let x = (lane as u32) % tx;
+                    let y = (lane as u32 / tx) % ty;
+                    let z = lane as u32 / (tx * ty);
+                    m.ids[lane] = ThreadIds {
+                        thread: [gx * tx + x, gy * ty + y, gz * tz + z],
+                        group: [gx, gy, gz],
+                        in_group: [x, y, z],
+                        flattened: lane as u32,
+                    };
+                }
+                m.run(budget)?;
+                result.events |= m.events.iter().fold(0, |a, e| a | e);
+                result.groups += 1;
+            }
+        }
+    }
+    Ok(result)
+}

@@ -1,0 +1,124 @@
+//! What a batch reads and writes besides registers: constant buffers, the buffers and textures
+//! behind `t#`/`u#`, samplers, and group-shared memory. Every D3D out-of-bounds rule for these
+//! lives here, in one function per access kind.
+
+use std::collections::BTreeMap;
+
+use crate::domain::{Domain, Events, raise};
+
+/// A buffer behind `t#` or `u#`: its bytes as words. The view's kind (raw, structured, typed)
+/// comes from the program's declaration.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Buffer {
+    pub words: Vec<u32>,
+    /// Bytes in the view (`bufinfo`); words past it are out of bounds.
+    pub size_bytes: u32,
+}
+
+/// A 2D texture with its mip chain, as raw texel words (one `[u32; 4]` per texel, already
+/// expanded from the view's format).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Texture2d {
+    pub width: u32,
+    pub height: u32,
+    /// Mip levels, each row-major `width >> m` by `height >> m` texels.
+    pub mips: Vec<Vec<[u32; 4]>>,
+    /// Whether texels are floats (sampling filters them) or integers.
+    pub float: bool,
+}
+
+/// A sampler's state.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sampler {
+    pub linear: bool,
+    /// wrap, clamp, mirror, border per axis.
+    pub address: [Address; 3],
+    pub border: [u32; 4],
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Address {
+    Wrap,
+    Clamp,
+    Mirror,
+    Border,
+}
+
+impl Default for Sampler {
+    fn default() -> Sampler {
+        Sampler {
+            linear: false,
+            address: [Address::Clamp; 3],
+            border: [0; 4],
+        }
+    }
+}
+
+/// An SRV.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Srv {
+    Buffer(Buffer),
+    Texture2d(Texture2d),
+}
+
+/// Everything bound for one run.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Resources {
+    /// Constant buffers by slot, as words (four per register).
+    pub cbs: BTreeMap<u32, Vec<u32>>,
+    pub srvs: BTreeMap<u32, Srv>,
+    pub uavs: BTreeMap<u32, Buffer>,
+    pub samplers: BTreeMap<u32, Sampler>,
+    /// Hidden counters of append/consume UAVs (`imm_atomic_alloc`/`consume`).
+    pub counters: BTreeMap<u32, u32>,
+}
+
+/// A constant-buffer read: past the bound data it gives 0 (FS §7.5), as does an empty slot.
+pub fn cb_read(cb: Option<&Vec<u32>>, register: u64, component: usize) -> u32 {
+    let Some(cb) = cb else { return 0 };
+    usize::try_from(register)
+        .ok()
+        .and_then(|r| r.checked_mul(4))
+        .and_then(|w| cb.get(w + component))
+        .copied()
+        .unwrap_or(0)
+}
+
+/// A raw or structured load of the word at `byte`: out of bounds reads 0 (FS §22.4.10, §22.4.12).
+pub fn buffer_load(buf: Option<&Buffer>, byte: u64, ev: &mut Events) -> u32 {
+    match buf.and_then(|b| in_bounds_word(b, byte)) {
+        Some(w) => buf.map_or(0, |b| b.words.get(w).copied().unwrap_or(0)),
+        None => {
+            raise(ev, Domain::OobRead);
+            0
+        }
+    }
+}
+
+/// A raw or structured store of one word: out of bounds is dropped (FS §22.4.11, §22.4.13).
+pub fn buffer_store(buf: Option<&mut Buffer>, byte: u64, value: u32, ev: &mut Events) {
+    let Some(b) = buf else {
+        raise(ev, Domain::OobWrite);
+        return;
+    };
+    match in_bounds_word(b, byte) {
+        Some(w) => {
+            if b.words.len() <= w {
+                b.words.resize(w + 1, 0);
+            }
+            b.words[w] = value;
+        }
+        None => raise(ev, Domain::OobWrite),
+    }
+}
+
+/// The word index of `byte` when the whole word lies inside the view.
+fn in_bounds_word(b: &Buffer, byte: u64) -> Option<usize> {
+    (byte.checked_add(4)? <= u64::from(b.size_bytes)).then(|| (byte / 4) as usize)
+}
+
+/// Group-shared memory of one thread group: raw (`dcl_tgsm_raw`) or structured, as words.
+#[derive(Debug, Clone, Default)]
+pub struct Tgsm {
+    pub regions: BTreeMap<u32, Buffer>,
+}

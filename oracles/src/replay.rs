@@ -1,0 +1,242 @@
+//! Running case files on the interpreter and checking their expectations: the `--executor
+//! interp` side of `dxdiff replay`.
+
+use dxbc::Program;
+
+use crate::case::{CaseFile, Expect, Input, Run, words};
+use crate::interp::{self, Address, Buffer, InterpError, Resources, Sampler, Srv, Texture2d};
+
+/// The verdict on one run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RunOutcome {
+    Passed,
+    Failed(String),
+    Skipped(String),
+}
+
+/// What the interpreter produced for one run, in the shape `expect` addresses.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Observed {
+    /// `o#` of the first invocation.
+    pub outputs: Vec<[u32; 4]>,
+    pub discarded: bool,
+    /// Final UAV contents by slot.
+    pub uavs: std::collections::BTreeMap<u32, Vec<u32>>,
+    pub events: crate::domain::Events,
+}
+
+/// Parse the register number of an input or expectation key such as `cb0`, `v3`, `u1`.
+fn key_index(key: &str, prefix: &str) -> Option<u32> {
+    key.strip_prefix(prefix)?.parse().ok()
+}
+
+/// Bind a run's inputs. `v#` registers come back separately, per invocation.
+pub fn resources(run: &Run) -> Result<(Resources, Vec<Vec<[u32; 4]>>), String> {
+    let mut res = Resources::default();
+    let mut single: Vec<[u32; 4]> = Vec::new();
+    for (key, input) in &run.inputs {
+        if let Some(n) = key_index(key, "cb") {
+            let Input::Words(w) = input else {
+                return Err(format!("`{key}` must be a list of words"));
+            };
+            res.cbs.insert(n, words(w));
+        } else if let Some(n) = key_index(key, "v") {
+            let Input::Words(w) = input else {
+                return Err(format!("`{key}` must be a list of words"));
+            };
+            set_register(&mut single, n, &words(w));
+        } else if let Some(n) = key_index(key, "u") {
+            let Input::Buffer(b) = input else {
+                return Err(format!("`{key}` must be a buffer (typed UAV textures are not supported)"));
+            };
+            res.uavs.insert(n, buffer(b.size_bytes, &words(&b.words)));
+        } else if let Some(n) = key_index(key, "t") {
+            let srv = match input {
+                Input::Buffer(b) => Srv::Buffer(buffer(b.size_bytes, &words(&b.words))),
+                Input::Texture { texture2d } => Srv::Texture2d(texture(texture2d)?),
+                Input::Words(_) | Input::Sampler(_) => return Err(format!("`{key}` is not a buffer or texture")),
+            };
+            res.srvs.insert(n, srv);
+        } else if let Some(n) = key_index(key, "s") {
+            let Input::Sampler(s) = input else {
+                return Err(format!("`{key}` must be a sampler"));
+            };
+            res.samplers.insert(n, sampler(s)?);
+        } else {
+            return Err(format!("unknown input `{key}`"));
+        }
+    }
+    let invocations = match &run.invocations {
+        None => vec![single],
+        Some(list) => list
+            .iter()
+            .map(|regs| {
+                let mut v = Vec::new();
+                for (key, w) in regs {
+                    let n = key_index(key, "v").ok_or_else(|| format!("invocation input `{key}` is not v#"))?;
+                    set_register(&mut v, n, &words(w));
+                }
+                Ok(v)
+            })
+            .collect::<Result<_, String>>()?,
+    };
+    Ok((res, invocations))
+}
+
+fn set_register(regs: &mut Vec<[u32; 4]>, n: u32, w: &[u32]) {
+    let n = n as usize;
+    if regs.len() <= n {
+        regs.resize(n + 1, [0; 4]);
+    }
+    for (c, v) in w.iter().take(4).enumerate() {
+        regs[n][c] = *v;
+    }
+}
+
+/// A buffer of `size_bytes` whose first words are given and the rest zero.
+fn buffer(size_bytes: u32, w: &[u32]) -> Buffer {
+    let mut words = w.to_vec();
+    words.resize((size_bytes as usize).div_ceil(4).max(words.len()), 0);
+    Buffer { words, size_bytes }
+}
+
+/// Expand a texture's words into texels per its DXGI format.
+fn texture(t: &crate::case::TextureDesc) -> Result<Texture2d, String> {
+    let (per_texel, float, expand): (usize, bool, fn(&[u32]) -> [u32; 4]) = match t.format.as_str() {
+        "R32G32B32A32_FLOAT" => (4, true, |w| [w[0], w[1], w[2], w[3]]),
+        "R32G32B32A32_UINT" | "R32G32B32A32_SINT" => (4, false, |w| [w[0], w[1], w[2], w[3]]),
+        "R32G32_FLOAT" => (2, true, |w| [w[0], w[1], 0, 0x3f80_0000]),
+        "R32G32_UINT" | "R32G32_SINT" => (2, false, |w| [w[0], w[1], 0, 1]),
+        "R32_FLOAT" => (1, true, |w| [w[0], 0, 0, 0x3f80_0000]),
+        "R32_UINT" | "R32_SINT" => (1, false, |w| [w[0], 0, 0, 1]),
+        "R8G8B8A8_UNORM" => (1, true, |w| {
+            std::array::from_fn(|c| unorm8(w[0] >> (8 * c)))
+        }),
+        other => return Err(format!("texture format {other} is not supported")),
+    };
+    let mips = t
+        .mips
+        .iter()
+        .map(|m| words(m).chunks(per_texel).filter(|c| c.len() == per_texel).map(expand).collect())
+        .collect();
+    Ok(Texture2d {
+        width: t.width,
+        height: t.height,
+        mips,
+        float,
+    })
+}
+
+/// UNORM8 to float: `c / 255`, correctly rounded (FS §3.2.3.1).
+fn unorm8(c: u32) -> u32 {
+    ((c & 0xFF) as f32 / 255.0).to_bits()
+}
+
+fn sampler(s: &crate::case::SamplerDesc) -> Result<Sampler, String> {
+    let linear = match s.filter.as_str() {
+        "point" => false,
+        "linear" => true,
+        other => return Err(format!("sampler filter `{other}` is not supported")),
+    };
+    let mut address = [Address::Clamp; 3];
+    for (i, a) in s.address.iter().take(3).enumerate() {
+        address[i] = match a.as_str() {
+            "wrap" => Address::Wrap,
+            "clamp" => Address::Clamp,
+            "mirror" => Address::Mirror,
+            "border" => Address::Border,
+            other => return Err(format!("address mode `{other}` is not supported")),
+        };
+    }
+    let mut border = [0u32; 4];
+    for (i, w) in s.border.iter().take(4).enumerate() {
+        border[i] = w.0;
+    }
+    Ok(Sampler { linear, address, border })
+}
+
+/// Run one case run on the interpreter.
+pub fn observe(program: &Program, run: &Run, budget: u64) -> Result<Observed, RunError> {
+    let (mut res, invocations) = resources(run).map_err(RunError::Input)?;
+    let mut obs = Observed::default();
+    match program.version.stage {
+        dxbc::Stage::Compute => {
+            let groups = run.dispatch.unwrap_or([1, 1, 1]);
+            let r = interp::run_dispatch(program, &mut res, groups, budget).map_err(RunError::Interp)?;
+            obs.events = r.events;
+        }
+        _ => {
+            let r = interp::run_invocations(program, &mut res, &invocations, budget).map_err(RunError::Interp)?;
+            if let Some(first) = r.lanes.first() {
+                obs.outputs = first.outputs.clone();
+                obs.discarded = first.discarded;
+            }
+            obs.events = r.lanes.iter().fold(0, |a, l| a | l.events);
+        }
+    }
+    obs.uavs = res.uavs.into_iter().map(|(k, b)| (k, b.words)).collect();
+    Ok(obs)
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RunError {
+    Input(String),
+    Interp(InterpError),
+}
+
+/// Check a run's expectations against what was observed.
+pub fn check(run: &Run, obs: &Observed) -> RunOutcome {
+    let Some(expect) = &run.expect else {
+        return RunOutcome::Passed;
+    };
+    for (key, e) in expect {
+        let verdict = match e {
+            Expect::Discarded(want) if key == "discarded" => {
+                (obs.discarded == *want).then_some(()).ok_or(format!("discarded is {}, expected {want}", obs.discarded))
+            }
+            Expect::Words(w) => {
+                let actual: Vec<u32> = if let Some(n) = key_index(key, "o") {
+                    obs.outputs.get(n as usize).map(|o| o.to_vec()).unwrap_or_default()
+                } else if let Some(n) = key_index(key, "u") {
+                    obs.uavs.get(&n).cloned().unwrap_or_default()
+                } else {
+                    return RunOutcome::Failed(format!("unknown expectation `{key}`"));
+                };
+                w.check(&actual).map_err(|(i, want, got)| {
+                    format!("{key}[{i}] is 0x{got:08x}, expected 0x{want:08x} ({:?})", w.compare)
+                })
+            }
+            Expect::Discarded(_) => Err(format!("`{key}` cannot be a boolean")),
+        };
+        if let Err(why) = verdict {
+            return RunOutcome::Failed(why);
+        }
+    }
+    RunOutcome::Passed
+}
+
+/// Replay every run of a case file on the interpreter.
+pub fn replay_interp(case: &CaseFile, budget: u64) -> Vec<(String, RunOutcome)> {
+    let program = case
+        .blob()
+        .map_err(|e| format!("bad dxbc: {e}"))
+        .and_then(|b| dxbc::Shader::parse(&b).map_err(|e| format!("[{}] {e}", e.code())))
+        .map(|s| s.program);
+    case.runs
+        .iter()
+        .map(|run| {
+            let outcome = match &program {
+                Err(e) => RunOutcome::Failed(e.clone()),
+                Ok(p) => match observe(p, run, budget) {
+                    Ok(obs) => check(run, &obs),
+                    Err(RunError::Input(e)) => RunOutcome::Failed(format!("bad inputs: {e}")),
+                    Err(RunError::Interp(e @ InterpError::BudgetExceeded { .. })) => {
+                        RunOutcome::Failed(format!("inconclusive: {e}"))
+                    }
+                    Err(RunError::Interp(e)) => RunOutcome::Failed(format!("[{}] {e}", e.code())),
+                },
+            };
+            (run.id.clone(), outcome)
+        })
+        .collect()
+}
