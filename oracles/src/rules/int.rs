@@ -237,7 +237,7 @@ pub const fn bfrev(a: u32) -> u32 {
 }
 
 /// `msad` (D3D11.1 masked sum of absolute differences, doc §2.6): for each byte i of
-/// `reference` that is nonzero, add |reference.byte[i] − source.byte[i]| to `accum`.
+/// `reference` that is nonzero, add `|reference.byte[i] − source.byte[i]|` to `accum`.
 ///
 /// Choice: the spec leaves overflow undefined (saturate or wrap); this wraps. Inputs that
 /// reach it are a don't-care in the harness.
