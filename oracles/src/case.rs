@@ -24,7 +24,9 @@ impl<'de> Deserialize<'de> for Word {
         let hex = s
             .strip_prefix("0x")
             .or_else(|| s.strip_prefix("0X"))
-            .ok_or_else(|| serde::de::Error::custom(format!("word `{s}` is not 0x-prefixed hex")))?;
+            .ok_or_else(|| {
+                serde::de::Error::custom(format!("word `{s}` is not 0x-prefixed hex"))
+            })?;
         u32::from_str_radix(hex, 16)
             .map(Word)
             .map_err(|_| serde::de::Error::custom(format!("word `{s}` is not a 32-bit hex value")))
@@ -168,7 +170,7 @@ impl CaseFile {
     /// The container bytes.
     pub fn blob(&self) -> Result<Vec<u8>, String> {
         let s = self.dxbc.as_bytes();
-        if s.len() % 2 != 0 {
+        if !s.len().is_multiple_of(2) {
             return Err("`dxbc` has an odd number of hex digits".into());
         }
         s.chunks(2)
@@ -200,7 +202,10 @@ mod tests {
     fn words_keep_their_bits() {
         let w: Vec<Word> = serde_json::from_str(r#"["0x7fc00001", "0x80000000"]"#).expect("parses");
         assert_eq!(words(&w), vec![0x7fc0_0001, 0x8000_0000]);
-        assert_eq!(serde_json::to_string(&w).expect("writes"), r#"["0x7fc00001","0x80000000"]"#);
+        assert_eq!(
+            serde_json::to_string(&w).expect("writes"),
+            r#"["0x7fc00001","0x80000000"]"#
+        );
         assert!(serde_json::from_str::<Word>(r#""12""#).is_err());
     }
 }

@@ -30,8 +30,14 @@ fn key_index(key: &str, prefix: &str) -> Option<u32> {
     key.strip_prefix(prefix)?.parse().ok()
 }
 
+/// The `v#` registers of each invocation.
+pub type InvocationInputs = Vec<Vec<[u32; 4]>>;
+
+/// How one texel's words become four components.
+type Expand = fn(&[u32]) -> [u32; 4];
+
 /// Bind a run's inputs. `v#` registers come back separately, per invocation.
-pub fn resources(run: &Run) -> Result<(Resources, Vec<Vec<[u32; 4]>>), String> {
+pub fn resources(run: &Run) -> Result<(Resources, InvocationInputs), String> {
     let mut res = Resources::default();
     let mut single: Vec<[u32; 4]> = Vec::new();
     for (key, input) in &run.inputs {
@@ -47,14 +53,18 @@ pub fn resources(run: &Run) -> Result<(Resources, Vec<Vec<[u32; 4]>>), String> {
             set_register(&mut single, n, &words(w));
         } else if let Some(n) = key_index(key, "u") {
             let Input::Buffer(b) = input else {
-                return Err(format!("`{key}` must be a buffer (typed UAV textures are not supported)"));
+                return Err(format!(
+                    "`{key}` must be a buffer (typed UAV textures are not supported)"
+                ));
             };
             res.uavs.insert(n, buffer(b.size_bytes, &words(&b.words)));
         } else if let Some(n) = key_index(key, "t") {
             let srv = match input {
                 Input::Buffer(b) => Srv::Buffer(buffer(b.size_bytes, &words(&b.words))),
                 Input::Texture { texture2d } => Srv::Texture2d(texture(texture2d)?),
-                Input::Words(_) | Input::Sampler(_) => return Err(format!("`{key}` is not a buffer or texture")),
+                Input::Words(_) | Input::Sampler(_) => {
+                    return Err(format!("`{key}` is not a buffer or texture"));
+                }
             };
             res.srvs.insert(n, srv);
         } else if let Some(n) = key_index(key, "s") {
@@ -73,7 +83,8 @@ pub fn resources(run: &Run) -> Result<(Resources, Vec<Vec<[u32; 4]>>), String> {
             .map(|regs| {
                 let mut v = Vec::new();
                 for (key, w) in regs {
-                    let n = key_index(key, "v").ok_or_else(|| format!("invocation input `{key}` is not v#"))?;
+                    let n = key_index(key, "v")
+                        .ok_or_else(|| format!("invocation input `{key}` is not v#"))?;
                     set_register(&mut v, n, &words(w));
                 }
                 Ok(v)
@@ -102,7 +113,7 @@ fn buffer(size_bytes: u32, w: &[u32]) -> Buffer {
 
 /// Expand a texture's words into texels per its DXGI format.
 fn texture(t: &crate::case::TextureDesc) -> Result<Texture2d, String> {
-    let (per_texel, float, expand): (usize, bool, fn(&[u32]) -> [u32; 4]) = match t.format.as_str() {
+    let (per_texel, float, expand): (usize, bool, Expand) = match t.format.as_str() {
         "R32G32B32A32_FLOAT" => (4, true, |w| [w[0], w[1], w[2], w[3]]),
         "R32G32B32A32_UINT" | "R32G32B32A32_SINT" => (4, false, |w| [w[0], w[1], w[2], w[3]]),
         "R32G32_FLOAT" => (2, true, |w| [w[0], w[1], 0, 0x3f80_0000]),
@@ -117,7 +128,13 @@ fn texture(t: &crate::case::TextureDesc) -> Result<Texture2d, String> {
     let mips = t
         .mips
         .iter()
-        .map(|m| words(m).chunks(per_texel).filter(|c| c.len() == per_texel).map(expand).collect())
+        .map(|m| {
+            words(m)
+                .chunks(per_texel)
+                .filter(|c| c.len() == per_texel)
+                .map(expand)
+                .collect()
+        })
         .collect();
     Ok(Texture2d {
         width: t.width,
@@ -152,7 +169,11 @@ fn sampler(s: &crate::case::SamplerDesc) -> Result<Sampler, String> {
     for (i, w) in s.border.iter().take(4).enumerate() {
         border[i] = w.0;
     }
-    Ok(Sampler { linear, address, border })
+    Ok(Sampler {
+        linear,
+        address,
+        border,
+    })
 }
 
 /// Run one case run on the interpreter.
@@ -162,11 +183,13 @@ pub fn observe(program: &Program, run: &Run, budget: u64) -> Result<Observed, Ru
     match program.version.stage {
         dxbc::Stage::Compute => {
             let groups = run.dispatch.unwrap_or([1, 1, 1]);
-            let r = interp::run_dispatch(program, &mut res, groups, budget).map_err(RunError::Interp)?;
+            let r = interp::run_dispatch(program, &mut res, groups, budget)
+                .map_err(RunError::Interp)?;
             obs.events = r.events;
         }
         _ => {
-            let r = interp::run_invocations(program, &mut res, &invocations, budget).map_err(RunError::Interp)?;
+            let r = interp::run_invocations(program, &mut res, &invocations, budget)
+                .map_err(RunError::Interp)?;
             if let Some(first) = r.lanes.first() {
                 obs.outputs = first.outputs.clone();
                 obs.discarded = first.discarded;
@@ -191,19 +214,25 @@ pub fn check(run: &Run, obs: &Observed) -> RunOutcome {
     };
     for (key, e) in expect {
         let verdict = match e {
-            Expect::Discarded(want) if key == "discarded" => {
-                (obs.discarded == *want).then_some(()).ok_or(format!("discarded is {}, expected {want}", obs.discarded))
-            }
+            Expect::Discarded(want) if key == "discarded" => (obs.discarded == *want)
+                .then_some(())
+                .ok_or(format!("discarded is {}, expected {want}", obs.discarded)),
             Expect::Words(w) => {
                 let actual: Vec<u32> = if let Some(n) = key_index(key, "o") {
-                    obs.outputs.get(n as usize).map(|o| o.to_vec()).unwrap_or_default()
+                    obs.outputs
+                        .get(n as usize)
+                        .map(|o| o.to_vec())
+                        .unwrap_or_default()
                 } else if let Some(n) = key_index(key, "u") {
                     obs.uavs.get(&n).cloned().unwrap_or_default()
                 } else {
                     return RunOutcome::Failed(format!("unknown expectation `{key}`"));
                 };
                 w.check(&actual).map_err(|(i, want, got)| {
-                    format!("{key}[{i}] is 0x{got:08x}, expected 0x{want:08x} ({:?})", w.compare)
+                    format!(
+                        "{key}[{i}] is 0x{got:08x}, expected 0x{want:08x} ({:?})",
+                        w.compare
+                    )
                 })
             }
             Expect::Discarded(_) => Err(format!("`{key}` cannot be a boolean")),

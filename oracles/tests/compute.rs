@@ -5,7 +5,9 @@ use oracles::domain::Domain;
 use oracles::interp::{Buffer, DEFAULT_BUDGET, Resources, run_dispatch};
 
 fn program(text: &str) -> dxbc::Program {
-    dxbc::assemble(text).expect("test program assembles").program
+    dxbc::assemble(text)
+        .expect("test program assembles")
+        .program
 }
 
 fn uav(words: usize) -> Buffer {
@@ -111,7 +113,10 @@ ret
     res.uavs.insert(1, uav(8));
     let r = run_dispatch(&p, &mut res, [1, 1, 1], DEFAULT_BUDGET).expect("runs");
     assert_eq!(res.uavs[&0].words, vec![110, 10, 111, 11, 112, 12, 113, 13]);
-    assert_eq!(res.uavs[&1].words, vec![110, 111, 112, 113, 100, 100, 100, 100]);
+    assert_eq!(
+        res.uavs[&1].words,
+        vec![110, 111, 112, 113, 100, 100, 100, 100]
+    );
     assert!(r.events & Domain::OobRead.bit() != 0);
     assert!(r.events & Domain::OobWrite.bit() != 0);
 }

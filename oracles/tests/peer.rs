@@ -15,8 +15,12 @@ fn peer_corpus_passes_on_the_interpreter() {
     let mut files: Vec<_> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
     files.sort();
     let (mut passed, mut failures) = (0, Vec::new());
-    for f in files.iter().filter(|f| f.extension().is_some_and(|x| x == "json")) {
-        let case = CaseFile::parse(&std::fs::read_to_string(f).expect("readable")).expect("case file");
+    for f in files
+        .iter()
+        .filter(|f| f.extension().is_some_and(|x| x == "json"))
+    {
+        let case =
+            CaseFile::parse(&std::fs::read_to_string(f).expect("readable")).expect("case file");
         for (id, outcome) in replay_interp(&case, DEFAULT_BUDGET) {
             match outcome {
                 RunOutcome::Passed => passed += 1,

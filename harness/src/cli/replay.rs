@@ -91,5 +91,9 @@ pub fn run(a: &ReplayArgs) -> CliResult {
         }
     }
     println!("{passed} passed, {failed} failed, {skipped} skipped");
-    Ok(if failed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(if failed > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }

@@ -4,10 +4,10 @@
 
 use dxbc::{Instruction, Opcode};
 
+use super::InterpError;
 use super::flow::{Frame, leave};
 use super::machine::{Consumer, Machine, write_mask};
 use super::mask::Mask;
-use super::InterpError;
 use crate::domain::Events;
 use crate::rules::{convert as cv, double as dbl, float as fl, int, transcendental as tr};
 
@@ -22,7 +22,9 @@ impl Machine<'_> {
         while pc < n {
             self.executed += 1;
             if self.executed > budget {
-                return Err(InterpError::BudgetExceeded { executed: self.executed - 1 });
+                return Err(InterpError::BudgetExceeded {
+                    executed: self.executed - 1,
+                });
             }
             pc = self.step(pc)?;
             if !self.alive.any() {
@@ -63,18 +65,32 @@ impl Machine<'_> {
                 });
                 self.active = cond;
                 let (else_at, endif) = self.structure.if_targets[pc];
-                if self.active.any() { next } else { else_at.unwrap_or(endif) }
+                if self.active.any() {
+                    next
+                } else {
+                    else_at.unwrap_or(endif)
+                }
             }
             Opcode::Else => {
                 let Some(Frame::If { entry, cond }) = self.frames.last() else {
-                    return Err(InterpError::Malformed { index: pc, what: "else without if".into() });
+                    return Err(InterpError::Malformed {
+                        index: pc,
+                        what: "else without if".into(),
+                    });
                 };
                 self.active = entry.and_not(cond).and(&self.alive);
-                if self.active.any() { next } else { self.structure.if_targets[pc].1 }
+                if self.active.any() {
+                    next
+                } else {
+                    self.structure.if_targets[pc].1
+                }
             }
             Opcode::Endif => {
                 let Some(Frame::If { entry, .. }) = self.frames.pop() else {
-                    return Err(InterpError::Malformed { index: pc, what: "endif without if".into() });
+                    return Err(InterpError::Malformed {
+                        index: pc,
+                        what: "endif without if".into(),
+                    });
                 };
                 self.active = entry.and(&self.alive);
                 next
@@ -88,8 +104,16 @@ impl Machine<'_> {
                 next
             }
             Opcode::Endloop => {
-                let Some(Frame::Loop { outer, running, start }) = self.frames.last() else {
-                    return Err(InterpError::Malformed { index: pc, what: "endloop without loop".into() });
+                let Some(Frame::Loop {
+                    outer,
+                    running,
+                    start,
+                }) = self.frames.last()
+                else {
+                    return Err(InterpError::Malformed {
+                        index: pc,
+                        what: "endloop without loop".into(),
+                    });
                 };
                 let again = running.and(&self.alive);
                 if again.any() {
@@ -130,9 +154,18 @@ impl Machine<'_> {
             }
             Opcode::Case | Opcode::Default => {
                 let value = inst.operands.first().and_then(|o| o.imm.first().copied());
-                let Some(Frame::Switch { outer, matched, broken, selector, start }) = self.frames.last_mut()
+                let Some(Frame::Switch {
+                    outer,
+                    matched,
+                    broken,
+                    selector,
+                    start,
+                }) = self.frames.last_mut()
                 else {
-                    return Err(InterpError::Malformed { index: pc, what: "case outside switch".into() });
+                    return Err(InterpError::Malformed {
+                        index: pc,
+                        what: "case outside switch".into(),
+                    });
                 };
                 let cases = &self.structure.switch_cases[*start];
                 let newly = Mask::from_fn(lanes, |l| match value {
@@ -147,13 +180,20 @@ impl Machine<'_> {
             }
             Opcode::Endswitch => {
                 let Some(Frame::Switch { outer, .. }) = self.frames.pop() else {
-                    return Err(InterpError::Malformed { index: pc, what: "endswitch without switch".into() });
+                    return Err(InterpError::Malformed {
+                        index: pc,
+                        what: "endswitch without switch".into(),
+                    });
                 };
                 self.active = outer.and(&self.alive);
                 next
             }
             Opcode::Ret | Opcode::Retc => {
-                let leaving = if inst.opcode == Opcode::Ret { self.active.clone() } else { self.condition(inst, pc)? };
+                let leaving = if inst.opcode == Opcode::Ret {
+                    self.active.clone()
+                } else {
+                    self.condition(inst, pc)?
+                };
                 self.alive = self.alive.and_not(&leaving);
                 self.active = self.active.and_not(&leaving);
                 next
@@ -182,7 +222,13 @@ impl Machine<'_> {
 
     /// Read every source component the destination needs before writing any, so a destination
     /// that is also a source reads its old value.
-    fn gather(&mut self, inst: &Instruction, first_src: usize, mask: u8, at: usize) -> Result<Vec<[Vec<u32>; 4]>, InterpError> {
+    fn gather(
+        &mut self,
+        inst: &Instruction,
+        first_src: usize,
+        mask: u8,
+        at: usize,
+    ) -> Result<Vec<[Vec<u32>; 4]>, InterpError> {
         self.gather_with(inst, first_src, mask, at, true)
     }
 
@@ -215,7 +261,12 @@ impl Machine<'_> {
         Ok(out)
     }
 
-    fn alu_n(&mut self, inst: &Instruction, at: usize, f: impl Fn(&[u32; 4], &mut Events) -> u32) -> Result<(), InterpError> {
+    fn alu_n(
+        &mut self,
+        inst: &Instruction,
+        at: usize,
+        f: impl Fn(&[u32; 4], &mut Events) -> u32,
+    ) -> Result<(), InterpError> {
         let dst = &inst.operands[0];
         let mask = write_mask(dst);
         let srcs = self.gather(inst, 1, mask, at)?;
@@ -248,7 +299,12 @@ impl Machine<'_> {
     }
 
     /// Two destinations (`udiv`, `imul`, `sincos`, `swapc`...); `f` gives both results.
-    fn alu_pair(&mut self, inst: &Instruction, at: usize, f: impl Fn(&[u32; 4], &mut Events) -> (u32, u32)) -> Result<(), InterpError> {
+    fn alu_pair(
+        &mut self,
+        inst: &Instruction,
+        at: usize,
+        f: impl Fn(&[u32; 4], &mut Events) -> (u32, u32),
+    ) -> Result<(), InterpError> {
         let (d0, d1) = (&inst.operands[0], &inst.operands[1]);
         let (m0, m1) = (write_mask(d0), write_mask(d1));
         let mask = m0 | m1;
@@ -354,7 +410,13 @@ impl Machine<'_> {
                 }
             }
             Movc => self.alu_n(inst, at, |a, _| if a[0] != 0 { a[1] } else { a[2] }),
-            Swapc => self.alu_pair(inst, at, |a, _| if a[0] != 0 { (a[2], a[1]) } else { (a[1], a[2]) }),
+            Swapc => self.alu_pair(inst, at, |a, _| {
+                if a[0] != 0 {
+                    (a[2], a[1])
+                } else {
+                    (a[1], a[2])
+                }
+            }),
             Itof => self.alu1(inst, at, cv::itof),
             Utof => self.alu1(inst, at, cv::utof),
             Ftoi => self.alu1(inst, at, cv::ftoi),
@@ -396,8 +458,8 @@ impl Machine<'_> {
             Ibfe => self.alu_n(inst, at, |a, ev| int::ibfe(a[0], a[1], a[2], ev)),
             Bfi => self.alu_n(inst, at, |a, ev| int::bfi(a[0], a[1], a[2], a[3], ev)),
             Msad => self.alu_n(inst, at, |a, _| int::msad(a[0], a[1], a[2])),
-            Dadd | Dmul | Dmin | Dmax | Ddiv | Dfma | Drcp | Dmov | Dmovc | Deq | Dge | Dlt | Dne | Dtof
-            | Ftod | Dtoi | Dtou | Itod | Utod => self.double_op(inst, at),
+            Dadd | Dmul | Dmin | Dmax | Ddiv | Dfma | Drcp | Dmov | Dmovc | Deq | Dge | Dlt
+            | Dne | Dtof | Ftod | Dtoi | Dtou | Itod | Utod => self.double_op(inst, at),
             op if super::memory::is_memory_op(op) => self.memory_op(inst, at),
             op => Err(InterpError::Unsupported {
                 index: at,
@@ -426,15 +488,32 @@ impl Machine<'_> {
                 .map(|p| p.to_vec())
                 .collect()
         } else {
-            (0..4).filter(|c| mask & (1 << c) != 0).map(|c| vec![c]).collect()
+            (0..4)
+                .filter(|c| mask & (1 << c) != 0)
+                .map(|c| vec![c])
+                .collect()
         };
         for (k, slot) in slots.iter().enumerate() {
             // The k-th result reads the k-th double (or 32-bit value) of each source.
             let src_d = |s: &[Vec<u32>; 4], l: usize| -> u64 {
-                let (lo, hi) = if slot.len() == 2 { (slot[0], slot[1]) } else { (2 * k, 2 * k + 1) };
+                let (lo, hi) = if slot.len() == 2 {
+                    (slot[0], slot[1])
+                } else {
+                    (2 * k, 2 * k + 1)
+                };
                 u64::from(s[lo.min(3)][l]) | u64::from(s[hi.min(3)][l]) << 32
             };
-            let src_w = |s: &[Vec<u32>; 4], l: usize| -> u32 { s[if slot.len() == 2 { slot[0] } else { k }.min(3)][l] };
+            // 32-bit sources of a double result: the k-th double converts source component k
+            // (`itod r0.xyzw, r1.xyxx`), while `dmovc`'s condition sits beside its double.
+            let widening = matches!(inst.opcode, Ftod | Itod | Utod);
+            let src_w = |s: &[Vec<u32>; 4], l: usize| -> u32 {
+                s[if widening || slot.len() != 2 {
+                    k
+                } else {
+                    slot[0]
+                }
+                .min(3)][l]
+            };
             for l in 0..lanes {
                 let ev = &mut self.scratch_ev[l];
                 let d = |i: usize| double_modifier(src_d(&srcs[i], l), mods[i]);
@@ -448,7 +527,13 @@ impl Machine<'_> {
                     Dfma => dbl::dfma(d(0), d(1), d(2), ev),
                     Drcp => dbl::drcp(d(0), ev),
                     Dmov => d(0),
-                    Dmovc => if w(0) != 0 { d(1) } else { d(2) },
+                    Dmovc => {
+                        if w(0) != 0 {
+                            d(1)
+                        } else {
+                            d(2)
+                        }
+                    }
                     Deq => u64::from(dbl::deq(d(0), d(1), ev)),
                     Dge => u64::from(dbl::dge(d(0), d(1), ev)),
                     Dlt => u64::from(dbl::dlt(d(0), d(1), ev)),
@@ -460,6 +545,11 @@ impl Machine<'_> {
                     Itod => dbl::itod(w(0), ev),
                     Utod => dbl::utod(w(0), ev),
                     _ => 0,
+                };
+                let r = if inst.saturate && dst_double {
+                    dbl::dsaturate(r)
+                } else {
+                    r
                 };
                 if slot.len() == 2 {
                     results[slot[0]][l] = r as u32;

@@ -4,8 +4,8 @@
 
 use dxbc::{Instruction, Opcode};
 
-use super::mask::Mask;
 use super::InterpError;
+use super::mask::Mask;
 
 /// Where each structured instruction's partners are (indices into the instruction list).
 #[derive(Debug, Clone, Default)]
@@ -68,7 +68,9 @@ impl Structure {
                     return Err(bad("default outside switch"));
                 }
                 Opcode::Break | Opcode::Breakc
-                    if !stack.iter().any(|f| matches!(f.0, Opcode::Loop | Opcode::Switch)) =>
+                    if !stack
+                        .iter()
+                        .any(|f| matches!(f.0, Opcode::Loop | Opcode::Switch)) =>
                 {
                     return Err(bad("break outside loop or switch"));
                 }

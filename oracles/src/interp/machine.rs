@@ -2,12 +2,12 @@
 //! each instruction runs as tight loops over all lanes of a batch at once.
 
 use dxbc::opcodes::Num;
-use dxbc::{Components, Index, Instruction, Modifier, Opcode, Operand, OperandType, Program, Selection};
+use dxbc::{Components, Index, Instruction, Modifier, Operand, OperandType, Program, Selection};
 
+use super::InterpError;
 use super::flow::{Frame, Structure};
 use super::mask::Mask;
 use super::resources::{Resources, Tgsm, cb_read};
-use super::{InterpError, Stage};
 use crate::domain::Events;
 use crate::rules;
 
@@ -23,7 +23,6 @@ pub struct ThreadIds {
 /// A register file of `regs` four-component registers for `lanes` lanes.
 #[derive(Debug, Clone, Default)]
 pub struct RegFile {
-    pub regs: usize,
     pub lanes: usize,
     pub data: Vec<u32>,
 }
@@ -31,7 +30,6 @@ pub struct RegFile {
 impl RegFile {
     pub fn new(regs: usize, lanes: usize) -> RegFile {
         RegFile {
-            regs,
             lanes,
             data: vec![0; regs * 4 * lanes],
         }
@@ -63,7 +61,6 @@ impl RegFile {
 pub struct Machine<'a> {
     pub program: &'a Program,
     pub structure: Structure,
-    pub stage: Stage,
     pub lanes: usize,
     pub temps: RegFile,
     /// `x#` arrays: id -> (element count, file of `count` registers).
@@ -154,7 +151,12 @@ impl Machine<'_> {
     }
 
     /// Evaluate an index dimension for every lane.
-    fn index_values(&mut self, index: &Index, at: usize, out: &mut [u64]) -> Result<(), InterpError> {
+    fn index_values(
+        &mut self,
+        index: &Index,
+        at: usize,
+        out: &mut [u64],
+    ) -> Result<(), InterpError> {
         match index {
             Index::Imm32(v) => out.fill(u64::from(*v)),
             Index::Imm64(v) => out.fill(*v),
@@ -188,26 +190,49 @@ impl Machine<'_> {
         let lanes = self.lanes;
         match op.ty {
             OperandType::Immediate32 => {
-                let v = if op.imm.len() == 4 { op.imm[comp] } else { op.imm.first().copied().unwrap_or(0) };
+                let v = if op.imm.len() == 4 {
+                    op.imm[comp]
+                } else {
+                    op.imm.first().copied().unwrap_or(0)
+                };
                 out.fill(v);
+            }
+            // `d(x)` holds one double (low, high) and `d(x, y)` two: 32-bit component `comp` is
+            // word `comp` of that list, repeating for a single double.
+            OperandType::Immediate64 => {
+                let n = op.imm.len().max(1);
+                out.fill(op.imm.get(comp % n).copied().unwrap_or(0));
             }
             OperandType::Temp => {
                 let r = self.first_index(op, at)?;
-                let s = self.temps.slice(r, comp).ok_or_else(|| self.unsupported(at, "temp register out of range"))?;
+                let s = self
+                    .temps
+                    .slice(r, comp)
+                    .ok_or_else(|| self.unsupported(at, "temp register out of range"))?;
                 out.copy_from_slice(s);
             }
             OperandType::Input | OperandType::Output => {
-                let file = if op.ty == OperandType::Input { &self.inputs } else { &self.outputs };
+                let file = if op.ty == OperandType::Input {
+                    &self.inputs
+                } else {
+                    &self.outputs
+                };
                 match op.indices.first() {
-                    Some(Index::Imm32(r)) if op.indices.len() == 1 => match file.slice(*r as usize, comp) {
-                        Some(s) => out.copy_from_slice(s),
-                        None => out.fill(0),
-                    },
+                    Some(Index::Imm32(r)) if op.indices.len() == 1 => {
+                        match file.slice(*r as usize, comp) {
+                            Some(s) => out.copy_from_slice(s),
+                            None => out.fill(0),
+                        }
+                    }
                     Some(idx) if op.indices.len() == 1 => {
                         let idx = idx.clone();
                         let mut regs = vec![0u64; lanes];
                         self.index_values(&idx, at, &mut regs)?;
-                        let file = if op.ty == OperandType::Input { &self.inputs } else { &self.outputs };
+                        let file = if op.ty == OperandType::Input {
+                            &self.inputs
+                        } else {
+                            &self.outputs
+                        };
                         for (l, o) in out.iter_mut().enumerate() {
                             *o = file.get(regs[l] as usize, comp, l).unwrap_or(0);
                         }
@@ -217,17 +242,27 @@ impl Machine<'_> {
             }
             OperandType::IndexableTemp => {
                 let id = self.first_index(op, at)?;
-                let idx = op.indices.get(1).cloned().ok_or_else(|| self.unsupported(at, "x# without an element"))?;
+                let idx = op
+                    .indices
+                    .get(1)
+                    .cloned()
+                    .ok_or_else(|| self.unsupported(at, "x# without an element"))?;
                 let mut el = vec![0u64; lanes];
                 self.index_values(&idx, at, &mut el)?;
                 let file = self.indexable.get(id).and_then(Option::as_ref);
                 for (l, o) in out.iter_mut().enumerate() {
-                    *o = file.and_then(|f| f.get(el[l] as usize, comp, l)).unwrap_or(0);
+                    *o = file
+                        .and_then(|f| f.get(el[l] as usize, comp, l))
+                        .unwrap_or(0);
                 }
             }
             OperandType::ConstantBuffer => {
                 let slot = self.first_index(op, at)? as u32;
-                let idx = op.indices.get(1).cloned().ok_or_else(|| self.unsupported(at, "cb# without a register"))?;
+                let idx = op
+                    .indices
+                    .get(1)
+                    .cloned()
+                    .ok_or_else(|| self.unsupported(at, "cb# without a register"))?;
                 if let Index::Imm32(r) = idx {
                     out.fill(cb_read(self.res.cbs.get(&slot), u64::from(r), comp));
                 } else {
@@ -240,7 +275,11 @@ impl Machine<'_> {
                 }
             }
             OperandType::ImmediateConstantBuffer => {
-                let idx = op.indices.first().cloned().ok_or_else(|| self.unsupported(at, "icb without an index"))?;
+                let idx = op
+                    .indices
+                    .first()
+                    .cloned()
+                    .ok_or_else(|| self.unsupported(at, "icb without an index"))?;
                 let mut regs = vec![0u64; lanes];
                 self.index_values(&idx, at, &mut regs)?;
                 for (l, o) in out.iter_mut().enumerate() {
@@ -249,7 +288,9 @@ impl Machine<'_> {
             }
             OperandType::InputThreadId => fill_ids(out, &self.ids, |t| t.thread[comp.min(2)]),
             OperandType::InputThreadGroupId => fill_ids(out, &self.ids, |t| t.group[comp.min(2)]),
-            OperandType::InputThreadIdInGroup => fill_ids(out, &self.ids, |t| t.in_group[comp.min(2)]),
+            OperandType::InputThreadIdInGroup => {
+                fill_ids(out, &self.ids, |t| t.in_group[comp.min(2)])
+            }
             OperandType::InputThreadIdInGroupFlattened => fill_ids(out, &self.ids, |t| t.flattened),
             OperandType::Null => out.fill(0),
             _ => return Err(self.unsupported(at, &format!("reading {:?}", op.ty))),
@@ -276,7 +317,13 @@ impl Machine<'_> {
     }
 
     /// Write `vals` to component `comp` of a destination, for active lanes.
-    pub fn write(&mut self, op: &Operand, comp: usize, vals: &[u32], at: usize) -> Result<(), InterpError> {
+    pub fn write(
+        &mut self,
+        op: &Operand,
+        comp: usize,
+        vals: &[u32],
+        at: usize,
+    ) -> Result<(), InterpError> {
         let lanes = self.lanes;
         let full = self.active.is_full();
         let active = &self.active;
@@ -293,15 +340,26 @@ impl Machine<'_> {
             OperandType::Null => {}
             OperandType::Temp | OperandType::Output => {
                 let r = self.first_index(op, at)?;
-                let file = if op.ty == OperandType::Temp { &mut self.temps } else { &mut self.outputs };
+                let file = if op.ty == OperandType::Temp {
+                    &mut self.temps
+                } else {
+                    &mut self.outputs
+                };
                 let Some(dst) = file.slice_mut(r, comp) else {
-                    return Err(InterpError::Unsupported { index: at, what: "register out of range".into() });
+                    return Err(InterpError::Unsupported {
+                        index: at,
+                        what: "register out of range".into(),
+                    });
                 };
                 store(dst);
             }
             OperandType::IndexableTemp => {
                 let id = self.first_index(op, at)?;
-                let idx = op.indices.get(1).cloned().ok_or_else(|| self.unsupported(at, "x# without an element"))?;
+                let idx = op
+                    .indices
+                    .get(1)
+                    .cloned()
+                    .ok_or_else(|| self.unsupported(at, "x# without an element"))?;
                 let mut el = vec![0u64; lanes];
                 self.index_values(&idx, at, &mut el)?;
                 let active: Vec<usize> = self.active.lanes().collect();
@@ -328,16 +386,15 @@ impl Machine<'_> {
 
     /// The `_nz`/`_z` condition of a flow instruction, as a mask within the active lanes.
     pub fn condition(&mut self, inst: &Instruction, at: usize) -> Result<Mask, InterpError> {
-        let op = inst.operands.first().ok_or_else(|| self.unsupported(at, "condition operand"))?;
+        let op = inst
+            .operands
+            .first()
+            .ok_or_else(|| self.unsupported(at, "condition operand"))?;
         let mut vals = vec![0u32; self.lanes];
         self.read(op, 0, Consumer::Int, at, &mut vals)?;
         let nz = inst.test != Some(dxbc::Test::Zero);
         let m = Mask::from_fn(self.lanes, |l| (vals[l] != 0) == nz);
         Ok(m.and(&self.active))
-    }
-
-    pub fn opcode_at(&self, pc: usize) -> Opcode {
-        self.program.instructions[pc].opcode
     }
 }
 

@@ -37,10 +37,10 @@ impl Mask {
 
     fn trim(&mut self) {
         let rem = self.lanes % 64;
-        if rem != 0 {
-            if let Some(last) = self.words.last_mut() {
-                *last &= (1u64 << rem) - 1;
-            }
+        if rem != 0
+            && let Some(last) = self.words.last_mut()
+        {
+            *last &= (1u64 << rem) - 1;
         }
     }
 
@@ -79,7 +79,12 @@ impl Mask {
 
     fn zip(&self, o: &Mask, f: impl Fn(u64, u64) -> u64) -> Mask {
         Mask {
-            words: self.words.iter().zip(&o.words).map(|(a, b)| f(*a, *b)).collect(),
+            words: self
+                .words
+                .iter()
+                .zip(&o.words)
+                .map(|(a, b)| f(*a, *b))
+                .collect(),
             lanes: self.lanes,
         }
     }

@@ -13,11 +13,35 @@ pub fn is_memory_op(op: Opcode) -> bool {
     use Opcode::*;
     matches!(
         op,
-        LdRaw | StoreRaw | LdStructured | StoreStructured | Bufinfo | LdUavTyped | StoreUavTyped | Ld
-            | AtomicAnd | AtomicOr | AtomicXor | AtomicCmpStore | AtomicIadd | AtomicImax | AtomicImin
-            | AtomicUmax | AtomicUmin | ImmAtomicAlloc | ImmAtomicConsume | ImmAtomicIadd | ImmAtomicAnd
-            | ImmAtomicOr | ImmAtomicXor | ImmAtomicExch | ImmAtomicCmpExch | ImmAtomicImax
-            | ImmAtomicImin | ImmAtomicUmax | ImmAtomicUmin
+        LdRaw
+            | StoreRaw
+            | LdStructured
+            | StoreStructured
+            | Bufinfo
+            | LdUavTyped
+            | StoreUavTyped
+            | Ld
+            | AtomicAnd
+            | AtomicOr
+            | AtomicXor
+            | AtomicCmpStore
+            | AtomicIadd
+            | AtomicImax
+            | AtomicImin
+            | AtomicUmax
+            | AtomicUmin
+            | ImmAtomicAlloc
+            | ImmAtomicConsume
+            | ImmAtomicIadd
+            | ImmAtomicAnd
+            | ImmAtomicOr
+            | ImmAtomicXor
+            | ImmAtomicExch
+            | ImmAtomicCmpExch
+            | ImmAtomicImax
+            | ImmAtomicImin
+            | ImmAtomicUmax
+            | ImmAtomicUmin
     )
 }
 
@@ -110,7 +134,11 @@ impl Machine<'_> {
                 let res = &ops[if structured { 3 } else { 2 }];
                 let t = self.target(res, at)?;
                 let a0 = self.lane_values(&ops[1], 0, at)?;
-                let a1 = if structured { self.lane_values(&ops[2], 0, at)? } else { vec![0; self.lanes] };
+                let a1 = if structured {
+                    self.lane_values(&ops[2], 0, at)?
+                } else {
+                    vec![0; self.lanes]
+                };
                 let dst = &ops[0];
                 let mask = write_mask(dst);
                 let mut out: [Vec<u32>; 4] = std::array::from_fn(|_| vec![0u32; self.lanes]);
@@ -151,7 +179,11 @@ impl Machine<'_> {
                 let structured = inst.opcode == StoreStructured;
                 let t = self.target(&ops[0], at)?;
                 let a0 = self.lane_values(&ops[1], 0, at)?;
-                let a1 = if structured { self.lane_values(&ops[2], 0, at)? } else { vec![0; self.lanes] };
+                let a1 = if structured {
+                    self.lane_values(&ops[2], 0, at)?
+                } else {
+                    vec![0; self.lanes]
+                };
                 let value_op = &ops[if structured { 3 } else { 2 }];
                 let mask = write_mask(&ops[0]);
                 let mut vals: [Vec<u32>; 4] = std::array::from_fn(|_| Vec::new());
@@ -169,7 +201,9 @@ impl Machine<'_> {
                             continue;
                         }
                         match base {
-                            Some(b) => buffer_store(self.buffer_mut(t), b + 4 * c as u64, v[l], &mut ev),
+                            Some(b) => {
+                                buffer_store(self.buffer_mut(t), b + 4 * c as u64, v[l], &mut ev)
+                            }
                             None => raise(&mut ev, Domain::OobWrite),
                         }
                     }
@@ -193,7 +227,10 @@ impl Machine<'_> {
             }
             ImmAtomicAlloc | ImmAtomicConsume => {
                 let Target::Uav(slot) = self.target(&ops[1], at)? else {
-                    return Err(InterpError::Unsupported { index: at, what: "counter on a non-UAV".into() });
+                    return Err(InterpError::Unsupported {
+                        index: at,
+                        what: "counter on a non-UAV".into(),
+                    });
                 };
                 let mut out = vec![0u32; self.lanes];
                 for &l in &lanes_active {
@@ -228,17 +265,34 @@ impl Machine<'_> {
         Ok(())
     }
 
-    fn atomic(&mut self, inst: &Instruction, at: usize, lanes_active: &[usize]) -> Result<(), InterpError> {
+    fn atomic(
+        &mut self,
+        inst: &Instruction,
+        at: usize,
+        lanes_active: &[usize],
+    ) -> Result<(), InterpError> {
         use Opcode::*;
         let imm = inst.info().dst == 2;
         let ops = &inst.operands;
-        let (mem, rest) = if imm { (&ops[1], &ops[2..]) } else { (&ops[0], &ops[1..]) };
+        let (mem, rest) = if imm {
+            (&ops[1], &ops[2..])
+        } else {
+            (&ops[0], &ops[1..])
+        };
         let t = self.target(mem, at)?;
         let structured = matches!(self.view(t), ViewKind::Structured(_));
         let a0 = self.lane_values(&rest[0], 0, at)?;
-        let a1 = if structured { self.lane_values(&rest[0], 1, at)? } else { vec![0; self.lanes] };
+        let a1 = if structured {
+            self.lane_values(&rest[0], 1, at)?
+        } else {
+            vec![0; self.lanes]
+        };
         let v0 = self.lane_values(&rest[1], 0, at)?;
-        let v1 = if rest.len() > 2 { self.lane_values(&rest[2], 0, at)? } else { vec![0; self.lanes] };
+        let v1 = if rest.len() > 2 {
+            self.lane_values(&rest[2], 0, at)?
+        } else {
+            vec![0; self.lanes]
+        };
         let mut old_out = vec![0u32; self.lanes];
         for &l in lanes_active {
             let addr = self.address(t, a0[l], a1[l]);
@@ -249,7 +303,9 @@ impl Machine<'_> {
             });
             match word {
                 Some(w) => {
-                    let Some(buf) = self.buffer_mut(t) else { continue };
+                    let Some(buf) = self.buffer_mut(t) else {
+                        continue;
+                    };
                     if buf.words.len() <= w {
                         buf.words.resize(w + 1, 0);
                     }
@@ -265,7 +321,11 @@ impl Machine<'_> {
                         AtomicUmin | ImmAtomicUmin => old.min(v0[l]),
                         ImmAtomicExch => v0[l],
                         AtomicCmpStore | ImmAtomicCmpExch => {
-                            if old == v0[l] { v1[l] } else { old }
+                            if old == v0[l] {
+                                v1[l]
+                            } else {
+                                old
+                            }
                         }
                         _ => old,
                     };

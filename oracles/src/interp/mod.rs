@@ -45,14 +45,6 @@ impl InterpError {
     }
 }
 
-/// The pipeline stage, which decides how invocations are formed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Stage {
-    Pixel,
-    Vertex,
-    Compute,
-}
-
 /// How a buffer declaration views its memory.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ViewKind {
@@ -135,10 +127,13 @@ fn layout(program: &Program) -> Layout {
                     l.icb = icb.to_vec();
                 }
             }
-            Opcode::DclResourceStructured | Opcode::DclUavStructured | Opcode::DclTgsmStructured => {
+            Opcode::DclResourceStructured
+            | Opcode::DclUavStructured
+            | Opcode::DclTgsmStructured => {
                 let ty = inst.operands.first().map_or(OperandType::Null, |o| o.ty);
                 let stride = t.first().copied().unwrap_or(4);
-                l.views.insert((ty, slot(inst)), ViewKind::Structured(stride));
+                l.views
+                    .insert((ty, slot(inst)), ViewKind::Structured(stride));
                 if inst.opcode == Opcode::DclTgsmStructured {
                     let count = t.get(1).copied().unwrap_or(0);
                     l.tgsm.insert(slot(inst), stride.saturating_mul(count));
@@ -160,7 +155,9 @@ fn layout(program: &Program) -> Layout {
         }
         // Register files are sized by the highest register any operand names.
         for op in &inst.operands {
-            let Some(first) = op.indices.first().and_then(dxbc::Index::immediate) else { continue };
+            let Some(first) = op.indices.first().and_then(dxbc::Index::immediate) else {
+                continue;
+            };
             let n = first as usize + 1;
             match op.ty {
                 OperandType::Temp => l.temps = l.temps.max(n),
@@ -169,15 +166,19 @@ fn layout(program: &Program) -> Layout {
                 _ => {}
             }
         }
-        if inst.opcode == Opcode::DclIndexrange {
-            if let (Some(op), Some(count)) = (inst.operands.first(), t.first()) {
-                let first = op.indices.first().and_then(dxbc::Index::immediate).unwrap_or(0) as usize;
-                let n = first + *count as usize;
-                match op.ty {
-                    OperandType::Input => l.inputs = l.inputs.max(n),
-                    OperandType::Output => l.outputs = l.outputs.max(n),
-                    _ => {}
-                }
+        if inst.opcode == Opcode::DclIndexrange
+            && let (Some(op), Some(count)) = (inst.operands.first(), t.first())
+        {
+            let first = op
+                .indices
+                .first()
+                .and_then(dxbc::Index::immediate)
+                .unwrap_or(0) as usize;
+            let n = first + *count as usize;
+            match op.ty {
+                OperandType::Input => l.inputs = l.inputs.max(n),
+                OperandType::Output => l.outputs = l.outputs.max(n),
+                _ => {}
             }
         }
     }
@@ -187,14 +188,12 @@ fn layout(program: &Program) -> Layout {
 fn machine<'a>(
     program: &'a Program,
     l: &Layout,
-    stage: Stage,
     lanes: usize,
     res: &'a mut Resources,
 ) -> Result<Machine<'a>, InterpError> {
     Ok(Machine {
         program,
         structure: flow::Structure::analyze(&program.instructions)?,
-        stage,
         lanes,
         temps: RegFile::new(l.temps, lanes),
         indexable: l
@@ -226,19 +225,18 @@ pub fn run_invocations(
     inputs: &[Vec<[u32; 4]>],
     budget: u64,
 ) -> Result<BatchResult, InterpError> {
-    let stage = match program.version.stage {
-        dxbc::Stage::Pixel => Stage::Pixel,
-        dxbc::Stage::Vertex => Stage::Vertex,
+    match program.version.stage {
+        dxbc::Stage::Pixel | dxbc::Stage::Vertex => {}
         other => {
             return Err(InterpError::Unsupported {
                 index: 0,
                 what: format!("{other:?} programs"),
             });
         }
-    };
+    }
     let l = layout(program);
     let lanes = inputs.len();
-    let mut m = machine(program, &l, stage, lanes, res)?;
+    let mut m = machine(program, &l, lanes, res)?;
     for (lane, regs) in inputs.iter().enumerate() {
         for (r, v) in regs.iter().enumerate().take(l.inputs) {
             for (c, w) in v.iter().enumerate() {
@@ -286,7 +284,7 @@ pub fn run_dispatch(
     for gz in 0..groups[2] {
         for gy in 0..groups[1] {
             for gx in 0..groups[0] {
-                let mut m = machine(program, &l, Stage::Compute, lanes, res)?;
+                let mut m = machine(program, &l, lanes, res)?;
                 for (&slot, &bytes) in &l.tgsm {
                     m.tgsm.regions.insert(
                         slot,

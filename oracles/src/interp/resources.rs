@@ -114,7 +114,7 @@ pub fn buffer_store(buf: Option<&mut Buffer>, byte: u64, value: u32, ev: &mut Ev
 
 /// The word index of `byte` when the whole word lies inside the view.
 fn in_bounds_word(b: &Buffer, byte: u64) -> Option<usize> {
-    (byte.checked_add(4)? <= u64::from(b.size_bytes)).then(|| (byte / 4) as usize)
+    (byte.checked_add(4)? <= u64::from(b.size_bytes)).then_some((byte / 4) as usize)
 }
 
 /// Group-shared memory of one thread group: raw (`dcl_tgsm_raw`) or structured, as words.

@@ -220,6 +220,19 @@ pub const fn dabs_modifier(a: u64) -> u64 {
     a & !DSIGN
 }
 
+/// `_sat` on a double result: clamp to [0, 1], NaN → +0 (FS §22.19.1 applied to fp64, as the
+/// `dmov_sat` peer cases show: `saturate(-1.5)` is 0).
+pub fn dsaturate(a: u64) -> u64 {
+    let v = f64::from_bits(a);
+    if v.is_nan() || v <= 0.0 {
+        0
+    } else if v >= 1.0 {
+        1.0f64.to_bits()
+    } else {
+        a
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
