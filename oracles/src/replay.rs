@@ -190,6 +190,9 @@ pub fn observe(program: &Program, run: &Run, budget: u64) -> Result<Observed, Ru
         _ => {
             let r = interp::run_invocations(program, &mut res, &invocations, budget)
                 .map_err(RunError::Interp)?;
+            if r.lanes.iter().any(|l| l.inconclusive) {
+                return Err(RunError::Interp(InterpError::BudgetExceeded { executed: budget }));
+            }
             if let Some(first) = r.lanes.first() {
                 obs.outputs = first.outputs.clone();
                 obs.discarded = first.discarded;

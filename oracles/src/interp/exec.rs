@@ -6,13 +6,11 @@ use dxbc::{Instruction, Opcode};
 
 use super::InterpError;
 use super::flow::{Frame, leave};
-use super::machine::{Consumer, Machine, write_mask};
+use super::machine::{Consumer, Machine, Pool, write_mask};
 use super::mask::Mask;
 use crate::domain::Events;
 use crate::rules::{convert as cv, double as dbl, float as fl, int, transcendental as tr};
 
-type F1 = fn(u32, &mut Events) -> u32;
-type F2 = fn(u32, u32, &mut Events) -> u32;
 
 impl Machine<'_> {
     /// Run from the first instruction until every lane has returned or the program ends.
@@ -211,253 +209,241 @@ impl Machine<'_> {
         }))
     }
 
-    /// One-source, one-destination ALU over the destination mask.
-    fn alu1(&mut self, inst: &Instruction, at: usize, f: F1) -> Result<(), InterpError> {
-        self.alu_n(inst, at, |a, ev| f(a[0], ev))
-    }
-
-    fn alu2(&mut self, inst: &Instruction, at: usize, f: F2) -> Result<(), InterpError> {
-        self.alu_n(inst, at, |a, ev| f(a[0], a[1], ev))
-    }
-
-    /// Read every source component the destination needs before writing any, so a destination
-    /// that is also a source reads its old value.
-    fn gather(
+    /// Read the source components the destination mask needs into `pool.src`, before anything
+    /// is written, so a destination that is also a source reads its old value.
+    fn gather_into(
         &mut self,
-        inst: &Instruction,
-        first_src: usize,
-        mask: u8,
-        at: usize,
-    ) -> Result<Vec<[Vec<u32>; 4]>, InterpError> {
-        self.gather_with(inst, first_src, mask, at, true)
-    }
-
-    fn gather_with(
-        &mut self,
+        pool: &mut Pool,
         inst: &Instruction,
         first_src: usize,
         mask: u8,
         at: usize,
         modifiers: bool,
-    ) -> Result<Vec<[Vec<u32>; 4]>, InterpError> {
-        let info = inst.info();
-        let lanes = self.lanes;
-        let mut out = Vec::with_capacity(inst.operands.len() - first_src);
-        for (k, src) in inst.operands[first_src..].iter().enumerate() {
-            let consumer = Consumer::of(info.num(first_src + k));
-            let mut comps: [Vec<u32>; 4] = Default::default();
-            for (c, buf) in comps.iter_mut().enumerate() {
-                if mask & (1 << c) != 0 {
-                    *buf = vec![0; lanes];
-                    if modifiers {
-                        self.read(src, c, consumer, at, buf)?;
-                    } else {
-                        self.read_raw(src, super::machine::source_component(src, c), at, buf)?;
-                    }
-                }
-            }
-            out.push(comps);
-        }
-        Ok(out)
-    }
-
-    fn alu_n(
-        &mut self,
-        inst: &Instruction,
-        at: usize,
-        f: impl Fn(&[u32; 4], &mut Events) -> u32,
     ) -> Result<(), InterpError> {
-        let dst = &inst.operands[0];
-        let mask = write_mask(dst);
-        let srcs = self.gather(inst, 1, mask, at)?;
-        let lanes = self.lanes;
-        let mut results: [Vec<u32>; 4] = Default::default();
-        for c in 0..4 {
-            if mask & (1 << c) == 0 {
-                continue;
-            }
-            let mut res = vec![0u32; lanes];
-            for (l, r) in res.iter_mut().enumerate() {
-                let mut a = [0u32; 4];
-                for (k, s) in srcs.iter().enumerate() {
-                    a[k] = s[c][l];
-                }
-                let mut v = f(&a, &mut self.scratch_ev[l]);
-                if inst.saturate {
-                    v = fl::saturate(v);
-                }
-                *r = v;
-            }
-            results[c] = res;
+        let info = inst.info();
+        let srcs = &inst.operands[first_src..];
+        if srcs.len() > pool.src.len() {
+            return Err(InterpError::Unsupported {
+                index: at,
+                what: "more than four sources".into(),
+            });
         }
-        for (c, r) in results.iter().enumerate() {
-            if mask & (1 << c) != 0 {
-                self.write(dst, c, r, at)?;
+        for (k, src) in srcs.iter().enumerate() {
+            let consumer = Consumer::of(info.num(first_src + k));
+            for c in 0..4 {
+                if mask & (1 << c) == 0 {
+                    continue;
+                }
+                let buf = &mut pool.src[k][c];
+                if modifiers {
+                    self.read(src, c, consumer, at, buf)?;
+                } else {
+                    self.read_raw(src, super::machine::source_component(src, c), at, buf)?;
+                }
             }
         }
         Ok(())
     }
 
-    /// Two destinations (`udiv`, `imul`, `sincos`, `swapc`...); `f` gives both results.
-    fn alu_pair(
+    /// Run `body` with the scratch pool taken out of the machine, putting it back afterwards.
+    fn with_pool<T>(&mut self, body: impl FnOnce(&mut Self, &mut Pool) -> T) -> T {
+        let mut pool = std::mem::take(&mut self.pool);
+        let r = body(self, &mut pool);
+        self.pool = pool;
+        r
+    }
+
+    /// An N-source, one-destination ALU op over the destination mask. `f` is the rule
+    /// function; it is monomorphised into the lane loop.
+    fn alu<const N: usize>(
         &mut self,
         inst: &Instruction,
         at: usize,
-        f: impl Fn(&[u32; 4], &mut Events) -> (u32, u32),
+        f: impl Fn([u32; N], &mut Events) -> u32,
+    ) -> Result<(), InterpError> {
+        let dst = &inst.operands[0];
+        let mask = write_mask(dst);
+        let lanes = self.lanes;
+        self.with_pool(|m, pool| {
+            m.gather_into(pool, inst, 1, mask, at, true)?;
+            for c in 0..4 {
+                if mask & (1 << c) == 0 {
+                    continue;
+                }
+                let src: [&[u32]; N] = std::array::from_fn(|k| &pool.src[k][c][..lanes]);
+                let out = &mut pool.out[0][c][..lanes];
+                let ev = &mut m.scratch_ev[..lanes];
+                for l in 0..lanes {
+                    out[l] = f(std::array::from_fn(|k| src[k][l]), &mut ev[l]);
+                }
+                if inst.saturate {
+                    out.iter_mut().for_each(|v| *v = fl::saturate(*v));
+                }
+            }
+            for c in 0..4 {
+                if mask & (1 << c) != 0 {
+                    m.write(dst, c, &pool.out[0][c], at)?;
+                }
+            }
+            Ok(())
+        })
+    }
+
+    /// Two destinations (`udiv`, `imul`, `sincos`, `swapc`...); `f` gives both results.
+    fn alu_pair<const N: usize>(
+        &mut self,
+        inst: &Instruction,
+        at: usize,
+        f: impl Fn([u32; N], &mut Events) -> (u32, u32),
     ) -> Result<(), InterpError> {
         let (d0, d1) = (&inst.operands[0], &inst.operands[1]);
         let (m0, m1) = (write_mask(d0), write_mask(d1));
         let mask = m0 | m1;
-        let srcs = self.gather(inst, 2, mask, at)?;
         let lanes = self.lanes;
-        let mut r0: [Vec<u32>; 4] = Default::default();
-        let mut r1: [Vec<u32>; 4] = Default::default();
-        for c in 0..4 {
-            if mask & (1 << c) == 0 {
-                continue;
-            }
-            let (mut a0, mut a1) = (vec![0u32; lanes], vec![0u32; lanes]);
-            for l in 0..lanes {
-                let mut a = [0u32; 4];
-                for (k, s) in srcs.iter().enumerate() {
-                    a[k] = s[c][l];
+        self.with_pool(|m, pool| {
+            m.gather_into(pool, inst, 2, mask, at, true)?;
+            for c in 0..4 {
+                if mask & (1 << c) == 0 {
+                    continue;
                 }
-                let (mut x, mut y) = f(&a, &mut self.scratch_ev[l]);
+                let src: [&[u32]; N] = std::array::from_fn(|k| &pool.src[k][c][..lanes]);
+                let [o0, o1] = &mut pool.out;
+                let (o0, o1) = (&mut o0[c][..lanes], &mut o1[c][..lanes]);
+                for l in 0..lanes {
+                    let (x, y) = f(std::array::from_fn(|k| src[k][l]), &mut m.scratch_ev[l]);
+                    o0[l] = x;
+                    o1[l] = y;
+                }
                 if inst.saturate {
-                    x = fl::saturate(x);
-                    y = fl::saturate(y);
+                    o0.iter_mut().chain(o1.iter_mut()).for_each(|v| *v = fl::saturate(*v));
                 }
-                a0[l] = x;
-                a1[l] = y;
             }
-            r0[c] = a0;
-            r1[c] = a1;
-        }
-        for c in 0..4 {
-            if m0 & (1 << c) != 0 {
-                self.write(d0, c, &r0[c], at)?;
+            for c in 0..4 {
+                if m0 & (1 << c) != 0 {
+                    m.write(d0, c, &pool.out[0][c], at)?;
+                }
+                if m1 & (1 << c) != 0 {
+                    m.write(d1, c, &pool.out[1][c], at)?;
+                }
             }
-            if m1 & (1 << c) != 0 {
-                self.write(d1, c, &r1[c], at)?;
-            }
-        }
-        Ok(())
+            Ok(())
+        })
     }
 
     /// `dp2`/`dp3`/`dp4`: a scalar over the first `n` source components, broadcast to the mask.
     fn dot(&mut self, inst: &Instruction, at: usize, n: usize) -> Result<(), InterpError> {
         let dst = &inst.operands[0];
         let mask = write_mask(dst);
-        let srcs = self.gather(inst, 1, 0xF, at)?;
         let lanes = self.lanes;
-        let mut res = vec![0u32; lanes];
-        for (l, r) in res.iter_mut().enumerate() {
-            let a: [u32; 4] = std::array::from_fn(|c| srcs[0][c][l]);
-            let b: [u32; 4] = std::array::from_fn(|c| srcs[1][c][l]);
-            let ev = &mut self.scratch_ev[l];
-            let mut v = match n {
-                2 => fl::dp2([a[0], a[1]], [b[0], b[1]], ev),
-                3 => fl::dp3([a[0], a[1], a[2]], [b[0], b[1], b[2]], ev),
-                _ => fl::dp4(a, b, ev),
-            };
-            if inst.saturate {
-                v = fl::saturate(v);
+        let comps = (1u8 << n) - 1;
+        self.with_pool(|m, pool| {
+            m.gather_into(pool, inst, 1, comps, at, true)?;
+            let [a, b, ..] = &pool.src;
+            let out = &mut pool.out[0][0][..lanes];
+            for l in 0..lanes {
+                let ev = &mut m.scratch_ev[l];
+                let mut v = match n {
+                    2 => fl::dp2([a[0][l], a[1][l]], [b[0][l], b[1][l]], ev),
+                    3 => fl::dp3([a[0][l], a[1][l], a[2][l]], [b[0][l], b[1][l], b[2][l]], ev),
+                    _ => fl::dp4(
+                        [a[0][l], a[1][l], a[2][l], a[3][l]],
+                        [b[0][l], b[1][l], b[2][l], b[3][l]],
+                        ev,
+                    ),
+                };
+                if inst.saturate {
+                    v = fl::saturate(v);
+                }
+                out[l] = v;
             }
-            *r = v;
-        }
-        for c in 0..4 {
-            if mask & (1 << c) != 0 {
-                self.write(dst, c, &res, at)?;
+            for c in 0..4 {
+                if mask & (1 << c) != 0 {
+                    m.write(dst, c, &pool.out[0][0], at)?;
+                }
             }
-        }
-        Ok(())
+            Ok(())
+        })
     }
 
     fn execute(&mut self, inst: &Instruction, at: usize) -> Result<(), InterpError> {
         use Opcode::*;
         match inst.opcode {
-            Add => self.alu2(inst, at, fl::fadd),
-            Mul => self.alu2(inst, at, fl::fmul),
-            Div => self.alu2(inst, at, fl::fdiv),
-            Min => self.alu2(inst, at, fl::fmin),
-            Max => self.alu2(inst, at, fl::fmax),
-            Mad => self.alu_n(inst, at, |a, ev| fl::fmad(a[0], a[1], a[2], ev)),
-            Frc => self.alu1(inst, at, fl::frc),
-            RoundNe => self.alu1(inst, at, fl::round_ne),
-            RoundNi => self.alu1(inst, at, fl::round_ni),
-            RoundPi => self.alu1(inst, at, fl::round_pi),
-            RoundZ => self.alu1(inst, at, fl::round_z),
-            Eq => self.alu2(inst, at, fl::feq),
-            Ne => self.alu2(inst, at, fl::fne),
-            Lt => self.alu2(inst, at, fl::flt),
-            Ge => self.alu2(inst, at, fl::fge),
+            Add => self.alu(inst, at, |[a, b], ev| fl::fadd(a, b, ev)),
+            Mul => self.alu(inst, at, |[a, b], ev| fl::fmul(a, b, ev)),
+            Div => self.alu(inst, at, |[a, b], ev| fl::fdiv(a, b, ev)),
+            Min => self.alu(inst, at, |[a, b], ev| fl::fmin(a, b, ev)),
+            Max => self.alu(inst, at, |[a, b], ev| fl::fmax(a, b, ev)),
+            Mad => self.alu(inst, at, |[a, b, c], ev| fl::fmad(a, b, c, ev)),
+            Frc => self.alu(inst, at, |[a], ev| fl::frc(a, ev)),
+            RoundNe => self.alu(inst, at, |[a], ev| fl::round_ne(a, ev)),
+            RoundNi => self.alu(inst, at, |[a], ev| fl::round_ni(a, ev)),
+            RoundPi => self.alu(inst, at, |[a], ev| fl::round_pi(a, ev)),
+            RoundZ => self.alu(inst, at, |[a], ev| fl::round_z(a, ev)),
+            Eq => self.alu(inst, at, |[a, b], ev| fl::feq(a, b, ev)),
+            Ne => self.alu(inst, at, |[a, b], ev| fl::fne(a, b, ev)),
+            Lt => self.alu(inst, at, |[a, b], ev| fl::flt(a, b, ev)),
+            Ge => self.alu(inst, at, |[a, b], ev| fl::fge(a, b, ev)),
             Dp2 => self.dot(inst, at, 2),
             Dp3 => self.dot(inst, at, 3),
             Dp4 => self.dot(inst, at, 4),
-            Exp => self.alu1(inst, at, tr::exp2),
-            Log => self.alu1(inst, at, tr::log2),
-            Rsq => self.alu1(inst, at, tr::rsq),
-            Sqrt => self.alu1(inst, at, tr::sqrt),
-            Rcp => self.alu1(inst, at, tr::rcp),
-            Sincos => self.alu_pair(inst, at, |a, ev| (tr::sin(a[0], ev), tr::cos(a[0], ev))),
+            Exp => self.alu(inst, at, |[a], ev| tr::exp2(a, ev)),
+            Log => self.alu(inst, at, |[a], ev| tr::log2(a, ev)),
+            Rsq => self.alu(inst, at, |[a], ev| tr::rsq(a, ev)),
+            Sqrt => self.alu(inst, at, |[a], ev| tr::sqrt(a, ev)),
+            Rcp => self.alu(inst, at, |[a], ev| tr::rcp(a, ev)),
+            Sincos => self.alu_pair(inst, at, |[a], ev| (tr::sin(a, ev), tr::cos(a, ev))),
             Mov => {
                 // A move copies bits; a modifier or `_sat` makes it a float op (FS §22.9.1).
                 let float = inst.saturate || inst.operands[1].modifier != dxbc::Modifier::None;
                 if float {
-                    self.alu1(inst, at, |a, ev| fl::fadd(a, 0x8000_0000, ev))
+                    self.alu(inst, at, |[a], ev| fl::fadd(a, 0x8000_0000, ev))
                 } else {
-                    self.alu1(inst, at, |a, _| a)
+                    self.alu(inst, at, |[a], _| a)
                 }
             }
-            Movc => self.alu_n(inst, at, |a, _| if a[0] != 0 { a[1] } else { a[2] }),
-            Swapc => self.alu_pair(inst, at, |a, _| {
-                if a[0] != 0 {
-                    (a[2], a[1])
-                } else {
-                    (a[1], a[2])
-                }
-            }),
-            Itof => self.alu1(inst, at, cv::itof),
-            Utof => self.alu1(inst, at, cv::utof),
-            Ftoi => self.alu1(inst, at, cv::ftoi),
-            Ftou => self.alu1(inst, at, cv::ftou),
-            F32tof16 => self.alu1(inst, at, cv::f32tof16),
-            F16tof32 => self.alu1(inst, at, cv::f16tof32),
-            Iadd => self.alu2(inst, at, |a, b, _| int::iadd(a, b)),
-            Imad => self.alu_n(inst, at, |a, _| int::imad(a[0], a[1], a[2])),
-            Umad => self.alu_n(inst, at, |a, _| int::umad(a[0], a[1], a[2])),
-            Imul => self.alu_pair(inst, at, |a, _| int::imul(a[0], a[1])),
-            Umul => self.alu_pair(inst, at, |a, _| int::umul(a[0], a[1])),
-            Udiv => self.alu_pair(inst, at, |a, ev| int::udiv(a[0], a[1], ev)),
-            Uaddc => self.alu_pair(inst, at, |a, _| int::uaddc(a[0], a[1])),
-            Usubb => self.alu_pair(inst, at, |a, _| int::usubb(a[0], a[1])),
-            Imin => self.alu2(inst, at, |a, b, _| int::imin(a, b)),
-            Imax => self.alu2(inst, at, |a, b, _| int::imax(a, b)),
-            Umin => self.alu2(inst, at, |a, b, _| int::umin(a, b)),
-            Umax => self.alu2(inst, at, |a, b, _| int::umax(a, b)),
-            Ineg => self.alu1(inst, at, |a, _| int::ineg(a)),
-            Ishl => self.alu2(inst, at, int::ishl),
-            Ishr => self.alu2(inst, at, int::ishr),
-            Ushr => self.alu2(inst, at, int::ushr),
-            And => self.alu2(inst, at, |a, b, _| a & b),
-            Or => self.alu2(inst, at, |a, b, _| a | b),
-            Xor => self.alu2(inst, at, |a, b, _| a ^ b),
-            Not => self.alu1(inst, at, |a, _| !a),
-            Ieq => self.alu2(inst, at, |a, b, _| int::ieq(a, b)),
-            Ine => self.alu2(inst, at, |a, b, _| int::ine(a, b)),
-            Ilt => self.alu2(inst, at, |a, b, _| int::ilt(a, b)),
-            Ige => self.alu2(inst, at, |a, b, _| int::ige(a, b)),
-            Ult => self.alu2(inst, at, |a, b, _| int::ult(a, b)),
-            Uge => self.alu2(inst, at, |a, b, _| int::uge(a, b)),
-            Countbits => self.alu1(inst, at, |a, _| int::countbits(a)),
-            FirstbitHi => self.alu1(inst, at, |a, _| int::firstbit_hi(a)),
-            FirstbitLo => self.alu1(inst, at, |a, _| int::firstbit_lo(a)),
-            FirstbitShi => self.alu1(inst, at, |a, _| int::firstbit_shi(a)),
-            Bfrev => self.alu1(inst, at, |a, _| int::bfrev(a)),
-            Ubfe => self.alu_n(inst, at, |a, ev| int::ubfe(a[0], a[1], a[2], ev)),
-            Ibfe => self.alu_n(inst, at, |a, ev| int::ibfe(a[0], a[1], a[2], ev)),
-            Bfi => self.alu_n(inst, at, |a, ev| int::bfi(a[0], a[1], a[2], a[3], ev)),
-            Msad => self.alu_n(inst, at, |a, _| int::msad(a[0], a[1], a[2])),
+            Movc => self.alu(inst, at, |[c, a, b], _| if c != 0 { a } else { b }),
+            Swapc => self.alu_pair(inst, at, |[c, a, b], _| if c != 0 { (b, a) } else { (a, b) }),
+            Itof => self.alu(inst, at, |[a], ev| cv::itof(a, ev)),
+            Utof => self.alu(inst, at, |[a], ev| cv::utof(a, ev)),
+            Ftoi => self.alu(inst, at, |[a], ev| cv::ftoi(a, ev)),
+            Ftou => self.alu(inst, at, |[a], ev| cv::ftou(a, ev)),
+            F32tof16 => self.alu(inst, at, |[a], ev| cv::f32tof16(a, ev)),
+            F16tof32 => self.alu(inst, at, |[a], ev| cv::f16tof32(a, ev)),
+            Iadd => self.alu(inst, at, |[a, b], _| int::iadd(a, b)),
+            Imad => self.alu(inst, at, |[a, b, c], _| int::imad(a, b, c)),
+            Umad => self.alu(inst, at, |[a, b, c], _| int::umad(a, b, c)),
+            Imul => self.alu_pair(inst, at, |[a, b], _| int::imul(a, b)),
+            Umul => self.alu_pair(inst, at, |[a, b], _| int::umul(a, b)),
+            Udiv => self.alu_pair(inst, at, |[a, b], ev| int::udiv(a, b, ev)),
+            Uaddc => self.alu_pair(inst, at, |[a, b], _| int::uaddc(a, b)),
+            Usubb => self.alu_pair(inst, at, |[a, b], _| int::usubb(a, b)),
+            Imin => self.alu(inst, at, |[a, b], _| int::imin(a, b)),
+            Imax => self.alu(inst, at, |[a, b], _| int::imax(a, b)),
+            Umin => self.alu(inst, at, |[a, b], _| int::umin(a, b)),
+            Umax => self.alu(inst, at, |[a, b], _| int::umax(a, b)),
+            Ineg => self.alu(inst, at, |[a], _| int::ineg(a)),
+            Ishl => self.alu(inst, at, |[a, b], ev| int::ishl(a, b, ev)),
+            Ishr => self.alu(inst, at, |[a, b], ev| int::ishr(a, b, ev)),
+            Ushr => self.alu(inst, at, |[a, b], ev| int::ushr(a, b, ev)),
+            And => self.alu(inst, at, |[a, b], _| a & b),
+            Or => self.alu(inst, at, |[a, b], _| a | b),
+            Xor => self.alu(inst, at, |[a, b], _| a ^ b),
+            Not => self.alu(inst, at, |[a], _| !a),
+            Ieq => self.alu(inst, at, |[a, b], _| int::ieq(a, b)),
+            Ine => self.alu(inst, at, |[a, b], _| int::ine(a, b)),
+            Ilt => self.alu(inst, at, |[a, b], _| int::ilt(a, b)),
+            Ige => self.alu(inst, at, |[a, b], _| int::ige(a, b)),
+            Ult => self.alu(inst, at, |[a, b], _| int::ult(a, b)),
+            Uge => self.alu(inst, at, |[a, b], _| int::uge(a, b)),
+            Countbits => self.alu(inst, at, |[a], _| int::countbits(a)),
+            FirstbitHi => self.alu(inst, at, |[a], _| int::firstbit_hi(a)),
+            FirstbitLo => self.alu(inst, at, |[a], _| int::firstbit_lo(a)),
+            FirstbitShi => self.alu(inst, at, |[a], _| int::firstbit_shi(a)),
+            Bfrev => self.alu(inst, at, |[a], _| int::bfrev(a)),
+            Ubfe => self.alu(inst, at, |[w, o, v], ev| int::ubfe(w, o, v, ev)),
+            Ibfe => self.alu(inst, at, |[w, o, v], ev| int::ibfe(w, o, v, ev)),
+            Bfi => self.alu(inst, at, |[w, o, i, b], ev| int::bfi(w, o, i, b, ev)),
+            Msad => self.alu(inst, at, |[r, s, a], _| int::msad(r, s, a)),
             Dadd | Dmul | Dmin | Dmax | Ddiv | Dfma | Drcp | Dmov | Dmovc | Deq | Dge | Dlt
             | Dne | Dtof | Ftod | Dtoi | Dtou | Itod | Utod => self.double_op(inst, at),
             op if super::memory::is_memory_op(op) => self.memory_op(inst, at),
@@ -475,7 +461,11 @@ impl Machine<'_> {
         let dst = &inst.operands[0];
         let mask = write_mask(dst);
         // Modifiers act on the 64-bit value (its high word's sign bit), so sources are read raw.
-        let srcs = self.gather_with(inst, 1, 0xF, at, false)?;
+        let mut pool = std::mem::take(&mut self.pool);
+        let gathered = self.gather_into(&mut pool, inst, 1, 0xF, at, false);
+        let srcs = pool.src.clone();
+        self.pool = pool;
+        gathered?;
         let mods: Vec<dxbc::Modifier> = inst.operands[1..].iter().map(|o| o.modifier).collect();
         let lanes = self.lanes;
         let dst_double = !matches!(inst.opcode, Deq | Dge | Dlt | Dne | Dtof | Dtoi | Dtou);

@@ -11,6 +11,24 @@ use super::resources::{Resources, Tgsm, cb_read};
 use crate::domain::Events;
 use crate::rules;
 
+/// Reusable per-instruction buffers (sources by operand and component, and two result sets),
+/// so executing an instruction allocates nothing.
+#[derive(Debug, Clone, Default)]
+pub struct Pool {
+    pub src: [[Vec<u32>; 4]; 4],
+    pub out: [[Vec<u32>; 4]; 2],
+}
+
+impl Pool {
+    pub fn new(lanes: usize) -> Pool {
+        let v = || std::array::from_fn(|_| vec![0u32; lanes]);
+        Pool {
+            src: std::array::from_fn(|_| v()),
+            out: std::array::from_fn(|_| v()),
+        }
+    }
+}
+
 /// Per-lane values of the special compute inputs.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ThreadIds {
@@ -78,6 +96,7 @@ pub struct Machine<'a> {
     /// Per-lane events of the instruction being executed, merged into `events` for active lanes.
     pub scratch_ev: Vec<Events>,
     pub icb: Vec<u32>,
+    pub pool: Pool,
     /// How each declared buffer is viewed: raw, structured (stride) or typed.
     pub views: std::collections::BTreeMap<(OperandType, u32), super::ViewKind>,
     /// Instructions executed so far (each counts once for the whole batch).

@@ -65,6 +65,8 @@ pub struct LaneResult {
     pub discarded: bool,
     /// The catalog domains this invocation entered.
     pub events: Events,
+    /// The instruction budget ran out before this invocation finished.
+    pub inconclusive: bool,
 }
 
 /// The result of a pixel/vertex batch.
@@ -213,12 +215,22 @@ fn machine<'a>(
         events: vec![0; lanes],
         scratch_ev: vec![0; lanes],
         icb: l.icb.clone(),
+        pool: machine::Pool::new(lanes),
         views: l.views.clone(),
         executed: 0,
     })
 }
 
+/// Lanes per batch: the register files of a batch stay in cache while each instruction sweeps
+/// them.
+pub const BATCH_LANES: usize = 1024;
+
 /// Run a pixel or vertex program: one lane per entry of `inputs` (each a list of `v#` registers).
+///
+/// Inputs are cut into batches of [`BATCH_LANES`]; batches run on all cores unless the program
+/// writes UAVs (whose results would then depend on the order). The budget counts instructions
+/// per batch; when a batch exhausts it, its unfinished lanes are marked inconclusive and
+/// everything finished is kept.
 pub fn run_invocations(
     program: &Program,
     res: &mut Resources,
@@ -235,8 +247,74 @@ pub fn run_invocations(
         }
     }
     let l = layout(program);
+    flow::Structure::analyze(&program.instructions)?;
+    let writes_uavs = program.instructions.iter().any(|i| {
+        matches!(
+            i.opcode,
+            Opcode::DclUavTyped | Opcode::DclUavRaw | Opcode::DclUavStructured
+        )
+    });
+    let chunks: Vec<&[Vec<[u32; 4]>]> = inputs.chunks(BATCH_LANES).collect();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(chunks.len());
+    let mut results: Vec<Result<Vec<LaneResult>, InterpError>> = Vec::with_capacity(chunks.len());
+    if writes_uavs || threads <= 1 {
+        for chunk in &chunks {
+            results.push(run_batch(program, &l, res, chunk, budget));
+        }
+    } else {
+        let shared: &Resources = res;
+        let per_thread: Vec<Vec<(usize, Result<Vec<LaneResult>, InterpError>)>> =
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = (0..threads)
+                    .map(|t| {
+                        let chunks = &chunks;
+                        let l = &l;
+                        scope.spawn(move || {
+                            let mut local = shared.clone();
+                            (t..chunks.len())
+                                .step_by(threads)
+                                .map(|i| (i, run_batch(program, l, &mut local, chunks[i], budget)))
+                                .collect()
+                        })
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| {
+                        h.join().unwrap_or_else(|_| {
+                            vec![(
+                                usize::MAX,
+                                Err(InterpError::Malformed {
+                                    index: 0,
+                                    what: "an interpreter thread panicked".into(),
+                                }),
+                            )]
+                        })
+                    })
+                    .collect()
+            });
+        let mut ordered: Vec<(usize, Result<Vec<LaneResult>, InterpError>)> =
+            per_thread.into_iter().flatten().collect();
+        ordered.sort_by_key(|(i, _)| *i);
+        results.extend(ordered.into_iter().map(|(_, r)| r));
+    }
+    let mut lanes = Vec::with_capacity(inputs.len());
+    for r in results {
+        lanes.extend(r?);
+    }
+    Ok(BatchResult { lanes })
+}
+
+/// One batch of pixel/vertex invocations.
+fn run_batch(
+    program: &Program,
+    l: &Layout,
+    res: &mut Resources,
+    inputs: &[Vec<[u32; 4]>],
+    budget: u64,
+) -> Result<Vec<LaneResult>, InterpError> {
     let lanes = inputs.len();
-    let mut m = machine(program, &l, lanes, res)?;
+    let mut m = machine(program, l, lanes, res)?;
     for (lane, regs) in inputs.iter().enumerate() {
         for (r, v) in regs.iter().enumerate().take(l.inputs) {
             for (c, w) in v.iter().enumerate() {
@@ -244,17 +322,21 @@ pub fn run_invocations(
             }
         }
     }
-    m.run(budget)?;
-    let lanes_out = (0..lanes)
+    let unfinished = match m.run(budget) {
+        Ok(()) => Mask::none(lanes),
+        Err(InterpError::BudgetExceeded { .. }) => m.alive.clone(),
+        Err(e) => return Err(e),
+    };
+    Ok((0..lanes)
         .map(|lane| LaneResult {
             outputs: (0..l.outputs)
                 .map(|r| std::array::from_fn(|c| m.outputs.get(r, c, lane).unwrap_or(0)))
                 .collect(),
             discarded: m.discarded.get(lane),
             events: m.events[lane],
+            inconclusive: unfinished.get(lane),
         })
-        .collect();
-    Ok(BatchResult { lanes: lanes_out })
+        .collect())
 }
 
 /// Run a compute program over `groups` thread groups; UAVs in `res` are updated in place.
