@@ -1,18 +1,20 @@
 //! Interpreter throughput in lane-instructions per second: one ALU instruction executed for one
 //! input vector counts 1. The program is 64 four-component ALU instructions (float, integer and
-//! bit ops) over 1M input vectors, as the oracles issue specifies.
+//! bit ops) over 1M input vectors, as the oracles issue specifies. Float ops see float values
+//! (the integer chain lives in its own register) and stay bounded, as in compiled shaders, so
+//! the measurement is of the common path; edge values are the generators' business.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use oracles::interp::{DEFAULT_BUDGET, Resources, run_invocations};
+use oracles::interp::{DEFAULT_BUDGET, Resources, run_invocations, run_invocations_on};
 
 const BODY: [&str; 8] = [
-    "mad r0.xyzw, r0.xyzw, v1.xyzw, r1.xyzw",
+    "mad r0.xyzw, r0.xyzw, l(0.5, 0.25, 0.75, 0.5), v1.xyzw",
     "add r1.xyzw, r1.xyzw, -r0.wzyx",
     "mul r2.xyzw, r0.xyzw, r1.yxwz",
-    "max r1.xyzw, r1.xyzw, r2.xyzw",
+    "max r1.xyzw, r1.xyzw, -r2.xyzw",
     "iadd r3.xyzw, r3.xyzw, l(1, 2, 3, 4)",
     "xor r3.xyzw, r3.xyzw, r0.xyzw",
-    "ushr r2.xyzw, r3.xyzw, l(3, 5, 7, 9)",
+    "ushr r3.xyzw, r3.xyzw, l(3, 5, 7, 9)",
     "min r0.xyzw, r0.xyzw, r2.xyzw",
 ];
 
@@ -26,17 +28,27 @@ fn program() -> dxbc::Program {
         text.push('\n');
     }
     text.push_str("mov o0.xyzw, r0.xyzw\nret\n");
-    dxbc::assemble(&text).expect("bench program assembles").program
+    dxbc::assemble(&text)
+        .expect("bench program assembles")
+        .program
 }
 
 fn bench(c: &mut Criterion) {
     let p = program();
-    let alu = p.instructions.iter().filter(|i| !i.info().is_declaration()).count() as u64 - 1;
+    let alu = p
+        .instructions
+        .iter()
+        .filter(|i| !i.info().is_declaration())
+        .count() as u64
+        - 1;
     assert_eq!(alu, 64);
     let lanes = 1 << 20;
     let inputs: Vec<Vec<[u32; 4]>> = (0..lanes as u32)
         .map(|i| {
-            let f = |k: u32| (1.0 + (i.wrapping_mul(2654435761).wrapping_add(k) % 1000) as f32 / 1000.0).to_bits();
+            let f = |k: u32| {
+                (1.0 + (i.wrapping_mul(2654435761).wrapping_add(k) % 1000) as f32 / 1000.0)
+                    .to_bits()
+            };
             vec![[f(0), f(1), f(2), f(3)], [f(4), f(5), f(6), f(7)]]
         })
         .collect();
@@ -47,6 +59,12 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             let mut res = Resources::default();
             run_invocations(&p, &mut res, &inputs, DEFAULT_BUDGET).expect("runs")
+        })
+    });
+    g.bench_function("alu64_1M_vectors_one_core", |b| {
+        b.iter(|| {
+            let mut res = Resources::default();
+            run_invocations_on(&p, &mut res, &inputs, DEFAULT_BUDGET, 1).expect("runs")
         })
     });
     g.finish();

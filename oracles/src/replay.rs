@@ -190,14 +190,14 @@ pub fn observe(program: &Program, run: &Run, budget: u64) -> Result<Observed, Ru
         _ => {
             let r = interp::run_invocations(program, &mut res, &invocations, budget)
                 .map_err(RunError::Interp)?;
-            if r.lanes.iter().any(|l| l.inconclusive) {
-                return Err(RunError::Interp(InterpError::BudgetExceeded { executed: budget }));
+            if r.inconclusive.iter().any(|i| *i) {
+                return Err(RunError::Interp(InterpError::BudgetExceeded {
+                    executed: budget,
+                }));
             }
-            if let Some(first) = r.lanes.first() {
-                obs.outputs = first.outputs.clone();
-                obs.discarded = first.discarded;
-            }
-            obs.events = r.lanes.iter().fold(0, |a, l| a | l.events);
+            obs.outputs = r.outputs_of(0).to_vec();
+            obs.discarded = r.discarded.first().copied().unwrap_or(false);
+            obs.events = r.events.iter().fold(0, |a, e| a | e);
         }
     }
     obs.uavs = res.uavs.into_iter().map(|(k, b)| (k, b.words)).collect();

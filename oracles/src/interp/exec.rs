@@ -6,11 +6,10 @@ use dxbc::{Instruction, Opcode};
 
 use super::InterpError;
 use super::flow::{Frame, leave};
-use super::machine::{Consumer, Machine, Pool, write_mask};
+use super::machine::{Consumer, Machine, Pool, Slot, write_mask};
 use super::mask::Mask;
 use crate::domain::Events;
 use crate::rules::{convert as cv, double as dbl, float as fl, int, transcendental as tr};
-
 
 impl Machine<'_> {
     /// Run from the first instruction until every lane has returned or the program ends.
@@ -209,8 +208,9 @@ impl Machine<'_> {
         }))
     }
 
-    /// Read the source components the destination mask needs into `pool.src`, before anything
-    /// is written, so a destination that is also a source reads its old value.
+    /// Resolve the source components the destination mask needs, before anything is written
+    /// (so a destination that is also a source reads its old value). A plain `r#`/`v#` source
+    /// is read in place; anything else is copied, with its modifier applied, into `pool.src`.
     fn gather_into(
         &mut self,
         pool: &mut Pool,
@@ -231,7 +231,12 @@ impl Machine<'_> {
         for (k, src) in srcs.iter().enumerate() {
             let consumer = Consumer::of(info.num(first_src + k));
             for c in 0..4 {
+                pool.slots[k][c] = Slot::Pool;
                 if mask & (1 << c) == 0 {
+                    continue;
+                }
+                if let Some(slot) = self.in_place(src, c, modifiers) {
+                    pool.slots[k][c] = slot;
                     continue;
                 }
                 let buf = &mut pool.src[k][c];
@@ -243,6 +248,27 @@ impl Machine<'_> {
             }
         }
         Ok(())
+    }
+
+    /// Where a source component already sits, if it can be read without a copy.
+    fn in_place(&self, src: &dxbc::Operand, c: usize, modifiers: bool) -> Option<Slot> {
+        if modifiers && src.modifier != dxbc::Modifier::None || src.indices.len() != 1 {
+            return None;
+        }
+        let dxbc::Index::Imm32(r) = src.indices[0] else {
+            return None;
+        };
+        let comp = super::machine::source_component(src, c);
+        let offset = (r as usize * 4 + comp) * self.lanes;
+        match src.ty {
+            dxbc::OperandType::Temp if offset + self.lanes <= self.temps.data.len() => {
+                Some(Slot::Temps(offset))
+            }
+            dxbc::OperandType::Input if offset + self.lanes <= self.inputs.data.len() => {
+                Some(Slot::Inputs(offset))
+            }
+            _ => None,
+        }
     }
 
     /// Run `body` with the scratch pool taken out of the machine, putting it back afterwards.
@@ -261,6 +287,21 @@ impl Machine<'_> {
         at: usize,
         f: impl Fn([u32; N], &mut Events) -> u32,
     ) -> Result<(), InterpError> {
+        self.alu_fast(inst, at, f, None::<fn([u32; N]) -> (u32, bool)>)
+    }
+
+    /// [`Self::alu`] with a batch-wide fast path for float ops: `fast` computes the host IEEE
+    /// result (and whether its intermediates stayed normal). When every input, intermediate
+    /// and result of a component is normal (`fl::is_normal`), D3D's rule and the host operation
+    /// agree bit for bit and raise no event, so the rule function runs only for batches that
+    /// contain an edge value.
+    fn alu_fast<const N: usize>(
+        &mut self,
+        inst: &Instruction,
+        at: usize,
+        f: impl Fn([u32; N], &mut Events) -> u32,
+        fast: Option<impl Fn([u32; N]) -> (u32, bool)>,
+    ) -> Result<(), InterpError> {
         let dst = &inst.operands[0];
         let mask = write_mask(dst);
         let lanes = self.lanes;
@@ -270,11 +311,30 @@ impl Machine<'_> {
                 if mask & (1 << c) == 0 {
                     continue;
                 }
-                let src: [&[u32]; N] = std::array::from_fn(|k| &pool.src[k][c][..lanes]);
+                let (temps, inputs) = (&m.temps.data, &m.inputs.data);
+                let src: [&[u32]; N] = std::array::from_fn(|k| match pool.slots[k][c] {
+                    Slot::Temps(o) => &temps[o..o + lanes],
+                    Slot::Inputs(o) => &inputs[o..o + lanes],
+                    Slot::Pool => &pool.src[k][c][..lanes],
+                });
                 let out = &mut pool.out[0][c][..lanes];
-                let ev = &mut m.scratch_ev[..lanes];
-                for l in 0..lanes {
-                    out[l] = f(std::array::from_fn(|k| src[k][l]), &mut ev[l]);
+                let mut done = false;
+                if let Some(fast) = &fast {
+                    let mut ok = true;
+                    for l in 0..lanes {
+                        let a: [u32; N] = std::array::from_fn(|k| src[k][l]);
+                        let (r, mid) = fast(a);
+                        out[l] = r;
+                        ok &=
+                            a.iter().fold(mid, |acc, &x| acc & fl::is_normal(x)) & fl::is_normal(r);
+                    }
+                    done = ok;
+                }
+                if !done {
+                    let ev = &mut m.scratch_ev[..lanes];
+                    for l in 0..lanes {
+                        out[l] = f(std::array::from_fn(|k| src[k][l]), &mut ev[l]);
+                    }
                 }
                 if inst.saturate {
                     out.iter_mut().for_each(|v| *v = fl::saturate(*v));
@@ -306,7 +366,12 @@ impl Machine<'_> {
                 if mask & (1 << c) == 0 {
                     continue;
                 }
-                let src: [&[u32]; N] = std::array::from_fn(|k| &pool.src[k][c][..lanes]);
+                let (temps, inputs) = (&m.temps.data, &m.inputs.data);
+                let src: [&[u32]; N] = std::array::from_fn(|k| match pool.slots[k][c] {
+                    Slot::Temps(o) => &temps[o..o + lanes],
+                    Slot::Inputs(o) => &inputs[o..o + lanes],
+                    Slot::Pool => &pool.src[k][c][..lanes],
+                });
                 let [o0, o1] = &mut pool.out;
                 let (o0, o1) = (&mut o0[c][..lanes], &mut o1[c][..lanes]);
                 for l in 0..lanes {
@@ -315,7 +380,9 @@ impl Machine<'_> {
                     o1[l] = y;
                 }
                 if inst.saturate {
-                    o0.iter_mut().chain(o1.iter_mut()).for_each(|v| *v = fl::saturate(*v));
+                    o0.iter_mut()
+                        .chain(o1.iter_mut())
+                        .for_each(|v| *v = fl::saturate(*v));
                 }
             }
             for c in 0..4 {
@@ -338,6 +405,7 @@ impl Machine<'_> {
         let comps = (1u8 << n) - 1;
         self.with_pool(|m, pool| {
             m.gather_into(pool, inst, 1, comps, at, true)?;
+            pool.materialize(&m.temps.data, &m.inputs.data, 2, lanes);
             let [a, b, ..] = &pool.src;
             let out = &mut pool.out[0][0][..lanes];
             for l in 0..lanes {
@@ -368,12 +436,40 @@ impl Machine<'_> {
     fn execute(&mut self, inst: &Instruction, at: usize) -> Result<(), InterpError> {
         use Opcode::*;
         match inst.opcode {
-            Add => self.alu(inst, at, |[a, b], ev| fl::fadd(a, b, ev)),
-            Mul => self.alu(inst, at, |[a, b], ev| fl::fmul(a, b, ev)),
+            Add => self.alu_fast(
+                inst,
+                at,
+                |[a, b], ev| fl::fadd(a, b, ev),
+                Some(|[a, b]: [u32; 2]| (host(a, b, |x, y| x + y), true)),
+            ),
+            Mul => self.alu_fast(
+                inst,
+                at,
+                |[a, b], ev| fl::fmul(a, b, ev),
+                Some(|[a, b]: [u32; 2]| (host(a, b, |x, y| x * y), true)),
+            ),
             Div => self.alu(inst, at, |[a, b], ev| fl::fdiv(a, b, ev)),
-            Min => self.alu(inst, at, |[a, b], ev| fl::fmin(a, b, ev)),
-            Max => self.alu(inst, at, |[a, b], ev| fl::fmax(a, b, ev)),
-            Mad => self.alu(inst, at, |[a, b, c], ev| fl::fmad(a, b, c, ev)),
+            Min => self.alu_fast(
+                inst,
+                at,
+                |[a, b], ev| fl::fmin(a, b, ev),
+                Some(|[a, b]: [u32; 2]| (host(a, b, f32::min), true)),
+            ),
+            Max => self.alu_fast(
+                inst,
+                at,
+                |[a, b], ev| fl::fmax(a, b, ev),
+                Some(|[a, b]: [u32; 2]| (host(a, b, f32::max), true)),
+            ),
+            Mad => self.alu_fast(
+                inst,
+                at,
+                |[a, b, c], ev| fl::fmad(a, b, c, ev),
+                Some(|[a, b, c]: [u32; 3]| {
+                    let p = host(a, b, |x, y| x * y);
+                    (host(p, c, |x, y| x + y), fl::is_normal(p))
+                }),
+            ),
             Frc => self.alu(inst, at, |[a], ev| fl::frc(a, ev)),
             RoundNe => self.alu(inst, at, |[a], ev| fl::round_ne(a, ev)),
             RoundNi => self.alu(inst, at, |[a], ev| fl::round_ni(a, ev)),
@@ -402,7 +498,11 @@ impl Machine<'_> {
                 }
             }
             Movc => self.alu(inst, at, |[c, a, b], _| if c != 0 { a } else { b }),
-            Swapc => self.alu_pair(inst, at, |[c, a, b], _| if c != 0 { (b, a) } else { (a, b) }),
+            Swapc => self.alu_pair(
+                inst,
+                at,
+                |[c, a, b], _| if c != 0 { (b, a) } else { (a, b) },
+            ),
             Itof => self.alu(inst, at, |[a], ev| cv::itof(a, ev)),
             Utof => self.alu(inst, at, |[a], ev| cv::utof(a, ev)),
             Ftoi => self.alu(inst, at, |[a], ev| cv::ftoi(a, ev)),
@@ -463,6 +563,7 @@ impl Machine<'_> {
         // Modifiers act on the 64-bit value (its high word's sign bit), so sources are read raw.
         let mut pool = std::mem::take(&mut self.pool);
         let gathered = self.gather_into(&mut pool, inst, 1, 0xF, at, false);
+        pool.materialize(&self.temps.data, &self.inputs.data, 4, self.lanes);
         let srcs = pool.src.clone();
         self.pool = pool;
         gathered?;
@@ -504,6 +605,7 @@ impl Machine<'_> {
                 }
                 .min(3)][l]
             };
+            #[allow(clippy::needless_range_loop)] // `l` indexes sources, results and events alike
             for l in 0..lanes {
                 let ev = &mut self.scratch_ev[l];
                 let d = |i: usize| double_modifier(src_d(&srcs[i], l), mods[i]);
@@ -549,13 +651,19 @@ impl Machine<'_> {
                 }
             }
         }
-        for c in 0..4 {
+        for (c, r) in results.iter().enumerate() {
             if mask & (1 << c) != 0 {
-                self.write(dst, c, &results[c], at)?;
+                self.write(dst, c, r, at)?;
             }
         }
         Ok(())
     }
+}
+
+/// A host f32 operation on register bits.
+#[inline]
+fn host(a: u32, b: u32, op: impl Fn(f32, f32) -> f32) -> u32 {
+    op(f32::from_bits(a), f32::from_bits(b)).to_bits()
 }
 
 /// A source modifier on a double: the sign bit of the 64-bit value.

@@ -16,7 +16,18 @@ use crate::rules;
 #[derive(Debug, Clone, Default)]
 pub struct Pool {
     pub src: [[Vec<u32>; 4]; 4],
+    /// Where each source component lives: in place in a register file, or in `src`.
+    pub slots: [[Slot; 4]; 4],
     pub out: [[Vec<u32>; 4]; 2],
+}
+
+/// A source component's location (offsets into a register file's data).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Slot {
+    #[default]
+    Pool,
+    Temps(usize),
+    Inputs(usize),
 }
 
 impl Pool {
@@ -24,7 +35,23 @@ impl Pool {
         let v = || std::array::from_fn(|_| vec![0u32; lanes]);
         Pool {
             src: std::array::from_fn(|_| v()),
+            slots: Default::default(),
             out: std::array::from_fn(|_| v()),
+        }
+    }
+
+    /// Copy in-place sources into `src`, for code that wants every source there.
+    pub fn materialize(&mut self, temps: &[u32], inputs: &[u32], sources: usize, lanes: usize) {
+        for k in 0..sources.min(4) {
+            for c in 0..4 {
+                let from = match self.slots[k][c] {
+                    Slot::Temps(o) => &temps[o..o + lanes],
+                    Slot::Inputs(o) => &inputs[o..o + lanes],
+                    Slot::Pool => continue,
+                };
+                self.src[k][c][..lanes].copy_from_slice(from);
+                self.slots[k][c] = Slot::Pool;
+            }
         }
     }
 }
@@ -162,6 +189,23 @@ pub fn write_mask(op: &Operand) -> u8 {
 }
 
 impl Machine<'_> {
+    /// Clear per-invocation state so the machine can run another batch of the same size.
+    pub fn reset(&mut self) {
+        self.temps.data.fill(0);
+        for f in self.indexable.iter_mut().flatten() {
+            f.data.fill(0);
+        }
+        self.inputs.data.fill(0);
+        self.outputs.data.fill(0);
+        self.active = Mask::all(self.lanes);
+        self.alive = Mask::all(self.lanes);
+        self.discarded = Mask::none(self.lanes);
+        self.frames.clear();
+        self.events.fill(0);
+        self.scratch_ev.fill(0);
+        self.executed = 0;
+    }
+
     fn unsupported(&self, index: usize, what: &str) -> InterpError {
         InterpError::Unsupported {
             index,

@@ -57,22 +57,38 @@ pub enum ViewKind {
 /// that a runaway loop ends in well under a second.
 pub const DEFAULT_BUDGET: u64 = 1 << 22;
 
-/// The result of one invocation.
+/// The results of a pixel/vertex run, stored flat (one allocation per field, not per lane).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct LaneResult {
-    /// Output registers `o#`, four words each.
+pub struct BatchResult {
+    /// Output registers per lane.
+    pub outputs_per_lane: usize,
+    /// `o#` of every lane: lane `l`'s register `r` is `outputs[l * outputs_per_lane + r]`.
     pub outputs: Vec<[u32; 4]>,
-    pub discarded: bool,
-    /// The catalog domains this invocation entered.
-    pub events: Events,
-    /// The instruction budget ran out before this invocation finished.
-    pub inconclusive: bool,
+    pub discarded: Vec<bool>,
+    /// The catalog domains each lane entered.
+    pub events: Vec<Events>,
+    /// The instruction budget ran out before the lane finished.
+    pub inconclusive: Vec<bool>,
 }
 
-/// The result of a pixel/vertex batch.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BatchResult {
-    pub lanes: Vec<LaneResult>,
+impl BatchResult {
+    pub fn lanes(&self) -> usize {
+        self.events.len()
+    }
+
+    /// The output registers of lane `l`.
+    pub fn outputs_of(&self, l: usize) -> &[[u32; 4]] {
+        let n = self.outputs_per_lane;
+        self.outputs.get(l * n..(l + 1) * n).unwrap_or(&[])
+    }
+
+    fn append(&mut self, other: BatchResult) {
+        self.outputs_per_lane = other.outputs_per_lane;
+        self.outputs.extend(other.outputs);
+        self.discarded.extend(other.discarded);
+        self.events.extend(other.events);
+        self.inconclusive.extend(other.inconclusive);
+    }
 }
 
 /// The result of a compute dispatch: UAV contents end up in the `Resources` passed in.
@@ -237,6 +253,18 @@ pub fn run_invocations(
     inputs: &[Vec<[u32; 4]>],
     budget: u64,
 ) -> Result<BatchResult, InterpError> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    run_invocations_on(program, res, inputs, budget, cores)
+}
+
+/// [`run_invocations`] on at most `threads` threads.
+pub fn run_invocations_on(
+    program: &Program,
+    res: &mut Resources,
+    inputs: &[Vec<[u32; 4]>],
+    budget: u64,
+    threads: usize,
+) -> Result<BatchResult, InterpError> {
     match program.version.stage {
         dxbc::Stage::Pixel | dxbc::Stage::Vertex => {}
         other => {
@@ -255,26 +283,25 @@ pub fn run_invocations(
         )
     });
     let chunks: Vec<&[Vec<[u32; 4]>]> = inputs.chunks(BATCH_LANES).collect();
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(chunks.len());
-    let mut results: Vec<Result<Vec<LaneResult>, InterpError>> = Vec::with_capacity(chunks.len());
+    let threads = threads.max(1).min(chunks.len());
+    let mut results: Vec<Result<BatchResult, InterpError>> = Vec::with_capacity(chunks.len());
     if writes_uavs || threads <= 1 {
-        for chunk in &chunks {
-            results.push(run_batch(program, &l, res, chunk, budget));
-        }
+        results.push(run_batches(program, &l, res, &chunks, budget));
     } else {
         let shared: &Resources = res;
-        let per_thread: Vec<Vec<(usize, Result<Vec<LaneResult>, InterpError>)>> =
+        let per_thread: Vec<Vec<(usize, Result<BatchResult, InterpError>)>> =
             std::thread::scope(|scope| {
                 let handles: Vec<_> = (0..threads)
                     .map(|t| {
                         let chunks = &chunks;
                         let l = &l;
+                        // Thread t takes a contiguous share of the batches, so results concatenate.
                         scope.spawn(move || {
                             let mut local = shared.clone();
-                            (t..chunks.len())
-                                .step_by(threads)
-                                .map(|i| (i, run_batch(program, l, &mut local, chunks[i], budget)))
-                                .collect()
+                            let per = chunks.len().div_ceil(threads);
+                            let mine = &chunks
+                                [(t * per).min(chunks.len())..((t + 1) * per).min(chunks.len())];
+                            vec![(t, run_batches(program, l, &mut local, mine, budget))]
                         })
                     })
                     .collect();
@@ -293,28 +320,59 @@ pub fn run_invocations(
                     })
                     .collect()
             });
-        let mut ordered: Vec<(usize, Result<Vec<LaneResult>, InterpError>)> =
+        let mut ordered: Vec<(usize, Result<BatchResult, InterpError>)> =
             per_thread.into_iter().flatten().collect();
         ordered.sort_by_key(|(i, _)| *i);
         results.extend(ordered.into_iter().map(|(_, r)| r));
     }
-    let mut lanes = Vec::with_capacity(inputs.len());
+    let mut all = BatchResult::default();
     for r in results {
-        lanes.extend(r?);
+        all.append(r?);
     }
-    Ok(BatchResult { lanes })
+    Ok(all)
 }
 
-/// One batch of pixel/vertex invocations.
-fn run_batch(
+/// Batches of pixel/vertex invocations, run one after another on one machine (its register
+/// files are allocated once and cleared between batches).
+fn run_batches(
     program: &Program,
     l: &Layout,
     res: &mut Resources,
+    batches: &[&[Vec<[u32; 4]>]],
+    budget: u64,
+) -> Result<BatchResult, InterpError> {
+    let mut all = BatchResult::default();
+    let Some(first) = batches.first() else {
+        return Ok(all);
+    };
+    // All batches but the last have the same size and share one machine.
+    let same = batches
+        .iter()
+        .take_while(|b| b.len() == first.len())
+        .count();
+    {
+        let mut m = machine(program, l, first.len(), res)?;
+        for (i, inputs) in batches[..same].iter().enumerate() {
+            if i > 0 {
+                m.reset();
+            }
+            all.append(run_one(&mut m, l, inputs, budget)?);
+        }
+    }
+    for inputs in &batches[same..] {
+        let mut m = machine(program, l, inputs.len(), res)?;
+        all.append(run_one(&mut m, l, inputs, budget)?);
+    }
+    Ok(all)
+}
+
+fn run_one(
+    m: &mut Machine<'_>,
+    l: &Layout,
     inputs: &[Vec<[u32; 4]>],
     budget: u64,
-) -> Result<Vec<LaneResult>, InterpError> {
+) -> Result<BatchResult, InterpError> {
     let lanes = inputs.len();
-    let mut m = machine(program, l, lanes, res)?;
     for (lane, regs) in inputs.iter().enumerate() {
         for (r, v) in regs.iter().enumerate().take(l.inputs) {
             for (c, w) in v.iter().enumerate() {
@@ -327,16 +385,21 @@ fn run_batch(
         Err(InterpError::BudgetExceeded { .. }) => m.alive.clone(),
         Err(e) => return Err(e),
     };
-    Ok((0..lanes)
-        .map(|lane| LaneResult {
-            outputs: (0..l.outputs)
-                .map(|r| std::array::from_fn(|c| m.outputs.get(r, c, lane).unwrap_or(0)))
-                .collect(),
-            discarded: m.discarded.get(lane),
-            events: m.events[lane],
-            inconclusive: unfinished.get(lane),
-        })
-        .collect())
+    let mut outputs = Vec::with_capacity(lanes * l.outputs);
+    for lane in 0..lanes {
+        for r in 0..l.outputs {
+            outputs.push(std::array::from_fn(|c| {
+                m.outputs.get(r, c, lane).unwrap_or(0)
+            }));
+        }
+    }
+    Ok(BatchResult {
+        outputs_per_lane: l.outputs,
+        outputs,
+        discarded: (0..lanes).map(|i| m.discarded.get(i)).collect(),
+        events: m.events.clone(),
+        inconclusive: (0..lanes).map(|i| unfinished.get(i)).collect(),
+    })
 }
 
 /// Run a compute program over `groups` thread groups; UAVs in `res` are updated in place.

@@ -36,6 +36,14 @@ pub const fn ftz(x: u32) -> u32 {
     if x & 0x7F80_0000 == 0 { x & SIGN } else { x }
 }
 
+/// A normal, finite, non-zero value: exponent field 1..=254. On such inputs, with such a
+/// result, D3D's float rules reduce to the host's IEEE round-to-nearest-even operation, which
+/// is what lets the interpreter take a batch-wide fast path (see `interp::exec`).
+#[inline]
+pub const fn is_normal(x: u32) -> bool {
+    ((x >> 23) & 0xFF).wrapping_sub(1) < 254
+}
+
 /// Read a float math-op input: [`ftz`], raising `DenormInputFlushed` for a denormal,
 /// `NanInput` for a NaN and `InfInput` for ±inf (FS §3.1.3.1).
 pub fn flush_in(x: u32, ev: &mut Events) -> u32 {
