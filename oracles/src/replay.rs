@@ -4,7 +4,9 @@
 use dxbc::Program;
 
 use crate::case::{CaseFile, Expect, Input, Run, words};
-use crate::interp::{self, Address, Buffer, InterpError, Resources, Sampler, Srv, Texture2d};
+use crate::interp::{
+    self, Address, Buffer, Format, InterpError, Resources, Sampler, Srv, Texture2d,
+};
 
 /// The verdict on one run.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -57,10 +59,15 @@ pub fn resources(run: &Run) -> Result<(Resources, InvocationInputs), String> {
                     "`{key}` must be a buffer (typed UAV textures are not supported)"
                 ));
             };
-            res.uavs.insert(n, buffer(b.size_bytes, &words(&b.words)));
+            res.uavs.insert(
+                n,
+                buffer(b.size_bytes, &words(&b.words), b.format.as_deref())?,
+            );
         } else if let Some(n) = key_index(key, "t") {
             let srv = match input {
-                Input::Buffer(b) => Srv::Buffer(buffer(b.size_bytes, &words(&b.words))),
+                Input::Buffer(b) => {
+                    Srv::Buffer(buffer(b.size_bytes, &words(&b.words), b.format.as_deref())?)
+                }
                 Input::Texture { texture2d } => Srv::Texture2d(texture(texture2d)?),
                 Input::Words(_) | Input::Sampler(_) => {
                     return Err(format!("`{key}` is not a buffer or texture"));
@@ -105,10 +112,20 @@ fn set_register(regs: &mut Vec<[u32; 4]>, n: u32, w: &[u32]) {
 }
 
 /// A buffer of `size_bytes` whose first words are given and the rest zero.
-fn buffer(size_bytes: u32, w: &[u32]) -> Buffer {
+fn buffer(size_bytes: u32, w: &[u32], format: Option<&str>) -> Result<Buffer, String> {
+    let format = match format {
+        Some(f) => {
+            Some(Format::parse(f).ok_or_else(|| format!("buffer format {f} is not supported"))?)
+        }
+        None => None,
+    };
     let mut words = w.to_vec();
     words.resize((size_bytes as usize).div_ceil(4).max(words.len()), 0);
-    Buffer { words, size_bytes }
+    Ok(Buffer {
+        words,
+        size_bytes,
+        format,
+    })
 }
 
 /// Expand a texture's words into texels per its DXGI format.
@@ -136,11 +153,13 @@ fn texture(t: &crate::case::TextureDesc) -> Result<Texture2d, String> {
                 .collect()
         })
         .collect();
+    let oob = expand(&[0; 4][..per_texel]);
     Ok(Texture2d {
         width: t.width,
         height: t.height,
         mips,
         float,
+        oob,
     })
 }
 

@@ -14,6 +14,7 @@ fn uav(words: usize) -> Buffer {
     Buffer {
         words: vec![0; words],
         size_bytes: (words * 4) as u32,
+        format: None,
     }
 }
 
@@ -108,6 +109,7 @@ ret
         Buffer {
             words: vec![0, 10, 0, 11, 0, 12, 0, 13],
             size_bytes: 32,
+            format: None,
         },
     );
     res.uavs.insert(1, uav(8));

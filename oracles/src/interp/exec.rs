@@ -512,8 +512,25 @@ impl Machine<'_> {
             Iadd => self.alu(inst, at, |[a, b], _| int::iadd(a, b)),
             Imad => self.alu(inst, at, |[a, b, c], _| int::imad(a, b, c)),
             Umad => self.alu(inst, at, |[a, b, c], _| int::umad(a, b, c)),
-            Imul => self.alu_pair(inst, at, |[a, b], _| int::imul(a, b)),
-            Umul => self.alu_pair(inst, at, |[a, b], _| int::umul(a, b)),
+            Imul | Umul => {
+                let high = if inst.opcode == Imul {
+                    int::imul
+                } else {
+                    int::umul
+                };
+                self.alu_pair(inst, at, |[a, b], _| high(a, b))?;
+                // Only here is it known whether the high word is used: WGSL has no 64-bit
+                // product, so a translator must build it by hand.
+                if write_mask(&inst.operands[0]) != 0 {
+                    for l in self.active.lanes().collect::<Vec<_>>() {
+                        crate::domain::raise(
+                            &mut self.scratch_ev[l],
+                            crate::domain::Domain::ImulHighWord,
+                        );
+                    }
+                }
+                Ok(())
+            }
             Udiv => self.alu_pair(inst, at, |[a, b], ev| int::udiv(a, b, ev)),
             Uaddc => self.alu_pair(inst, at, |[a, b], _| int::uaddc(a, b)),
             Usubb => self.alu_pair(inst, at, |[a, b], _| int::usubb(a, b)),
@@ -547,6 +564,7 @@ impl Machine<'_> {
             Dadd | Dmul | Dmin | Dmax | Ddiv | Dfma | Drcp | Dmov | Dmovc | Deq | Dge | Dlt
             | Dne | Dtof | Ftod | Dtoi | Dtou | Itod | Utod => self.double_op(inst, at),
             op if super::memory::is_memory_op(op) => self.memory_op(inst, at),
+            op if super::textures::is_texture_op(op) => self.texture_op(inst, at),
             op => Err(InterpError::Unsupported {
                 index: at,
                 what: format!("instruction `{}`", op.mnemonic()),

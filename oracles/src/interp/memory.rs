@@ -18,9 +18,6 @@ pub fn is_memory_op(op: Opcode) -> bool {
             | LdStructured
             | StoreStructured
             | Bufinfo
-            | LdUavTyped
-            | StoreUavTyped
-            | Ld
             | AtomicAnd
             | AtomicOr
             | AtomicXor
@@ -215,7 +212,13 @@ impl Machine<'_> {
                 let size = self.buffer(t).map_or(0, |b| b.size_bytes);
                 let v = match self.view(t) {
                     ViewKind::Structured(stride) => size / stride.max(1),
-                    ViewKind::Typed => size / 4,
+                    ViewKind::Typed => {
+                        let stride = self
+                            .buffer(t)
+                            .and_then(|b| b.format)
+                            .map_or(4, |f| f.stride());
+                        size / stride
+                    }
                     ViewKind::Raw => size,
                 };
                 let vals = vec![v; self.lanes];

@@ -11,6 +11,7 @@ mod machine;
 pub mod mask;
 mod memory;
 pub mod resources;
+mod textures;
 
 use std::collections::BTreeMap;
 
@@ -19,7 +20,7 @@ use dxbc::{Opcode, OperandType, Program};
 pub use machine::ThreadIds;
 use machine::{Machine, RegFile};
 use mask::Mask;
-pub use resources::{Address, Buffer, Resources, Sampler, Srv, Texture2d};
+pub use resources::{Address, Buffer, Format, Resources, Sampler, Srv, Texture2d};
 
 use crate::domain::Events;
 
@@ -436,6 +437,7 @@ pub fn run_dispatch(
                         Buffer {
                             words: vec![0; bytes.div_ceil(4) as usize],
                             size_bytes: bytes,
+                            format: None,
                         },
                     );
                 }

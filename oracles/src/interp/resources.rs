@@ -13,6 +13,51 @@ pub struct Buffer {
     pub words: Vec<u32>,
     /// Bytes in the view (`bufinfo`); words past it are out of bounds.
     pub size_bytes: u32,
+    /// The element format of a typed view (`R32_UINT` when not given).
+    pub format: Option<Format>,
+}
+
+/// A typed element format: 32-bit channels only (what buffers and UAVs here carry).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Format {
+    /// Channels present, 1..=4 (32 bits each).
+    pub channels: u8,
+    pub float: bool,
+}
+
+impl Format {
+    /// Parse a DXGI name such as `R32G32B32A32_FLOAT`; only 32-bit channels are supported.
+    pub fn parse(name: &str) -> Option<Format> {
+        let (channels, kind) = match name.split_once('_')? {
+            ("R32", k) => (1, k),
+            ("R32G32", k) => (2, k),
+            ("R32G32B32", k) => (3, k),
+            ("R32G32B32A32", k) => (4, k),
+            _ => return None,
+        };
+        let float = match kind {
+            "FLOAT" => true,
+            "UINT" | "SINT" | "TYPELESS" => false,
+            _ => return None,
+        };
+        Some(Format { channels, float })
+    }
+
+    /// Bytes per element.
+    pub fn stride(self) -> u32 {
+        4 * u32::from(self.channels)
+    }
+
+    /// Fill missing channels with D3D's defaults: 0 for colour, 1 (or 1.0) for alpha
+    /// (FS §19.1.3.3).
+    pub fn expand(self, present: &[u32]) -> [u32; 4] {
+        let one = if self.float { 0x3f80_0000 } else { 1 };
+        std::array::from_fn(|c| match present.get(c) {
+            Some(v) if c < self.channels as usize => *v,
+            _ if c == 3 => one,
+            _ => 0,
+        })
+    }
 }
 
 /// A 2D texture with its mip chain, as raw texel words (one `[u32; 4]` per texel, already
@@ -25,6 +70,8 @@ pub struct Texture2d {
     pub mips: Vec<Vec<[u32; 4]>>,
     /// Whether texels are floats (sampling filters them) or integers.
     pub float: bool,
+    /// What an out-of-bounds `ld` returns: 0 in present channels, the defaults elsewhere.
+    pub oob: [u32; 4],
 }
 
 /// A sampler's state.
