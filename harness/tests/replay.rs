@@ -1,0 +1,60 @@
+//! `dxdiff replay --executor interp`: the summary line, the exit code, and the peer corpus.
+
+use std::process::Command;
+
+fn dxdiff() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_dxdiff"))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[test]
+fn a_passing_and_a_failing_run() {
+    let blob = dxbc::assemble_container(
+        "ps_5_0\ndcl_constantbuffer cb0[1], immediateIndexed\ndcl_output o0.xyzw\n\
+         udiv o0.x, null, cb0[0].x, cb0[0].y\nmov o0.yzw, l(0, 0, 0, 0)\nret\n",
+    )
+    .expect("assembles")
+    .to_bytes();
+    let case = format!(
+        r#"{{"format": "dxdiff-case/1", "name": "udiv", "dxbc": "{}", "runs": [
+            {{"id": "by-zero", "inputs": {{"cb0": ["0x7", "0x0", "0x0", "0x0"]}},
+              "expect": {{"o0": {{"words": ["0xffffffff"], "compare": "bits"}}}}}},
+            {{"id": "wrong", "inputs": {{"cb0": ["0x7", "0x2", "0x0", "0x0"]}},
+              "expect": {{"o0": {{"words": ["0x00000004"], "compare": "bits"}}}}}}]}}"#,
+        hex(&blob)
+    );
+    let dir = std::env::temp_dir().join(format!("dxdiff-replay-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    std::fs::write(dir.join("udiv.json"), case).expect("write");
+    let out = dxdiff().arg("replay").arg(&dir).output().expect("runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("wrong: o0[0] is 0x00000003, expected 0x00000004"),
+        "{stdout}"
+    );
+    assert_eq!(stdout.lines().last(), Some("1 passed, 1 failed, 0 skipped"));
+}
+
+#[test]
+fn peer_corpus_replays_clean() {
+    let peer = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/peer");
+    if !peer.is_dir() {
+        eprintln!("skipped: {} not found", peer.display());
+        return;
+    }
+    let out = dxdiff()
+        .arg("replay")
+        .arg(&peer)
+        .arg("--executor")
+        .arg("interp")
+        .output()
+        .expect("runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let last = stdout.lines().last().unwrap_or("");
+    assert!(last.ends_with(" passed, 0 failed, 0 skipped"), "{last}");
+}
