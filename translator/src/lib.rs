@@ -1,1 +1,121 @@
-//! Placeholder: this crate is built by a later issue (see docs/architecture.md).
+//! The built-in DXBC → WGSL translator, dxdiff's default system under test.
+//!
+//! It follows the seed contract's lowering rules (the `contract` profile) or emits D3D-exact
+//! polyfills wherever WGSL allows it (the `exact` profile), lowers pixel, vertex and compute
+//! programs generally, and fails closed, with a catalog id, on everything else. Every returned
+//! module has passed naga's validator with the capabilities a wgpu Vulkan device grants.
+
+mod emit;
+pub mod manifest;
+mod names;
+mod validate;
+
+use std::fmt;
+
+use dxbc::Shader;
+use serde::{Deserialize, Serialize};
+
+pub use manifest::Manifest;
+pub use validate::validate;
+
+/// Which lowering the translator applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Profile {
+    /// The seed contract's documented lowering, its adaptations included.
+    #[default]
+    Contract,
+    /// D3D-exact polyfills wherever WGSL allows them.
+    Exact,
+}
+
+impl Profile {
+    pub fn parse(s: &str) -> Option<Profile> {
+        match s {
+            "contract" => Some(Profile::Contract),
+            "exact" => Some(Profile::Exact),
+            _ => None,
+        }
+    }
+
+    /// The catalog entries a translation with this profile may rely on (the oracle accepts a
+    /// difference only under one of these). Individual translations list the subset they used.
+    pub fn claims(self) -> &'static [&'static str] {
+        match self {
+            Profile::Contract => emit::CONTRACT_CLAIMS,
+            Profile::Exact => emit::EXACT_CLAIMS,
+        }
+    }
+}
+
+impl fmt::Display for Profile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Profile::Contract => "contract",
+            Profile::Exact => "exact",
+        })
+    }
+}
+
+/// A translated program.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Translation {
+    pub wgsl: String,
+    pub manifest: Manifest,
+    /// The catalog ids this translation relied on, sorted.
+    pub adaptations: Vec<String>,
+}
+
+/// A fail-closed answer: the program is outside what the translator lowers faithfully.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[error("rejected{}: {reason} [{catalog_id}]", instruction.map(|i| format!(" at instruction {i}")).unwrap_or_default())]
+pub struct Rejection {
+    pub reason: String,
+    /// Index into the program's instructions, when one instruction is to blame.
+    pub instruction: Option<usize>,
+    /// That instruction's mnemonic.
+    pub opcode: Option<String>,
+    /// The catalog entry the rejection falls under.
+    pub catalog_id: String,
+}
+
+impl Rejection {
+    pub(crate) fn new(catalog_id: &str, reason: impl Into<String>) -> Rejection {
+        Rejection {
+            reason: reason.into(),
+            instruction: None,
+            opcode: None,
+            catalog_id: catalog_id.to_string(),
+        }
+    }
+
+    pub(crate) fn at(mut self, index: usize, opcode: dxbc::Opcode) -> Rejection {
+        if self.instruction.is_none() {
+            self.instruction = Some(index);
+            self.opcode = Some(opcode.mnemonic().to_string());
+        }
+        self
+    }
+}
+
+/// Translate a decoded shader (its signatures give the stage I/O types).
+pub fn translate(shader: &Shader, profile: Profile) -> Result<Translation, Rejection> {
+    let t = emit::emit(&shader.program, &shader.signatures, profile)?;
+    validate(&t.wgsl).map_err(|e| Rejection::new("dxdiff/naga-validation", format!("naga rejects the emitted WGSL: {e}")))?;
+    Ok(t)
+}
+
+/// Translate a container's bytes.
+pub fn translate_blob(blob: &[u8], profile: Profile) -> Result<Translation, TranslateError> {
+    let shader = Shader::parse(blob).map_err(TranslateError::Malformed)?;
+    translate(&shader, profile).map_err(TranslateError::Rejected)
+}
+
+/// Why a blob produced no WGSL.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TranslateError {
+    #[error("malformed DXBC: [{}] {0}", .0.code())]
+    Malformed(dxbc::DxbcError),
+    #[error("{0}")]
+    Rejected(Rejection),
+}

@@ -1,0 +1,445 @@
+//! Emitting WGSL for a whole program: the declaration scan, the module layout (bindings,
+//! private registers, the body function `run`, the stage entry point) and the binding manifest.
+//!
+//! Registers are typeless, so every register is `vec4<u32>` and each operation bitcasts its
+//! sources to the type it consumes (the seed's typeless-register rule). Inputs and outputs are
+//! `array<vec4<u32>, N>` so they can be indexed relatively.
+
+mod alu;
+mod flow;
+mod helpers;
+mod io;
+mod memory;
+mod operand;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write;
+
+use dxbc::chunks::signature::Signature;
+use dxbc::{Instruction, Opcode, OperandType, Program, Stage};
+
+use crate::manifest::{Binding, Manifest};
+use crate::names as id;
+use crate::{Profile, Rejection, Translation};
+
+/// Catalog entries the contract profile may rely on.
+pub const CONTRACT_CLAIMS: &[&str] = &[
+    id::PRECISE,
+    id::COMPARISON_MASKS,
+    id::TYPELESS_REGISTERS,
+    id::SWITCH_DEFAULT,
+    id::FRONT_FACING,
+    id::SOURCE_MODIFIERS,
+    id::CONTINUE_CONTINUING,
+    id::ICB_CONST_ARRAY,
+    id::RCP_DIVISION,
+    id::SATURATE_MOVERS,
+    id::MIN_PRECISION_F16,
+    id::NUMERIC_CONVERSION_EDGES,
+    id::DERIVATIVE_UNIFORMITY,
+    id::F16_CONVERSIONS,
+    id::UDIV,
+    id::DENORMALS,
+    id::NAN,
+    id::NON_FINITE,
+    id::SIGNED_ZERO,
+    id::BUILTIN_ACCURACY,
+    id::SINCOS_RANGE,
+    id::EXP_RANGE,
+    id::MIN_MAX_NAN,
+    id::FUSION,
+];
+
+/// Catalog entries the exact profile may rely on: only the latitude no polyfill can remove
+/// (builtin accuracy and ranges) and the structural rules.
+pub const EXACT_CLAIMS: &[&str] = &[
+    id::PRECISE,
+    id::COMPARISON_MASKS,
+    id::TYPELESS_REGISTERS,
+    id::SWITCH_DEFAULT,
+    id::FRONT_FACING,
+    id::SOURCE_MODIFIERS,
+    id::CONTINUE_CONTINUING,
+    id::ICB_CONST_ARRAY,
+    id::MIN_PRECISION_F16,
+    id::DERIVATIVE_UNIFORMITY,
+    id::UDIV,
+    id::NON_FINITE,
+    id::BUILTIN_ACCURACY,
+    id::SINCOS_RANGE,
+    id::EXP_RANGE,
+];
+
+/// How a buffer-like register is viewed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum View {
+    Raw,
+    Structured(u32),
+    /// A typed buffer (one 32-bit word per element).
+    TypedBuffer,
+    Texture2d(TexelKind),
+}
+
+/// The component type of a texture's texels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TexelKind {
+    Float,
+    Uint,
+    Sint,
+}
+
+impl TexelKind {
+    pub fn wgsl(self) -> &'static str {
+        match self {
+            TexelKind::Float => "f32",
+            TexelKind::Uint => "u32",
+            TexelKind::Sint => "i32",
+        }
+    }
+}
+
+/// Everything the body needs to know, gathered from declarations before emission.
+pub struct Ctx<'a> {
+    pub program: &'a Program,
+    pub signatures: &'a [Signature],
+    pub profile: Profile,
+    pub stage: Stage,
+    /// Highest temp, input and output register + 1.
+    pub temps: u32,
+    pub inputs: u32,
+    pub outputs: u32,
+    /// Constant buffers: slot → size in vec4s.
+    pub cbs: BTreeMap<u32, u32>,
+    pub icb: Option<Vec<u32>>,
+    /// `x#` arrays: id → element count.
+    pub indexable: BTreeMap<u32, u32>,
+    pub srvs: BTreeMap<u32, View>,
+    pub uavs: BTreeMap<u32, View>,
+    pub samplers: BTreeSet<u32>,
+    /// TGSM: slot → (words, structure stride or None for raw).
+    pub tgsm: BTreeMap<u32, (u32, Option<u32>)>,
+    /// UAVs and TGSM regions targeted by atomics (declared as atomic arrays).
+    pub atomic_uavs: BTreeSet<u32>,
+    pub atomic_tgsm: BTreeSet<u32>,
+    pub workgroup: [u32; 3],
+    /// The catalog ids this translation relied on.
+    pub used: BTreeSet<&'static str>,
+    /// WGSL helper functions needed.
+    pub helpers: BTreeSet<&'static str>,
+    pub body: String,
+    pub indent: usize,
+    /// Whether a derivative or implicit-LOD sample sits under non-uniform control flow.
+    pub needs_derivative_opt_out: bool,
+    /// Depth of control flow whose condition may vary between invocations.
+    pub varying_depth: usize,
+    pub next_temp: u32,
+    /// Open switches: (instruction index, whether a clause is open).
+    pub switch_open: Vec<(usize, bool)>,
+}
+
+impl Ctx<'_> {
+    /// Record that the translation relies on catalog entry `id`.
+    pub fn relies(&mut self, id: &'static str) {
+        self.used.insert(id);
+    }
+
+    /// Ask for a helper function (and its dependencies).
+    pub fn helper(&mut self, name: &'static str) -> &'static str {
+        if self.helpers.insert(name) {
+            for dep in helpers::dependencies(name) {
+                self.helper(dep);
+            }
+        }
+        name
+    }
+
+    pub fn line(&mut self, text: &str) {
+        for _ in 0..self.indent {
+            self.body.push_str("    ");
+        }
+        self.body.push_str(text);
+        self.body.push('\n');
+    }
+
+    pub fn fresh(&mut self) -> String {
+        self.next_temp += 1;
+        format!("t{}", self.next_temp)
+    }
+
+    pub fn exact(&self) -> bool {
+        self.profile == Profile::Exact
+    }
+}
+
+fn reject_stage(stage: Stage) -> Rejection {
+    Rejection::new(
+        id::GEOMETRY_HULL_DOMAIN,
+        format!("{stage:?} programs have no WGSL stage"),
+    )
+}
+
+fn first_index(inst: &Instruction) -> u32 {
+    inst.operands
+        .first()
+        .and_then(|o| o.indices.first())
+        .and_then(dxbc::Index::immediate)
+        .unwrap_or(0) as u32
+}
+
+/// Read the declarations and the registers the program touches.
+fn scan<'a>(program: &'a Program, signatures: &'a [Signature], profile: Profile) -> Result<Ctx<'a>, Rejection> {
+    let stage = program.version.stage;
+    if !matches!(stage, Stage::Pixel | Stage::Vertex | Stage::Compute) {
+        return Err(reject_stage(stage));
+    }
+    let mut c = Ctx {
+        program,
+        signatures,
+        profile,
+        stage,
+        temps: 0,
+        inputs: 0,
+        outputs: 0,
+        cbs: BTreeMap::new(),
+        icb: None,
+        indexable: BTreeMap::new(),
+        srvs: BTreeMap::new(),
+        uavs: BTreeMap::new(),
+        samplers: BTreeSet::new(),
+        tgsm: BTreeMap::new(),
+        atomic_uavs: BTreeSet::new(),
+        atomic_tgsm: BTreeSet::new(),
+        workgroup: [1, 1, 1],
+        used: BTreeSet::new(),
+        helpers: BTreeSet::new(),
+        body: String::new(),
+        indent: 1,
+        needs_derivative_opt_out: false,
+        varying_depth: 0,
+        next_temp: 0,
+        switch_open: Vec::new(),
+    };
+    let mut refactoring_allowed = false;
+    for (i, inst) in program.instructions.iter().enumerate() {
+        let t = &inst.trailing;
+        let fail = |r: Rejection| r.at(i, inst.opcode);
+        match inst.opcode {
+            Opcode::DclGlobalFlags => refactoring_allowed = inst.controls & (1 << 11) != 0,
+            Opcode::DclTemps => c.temps = c.temps.max(t.first().copied().unwrap_or(0)),
+            Opcode::DclIndexableTemp if t.len() >= 2 => {
+                c.indexable.insert(t[0], t[1]);
+            }
+            Opcode::DclConstantbuffer => {
+                if program.version.is_sm51() {
+                    return Err(fail(Rejection::new(id::UNSUPPORTED, "SM5.1 register ranges")));
+                }
+                let size = inst.operands.first().and_then(|o| o.indices.get(1)).and_then(dxbc::Index::immediate);
+                c.cbs.insert(first_index(inst), size.unwrap_or(0).clamp(1, 4096) as u32);
+            }
+            Opcode::DclSampler => {
+                if inst.field(11, 4) != 0 {
+                    return Err(fail(Rejection::new(id::UNSUPPORTED, "comparison and mono samplers")));
+                }
+                c.samplers.insert(first_index(inst));
+            }
+            Opcode::DclResource => {
+                let view = match inst.field(11, 5) {
+                    1 => {
+                        // The declaration gives a component class, not the view's format.
+                        if stage != Stage::Compute {
+                            return Err(fail(Rejection::new(
+                                id::TYPED_BUFFER_SRV_FORMAT,
+                                "a typed Buffer SRV's view format is not in the program",
+                            )));
+                        }
+                        View::TypedBuffer
+                    }
+                    3 => View::Texture2d(texel_kind(t.first().copied().unwrap_or(0)).map_err(fail)?),
+                    d => {
+                        return Err(fail(Rejection::new(
+                            id::UNKNOWN_TEXTURE_DIMENSION,
+                            format!("resource dimension {}", dxbc::names::name(dxbc::names::RESOURCE_DIMENSIONS, d).unwrap_or("unknown")),
+                        )));
+                    }
+                };
+                c.srvs.insert(first_index(inst), view);
+            }
+            Opcode::DclResourceRaw => {
+                c.srvs.insert(first_index(inst), View::Raw);
+            }
+            Opcode::DclResourceStructured => {
+                c.srvs.insert(first_index(inst), View::Structured(t.first().copied().unwrap_or(4)));
+            }
+            Opcode::DclUavRaw => {
+                c.uavs.insert(first_index(inst), View::Raw);
+            }
+            Opcode::DclUavStructured => {
+                if inst.field(23, 1) != 0 {
+                    return Err(fail(Rejection::new(id::UNSUPPORTED, "UAVs with hidden counters")));
+                }
+                c.uavs.insert(first_index(inst), View::Structured(t.first().copied().unwrap_or(4)));
+            }
+            Opcode::DclUavTyped => {
+                if inst.field(11, 5) != 1 {
+                    return Err(fail(Rejection::new(id::UNKNOWN_TEXTURE_DIMENSION, "typed UAV textures")));
+                }
+                c.uavs.insert(first_index(inst), View::TypedBuffer);
+            }
+            Opcode::DclTgsmRaw => {
+                c.tgsm.insert(first_index(inst), (t.first().copied().unwrap_or(4).div_ceil(4), None));
+            }
+            Opcode::DclTgsmStructured if t.len() >= 2 => {
+                let words = (u64::from(t[0]) * u64::from(t[1])).div_ceil(4);
+                c.tgsm.insert(first_index(inst), (words.min(8192) as u32, Some(t[0])));
+            }
+            Opcode::DclThreadGroup if t.len() == 3 => c.workgroup = [t[0], t[1], t[2]],
+            Opcode::Customdata => {
+                if let Some(icb) = inst.icb() {
+                    c.icb = Some(icb.to_vec());
+                }
+            }
+            Opcode::DclFunctionBody | Opcode::DclFunctionTable | Opcode::DclInterface | Opcode::Label
+            | Opcode::Call | Opcode::Callc | Opcode::Fcall => {
+                return Err(fail(Rejection::new(id::SUBROUTINES, "subroutines and interfaces")));
+            }
+            op if op.info().kind == dxbc::opcodes::Kind::Double => {
+                return Err(fail(Rejection::new(id::DOUBLES, "double precision has no WGSL type")));
+            }
+            _ => {}
+        }
+        if inst.operands.iter().any(|o| o.ty == OperandType::Immediate64) {
+            return Err(fail(Rejection::new(id::DOUBLES, "double immediates")));
+        }
+        if inst.operands.iter().any(|o| o.precision != 0 && o.precision != 1) {
+            return Err(fail(Rejection::new(id::UNSUPPORTED, "minimum precision other than float16")));
+        }
+        if inst.operands.iter().any(|o| o.precision == 1) {
+            c.relies(id::MIN_PRECISION_F16);
+        }
+        if inst.info().kind == dxbc::opcodes::Kind::Atomic {
+            let mem = &inst.operands[if inst.info().dst == 2 { 1 } else { 0 }];
+            let slot = mem.indices.first().and_then(dxbc::Index::immediate).unwrap_or(0) as u32;
+            match mem.ty {
+                OperandType::UnorderedAccessView => {
+                    c.atomic_uavs.insert(slot);
+                }
+                OperandType::ThreadGroupSharedMemory => {
+                    c.atomic_tgsm.insert(slot);
+                }
+                _ => {}
+            }
+        }
+        for op in &inst.operands {
+            let Some(first) = op.indices.first().and_then(dxbc::Index::immediate) else { continue };
+            let n = first as u32 + 1;
+            match op.ty {
+                OperandType::Temp => c.temps = c.temps.max(n),
+                OperandType::Input => c.inputs = c.inputs.max(n),
+                OperandType::Output => c.outputs = c.outputs.max(n),
+                _ => {}
+            }
+        }
+        if inst.opcode == Opcode::DclIndexrange {
+            if let (Some(op), Some(count)) = (inst.operands.first(), t.first()) {
+                let first = op.indices.first().and_then(dxbc::Index::immediate).unwrap_or(0) as u32;
+                match op.ty {
+                    OperandType::Input => c.inputs = c.inputs.max(first + count),
+                    OperandType::Output => c.outputs = c.outputs.max(first + count),
+                    _ => {}
+                }
+            }
+        }
+    }
+    // The seed adapts per-op `precise` and global non-refactorability the same way: ordinary
+    // math and an invariant position.
+    if !refactoring_allowed || program.instructions.iter().any(|i| i.precise != 0) {
+        c.relies(id::PRECISE);
+    }
+    c.relies(id::TYPELESS_REGISTERS);
+    Ok(c)
+}
+
+fn texel_kind(return_token: u32) -> Result<TexelKind, Rejection> {
+    match return_token & 0xF {
+        1 | 2 | 5 => Ok(TexelKind::Float),
+        4 => Ok(TexelKind::Uint),
+        3 => Ok(TexelKind::Sint),
+        other => Err(Rejection::new(id::UNSUPPORTED, format!("texture return type {other}"))),
+    }
+}
+
+/// Emit a whole module.
+pub fn emit(program: &Program, signatures: &[Signature], profile: Profile) -> Result<Translation, Rejection> {
+    let mut c = scan(program, signatures, profile)?;
+    let structure = flow::check_structure(program)?;
+    for (i, inst) in program.instructions.iter().enumerate() {
+        if inst.info().is_declaration() || inst.opcode == Opcode::Customdata {
+            continue;
+        }
+        c.instruction(inst, i, &structure).map_err(|r| r.at(i, inst.opcode))?;
+    }
+    let (entry, manifest_io) = io::entry_point(&mut c)?;
+    let mut out = String::new();
+    let _ = writeln!(out, "// dxdiff built-in translator, profile {profile}, {}", program.version);
+    if c.needs_derivative_opt_out {
+        c.relies(id::DERIVATIVE_UNIFORMITY);
+        out.push_str("// Derivatives under non-uniform control flow, as D3D11 allowed them.\n");
+        out.push_str("diagnostic(off, derivative_uniformity);\n");
+    }
+    out.push('\n');
+    let mut bindings = Vec::new();
+    memory::declare(&mut c, &mut out, &mut bindings);
+    let _ = writeln!(out, "var<private> v: array<vec4<u32>, {}>;", c.inputs.max(1));
+    let _ = writeln!(out, "var<private> o: array<vec4<u32>, {}>;", c.outputs.max(1));
+    for r in 0..c.temps {
+        let _ = writeln!(out, "var<private> r{r}: vec4<u32>;");
+    }
+    for (x, n) in &c.indexable {
+        let _ = writeln!(out, "var<private> x{x}: array<vec4<u32>, {}>;", n.max(&1));
+    }
+    if c.stage == Stage::Compute {
+        out.push_str("var<private> thread_id: vec3<u32>;\nvar<private> group_id: vec3<u32>;\nvar<private> thread_in_group: vec3<u32>;\nvar<private> thread_index: u32;\n");
+    }
+    out.push('\n');
+    for (name, src) in helpers::HELPERS {
+        if c.helpers.contains(name) {
+            out.push_str(src);
+            out.push('\n');
+        }
+    }
+    out.push_str("fn run() {\n");
+    out.push_str(&c.body);
+    out.push_str("}\n\n");
+    out.push_str(&entry);
+    let stage = match c.stage {
+        Stage::Pixel => "fragment",
+        Stage::Vertex => "vertex",
+        _ => "compute",
+    };
+    let manifest = Manifest {
+        stage: stage.to_string(),
+        entry_point: "main".to_string(),
+        workgroup_size: (c.stage == Stage::Compute).then_some(c.workgroup),
+        bindings,
+        inputs: manifest_io.0,
+        outputs: manifest_io.1,
+    };
+    Ok(Translation {
+        wgsl: out,
+        manifest,
+        adaptations: c.used.iter().map(|s| s.to_string()).collect(),
+    })
+}
+
+/// The binding record for the manifest.
+pub fn binding(kind: &str, register: u32, binding: u32, layout: &str) -> Binding {
+    Binding {
+        kind: kind.to_string(),
+        register,
+        group: 0,
+        binding,
+        layout: layout.to_string(),
+        size_bytes: None,
+        stride: None,
+    }
+}
