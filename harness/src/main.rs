@@ -28,6 +28,8 @@ enum Command {
     Asm(cli::asm::AsmArgs),
     /// Run case files and check their expectations.
     Replay(cli::replay::ReplayArgs),
+    /// Print the adaptation catalog (`--json` for the full entries).
+    Catalog(cli::catalog::CatalogArgs),
 }
 
 fn main() -> ExitCode {
@@ -37,6 +39,7 @@ fn main() -> ExitCode {
         Command::Disasm(a) => cli::disasm::run(&a),
         Command::Asm(a) => cli::asm::run(&a),
         Command::Replay(a) => cli::replay::run(&a),
+        Command::Catalog(a) => cli::catalog::run(&a),
     };
     match result {
         Ok(code) => code,

@@ -1,6 +1,7 @@
 //! One module per subcommand, plus the input and error plumbing they share.
 
 pub mod asm;
+pub mod catalog;
 pub mod disasm;
 pub mod info;
 pub mod replay;
