@@ -101,7 +101,7 @@ impl Rejection {
 /// Translate a decoded shader (its signatures give the stage I/O types).
 pub fn translate(shader: &Shader, profile: Profile) -> Result<Translation, Rejection> {
     let t = emit::emit(&shader.program, &shader.signatures, profile)?;
-    validate(&t.wgsl).map_err(|e| Rejection::new("dxdiff/naga-validation", format!("naga rejects the emitted WGSL: {e}")))?;
+    validate(&t.wgsl).map_err(|e| Rejection::new(names::UNSUPPORTED, format!("naga rejects the emitted WGSL: {e}")))?;
     Ok(t)
 }
 
@@ -114,7 +114,7 @@ pub fn translate_blob(blob: &[u8], profile: Profile) -> Result<Translation, Tran
 /// Why a blob produced no WGSL.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TranslateError {
-    #[error("malformed DXBC: [{}] {0}", .0.code())]
+    #[error("malformed DXBC: [{code}] {0}", code = .0.code())]
     Malformed(dxbc::DxbcError),
     #[error("{0}")]
     Rejected(Rejection),

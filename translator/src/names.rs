@@ -17,7 +17,6 @@ pub const DERIVATIVE_UNIFORMITY: &str = "adapted/derivative-uniformity";
 pub const F16_CONVERSIONS: &str = "bounded/f16-conversions";
 pub const UDIV: &str = "bounded/udiv";
 
-pub const NON_REFACTORABLE: &str = "fail-closed/non-refactorable";
 pub const GEOMETRY_HULL_DOMAIN: &str = "fail-closed/geometry-hull-domain";
 pub const SUBROUTINES: &str = "fail-closed/subroutines";
 pub const TYPED_BUFFER_SRV_FORMAT: &str = "fail-closed/typed-buffer-srv-format";
@@ -34,4 +33,4 @@ pub const DOUBLES: &str = "dxdiff/doubles";
 pub const MIN_MAX_NAN: &str = "dxdiff/min-max-nan";
 pub const FUSION: &str = "dxdiff/fusion";
 /// Outside the translator's lowering for a reason the seed does not name.
-pub const UNSUPPORTED: &str = "dxdiff/unsupported";
+pub const UNSUPPORTED: &str = "dxdiff/not-lowered";

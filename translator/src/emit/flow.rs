@@ -164,11 +164,12 @@ impl Ctx<'_> {
             }
             Case | Default => {
                 if let Some(Some(sel)) = s.labels.get(&index) {
+                    let was_open = self.switch_open.last().is_some_and(|o| o.1);
+                    if was_open {
+                        self.indent -= 1;
+                        self.line("}");
+                    }
                     if let Some(open) = self.switch_open.last_mut() {
-                        if open.1 {
-                            self.indent -= 1;
-                            self.line("}");
-                        }
                         open.1 = true;
                     }
                     self.line(&format!("case {sel}: {{"));

@@ -163,7 +163,7 @@ impl Ctx<'_> {
 
     pub fn fresh(&mut self) -> String {
         self.next_temp += 1;
-        format!("t{}", self.next_temp)
+        format!("tmp{}", self.next_temp)
     }
 
     pub fn exact(&self) -> bool {

@@ -1,0 +1,302 @@
+//! Stage interfaces: the entry point `main`, which copies inputs into the `v` registers, runs
+//! the body, and returns the `o` registers. Input and output types come from the signatures; the
+//! system values come from the `_siv`/`_sgv` declarations.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use dxbc::chunks::signature::Signature;
+use dxbc::container::FourCC;
+use dxbc::{Opcode, OperandType, Stage};
+
+use super::Ctx;
+use crate::Rejection;
+use crate::manifest::Interface;
+use crate::names as id;
+
+type Io = (Vec<Interface>, Vec<Interface>);
+
+/// D3D_REGISTER_COMPONENT_TYPE of a signature register: 1 uint, 2 sint, 3 float.
+fn component_type(sigs: &[Signature], outputs: bool, register: u32) -> u32 {
+    sigs.iter()
+        .filter(|s| {
+            let is_in = matches!(s.kind, FourCC::ISGN | FourCC::ISG1);
+            let is_out = matches!(s.kind, FourCC::OSGN | FourCC::OSG1 | FourCC::OSG5);
+            if outputs { is_out } else { is_in }
+        })
+        .flat_map(|s| s.elements.iter())
+        .find(|e| e.register == register)
+        .map_or(3, |e| e.component_type)
+}
+
+fn wgsl_vec(ct: u32) -> &'static str {
+    match ct {
+        1 => "vec4<u32>",
+        2 => "vec4<i32>",
+        _ => "vec4<f32>",
+    }
+}
+
+/// One declared stage input or output.
+#[derive(Debug, Clone)]
+struct Decl {
+    register: Option<u32>,
+    mask: u8,
+    /// `D3D10_SB_NAME` system value, 0 for none.
+    system_value: u32,
+    interpolation: u32,
+}
+
+fn declarations(c: &Ctx<'_>, outputs: bool) -> Vec<Decl> {
+    let mut v = Vec::new();
+    for inst in &c.program.instructions {
+        let is_out = matches!(inst.opcode, Opcode::DclOutput | Opcode::DclOutputSgv | Opcode::DclOutputSiv);
+        let is_in = matches!(
+            inst.opcode,
+            Opcode::DclInput | Opcode::DclInputSgv | Opcode::DclInputSiv | Opcode::DclInputPs | Opcode::DclInputPsSgv | Opcode::DclInputPsSiv
+        );
+        if (outputs && !is_out) || (!outputs && !is_in) {
+            continue;
+        }
+        let Some(op) = inst.operands.first() else { continue };
+        let register = match op.ty {
+            OperandType::Input | OperandType::Output => op.indices.first().and_then(dxbc::Index::immediate).map(|r| r as u32),
+            _ => None,
+        };
+        let mask = match op.components {
+            dxbc::Components::Four(dxbc::Selection::Mask(m)) => m,
+            _ => 1,
+        };
+        let system_value = match inst.opcode {
+            Opcode::DclInputSgv | Opcode::DclInputSiv | Opcode::DclInputPsSgv | Opcode::DclInputPsSiv | Opcode::DclOutputSgv
+            | Opcode::DclOutputSiv => inst.trailing.first().copied().unwrap_or(0),
+            _ => 0,
+        };
+        let interpolation = if matches!(inst.opcode, Opcode::DclInputPs | Opcode::DclInputPsSiv | Opcode::DclInputPsSgv) {
+            inst.field(11, 4)
+        } else {
+            0
+        };
+        if op.ty != OperandType::Input && op.ty != OperandType::Output {
+            // Special registers (vThreadID, vPrim, oDepth...): compute builtins are handled by
+            // the compute entry point; the rest are recorded so they can be rejected.
+            v.push(Decl { register: None, mask, system_value: 1000 + op.ty as u32, interpolation });
+            continue;
+        }
+        // A register declared in parts (`o1.xy`, `o1.zw`) is one interface.
+        if let Some(prev) = v.iter_mut().find(|p: &&mut Decl| p.register == register && p.system_value == system_value) {
+            prev.mask |= mask;
+            continue;
+        }
+        v.push(Decl { register, mask, system_value, interpolation });
+    }
+    v
+}
+
+fn interpolation_attr(mode: u32, integer: bool) -> Result<&'static str, Rejection> {
+    if integer {
+        return Ok(" @interpolate(flat)");
+    }
+    Ok(match mode {
+        0 | 2 => "",
+        1 => " @interpolate(flat)",
+        3 => " @interpolate(perspective, centroid)",
+        4 => " @interpolate(linear)",
+        5 => " @interpolate(linear, centroid)",
+        6 => " @interpolate(perspective, sample)",
+        7 => " @interpolate(linear, sample)",
+        m => return Err(Rejection::new(id::UNSUPPORTED, format!("interpolation mode {m}"))),
+    })
+}
+
+fn iface(register: Option<u32>, mask: u8, location: Option<u32>, builtin: Option<&str>, ty: &str, semantic: &str) -> Interface {
+    Interface {
+        register,
+        mask,
+        location,
+        builtin: builtin.map(str::to_string),
+        wgsl_type: ty.to_string(),
+        semantic: semantic.to_string(),
+    }
+}
+
+/// The entry point's WGSL and the manifest's inputs and outputs.
+pub fn entry_point(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
+    match c.stage {
+        Stage::Compute => compute(c),
+        Stage::Pixel => pixel(c),
+        Stage::Vertex => vertex(c),
+        s => Err(Rejection::new(id::GEOMETRY_HULL_DOMAIN, format!("{s:?} programs"))),
+    }
+}
+
+fn compute(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
+    let [x, y, z] = c.workgroup;
+    let mut s = String::new();
+    let _ = writeln!(s, "@compute @workgroup_size({x}, {y}, {z})");
+    s.push_str("fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(local_invocation_index) lix: u32) {\n");
+    s.push_str("    thread_id = gid;\n    group_id = wid;\n    thread_in_group = lid;\n    thread_index = lix;\n    run();\n}\n");
+    let ins = vec![
+        iface(None, 7, None, Some("global_invocation_id"), "vec3<u32>", "SV_DispatchThreadID"),
+        iface(None, 7, None, Some("workgroup_id"), "vec3<u32>", "SV_GroupID"),
+        iface(None, 7, None, Some("local_invocation_id"), "vec3<u32>", "SV_GroupThreadID"),
+        iface(None, 1, None, Some("local_invocation_index"), "u32", "SV_GroupIndex"),
+    ];
+    Ok((s, (ins, Vec::new())))
+}
+
+fn reject_special(d: &Decl) -> Result<(), Rejection> {
+    if d.system_value >= 1000 {
+        return Err(Rejection::new(id::UNSUPPORTED, format!("special register {:?}", OperandType::from_number(d.system_value - 1000))));
+    }
+    Ok(())
+}
+
+fn pixel(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
+    let mut params = Vec::new();
+    let mut copy = Vec::new();
+    let mut ins = Vec::new();
+    let mut seen: BTreeMap<u32, u32> = BTreeMap::new();
+    for d in declarations(c, false) {
+        reject_special(&d)?;
+        let Some(r) = d.register else { continue };
+        if seen.insert(r, d.system_value).is_some_and(|prev| prev != d.system_value) {
+            return Err(Rejection::new(id::UNSUPPORTED, format!("v{r} packs a system value with other data")));
+        }
+        match d.system_value {
+            0 => {
+                let ct = component_type(c.signatures, false, r);
+                let ty = wgsl_vec(ct);
+                let interp = interpolation_attr(d.interpolation, ct != 3)?;
+                params.push(format!("@location({r}){interp} in{r}: {ty}"));
+                copy.push(format!("    v[{r}] = bitcast<vec4<u32>>(in{r});"));
+                ins.push(iface(Some(r), d.mask, Some(r), None, ty, "location"));
+            }
+            1 => {
+                params.push(format!("@builtin(position) in{r}: vec4<f32>"));
+                copy.push(format!("    v[{r}] = bitcast<vec4<u32>>(in{r});"));
+                ins.push(iface(Some(r), d.mask, None, Some("position"), "vec4<f32>", "SV_Position"));
+            }
+            9 => {
+                c.relies(id::FRONT_FACING);
+                let comp = d.mask.trailing_zeros().min(3) as usize;
+                params.push(format!("@builtin(front_facing) in{r}: bool"));
+                copy.push(format!("    v[{r}].{} = select(0u, 0xffffffffu, in{r});", super::operand::XYZW[comp]));
+                ins.push(iface(Some(r), d.mask, None, Some("front_facing"), "bool", "SV_IsFrontFace"));
+            }
+            sv => {
+                return Err(Rejection::new(
+                    id::UNSUPPORTED,
+                    format!("pixel input system value {}", dxbc::names::name(dxbc::names::SYSTEM_VALUES, sv).unwrap_or("?")),
+                ));
+            }
+        }
+    }
+    let mut fields = Vec::new();
+    let mut ret = Vec::new();
+    let mut outs = Vec::new();
+    for d in declarations(c, true) {
+        reject_special(&d)?;
+        let Some(r) = d.register else { continue };
+        if d.system_value != 0 {
+            return Err(Rejection::new(id::UNSUPPORTED, "pixel output system values other than SV_Target"));
+        }
+        let ty = wgsl_vec(component_type(c.signatures, true, r));
+        fields.push(format!("    @location({r}) o{r}: {ty},"));
+        ret.push(format!("bitcast<{ty}>(o[{r}])"));
+        outs.push(iface(Some(r), d.mask, Some(r), None, ty, "SV_Target"));
+    }
+    let mut s = String::new();
+    if !fields.is_empty() {
+        let _ = writeln!(s, "struct PsOut {{\n{}\n}}\n", fields.join("\n"));
+    }
+    let _ = write!(s, "@fragment\nfn main({})", params.join(", "));
+    s.push_str(if fields.is_empty() { " {\n" } else { " -> PsOut {\n" });
+    for l in &copy {
+        let _ = writeln!(s, "{l}");
+    }
+    s.push_str("    run();\n");
+    if !fields.is_empty() {
+        let _ = writeln!(s, "    return PsOut({});", ret.join(", "));
+    }
+    s.push_str("}\n");
+    Ok((s, (ins, outs)))
+}
+
+fn vertex(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
+    let mut params = Vec::new();
+    let mut copy = Vec::new();
+    let mut ins = Vec::new();
+    for d in declarations(c, false) {
+        reject_special(&d)?;
+        let Some(r) = d.register else { continue };
+        let comp = super::operand::XYZW[d.mask.trailing_zeros().min(3) as usize];
+        match d.system_value {
+            0 => {
+                let ty = wgsl_vec(component_type(c.signatures, false, r));
+                params.push(format!("@location({r}) in{r}: {ty}"));
+                copy.push(format!("    v[{r}] = bitcast<vec4<u32>>(in{r});"));
+                ins.push(iface(Some(r), d.mask, Some(r), None, ty, "location"));
+            }
+            6 => {
+                params.push(format!("@builtin(vertex_index) in{r}: u32"));
+                copy.push(format!("    v[{r}].{comp} = in{r};"));
+                ins.push(iface(Some(r), d.mask, None, Some("vertex_index"), "u32", "SV_VertexID"));
+            }
+            8 => {
+                params.push(format!("@builtin(instance_index) in{r}: u32"));
+                copy.push(format!("    v[{r}].{comp} = in{r};"));
+                ins.push(iface(Some(r), d.mask, None, Some("instance_index"), "u32", "SV_InstanceID"));
+            }
+            sv => {
+                return Err(Rejection::new(
+                    id::UNSUPPORTED,
+                    format!("vertex input system value {}", dxbc::names::name(dxbc::names::SYSTEM_VALUES, sv).unwrap_or("?")),
+                ));
+            }
+        }
+    }
+    let mut fields = Vec::new();
+    let mut ret = Vec::new();
+    let mut outs = Vec::new();
+    let mut has_position = false;
+    for d in declarations(c, true) {
+        reject_special(&d)?;
+        let Some(r) = d.register else { continue };
+        match d.system_value {
+            0 => {
+                let ty = wgsl_vec(component_type(c.signatures, true, r));
+                fields.push(format!("    @location({r}) o{r}: {ty},"));
+                ret.push(format!("bitcast<{ty}>(o[{r}])"));
+                outs.push(iface(Some(r), d.mask, Some(r), None, ty, "location"));
+            }
+            1 if !has_position => {
+                // The seed's `precise` rule: every vertex position is invariant.
+                has_position = true;
+                fields.push(format!("    @invariant @builtin(position) o{r}: vec4<f32>,"));
+                ret.push(format!("bitcast<vec4<f32>>(o[{r}])"));
+                outs.push(iface(Some(r), d.mask, None, Some("position"), "vec4<f32>", "SV_Position"));
+            }
+            sv => {
+                return Err(Rejection::new(
+                    id::UNSUPPORTED,
+                    format!("vertex output system value {}", dxbc::names::name(dxbc::names::SYSTEM_VALUES, sv).unwrap_or("?")),
+                ));
+            }
+        }
+    }
+    if !has_position {
+        // WGSL requires a position output; a program without one (stream-out) gets zeros.
+        fields.push("    @invariant @builtin(position) position: vec4<f32>,".to_string());
+        ret.push("vec4<f32>()".to_string());
+    }
+    let mut s = String::new();
+    let _ = writeln!(s, "struct VsOut {{\n{}\n}}\n", fields.join("\n"));
+    let _ = writeln!(s, "@vertex\nfn main({}) -> VsOut {{", params.join(", "));
+    for l in &copy {
+        let _ = writeln!(s, "{l}");
+    }
+    s.push_str("    run();\n");
+    let _ = writeln!(s, "    return VsOut({});\n}}", ret.join(", "));
+    Ok((s, (ins, outs)))
+}
