@@ -26,6 +26,8 @@ enum Command {
     Disasm(cli::disasm::DisasmArgs),
     /// Assemble dxdiff's text or an fxc listing into a DXBC container.
     Asm(cli::asm::AsmArgs),
+    /// Translate a program to WGSL with the built-in translator.
+    Translate(cli::translate::TranslateArgs),
     /// Run case files and check their expectations.
     Replay(cli::replay::ReplayArgs),
     /// Print the adaptation catalog (`--json` for the full entries).
@@ -39,6 +41,7 @@ fn main() -> ExitCode {
         Command::Disasm(a) => cli::disasm::run(&a),
         Command::Asm(a) => cli::asm::run(&a),
         Command::Replay(a) => cli::replay::run(&a),
+        Command::Translate(a) => cli::translate::run(&a),
         Command::Catalog(a) => cli::catalog::run(&a),
     };
     match result {

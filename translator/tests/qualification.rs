@@ -11,7 +11,9 @@ fn blobs() -> Vec<(String, Vec<u8>)> {
     let mut out = Vec::new();
     let mut stack = vec![root.clone()];
     while let Some(dir) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&dir) else { continue };
+        let Ok(rd) = std::fs::read_dir(&dir) else {
+            continue;
+        };
         for e in rd.flatten() {
             let p = e.path();
             if p.is_dir() {
@@ -19,9 +21,13 @@ fn blobs() -> Vec<(String, Vec<u8>)> {
             } else if p.extension().is_some_and(|x| x == "o") {
                 out.push((p.display().to_string(), std::fs::read(&p).expect("blob")));
             } else if p.extension().is_some_and(|x| x == "json") {
-                let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&p).expect("case")).expect("json");
+                let v: serde_json::Value =
+                    serde_json::from_str(&std::fs::read_to_string(&p).expect("case"))
+                        .expect("json");
                 let hex = v["dxbc"].as_str().expect("dxbc");
-                let bytes = (0..hex.len() / 2).map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).expect("hex")).collect();
+                let bytes = (0..hex.len() / 2)
+                    .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).expect("hex"))
+                    .collect();
                 out.push((p.display().to_string(), bytes));
             }
         }
@@ -47,7 +53,13 @@ fn corpus_qualification() {
                     if r.reason.starts_with("naga") {
                         eprintln!("{name}: {}", r.reason);
                     }
-                    *reasons.entry(format!("{} {}", r.catalog_id, r.reason.lines().next().unwrap_or(""))).or_default() += 1;
+                    *reasons
+                        .entry(format!(
+                            "{} {}",
+                            r.catalog_id,
+                            r.reason.lines().next().unwrap_or("")
+                        ))
+                        .or_default() += 1;
                 }
                 Err(e) => panic!("{name}: {e}"),
             }

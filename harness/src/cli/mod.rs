@@ -5,6 +5,7 @@ pub mod catalog;
 pub mod disasm;
 pub mod info;
 pub mod replay;
+pub mod translate;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

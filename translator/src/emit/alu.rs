@@ -83,7 +83,10 @@ impl Ctx<'_> {
             Min | Max => {
                 let name = if op == Min { "min" } else { "max" };
                 if exact {
-                    format!("{}({a}, {b})", self.helper(if op == Min { "d3d_min" } else { "d3d_max" }))
+                    format!(
+                        "{}({a}, {b})",
+                        self.helper(if op == Min { "d3d_min" } else { "d3d_max" })
+                    )
                 } else {
                     self.relies(id::MIN_MAX_NAN);
                     let (x, y) = (self.f(&a), self.f(&b));
@@ -146,7 +149,10 @@ impl Ctx<'_> {
             }
             Ftoi | Ftou => {
                 if exact {
-                    format!("{}({a})", self.helper(if op == Ftoi { "d3d_ftoi" } else { "d3d_ftou" }))
+                    format!(
+                        "{}({a})",
+                        self.helper(if op == Ftoi { "d3d_ftoi" } else { "d3d_ftou" })
+                    )
                 } else {
                     self.relies(id::NUMERIC_CONVERSION_EDGES);
                     if op == Ftoi {
@@ -223,7 +229,10 @@ impl Ctx<'_> {
             Msad => format!("{}({a}, {b}, {c})", self.helper("d3d_msad")),
             Movc => format!("select({c}, {b}, {a} != 0u)"),
             other => {
-                return Err(Rejection::new(id::UNSUPPORTED, format!("`{}` is not lowered", other.mnemonic())));
+                return Err(Rejection::new(
+                    id::UNSUPPORTED,
+                    format!("`{}` is not lowered", other.mnemonic()),
+                ));
             }
         })
     }
@@ -305,16 +314,31 @@ impl Ctx<'_> {
                         format!("select({a} % {safe}, 0xffffffffu, {b} == 0u)"),
                     )
                 }
-                Imul => (format!("{}({a}, {b})", self.helper("d3d_imul_hi")), format!("({a} * {b})")),
-                Umul => (format!("{}({a}, {b})", self.helper("d3d_umul_hi")), format!("({a} * {b})")),
-                Uaddc => (format!("({a} + {b})"), format!("select(0u, 1u, ({a} + {b}) < {a})")),
+                Imul => (
+                    format!("{}({a}, {b})", self.helper("d3d_imul_hi")),
+                    format!("({a} * {b})"),
+                ),
+                Umul => (
+                    format!("{}({a}, {b})", self.helper("d3d_umul_hi")),
+                    format!("({a} * {b})"),
+                ),
+                Uaddc => (
+                    format!("({a} + {b})"),
+                    format!("select(0u, 1u, ({a} + {b}) < {a})"),
+                ),
                 Usubb => (format!("({a} - {b})"), format!("select(0u, 1u, {a} < {b})")),
                 Swapc => {
                     let c = s.get(2).cloned().unwrap_or_default();
-                    (format!("select({b}, {c}, {a} != 0u)"), format!("select({c}, {b}, {a} != 0u)"))
+                    (
+                        format!("select({b}, {c}, {a} != 0u)"),
+                        format!("select({c}, {b}, {a} != 0u)"),
+                    )
                 }
                 other => {
-                    return Err(Rejection::new(id::UNSUPPORTED, format!("`{}` is not lowered", other.mnemonic())));
+                    return Err(Rejection::new(
+                        id::UNSUPPORTED,
+                        format!("`{}` is not lowered", other.mnemonic()),
+                    ));
                 }
             };
             let sat = |c: &mut Self, e: String| if inst.saturate { c.saturate(e) } else { e };
@@ -384,7 +408,10 @@ impl Ctx<'_> {
         let t = self.fresh();
         self.line(&format!("let {t} = {e};"));
         let m = write_mask(dst);
-        let values: Vec<(usize, String)> = (0..4).filter(|c| m & (1 << c) != 0).map(|c| (c, t.clone())).collect();
+        let values: Vec<(usize, String)> = (0..4)
+            .filter(|c| m & (1 << c) != 0)
+            .map(|c| (c, t.clone()))
+            .collect();
         self.assign(dst, &values)
     }
 
@@ -392,7 +419,10 @@ impl Ctx<'_> {
     fn derivative(&mut self, inst: &Instruction) -> Result<(), Rejection> {
         use Opcode::*;
         if self.stage != dxbc::Stage::Pixel {
-            return Err(Rejection::new(id::UNSUPPORTED, "derivatives outside pixel programs"));
+            return Err(Rejection::new(
+                id::UNSUPPORTED,
+                "derivatives outside pixel programs",
+            ));
         }
         self.note_derivative();
         let name = match inst.opcode {
@@ -422,18 +452,25 @@ impl Ctx<'_> {
     }
 
     /// Lower one non-declaration instruction.
-    pub fn instruction(&mut self, inst: &Instruction, index: usize, s: &Structure) -> Result<(), Rejection> {
+    pub fn instruction(
+        &mut self,
+        inst: &Instruction,
+        index: usize,
+        s: &Structure,
+    ) -> Result<(), Rejection> {
         use Opcode::*;
         match inst.opcode {
-            If | Else | Endif | Loop | Endloop | Break | Breakc | Continue | Continuec | Switch | Case
-            | Default | Endswitch | Ret | Retc | Discard | Nop => self.flow(inst, index, s),
+            If | Else | Endif | Loop | Endloop | Break | Breakc | Continue | Continuec | Switch
+            | Case | Default | Endswitch | Ret | Retc | Discard | Nop => self.flow(inst, index, s),
             Sync => self.sync(inst),
             Mov => self.mov(inst),
             Dp2 => self.dot(inst, 2),
             Dp3 => self.dot(inst, 3),
             Dp4 => self.dot(inst, 4),
             Sincos | Udiv | Imul | Umul | Uaddc | Usubb | Swapc => self.alu_pair(inst),
-            DerivRtx | DerivRty | DerivRtxCoarse | DerivRtxFine | DerivRtyCoarse | DerivRtyFine => self.derivative(inst),
+            DerivRtx | DerivRty | DerivRtxCoarse | DerivRtxFine | DerivRtyCoarse | DerivRtyFine => {
+                self.derivative(inst)
+            }
             op if super::memory::is_memory_op(op) => self.memory(inst),
             Gather4 | Gather4C | Gather4Po | Gather4PoC => {
                 Err(Rejection::new(id::UNSUPPORTED, "gather4 is not lowered"))

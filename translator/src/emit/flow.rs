@@ -20,16 +20,60 @@ pub struct Structure {
     pub has_default: BTreeMap<usize, bool>,
 }
 
-fn ends_clause(op: Opcode) -> bool {
-    matches!(op, Opcode::Break | Opcode::Ret | Opcode::Continue)
+/// Whether control can never run past instruction `i` into the next one: it is an
+/// unconditional jump, or an `endif` both of whose branches end that way.
+fn terminates(
+    insts: &[Instruction],
+    ifs: &BTreeMap<usize, (usize, Option<usize>)>,
+    i: usize,
+) -> bool {
+    match insts[i].opcode {
+        Opcode::Break | Opcode::Ret | Opcode::Continue => true,
+        Opcode::Endif => match ifs.get(&i) {
+            Some(&(_, Some(else_at))) => {
+                else_at > 0
+                    && i > 0
+                    && terminates(insts, ifs, else_at - 1)
+                    && terminates(insts, ifs, i - 1)
+            }
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// `endif` index → (`if` index, `else` index).
+fn match_ifs(insts: &[Instruction]) -> BTreeMap<usize, (usize, Option<usize>)> {
+    let mut out = BTreeMap::new();
+    let mut stack: Vec<(usize, Option<usize>)> = Vec::new();
+    for (i, inst) in insts.iter().enumerate() {
+        match inst.opcode {
+            Opcode::If => stack.push((i, None)),
+            Opcode::Else => {
+                if let Some(top) = stack.last_mut() {
+                    top.1 = Some(i);
+                }
+            }
+            Opcode::Endif => {
+                if let Some(top) = stack.pop() {
+                    out.insert(i, top);
+                }
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// Check nesting and work out switch clauses.
 pub fn check_structure(program: &Program) -> Result<Structure, Rejection> {
     let insts = &program.instructions;
+    let ifs = match_ifs(insts);
     let mut s = Structure::default();
     let mut stack: Vec<(Opcode, usize)> = Vec::new();
-    let bad = |i: usize, op: Opcode, what: &str| Rejection::new(id::UNSUPPORTED, what.to_string()).at(i, op);
+    let bad = |i: usize, op: Opcode, what: &str| {
+        Rejection::new(id::UNSUPPORTED, what.to_string()).at(i, op)
+    };
     for (i, inst) in insts.iter().enumerate() {
         match inst.opcode {
             Opcode::If | Opcode::Loop => stack.push((inst.opcode, i)),
@@ -56,7 +100,10 @@ pub fn check_structure(program: &Program) -> Result<Structure, Rejection> {
                 }
                 let prev = &insts[i - 1];
                 let continues_clause = matches!(prev.opcode, Opcode::Case | Opcode::Default);
-                if !continues_clause && prev.opcode != Opcode::Switch && !ends_clause(prev.opcode) {
+                if !continues_clause
+                    && prev.opcode != Opcode::Switch
+                    && !terminates(insts, &ifs, i - 1)
+                {
                     return Err(bad(i, inst.opcode, "switch case falls through into code"));
                 }
                 if !continues_clause {
@@ -64,7 +111,11 @@ pub fn check_structure(program: &Program) -> Result<Structure, Rejection> {
                     for later in &insts[i..] {
                         match later.opcode {
                             Opcode::Case => {
-                                let v = later.operands.first().and_then(|o| o.imm.first().copied()).unwrap_or(0);
+                                let v = later
+                                    .operands
+                                    .first()
+                                    .and_then(|o| o.imm.first().copied())
+                                    .unwrap_or(0);
                                 sel.push(format!("{v}u"));
                             }
                             Opcode::Default => sel.push("default".into()),
@@ -90,7 +141,10 @@ pub fn check_structure(program: &Program) -> Result<Structure, Rejection> {
 
 impl Ctx<'_> {
     fn cond(&mut self, inst: &Instruction) -> Result<String, Rejection> {
-        let op = inst.operands.first().ok_or_else(|| Rejection::new(id::UNSUPPORTED, "missing condition"))?;
+        let op = inst
+            .operands
+            .first()
+            .ok_or_else(|| Rejection::new(id::UNSUPPORTED, "missing condition"))?;
         let e = self.src(op, 0, dxbc::opcodes::Num::Uint)?;
         Ok(match inst.test {
             Some(Test::Zero) => format!("{e} == 0u"),
@@ -105,7 +159,12 @@ impl Ctx<'_> {
         }
     }
 
-    pub fn flow(&mut self, inst: &Instruction, index: usize, s: &Structure) -> Result<(), Rejection> {
+    pub fn flow(
+        &mut self,
+        inst: &Instruction,
+        index: usize,
+        s: &Structure,
+    ) -> Result<(), Rejection> {
         use Opcode::*;
         match inst.opcode {
             If => {
@@ -148,14 +207,20 @@ impl Ctx<'_> {
             }
             Discard => {
                 if self.stage != dxbc::Stage::Pixel {
-                    return Err(Rejection::new(id::UNSUPPORTED, "discard outside a pixel program"));
+                    return Err(Rejection::new(
+                        id::UNSUPPORTED,
+                        "discard outside a pixel program",
+                    ));
                 }
                 let c = self.cond(inst)?;
                 self.line(&format!("if ({c}) {{ discard; }}"));
             }
             Ret => self.line("return;"),
             Switch => {
-                let op = inst.operands.first().ok_or_else(|| Rejection::new(id::UNSUPPORTED, "switch without selector"))?;
+                let op = inst
+                    .operands
+                    .first()
+                    .ok_or_else(|| Rejection::new(id::UNSUPPORTED, "switch without selector"))?;
                 let e = self.src(op, 0, dxbc::opcodes::Num::Uint)?;
                 self.line(&format!("switch ({e}) {{"));
                 self.indent += 1;
@@ -192,7 +257,10 @@ impl Ctx<'_> {
             }
             Nop => {}
             other => {
-                return Err(Rejection::new(id::UNSUPPORTED, format!("`{}` is not lowered", other.mnemonic())));
+                return Err(Rejection::new(
+                    id::UNSUPPORTED,
+                    format!("`{}` is not lowered", other.mnemonic()),
+                ));
             }
         }
         Ok(())
@@ -202,7 +270,10 @@ impl Ctx<'_> {
     /// fences. WGSL barriers always synchronise the group, which over-synchronises a bare fence.
     pub fn sync(&mut self, inst: &Instruction) -> Result<(), Rejection> {
         if self.stage != dxbc::Stage::Compute {
-            return Err(Rejection::new(id::UNSUPPORTED, "sync outside a compute program"));
+            return Err(Rejection::new(
+                id::UNSUPPORTED,
+                "sync outside a compute program",
+            ));
         }
         let bits = inst.controls >> 11;
         if bits & 0b1100 != 0 {

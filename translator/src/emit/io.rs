@@ -50,17 +50,31 @@ struct Decl {
 fn declarations(c: &Ctx<'_>, outputs: bool) -> Vec<Decl> {
     let mut v = Vec::new();
     for inst in &c.program.instructions {
-        let is_out = matches!(inst.opcode, Opcode::DclOutput | Opcode::DclOutputSgv | Opcode::DclOutputSiv);
+        let is_out = matches!(
+            inst.opcode,
+            Opcode::DclOutput | Opcode::DclOutputSgv | Opcode::DclOutputSiv
+        );
         let is_in = matches!(
             inst.opcode,
-            Opcode::DclInput | Opcode::DclInputSgv | Opcode::DclInputSiv | Opcode::DclInputPs | Opcode::DclInputPsSgv | Opcode::DclInputPsSiv
+            Opcode::DclInput
+                | Opcode::DclInputSgv
+                | Opcode::DclInputSiv
+                | Opcode::DclInputPs
+                | Opcode::DclInputPsSgv
+                | Opcode::DclInputPsSiv
         );
         if (outputs && !is_out) || (!outputs && !is_in) {
             continue;
         }
-        let Some(op) = inst.operands.first() else { continue };
+        let Some(op) = inst.operands.first() else {
+            continue;
+        };
         let register = match op.ty {
-            OperandType::Input | OperandType::Output => op.indices.first().and_then(dxbc::Index::immediate).map(|r| r as u32),
+            OperandType::Input | OperandType::Output => op
+                .indices
+                .first()
+                .and_then(dxbc::Index::immediate)
+                .map(|r| r as u32),
             _ => None,
         };
         let mask = match op.components {
@@ -68,11 +82,18 @@ fn declarations(c: &Ctx<'_>, outputs: bool) -> Vec<Decl> {
             _ => 1,
         };
         let system_value = match inst.opcode {
-            Opcode::DclInputSgv | Opcode::DclInputSiv | Opcode::DclInputPsSgv | Opcode::DclInputPsSiv | Opcode::DclOutputSgv
+            Opcode::DclInputSgv
+            | Opcode::DclInputSiv
+            | Opcode::DclInputPsSgv
+            | Opcode::DclInputPsSiv
+            | Opcode::DclOutputSgv
             | Opcode::DclOutputSiv => inst.trailing.first().copied().unwrap_or(0),
             _ => 0,
         };
-        let interpolation = if matches!(inst.opcode, Opcode::DclInputPs | Opcode::DclInputPsSiv | Opcode::DclInputPsSgv) {
+        let interpolation = if matches!(
+            inst.opcode,
+            Opcode::DclInputPs | Opcode::DclInputPsSiv | Opcode::DclInputPsSgv
+        ) {
             inst.field(11, 4)
         } else {
             0
@@ -80,15 +101,28 @@ fn declarations(c: &Ctx<'_>, outputs: bool) -> Vec<Decl> {
         if op.ty != OperandType::Input && op.ty != OperandType::Output {
             // Special registers (vThreadID, vPrim, oDepth...): compute builtins are handled by
             // the compute entry point; the rest are recorded so they can be rejected.
-            v.push(Decl { register: None, mask, system_value: 1000 + op.ty as u32, interpolation });
+            v.push(Decl {
+                register: None,
+                mask,
+                system_value: 1000 + op.ty as u32,
+                interpolation,
+            });
             continue;
         }
         // A register declared in parts (`o1.xy`, `o1.zw`) is one interface.
-        if let Some(prev) = v.iter_mut().find(|p: &&mut Decl| p.register == register && p.system_value == system_value) {
+        if let Some(prev) = v
+            .iter_mut()
+            .find(|p: &&mut Decl| p.register == register && p.system_value == system_value)
+        {
             prev.mask |= mask;
             continue;
         }
-        v.push(Decl { register, mask, system_value, interpolation });
+        v.push(Decl {
+            register,
+            mask,
+            system_value,
+            interpolation,
+        });
     }
     v
 }
@@ -105,11 +139,23 @@ fn interpolation_attr(mode: u32, integer: bool) -> Result<&'static str, Rejectio
         5 => " @interpolate(linear, centroid)",
         6 => " @interpolate(perspective, sample)",
         7 => " @interpolate(linear, sample)",
-        m => return Err(Rejection::new(id::UNSUPPORTED, format!("interpolation mode {m}"))),
+        m => {
+            return Err(Rejection::new(
+                id::UNSUPPORTED,
+                format!("interpolation mode {m}"),
+            ));
+        }
     })
 }
 
-fn iface(register: Option<u32>, mask: u8, location: Option<u32>, builtin: Option<&str>, ty: &str, semantic: &str) -> Interface {
+fn iface(
+    register: Option<u32>,
+    mask: u8,
+    location: Option<u32>,
+    builtin: Option<&str>,
+    ty: &str,
+    semantic: &str,
+) -> Interface {
     Interface {
         register,
         mask,
@@ -126,7 +172,10 @@ pub fn entry_point(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
         Stage::Compute => compute(c),
         Stage::Pixel => pixel(c),
         Stage::Vertex => vertex(c),
-        s => Err(Rejection::new(id::GEOMETRY_HULL_DOMAIN, format!("{s:?} programs"))),
+        s => Err(Rejection::new(
+            id::GEOMETRY_HULL_DOMAIN,
+            format!("{s:?} programs"),
+        )),
     }
 }
 
@@ -137,17 +186,51 @@ fn compute(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
     s.push_str("fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(local_invocation_index) lix: u32) {\n");
     s.push_str("    thread_id = gid;\n    group_id = wid;\n    thread_in_group = lid;\n    thread_index = lix;\n    run();\n}\n");
     let ins = vec![
-        iface(None, 7, None, Some("global_invocation_id"), "vec3<u32>", "SV_DispatchThreadID"),
-        iface(None, 7, None, Some("workgroup_id"), "vec3<u32>", "SV_GroupID"),
-        iface(None, 7, None, Some("local_invocation_id"), "vec3<u32>", "SV_GroupThreadID"),
-        iface(None, 1, None, Some("local_invocation_index"), "u32", "SV_GroupIndex"),
+        iface(
+            None,
+            7,
+            None,
+            Some("global_invocation_id"),
+            "vec3<u32>",
+            "SV_DispatchThreadID",
+        ),
+        iface(
+            None,
+            7,
+            None,
+            Some("workgroup_id"),
+            "vec3<u32>",
+            "SV_GroupID",
+        ),
+        iface(
+            None,
+            7,
+            None,
+            Some("local_invocation_id"),
+            "vec3<u32>",
+            "SV_GroupThreadID",
+        ),
+        iface(
+            None,
+            1,
+            None,
+            Some("local_invocation_index"),
+            "u32",
+            "SV_GroupIndex",
+        ),
     ];
     Ok((s, (ins, Vec::new())))
 }
 
 fn reject_special(d: &Decl) -> Result<(), Rejection> {
     if d.system_value >= 1000 {
-        return Err(Rejection::new(id::UNSUPPORTED, format!("special register {:?}", OperandType::from_number(d.system_value - 1000))));
+        return Err(Rejection::new(
+            id::UNSUPPORTED,
+            format!(
+                "special register {:?}",
+                OperandType::from_number(d.system_value - 1000)
+            ),
+        ));
     }
     Ok(())
 }
@@ -160,8 +243,14 @@ fn pixel(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
     for d in declarations(c, false) {
         reject_special(&d)?;
         let Some(r) = d.register else { continue };
-        if seen.insert(r, d.system_value).is_some_and(|prev| prev != d.system_value) {
-            return Err(Rejection::new(id::UNSUPPORTED, format!("v{r} packs a system value with other data")));
+        if seen
+            .insert(r, d.system_value)
+            .is_some_and(|prev| prev != d.system_value)
+        {
+            return Err(Rejection::new(
+                id::UNSUPPORTED,
+                format!("v{r} packs a system value with other data"),
+            ));
         }
         match d.system_value {
             0 => {
@@ -175,19 +264,39 @@ fn pixel(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
             1 => {
                 params.push(format!("@builtin(position) in{r}: vec4<f32>"));
                 copy.push(format!("    v[{r}] = bitcast<vec4<u32>>(in{r});"));
-                ins.push(iface(Some(r), d.mask, None, Some("position"), "vec4<f32>", "SV_Position"));
+                ins.push(iface(
+                    Some(r),
+                    d.mask,
+                    None,
+                    Some("position"),
+                    "vec4<f32>",
+                    "SV_Position",
+                ));
             }
             9 => {
                 c.relies(id::FRONT_FACING);
                 let comp = d.mask.trailing_zeros().min(3) as usize;
                 params.push(format!("@builtin(front_facing) in{r}: bool"));
-                copy.push(format!("    v[{r}].{} = select(0u, 0xffffffffu, in{r});", super::operand::XYZW[comp]));
-                ins.push(iface(Some(r), d.mask, None, Some("front_facing"), "bool", "SV_IsFrontFace"));
+                copy.push(format!(
+                    "    v[{r}].{} = select(0u, 0xffffffffu, in{r});",
+                    super::operand::XYZW[comp]
+                ));
+                ins.push(iface(
+                    Some(r),
+                    d.mask,
+                    None,
+                    Some("front_facing"),
+                    "bool",
+                    "SV_IsFrontFace",
+                ));
             }
             sv => {
                 return Err(Rejection::new(
                     id::UNSUPPORTED,
-                    format!("pixel input system value {}", dxbc::names::name(dxbc::names::SYSTEM_VALUES, sv).unwrap_or("?")),
+                    format!(
+                        "pixel input system value {}",
+                        dxbc::names::name(dxbc::names::SYSTEM_VALUES, sv).unwrap_or("?")
+                    ),
                 ));
             }
         }
@@ -199,7 +308,10 @@ fn pixel(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
         reject_special(&d)?;
         let Some(r) = d.register else { continue };
         if d.system_value != 0 {
-            return Err(Rejection::new(id::UNSUPPORTED, "pixel output system values other than SV_Target"));
+            return Err(Rejection::new(
+                id::UNSUPPORTED,
+                "pixel output system values other than SV_Target",
+            ));
         }
         let ty = wgsl_vec(component_type(c.signatures, true, r));
         fields.push(format!("    @location({r}) o{r}: {ty},"));
@@ -211,7 +323,11 @@ fn pixel(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
         let _ = writeln!(s, "struct PsOut {{\n{}\n}}\n", fields.join("\n"));
     }
     let _ = write!(s, "@fragment\nfn main({})", params.join(", "));
-    s.push_str(if fields.is_empty() { " {\n" } else { " -> PsOut {\n" });
+    s.push_str(if fields.is_empty() {
+        " {\n"
+    } else {
+        " -> PsOut {\n"
+    });
     for l in &copy {
         let _ = writeln!(s, "{l}");
     }
@@ -241,17 +357,34 @@ fn vertex(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
             6 => {
                 params.push(format!("@builtin(vertex_index) in{r}: u32"));
                 copy.push(format!("    v[{r}].{comp} = in{r};"));
-                ins.push(iface(Some(r), d.mask, None, Some("vertex_index"), "u32", "SV_VertexID"));
+                ins.push(iface(
+                    Some(r),
+                    d.mask,
+                    None,
+                    Some("vertex_index"),
+                    "u32",
+                    "SV_VertexID",
+                ));
             }
             8 => {
                 params.push(format!("@builtin(instance_index) in{r}: u32"));
                 copy.push(format!("    v[{r}].{comp} = in{r};"));
-                ins.push(iface(Some(r), d.mask, None, Some("instance_index"), "u32", "SV_InstanceID"));
+                ins.push(iface(
+                    Some(r),
+                    d.mask,
+                    None,
+                    Some("instance_index"),
+                    "u32",
+                    "SV_InstanceID",
+                ));
             }
             sv => {
                 return Err(Rejection::new(
                     id::UNSUPPORTED,
-                    format!("vertex input system value {}", dxbc::names::name(dxbc::names::SYSTEM_VALUES, sv).unwrap_or("?")),
+                    format!(
+                        "vertex input system value {}",
+                        dxbc::names::name(dxbc::names::SYSTEM_VALUES, sv).unwrap_or("?")
+                    ),
                 ));
             }
         }
@@ -273,14 +406,26 @@ fn vertex(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
             1 if !has_position => {
                 // The seed's `precise` rule: every vertex position is invariant.
                 has_position = true;
-                fields.push(format!("    @invariant @builtin(position) o{r}: vec4<f32>,"));
+                fields.push(format!(
+                    "    @invariant @builtin(position) o{r}: vec4<f32>,"
+                ));
                 ret.push(format!("bitcast<vec4<f32>>(o[{r}])"));
-                outs.push(iface(Some(r), d.mask, None, Some("position"), "vec4<f32>", "SV_Position"));
+                outs.push(iface(
+                    Some(r),
+                    d.mask,
+                    None,
+                    Some("position"),
+                    "vec4<f32>",
+                    "SV_Position",
+                ));
             }
             sv => {
                 return Err(Rejection::new(
                     id::UNSUPPORTED,
-                    format!("vertex output system value {}", dxbc::names::name(dxbc::names::SYSTEM_VALUES, sv).unwrap_or("?")),
+                    format!(
+                        "vertex output system value {}",
+                        dxbc::names::name(dxbc::names::SYSTEM_VALUES, sv).unwrap_or("?")
+                    ),
                 ));
             }
         }

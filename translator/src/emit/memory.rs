@@ -18,8 +18,18 @@ pub fn is_memory_op(op: Opcode) -> bool {
     matches!(op.info().kind, dxbc::opcodes::Kind::Atomic)
         || matches!(
             op,
-            LdRaw | StoreRaw | LdStructured | StoreStructured | Bufinfo | LdUavTyped | StoreUavTyped | Ld | Sample
-                | SampleL | SampleB | Resinfo
+            LdRaw
+                | StoreRaw
+                | LdStructured
+                | StoreStructured
+                | Bufinfo
+                | LdUavTyped
+                | StoreUavTyped
+                | Ld
+                | Sample
+                | SampleL
+                | SampleB
+                | Resinfo
         )
 }
 
@@ -50,8 +60,14 @@ pub fn declare(c: &mut Ctx<'_>, out: &mut String, bindings: &mut Vec<Binding>) {
     };
     for (&slot, &size) in &c.cbs {
         let b = take();
-        let _ = writeln!(out, "struct Cb{slot} {{\n    v: array<vec4<u32>, {size}>,\n}}");
-        let _ = writeln!(out, "@group(0) @binding({b}) var<uniform> cb{slot}: Cb{slot};");
+        let _ = writeln!(
+            out,
+            "struct Cb{slot} {{\n    v: array<vec4<u32>, {size}>,\n}}"
+        );
+        let _ = writeln!(
+            out,
+            "@group(0) @binding({b}) var<uniform> cb{slot}: Cb{slot};"
+        );
         // Reads past the declared size give 0 (FS §7.5).
         let _ = writeln!(
             out,
@@ -65,12 +81,18 @@ pub fn declare(c: &mut Ctx<'_>, out: &mut String, bindings: &mut Vec<Binding>) {
         let rows: Vec<String> = icb
             .chunks(4)
             .map(|r| {
-                let w: Vec<String> = (0..4).map(|i| format!("0x{:08x}u", r.get(i).copied().unwrap_or(0))).collect();
+                let w: Vec<String> = (0..4)
+                    .map(|i| format!("0x{:08x}u", r.get(i).copied().unwrap_or(0)))
+                    .collect();
                 format!("    vec4<u32>({})", w.join(", "))
             })
             .collect();
         let n = rows.len().max(1);
-        let _ = writeln!(out, "const icb: array<vec4<u32>, {n}> = array<vec4<u32>, {n}>(\n{}\n);", rows.join(",\n"));
+        let _ = writeln!(
+            out,
+            "const icb: array<vec4<u32>, {n}> = array<vec4<u32>, {n}>(\n{}\n);",
+            rows.join(",\n")
+        );
         let _ = writeln!(
             out,
             "fn icb_at(i: u32) -> vec4<u32> {{\n    var t = icb;\n    if (i < {n}u) {{\n        return t[i];\n    }}\n    return vec4<u32>();\n}}"
@@ -81,12 +103,30 @@ pub fn declare(c: &mut Ctx<'_>, out: &mut String, bindings: &mut Vec<Binding>) {
         let b = take();
         match view {
             View::Texture2d(kind) => {
-                let _ = writeln!(out, "@group(0) @binding({b}) var t{slot}: texture_2d<{}>;", kind.wgsl());
-                bindings.push(binding("srv", slot, b, &format!("texture_2d<{}>", kind.wgsl())));
+                let _ = writeln!(
+                    out,
+                    "@group(0) @binding({b}) var t{slot}: texture_2d<{}>;",
+                    kind.wgsl()
+                );
+                bindings.push(binding(
+                    "srv",
+                    slot,
+                    b,
+                    &format!("texture_2d<{}>", kind.wgsl()),
+                ));
             }
             _ => {
-                let _ = writeln!(out, "@group(0) @binding({b}) var<storage, read> t{slot}: array<u32>;");
-                accessors(out, &format!("t{slot}"), &format!("arrayLength(&t{slot})"), false, false);
+                let _ = writeln!(
+                    out,
+                    "@group(0) @binding({b}) var<storage, read> t{slot}: array<u32>;"
+                );
+                accessors(
+                    out,
+                    &format!("t{slot}"),
+                    &format!("arrayLength(&t{slot})"),
+                    false,
+                    false,
+                );
                 let mut rec = binding("srv", slot, b, "storage-u32-array");
                 if let View::Structured(stride) = view {
                     rec.stride = Some(stride);
@@ -104,14 +144,31 @@ pub fn declare(c: &mut Ctx<'_>, out: &mut String, bindings: &mut Vec<Binding>) {
     for (slot, view) in uavs {
         let b = take();
         let atomic = c.atomic_uavs.contains(&slot);
-        let ty = if atomic { "array<atomic<u32>>" } else { "array<u32>" };
-        let _ = writeln!(out, "@group(0) @binding({b}) var<storage, read_write> u{slot}: {ty};");
-        accessors(out, &format!("u{slot}"), &format!("arrayLength(&u{slot})"), true, atomic);
+        let ty = if atomic {
+            "array<atomic<u32>>"
+        } else {
+            "array<u32>"
+        };
+        let _ = writeln!(
+            out,
+            "@group(0) @binding({b}) var<storage, read_write> u{slot}: {ty};"
+        );
+        accessors(
+            out,
+            &format!("u{slot}"),
+            &format!("arrayLength(&u{slot})"),
+            true,
+            atomic,
+        );
         let mut rec = binding(
             "uav",
             slot,
             b,
-            if atomic { "storage-atomic-u32-array" } else { "storage-u32-array" },
+            if atomic {
+                "storage-atomic-u32-array"
+            } else {
+                "storage-u32-array"
+            },
         );
         if let View::Structured(stride) = view {
             rec.stride = Some(stride);
@@ -122,20 +179,38 @@ pub fn declare(c: &mut Ctx<'_>, out: &mut String, bindings: &mut Vec<Binding>) {
     for (slot, words) in tgsm {
         let atomic = c.atomic_tgsm.contains(&slot);
         let ty = if atomic { "atomic<u32>" } else { "u32" };
-        let _ = writeln!(out, "var<workgroup> g{slot}: array<{ty}, {}>;", words.max(1));
-        accessors(out, &format!("g{slot}"), &format!("{}u", words.max(1)), true, atomic);
+        let _ = writeln!(
+            out,
+            "var<workgroup> g{slot}: array<{ty}, {}>;",
+            words.max(1)
+        );
+        accessors(
+            out,
+            &format!("g{slot}"),
+            &format!("{}u", words.max(1)),
+            true,
+            atomic,
+        );
     }
 }
 
 /// `NAME_load(word)` and `NAME_store(word, value)`, guarded by the word count.
 fn accessors(out: &mut String, name: &str, len: &str, writable: bool, atomic: bool) {
-    let read = if atomic { format!("atomicLoad(&{name}[w])") } else { format!("{name}[w]") };
+    let read = if atomic {
+        format!("atomicLoad(&{name}[w])")
+    } else {
+        format!("{name}[w]")
+    };
     let _ = writeln!(
         out,
         "fn {name}_load(w: u32) -> u32 {{\n    if (w < {len}) {{\n        return {read};\n    }}\n    return 0u;\n}}"
     );
     if writable {
-        let write = if atomic { format!("atomicStore(&{name}[w], value)") } else { format!("{name}[w] = value") };
+        let write = if atomic {
+            format!("atomicStore(&{name}[w], value)")
+        } else {
+            format!("{name}[w] = value")
+        };
         let _ = writeln!(
             out,
             "fn {name}_store(w: u32, value: u32) {{\n    if (w < {len}) {{\n        {write};\n    }}\n}}"
@@ -147,13 +222,23 @@ impl Ctx<'_> {
     fn mem(&self, op: &Operand) -> Result<Mem, Rejection> {
         let slot = match op.indices.first() {
             Some(dxbc::Index::Imm32(v)) => *v,
-            _ => return Err(Rejection::new(id::UNSUPPORTED, "dynamically indexed resource")),
+            _ => {
+                return Err(Rejection::new(
+                    id::UNSUPPORTED,
+                    "dynamically indexed resource",
+                ));
+            }
         };
         match op.ty {
             OperandType::Resource if self.srvs.contains_key(&slot) => Ok(Mem::Srv(slot)),
             OperandType::UnorderedAccessView if self.uavs.contains_key(&slot) => Ok(Mem::Uav(slot)),
-            OperandType::ThreadGroupSharedMemory if self.tgsm.contains_key(&slot) => Ok(Mem::Tgsm(slot)),
-            other => Err(Rejection::new(id::UNSUPPORTED, format!("undeclared {other:?} {slot}"))),
+            OperandType::ThreadGroupSharedMemory if self.tgsm.contains_key(&slot) => {
+                Ok(Mem::Tgsm(slot))
+            }
+            other => Err(Rejection::new(
+                id::UNSUPPORTED,
+                format!("undeclared {other:?} {slot}"),
+            )),
         }
     }
 
@@ -202,13 +287,22 @@ impl Ctx<'_> {
                 let res = &ops[if structured { 3 } else { 2 }];
                 let m = self.mem(res)?;
                 let a0 = self.src(&ops[1], 0, Num::Uint)?;
-                let a1 = if structured { Some(self.src(&ops[2], 0, Num::Uint)?) } else { None };
+                let a1 = if structured {
+                    Some(self.src(&ops[2], 0, Num::Uint)?)
+                } else {
+                    None
+                };
                 let (w, ok) = self.address(m, a0, a1);
                 let name = m.name();
                 let dst = &ops[0];
                 let values: Vec<(usize, String)> = (0..4)
                     .filter(|c| write_mask(dst) & (1 << c) != 0)
-                    .map(|c| (c, format!("select(0u, {name}_load({w} + {}u), {ok})", swizzled(res, c))))
+                    .map(|c| {
+                        (
+                            c,
+                            format!("select(0u, {name}_load({w} + {}u), {ok})", swizzled(res, c)),
+                        )
+                    })
                     .collect();
                 self.assign(dst, &values)
             }
@@ -219,7 +313,11 @@ impl Ctx<'_> {
                     return Err(Rejection::new(id::UNSUPPORTED, "store to an SRV"));
                 }
                 let a0 = self.src(&ops[1], 0, Num::Uint)?;
-                let a1 = if structured { Some(self.src(&ops[2], 0, Num::Uint)?) } else { None };
+                let a1 = if structured {
+                    Some(self.src(&ops[2], 0, Num::Uint)?)
+                } else {
+                    None
+                };
                 let value = &ops[if structured { 3 } else { 2 }];
                 let mut vals = Vec::new();
                 for c in 0..4 {
@@ -247,11 +345,17 @@ impl Ctx<'_> {
                     _ => format!("({} * 4u)", self.words(m)),
                 };
                 let dst = &ops[0];
-                let values: Vec<(usize, String)> =
-                    (0..4).filter(|c| write_mask(dst) & (1 << c) != 0).map(|c| (c, e.clone())).collect();
+                let values: Vec<(usize, String)> = (0..4)
+                    .filter(|c| write_mask(dst) & (1 << c) != 0)
+                    .map(|c| (c, e.clone()))
+                    .collect();
                 self.assign(dst, &values)
             }
-            LdUavTyped | StoreUavTyped | Ld if !matches!(self.view_of(inst)?, View::Texture2d(_)) => self.typed(inst),
+            LdUavTyped | StoreUavTyped | Ld
+                if !matches!(self.view_of(inst)?, View::Texture2d(_)) =>
+            {
+                self.typed(inst)
+            }
             Ld => self.texture_load(inst),
             Sample | SampleL | SampleB => self.sample(inst),
             Resinfo => self.resinfo(inst),
@@ -280,7 +384,10 @@ impl Ctx<'_> {
         let m = self.mem(&ops[2])?;
         let e = self.src(&ops[1], 0, Num::Uint)?;
         let t = self.fresh();
-        self.line(&format!("let {t} = vec4<u32>({}_load({e}), 0u, 0u, 1u);", m.name()));
+        self.line(&format!(
+            "let {t} = vec4<u32>({}_load({e}), 0u, 0u, 1u);",
+            m.name()
+        ));
         let dst = &ops[0];
         let values: Vec<(usize, String)> = (0..4)
             .filter(|c| write_mask(dst) & (1 << c) != 0)
@@ -293,14 +400,22 @@ impl Ctx<'_> {
         match self.mem(op)? {
             Mem::Srv(s) => match self.srvs.get(&s) {
                 Some(View::Texture2d(k)) => Ok((s, *k)),
-                _ => Err(Rejection::new(id::UNKNOWN_TEXTURE_DIMENSION, "not a 2D texture")),
+                _ => Err(Rejection::new(
+                    id::UNKNOWN_TEXTURE_DIMENSION,
+                    "not a 2D texture",
+                )),
             },
             _ => Err(Rejection::new(id::UNSUPPORTED, "texture access to a UAV")),
         }
     }
 
     /// Write a `vec4<u32>` texel through the resource's swizzle.
-    fn write_texel(&mut self, inst: &Instruction, res: &Operand, texel: String) -> Result<(), Rejection> {
+    fn write_texel(
+        &mut self,
+        inst: &Instruction,
+        res: &Operand,
+        texel: String,
+    ) -> Result<(), Rejection> {
         let t = self.fresh();
         self.line(&format!("let {t} = {texel};"));
         let dst = &inst.operands[0];
@@ -332,7 +447,9 @@ impl Ctx<'_> {
             "textureLoad(t{slot}, vec2<u32>({tx}, {ty}), min({tm}, textureNumLevels(t{slot}) - 1u))"
         );
         let texel = match kind {
-            TexelKind::Float | TexelKind::Sint => format!("select(vec4<u32>(), bitcast<vec4<u32>>({load}), {ok})"),
+            TexelKind::Float | TexelKind::Sint => {
+                format!("select(vec4<u32>(), bitcast<vec4<u32>>({load}), {ok})")
+            }
             TexelKind::Uint => format!("select(vec4<u32>(), {load}, {ok})"),
         };
         self.write_texel(inst, &ops[2], texel)
@@ -342,7 +459,10 @@ impl Ctx<'_> {
         let ops = &inst.operands;
         let (slot, kind) = self.texture(&ops[2])?;
         if kind != TexelKind::Float {
-            return Err(Rejection::new(id::UNSUPPORTED, "sampling an integer texture"));
+            return Err(Rejection::new(
+                id::UNSUPPORTED,
+                "sampling an integer texture",
+            ));
         }
         let s = match ops[3].indices.first() {
             Some(dxbc::Index::Imm32(v)) if self.samplers.contains(v) => *v,
@@ -366,7 +486,12 @@ impl Ctx<'_> {
                 let b = self.src(&ops[4], 0, Num::Float)?;
                 format!("textureSampleBias(t{slot}, s{s}, {uv}, bitcast<f32>({b}){offset})")
             }
-            Opcode::SampleB => return Err(Rejection::new(id::UNSUPPORTED, "sample_b outside a pixel program")),
+            Opcode::SampleB => {
+                return Err(Rejection::new(
+                    id::UNSUPPORTED,
+                    "sample_b outside a pixel program",
+                ));
+            }
             _ => {
                 let l = self.src(&ops[4], 0, Num::Float)?;
                 format!("textureSampleLevel(t{slot}, s{s}, {uv}, bitcast<f32>({l}){offset})")
@@ -406,16 +531,31 @@ impl Ctx<'_> {
         if matches!(inst.opcode, ImmAtomicAlloc | ImmAtomicConsume) {
             return Err(Rejection::new(id::UNSUPPORTED, "append/consume counters"));
         }
-        let (mem_op, rest) = if imm { (&ops[1], &ops[2..]) } else { (&ops[0], &ops[1..]) };
+        let (mem_op, rest) = if imm {
+            (&ops[1], &ops[2..])
+        } else {
+            (&ops[0], &ops[1..])
+        };
         let m = self.mem(mem_op)?;
         let structured = matches!(self.view(m), View::Structured(_));
         let a0 = self.src(&rest[0], 0, Num::Uint)?;
-        let a1 = if structured { Some(self.src(&rest[0], 1, Num::Uint)?) } else { None };
+        let a1 = if structured {
+            Some(self.src(&rest[0], 1, Num::Uint)?)
+        } else {
+            None
+        };
         let v0 = self.src(&rest[1], 0, Num::Uint)?;
-        let v1 = if rest.len() > 2 { Some(self.src(&rest[2], 0, Num::Uint)?) } else { None };
+        let v1 = if rest.len() > 2 {
+            Some(self.src(&rest[2], 0, Num::Uint)?)
+        } else {
+            None
+        };
         let (tv0, tv1) = (self.fresh(), self.fresh());
         self.line(&format!("let {tv0} = {v0};"));
-        self.line(&format!("let {tv1} = {};", v1.unwrap_or_else(|| "0u".into())));
+        self.line(&format!(
+            "let {tv1} = {};",
+            v1.unwrap_or_else(|| "0u".into())
+        ));
         let (w, ok) = self.address(m, a0, a1);
         let old = self.fresh();
         let name = m.name();
@@ -431,7 +571,11 @@ impl Ctx<'_> {
             AtomicUmin | ImmAtomicUmin => format!("{old} = atomicMin({p}, {tv0});"),
             ImmAtomicExch => format!("{old} = atomicExchange({p}, {tv0});"),
             AtomicImax | ImmAtomicImax | AtomicImin | ImmAtomicImin => {
-                let f = if matches!(inst.opcode, AtomicImax | ImmAtomicImax) { "max" } else { "min" };
+                let f = if matches!(inst.opcode, AtomicImax | ImmAtomicImax) {
+                    "max"
+                } else {
+                    "min"
+                };
                 format!(
                     "{old} = atomicLoad({p});\n    loop {{\n        let n = bitcast<u32>({f}(bitcast<i32>({old}), bitcast<i32>({tv0})));\n        let r = atomicCompareExchangeWeak({p}, {old}, n);\n        if (r.exchanged) {{ break; }}\n        {old} = r.old_value;\n    }}"
                 )
@@ -439,14 +583,21 @@ impl Ctx<'_> {
             AtomicCmpStore | ImmAtomicCmpExch => format!(
                 "loop {{\n        let r = atomicCompareExchangeWeak({p}, {tv0}, {tv1});\n        if (r.exchanged || r.old_value != {tv0}) {{\n            {old} = r.old_value;\n            break;\n        }}\n    }}"
             ),
-            other => return Err(Rejection::new(id::UNSUPPORTED, format!("`{}` is not lowered", other.mnemonic()))),
+            other => {
+                return Err(Rejection::new(
+                    id::UNSUPPORTED,
+                    format!("`{}` is not lowered", other.mnemonic()),
+                ));
+            }
         };
         self.line(&format!("    {body}"));
         self.line("}");
         if imm {
             let dst = &ops[0];
-            let values: Vec<(usize, String)> =
-                (0..4).filter(|c| write_mask(dst) & (1 << c) != 0).map(|c| (c, old.clone())).collect();
+            let values: Vec<(usize, String)> = (0..4)
+                .filter(|c| write_mask(dst) & (1 << c) != 0)
+                .map(|c| (c, old.clone()))
+                .collect();
             self.assign(dst, &values)?;
         }
         Ok(())

@@ -187,7 +187,11 @@ fn first_index(inst: &Instruction) -> u32 {
 }
 
 /// Read the declarations and the registers the program touches.
-fn scan<'a>(program: &'a Program, signatures: &'a [Signature], profile: Profile) -> Result<Ctx<'a>, Rejection> {
+fn scan<'a>(
+    program: &'a Program,
+    signatures: &'a [Signature],
+    profile: Profile,
+) -> Result<Ctx<'a>, Rejection> {
     let stage = program.version.stage;
     if !matches!(stage, Stage::Pixel | Stage::Vertex | Stage::Compute) {
         return Err(reject_stage(stage));
@@ -231,14 +235,25 @@ fn scan<'a>(program: &'a Program, signatures: &'a [Signature], profile: Profile)
             }
             Opcode::DclConstantbuffer => {
                 if program.version.is_sm51() {
-                    return Err(fail(Rejection::new(id::UNSUPPORTED, "SM5.1 register ranges")));
+                    return Err(fail(Rejection::new(
+                        id::UNSUPPORTED,
+                        "SM5.1 register ranges",
+                    )));
                 }
-                let size = inst.operands.first().and_then(|o| o.indices.get(1)).and_then(dxbc::Index::immediate);
-                c.cbs.insert(first_index(inst), size.unwrap_or(0).clamp(1, 4096) as u32);
+                let size = inst
+                    .operands
+                    .first()
+                    .and_then(|o| o.indices.get(1))
+                    .and_then(dxbc::Index::immediate);
+                c.cbs
+                    .insert(first_index(inst), size.unwrap_or(0).clamp(1, 4096) as u32);
             }
             Opcode::DclSampler => {
                 if inst.field(11, 4) != 0 {
-                    return Err(fail(Rejection::new(id::UNSUPPORTED, "comparison and mono samplers")));
+                    return Err(fail(Rejection::new(
+                        id::UNSUPPORTED,
+                        "comparison and mono samplers",
+                    )));
                 }
                 c.samplers.insert(first_index(inst));
             }
@@ -254,11 +269,29 @@ fn scan<'a>(program: &'a Program, signatures: &'a [Signature], profile: Profile)
                         }
                         View::TypedBuffer
                     }
-                    3 => View::Texture2d(texel_kind(t.first().copied().unwrap_or(0)).map_err(fail)?),
-                    d => {
+                    3 => {
+                        View::Texture2d(texel_kind(t.first().copied().unwrap_or(0)).map_err(fail)?)
+                    }
+                    // The seed fails closed on multisampled and cube-array textures; the other
+                    // dimensions are lowerable but not lowered here yet.
+                    d @ (4 | 9 | 10) => {
                         return Err(fail(Rejection::new(
                             id::UNKNOWN_TEXTURE_DIMENSION,
-                            format!("resource dimension {}", dxbc::names::name(dxbc::names::RESOURCE_DIMENSIONS, d).unwrap_or("unknown")),
+                            format!(
+                                "resource dimension {}",
+                                dxbc::names::name(dxbc::names::RESOURCE_DIMENSIONS, d)
+                                    .unwrap_or("unknown")
+                            ),
+                        )));
+                    }
+                    d => {
+                        return Err(fail(Rejection::new(
+                            id::UNSUPPORTED,
+                            format!(
+                                "resource dimension {}",
+                                dxbc::names::name(dxbc::names::RESOURCE_DIMENSIONS, d)
+                                    .unwrap_or("unknown")
+                            ),
                         )));
                     }
                 };
@@ -268,29 +301,45 @@ fn scan<'a>(program: &'a Program, signatures: &'a [Signature], profile: Profile)
                 c.srvs.insert(first_index(inst), View::Raw);
             }
             Opcode::DclResourceStructured => {
-                c.srvs.insert(first_index(inst), View::Structured(t.first().copied().unwrap_or(4)));
+                c.srvs.insert(
+                    first_index(inst),
+                    View::Structured(t.first().copied().unwrap_or(4)),
+                );
             }
             Opcode::DclUavRaw => {
                 c.uavs.insert(first_index(inst), View::Raw);
             }
             Opcode::DclUavStructured => {
                 if inst.field(23, 1) != 0 {
-                    return Err(fail(Rejection::new(id::UNSUPPORTED, "UAVs with hidden counters")));
+                    return Err(fail(Rejection::new(
+                        id::UNSUPPORTED,
+                        "UAVs with hidden counters",
+                    )));
                 }
-                c.uavs.insert(first_index(inst), View::Structured(t.first().copied().unwrap_or(4)));
+                c.uavs.insert(
+                    first_index(inst),
+                    View::Structured(t.first().copied().unwrap_or(4)),
+                );
             }
             Opcode::DclUavTyped => {
                 if inst.field(11, 5) != 1 {
-                    return Err(fail(Rejection::new(id::UNKNOWN_TEXTURE_DIMENSION, "typed UAV textures")));
+                    return Err(fail(Rejection::new(
+                        id::UNKNOWN_TEXTURE_DIMENSION,
+                        "typed UAV textures",
+                    )));
                 }
                 c.uavs.insert(first_index(inst), View::TypedBuffer);
             }
             Opcode::DclTgsmRaw => {
-                c.tgsm.insert(first_index(inst), (t.first().copied().unwrap_or(4).div_ceil(4), None));
+                c.tgsm.insert(
+                    first_index(inst),
+                    (t.first().copied().unwrap_or(4).div_ceil(4), None),
+                );
             }
             Opcode::DclTgsmStructured if t.len() >= 2 => {
                 let words = (u64::from(t[0]) * u64::from(t[1])).div_ceil(4);
-                c.tgsm.insert(first_index(inst), (words.min(8192) as u32, Some(t[0])));
+                c.tgsm
+                    .insert(first_index(inst), (words.min(8192) as u32, Some(t[0])));
             }
             Opcode::DclThreadGroup if t.len() == 3 => c.workgroup = [t[0], t[1], t[2]],
             Opcode::Customdata => {
@@ -298,27 +347,53 @@ fn scan<'a>(program: &'a Program, signatures: &'a [Signature], profile: Profile)
                     c.icb = Some(icb.to_vec());
                 }
             }
-            Opcode::DclFunctionBody | Opcode::DclFunctionTable | Opcode::DclInterface | Opcode::Label
-            | Opcode::Call | Opcode::Callc | Opcode::Fcall => {
-                return Err(fail(Rejection::new(id::SUBROUTINES, "subroutines and interfaces")));
+            Opcode::DclFunctionBody
+            | Opcode::DclFunctionTable
+            | Opcode::DclInterface
+            | Opcode::Label
+            | Opcode::Call
+            | Opcode::Callc
+            | Opcode::Fcall => {
+                return Err(fail(Rejection::new(
+                    id::SUBROUTINES,
+                    "subroutines and interfaces",
+                )));
             }
             op if op.info().kind == dxbc::opcodes::Kind::Double => {
-                return Err(fail(Rejection::new(id::DOUBLES, "double precision has no WGSL type")));
+                return Err(fail(Rejection::new(
+                    id::DOUBLES,
+                    "double precision has no WGSL type",
+                )));
             }
             _ => {}
         }
-        if inst.operands.iter().any(|o| o.ty == OperandType::Immediate64) {
+        if inst
+            .operands
+            .iter()
+            .any(|o| o.ty == OperandType::Immediate64)
+        {
             return Err(fail(Rejection::new(id::DOUBLES, "double immediates")));
         }
-        if inst.operands.iter().any(|o| o.precision != 0 && o.precision != 1) {
-            return Err(fail(Rejection::new(id::UNSUPPORTED, "minimum precision other than float16")));
+        if inst
+            .operands
+            .iter()
+            .any(|o| o.precision != 0 && o.precision != 1)
+        {
+            return Err(fail(Rejection::new(
+                id::UNSUPPORTED,
+                "minimum precision other than float16",
+            )));
         }
         if inst.operands.iter().any(|o| o.precision == 1) {
             c.relies(id::MIN_PRECISION_F16);
         }
         if inst.info().kind == dxbc::opcodes::Kind::Atomic {
             let mem = &inst.operands[if inst.info().dst == 2 { 1 } else { 0 }];
-            let slot = mem.indices.first().and_then(dxbc::Index::immediate).unwrap_or(0) as u32;
+            let slot = mem
+                .indices
+                .first()
+                .and_then(dxbc::Index::immediate)
+                .unwrap_or(0) as u32;
             match mem.ty {
                 OperandType::UnorderedAccessView => {
                     c.atomic_uavs.insert(slot);
@@ -330,7 +405,9 @@ fn scan<'a>(program: &'a Program, signatures: &'a [Signature], profile: Profile)
             }
         }
         for op in &inst.operands {
-            let Some(first) = op.indices.first().and_then(dxbc::Index::immediate) else { continue };
+            let Some(first) = op.indices.first().and_then(dxbc::Index::immediate) else {
+                continue;
+            };
             let n = first as u32 + 1;
             match op.ty {
                 OperandType::Temp => c.temps = c.temps.max(n),
@@ -341,7 +418,11 @@ fn scan<'a>(program: &'a Program, signatures: &'a [Signature], profile: Profile)
         }
         if inst.opcode == Opcode::DclIndexrange {
             if let (Some(op), Some(count)) = (inst.operands.first(), t.first()) {
-                let first = op.indices.first().and_then(dxbc::Index::immediate).unwrap_or(0) as u32;
+                let first = op
+                    .indices
+                    .first()
+                    .and_then(dxbc::Index::immediate)
+                    .unwrap_or(0) as u32;
                 match op.ty {
                     OperandType::Input => c.inputs = c.inputs.max(first + count),
                     OperandType::Output => c.outputs = c.outputs.max(first + count),
@@ -364,23 +445,35 @@ fn texel_kind(return_token: u32) -> Result<TexelKind, Rejection> {
         1 | 2 | 5 => Ok(TexelKind::Float),
         4 => Ok(TexelKind::Uint),
         3 => Ok(TexelKind::Sint),
-        other => Err(Rejection::new(id::UNSUPPORTED, format!("texture return type {other}"))),
+        other => Err(Rejection::new(
+            id::UNSUPPORTED,
+            format!("texture return type {other}"),
+        )),
     }
 }
 
 /// Emit a whole module.
-pub fn emit(program: &Program, signatures: &[Signature], profile: Profile) -> Result<Translation, Rejection> {
+pub fn emit(
+    program: &Program,
+    signatures: &[Signature],
+    profile: Profile,
+) -> Result<Translation, Rejection> {
     let mut c = scan(program, signatures, profile)?;
     let structure = flow::check_structure(program)?;
     for (i, inst) in program.instructions.iter().enumerate() {
         if inst.info().is_declaration() || inst.opcode == Opcode::Customdata {
             continue;
         }
-        c.instruction(inst, i, &structure).map_err(|r| r.at(i, inst.opcode))?;
+        c.instruction(inst, i, &structure)
+            .map_err(|r| r.at(i, inst.opcode))?;
     }
     let (entry, manifest_io) = io::entry_point(&mut c)?;
     let mut out = String::new();
-    let _ = writeln!(out, "// dxdiff built-in translator, profile {profile}, {}", program.version);
+    let _ = writeln!(
+        out,
+        "// dxdiff built-in translator, profile {profile}, {}",
+        program.version
+    );
     if c.needs_derivative_opt_out {
         c.relies(id::DERIVATIVE_UNIFORMITY);
         out.push_str("// Derivatives under non-uniform control flow, as D3D11 allowed them.\n");
@@ -389,8 +482,16 @@ pub fn emit(program: &Program, signatures: &[Signature], profile: Profile) -> Re
     out.push('\n');
     let mut bindings = Vec::new();
     memory::declare(&mut c, &mut out, &mut bindings);
-    let _ = writeln!(out, "var<private> v: array<vec4<u32>, {}>;", c.inputs.max(1));
-    let _ = writeln!(out, "var<private> o: array<vec4<u32>, {}>;", c.outputs.max(1));
+    let _ = writeln!(
+        out,
+        "var<private> v: array<vec4<u32>, {}>;",
+        c.inputs.max(1)
+    );
+    let _ = writeln!(
+        out,
+        "var<private> o: array<vec4<u32>, {}>;",
+        c.outputs.max(1)
+    );
     for r in 0..c.temps {
         let _ = writeln!(out, "var<private> r{r}: vec4<u32>;");
     }

@@ -47,7 +47,9 @@ impl Ctx<'_> {
     pub fn index(&mut self, index: &Index) -> Result<String, Rejection> {
         Ok(match index {
             Index::Imm32(v) => format!("{v}u"),
-            Index::Imm64(_) | Index::Imm64Relative(..) => return Err(unsupported("64-bit indices".into())),
+            Index::Imm64(_) | Index::Imm64Relative(..) => {
+                return Err(unsupported("64-bit indices".into()));
+            }
             Index::Relative(rel) => self.src_raw(rel, 0)?,
             Index::Imm32Relative(base, rel) => format!("({} + {base}u)", self.src_raw(rel, 0)?),
         })
@@ -55,17 +57,26 @@ impl Ctx<'_> {
 
     /// A `vec4<u32>` expression for a source register (no modifier, no swizzle).
     fn register(&mut self, op: &Operand) -> Result<String, Rejection> {
-        let imm_index = |k: usize| op.indices.get(k).and_then(|i| match i {
-            Index::Imm32(v) => Some(*v),
-            _ => None,
-        });
+        let imm_index = |k: usize| {
+            op.indices.get(k).and_then(|i| match i {
+                Index::Imm32(v) => Some(*v),
+                _ => None,
+            })
+        };
         Ok(match op.ty {
-            OperandType::Temp => format!("r{}", imm_index(0).ok_or_else(|| unsupported("relative temp".into()))?),
+            OperandType::Temp => format!(
+                "r{}",
+                imm_index(0).ok_or_else(|| unsupported("relative temp".into()))?
+            ),
             OperandType::Input | OperandType::Output => {
                 if op.indices.len() != 1 {
                     return Err(unsupported("multi-dimensional input registers".into()));
                 }
-                let (name, n) = if op.ty == OperandType::Input { ("v", self.inputs) } else { ("o", self.outputs) };
+                let (name, n) = if op.ty == OperandType::Input {
+                    ("v", self.inputs)
+                } else {
+                    ("o", self.outputs)
+                };
                 match imm_index(0) {
                     Some(r) => format!("{name}[{r}]"),
                     None => {
@@ -76,16 +87,30 @@ impl Ctx<'_> {
             }
             OperandType::IndexableTemp => {
                 let x = imm_index(0).ok_or_else(|| unsupported("relative x# array".into()))?;
-                let n = *self.indexable.get(&x).ok_or_else(|| unsupported(format!("undeclared x{x}")))?;
-                let i = self.index(op.indices.get(1).ok_or_else(|| unsupported("x# without element".into()))?)?;
+                let n = *self
+                    .indexable
+                    .get(&x)
+                    .ok_or_else(|| unsupported(format!("undeclared x{x}")))?;
+                let i = self.index(
+                    op.indices
+                        .get(1)
+                        .ok_or_else(|| unsupported("x# without element".into()))?,
+                )?;
                 self.relies(id::TYPELESS_REGISTERS);
                 // Out-of-range x# access is undefined in D3D (FS §7.3); clamping keeps it in bounds.
                 format!("x{x}[min({i}, {}u)]", n.max(1) - 1)
             }
             OperandType::ConstantBuffer => {
-                let slot = imm_index(0).ok_or_else(|| unsupported("dynamically selected constant buffer".into()))?;
-                let size = *self.cbs.get(&slot).ok_or_else(|| unsupported(format!("undeclared cb{slot}")))?;
-                let idx = op.indices.get(1).ok_or_else(|| unsupported("cb# without register".into()))?;
+                let slot = imm_index(0)
+                    .ok_or_else(|| unsupported("dynamically selected constant buffer".into()))?;
+                let size = *self
+                    .cbs
+                    .get(&slot)
+                    .ok_or_else(|| unsupported(format!("undeclared cb{slot}")))?;
+                let idx = op
+                    .indices
+                    .get(1)
+                    .ok_or_else(|| unsupported("cb# without register".into()))?;
                 match idx {
                     Index::Imm32(r) if *r < size => format!("cb{slot}.v[{r}]"),
                     Index::Imm32(_) => "vec4<u32>()".to_string(),
@@ -97,7 +122,11 @@ impl Ctx<'_> {
             }
             OperandType::ImmediateConstantBuffer => {
                 self.relies(id::ICB_CONST_ARRAY);
-                let i = self.index(op.indices.first().ok_or_else(|| unsupported("icb without index".into()))?)?;
+                let i = self.index(
+                    op.indices
+                        .first()
+                        .ok_or_else(|| unsupported("icb without index".into()))?,
+                )?;
                 format!("icb_at({i})")
             }
             OperandType::InputThreadId => "vec4<u32>(thread_id, 0u)".into(),
@@ -114,7 +143,11 @@ impl Ctx<'_> {
         let c = swizzled(op, comp);
         match op.ty {
             OperandType::Immediate32 => {
-                let v = if op.imm.len() == 4 { op.imm[c] } else { op.imm.first().copied().unwrap_or(0) };
+                let v = if op.imm.len() == 4 {
+                    op.imm[c]
+                } else {
+                    op.imm.first().copied().unwrap_or(0)
+                };
                 Ok(lit(v))
             }
             _ => Ok(format!("{}.{}", self.register(op)?, XYZW[c])),
@@ -131,7 +164,9 @@ impl Ctx<'_> {
         self.relies(id::SOURCE_MODIFIERS);
         Ok(match (num, op.modifier) {
             (Num::Int | Num::Uint, Modifier::Neg) => format!("(0u - {e})"),
-            (Num::Int | Num::Uint, Modifier::Abs) => format!("bitcast<u32>(abs(bitcast<i32>({e})))"),
+            (Num::Int | Num::Uint, Modifier::Abs) => {
+                format!("bitcast<u32>(abs(bitcast<i32>({e})))")
+            }
             (Num::Int | Num::Uint, _) => format!("(0u - bitcast<u32>(abs(bitcast<i32>({e}))))"),
             (_, Modifier::Neg) => format!("({e} ^ 0x80000000u)"),
             (_, Modifier::Abs) => format!("({e} & 0x7fffffffu)"),
@@ -146,9 +181,10 @@ impl Ctx<'_> {
         }
         let c = XYZW[comp];
         match op.ty {
-            OperandType::Temp | OperandType::Output | OperandType::Input | OperandType::IndexableTemp => {
-                Ok(Some(format!("{}.{c}", self.register(op)?)))
-            }
+            OperandType::Temp
+            | OperandType::Output
+            | OperandType::Input
+            | OperandType::IndexableTemp => Ok(Some(format!("{}.{c}", self.register(op)?))),
             other => Err(unsupported(format!("writing {other:?}"))),
         }
     }

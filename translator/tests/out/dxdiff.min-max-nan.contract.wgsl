@@ -1,0 +1,64 @@
+// adaptations: adapted/typeless-registers, dxdiff/denormals, dxdiff/min-max-nan, dxdiff/nan, dxdiff/signed-zero
+// dxdiff built-in translator, profile contract, ps_5_0
+
+struct Cb0 {
+    v: array<vec4<u32>, 2>,
+}
+@group(0) @binding(0) var<uniform> cb0: Cb0;
+fn cb0_at(i: u32) -> vec4<u32> {
+    if (i < 2u) {
+        return cb0.v[i];
+    }
+    return vec4<u32>();
+}
+var<private> v: array<vec4<u32>, 1>;
+var<private> o: array<vec4<u32>, 1>;
+
+fn run() {
+    let tmp1 = bitcast<u32>(min(bitcast<f32>(cb0.v[0].x), bitcast<f32>(cb0.v[1].x)));
+    let tmp2 = bitcast<u32>(min(bitcast<f32>(cb0.v[0].y), bitcast<f32>(cb0.v[1].y)));
+    o[0].x = tmp1;
+    o[0].y = tmp2;
+    let tmp3 = bitcast<u32>(max(bitcast<f32>(cb0.v[0].z), bitcast<f32>(cb0.v[1].z)));
+    let tmp4 = bitcast<u32>(max(bitcast<f32>(cb0.v[0].w), bitcast<f32>(cb0.v[1].w)));
+    o[0].z = tmp3;
+    o[0].w = tmp4;
+    return;
+}
+
+struct PsOut {
+    @location(0) o0: vec4<f32>,
+}
+
+@fragment
+fn main() -> PsOut {
+    run();
+    return PsOut(bitcast<vec4<f32>>(o[0]));
+}
+
+/* manifest
+{
+  "stage": "fragment",
+  "entry_point": "main",
+  "bindings": [
+    {
+      "kind": "cbuffer",
+      "register": 0,
+      "group": 0,
+      "binding": 0,
+      "layout": "uniform-vec4-array",
+      "size_bytes": 32
+    }
+  ],
+  "inputs": [],
+  "outputs": [
+    {
+      "register": 0,
+      "mask": 15,
+      "location": 0,
+      "wgsl_type": "vec4<f32>",
+      "semantic": "SV_Target"
+    }
+  ]
+}
+*/

@@ -1,0 +1,1 @@
+rejected: rejected: Geometry programs have no WGSL stage [fail-closed/geometry-hull-domain]
