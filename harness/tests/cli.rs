@@ -94,3 +94,40 @@ fn mutated_blobs_never_crash_the_cli() {
         }
     }
 }
+
+#[test]
+fn translate_emits_wgsl_or_exits_3() {
+    let out = dxdiff()
+        .arg("translate")
+        .arg(example())
+        .arg("--profile")
+        .arg("exact")
+        .output()
+        .expect("run");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("@compute @workgroup_size(64, 1, 1)"));
+    let gs = tmp("gs.asm");
+    std::fs::write(
+        &gs,
+        "gs_4_0\ndcl_inputprimitive point\ndcl_outputtopology pointlist\ndcl_maxout 1\nemit\nret\n",
+    )
+    .expect("write");
+    let blob = tmp("gs.dxbc");
+    assert!(
+        dxdiff()
+            .arg("asm")
+            .arg(&gs)
+            .arg("-o")
+            .arg(&blob)
+            .status()
+            .expect("run")
+            .success()
+    );
+    let out = dxdiff().arg("translate").arg(&blob).output().expect("run");
+    assert_eq!(out.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("[fail-closed/geometry-hull-domain]"));
+}

@@ -110,6 +110,12 @@ pub fn translate(shader: &Shader, profile: Profile) -> Result<Translation, Rejec
     Ok(t)
 }
 
+/// Emit WGSL without validating it (for measuring the writer alone; `translate` always
+/// validates).
+pub fn emit_unvalidated(shader: &Shader, profile: Profile) -> Result<Translation, Rejection> {
+    emit::emit(&shader.program, &shader.signatures, profile)
+}
+
 /// Translate a container's bytes.
 pub fn translate_blob(blob: &[u8], profile: Profile) -> Result<Translation, TranslateError> {
     let shader = Shader::parse(blob).map_err(TranslateError::Malformed)?;

@@ -45,28 +45,59 @@ fn corpus_qualification() {
     }
     for profile in [Profile::Contract, Profile::Exact] {
         let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
-        let mut emitted = 0;
+        // (programs, emitted) for peer blobs without doubles and for SDK ps/vs/cs blobs.
+        let (mut peer, mut sdk) = ((0usize, 0usize), (0usize, 0usize));
+        let mut naga_failures = Vec::new();
         for (name, blob) in &all {
-            match translate_blob(blob, profile) {
-                Ok(_) => emitted += 1,
+            let stage = dxbc::Shader::parse(blob)
+                .map(|s| s.program.version.stage)
+                .ok();
+            let graphics_or_compute = matches!(
+                stage,
+                Some(dxbc::Stage::Pixel | dxbc::Stage::Vertex | dxbc::Stage::Compute)
+            );
+            let result = translate_blob(blob, profile);
+            let double = matches!(&result, Err(TranslateError::Rejected(r)) if r.catalog_id == "dxdiff/doubles");
+            let ok = result.is_ok();
+            match result {
+                Ok(_) => {}
                 Err(TranslateError::Rejected(r)) => {
                     if r.reason.starts_with("naga") {
-                        eprintln!("{name}: {}", r.reason);
+                        naga_failures.push(format!("{name}: {}", r.reason));
                     }
-                    *reasons
-                        .entry(format!(
-                            "{} {}",
-                            r.catalog_id,
-                            r.reason.lines().next().unwrap_or("")
-                        ))
-                        .or_default() += 1;
+                    let key = format!("{} {}", r.catalog_id, r.reason.lines().next().unwrap_or(""));
+                    *reasons.entry(key).or_default() += 1;
                 }
                 Err(e) => panic!("{name}: {e}"),
             }
+            if name.contains("/peer/") && !double {
+                peer.0 += 1;
+                peer.1 += usize::from(ok);
+            }
+            if name.contains("/sdk/") && graphics_or_compute {
+                sdk.0 += 1;
+                sdk.1 += usize::from(ok);
+            }
         }
-        eprintln!("{profile}: {emitted}/{} emitted", all.len());
+        eprintln!(
+            "{profile}: peer without doubles {}/{}, SDK ps/vs/cs {}/{}",
+            peer.1, peer.0, sdk.1, sdk.0
+        );
         for (r, n) in &reasons {
             eprintln!("  {n:4} {r}");
         }
+        assert!(
+            naga_failures.is_empty(),
+            "emitted WGSL that naga rejects:\n{}",
+            naga_failures.join("\n")
+        );
+        assert!(
+            peer.1 * 100 >= peer.0 * 95,
+            "{profile}: peer qualification below 95%"
+        );
+        assert!(
+            sdk.1 * 100 >= sdk.0 * 80,
+            "{profile}: SDK qualification below 80%"
+        );
     }
 }

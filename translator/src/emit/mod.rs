@@ -416,18 +416,18 @@ fn scan<'a>(
                 _ => {}
             }
         }
-        if inst.opcode == Opcode::DclIndexrange {
-            if let (Some(op), Some(count)) = (inst.operands.first(), t.first()) {
-                let first = op
-                    .indices
-                    .first()
-                    .and_then(dxbc::Index::immediate)
-                    .unwrap_or(0) as u32;
-                match op.ty {
-                    OperandType::Input => c.inputs = c.inputs.max(first + count),
-                    OperandType::Output => c.outputs = c.outputs.max(first + count),
-                    _ => {}
-                }
+        if inst.opcode == Opcode::DclIndexrange
+            && let (Some(op), Some(count)) = (inst.operands.first(), t.first())
+        {
+            let first = op
+                .indices
+                .first()
+                .and_then(dxbc::Index::immediate)
+                .unwrap_or(0) as u32;
+            match op.ty {
+                OperandType::Input => c.inputs = c.inputs.max(first + count),
+                OperandType::Output => c.outputs = c.outputs.max(first + count),
+                _ => {}
             }
         }
     }

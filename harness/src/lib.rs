@@ -1,0 +1,4 @@
+//! The harness side of dxdiff: translator adapters (the built-in one, and vkd3d-shader loaded
+//! at run time) and, in later issues, the GPU executor. The `dxdiff` binary is `main.rs`.
+
+pub mod vkd3d;
