@@ -1,4 +1,5 @@
 //! The harness side of dxdiff: translator adapters (the built-in one, and vkd3d-shader loaded
 //! at run time) and, in later issues, the GPU executor. The `dxdiff` binary is `main.rs`.
 
+pub mod gpu;
 pub mod vkd3d;

@@ -1,0 +1,296 @@
+//! The wgpu executor: runs a translator's WGSL on a real GPU (Vulkan: the NVIDIA driver on a
+//! GPU machine, lavapipe on CPU-only ones) and reads results back as raw 32-bit words.
+//!
+//! One device per run, created with the adapter's own limits; compute pipelines cached by WGSL
+//! text; every creation inside error scopes, so a shader the driver rejects is an error value,
+//! never a panic. This first part runs compute programs; pixel and vertex programs (wrapped into
+//! compute by rewriting naga IR) and the child-process isolation come with the rest of the
+//! harness.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use translator::Manifest;
+
+/// Why GPU work did not produce results.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GpuError {
+    #[error("no usable GPU adapter: {0}")]
+    NoAdapter(String),
+    #[error("device creation failed: {0}")]
+    Device(String),
+    #[error("the device rejected the module or pipeline: {0}")]
+    Validation(String),
+    #[error("the program cannot be fed: {0}")]
+    Unfeedable(String),
+    #[error("the GPU did not finish within {0:?}")]
+    Timeout(Duration),
+    #[error("device lost: {0}")]
+    DeviceLost(String),
+}
+
+/// Inputs of one compute dispatch, by DXBC register.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ComputeInputs {
+    pub cbs: BTreeMap<u32, Vec<u32>>,
+    /// SRV buffers: words and view size in bytes.
+    pub srvs: BTreeMap<u32, (Vec<u32>, u32)>,
+    /// UAV buffers: initial words and view size in bytes.
+    pub uavs: BTreeMap<u32, (Vec<u32>, u32)>,
+}
+
+/// An open device with its pipeline cache.
+pub struct Gpu {
+    pub info: wgpu::AdapterInfo,
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    pipelines: HashMap<String, wgpu::ShaderModule>,
+    lost: Arc<AtomicBool>,
+    /// How long one dispatch may take.
+    pub timeout: Duration,
+}
+
+impl std::fmt::Debug for Gpu {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Gpu").field("adapter", &self.info.name).finish()
+    }
+}
+
+/// Choose an adapter: `auto` prefers a real GPU and falls back to a CPU one (lavapipe);
+/// anything else is a case-insensitive substring of the adapter's name.
+fn choose(adapters: Vec<wgpu::Adapter>, want: &str) -> Result<wgpu::Adapter, GpuError> {
+    let names: Vec<String> = adapters.iter().map(|a| a.get_info().name).collect();
+    let rank = |a: &wgpu::Adapter| match a.get_info().device_type {
+        wgpu::DeviceType::DiscreteGpu => 0,
+        wgpu::DeviceType::IntegratedGpu => 1,
+        wgpu::DeviceType::VirtualGpu => 2,
+        wgpu::DeviceType::Other => 3,
+        wgpu::DeviceType::Cpu => 4,
+    };
+    let mut candidates: Vec<wgpu::Adapter> = if want == "auto" {
+        adapters
+    } else {
+        let w = want.to_lowercase();
+        adapters.into_iter().filter(|a| a.get_info().name.to_lowercase().contains(&w)).collect()
+    };
+    candidates.sort_by_key(rank);
+    candidates.into_iter().next().ok_or_else(|| {
+        GpuError::NoAdapter(if names.is_empty() {
+            "no Vulkan adapter (install mesa-vulkan-drivers for lavapipe)".into()
+        } else {
+            format!("none matches `{want}` among {names:?}")
+        })
+    })
+}
+
+impl Gpu {
+    /// Open the chosen adapter's device with the adapter's own limits.
+    pub fn new(adapter: &str) -> Result<Gpu, GpuError> {
+        let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
+        desc.backends = wgpu::Backends::VULKAN;
+        let instance = wgpu::Instance::new(desc);
+        let adapters = pollster::block_on(instance.enumerate_adapters(wgpu::Backends::VULKAN));
+        let adapter = choose(adapters, adapter)?;
+        let info = adapter.get_info();
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some("dxdiff"),
+            required_features: wgpu::Features::empty(),
+            required_limits: adapter.limits(),
+            ..Default::default()
+        }))
+        .map_err(|e| GpuError::Device(e.to_string()))?;
+        let lost = Arc::new(AtomicBool::new(false));
+        let flag = lost.clone();
+        device.set_device_lost_callback(move |_, _| flag.store(true, Ordering::SeqCst));
+        // Errors are caught by error scopes; an uncaught one must not abort the run.
+        device.on_uncaptured_error(Arc::new(|e| eprintln!("dxdiff: uncaptured wgpu error: {e}")));
+        Ok(Gpu {
+            info,
+            device,
+            queue,
+            pipelines: HashMap::new(),
+            lost,
+            timeout: Duration::from_secs(20),
+        })
+    }
+
+    fn scoped<T>(&self, f: impl FnOnce() -> T) -> Result<T, GpuError> {
+        let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        let out = f();
+        let oom_err = pollster::block_on(oom.pop());
+        let val_err = pollster::block_on(validation.pop());
+        match val_err.or(oom_err) {
+            Some(e) => Err(GpuError::Validation(e.to_string())),
+            None => Ok(out),
+        }
+    }
+
+    /// The shader module for this WGSL, compiled once. Modules get wgpu's default runtime
+    /// checks (docs/harness.md gives the reasons).
+    fn module(&mut self, wgsl: &str) -> Result<wgpu::ShaderModule, GpuError> {
+        if let Some(m) = self.pipelines.get(wgsl) {
+            return Ok(m.clone());
+        }
+        let device = self.device.clone();
+        let m = self.scoped(|| {
+            device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: None,
+                source: wgpu::ShaderSource::Wgsl(wgsl.into()),
+            })
+        })?;
+        self.pipelines.insert(wgsl.to_string(), m.clone());
+        Ok(m)
+    }
+
+    fn check_lost(&self) -> Result<(), GpuError> {
+        if self.lost.load(Ordering::SeqCst) {
+            return Err(GpuError::DeviceLost("the device reported loss".into()));
+        }
+        Ok(())
+    }
+
+    /// Run a translated compute program over `groups` workgroups and return every UAV's final
+    /// words (by register).
+    pub fn run_compute(
+        &mut self,
+        wgsl: &str,
+        manifest: &Manifest,
+        inputs: &ComputeInputs,
+        groups: [u32; 3],
+    ) -> Result<BTreeMap<u32, Vec<u32>>, GpuError> {
+        use wgpu::util::DeviceExt;
+        self.check_lost()?;
+        let module = self.module(wgsl)?;
+        let device = self.device.clone();
+        let mut layout_entries = Vec::new();
+        let mut buffers: Vec<(u32, wgpu::Buffer)> = Vec::new();
+        let mut uav_buffers: Vec<(u32, wgpu::Buffer, u64)> = Vec::new();
+        for b in &manifest.bindings {
+            let (ty, data, size): (wgpu::BufferBindingType, Vec<u32>, u64) = match b.kind.as_str() {
+                "cbuffer" => {
+                    let size = u64::from(b.size_bytes.unwrap_or(16));
+                    let mut words = inputs.cbs.get(&b.register).cloned().unwrap_or_default();
+                    words.resize((size / 4) as usize, 0);
+                    (wgpu::BufferBindingType::Uniform, words, size)
+                }
+                "srv" if b.layout.starts_with("storage") => {
+                    let (words, size) = inputs.srvs.get(&b.register).cloned().unwrap_or_default();
+                    let size = u64::from(size).max(4);
+                    let mut words = words;
+                    words.resize((size / 4) as usize, 0);
+                    (wgpu::BufferBindingType::Storage { read_only: true }, words, size)
+                }
+                "uav" => {
+                    let (words, size) = inputs.uavs.get(&b.register).cloned().unwrap_or_default();
+                    let size = u64::from(size).max(4);
+                    let mut words = words;
+                    words.resize((size / 4) as usize, 0);
+                    (wgpu::BufferBindingType::Storage { read_only: false }, words, size)
+                }
+                other => {
+                    return Err(GpuError::Unfeedable(format!("{other} bindings ({}) are not fed yet", b.layout)));
+                }
+            };
+            layout_entries.push(wgpu::BindGroupLayoutEntry {
+                binding: b.binding,
+                visibility: wgpu::ShaderStages::COMPUTE,
+                ty: wgpu::BindingType::Buffer {
+                    ty,
+                    has_dynamic_offset: false,
+                    min_binding_size: None,
+                },
+                count: None,
+            });
+            let usage = match ty {
+                wgpu::BufferBindingType::Uniform => wgpu::BufferUsages::UNIFORM,
+                _ => wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+            };
+            let buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: None,
+                contents: &data.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>(),
+                usage,
+            });
+            if b.kind == "uav" {
+                uav_buffers.push((b.register, buffer.clone(), size));
+            }
+            buffers.push((b.binding, buffer));
+        }
+        let (pipeline, bind_group) = self.scoped(|| {
+            let bgl = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                label: None,
+                entries: &layout_entries,
+            });
+            let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: None,
+                bind_group_layouts: &[Some(&bgl)],
+                immediate_size: 0,
+            });
+            let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: None,
+                layout: Some(&layout),
+                module: &module,
+                entry_point: Some(&manifest.entry_point),
+                compilation_options: Default::default(),
+                cache: None,
+            });
+            let entries: Vec<wgpu::BindGroupEntry> = buffers
+                .iter()
+                .map(|(binding, buf)| wgpu::BindGroupEntry {
+                    binding: *binding,
+                    resource: buf.as_entire_binding(),
+                })
+                .collect();
+            let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: None,
+                layout: &bgl,
+                entries: &entries,
+            });
+            (pipeline, bind_group)
+        })?;
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
+            pass.set_pipeline(&pipeline);
+            pass.set_bind_group(0, &bind_group, &[]);
+            pass.dispatch_workgroups(groups[0], groups[1], groups[2]);
+        }
+        let mut readbacks = Vec::new();
+        for (register, buf, size) in &uav_buffers {
+            let staging = device.create_buffer(&wgpu::BufferDescriptor {
+                label: None,
+                size: *size,
+                usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            });
+            encoder.copy_buffer_to_buffer(buf, 0, &staging, 0, *size);
+            readbacks.push((*register, staging));
+        }
+        self.queue.submit([encoder.finish()]);
+        for (_, staging) in &readbacks {
+            staging.slice(..).map_async(wgpu::MapMode::Read, |_| {});
+        }
+        self.device
+            .poll(wgpu::PollType::Wait {
+                submission_index: None,
+                timeout: Some(self.timeout),
+            })
+            .map_err(|e| match e {
+                wgpu::PollError::Timeout => GpuError::Timeout(self.timeout),
+                other => GpuError::DeviceLost(other.to_string()),
+            })?;
+        self.check_lost()?;
+        let mut out = BTreeMap::new();
+        for (register, staging) in readbacks {
+            let view = staging
+                .slice(..)
+                .get_mapped_range()
+                .map_err(|e| GpuError::DeviceLost(format!("readback failed: {e}")))?;
+            let words = view.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+            out.insert(register, words);
+        }
+        Ok(out)
+    }
+}
