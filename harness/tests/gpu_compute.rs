@@ -88,3 +88,55 @@ ret
         both(&mut gpu, asm, &[(0, u0.clone()), (1, u1.clone())], [1, 1, 1], profile);
     }
 }
+
+/// The exact profile is bit-exact with D3D on float edges (NaN, ±0, denormals, ±inf, overflow)
+/// for the ops it polyfills, whatever the device does with denormals.
+#[test]
+fn exact_profile_float_edges_match_the_interpreter() {
+    let Some(mut gpu) = gpu() else { return };
+    let asm = "cs_5_0
+dcl_uav_raw u0
+dcl_uav_raw u1
+dcl_input vThreadID.x
+dcl_temps 3
+dcl_thread_group 16, 1, 1
+ishl r0.x, vThreadID.x, l(3)
+ld_raw r1.xy, r0.x, u0.xyxx
+add r2.x, r1.x, r1.y
+mul r2.y, r1.x, r1.y
+mad r2.z, r1.x, r1.y, r1.x
+min r2.w, r1.x, r1.y
+ishl r0.y, vThreadID.x, l(6)
+store_raw u1.xyzw, r0.y, r2.xyzw
+max r2.x, r1.x, r1.y
+ftoi r2.y, r1.x
+ftou r2.z, r1.y
+f32tof16 r2.w, r1.x
+iadd r0.z, r0.y, l(16)
+store_raw u1.xyzw, r0.z, r2.xyzw
+f16tof32 r2.x, r1.y
+round_ne r2.y, r1.x
+frc r2.z, r1.y
+mov_sat r2.w, r1.x
+iadd r0.z, r0.y, l(32)
+store_raw u1.xyzw, r0.z, r2.xyzw
+lt r2.x, r1.x, r1.y
+ne r2.y, r1.x, r1.y
+ge r2.z, r1.x, r1.y
+eq r2.w, r1.x, r1.y
+iadd r0.z, r0.y, l(48)
+store_raw u1.xyzw, r0.z, r2.xyzw
+ret
+";
+    let edges = [
+        0u32, 0x8000_0000, 1, 0x8000_0001, 0x007f_ffff, 0x0080_0000, 0x3f80_0000, 0xbf80_0000, 0x7f7f_ffff, 0xff7f_ffff,
+        0x7f80_0000, 0xff80_0000, 0x7fc0_0000, 0xffc0_0001, 0x4f00_0000, 0x4f80_0000, 0xcf00_0001, 0x477f_e000, 0x4780_0000,
+        0x3f00_0000, 0xbeff_ffff, 0x0000_3c00, 0x0000_0001, 0x0000_7c01,
+    ];
+    let mut u0 = Vec::new();
+    for i in 0..32 {
+        u0.push(edges[i % edges.len()]);
+        u0.push(edges[(i * 7 + 3) % edges.len()]);
+    }
+    both(&mut gpu, asm, &[(0, u0), (1, vec![0; 16 * 16])], [2, 1, 1], Profile::Exact);
+}

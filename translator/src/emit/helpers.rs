@@ -33,7 +33,7 @@ pub const HELPERS: &[(&str, &str)] = &[
     ),
     (
         "d3d_frc",
-        "fn d3d_frc(x: u32) -> u32 {\n    if (d3d_isnan(x)) {\n        return 0x7fc00000u;\n    }\n    let f = d3d_fin(x);\n    return d3d_fout(min(f - floor(f), bitcast<f32>(0x3f7fffffu)));\n}\n",
+        "fn d3d_frc(x: u32) -> u32 {\n    if ((x & 0x7fffffffu) >= 0x7f800000u) {\n        return 0x7fc00000u;\n    }\n    let f = d3d_fin(x);\n    return d3d_fout(min(f - floor(f), bitcast<f32>(0x3f7fffffu)));\n}\n",
     ),
     (
         "d3d_ftoi",
@@ -84,7 +84,7 @@ pub fn dependencies(name: &str) -> &'static [&'static str] {
         "d3d_fout" => &["d3d_ftz", "d3d_isnan"],
         "d3d_min" | "d3d_max" => &["d3d_ftz", "d3d_isnan"],
         "d3d_sat" => &["d3d_isnan", "d3d_fin"],
-        "d3d_frc" => &["d3d_isnan", "d3d_fin", "d3d_fout"],
+        "d3d_frc" => &["d3d_fin", "d3d_fout"],
         "d3d_ftoi" | "d3d_ftou" => &["d3d_isnan", "d3d_fin"],
         "d3d_f32tof16" => &["d3d_ftz"],
         "d3d_imul_hi" => &["d3d_umul_hi"],
