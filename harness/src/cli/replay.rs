@@ -13,7 +13,7 @@ use super::{CliError, CliResult};
 pub enum Executor {
     /// The reference interpreter.
     Interp,
-    /// A translator's WGSL on a GPU through wgpu (not built yet).
+    /// The built-in translator's WGSL on a GPU through wgpu (compute programs for now).
     Gpu,
 }
 
@@ -27,6 +27,15 @@ pub struct ReplayArgs {
     /// Instruction budget per batch; a run that exhausts it is inconclusive.
     #[arg(long, default_value_t = oracles::interp::DEFAULT_BUDGET)]
     budget: u64,
+    /// `builtin` (the only translator so far).
+    #[arg(long, default_value = "builtin")]
+    translator: String,
+    /// `contract` or `exact`, for the built-in translator.
+    #[arg(long, default_value = "contract")]
+    profile: String,
+    /// `auto` (a real GPU first, lavapipe otherwise) or a substring of the adapter's name.
+    #[arg(long, default_value = "auto")]
+    adapter: String,
 }
 
 fn collect(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), CliError> {
@@ -52,12 +61,24 @@ fn collect(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), CliError> {
 }
 
 pub fn run(a: &ReplayArgs) -> CliResult {
-    if a.executor == Executor::Gpu {
-        return Err(CliError::Input {
-            path: PathBuf::from("--executor"),
-            what: "the GPU executor is not built yet; use --executor interp".into(),
-        });
+    let usage = |what: String| CliError::Input {
+        path: PathBuf::from("<arguments>"),
+        what,
+    };
+    if a.translator != "builtin" {
+        return Err(usage(format!("translator `{}` is not available yet; use builtin", a.translator)));
     }
+    let profile = translator::Profile::parse(&a.profile).ok_or_else(|| usage(format!("unknown profile `{}`", a.profile)))?;
+    let mut gpu = match a.executor {
+        Executor::Interp => None,
+        Executor::Gpu => match harness::gpu::Gpu::new(&a.adapter) {
+            Ok(g) => Some(g),
+            Err(e) => {
+                eprintln!("dxdiff: {e}");
+                return Ok(ExitCode::from(4));
+            }
+        },
+    };
     let mut files = Vec::new();
     for p in &a.paths {
         collect(p, &mut files)?;
@@ -76,7 +97,11 @@ pub fn run(a: &ReplayArgs) -> CliResult {
                 continue;
             }
         };
-        for (id, outcome) in replay_interp(&case, a.budget) {
+        let outcomes = match &mut gpu {
+            Some(g) => harness::gpu::replay::replay_gpu(&case, g, profile),
+            None => replay_interp(&case, a.budget),
+        };
+        for (id, outcome) in outcomes {
             match outcome {
                 RunOutcome::Passed => passed += 1,
                 RunOutcome::Failed(why) => {

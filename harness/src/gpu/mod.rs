@@ -12,6 +12,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+pub mod replay;
+pub mod wrap;
+
 use translator::Manifest;
 
 /// Why GPU work did not produce results.
@@ -161,6 +164,21 @@ impl Gpu {
         inputs: &ComputeInputs,
         groups: [u32; 3],
     ) -> Result<BTreeMap<u32, Vec<u32>>, GpuError> {
+        self.run_kernel(wgsl, &manifest.entry_point, manifest, inputs, groups, None).map(|(u, _)| u)
+    }
+
+    /// Run a compute kernel; `records` adds group 1 with an input word buffer and an output
+    /// word buffer of the given length (the wrapped pixel/vertex kernels), whose final contents
+    /// are returned beside the UAVs.
+    pub fn run_kernel(
+        &mut self,
+        wgsl: &str,
+        entry_point: &str,
+        manifest: &Manifest,
+        inputs: &ComputeInputs,
+        groups: [u32; 3],
+        records: Option<(&[u32], u32)>,
+    ) -> Result<(BTreeMap<u32, Vec<u32>>, Option<Vec<u32>>), GpuError> {
         use wgpu::util::DeviceExt;
         self.check_lost()?;
         let module = self.module(wgsl)?;
@@ -218,21 +236,55 @@ impl Gpu {
             }
             buffers.push((b.binding, buffer));
         }
-        let (pipeline, bind_group) = self.scoped(|| {
+        let record_buffers = records.map(|(words, out_words)| {
+            let mut padded = words.to_vec();
+            if padded.is_empty() {
+                padded.push(0);
+            }
+            let input = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("records in"),
+                contents: &padded.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>(),
+                usage: wgpu::BufferUsages::STORAGE,
+            });
+            let output = device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("records out"),
+                size: u64::from(out_words.max(1)) * 4,
+                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+                mapped_at_creation: false,
+            });
+            (input, output, u64::from(out_words.max(1)) * 4)
+        });
+        let (pipeline, bind_group, record_group) = self.scoped(|| {
             let bgl = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
                 label: None,
                 entries: &layout_entries,
             });
+            let storage = |binding: u32, read_only: bool| wgpu::BindGroupLayoutEntry {
+                binding,
+                visibility: wgpu::ShaderStages::COMPUTE,
+                ty: wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Storage { read_only },
+                    has_dynamic_offset: false,
+                    min_binding_size: None,
+                },
+                count: None,
+            };
+            let record_bgl = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                label: None,
+                entries: &[storage(0, true), storage(1, false)],
+            });
+            let layouts: Vec<Option<&wgpu::BindGroupLayout>> =
+                if record_buffers.is_some() { vec![Some(&bgl), Some(&record_bgl)] } else { vec![Some(&bgl)] };
             let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                 label: None,
-                bind_group_layouts: &[Some(&bgl)],
+                bind_group_layouts: &layouts,
                 immediate_size: 0,
             });
             let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
                 label: None,
                 layout: Some(&layout),
                 module: &module,
-                entry_point: Some(&manifest.entry_point),
+                entry_point: Some(entry_point),
                 compilation_options: Default::default(),
                 cache: None,
             });
@@ -248,17 +300,37 @@ impl Gpu {
                 layout: &bgl,
                 entries: &entries,
             });
-            (pipeline, bind_group)
+            let record_group = record_buffers.as_ref().map(|(input, output, _)| {
+                device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: None,
+                    layout: &record_bgl,
+                    entries: &[
+                        wgpu::BindGroupEntry {
+                            binding: 0,
+                            resource: input.as_entire_binding(),
+                        },
+                        wgpu::BindGroupEntry {
+                            binding: 1,
+                            resource: output.as_entire_binding(),
+                        },
+                    ],
+                })
+            });
+            (pipeline, bind_group, record_group)
         })?;
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
         {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
             pass.set_pipeline(&pipeline);
             pass.set_bind_group(0, &bind_group, &[]);
+            if let Some(g) = &record_group {
+                pass.set_bind_group(1, g, &[]);
+            }
             pass.dispatch_workgroups(groups[0], groups[1], groups[2]);
         }
         let mut readbacks = Vec::new();
-        for (register, buf, size) in &uav_buffers {
+        let record_out = record_buffers.as_ref().map(|(_, output, size)| (u32::MAX, output.clone(), *size));
+        for (register, buf, size) in uav_buffers.iter().chain(record_out.iter()) {
             let staging = device.create_buffer(&wgpu::BufferDescriptor {
                 label: None,
                 size: *size,
@@ -291,6 +363,7 @@ impl Gpu {
             let words = view.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
             out.insert(register, words);
         }
-        Ok(out)
+        let records_out = out.remove(&u32::MAX);
+        Ok((out, records_out))
     }
 }

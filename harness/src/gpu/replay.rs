@@ -1,0 +1,150 @@
+//! Case files on the GPU: translate with the built-in translator, bind the run's inputs per the
+//! manifest, dispatch, and check the expectations with the same rules as the interpreter path.
+//! A translator rejection is a skip naming its catalog id; a GPU failure is a failed run that
+//! says it was inconclusive.
+
+use oracles::case::{CaseFile, Input, words};
+use oracles::replay::{Observed, RunOutcome, check};
+use translator::{Profile, translate};
+
+use super::{ComputeInputs, Gpu};
+
+fn key_index(key: &str, prefix: &str) -> Option<u32> {
+    key.strip_prefix(prefix)?.parse().ok()
+}
+
+/// The compute inputs of a run: constant buffers and buffers by register.
+fn compute_inputs(run: &oracles::case::Run) -> Result<ComputeInputs, String> {
+    let mut inputs = ComputeInputs::default();
+    for (key, input) in &run.inputs {
+        match input {
+            Input::Words(w) if key.starts_with("cb") => {
+                let n = key_index(key, "cb").ok_or_else(|| format!("bad input `{key}`"))?;
+                inputs.cbs.insert(n, words(w));
+            }
+            Input::Buffer(b) if key.starts_with('u') => {
+                let n = key_index(key, "u").ok_or_else(|| format!("bad input `{key}`"))?;
+                inputs.uavs.insert(n, (words(&b.words), b.size_bytes));
+            }
+            Input::Buffer(b) if key.starts_with('t') => {
+                let n = key_index(key, "t").ok_or_else(|| format!("bad input `{key}`"))?;
+                inputs.srvs.insert(n, (words(&b.words), b.size_bytes));
+            }
+            // Stage inputs go through the wrapper's records.
+            Input::Words(_) if key.starts_with('v') => {}
+            _ => return Err(format!("input `{key}` is not fed to the GPU yet")),
+        }
+    }
+    Ok(inputs)
+}
+
+/// Replay every run of a case on the GPU.
+pub fn replay_gpu(case: &CaseFile, gpu: &mut Gpu, profile: Profile) -> Vec<(String, RunOutcome)> {
+    let shader = case
+        .blob()
+        .and_then(|b| dxbc::Shader::parse(&b).map_err(|e| format!("[{}] {e}", e.code())));
+    let skip_all = |why: String| case.runs.iter().map(|r| (r.id.clone(), RunOutcome::Skipped(why.clone()))).collect();
+    let shader = match shader {
+        Ok(s) => s,
+        Err(e) => return case.runs.iter().map(|r| (r.id.clone(), RunOutcome::Failed(e.clone()))).collect(),
+    };
+    let t = match translate(&shader, profile) {
+        Ok(t) => t,
+        Err(r) => return skip_all(format!("rejected by the translator [{}]: {}", r.catalog_id, r.reason)),
+    };
+    if shader.program.version.stage != dxbc::Stage::Compute {
+        let wrapped = match super::wrap::wrap(&t.wgsl) {
+            Ok(w) => w,
+            Err(why) => return skip_all(format!("cannot run as a compute kernel: {why}")),
+        };
+        return case.runs.iter().map(|run| (run.id.clone(), stage_run(gpu, &t.manifest, &wrapped, run))).collect();
+    }
+    case.runs
+        .iter()
+        .map(|run| {
+            if run.flags.iter().any(|f| f == "requires_double") {
+                return (run.id.clone(), RunOutcome::Skipped("requires_double".into()));
+            }
+            let outcome = match compute_inputs(run) {
+                Err(why) => RunOutcome::Skipped(why),
+                Ok(inputs) => match gpu.run_compute(&t.wgsl, &t.manifest, &inputs, run.dispatch.unwrap_or([1, 1, 1])) {
+                    Ok(uavs) => check(
+                        run,
+                        &Observed {
+                            uavs,
+                            ..Observed::default()
+                        },
+                    ),
+                    Err(e) => RunOutcome::Failed(format!("inconclusive: {e}")),
+                },
+            };
+            (run.id.clone(), outcome)
+        })
+        .collect()
+}
+
+/// The register a wrapped kernel's slot stands for, through the manifest.
+fn register_of(slot: &super::wrap::Slot, interfaces: &[translator::manifest::Interface]) -> Option<(u32, u8)> {
+    interfaces.iter().find_map(|i| {
+        let same = match slot.binding.strip_prefix("location ") {
+            Some(l) => i.location.map(|x| x.to_string()).as_deref() == Some(l),
+            None => i.builtin.as_deref() == Some(slot.binding.as_str()),
+        };
+        same.then_some((i.register?, i.mask))
+    })
+}
+
+/// One pixel/vertex run: one record per invocation (`invocations`, or the run's own `v#`).
+fn stage_run(gpu: &mut Gpu, manifest: &translator::Manifest, w: &super::wrap::Wrapped, run: &oracles::case::Run) -> RunOutcome {
+    if run.flags.iter().any(|f| f == "requires_double") {
+        return RunOutcome::Skipped("requires_double".into());
+    }
+    let inputs = match compute_inputs(run) {
+        Ok(i) => i,
+        Err(why) => return RunOutcome::Skipped(why),
+    };
+    let (_, invocations) = match oracles::replay::resources(run) {
+        Ok(r) => r,
+        Err(why) => return RunOutcome::Skipped(why),
+    };
+    let mut records = Vec::new();
+    for regs in &invocations {
+        for slot in &w.inputs {
+            let Some((r, mask)) = register_of(slot, &manifest.inputs) else {
+                return RunOutcome::Skipped(format!("no register for input {}", slot.binding));
+            };
+            let v = regs.get(r as usize).copied().unwrap_or([0; 4]);
+            if slot.width == 1 {
+                records.push(v[mask.trailing_zeros().min(3) as usize]);
+            } else {
+                records.extend_from_slice(&v[..slot.width.min(4) as usize]);
+            }
+        }
+    }
+    let n = invocations.len() as u32;
+    let groups = [n.div_ceil(64).max(1), 1, 1];
+    match gpu.run_kernel(&w.wgsl, "dxdiff_kernel", manifest, &inputs, groups, Some((&records, n * w.out_stride))) {
+        Ok((uavs, Some(out))) => {
+            let mut obs = Observed {
+                uavs,
+                ..Observed::default()
+            };
+            // The first invocation's outputs, as the interpreter path reports them.
+            for slot in &w.outputs {
+                if let Some((r, _)) = register_of(slot, &manifest.outputs) {
+                    let r = r as usize;
+                    if obs.outputs.len() <= r {
+                        obs.outputs.resize(r + 1, [0; 4]);
+                    }
+                    for j in 0..slot.width.min(4) as usize {
+                        obs.outputs[r][j] = out.get((slot.offset as usize) + j).copied().unwrap_or(0);
+                    }
+                }
+            }
+            obs.discarded = out.get(w.discard_offset as usize).is_some_and(|d| *d != 0);
+            check(run, &obs)
+        }
+        Ok((_, None)) => RunOutcome::Failed("inconclusive: no records came back".into()),
+        Err(e) => RunOutcome::Failed(format!("inconclusive: {e}")),
+    }
+}

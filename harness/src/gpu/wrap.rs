@@ -1,0 +1,261 @@
+//! Pixel and vertex programs as compute kernels. The stage entry point is rewritten in naga IR
+//! into an ordinary function (bindings stripped, `discard` turned into a flag and a return), the
+//! module is written back to WGSL, and a compute entry point is appended that reads each
+//! argument from a storage buffer of words, calls the function, and stores every result
+//! component (and the discard flag) as words. One invocation per input vector.
+
+use naga::{Binding, Block, BuiltIn, Expression, Literal, Module, ScalarKind, ShaderStage, Statement, TypeInner};
+
+/// Where an interface value sits in the word records.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Slot {
+    /// `location N` or the builtin's WGSL name.
+    pub binding: String,
+    pub offset: u32,
+    pub width: u32,
+}
+
+/// The wrapped kernel and its record layout.
+#[derive(Debug, Clone)]
+pub struct Wrapped {
+    pub wgsl: String,
+    pub inputs: Vec<Slot>,
+    pub outputs: Vec<Slot>,
+    /// Words per input record and per output record (the last output word is the discard flag).
+    pub in_stride: u32,
+    pub out_stride: u32,
+    pub discard_offset: u32,
+}
+
+/// Why a program cannot be wrapped (a typed skip for the caller).
+pub type WrapError = String;
+
+fn binding_name(b: &Option<Binding>) -> String {
+    match b {
+        Some(Binding::Location { location, .. }) => format!("location {location}"),
+        Some(Binding::BuiltIn(BuiltIn::Position { .. })) => "position".into(),
+        Some(Binding::BuiltIn(BuiltIn::FrontFacing)) => "front_facing".into(),
+        Some(Binding::BuiltIn(BuiltIn::VertexIndex)) => "vertex_index".into(),
+        Some(Binding::BuiltIn(BuiltIn::InstanceIndex)) => "instance_index".into(),
+        Some(Binding::BuiltIn(b)) => format!("{b:?}"),
+        None => "unbound".into(),
+    }
+}
+
+/// The name naga's WGSL writer gives a struct member (its namer appends `_` to a name that ends
+/// in a digit, so `o0` is written `o0_`).
+fn written_name(name: &str) -> String {
+    if name.ends_with(|c: char| c.is_ascii_digit()) {
+        format!("{name}_")
+    } else {
+        name.to_string()
+    }
+}
+
+/// (component count, WGSL scalar name) of a scalar or vector type.
+fn shape(module: &Module, ty: naga::Handle<naga::Type>) -> Result<(u32, &'static str), WrapError> {
+    let scalar = |s: naga::Scalar| -> Result<&'static str, WrapError> {
+        Ok(match (s.kind, s.width) {
+            (ScalarKind::Float, 4) => "f32",
+            (ScalarKind::Uint, 4) => "u32",
+            (ScalarKind::Sint, 4) => "i32",
+            (ScalarKind::Bool, _) => "bool",
+            _ => return Err(format!("interface scalar {s:?} is not supported")),
+        })
+    };
+    match module.types[ty].inner {
+        TypeInner::Scalar(s) => Ok((1, scalar(s)?)),
+        TypeInner::Vector { size, scalar: s } => Ok((size as u32, scalar(s)?)),
+        ref other => Err(format!("interface type {other:?} is not supported")),
+    }
+}
+
+/// The WGSL type of `n` components of `scalar`.
+fn wgsl_type(n: u32, scalar: &str) -> String {
+    if n == 1 { scalar.to_string() } else { format!("vec{n}<{scalar}>") }
+}
+
+/// A word as `scalar`, and back.
+fn from_word(word: &str, scalar: &str) -> String {
+    match scalar {
+        "u32" => word.to_string(),
+        "bool" => format!("({word} != 0u)"),
+        s => format!("bitcast<{s}>({word})"),
+    }
+}
+
+fn to_word(value: &str, scalar: &str) -> String {
+    match scalar {
+        "u32" => value.to_string(),
+        "bool" => format!("select(0u, 1u, {value})"),
+        _ => format!("bitcast<u32>({value})"),
+    }
+}
+
+/// Replace every `discard` in a block with "set the flag, return" (compute has no discard).
+fn replace_kills(block: &mut Block, flag: naga::Handle<Expression>, one: naga::Handle<Expression>) {
+    for stmt in block.iter_mut() {
+        match stmt {
+            Statement::Kill => {
+                *stmt = Statement::Block(Block::from_vec(vec![
+                    Statement::Store { pointer: flag, value: one },
+                    Statement::Return { value: None },
+                ]));
+            }
+            Statement::Block(b) => replace_kills(b, flag, one),
+            Statement::If { accept, reject, .. } => {
+                replace_kills(accept, flag, one);
+                replace_kills(reject, flag, one);
+            }
+            Statement::Loop { body, continuing, .. } => {
+                replace_kills(body, flag, one);
+                replace_kills(continuing, flag, one);
+            }
+            Statement::Switch { cases, .. } => {
+                for c in cases {
+                    replace_kills(&mut c.body, flag, one);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Wrap the pixel or vertex entry point of `wgsl` into a compute kernel.
+pub fn wrap(wgsl: &str) -> Result<Wrapped, WrapError> {
+    let mut module = naga::front::wgsl::parse_str(wgsl).map_err(|e| e.emit_to_string(wgsl))?;
+    let index = module
+        .entry_points
+        .iter()
+        .position(|e| matches!(e.stage, ShaderStage::Fragment | ShaderStage::Vertex))
+        .ok_or("no pixel or vertex entry point")?;
+    let ep = module.entry_points.remove(index);
+    let mut function = ep.function;
+    // The discard flag, as a private global.
+    let u32_ty = module.types.insert(
+        naga::Type {
+            name: None,
+            inner: TypeInner::Scalar(naga::Scalar::U32),
+        },
+        naga::Span::UNDEFINED,
+    );
+    let flag = module.global_variables.append(
+        naga::GlobalVariable {
+            name: Some("dxdiff_discarded".into()),
+            space: naga::AddressSpace::Private,
+            binding: None,
+            ty: u32_ty,
+            init: None,
+            memory_decorations: Default::default(),
+        },
+        naga::Span::UNDEFINED,
+    );
+    // Every function may hold a discard (the translator's body is a helper function).
+    let mut handles: Vec<naga::Handle<naga::Function>> = module.functions.iter().map(|(h, _)| h).collect();
+    handles.sort();
+    let patch = |f: &mut naga::Function| {
+        let g = f.expressions.append(Expression::GlobalVariable(flag), naga::Span::UNDEFINED);
+        let one = f.expressions.append(Expression::Literal(Literal::U32(1)), naga::Span::UNDEFINED);
+        let mut body = std::mem::take(&mut f.body);
+        replace_kills(&mut body, g, one);
+        f.body = body;
+    };
+    for h in handles {
+        patch(&mut module.functions[h]);
+    }
+    patch(&mut function);
+    let mut inputs = Vec::new();
+    let mut in_offset = 0;
+    for arg in &mut function.arguments {
+        let (n, _) = shape(&module, arg.ty)?;
+        inputs.push(Slot {
+            binding: binding_name(&arg.binding),
+            offset: in_offset,
+            width: n,
+        });
+        in_offset += n;
+        arg.binding = None;
+    }
+    let mut outputs = Vec::new();
+    let mut out_offset = 0;
+    let mut result_members: Vec<(String, u32, &'static str)> = Vec::new();
+    if let Some(result) = &mut function.result {
+        match &module.types[result.ty].inner {
+            TypeInner::Struct { members, .. } => {
+                for m in members.clone() {
+                    let (n, s) = shape(&module, m.ty)?;
+                    outputs.push(Slot {
+                        binding: binding_name(&m.binding),
+                        offset: out_offset,
+                        width: n,
+                    });
+                    result_members.push((format!(".{}", written_name(m.name.as_deref().unwrap_or("member"))), n, s));
+                    out_offset += n;
+                }
+            }
+            _ => {
+                let (n, s) = shape(&module, result.ty)?;
+                outputs.push(Slot {
+                    binding: binding_name(&result.binding),
+                    offset: 0,
+                    width: n,
+                });
+                result_members.push((String::new(), n, s));
+                out_offset = n;
+            }
+        }
+        result.binding = None;
+    }
+    function.name = Some("dxdiff_stage_main".into());
+    let arg_types: Vec<(u32, &'static str)> =
+        function.arguments.iter().map(|a| shape(&module, a.ty)).collect::<Result<_, _>>()?;
+    let has_result = function.result.is_some();
+    module.functions.append(function, naga::Span::UNDEFINED);
+    let info = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::all())
+        .validate(&module)
+        .map_err(|e| format!("the rewritten module does not validate: {}", e.emit_to_string(wgsl)))?;
+    let mut text = naga::back::wgsl::write_string(&module, &info, naga::back::wgsl::WriterFlags::empty())
+        .map_err(|e| format!("writing the rewritten module: {e}"))?;
+    let in_stride = in_offset.max(1);
+    let out_stride = out_offset + 1;
+    text.push_str(&format!(
+        "\n@group(1) @binding(0) var<storage, read> dxdiff_in: array<u32>;\n\
+         @group(1) @binding(1) var<storage, read_write> dxdiff_out: array<u32>;\n\n\
+         @compute @workgroup_size(64)\nfn dxdiff_kernel(@builtin(global_invocation_id) gid: vec3<u32>) {{\n\
+         \x20   let lane = gid.x;\n    if (lane >= arrayLength(&dxdiff_out) / {out_stride}u) {{\n        return;\n    }}\n\
+         \x20   let base = lane * {in_stride}u;\n"
+    ));
+    let mut args = Vec::new();
+    let mut off = 0;
+    for (k, (n, s)) in arg_types.iter().enumerate() {
+        let comps: Vec<String> = (0..*n).map(|j| from_word(&format!("dxdiff_in[base + {}u]", off + j), s)).collect();
+        off += n;
+        let ty = wgsl_type(*n, s);
+        let value = if *n == 1 { comps[0].clone() } else { format!("{ty}({})", comps.join(", ")) };
+        text.push_str(&format!("    let a{k}: {ty} = {value};\n"));
+        args.push(format!("a{k}"));
+    }
+    text.push_str(&format!("    let out = lane * {out_stride}u;\n"));
+    if has_result {
+        text.push_str(&format!("    let r = dxdiff_stage_main({});\n", args.join(", ")));
+    } else {
+        text.push_str(&format!("    dxdiff_stage_main({});\n", args.join(", ")));
+    }
+    let mut off = 0;
+    for (member, n, s) in &result_members {
+        for j in 0..*n {
+            let v = if *n == 1 { format!("r{member}") } else { format!("r{member}[{j}]") };
+            text.push_str(&format!("    dxdiff_out[out + {}u] = {};\n", off + j, to_word(&v, s)));
+        }
+        off += n;
+    }
+    text.push_str(&format!("    dxdiff_out[out + {out_offset}u] = dxdiff_discarded;\n}}\n"));
+    Ok(Wrapped {
+        wgsl: text,
+        inputs,
+        outputs,
+        in_stride,
+        out_stride,
+        discard_offset: out_offset,
+    })
+}
