@@ -27,11 +27,20 @@ fn both(gpu: &mut Gpu, asm: &str, uavs: &[(u32, Vec<u32>)], groups: [u32; 3], pr
     let mut inputs = ComputeInputs::default();
     for (slot, words) in uavs {
         let size = (words.len() * 4) as u32;
-        res.uavs.insert(*slot, Buffer { words: words.clone(), size_bytes: size, format: None });
+        res.uavs.insert(
+            *slot,
+            Buffer {
+                words: words.clone(),
+                size_bytes: size,
+                format: None,
+            },
+        );
         inputs.uavs.insert(*slot, (words.clone(), size));
     }
     run_dispatch(&shader.program, &mut res, groups, DEFAULT_BUDGET).expect("interprets");
-    let got = gpu.run_compute(&t.wgsl, &t.manifest, &inputs, groups).expect("runs on the GPU");
+    let got = gpu
+        .run_compute(&t.wgsl, &t.manifest, &inputs, groups)
+        .expect("runs on the GPU");
     let want: BTreeMap<u32, Vec<u32>> = res.uavs.into_iter().map(|(k, b)| (k, b.words)).collect();
     assert_eq!(got, want, "{profile}:\n{}", t.wgsl);
 }
@@ -43,7 +52,13 @@ fn tgsm_reduction_and_atomics_match_the_interpreter() {
     let asm = include_str!("../../examples/shaders/tgsm_reduce.asm");
     let input: Vec<u32> = (0..256).map(|i| i * 7 + 1).collect();
     for profile in [Profile::Contract, Profile::Exact] {
-        both(&mut gpu, asm, &[(0, input.clone()), (1, vec![0; 4])], [4, 1, 1], profile);
+        both(
+            &mut gpu,
+            asm,
+            &[(0, input.clone()), (1, vec![0; 4])],
+            [4, 1, 1],
+            profile,
+        );
     }
 }
 
@@ -77,7 +92,20 @@ store_structured u1.xy, vThreadID.x, l(0), r2.xzxx
 ret
 ";
     let mut u0 = Vec::new();
-    let edges = [0u32, 1, 31, 32, 33, 0x8000_0000, 0xffff_ffff, 0x7fff_ffff, 12345, 0xdead_beef, 5, 64];
+    let edges = [
+        0u32,
+        1,
+        31,
+        32,
+        33,
+        0x8000_0000,
+        0xffff_ffff,
+        0x7fff_ffff,
+        12345,
+        0xdead_beef,
+        5,
+        64,
+    ];
     for i in 0..8 {
         for k in 0..8 {
             u0.push(edges[(i * 3 + k * 5) % edges.len()]);
@@ -85,7 +113,13 @@ ret
     }
     let u1: Vec<u32> = (0..10).collect();
     for profile in [Profile::Contract, Profile::Exact] {
-        both(&mut gpu, asm, &[(0, u0.clone()), (1, u1.clone())], [1, 1, 1], profile);
+        both(
+            &mut gpu,
+            asm,
+            &[(0, u0.clone()), (1, u1.clone())],
+            [1, 1, 1],
+            profile,
+        );
     }
 }
 
@@ -129,14 +163,41 @@ store_raw u1.xyzw, r0.z, r2.xyzw
 ret
 ";
     let edges = [
-        0u32, 0x8000_0000, 1, 0x8000_0001, 0x007f_ffff, 0x0080_0000, 0x3f80_0000, 0xbf80_0000, 0x7f7f_ffff, 0xff7f_ffff,
-        0x7f80_0000, 0xff80_0000, 0x7fc0_0000, 0xffc0_0001, 0x4f00_0000, 0x4f80_0000, 0xcf00_0001, 0x477f_e000, 0x4780_0000,
-        0x3f00_0000, 0xbeff_ffff, 0x0000_3c00, 0x0000_0001, 0x0000_7c01,
+        0u32,
+        0x8000_0000,
+        1,
+        0x8000_0001,
+        0x007f_ffff,
+        0x0080_0000,
+        0x3f80_0000,
+        0xbf80_0000,
+        0x7f7f_ffff,
+        0xff7f_ffff,
+        0x7f80_0000,
+        0xff80_0000,
+        0x7fc0_0000,
+        0xffc0_0001,
+        0x4f00_0000,
+        0x4f80_0000,
+        0xcf00_0001,
+        0x477f_e000,
+        0x4780_0000,
+        0x3f00_0000,
+        0xbeff_ffff,
+        0x0000_3c00,
+        0x0000_0001,
+        0x0000_7c01,
     ];
     let mut u0 = Vec::new();
     for i in 0..32 {
         u0.push(edges[i % edges.len()]);
         u0.push(edges[(i * 7 + 3) % edges.len()]);
     }
-    both(&mut gpu, asm, &[(0, u0), (1, vec![0; 16 * 16])], [2, 1, 1], Profile::Exact);
+    both(
+        &mut gpu,
+        asm,
+        &[(0, u0), (1, vec![0; 16 * 16])],
+        [2, 1, 1],
+        Profile::Exact,
+    );
 }

@@ -58,3 +58,50 @@ fn peer_corpus_replays_clean() {
     let last = stdout.lines().last().unwrap_or("");
     assert!(last.ends_with(" passed, 0 failed, 0 skipped"), "{last}");
 }
+
+/// Ground truth on the GPU (lavapipe in CI): with the exact profile every run passes or is
+/// skipped for doubles; with the contract profile every difference is reported as adapted(id).
+#[test]
+fn peer_corpus_replays_on_the_gpu() {
+    let peer = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/peer");
+    if !peer.is_dir() {
+        eprintln!("skipped: {} not found", peer.display());
+        return;
+    }
+    for profile in ["exact", "contract"] {
+        let out = dxdiff()
+            .args(["replay", "--executor", "gpu", "--profile", profile])
+            .arg(&peer)
+            .env("NODEVICE_SELECT", "1")
+            .output()
+            .expect("runs");
+        if out.status.code() == Some(4) {
+            eprintln!(
+                "skipped: no usable GPU adapter: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            return;
+        }
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let last = stdout.lines().last().unwrap_or("");
+        assert!(
+            out.status.success() && last.contains(" 0 failed"),
+            "{profile}: {last}\n{stdout}"
+        );
+        for line in stdout.lines().filter(|l| l.starts_with("SKIP")) {
+            assert!(
+                line.contains("dxdiff/doubles") || line.contains("requires_double"),
+                "{profile}: {line}"
+            );
+        }
+        let adapted = stdout.lines().filter(|l| l.starts_with("ADAPTED")).count();
+        if profile == "exact" {
+            assert_eq!(adapted, 0, "{stdout}");
+        } else {
+            assert!(
+                adapted > 0,
+                "the contract profile's numeric edges show up as adapted"
+            );
+        }
+    }
+}

@@ -66,9 +66,13 @@ pub fn run(a: &ReplayArgs) -> CliResult {
         what,
     };
     if a.translator != "builtin" {
-        return Err(usage(format!("translator `{}` is not available yet; use builtin", a.translator)));
+        return Err(usage(format!(
+            "translator `{}` is not available yet; use builtin",
+            a.translator
+        )));
     }
-    let profile = translator::Profile::parse(&a.profile).ok_or_else(|| usage(format!("unknown profile `{}`", a.profile)))?;
+    let profile = translator::Profile::parse(&a.profile)
+        .ok_or_else(|| usage(format!("unknown profile `{}`", a.profile)))?;
     let mut gpu = match a.executor {
         Executor::Interp => None,
         Executor::Gpu => match harness::gpu::Gpu::new(&a.adapter) {
@@ -104,6 +108,11 @@ pub fn run(a: &ReplayArgs) -> CliResult {
         for (id, outcome) in outcomes {
             match outcome {
                 RunOutcome::Passed => passed += 1,
+                RunOutcome::Adapted(ids) => {
+                    let list: Vec<String> = ids.iter().map(|i| format!("adapted({i})")).collect();
+                    println!("ADAPTED {} {id}: {}", file.display(), list.join(", "));
+                    passed += 1;
+                }
                 RunOutcome::Failed(why) => {
                     println!("FAIL {} {id}: {why}", file.display());
                     failed += 1;

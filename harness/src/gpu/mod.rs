@@ -44,6 +44,9 @@ pub struct ComputeInputs {
     pub uavs: BTreeMap<u32, (Vec<u32>, u32)>,
 }
 
+/// A kernel's results: every UAV's words by register, and the output records if any.
+pub type KernelOutput = (BTreeMap<u32, Vec<u32>>, Option<Vec<u32>>);
+
 /// An open device with its pipeline cache.
 pub struct Gpu {
     pub info: wgpu::AdapterInfo,
@@ -57,7 +60,9 @@ pub struct Gpu {
 
 impl std::fmt::Debug for Gpu {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Gpu").field("adapter", &self.info.name).finish()
+        f.debug_struct("Gpu")
+            .field("adapter", &self.info.name)
+            .finish()
     }
 }
 
@@ -76,7 +81,10 @@ fn choose(adapters: Vec<wgpu::Adapter>, want: &str) -> Result<wgpu::Adapter, Gpu
         adapters
     } else {
         let w = want.to_lowercase();
-        adapters.into_iter().filter(|a| a.get_info().name.to_lowercase().contains(&w)).collect()
+        adapters
+            .into_iter()
+            .filter(|a| a.get_info().name.to_lowercase().contains(&w))
+            .collect()
     };
     candidates.sort_by_key(rank);
     candidates.into_iter().next().ok_or_else(|| {
@@ -108,7 +116,9 @@ impl Gpu {
         let flag = lost.clone();
         device.set_device_lost_callback(move |_, _| flag.store(true, Ordering::SeqCst));
         // Errors are caught by error scopes; an uncaught one must not abort the run.
-        device.on_uncaptured_error(Arc::new(|e| eprintln!("dxdiff: uncaptured wgpu error: {e}")));
+        device.on_uncaptured_error(Arc::new(|e| {
+            eprintln!("dxdiff: uncaptured wgpu error: {e}")
+        }));
         Ok(Gpu {
             info,
             device,
@@ -164,7 +174,8 @@ impl Gpu {
         inputs: &ComputeInputs,
         groups: [u32; 3],
     ) -> Result<BTreeMap<u32, Vec<u32>>, GpuError> {
-        self.run_kernel(wgsl, &manifest.entry_point, manifest, inputs, groups, None).map(|(u, _)| u)
+        self.run_kernel(wgsl, &manifest.entry_point, manifest, inputs, groups, None)
+            .map(|(u, _)| u)
     }
 
     /// Run a compute kernel; `records` adds group 1 with an input word buffer and an output
@@ -178,7 +189,7 @@ impl Gpu {
         inputs: &ComputeInputs,
         groups: [u32; 3],
         records: Option<(&[u32], u32)>,
-    ) -> Result<(BTreeMap<u32, Vec<u32>>, Option<Vec<u32>>), GpuError> {
+    ) -> Result<KernelOutput, GpuError> {
         use wgpu::util::DeviceExt;
         self.check_lost()?;
         let module = self.module(wgsl)?;
@@ -199,17 +210,28 @@ impl Gpu {
                     let size = u64::from(size).max(4);
                     let mut words = words;
                     words.resize((size / 4) as usize, 0);
-                    (wgpu::BufferBindingType::Storage { read_only: true }, words, size)
+                    (
+                        wgpu::BufferBindingType::Storage { read_only: true },
+                        words,
+                        size,
+                    )
                 }
                 "uav" => {
                     let (words, size) = inputs.uavs.get(&b.register).cloned().unwrap_or_default();
                     let size = u64::from(size).max(4);
                     let mut words = words;
                     words.resize((size / 4) as usize, 0);
-                    (wgpu::BufferBindingType::Storage { read_only: false }, words, size)
+                    (
+                        wgpu::BufferBindingType::Storage { read_only: false },
+                        words,
+                        size,
+                    )
                 }
                 other => {
-                    return Err(GpuError::Unfeedable(format!("{other} bindings ({}) are not fed yet", b.layout)));
+                    return Err(GpuError::Unfeedable(format!(
+                        "{other} bindings ({}) are not fed yet",
+                        b.layout
+                    )));
                 }
             };
             layout_entries.push(wgpu::BindGroupLayoutEntry {
@@ -228,7 +250,10 @@ impl Gpu {
             };
             let buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
                 label: None,
-                contents: &data.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>(),
+                contents: &data
+                    .iter()
+                    .flat_map(|w| w.to_le_bytes())
+                    .collect::<Vec<u8>>(),
                 usage,
             });
             if b.kind == "uav" {
@@ -243,7 +268,10 @@ impl Gpu {
             }
             let input = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
                 label: Some("records in"),
-                contents: &padded.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>(),
+                contents: &padded
+                    .iter()
+                    .flat_map(|w| w.to_le_bytes())
+                    .collect::<Vec<u8>>(),
                 usage: wgpu::BufferUsages::STORAGE,
             });
             let output = device.create_buffer(&wgpu::BufferDescriptor {
@@ -273,8 +301,11 @@ impl Gpu {
                 label: None,
                 entries: &[storage(0, true), storage(1, false)],
             });
-            let layouts: Vec<Option<&wgpu::BindGroupLayout>> =
-                if record_buffers.is_some() { vec![Some(&bgl), Some(&record_bgl)] } else { vec![Some(&bgl)] };
+            let layouts: Vec<Option<&wgpu::BindGroupLayout>> = if record_buffers.is_some() {
+                vec![Some(&bgl), Some(&record_bgl)]
+            } else {
+                vec![Some(&bgl)]
+            };
             let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                 label: None,
                 bind_group_layouts: &layouts,
@@ -318,7 +349,8 @@ impl Gpu {
             });
             (pipeline, bind_group, record_group)
         })?;
-        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
+        let mut encoder =
+            device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
         {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
             pass.set_pipeline(&pipeline);
@@ -329,7 +361,9 @@ impl Gpu {
             pass.dispatch_workgroups(groups[0], groups[1], groups[2]);
         }
         let mut readbacks = Vec::new();
-        let record_out = record_buffers.as_ref().map(|(_, output, size)| (u32::MAX, output.clone(), *size));
+        let record_out = record_buffers
+            .as_ref()
+            .map(|(_, output, size)| (u32::MAX, output.clone(), *size));
         for (register, buf, size) in uav_buffers.iter().chain(record_out.iter()) {
             let staging = device.create_buffer(&wgpu::BufferDescriptor {
                 label: None,
@@ -360,7 +394,10 @@ impl Gpu {
                 .slice(..)
                 .get_mapped_range()
                 .map_err(|e| GpuError::DeviceLost(format!("readback failed: {e}")))?;
-            let words = view.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+            let words = view
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect();
             out.insert(register, words);
         }
         let records_out = out.remove(&u32::MAX);

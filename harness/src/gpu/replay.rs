@@ -43,37 +43,75 @@ pub fn replay_gpu(case: &CaseFile, gpu: &mut Gpu, profile: Profile) -> Vec<(Stri
     let shader = case
         .blob()
         .and_then(|b| dxbc::Shader::parse(&b).map_err(|e| format!("[{}] {e}", e.code())));
-    let skip_all = |why: String| case.runs.iter().map(|r| (r.id.clone(), RunOutcome::Skipped(why.clone()))).collect();
+    let skip_all = |why: String| {
+        case.runs
+            .iter()
+            .map(|r| (r.id.clone(), RunOutcome::Skipped(why.clone())))
+            .collect()
+    };
     let shader = match shader {
         Ok(s) => s,
-        Err(e) => return case.runs.iter().map(|r| (r.id.clone(), RunOutcome::Failed(e.clone()))).collect(),
+        Err(e) => {
+            return case
+                .runs
+                .iter()
+                .map(|r| (r.id.clone(), RunOutcome::Failed(e.clone())))
+                .collect();
+        }
     };
     let t = match translate(&shader, profile) {
         Ok(t) => t,
-        Err(r) => return skip_all(format!("rejected by the translator [{}]: {}", r.catalog_id, r.reason)),
+        Err(r) => {
+            return skip_all(format!(
+                "rejected by the translator [{}]: {}",
+                r.catalog_id, r.reason
+            ));
+        }
     };
     if shader.program.version.stage != dxbc::Stage::Compute {
         let wrapped = match super::wrap::wrap(&t.wgsl) {
             Ok(w) => w,
             Err(why) => return skip_all(format!("cannot run as a compute kernel: {why}")),
         };
-        return case.runs.iter().map(|run| (run.id.clone(), stage_run(gpu, &t.manifest, &wrapped, run))).collect();
+        return case
+            .runs
+            .iter()
+            .map(|run| {
+                (
+                    run.id.clone(),
+                    attribute(stage_run(gpu, &t.manifest, &wrapped, run), &shader, run, &t),
+                )
+            })
+            .collect();
     }
     case.runs
         .iter()
         .map(|run| {
             if run.flags.iter().any(|f| f == "requires_double") {
-                return (run.id.clone(), RunOutcome::Skipped("requires_double".into()));
+                return (
+                    run.id.clone(),
+                    RunOutcome::Skipped("requires_double".into()),
+                );
             }
             let outcome = match compute_inputs(run) {
                 Err(why) => RunOutcome::Skipped(why),
-                Ok(inputs) => match gpu.run_compute(&t.wgsl, &t.manifest, &inputs, run.dispatch.unwrap_or([1, 1, 1])) {
-                    Ok(uavs) => check(
+                Ok(inputs) => match gpu.run_compute(
+                    &t.wgsl,
+                    &t.manifest,
+                    &inputs,
+                    run.dispatch.unwrap_or([1, 1, 1]),
+                ) {
+                    Ok(uavs) => attribute(
+                        check(
+                            run,
+                            &Observed {
+                                uavs,
+                                ..Observed::default()
+                            },
+                        ),
+                        &shader,
                         run,
-                        &Observed {
-                            uavs,
-                            ..Observed::default()
-                        },
+                        &t,
                     ),
                     Err(e) => RunOutcome::Failed(format!("inconclusive: {e}")),
                 },
@@ -84,7 +122,10 @@ pub fn replay_gpu(case: &CaseFile, gpu: &mut Gpu, profile: Profile) -> Vec<(Stri
 }
 
 /// The register a wrapped kernel's slot stands for, through the manifest.
-fn register_of(slot: &super::wrap::Slot, interfaces: &[translator::manifest::Interface]) -> Option<(u32, u8)> {
+fn register_of(
+    slot: &super::wrap::Slot,
+    interfaces: &[translator::manifest::Interface],
+) -> Option<(u32, u8)> {
     interfaces.iter().find_map(|i| {
         let same = match slot.binding.strip_prefix("location ") {
             Some(l) => i.location.map(|x| x.to_string()).as_deref() == Some(l),
@@ -95,7 +136,12 @@ fn register_of(slot: &super::wrap::Slot, interfaces: &[translator::manifest::Int
 }
 
 /// One pixel/vertex run: one record per invocation (`invocations`, or the run's own `v#`).
-fn stage_run(gpu: &mut Gpu, manifest: &translator::Manifest, w: &super::wrap::Wrapped, run: &oracles::case::Run) -> RunOutcome {
+fn stage_run(
+    gpu: &mut Gpu,
+    manifest: &translator::Manifest,
+    w: &super::wrap::Wrapped,
+    run: &oracles::case::Run,
+) -> RunOutcome {
     if run.flags.iter().any(|f| f == "requires_double") {
         return RunOutcome::Skipped("requires_double".into());
     }
@@ -123,7 +169,14 @@ fn stage_run(gpu: &mut Gpu, manifest: &translator::Manifest, w: &super::wrap::Wr
     }
     let n = invocations.len() as u32;
     let groups = [n.div_ceil(64).max(1), 1, 1];
-    match gpu.run_kernel(&w.wgsl, "dxdiff_kernel", manifest, &inputs, groups, Some((&records, n * w.out_stride))) {
+    match gpu.run_kernel(
+        &w.wgsl,
+        "dxdiff_kernel",
+        manifest,
+        &inputs,
+        groups,
+        Some((&records, n * w.out_stride)),
+    ) {
         Ok((uavs, Some(out))) => {
             let mut obs = Observed {
                 uavs,
@@ -137,7 +190,8 @@ fn stage_run(gpu: &mut Gpu, manifest: &translator::Manifest, w: &super::wrap::Wr
                         obs.outputs.resize(r + 1, [0; 4]);
                     }
                     for j in 0..slot.width.min(4) as usize {
-                        obs.outputs[r][j] = out.get((slot.offset as usize) + j).copied().unwrap_or(0);
+                        obs.outputs[r][j] =
+                            out.get((slot.offset as usize) + j).copied().unwrap_or(0);
                     }
                 }
             }
@@ -146,5 +200,38 @@ fn stage_run(gpu: &mut Gpu, manifest: &translator::Manifest, w: &super::wrap::Wr
         }
         Ok((_, None)) => RunOutcome::Failed("inconclusive: no records came back".into()),
         Err(e) => RunOutcome::Failed(format!("inconclusive: {e}")),
+    }
+}
+
+/// A failed comparison becomes `Adapted` when the interpreter, on the same run, entered a domain
+/// of a catalog entry the translation relied on (the oracle's rule, per run: a pixel or vertex
+/// run is one invocation).
+fn attribute(
+    outcome: RunOutcome,
+    shader: &dxbc::Shader,
+    run: &oracles::case::Run,
+    t: &translator::Translation,
+) -> RunOutcome {
+    let RunOutcome::Failed(why) = outcome else {
+        return outcome;
+    };
+    if why.starts_with("inconclusive") {
+        return RunOutcome::Failed(why);
+    }
+    let Ok(obs) = oracles::replay::observe(&shader.program, run, oracles::interp::DEFAULT_BUDGET)
+    else {
+        return RunOutcome::Failed(why);
+    };
+    let catalog = oracles::catalog::catalog();
+    let ids: Vec<String> = t
+        .adaptations
+        .iter()
+        .filter(|id| catalog.get(id).is_some_and(|e| e.allows(obs.events)))
+        .cloned()
+        .collect();
+    if ids.is_empty() {
+        RunOutcome::Failed(why)
+    } else {
+        RunOutcome::Adapted(ids)
     }
 }

@@ -4,7 +4,10 @@
 //! argument from a storage buffer of words, calls the function, and stores every result
 //! component (and the discard flag) as words. One invocation per input vector.
 
-use naga::{Binding, Block, BuiltIn, Expression, Literal, Module, ScalarKind, ShaderStage, Statement, TypeInner};
+use naga::{
+    Binding, Block, BuiltIn, Expression, Literal, Module, ScalarKind, ShaderStage, Statement,
+    TypeInner,
+};
 
 /// Where an interface value sits in the word records.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -72,7 +75,11 @@ fn shape(module: &Module, ty: naga::Handle<naga::Type>) -> Result<(u32, &'static
 
 /// The WGSL type of `n` components of `scalar`.
 fn wgsl_type(n: u32, scalar: &str) -> String {
-    if n == 1 { scalar.to_string() } else { format!("vec{n}<{scalar}>") }
+    if n == 1 {
+        scalar.to_string()
+    } else {
+        format!("vec{n}<{scalar}>")
+    }
 }
 
 /// A word as `scalar`, and back.
@@ -98,7 +105,10 @@ fn replace_kills(block: &mut Block, flag: naga::Handle<Expression>, one: naga::H
         match stmt {
             Statement::Kill => {
                 *stmt = Statement::Block(Block::from_vec(vec![
-                    Statement::Store { pointer: flag, value: one },
+                    Statement::Store {
+                        pointer: flag,
+                        value: one,
+                    },
                     Statement::Return { value: None },
                 ]));
             }
@@ -107,7 +117,9 @@ fn replace_kills(block: &mut Block, flag: naga::Handle<Expression>, one: naga::H
                 replace_kills(accept, flag, one);
                 replace_kills(reject, flag, one);
             }
-            Statement::Loop { body, continuing, .. } => {
+            Statement::Loop {
+                body, continuing, ..
+            } => {
                 replace_kills(body, flag, one);
                 replace_kills(continuing, flag, one);
             }
@@ -151,11 +163,16 @@ pub fn wrap(wgsl: &str) -> Result<Wrapped, WrapError> {
         naga::Span::UNDEFINED,
     );
     // Every function may hold a discard (the translator's body is a helper function).
-    let mut handles: Vec<naga::Handle<naga::Function>> = module.functions.iter().map(|(h, _)| h).collect();
+    let mut handles: Vec<naga::Handle<naga::Function>> =
+        module.functions.iter().map(|(h, _)| h).collect();
     handles.sort();
     let patch = |f: &mut naga::Function| {
-        let g = f.expressions.append(Expression::GlobalVariable(flag), naga::Span::UNDEFINED);
-        let one = f.expressions.append(Expression::Literal(Literal::U32(1)), naga::Span::UNDEFINED);
+        let g = f
+            .expressions
+            .append(Expression::GlobalVariable(flag), naga::Span::UNDEFINED);
+        let one = f
+            .expressions
+            .append(Expression::Literal(Literal::U32(1)), naga::Span::UNDEFINED);
         let mut body = std::mem::take(&mut f.body);
         replace_kills(&mut body, g, one);
         f.body = body;
@@ -189,7 +206,11 @@ pub fn wrap(wgsl: &str) -> Result<Wrapped, WrapError> {
                         offset: out_offset,
                         width: n,
                     });
-                    result_members.push((format!(".{}", written_name(m.name.as_deref().unwrap_or("member"))), n, s));
+                    result_members.push((
+                        format!(".{}", written_name(m.name.as_deref().unwrap_or("member"))),
+                        n,
+                        s,
+                    ));
                     out_offset += n;
                 }
             }
@@ -207,15 +228,27 @@ pub fn wrap(wgsl: &str) -> Result<Wrapped, WrapError> {
         result.binding = None;
     }
     function.name = Some("dxdiff_stage_main".into());
-    let arg_types: Vec<(u32, &'static str)> =
-        function.arguments.iter().map(|a| shape(&module, a.ty)).collect::<Result<_, _>>()?;
+    let arg_types: Vec<(u32, &'static str)> = function
+        .arguments
+        .iter()
+        .map(|a| shape(&module, a.ty))
+        .collect::<Result<_, _>>()?;
     let has_result = function.result.is_some();
     module.functions.append(function, naga::Span::UNDEFINED);
-    let info = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::all())
-        .validate(&module)
-        .map_err(|e| format!("the rewritten module does not validate: {}", e.emit_to_string(wgsl)))?;
-    let mut text = naga::back::wgsl::write_string(&module, &info, naga::back::wgsl::WriterFlags::empty())
-        .map_err(|e| format!("writing the rewritten module: {e}"))?;
+    let info = naga::valid::Validator::new(
+        naga::valid::ValidationFlags::all(),
+        naga::valid::Capabilities::all(),
+    )
+    .validate(&module)
+    .map_err(|e| {
+        format!(
+            "the rewritten module does not validate: {}",
+            e.emit_to_string(wgsl)
+        )
+    })?;
+    let mut text =
+        naga::back::wgsl::write_string(&module, &info, naga::back::wgsl::WriterFlags::empty())
+            .map_err(|e| format!("writing the rewritten module: {e}"))?;
     let in_stride = in_offset.max(1);
     let out_stride = out_offset + 1;
     text.push_str(&format!(
@@ -228,28 +261,47 @@ pub fn wrap(wgsl: &str) -> Result<Wrapped, WrapError> {
     let mut args = Vec::new();
     let mut off = 0;
     for (k, (n, s)) in arg_types.iter().enumerate() {
-        let comps: Vec<String> = (0..*n).map(|j| from_word(&format!("dxdiff_in[base + {}u]", off + j), s)).collect();
+        let comps: Vec<String> = (0..*n)
+            .map(|j| from_word(&format!("dxdiff_in[base + {}u]", off + j), s))
+            .collect();
         off += n;
         let ty = wgsl_type(*n, s);
-        let value = if *n == 1 { comps[0].clone() } else { format!("{ty}({})", comps.join(", ")) };
+        let value = if *n == 1 {
+            comps[0].clone()
+        } else {
+            format!("{ty}({})", comps.join(", "))
+        };
         text.push_str(&format!("    let a{k}: {ty} = {value};\n"));
         args.push(format!("a{k}"));
     }
     text.push_str(&format!("    let out = lane * {out_stride}u;\n"));
     if has_result {
-        text.push_str(&format!("    let r = dxdiff_stage_main({});\n", args.join(", ")));
+        text.push_str(&format!(
+            "    let r = dxdiff_stage_main({});\n",
+            args.join(", ")
+        ));
     } else {
         text.push_str(&format!("    dxdiff_stage_main({});\n", args.join(", ")));
     }
     let mut off = 0;
     for (member, n, s) in &result_members {
         for j in 0..*n {
-            let v = if *n == 1 { format!("r{member}") } else { format!("r{member}[{j}]") };
-            text.push_str(&format!("    dxdiff_out[out + {}u] = {};\n", off + j, to_word(&v, s)));
+            let v = if *n == 1 {
+                format!("r{member}")
+            } else {
+                format!("r{member}[{j}]")
+            };
+            text.push_str(&format!(
+                "    dxdiff_out[out + {}u] = {};\n",
+                off + j,
+                to_word(&v, s)
+            ));
         }
         off += n;
     }
-    text.push_str(&format!("    dxdiff_out[out + {out_offset}u] = dxdiff_discarded;\n}}\n"));
+    text.push_str(&format!(
+        "    dxdiff_out[out + {out_offset}u] = dxdiff_discarded;\n}}\n"
+    ));
     Ok(Wrapped {
         wgsl: text,
         inputs,
