@@ -76,7 +76,13 @@ pub fn run(a: &ReplayArgs) -> CliResult {
     let mut gpu = match a.executor {
         Executor::Interp => None,
         Executor::Gpu => match harness::gpu::Gpu::new(&a.adapter) {
-            Ok(g) => Some(g),
+            Ok(g) => {
+                eprintln!(
+                    "dxdiff: adapter {} ({:?}, {})",
+                    g.info.name, g.info.device_type, g.info.driver_info
+                );
+                Some(g)
+            }
             Err(e) => {
                 eprintln!("dxdiff: {e}");
                 return Ok(ExitCode::from(4));
