@@ -28,6 +28,12 @@ enum Command {
     Asm(cli::asm::AsmArgs),
     /// Translate a program to WGSL with the built-in translator.
     Translate(cli::translate::TranslateArgs),
+    /// Internal: the child process that owns the GPU device (one JSON request per line).
+    #[command(hide = true)]
+    GpuWorker {
+        #[arg(long, default_value = "auto")]
+        adapter: String,
+    },
     /// Run case files and check their expectations.
     Replay(cli::replay::ReplayArgs),
     /// Print the adaptation catalog (`--json` for the full entries).
@@ -41,6 +47,9 @@ fn main() -> ExitCode {
         Command::Disasm(a) => cli::disasm::run(&a),
         Command::Asm(a) => cli::asm::run(&a),
         Command::Replay(a) => cli::replay::run(&a),
+        Command::GpuWorker { adapter } => {
+            return ExitCode::from(harness::gpu::isolated::serve(&adapter).clamp(0, 255) as u8);
+        }
         Command::Translate(a) => cli::translate::run(&a),
         Command::Catalog(a) => cli::catalog::run(&a),
     };

@@ -105,3 +105,50 @@ fn peer_corpus_replays_on_the_gpu() {
         }
     }
 }
+
+/// A GPU worker that dies mid-request (as a crashing driver would) costs only that run: it is
+/// reported inconclusive, a fresh worker takes the next run, and the replay completes.
+#[test]
+fn a_crashing_gpu_worker_cannot_stop_a_replay() {
+    let blob =
+        dxbc::assemble_container("ps_5_0\ndcl_output o0.xyzw\nmov o0.xyzw, l(1, 2, 3, 4)\nret\n")
+            .expect("assembles")
+            .to_bytes();
+    let case = format!(
+        r#"{{"format": "dxdiff-case/1", "name": "mov", "dxbc": "{}", "runs": [
+            {{"id": "a", "expect": {{"o0": {{"words": ["0x1"], "compare": "bits"}}}}}},
+            {{"id": "b", "expect": {{"o0": {{"words": ["0x1"], "compare": "bits"}}}}}}]}}"#,
+        hex(&blob)
+    );
+    let dir = std::env::temp_dir().join(format!("dxdiff-crash-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    std::fs::write(dir.join("mov.json"), case).expect("write");
+    let run = |abort: bool| {
+        let mut c = dxdiff();
+        c.args(["replay", "--executor", "gpu"])
+            .arg(&dir)
+            .env("NODEVICE_SELECT", "1");
+        if abort {
+            c.env("DXDIFF_GPU_WORKER_ABORT", "1");
+        }
+        c.output().expect("runs")
+    };
+    let healthy = run(false);
+    if healthy.status.code() == Some(4) {
+        eprintln!("skipped: no usable GPU adapter");
+        return;
+    }
+    assert_eq!(
+        String::from_utf8_lossy(&healthy.stdout).lines().last(),
+        Some("2 passed, 0 failed, 0 skipped")
+    );
+    let crashed = run(true);
+    let stdout = String::from_utf8_lossy(&crashed.stdout);
+    assert_eq!(crashed.status.code(), Some(1), "{stdout}");
+    assert_eq!(
+        stdout.matches("inconclusive: device lost").count(),
+        2,
+        "{stdout}"
+    );
+    assert_eq!(stdout.lines().last(), Some("0 passed, 2 failed, 0 skipped"));
+}

@@ -75,12 +75,9 @@ pub fn run(a: &ReplayArgs) -> CliResult {
         .ok_or_else(|| usage(format!("unknown profile `{}`", a.profile)))?;
     let mut gpu = match a.executor {
         Executor::Interp => None,
-        Executor::Gpu => match harness::gpu::Gpu::new(&a.adapter) {
+        Executor::Gpu => match harness::gpu::isolated::IsolatedGpu::new(&a.adapter) {
             Ok(g) => {
-                eprintln!(
-                    "dxdiff: adapter {} ({:?}, {})",
-                    g.info.name, g.info.device_type, g.info.driver_info
-                );
+                eprintln!("dxdiff: adapter {}", g.description);
                 Some(g)
             }
             Err(e) => {

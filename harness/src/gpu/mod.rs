@@ -3,15 +3,15 @@
 //!
 //! One device per run, created with the adapter's own limits; compute pipelines cached by WGSL
 //! text; every creation inside error scopes, so a shader the driver rejects is an error value,
-//! never a panic. This first part runs compute programs; pixel and vertex programs (wrapped into
-//! compute by rewriting naga IR) and the child-process isolation come with the rest of the
-//! harness.
+//! never a panic. Compute programs run directly; pixel and vertex programs are wrapped into
+//! compute kernels (`wrap`); `isolated` runs all of it in a child process.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+pub mod isolated;
 pub mod replay;
 pub mod wrap;
 
@@ -35,7 +35,7 @@ pub enum GpuError {
 }
 
 /// Inputs of one compute dispatch, by DXBC register.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ComputeInputs {
     pub cbs: BTreeMap<u32, Vec<u32>>,
     /// SRV buffers: words and view size in bytes.

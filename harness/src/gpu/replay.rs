@@ -7,7 +7,8 @@ use oracles::case::{CaseFile, Input, words};
 use oracles::replay::{Observed, RunOutcome, check};
 use translator::{Profile, translate};
 
-use super::{ComputeInputs, Gpu};
+use super::ComputeInputs;
+use super::isolated::{IsolatedGpu as Gpu, Request};
 
 fn key_index(key: &str, prefix: &str) -> Option<u32> {
     key.strip_prefix(prefix)?.parse().ok()
@@ -95,13 +96,15 @@ pub fn replay_gpu(case: &CaseFile, gpu: &mut Gpu, profile: Profile) -> Vec<(Stri
             }
             let outcome = match compute_inputs(run) {
                 Err(why) => RunOutcome::Skipped(why),
-                Ok(inputs) => match gpu.run_compute(
-                    &t.wgsl,
-                    &t.manifest,
-                    &inputs,
-                    run.dispatch.unwrap_or([1, 1, 1]),
-                ) {
-                    Ok(uavs) => attribute(
+                Ok(inputs) => match gpu.run(&Request {
+                    wgsl: t.wgsl.clone(),
+                    entry_point: t.manifest.entry_point.clone(),
+                    manifest: t.manifest.clone(),
+                    inputs,
+                    groups: run.dispatch.unwrap_or([1, 1, 1]),
+                    records: None,
+                }) {
+                    Ok((uavs, _)) => attribute(
                         check(
                             run,
                             &Observed {
@@ -169,14 +172,15 @@ fn stage_run(
     }
     let n = invocations.len() as u32;
     let groups = [n.div_ceil(64).max(1), 1, 1];
-    match gpu.run_kernel(
-        &w.wgsl,
-        "dxdiff_kernel",
-        manifest,
-        &inputs,
+    let request = Request {
+        wgsl: w.wgsl.clone(),
+        entry_point: "dxdiff_kernel".into(),
+        manifest: manifest.clone(),
+        inputs,
         groups,
-        Some((&records, n * w.out_stride)),
-    ) {
+        records: Some((records, n * w.out_stride)),
+    };
+    match gpu.run(&request) {
         Ok((uavs, Some(out))) => {
             let mut obs = Observed {
                 uavs,

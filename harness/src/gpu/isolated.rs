@@ -1,0 +1,264 @@
+//! GPU work in a child process. A hung dispatch or a driver crash ends the child, not the run:
+//! the client gets a `Timeout` or `DeviceLost` error for that request, and the next request
+//! starts a fresh worker. The protocol is one JSON line per request and per response over the
+//! worker's stdin and stdout.
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use translator::Manifest;
+
+use super::{ComputeInputs, Gpu, GpuError, KernelOutput};
+
+/// One kernel to run.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Request {
+    pub wgsl: String,
+    pub entry_point: String,
+    pub manifest: Manifest,
+    pub inputs: ComputeInputs,
+    pub groups: [u32; 3],
+    /// Input records and the output record words, for wrapped pixel/vertex kernels.
+    pub records: Option<(Vec<u32>, u32)>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+enum Response {
+    Ok {
+        uavs: BTreeMap<u32, Vec<u32>>,
+        records: Option<Vec<u32>>,
+    },
+    Err {
+        kind: String,
+        message: String,
+    },
+}
+
+fn error_kind(e: &GpuError) -> (&'static str, String) {
+    match e {
+        GpuError::NoAdapter(m) => ("no-adapter", m.clone()),
+        GpuError::Device(m) => ("device", m.clone()),
+        GpuError::Validation(m) => ("validation", m.clone()),
+        GpuError::Unfeedable(m) => ("unfeedable", m.clone()),
+        GpuError::Timeout(d) => ("timeout", format!("{}", d.as_secs())),
+        GpuError::DeviceLost(m) => ("device-lost", m.clone()),
+    }
+}
+
+fn from_kind(kind: &str, message: String) -> GpuError {
+    match kind {
+        "no-adapter" => GpuError::NoAdapter(message),
+        "device" => GpuError::Device(message),
+        "validation" => GpuError::Validation(message),
+        "unfeedable" => GpuError::Unfeedable(message),
+        "timeout" => GpuError::Timeout(Duration::from_secs(message.parse().unwrap_or(0))),
+        _ => GpuError::DeviceLost(message),
+    }
+}
+
+/// The worker's main loop: open the device, then answer requests until stdin closes. The first
+/// line it prints is the adapter description (or the error that prevented opening one).
+pub fn serve(adapter: &str) -> i32 {
+    let mut gpu = match Gpu::new(adapter) {
+        Ok(g) => g,
+        Err(e) => {
+            let (kind, message) = error_kind(&e);
+            println!(
+                "{}",
+                serde_json::json!({ "error": kind, "message": message })
+            );
+            return 4;
+        }
+    };
+    println!(
+        "{}",
+        serde_json::json!({ "adapter": gpu.info.name, "type": format!("{:?}", gpu.info.device_type), "driver": gpu.info.driver_info })
+    );
+    let stdin = std::io::stdin();
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else { break };
+        // A test hook: a worker that dies mid-request, as a crashing driver would.
+        if std::env::var_os("DXDIFF_GPU_WORKER_ABORT").is_some() {
+            std::process::abort();
+        }
+        let response = match serde_json::from_str::<Request>(&line) {
+            Err(e) => Response::Err {
+                kind: "device".into(),
+                message: format!("bad request: {e}"),
+            },
+            Ok(r) => match gpu.run_kernel(
+                &r.wgsl,
+                &r.entry_point,
+                &r.manifest,
+                &r.inputs,
+                r.groups,
+                r.records.as_ref().map(|(w, n)| (w.as_slice(), *n)),
+            ) {
+                Ok((uavs, records)) => Response::Ok { uavs, records },
+                Err(e) => {
+                    let (kind, message) = error_kind(&e);
+                    Response::Err {
+                        kind: kind.into(),
+                        message,
+                    }
+                }
+            },
+        };
+        let Ok(text) = serde_json::to_string(&response) else {
+            break;
+        };
+        if writeln!(std::io::stdout(), "{text}")
+            .and_then(|()| std::io::stdout().flush())
+            .is_err()
+        {
+            break;
+        }
+    }
+    0
+}
+
+struct Worker {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+/// The client side: starts `dxdiff gpu-worker` on demand and restarts it after a failure.
+pub struct IsolatedGpu {
+    adapter: String,
+    worker: Option<Worker>,
+    /// How long one request may take before the worker is killed.
+    pub timeout: Duration,
+    /// The adapter the current worker opened.
+    pub description: String,
+}
+
+impl std::fmt::Debug for IsolatedGpu {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IsolatedGpu")
+            .field("adapter", &self.description)
+            .finish()
+    }
+}
+
+impl IsolatedGpu {
+    /// Start a worker now, so that a missing adapter is reported before any work.
+    pub fn new(adapter: &str) -> Result<IsolatedGpu, GpuError> {
+        let mut g = IsolatedGpu {
+            adapter: adapter.to_string(),
+            worker: None,
+            timeout: Duration::from_secs(30),
+            description: String::new(),
+        };
+        g.start()?;
+        Ok(g)
+    }
+
+    fn start(&mut self) -> Result<(), GpuError> {
+        let exe = std::env::current_exe()
+            .map_err(|e| GpuError::Device(format!("cannot find dxdiff: {e}")))?;
+        let mut child = Command::new(exe)
+            .args(["gpu-worker", "--adapter", &self.adapter])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .map_err(|e| GpuError::Device(format!("cannot start the GPU worker: {e}")))?;
+        let (stdin, stdout) = match (child.stdin.take(), child.stdout.take()) {
+            (Some(i), Some(o)) => (i, o),
+            _ => return Err(GpuError::Device("the GPU worker has no pipes".into())),
+        };
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let hello = rx
+            .recv_timeout(self.timeout)
+            .map_err(|_| GpuError::Device("the GPU worker did not start".into()))?;
+        let v: serde_json::Value = serde_json::from_str(&hello).unwrap_or_default();
+        if let Some(kind) = v.get("error").and_then(|k| k.as_str()) {
+            let _ = child.wait();
+            let message = v
+                .get("message")
+                .and_then(|m| m.as_str())
+                .unwrap_or("")
+                .to_string();
+            return Err(from_kind(kind, message));
+        }
+        self.description = format!(
+            "{} ({}, {})",
+            v["adapter"].as_str().unwrap_or("?"),
+            v["type"].as_str().unwrap_or("?"),
+            v["driver"].as_str().unwrap_or("?")
+        );
+        self.worker = Some(Worker {
+            child,
+            stdin,
+            lines: rx,
+        });
+        Ok(())
+    }
+
+    fn kill(&mut self) {
+        if let Some(mut w) = self.worker.take() {
+            let _ = w.child.kill();
+            let _ = w.child.wait();
+        }
+    }
+
+    /// Run one kernel in the worker.
+    pub fn run(&mut self, request: &Request) -> Result<KernelOutput, GpuError> {
+        if self.worker.is_none() {
+            self.start()?;
+        }
+        let text = serde_json::to_string(request).map_err(|e| GpuError::Device(e.to_string()))?;
+        let Some(w) = self.worker.as_mut() else {
+            return Err(GpuError::Device("no GPU worker".into()));
+        };
+        if writeln!(w.stdin, "{text}")
+            .and_then(|()| w.stdin.flush())
+            .is_err()
+        {
+            self.kill();
+            return Err(GpuError::DeviceLost("the GPU worker exited".into()));
+        }
+        match w.lines.recv_timeout(self.timeout) {
+            Ok(line) => match serde_json::from_str::<Response>(&line) {
+                Ok(Response::Ok { uavs, records }) => Ok((uavs, records)),
+                Ok(Response::Err { kind, message }) => Err(from_kind(&kind, message)),
+                Err(e) => {
+                    self.kill();
+                    Err(GpuError::DeviceLost(format!(
+                        "the GPU worker answered garbage: {e}"
+                    )))
+                }
+            },
+            Err(RecvTimeoutError::Timeout) => {
+                self.kill();
+                Err(GpuError::Timeout(self.timeout))
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                let status = self.worker.as_mut().and_then(|w| w.child.wait().ok());
+                self.worker = None;
+                Err(GpuError::DeviceLost(format!(
+                    "the GPU worker died ({status:?})"
+                )))
+            }
+        }
+    }
+}
+
+impl Drop for IsolatedGpu {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
