@@ -26,6 +26,8 @@ enum Command {
     Disasm(cli::disasm::DisasmArgs),
     /// Assemble dxdiff's text or an fxc listing into a DXBC container.
     Asm(cli::asm::AsmArgs),
+    /// The main job: every ALU opcode over edge-biased inputs, interpreter against GPU.
+    Verify(cli::verify::VerifyArgs),
     /// Translate a program to WGSL with the built-in translator.
     Translate(cli::translate::TranslateArgs),
     /// Internal: the child process that owns the GPU device (one JSON request per line).
@@ -51,6 +53,7 @@ fn main() -> ExitCode {
             return ExitCode::from(harness::gpu::isolated::serve(&adapter).clamp(0, 255) as u8);
         }
         Command::Translate(a) => cli::translate::run(&a),
+        Command::Verify(a) => cli::verify::run(&a),
         Command::Catalog(a) => cli::catalog::run(&a),
     };
     match result {

@@ -18,6 +18,27 @@ use serde::{Deserialize, Serialize};
 pub use manifest::Manifest;
 pub use validate::validate;
 
+/// Wrong lowerings a test can plant (through `DXDIFF_PLANT_BUG`) to prove the harness catches
+/// them. Never set in normal use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlantedBug {
+    /// `udiv` without its divide-by-zero guard.
+    UdivWithoutZeroGuard,
+}
+
+impl PlantedBug {
+    fn name(self) -> &'static str {
+        match self {
+            PlantedBug::UdivWithoutZeroGuard => "udiv-without-zero-guard",
+        }
+    }
+}
+
+/// Whether a test planted this bug.
+pub(crate) fn planted(bug: PlantedBug) -> bool {
+    std::env::var("DXDIFF_PLANT_BUG").is_ok_and(|v| v == bug.name())
+}
+
 /// Which lowering the translator applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 #[serde(rename_all = "lowercase")]

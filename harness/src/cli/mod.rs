@@ -6,6 +6,7 @@ pub mod disasm;
 pub mod info;
 pub mod replay;
 pub mod translate;
+pub mod verify;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

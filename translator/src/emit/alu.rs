@@ -97,8 +97,10 @@ impl Ctx<'_> {
                 if exact {
                     format!("{}({a})", self.helper("d3d_frc"))
                 } else {
+                    // WGSL's fract may return 1.0 for a tiny negative input; D3D's frc stays
+                    // below 1 (found by `dxdiff verify`).
                     let x = self.f(&a);
-                    self.r(&format!("fract({x})"))
+                    self.r(&format!("min(fract({x}), bitcast<f32>(0x3f7fffffu))"))
                 }
             }
             RoundNe | RoundNi | RoundPi | RoundZ => {
@@ -303,6 +305,9 @@ impl Ctx<'_> {
                     self.relies(id::SINCOS_RANGE);
                     let f = self.f(&a);
                     (self.r(&format!("sin({f})")), self.r(&format!("cos({f})")))
+                }
+                Udiv if crate::planted(crate::PlantedBug::UdivWithoutZeroGuard) => {
+                    (format!("({a} / {b})"), format!("({a} % {b})"))
                 }
                 Udiv => {
                     self.relies(id::UDIV);

@@ -1,0 +1,383 @@
+//! `dxdiff verify`: single-instruction programs for every ALU opcode, each over many
+//! edge-biased input vectors, run on the reference interpreter and, through the translator, on
+//! the GPU; every lane gets a verdict (`oracle`). Mismatches are saved as `dxdiff-case/1` files
+//! (the program and the first failing input) that `dxdiff replay` reproduces.
+
+pub mod oracle;
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use dxbc::opcodes::Num;
+use generators::programs::SingleOp;
+use oracles::interp::{DEFAULT_BUDGET, Resources, run_invocations};
+use serde::Serialize;
+use translator::{Profile, translate};
+
+use crate::gpu::isolated::{IsolatedGpu, Request};
+use crate::gpu::wrap::wrap;
+use crate::gpu::{ComputeInputs, GpuError};
+use oracle::{Verdict, judge};
+
+/// Verdict counts.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    pub lanes: u64,
+    pub matched: u64,
+    pub within: u64,
+    pub adapted: u64,
+    pub mismatch: u64,
+    pub inconclusive: u64,
+}
+
+impl Counts {
+    fn add(&mut self, o: &Counts) {
+        self.lanes += o.lanes;
+        self.matched += o.matched;
+        self.within += o.within;
+        self.adapted += o.adapted;
+        self.mismatch += o.mismatch;
+        self.inconclusive += o.inconclusive;
+    }
+}
+
+/// One program's outcome.
+#[derive(Debug, Clone, Serialize)]
+pub struct ProgramReport {
+    pub name: String,
+    pub counts: Counts,
+    /// Lanes adapted per catalog id.
+    pub adapted_by: BTreeMap<String, u64>,
+    /// Why the program did not run, if it did not.
+    pub skipped: Option<String>,
+    /// The saved counterexample, if any lane mismatched.
+    pub counterexample: Option<String>,
+}
+
+/// The whole run.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    pub format: &'static str,
+    pub profile: String,
+    pub seed: u64,
+    pub adapter: String,
+    pub inputs_per_program: usize,
+    pub programs: Vec<ProgramReport>,
+    pub totals: Counts,
+    pub adapted_by: BTreeMap<String, u64>,
+    /// Seconds spent in translation (with naga validation), the interpreter, and the GPU worker.
+    pub seconds: BTreeMap<String, f64>,
+}
+
+/// Run settings.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub profile: Profile,
+    pub seed: u64,
+    pub cases: usize,
+}
+
+fn lane_inputs(seed: u64, op: &SingleOp, n: usize) -> Vec<Vec<[u32; 4]>> {
+    let words = generators::values::sample(
+        seed ^ (op.opcode as u64).wrapping_mul(0x9e37_79b9),
+        n * op.sources * 4,
+    );
+    (0..n)
+        .map(|l| {
+            (0..op.sources)
+                .map(|r| {
+                    let b = (l * op.sources + r) * 4;
+                    [words[b], words[b + 1], words[b + 2], words[b + 3]]
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Magnitude of a fused op's terms in one component, for its error band.
+fn terms(op: dxbc::Opcode, v: &[[u32; 4]], c: usize) -> f64 {
+    let f = |w: u32| f64::from(f32::from_bits(w)).abs();
+    match op {
+        dxbc::Opcode::Mad => f(v[0][c]) * f(v[1][c]) + f(v[2][c]),
+        dxbc::Opcode::Dp2 | dxbc::Opcode::Dp3 | dxbc::Opcode::Dp4 => {
+            let n = match op {
+                dxbc::Opcode::Dp2 => 2,
+                dxbc::Opcode::Dp3 => 3,
+                _ => 4,
+            };
+            (0..n).map(|k| f(v[0][k]) * f(v[1][k])).sum()
+        }
+        _ => 0.0,
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Save the failing input as a replayable case: the program, the inputs of that lane, and the
+/// interpreter's outputs as the expectation.
+fn save_counterexample(
+    dir: &Path,
+    op: &SingleOp,
+    inputs: &[[u32; 4]],
+    expected: &[[u32; 4]],
+) -> Option<String> {
+    let name = format!("{}.json", op.opcode.mnemonic());
+    let w = |v: &[u32; 4]| {
+        v.iter()
+            .map(|x| format!("\"0x{x:08x}\""))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let ins: Vec<String> = inputs
+        .iter()
+        .enumerate()
+        .map(|(r, v)| format!("\"v{r}\": [{}]", w(v)))
+        .collect();
+    let exp: Vec<String> = expected
+        .iter()
+        .enumerate()
+        .map(|(r, v)| format!("\"o{r}\": {{\"words\": [{}], \"compare\": \"bits\"}}", w(v)))
+        .collect();
+    let text = format!(
+        "{{\n  \"format\": \"dxdiff-case/1\",\n  \"name\": \"{}\",\n  \"dxbc\": \"{}\",\n  \"runs\": [{{\"id\": \"mismatch\", \"inputs\": {{{}}}, \"expect\": {{{}}}}}]\n}}\n",
+        op.opcode.mnemonic(),
+        hex(&op.blob),
+        ins.join(", "),
+        exp.join(", ")
+    );
+    std::fs::create_dir_all(dir).ok()?;
+    std::fs::write(dir.join(&name), text).ok()?;
+    Some(dir.join(name).display().to_string())
+}
+
+/// Verify one single-instruction program.
+fn program(
+    gpu: &mut IsolatedGpu,
+    op: &SingleOp,
+    opts: &Options,
+    cases_dir: &Path,
+    time: &mut BTreeMap<String, f64>,
+) -> ProgramReport {
+    let mut report = ProgramReport {
+        name: op.opcode.mnemonic().to_string(),
+        counts: Counts::default(),
+        adapted_by: BTreeMap::new(),
+        skipped: None,
+        counterexample: None,
+    };
+    let mut clock = |key: &str, since: Instant| {
+        *time.entry(key.to_string()).or_default() += since.elapsed().as_secs_f64()
+    };
+    let t0 = Instant::now();
+    let shader = match dxbc::Shader::parse(&op.blob) {
+        Ok(s) => s,
+        Err(e) => {
+            report.skipped = Some(format!("generated program does not decode: {e}"));
+            return report;
+        }
+    };
+    let t = match translate(&shader, opts.profile) {
+        Ok(t) => t,
+        Err(r) => {
+            report.skipped = Some(format!("rejected [{}]: {}", r.catalog_id, r.reason));
+            return report;
+        }
+    };
+    let wrapped = match wrap(&t.wgsl) {
+        Ok(w) => w,
+        Err(e) => {
+            report.skipped = Some(format!("cannot wrap: {e}"));
+            return report;
+        }
+    };
+    clock("translation", t0);
+    let lanes = lane_inputs(opts.seed, op, opts.cases);
+    let t1 = Instant::now();
+    let reference = run_invocations(
+        &shader.program,
+        &mut Resources::default(),
+        &lanes,
+        DEFAULT_BUDGET,
+    );
+    clock("interpreter", t1);
+    let reference = match reference {
+        Ok(r) => r,
+        Err(e) => {
+            report.skipped = Some(format!("interpreter: {e}"));
+            return report;
+        }
+    };
+    let mut records = Vec::with_capacity(lanes.len() * wrapped.in_stride as usize);
+    for regs in &lanes {
+        for slot in &wrapped.inputs {
+            let r: usize = slot
+                .binding
+                .strip_prefix("location ")
+                .and_then(|x| x.parse().ok())
+                .unwrap_or(0);
+            records.extend_from_slice(
+                &regs.get(r).copied().unwrap_or([0; 4])[..slot.width.min(4) as usize],
+            );
+        }
+    }
+    let n = lanes.len() as u32;
+    let t2 = Instant::now();
+    let out = gpu.run(&Request {
+        wgsl: wrapped.wgsl.clone(),
+        entry_point: "dxdiff_kernel".into(),
+        manifest: t.manifest.clone(),
+        inputs: ComputeInputs::default(),
+        groups: [n.div_ceil(64).max(1), 1, 1],
+        records: Some((records, n * wrapped.out_stride)),
+    });
+    clock("gpu", t2);
+    let out = match out {
+        Ok((_, Some(out))) => out,
+        Ok((_, None)) | Err(_) => {
+            report.counts.lanes = u64::from(n);
+            report.counts.inconclusive = u64::from(n);
+            if let Err(e) = out {
+                report.skipped = Some(format!("inconclusive: {e}"));
+            }
+            return report;
+        }
+    };
+    let float_result = op.opcode.info().num(0) == Num::Float;
+    for (l, regs) in lanes.iter().enumerate() {
+        let want = reference.outputs_of(l);
+        let mut verdict = Verdict::Match;
+        for slot in &wrapped.outputs {
+            let r: usize = slot
+                .binding
+                .strip_prefix("location ")
+                .and_then(|x| x.parse().ok())
+                .unwrap_or(0);
+            for c in 0..slot.width.min(4) as usize {
+                let got = out
+                    .get(l * wrapped.out_stride as usize + slot.offset as usize + c)
+                    .copied()
+                    .unwrap_or(0);
+                let reference_word = want.get(r).map_or(0, |v| v[c]);
+                let v = judge(
+                    op.opcode,
+                    float_result,
+                    reference_word,
+                    got,
+                    terms(op.opcode, regs, c),
+                    reference.events[l],
+                    &t.adaptations,
+                );
+                verdict = verdict.worst(v);
+            }
+        }
+        report.counts.lanes += 1;
+        match verdict {
+            Verdict::Match => report.counts.matched += 1,
+            Verdict::Within => report.counts.within += 1,
+            Verdict::Adapted(ids) => {
+                report.counts.adapted += 1;
+                for id in ids {
+                    *report.adapted_by.entry(id).or_default() += 1;
+                }
+            }
+            Verdict::Mismatch => {
+                report.counts.mismatch += 1;
+                if report.counterexample.is_none() {
+                    report.counterexample = save_counterexample(cases_dir, op, regs, want);
+                }
+            }
+        }
+    }
+    report
+}
+
+/// Run every single-instruction program.
+pub fn run(opts: &Options, out_dir: &Path, adapter: &str) -> Result<Report, GpuError> {
+    let mut gpu = IsolatedGpu::new(adapter)?;
+    let programs = generators::programs::all_single();
+    let mut report = Report {
+        format: "dxdiff-report/1",
+        profile: opts.profile.to_string(),
+        seed: opts.seed,
+        adapter: gpu.description.clone(),
+        inputs_per_program: opts.cases,
+        programs: Vec::new(),
+        totals: Counts::default(),
+        adapted_by: BTreeMap::new(),
+        seconds: BTreeMap::new(),
+    };
+    let cases_dir = out_dir.join("cases");
+    let started = Instant::now();
+    let total = programs.len();
+    for (i, op) in programs.iter().enumerate() {
+        eprint!(
+            "\r[{:>3}/{total}] {:<20} {:>6.1}s",
+            i + 1,
+            op.opcode.mnemonic(),
+            started.elapsed().as_secs_f64()
+        );
+        let _ = std::io::stderr().flush();
+        let p = program(&mut gpu, op, opts, &cases_dir, &mut report.seconds);
+        report.totals.add(&p.counts);
+        for (id, n) in &p.adapted_by {
+            *report.adapted_by.entry(id.clone()).or_default() += n;
+        }
+        report.programs.push(p);
+    }
+    eprintln!();
+    report
+        .seconds
+        .insert("total".into(), started.elapsed().as_secs_f64());
+    Ok(report)
+}
+
+/// The Markdown report.
+pub fn markdown(r: &Report) -> String {
+    let mut s = format!(
+        "# dxdiff verify\n\nprofile `{}`, seed {}, {} inputs per program, adapter {}\n\n| program | lanes | match | within tolerance | adapted | mismatch | inconclusive | note |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n",
+        r.profile, r.seed, r.inputs_per_program, r.adapter
+    );
+    for p in &r.programs {
+        let c = &p.counts;
+        let note = p
+            .skipped
+            .clone()
+            .or_else(|| {
+                p.counterexample
+                    .clone()
+                    .map(|c| format!("counterexample {c}"))
+            })
+            .unwrap_or_default();
+        s.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            p.name, c.lanes, c.matched, c.within, c.adapted, c.mismatch, c.inconclusive, note
+        ));
+    }
+    s.push_str("\n| catalog entry | adapted lanes |\n| --- | ---: |\n");
+    for (id, n) in &r.adapted_by {
+        s.push_str(&format!("| `{id}` | {n} |\n"));
+    }
+    s.push_str("\n| phase | seconds |\n| --- | ---: |\n");
+    for (k, v) in &r.seconds {
+        s.push_str(&format!("| {k} | {v:.2} |\n"));
+    }
+    s
+}
+
+/// Lanes per second of a phase.
+pub fn rate(lanes: u64, seconds: f64) -> f64 {
+    if seconds > 0.0 {
+        lanes as f64 / seconds
+    } else {
+        0.0
+    }
+}
+
+/// The report's duration as a `Duration` (for progress messages).
+pub fn elapsed(r: &Report) -> Duration {
+    Duration::from_secs_f64(r.seconds.get("total").copied().unwrap_or(0.0))
+}

@@ -1,0 +1,115 @@
+//! `dxdiff verify` end to end on the local adapter (lavapipe in CI): the catalog does its job
+//! (the contract profile's numeric edges are adapted, the exact profile needs none of them, no
+//! mismatch either way), and a planted translator bug is caught, saved and replayable.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn dxdiff() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_dxdiff"));
+    c.env("NODEVICE_SELECT", "1");
+    c
+}
+
+fn out_dir(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("dxdiff-verify-{name}-{}", std::process::id()))
+}
+
+/// Run verify; `None` when there is no usable adapter (exit 4).
+fn verify(profile: &str, dir: &Path, plant: bool) -> Option<(Output, serde_json::Value)> {
+    let mut c = dxdiff();
+    c.args([
+        "verify",
+        "--cases",
+        "2000",
+        "--seed",
+        "3",
+        "--profile",
+        profile,
+        "--out",
+    ])
+    .arg(dir);
+    if plant {
+        c.env("DXDIFF_PLANT_BUG", "udiv-without-zero-guard");
+    }
+    let out = c.output().expect("runs");
+    if out.status.code() == Some(4) {
+        eprintln!("skipped: no usable GPU adapter");
+        return None;
+    }
+    let report: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("report.json")).expect("report.json"),
+    )
+    .expect("json");
+    assert!(dir.join("report.md").is_file());
+    Some((out, report))
+}
+
+fn adapted(report: &serde_json::Value, id: &str) -> u64 {
+    report["adapted_by"][id].as_u64().unwrap_or(0)
+}
+
+const NUMERIC_EDGES: [&str; 3] = [
+    "adapted/numeric-conversion-edges",
+    "bounded/f16-conversions",
+    "adapted/rcp-division",
+];
+
+#[test]
+fn contract_edges_are_adapted_and_exact_needs_none() {
+    let Some((out, contract)) = verify("contract", &out_dir("contract"), false) else {
+        return;
+    };
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let last = stdout.lines().last().unwrap_or("");
+    assert!(
+        last.starts_with("verify: ") && last.ends_with(" 0 mismatch, 0 inconclusive"),
+        "{last}"
+    );
+    assert_eq!(out.status.code(), Some(0));
+    for id in NUMERIC_EDGES {
+        assert!(adapted(&contract, id) > 0, "contract: no hits on {id}");
+    }
+    let Some((out, exact)) = verify("exact", &out_dir("exact"), false) else {
+        return;
+    };
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    for id in NUMERIC_EDGES {
+        assert_eq!(adapted(&exact, id), 0, "exact relies on {id}");
+    }
+}
+
+#[test]
+fn a_planted_udiv_bug_is_caught_saved_and_replayed() {
+    let dir = out_dir("planted");
+    let Some((out, report)) = verify("exact", &dir, true) else {
+        return;
+    };
+    assert_eq!(out.status.code(), Some(1));
+    let udiv = report["programs"]
+        .as_array()
+        .expect("programs")
+        .iter()
+        .find(|p| p["name"] == "udiv")
+        .expect("udiv");
+    assert!(udiv["counts"]["mismatch"].as_u64().unwrap_or(0) > 0);
+    let case = dir.join("cases").join("udiv.json");
+    assert!(case.is_file());
+    // The saved case reproduces the bug on the GPU, and passes once the bug is gone.
+    let replay = |plant: bool| {
+        let mut c = dxdiff();
+        c.args(["replay", "--executor", "gpu", "--profile", "exact"])
+            .arg(&case);
+        if plant {
+            c.env("DXDIFF_PLANT_BUG", "udiv-without-zero-guard");
+        }
+        c.output().expect("runs").status.code()
+    };
+    assert_eq!(replay(true), Some(1));
+    assert_eq!(replay(false), Some(0));
+}
