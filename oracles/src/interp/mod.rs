@@ -84,7 +84,11 @@ impl BatchResult {
     }
 
     fn append(&mut self, other: BatchResult) {
-        self.outputs_per_lane = other.outputs_per_lane;
+        // A thread that got no batches returns an empty result, which says nothing about the
+        // output count (found on a 16-core machine).
+        if other.lanes() > 0 {
+            self.outputs_per_lane = other.outputs_per_lane;
+        }
         self.outputs.extend(other.outputs);
         self.discarded.extend(other.discarded);
         self.events.extend(other.events);
