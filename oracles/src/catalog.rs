@@ -167,11 +167,22 @@ pub struct Entry {
     pub op_tolerance: BTreeMap<String, Tolerance>,
     /// Citation: seed section, WGSL anchor, D3D11 FS section, semantics doc section.
     pub source: String,
+    /// Executors the entry is scoped to (case-insensitive substrings of the adapter's name):
+    /// such an entry describes a device's behaviour, not a translation, and applies on a
+    /// matching adapter whatever the translation claims. Empty: any executor, when claimed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub executors: Vec<String>,
     #[serde(skip)]
     mask: Events,
 }
 
 impl Entry {
+    /// Whether this executor-scoped entry applies on `adapter`.
+    pub fn scoped_to(&self, adapter: &str) -> bool {
+        let a = adapter.to_lowercase();
+        self.executors.iter().any(|e| a.contains(&e.to_lowercase()))
+    }
+
     /// True when any of this entry's domains is among `events`.
     pub fn allows(&self, events: Events) -> bool {
         self.mask & events != 0

@@ -118,6 +118,11 @@ domains! {
     /// byte-offset OOB, unaligned raw offsets, reads before writes (doc §3.1-3.2).
     /// The case is a don't-care for the outputs it reaches.
     D3dUndefined = "d3d-undefined",
+    /// An add or multiply whose exact result lies just below the smallest normal but rounds up
+    /// to ±2^-126: hardware that flushes denormals by testing tininess before rounding gives ±0
+    /// there, while the rounded result (what the reference flushes) is normal (FS §3.1.3.1 does
+    /// not say which test to use).
+    TinyBeforeRounding = "tiny-before-rounding",
 }
 
 impl Domain {

@@ -78,10 +78,26 @@ fn results_do_not_depend_on_the_thread_count() {
     let p = dxbc::assemble("ps_5_0\ndcl_input_ps linear v0.xyzw\ndcl_output o0.xyzw\nadd o0.xyzw, v0.xyzw, v0.wzyx\nret\n")
         .expect("assembles")
         .program;
-    let inputs: Vec<Vec<[u32; 4]>> = (0..3000u32).map(|i| vec![[i, i ^ 0x3f80_0000, i * 7, 0x4000_0000]]).collect();
-    let one = oracles::interp::run_invocations_on(&p, &mut Resources::default(), &inputs, DEFAULT_BUDGET, 1).expect("runs");
+    let inputs: Vec<Vec<[u32; 4]>> = (0..3000u32)
+        .map(|i| vec![[i, i ^ 0x3f80_0000, i * 7, 0x4000_0000]])
+        .collect();
+    let one = oracles::interp::run_invocations_on(
+        &p,
+        &mut Resources::default(),
+        &inputs,
+        DEFAULT_BUDGET,
+        1,
+    )
+    .expect("runs");
     for threads in [2, 3, 16] {
-        let many = oracles::interp::run_invocations_on(&p, &mut Resources::default(), &inputs, DEFAULT_BUDGET, threads).expect("runs");
+        let many = oracles::interp::run_invocations_on(
+            &p,
+            &mut Resources::default(),
+            &inputs,
+            DEFAULT_BUDGET,
+            threads,
+        )
+        .expect("runs");
         assert_eq!(many, one, "{threads} threads");
         assert_eq!(many.outputs_per_lane, 1);
     }

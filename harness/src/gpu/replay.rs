@@ -78,10 +78,10 @@ pub fn replay_gpu(case: &CaseFile, gpu: &mut Gpu, profile: Profile) -> Vec<(Stri
             .runs
             .iter()
             .map(|run| {
-                (
-                    run.id.clone(),
-                    attribute(stage_run(gpu, &t.manifest, &wrapped, run), &shader, run, &t),
-                )
+                (run.id.clone(), {
+                    let outcome = stage_run(gpu, &t.manifest, &wrapped, run);
+                    attribute(outcome, &shader, run, &t, &gpu.description)
+                })
             })
             .collect();
     }
@@ -115,6 +115,7 @@ pub fn replay_gpu(case: &CaseFile, gpu: &mut Gpu, profile: Profile) -> Vec<(Stri
                         &shader,
                         run,
                         &t,
+                        &gpu.description,
                     ),
                     Err(e) => RunOutcome::Failed(format!("inconclusive: {e}")),
                 },
@@ -215,6 +216,7 @@ fn attribute(
     shader: &dxbc::Shader,
     run: &oracles::case::Run,
     t: &translator::Translation,
+    adapter: &str,
 ) -> RunOutcome {
     let RunOutcome::Failed(why) = outcome else {
         return outcome;
@@ -226,13 +228,7 @@ fn attribute(
     else {
         return RunOutcome::Failed(why);
     };
-    let catalog = oracles::catalog::catalog();
-    let ids: Vec<String> = t
-        .adaptations
-        .iter()
-        .filter(|id| catalog.get(id).is_some_and(|e| e.allows(obs.events)))
-        .cloned()
-        .collect();
+    let ids = crate::verify::oracle::allowing(obs.events, &t.adaptations, adapter);
     if ids.is_empty() {
         RunOutcome::Failed(why)
     } else {

@@ -270,6 +270,7 @@ fn program(
                     terms(op.opcode, regs, c),
                     reference.events[l],
                     &t.adaptations,
+                    &gpu.description,
                 );
                 verdict = verdict.worst(v);
             }

@@ -60,7 +60,31 @@ pub fn within(op: Opcode, reference: u32, got: u32, terms: f64) -> bool {
     }
 }
 
+/// The catalog entries that allow a difference in a lane with these events: those the
+/// translation claims, and those scoped to this executor.
+pub fn allowing(events: Events, claimed: &[String], adapter: &str) -> Vec<String> {
+    let catalog = oracles::catalog::catalog();
+    let mut ids: Vec<String> = claimed
+        .iter()
+        .filter(|id| {
+            catalog
+                .get(id)
+                .is_some_and(|e| e.executors.is_empty() && e.allows(events))
+        })
+        .cloned()
+        .collect();
+    ids.extend(
+        catalog
+            .entries
+            .iter()
+            .filter(|e| e.scoped_to(adapter) && e.allows(events))
+            .map(|e| e.id.clone()),
+    );
+    ids
+}
+
 /// The verdict on one component.
+#[allow(clippy::too_many_arguments)]
 pub fn judge(
     op: Opcode,
     float_result: bool,
@@ -69,6 +93,7 @@ pub fn judge(
     terms: f64,
     events: Events,
     claimed: &[String],
+    adapter: &str,
 ) -> Verdict {
     if reference == got {
         return Verdict::Match;
@@ -76,12 +101,7 @@ pub fn judge(
     if float_result && within(op, reference, got, terms) {
         return Verdict::Within;
     }
-    let catalog = oracles::catalog::catalog();
-    let ids: Vec<String> = claimed
-        .iter()
-        .filter(|id| catalog.get(id).is_some_and(|e| e.allows(events)))
-        .cloned()
-        .collect();
+    let ids = allowing(events, claimed, adapter);
     if ids.is_empty() {
         Verdict::Mismatch
     } else {
@@ -93,47 +113,102 @@ pub fn judge(
 mod tests {
     use super::*;
 
+    const LAVAPIPE: &str = "llvmpipe (LLVM 15)";
+
     #[test]
     fn bands_and_attribution() {
-        assert_eq!(judge(Opcode::Add, true, 1, 1, 0.0, 0, &[]), Verdict::Match);
+        let j = |op, float, r, g, ev, claimed: &[String], adapter| {
+            judge(op, float, r, g, 0.0, ev, claimed, adapter)
+        };
+        assert_eq!(j(Opcode::Add, true, 1, 1, 0, &[], LAVAPIPE), Verdict::Match);
         // sqrt allows 1 ULP; add allows none.
         assert_eq!(
-            judge(Opcode::Sqrt, true, 0x3f80_0000, 0x3f80_0001, 0.0, 0, &[]),
+            j(
+                Opcode::Sqrt,
+                true,
+                0x3f80_0000,
+                0x3f80_0001,
+                0,
+                &[],
+                LAVAPIPE
+            ),
             Verdict::Within
         );
         assert_eq!(
-            judge(Opcode::Add, true, 0x3f80_0000, 0x3f80_0001, 0.0, 0, &[]),
+            j(
+                Opcode::Add,
+                true,
+                0x3f80_0000,
+                0x3f80_0001,
+                0,
+                &[],
+                LAVAPIPE
+            ),
             Verdict::Mismatch
         );
         // A difference is adapted only when the lane entered a domain of a claimed entry.
         let ev = oracles::domain::Domain::FtouOverflow.bit();
         let claimed = vec!["adapted/numeric-conversion-edges".to_string()];
         assert_eq!(
-            judge(
+            j(
                 Opcode::Ftou,
                 false,
                 0xffff_ffff,
                 0xffff_ff00,
-                0.0,
                 ev,
-                &claimed
+                &claimed,
+                LAVAPIPE
             ),
             Verdict::Adapted(claimed.clone())
         );
         assert_eq!(
-            judge(
+            j(
                 Opcode::Ftou,
                 false,
                 0xffff_ffff,
                 0xffff_ff00,
-                0.0,
                 0,
-                &claimed
+                &claimed,
+                LAVAPIPE
             ),
             Verdict::Mismatch
         );
         assert_eq!(
-            judge(Opcode::Ftou, false, 0xffff_ffff, 0xffff_ff00, 0.0, ev, &[]),
+            j(
+                Opcode::Ftou,
+                false,
+                0xffff_ffff,
+                0xffff_ff00,
+                ev,
+                &[],
+                LAVAPIPE
+            ),
+            Verdict::Mismatch
+        );
+        // An executor-scoped entry applies on its executor only, claimed or not.
+        let tiny = oracles::domain::Domain::TinyBeforeRounding.bit();
+        assert_eq!(
+            j(
+                Opcode::Mul,
+                true,
+                0x8080_0000,
+                0x8000_0000,
+                tiny,
+                &[],
+                "NVIDIA H200"
+            ),
+            Verdict::Adapted(vec!["dxdiff/ftz-before-rounding".into()])
+        );
+        assert_eq!(
+            j(
+                Opcode::Mul,
+                true,
+                0x8080_0000,
+                0x8000_0000,
+                tiny,
+                &[],
+                LAVAPIPE
+            ),
             Verdict::Mismatch
         );
     }

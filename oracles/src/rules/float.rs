@@ -98,13 +98,24 @@ pub(crate) fn finish(r: f32, nan_in: bool, inf_in: bool, ev: &mut Events) -> u32
 /// −inf + +inf = NaN; −0 + +0 = +0; x + (−x) = +0.
 pub fn fadd(a: u32, b: u32, ev: &mut Events) -> u32 {
     let ([a, b], nan, inf) = read([a, b], ev);
+    tiny_before_rounding(f64::from(a) + f64::from(b), a + b, ev);
     finish(a + b, nan, inf, ev)
+}
+
+/// Raise `TinyBeforeRounding` when the exact result (an f32 sum or product is exact in f64) is
+/// below the smallest normal but the rounded one is not.
+fn tiny_before_rounding(exact: f64, rounded: f32, ev: &mut Events) {
+    const MIN_NORMAL: f64 = 1.175_494_350_822_287_5e-38;
+    if exact != 0.0 && exact.abs() < MIN_NORMAL && rounded.abs() >= f32::MIN_POSITIVE {
+        raise(ev, Domain::TinyBeforeRounding);
+    }
 }
 
 /// `mul` (FS §22.10.12): a · b, RNE, flushed in and out. ±inf · ±0 (and ·den) = NaN;
 /// the sign rule applies to zeros.
 pub fn fmul(a: u32, b: u32, ev: &mut Events) -> u32 {
     let ([a, b], nan, inf) = read([a, b], ev);
+    tiny_before_rounding(f64::from(a) * f64::from(b), a * b, ev);
     finish(a * b, nan, inf, ev)
 }
 
@@ -315,6 +326,18 @@ pub const fn fabs_modifier(x: u32) -> u32 {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn tininess_before_rounding_is_an_event() {
+        let mut ev = 0;
+        // -(1 - 2^-24) * 2^-126 is a tie between the largest denormal and -2^-126; it rounds to
+        // the (even) normal, which hardware testing tininess before rounding flushes to -0.
+        assert_eq!(fmul(0xbf7f_ffff, 0x0080_0000, &mut ev), 0x8080_0000);
+        assert!(ev & Domain::TinyBeforeRounding.bit() != 0);
+        let mut ev = 0;
+        assert_eq!(fmul(0x3f80_0000, 0x0080_0000, &mut ev), 0x0080_0000);
+        assert_eq!(ev & Domain::TinyBeforeRounding.bit(), 0);
+    }
+
     use super::*;
     use crate::domain::{Domain as D, domains};
 
