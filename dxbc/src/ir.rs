@@ -95,6 +95,52 @@ pub struct Program {
     pub instructions: Vec<Instruction>,
 }
 
+/// How many `r#`, `v#` and `o#` registers a program uses: the highest register any operand or
+/// `dcl_indexrange` names, plus one (and at least `dcl_temps`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct RegisterCounts {
+    pub temps: u32,
+    pub inputs: u32,
+    pub outputs: u32,
+}
+
+impl Program {
+    pub fn register_counts(&self) -> RegisterCounts {
+        let mut c = RegisterCounts::default();
+        let mut grow = |ty: OperandType, n: u32| match ty {
+            OperandType::Temp => c.temps = c.temps.max(n),
+            OperandType::Input => c.inputs = c.inputs.max(n),
+            OperandType::Output => c.outputs = c.outputs.max(n),
+            _ => {}
+        };
+        for inst in &self.instructions {
+            let first = |op: &Operand| {
+                op.indices
+                    .first()
+                    .and_then(Index::immediate)
+                    .map(|v| v as u32)
+            };
+            if inst.opcode == Opcode::DclTemps {
+                grow(
+                    OperandType::Temp,
+                    inst.trailing.first().copied().unwrap_or(0),
+                );
+            }
+            for op in &inst.operands {
+                if let Some(r) = first(op) {
+                    grow(op.ty, r.saturating_add(1));
+                }
+            }
+            if inst.opcode == Opcode::DclIndexrange
+                && let (Some(op), Some(count)) = (inst.operands.first(), inst.trailing.first())
+            {
+                grow(op.ty, first(op).unwrap_or(0).saturating_add(*count));
+            }
+        }
+        c
+    }
+}
+
 /// How an instruction's length was written (only the long-table opcodes have a choice).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum LengthForm {
@@ -558,6 +604,29 @@ impl Operand {
             nonuniform: false,
             extended: ExtendedOperand::None,
             imm: values.to_vec(),
+        }
+    }
+
+    /// Which source component feeds destination component `comp` (the swizzle, or the one
+    /// selected component; a mask reads its own component).
+    pub fn source_component(&self, comp: usize) -> usize {
+        match self.components {
+            Components::Four(Selection::Swizzle(s)) => s[comp & 3] as usize,
+            Components::Four(Selection::Select1(c)) => c as usize,
+            Components::Four(Selection::Mask(_)) => comp,
+            _ => 0,
+        }
+    }
+
+    /// The components a destination writes (none for `null`).
+    pub fn write_mask(&self) -> u8 {
+        if self.ty == OperandType::Null {
+            return 0;
+        }
+        match self.components {
+            Components::Four(Selection::Mask(m)) => m,
+            Components::One => 1,
+            _ => 0,
         }
     }
 

@@ -2,7 +2,7 @@
 //! each instruction runs as tight loops over all lanes of a batch at once.
 
 use dxbc::opcodes::Num;
-use dxbc::{Components, Index, Instruction, Modifier, Operand, OperandType, Program, Selection};
+use dxbc::{Index, Instruction, Modifier, Operand, OperandType, Program};
 
 use super::InterpError;
 use super::flow::{Frame, Structure};
@@ -168,24 +168,12 @@ pub fn apply_modifier(v: u32, m: Modifier, c: Consumer) -> u32 {
 /// Which source component feeds destination component `comp`.
 #[inline]
 pub fn source_component(op: &Operand, comp: usize) -> usize {
-    match op.components {
-        Components::Four(Selection::Swizzle(s)) => s[comp] as usize,
-        Components::Four(Selection::Select1(c)) => c as usize,
-        Components::Four(Selection::Mask(_)) => comp,
-        _ => 0,
-    }
+    op.source_component(comp)
 }
 
 /// The write mask of a destination (0 for `null`).
 pub fn write_mask(op: &Operand) -> u8 {
-    if op.ty == OperandType::Null {
-        return 0;
-    }
-    match op.components {
-        Components::Four(Selection::Mask(m)) => m,
-        Components::One => 1,
-        _ => 0,
-    }
+    op.write_mask()
 }
 
 impl Machine<'_> {

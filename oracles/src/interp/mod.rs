@@ -176,35 +176,12 @@ fn layout(program: &Program) -> Layout {
             Opcode::DclThreadGroup if t.len() == 3 => l.thread_group = [t[0], t[1], t[2]],
             _ => {}
         }
-        // Register files are sized by the highest register any operand names.
-        for op in &inst.operands {
-            let Some(first) = op.indices.first().and_then(dxbc::Index::immediate) else {
-                continue;
-            };
-            let n = first as usize + 1;
-            match op.ty {
-                OperandType::Temp => l.temps = l.temps.max(n),
-                OperandType::Input => l.inputs = l.inputs.max(n),
-                OperandType::Output => l.outputs = l.outputs.max(n),
-                _ => {}
-            }
-        }
-        if inst.opcode == Opcode::DclIndexrange
-            && let (Some(op), Some(count)) = (inst.operands.first(), t.first())
-        {
-            let first = op
-                .indices
-                .first()
-                .and_then(dxbc::Index::immediate)
-                .unwrap_or(0) as usize;
-            let n = first + *count as usize;
-            match op.ty {
-                OperandType::Input => l.inputs = l.inputs.max(n),
-                OperandType::Output => l.outputs = l.outputs.max(n),
-                _ => {}
-            }
-        }
     }
+    // Register files are sized by the highest register any operand names.
+    let counts = program.register_counts();
+    l.temps = l.temps.max(counts.temps as usize);
+    l.inputs = counts.inputs as usize;
+    l.outputs = counts.outputs as usize;
     l
 }
 

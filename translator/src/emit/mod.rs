@@ -404,33 +404,11 @@ fn scan<'a>(
                 _ => {}
             }
         }
-        for op in &inst.operands {
-            let Some(first) = op.indices.first().and_then(dxbc::Index::immediate) else {
-                continue;
-            };
-            let n = first as u32 + 1;
-            match op.ty {
-                OperandType::Temp => c.temps = c.temps.max(n),
-                OperandType::Input => c.inputs = c.inputs.max(n),
-                OperandType::Output => c.outputs = c.outputs.max(n),
-                _ => {}
-            }
-        }
-        if inst.opcode == Opcode::DclIndexrange
-            && let (Some(op), Some(count)) = (inst.operands.first(), t.first())
-        {
-            let first = op
-                .indices
-                .first()
-                .and_then(dxbc::Index::immediate)
-                .unwrap_or(0) as u32;
-            match op.ty {
-                OperandType::Input => c.inputs = c.inputs.max(first + count),
-                OperandType::Output => c.outputs = c.outputs.max(first + count),
-                _ => {}
-            }
-        }
     }
+    let counts = program.register_counts();
+    c.temps = c.temps.max(counts.temps);
+    c.inputs = counts.inputs;
+    c.outputs = counts.outputs;
     // The seed adapts per-op `precise` and global non-refactorability the same way: ordinary
     // math and an invariant position.
     if !refactoring_allowed || program.instructions.iter().any(|i| i.precise != 0) {

@@ -3,7 +3,7 @@
 //! an lvalue.
 
 use dxbc::opcodes::Num;
-use dxbc::{Components, Index, Modifier, Operand, OperandType, Selection};
+use dxbc::{Index, Modifier, Operand, OperandType};
 
 use super::Ctx;
 use crate::Rejection;
@@ -18,24 +18,12 @@ pub fn lit(v: u32) -> String {
 
 /// Which source component feeds destination component `comp`.
 pub fn swizzled(op: &Operand, comp: usize) -> usize {
-    match op.components {
-        Components::Four(Selection::Swizzle(s)) => s[comp] as usize,
-        Components::Four(Selection::Select1(c)) => c as usize,
-        Components::Four(Selection::Mask(_)) => comp,
-        _ => 0,
-    }
+    op.source_component(comp)
 }
 
 /// The components a destination writes.
 pub fn write_mask(op: &Operand) -> u8 {
-    if op.ty == OperandType::Null {
-        return 0;
-    }
-    match op.components {
-        Components::Four(Selection::Mask(m)) => m,
-        Components::One => 1,
-        _ => 0,
-    }
+    op.write_mask()
 }
 
 fn unsupported(what: String) -> Rejection {
