@@ -36,6 +36,24 @@ impl CliError {
 
 pub type CliResult = Result<ExitCode, CliError>;
 
+/// A usage error (exit 2).
+pub fn usage(what: String) -> CliError {
+    CliError::Input {
+        path: PathBuf::from("<arguments>"),
+        what,
+    }
+}
+
+/// The `--translator` and `--profile` options: only the built-in translator exists so far.
+pub fn builtin_profile(translator: &str, profile: &str) -> Result<translator::Profile, CliError> {
+    if translator != "builtin" {
+        return Err(usage(format!(
+            "translator `{translator}` is not available yet; use builtin"
+        )));
+    }
+    translator::Profile::parse(profile).ok_or_else(|| usage(format!("unknown profile `{profile}`")))
+}
+
 pub fn dxbc_err(path: &Path) -> impl Fn(dxbc::DxbcError) -> CliError + '_ {
     move |source| CliError::Dxbc {
         path: path.to_path_buf(),

@@ -61,18 +61,7 @@ fn collect(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), CliError> {
 }
 
 pub fn run(a: &ReplayArgs) -> CliResult {
-    let usage = |what: String| CliError::Input {
-        path: PathBuf::from("<arguments>"),
-        what,
-    };
-    if a.translator != "builtin" {
-        return Err(usage(format!(
-            "translator `{}` is not available yet; use builtin",
-            a.translator
-        )));
-    }
-    let profile = translator::Profile::parse(&a.profile)
-        .ok_or_else(|| usage(format!("unknown profile `{}`", a.profile)))?;
+    let profile = super::builtin_profile(&a.translator, &a.profile)?;
     let mut gpu = match a.executor {
         Executor::Interp => None,
         Executor::Gpu => match harness::gpu::isolated::IsolatedGpu::new(&a.adapter) {

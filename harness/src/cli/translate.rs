@@ -5,9 +5,9 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use translator::{Profile, TranslateError, translate_blob};
+use translator::{TranslateError, translate_blob};
 
-use super::{CliError, CliResult, dxbc_err, read_blob, write_output};
+use super::{CliResult, dxbc_err, read_blob, write_output};
 
 #[derive(Debug, clap::Args)]
 pub struct TranslateArgs {
@@ -28,25 +28,14 @@ pub struct TranslateArgs {
 }
 
 pub fn run(a: &TranslateArgs) -> CliResult {
-    let usage = |what: String| CliError::Input {
-        path: PathBuf::from("<arguments>"),
-        what,
-    };
-    if a.translator != "builtin" {
-        return Err(usage(format!(
-            "translator `{}` is not available yet; use builtin",
-            a.translator
-        )));
-    }
-    let profile = Profile::parse(&a.profile)
-        .ok_or_else(|| usage(format!("unknown profile `{}`", a.profile)))?;
+    let profile = super::builtin_profile(&a.translator, &a.profile)?;
     let blob = read_blob(&a.file)?;
     match translate_blob(&blob, profile) {
         Ok(t) => {
             write_output(a.out.as_deref(), t.wgsl.as_bytes())?;
             if let Some(m) = &a.manifest {
-                let json =
-                    serde_json::to_string_pretty(&t.manifest).map_err(|e| usage(e.to_string()))?;
+                let json = serde_json::to_string_pretty(&t.manifest)
+                    .map_err(|e| super::usage(e.to_string()))?;
                 write_output(Some(m), json.as_bytes())?;
             }
             Ok(ExitCode::SUCCESS)

@@ -39,23 +39,12 @@ pub struct VerifyArgs {
 }
 
 pub fn run(a: &VerifyArgs) -> CliResult {
-    let usage = |what: String| CliError::Input {
-        path: PathBuf::from("<arguments>"),
-        what,
-    };
-    if a.translator != "builtin" {
-        return Err(usage(format!(
-            "translator `{}` is not available yet; use builtin",
-            a.translator
-        )));
-    }
     if !a.cases_files.is_empty() || !a.corpus.is_empty() {
-        return Err(usage(
+        return Err(super::usage(
             "case files and --corpus are not supported by verify yet; use dxdiff replay".into(),
         ));
     }
-    let profile = translator::Profile::parse(&a.profile)
-        .ok_or_else(|| usage(format!("unknown profile `{}`", a.profile)))?;
+    let profile = super::builtin_profile(&a.translator, &a.profile)?;
     let opts = Options {
         profile,
         seed: a.seed,
@@ -76,7 +65,7 @@ pub fn run(a: &VerifyArgs) -> CliResult {
         path: a.out.clone(),
         source,
     })?;
-    let json = serde_json::to_string_pretty(&report).map_err(|e| usage(e.to_string()))?;
+    let json = serde_json::to_string_pretty(&report).map_err(|e| super::usage(e.to_string()))?;
     write_output(Some(&a.out.join("report.json")), json.as_bytes())?;
     let md = verify::markdown(&report);
     write_output(Some(&a.out.join("report.md")), md.as_bytes())?;
