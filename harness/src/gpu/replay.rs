@@ -39,86 +39,96 @@ fn compute_inputs(run: &oracles::case::Run) -> Result<ComputeInputs, String> {
     Ok(inputs)
 }
 
-/// Replay every run of a case on the GPU.
-pub fn replay_gpu(case: &CaseFile, gpu: &mut Gpu, profile: Profile) -> Vec<(String, RunOutcome)> {
+/// A case made ready for the GPU: its shader, the translation, and the compute wrapper of a
+/// pixel or vertex program.
+#[derive(Debug)]
+pub struct Prepared {
+    pub shader: dxbc::Shader,
+    pub translation: translator::Translation,
+    wrapped: Option<super::wrap::Wrapped>,
+}
+
+/// Decode, translate and wrap; `Err` is the outcome every run of the case gets.
+pub fn prepare(case: &CaseFile, profile: Profile) -> Result<Prepared, RunOutcome> {
     let shader = case
         .blob()
-        .and_then(|b| dxbc::Shader::parse(&b).map_err(|e| format!("[{}] {e}", e.code())));
-    let skip_all = |why: String| {
-        case.runs
-            .iter()
-            .map(|r| (r.id.clone(), RunOutcome::Skipped(why.clone())))
-            .collect()
-    };
-    let shader = match shader {
-        Ok(s) => s,
-        Err(e) => {
+        .and_then(|b| dxbc::Shader::parse(&b).map_err(|e| format!("[{}] {e}", e.code())))
+        .map_err(RunOutcome::Failed)?;
+    let translation = translate(&shader, profile).map_err(|r| {
+        RunOutcome::Skipped(format!(
+            "rejected by the translator [{}]: {}",
+            r.catalog_id, r.reason
+        ))
+    })?;
+    let wrapped =
+        if shader.program.version.stage == dxbc::Stage::Compute {
+            None
+        } else {
+            Some(super::wrap::wrap(&translation.wgsl).map_err(|why| {
+                RunOutcome::Skipped(format!("cannot run as a compute kernel: {why}"))
+            })?)
+        };
+    Ok(Prepared {
+        shader,
+        translation,
+        wrapped,
+    })
+}
+
+/// Run one run on the GPU; `Err` says why it produced nothing (a skip, or inconclusive).
+pub fn observe_gpu(
+    gpu: &mut Gpu,
+    p: &Prepared,
+    run: &oracles::case::Run,
+) -> Result<Observed, RunOutcome> {
+    if run.flags.iter().any(|f| f == "requires_double") {
+        return Err(RunOutcome::Skipped("requires_double".into()));
+    }
+    let t = &p.translation;
+    if let Some(w) = &p.wrapped {
+        return stage_run(gpu, &t.manifest, w, run);
+    }
+    let inputs = compute_inputs(run).map_err(RunOutcome::Skipped)?;
+    match gpu.run(&Request {
+        wgsl: t.wgsl.clone(),
+        entry_point: t.manifest.entry_point.clone(),
+        manifest: t.manifest.clone(),
+        inputs,
+        groups: run.dispatch.unwrap_or([1, 1, 1]),
+        records: None,
+    }) {
+        Ok((uavs, _)) => Ok(Observed {
+            uavs,
+            ..Observed::default()
+        }),
+        Err(e) => Err(RunOutcome::Failed(format!("inconclusive: {e}"))),
+    }
+}
+
+/// Replay every run of a case on the GPU.
+pub fn replay_gpu(case: &CaseFile, gpu: &mut Gpu, profile: Profile) -> Vec<(String, RunOutcome)> {
+    let p = match prepare(case, profile) {
+        Ok(p) => p,
+        Err(outcome) => {
             return case
                 .runs
                 .iter()
-                .map(|r| (r.id.clone(), RunOutcome::Failed(e.clone())))
+                .map(|r| (r.id.clone(), outcome.clone()))
                 .collect();
         }
     };
-    let t = match translate(&shader, profile) {
-        Ok(t) => t,
-        Err(r) => {
-            return skip_all(format!(
-                "rejected by the translator [{}]: {}",
-                r.catalog_id, r.reason
-            ));
-        }
-    };
-    if shader.program.version.stage != dxbc::Stage::Compute {
-        let wrapped = match super::wrap::wrap(&t.wgsl) {
-            Ok(w) => w,
-            Err(why) => return skip_all(format!("cannot run as a compute kernel: {why}")),
-        };
-        return case
-            .runs
-            .iter()
-            .map(|run| {
-                (run.id.clone(), {
-                    let outcome = stage_run(gpu, &t.manifest, &wrapped, run);
-                    attribute(outcome, &shader, run, &t, &gpu.description)
-                })
-            })
-            .collect();
-    }
     case.runs
         .iter()
         .map(|run| {
-            if run.flags.iter().any(|f| f == "requires_double") {
-                return (
-                    run.id.clone(),
-                    RunOutcome::Skipped("requires_double".into()),
-                );
-            }
-            let outcome = match compute_inputs(run) {
-                Err(why) => RunOutcome::Skipped(why),
-                Ok(inputs) => match gpu.run(&Request {
-                    wgsl: t.wgsl.clone(),
-                    entry_point: t.manifest.entry_point.clone(),
-                    manifest: t.manifest.clone(),
-                    inputs,
-                    groups: run.dispatch.unwrap_or([1, 1, 1]),
-                    records: None,
-                }) {
-                    Ok((uavs, _)) => attribute(
-                        check(
-                            run,
-                            &Observed {
-                                uavs,
-                                ..Observed::default()
-                            },
-                        ),
-                        &shader,
-                        run,
-                        &t,
-                        &gpu.description,
-                    ),
-                    Err(e) => RunOutcome::Failed(format!("inconclusive: {e}")),
-                },
+            let outcome = match observe_gpu(gpu, &p, run) {
+                Ok(obs) => attribute(
+                    check(run, &obs),
+                    &p.shader,
+                    run,
+                    &p.translation,
+                    &gpu.description,
+                ),
+                Err(outcome) => outcome,
             };
             (run.id.clone(), outcome)
         })
@@ -145,23 +155,17 @@ fn stage_run(
     manifest: &translator::Manifest,
     w: &super::wrap::Wrapped,
     run: &oracles::case::Run,
-) -> RunOutcome {
-    if run.flags.iter().any(|f| f == "requires_double") {
-        return RunOutcome::Skipped("requires_double".into());
-    }
-    let inputs = match compute_inputs(run) {
-        Ok(i) => i,
-        Err(why) => return RunOutcome::Skipped(why),
-    };
-    let (_, invocations) = match oracles::replay::resources(run) {
-        Ok(r) => r,
-        Err(why) => return RunOutcome::Skipped(why),
-    };
+) -> Result<Observed, RunOutcome> {
+    let inputs = compute_inputs(run).map_err(RunOutcome::Skipped)?;
+    let (_, invocations) = oracles::replay::resources(run).map_err(RunOutcome::Skipped)?;
     let mut records = Vec::new();
     for regs in &invocations {
         for slot in &w.inputs {
             let Some((r, mask)) = register_of(slot, &manifest.inputs) else {
-                return RunOutcome::Skipped(format!("no register for input {}", slot.binding));
+                return Err(RunOutcome::Skipped(format!(
+                    "no register for input {}",
+                    slot.binding
+                )));
             };
             let v = regs.get(r as usize).copied().unwrap_or([0; 4]);
             if slot.width == 1 {
@@ -201,10 +205,12 @@ fn stage_run(
                 }
             }
             obs.discarded = out.get(w.discard_offset as usize).is_some_and(|d| *d != 0);
-            check(run, &obs)
+            Ok(obs)
         }
-        Ok((_, None)) => RunOutcome::Failed("inconclusive: no records came back".into()),
-        Err(e) => RunOutcome::Failed(format!("inconclusive: {e}")),
+        Ok((_, None)) => Err(RunOutcome::Failed(
+            "inconclusive: no records came back".into(),
+        )),
+        Err(e) => Err(RunOutcome::Failed(format!("inconclusive: {e}"))),
     }
 }
 

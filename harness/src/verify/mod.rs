@@ -3,6 +3,7 @@
 //! the GPU; every lane gets a verdict (`oracle`). Mismatches are saved as `dxdiff-case/1` files
 //! (the program and the first failing input) that `dxdiff replay` reproduces.
 
+mod cases;
 pub mod oracle;
 
 use std::collections::BTreeMap;
@@ -330,6 +331,16 @@ pub fn run(opts: &Options, out_dir: &Path, adapter: &str) -> Result<Report, GpuE
         report.programs.push(p);
     }
     eprintln!();
+    // The project's own case files: control flow, compute and buffers.
+    let t0 = Instant::now();
+    for p in cases::verify_cases(&mut gpu, opts.profile, &cases_dir) {
+        report.totals.add(&p.counts);
+        for (id, n) in &p.adapted_by {
+            *report.adapted_by.entry(id.clone()).or_default() += n;
+        }
+        report.programs.push(p);
+    }
+    *report.seconds.entry("cases".into()).or_default() += t0.elapsed().as_secs_f64();
     report
         .seconds
         .insert("total".into(), started.elapsed().as_secs_f64());
