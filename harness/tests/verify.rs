@@ -113,3 +113,42 @@ fn a_planted_udiv_bug_is_caught_saved_and_replayed() {
     assert_eq!(replay(true), Some(1));
     assert_eq!(replay(false), Some(0));
 }
+
+/// Case files given on the command line run after the generated programs and the embedded cases.
+#[test]
+fn case_files_on_the_command_line_are_run() {
+    let dir = out_dir("cases");
+    let case =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/cases/constants_and_indexing.json");
+    let out = dxdiff()
+        .args(["verify", "--cases", "100", "--profile", "exact", "--out"])
+        .arg(&dir)
+        .arg(&case)
+        .output()
+        .expect("runs");
+    if out.status.code() == Some(4) {
+        eprintln!("skipped: no usable GPU adapter");
+        return;
+    }
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).expect("report"))
+            .expect("json");
+    let names: Vec<&str> = report["programs"]
+        .as_array()
+        .expect("programs")
+        .iter()
+        .filter_map(|p| p["name"].as_str())
+        .collect();
+    assert!(
+        names
+            .iter()
+            .any(|n| n.ends_with("constants_and_indexing.json")),
+        "{names:?}"
+    );
+}

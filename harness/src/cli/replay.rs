@@ -38,7 +38,7 @@ pub struct ReplayArgs {
     adapter: String,
 }
 
-fn collect(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), CliError> {
+pub fn collect(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), CliError> {
     let io = |source| CliError::Io {
         path: path.to_path_buf(),
         source,

@@ -13,7 +13,7 @@ use super::{CliError, CliResult, write_output};
 
 #[derive(Debug, clap::Args)]
 pub struct VerifyArgs {
-    /// Case files to run as well (not supported yet: the single-instruction programs run).
+    /// Case files (or folders of them) to run as well, interpreter against GPU.
     cases_files: Vec<PathBuf>,
     /// `builtin` (the only translator so far).
     #[arg(long, default_value = "builtin")]
@@ -33,22 +33,35 @@ pub struct VerifyArgs {
     /// Where the reports and counterexamples go.
     #[arg(long, default_value = "dxdiff-report")]
     out: PathBuf,
-    /// Further folders of programs (not supported yet).
+    /// Further folders of programs with generated inputs (not supported yet).
     #[arg(long)]
     corpus: Vec<PathBuf>,
 }
 
 pub fn run(a: &VerifyArgs) -> CliResult {
-    if !a.cases_files.is_empty() || !a.corpus.is_empty() {
+    if !a.corpus.is_empty() {
         return Err(super::usage(
-            "case files and --corpus are not supported by verify yet; use dxdiff replay".into(),
+            "--corpus is not supported by verify yet; run its case files with dxdiff replay".into(),
         ));
+    }
+    let mut extra_cases = Vec::new();
+    for path in &a.cases_files {
+        let mut files = Vec::new();
+        super::replay::collect(path, &mut files)?;
+        for f in files {
+            let text = std::fs::read_to_string(&f).map_err(|source| CliError::Io {
+                path: f.clone(),
+                source,
+            })?;
+            extra_cases.push((f.display().to_string(), text));
+        }
     }
     let profile = super::builtin_profile(&a.translator, &a.profile)?;
     let opts = Options {
         profile,
         seed: a.seed,
         cases: a.cases.max(1),
+        extra_cases,
     };
     let report = match verify::run(&opts, &a.out, &a.adapter) {
         Ok(r) => r,

@@ -110,14 +110,15 @@ fn save(
     Some(path.display().to_string())
 }
 
-/// Run every embedded case, interpreter against GPU.
+/// Run cases, given as (name, JSON), interpreter against GPU.
 pub fn verify_cases(
     gpu: &mut IsolatedGpu,
     profile: Profile,
     cases_dir: &Path,
+    cases: &[(String, String)],
 ) -> Vec<ProgramReport> {
     let mut reports = Vec::new();
-    for (name, json) in EMBEDDED {
+    for (name, json) in cases {
         let mut report = ProgramReport {
             name: format!("case:{name}"),
             counts: Counts::default(),

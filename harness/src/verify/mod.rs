@@ -78,6 +78,8 @@ pub struct Options {
     pub profile: Profile,
     pub seed: u64,
     pub cases: usize,
+    /// Case files given on the command line, as (name, JSON), run after the embedded ones.
+    pub extra_cases: Vec<(String, String)>,
 }
 
 fn lane_inputs(seed: u64, op: &SingleOp, n: usize) -> Vec<Vec<[u32; 4]>> {
@@ -333,7 +335,12 @@ pub fn run(opts: &Options, out_dir: &Path, adapter: &str) -> Result<Report, GpuE
     eprintln!();
     // The project's own case files: control flow, compute and buffers.
     let t0 = Instant::now();
-    for p in cases::verify_cases(&mut gpu, opts.profile, &cases_dir) {
+    let mut all_cases: Vec<(String, String)> = cases::EMBEDDED
+        .iter()
+        .map(|(n, j)| (n.to_string(), j.to_string()))
+        .collect();
+    all_cases.extend(opts.extra_cases.iter().cloned());
+    for p in cases::verify_cases(&mut gpu, opts.profile, &cases_dir, &all_cases) {
         report.totals.add(&p.counts);
         for (id, n) in &p.adapted_by {
             *report.adapted_by.entry(id.clone()).or_default() += n;
