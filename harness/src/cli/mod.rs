@@ -72,29 +72,12 @@ pub fn read_blob(path: &Path) -> Result<Vec<u8>, CliError> {
             path: path.to_path_buf(),
             what,
         };
-        let v: serde_json::Value =
-            serde_json::from_slice(&bytes).map_err(|e| input(format!("not a case file: {e}")))?;
-        let hex = v
-            .get("dxbc")
-            .and_then(|h| h.as_str())
-            .ok_or_else(|| input("case file has no `dxbc` string".into()))?;
-        return unhex(hex).ok_or_else(|| input("`dxbc` is not an even-length hex string".into()));
+        let text = std::str::from_utf8(&bytes).map_err(|e| input(format!("not UTF-8: {e}")))?;
+        let case = oracles::case::CaseFile::parse(text)
+            .map_err(|e| input(format!("not a case file: {e}")))?;
+        return case.blob().map_err(input);
     }
     Ok(bytes)
-}
-
-fn unhex(s: &str) -> Option<Vec<u8>> {
-    let s = s.as_bytes();
-    if !s.len().is_multiple_of(2) {
-        return None;
-    }
-    s.chunks(2)
-        .map(|p| {
-            let hi = (p[0] as char).to_digit(16)?;
-            let lo = (p[1] as char).to_digit(16)?;
-            Some((hi * 16 + lo) as u8)
-        })
-        .collect()
 }
 
 /// Write to `-o OUT`, or stdout.

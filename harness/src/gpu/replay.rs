@@ -3,40 +3,37 @@
 //! A translator rejection is a skip naming its catalog id; a GPU failure is a failed run that
 //! says it was inconclusive.
 
-use oracles::case::{CaseFile, Input, words};
-use oracles::replay::{Observed, RunOutcome, check};
+use oracles::case::CaseFile;
+use oracles::interp::Srv;
+use oracles::replay::{InvocationInputs, Observed, RunOutcome, check, resources};
 use translator::{Profile, translate};
 
 use super::ComputeInputs;
 use super::isolated::{IsolatedGpu as Gpu, Request};
 
-fn key_index(key: &str, prefix: &str) -> Option<u32> {
-    key.strip_prefix(prefix)?.parse().ok()
-}
-
-/// The compute inputs of a run: constant buffers and buffers by register.
-fn compute_inputs(run: &oracles::case::Run) -> Result<ComputeInputs, String> {
-    let mut inputs = ComputeInputs::default();
-    for (key, input) in &run.inputs {
-        match input {
-            Input::Words(w) if key.starts_with("cb") => {
-                let n = key_index(key, "cb").ok_or_else(|| format!("bad input `{key}`"))?;
-                inputs.cbs.insert(n, words(w));
+/// A run's inputs as the GPU takes them: buffers by register (the interpreter's binding of the
+/// same inputs, so both sides read them one way), and the `v#` registers of each invocation.
+fn run_inputs(run: &oracles::case::Run) -> Result<(ComputeInputs, InvocationInputs), String> {
+    let (res, invocations) = resources(run)?;
+    if !res.samplers.is_empty() {
+        return Err("samplers are not fed to the GPU yet".into());
+    }
+    let mut inputs = ComputeInputs {
+        cbs: res.cbs,
+        ..ComputeInputs::default()
+    };
+    for (slot, srv) in res.srvs {
+        match srv {
+            Srv::Buffer(b) => {
+                inputs.srvs.insert(slot, (b.words, b.size_bytes));
             }
-            Input::Buffer(b) if key.starts_with('u') => {
-                let n = key_index(key, "u").ok_or_else(|| format!("bad input `{key}`"))?;
-                inputs.uavs.insert(n, (words(&b.words), b.size_bytes));
-            }
-            Input::Buffer(b) if key.starts_with('t') => {
-                let n = key_index(key, "t").ok_or_else(|| format!("bad input `{key}`"))?;
-                inputs.srvs.insert(n, (words(&b.words), b.size_bytes));
-            }
-            // Stage inputs go through the wrapper's records.
-            Input::Words(_) if key.starts_with('v') => {}
-            _ => return Err(format!("input `{key}` is not fed to the GPU yet")),
+            Srv::Texture2d(_) => return Err("textures are not fed to the GPU yet".into()),
         }
     }
-    Ok(inputs)
+    for (slot, b) in res.uavs {
+        inputs.uavs.insert(slot, (b.words, b.size_bytes));
+    }
+    Ok((inputs, invocations))
 }
 
 /// A case made ready for the GPU: its shader, the translation, and the compute wrapper of a
@@ -88,7 +85,7 @@ pub fn observe_gpu(
     if let Some(w) = &p.wrapped {
         return stage_run(gpu, &t.manifest, w, run);
     }
-    let inputs = compute_inputs(run).map_err(RunOutcome::Skipped)?;
+    let (inputs, _) = run_inputs(run).map_err(RunOutcome::Skipped)?;
     match gpu.run(&Request {
         wgsl: t.wgsl.clone(),
         entry_point: t.manifest.entry_point.clone(),
@@ -156,8 +153,7 @@ fn stage_run(
     w: &super::wrap::Wrapped,
     run: &oracles::case::Run,
 ) -> Result<Observed, RunOutcome> {
-    let inputs = compute_inputs(run).map_err(RunOutcome::Skipped)?;
-    let (_, invocations) = oracles::replay::resources(run).map_err(RunOutcome::Skipped)?;
+    let (inputs, invocations) = run_inputs(run).map_err(RunOutcome::Skipped)?;
     let mut records = Vec::new();
     for regs in &invocations {
         for slot in &w.inputs {

@@ -9,7 +9,7 @@ pub mod oracle;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use dxbc::opcodes::Num;
 use generators::programs::SingleOp;
@@ -394,9 +394,4 @@ pub fn rate(lanes: u64, seconds: f64) -> f64 {
     } else {
         0.0
     }
-}
-
-/// The report's duration as a `Duration` (for progress messages).
-pub fn elapsed(r: &Report) -> Duration {
-    Duration::from_secs_f64(r.seconds.get("total").copied().unwrap_or(0.0))
 }

@@ -312,10 +312,9 @@ impl Machine<'_> {
                     continue;
                 }
                 let (temps, inputs) = (&m.temps.data, &m.inputs.data);
-                let src: [&[u32]; N] = std::array::from_fn(|k| match pool.slots[k][c] {
-                    Slot::Temps(o) => &temps[o..o + lanes],
-                    Slot::Inputs(o) => &inputs[o..o + lanes],
-                    Slot::Pool => &pool.src[k][c][..lanes],
+                let src: [&[u32]; N] = std::array::from_fn(|k| {
+                    (pool.slots[k][c].in_file(temps, inputs, lanes))
+                        .unwrap_or(&pool.src[k][c][..lanes])
                 });
                 let out = &mut pool.out[0][c][..lanes];
                 let mut done = false;
@@ -366,10 +365,9 @@ impl Machine<'_> {
                     continue;
                 }
                 let (temps, inputs) = (&m.temps.data, &m.inputs.data);
-                let src: [&[u32]; N] = std::array::from_fn(|k| match pool.slots[k][c] {
-                    Slot::Temps(o) => &temps[o..o + lanes],
-                    Slot::Inputs(o) => &inputs[o..o + lanes],
-                    Slot::Pool => &pool.src[k][c][..lanes],
+                let src: [&[u32]; N] = std::array::from_fn(|k| {
+                    (pool.slots[k][c].in_file(temps, inputs, lanes))
+                        .unwrap_or(&pool.src[k][c][..lanes])
                 });
                 let [o0, o1] = &mut pool.out;
                 let (o0, o1) = (&mut o0[c][..lanes], &mut o1[c][..lanes]);

@@ -30,6 +30,22 @@ pub enum Slot {
     Inputs(usize),
 }
 
+impl Slot {
+    /// The lanes of a component that lives in a register file; `None` when it is in the pool.
+    pub fn in_file<'a>(
+        self,
+        temps: &'a [u32],
+        inputs: &'a [u32],
+        lanes: usize,
+    ) -> Option<&'a [u32]> {
+        match self {
+            Slot::Temps(o) => Some(&temps[o..o + lanes]),
+            Slot::Inputs(o) => Some(&inputs[o..o + lanes]),
+            Slot::Pool => None,
+        }
+    }
+}
+
 impl Pool {
     pub fn new(lanes: usize) -> Pool {
         let v = || std::array::from_fn(|_| vec![0u32; lanes]);
@@ -44,10 +60,8 @@ impl Pool {
     pub fn materialize(&mut self, temps: &[u32], inputs: &[u32], sources: usize, lanes: usize) {
         for k in 0..sources.min(4) {
             for c in 0..4 {
-                let from = match self.slots[k][c] {
-                    Slot::Temps(o) => &temps[o..o + lanes],
-                    Slot::Inputs(o) => &inputs[o..o + lanes],
-                    Slot::Pool => continue,
+                let Some(from) = self.slots[k][c].in_file(temps, inputs, lanes) else {
+                    continue;
                 };
                 self.src[k][c][..lanes].copy_from_slice(from);
                 self.slots[k][c] = Slot::Pool;
