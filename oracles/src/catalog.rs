@@ -183,6 +183,12 @@ impl Entry {
         self.executors.iter().any(|e| a.contains(&e.to_lowercase()))
     }
 
+    /// True for the project's entry that covers only what D3D leaves undefined: no translator
+    /// output can be wrong there, so it allows a difference without being claimed.
+    pub fn is_dont_care(&self) -> bool {
+        self.category == Category::Dxdiff && self.mask == crate::domain::Domain::D3dUndefined.bit()
+    }
+
     /// True when any of this entry's domains is among `events`.
     pub fn allows(&self, events: Events) -> bool {
         self.mask & events != 0

@@ -123,6 +123,14 @@ domains! {
     /// there, while the rounded result (what the reference flushes) is normal (FS §3.1.3.1 does
     /// not say which test to use).
     TinyBeforeRounding = "tiny-before-rounding",
+    /// A loop went back to its start 65,535 times or more. D3D puts no bound on a loop;
+    /// llvmpipe (lavapipe) ends every loop after 65,535 iterations.
+    LongLoop = "long-loop",
+    /// A mad or dot product whose exact value, rounded once, differs from the unfused
+    /// evaluation the reference computes: a fused or reordered evaluation (which D3D allows,
+    /// FS §3.1.3.2, and WGSL may choose) gives another result, and later instructions can
+    /// amplify the difference (cancellation).
+    FusionSensitive = "fusion-sensitive",
 }
 
 impl Domain {

@@ -8,8 +8,12 @@ use super::InterpError;
 use super::flow::{Frame, leave};
 use super::machine::{Consumer, Machine, Pool, Slot, write_mask};
 use super::mask::Mask;
-use crate::domain::Events;
+use crate::domain::{Domain, Events};
 use crate::rules::{convert as cv, double as dbl, float as fl, int, transcendental as tr};
+
+/// Back-edges after which a lane is in the `long-loop` domain: llvmpipe ends a loop after
+/// 65,535 iterations (measured; docs/harness.md).
+const LONG_LOOP_TRIPS: u32 = 65_535;
 
 impl Machine<'_> {
     /// Run from the first instruction until every lane has returned or the program ends.
@@ -97,6 +101,7 @@ impl Machine<'_> {
                     outer: self.active.clone(),
                     running: self.active.clone(),
                     start: pc,
+                    trips: 0,
                 });
                 next
             }
@@ -105,7 +110,8 @@ impl Machine<'_> {
                     outer,
                     running,
                     start,
-                }) = self.frames.last()
+                    trips,
+                }) = self.frames.last_mut()
                 else {
                     return Err(InterpError::Malformed {
                         index: pc,
@@ -114,6 +120,13 @@ impl Machine<'_> {
                 };
                 let again = running.and(&self.alive);
                 if again.any() {
+                    *trips = trips.saturating_add(1);
+                    let start = *start;
+                    if *trips >= LONG_LOOP_TRIPS {
+                        for l in again.lanes() {
+                            self.events[l] |= Domain::LongLoop.bit();
+                        }
+                    }
                     self.active = again;
                     start + 1
                 } else {
@@ -464,7 +477,11 @@ impl Machine<'_> {
                 |[a, b, c], ev| fl::fmad(a, b, c, ev),
                 Some(|[a, b, c]: [u32; 3]| {
                     let p = host(a, b, |x, y| x * y);
-                    (host(p, c, |x, y| x + y), fast_result(p))
+                    let r = host(p, c, |x, y| x + y);
+                    // A lane where fusing changes the result takes the rules, which say so.
+                    let f = |w: u32| f64::from(f32::from_bits(w));
+                    let fused = (f(a) * f(b) + f(c)) as f32;
+                    (r, fast_result(p) && fused.to_bits() == r)
                 }),
             ),
             Frc => self.alu(inst, at, |[a], ev| fl::frc(a, ev)),

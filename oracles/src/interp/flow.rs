@@ -105,6 +105,8 @@ pub enum Frame {
         /// Lanes that have not broken out.
         running: Mask,
         start: usize,
+        /// Times the loop went back to its start.
+        trips: u32,
     },
     Switch {
         outer: Mask,

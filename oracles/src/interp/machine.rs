@@ -8,7 +8,7 @@ use super::InterpError;
 use super::flow::{Frame, Structure};
 use super::mask::Mask;
 use super::resources::{Resources, Tgsm, cb_read};
-use crate::domain::Events;
+use crate::domain::{Domain, Events};
 use crate::rules;
 
 /// Reusable per-instruction buffers (sources by operand and component, and two result sets),
@@ -104,6 +104,11 @@ impl RegFile {
     pub fn slice_mut(&mut self, reg: usize, comp: usize) -> Option<&mut [u32]> {
         let start = (reg * 4 + comp) * self.lanes;
         self.data.get_mut(start..start + self.lanes)
+    }
+
+    /// How many registers the file has.
+    pub fn regs(&self) -> usize {
+        self.data.len() / (4 * self.lanes.max(1))
     }
 
     pub fn get(&self, reg: usize, comp: usize, lane: usize) -> Option<u32> {
@@ -315,10 +320,15 @@ impl Machine<'_> {
                 let mut el = vec![0u64; lanes];
                 self.index_values(&idx, at, &mut el)?;
                 let file = self.indexable.get(id).and_then(Option::as_ref);
+                let regs = file.map_or(0, RegFile::regs);
                 for (l, o) in out.iter_mut().enumerate() {
                     *o = file
                         .and_then(|f| f.get(el[l] as usize, comp, l))
                         .unwrap_or(0);
+                    // Out-of-range x# reads are undefined in D3D (FS §7.3); 0 is one outcome.
+                    if el[l] >= regs as u64 {
+                        self.scratch_ev[l] |= Domain::D3dUndefined.bit();
+                    }
                 }
             }
             OperandType::ConstantBuffer => {
@@ -429,7 +439,11 @@ impl Machine<'_> {
                 self.index_values(&idx, at, &mut el)?;
                 let active: Vec<usize> = self.active.lanes().collect();
                 if let Some(Some(file)) = self.indexable.get_mut(id) {
+                    let regs = file.regs() as u64;
                     for l in active {
+                        if el[l] >= regs {
+                            self.scratch_ev[l] |= Domain::D3dUndefined.bit();
+                        }
                         // Out-of-range x# writes are undefined in D3D (FS §7.3); dropping them is one
                         // allowed outcome.
                         file.set(el[l] as usize, comp, l, vals[l]);

@@ -129,7 +129,28 @@ pub fn fmul(a: u32, b: u32, ev: &mut Events) -> u32 {
 /// [`error_band`](super::transcendental::error_band) (`Tolerance::TermScaled`).
 pub fn fmad(a: u32, b: u32, c: u32, ev: &mut Events) -> u32 {
     let p = fmul(a, b, ev);
-    fadd(p, c, ev)
+    let r = fadd(p, c, ev);
+    fusion_check(&[(a, b), (c, ONE_BITS)], r, ev);
+    r
+}
+
+const ONE_BITS: u32 = 0x3f80_0000;
+
+/// Raise `FusionSensitive` when a sum of products, evaluated once exactly (in f64, inputs
+/// flushed) and rounded, differs from the unfused result `r`: there a fused or reordered
+/// evaluation, which D3D allows, gives another answer.
+fn fusion_check(terms: &[(u32, u32)], r: u32, ev: &mut Events) {
+    let mut scratch = 0;
+    let v = |x: u32, scratch: &mut Events| f64::from(f32::from_bits(flush_in(x, scratch)));
+    let exact: f64 = terms
+        .iter()
+        .map(|(x, y)| v(*x, &mut scratch) * v(*y, &mut scratch))
+        .sum();
+    let rounded = exact as f32;
+    let unfused = f32::from_bits(r);
+    if rounded.is_finite() && unfused.is_finite() && rounded != unfused {
+        raise(ev, Domain::FusionSensitive);
+    }
 }
 
 /// `div` (FS §22.10.2): a / b, computed as a correctly rounded quotient with flushes.
@@ -289,6 +310,8 @@ fn dot<const N: usize>(a: [u32; N], b: [u32; N], ev: &mut Events) -> u32 {
         let p = fmul(a[i], b[i], ev);
         acc = fadd(acc, p, ev);
     }
+    let terms: [(u32, u32); N] = std::array::from_fn(|i| (a[i], b[i]));
+    fusion_check(&terms, acc, ev);
     acc
 }
 
@@ -469,7 +492,8 @@ mod tests {
         let r = fmad(a, a, NONE, &mut ev);
         assert_eq!(r, f(2f32.powi(-11)));
         assert_ne!(r, f(2f32.powi(-11) + 2f32.powi(-24)));
-        assert_eq!(ev, 0);
+        // ... which is exactly where a fused evaluation would differ.
+        assert_eq!(ev, D::FusionSensitive.bit());
         // Product overflows to inf, then inf + (−inf) = NaN.
         let mut ev = 0;
         assert_eq!(fmad(MAX, TWO, NINF, &mut ev), QNAN);
