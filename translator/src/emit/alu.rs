@@ -41,6 +41,9 @@ impl Ctx<'_> {
         if self.exact() {
             format!("{}({e})", self.helper("d3d_sat"))
         } else {
+            // WGSL's saturate may keep a denormal and says nothing of NaN.
+            self.relies(id::DENORMALS);
+            self.relies(id::NAN);
             format!("bitcast<u32>(saturate(bitcast<f32>({e})))")
         }
     }

@@ -1,4 +1,4 @@
-// adaptations: adapted/saturate-movers, adapted/typeless-registers
+// adaptations: adapted/saturate-movers, adapted/typeless-registers, dxdiff/denormals, dxdiff/nan
 // dxdiff built-in translator, profile contract, ps_5_0
 
 struct Cb0 {
