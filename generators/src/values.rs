@@ -69,29 +69,56 @@ pub fn word() -> impl Strategy<Value = u32> {
     ]
 }
 
+/// Words per independently seeded block of [`sample`].
+const BLOCK: usize = 1 << 16;
+
 /// `n` edge-biased words, deterministic for a seed; the first words walk the edge list so every
-/// edge appears in every component.
+/// edge appears in every component. Blocks of [`BLOCK`] words have their own derived seeds, so
+/// they are drawn on all cores (drawing from the strategy is most of `dxdiff verify`'s input
+/// time) and the result does not depend on the core count.
 pub fn sample(seed: u64, n: usize) -> Vec<u32> {
+    let mut out = vec![0u32; n];
+    let blocks: Vec<(usize, &mut [u32])> = out.chunks_mut(BLOCK).enumerate().collect();
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |t| t.get())
+        .min(blocks.len().max(1));
+    let mut shares: Vec<Vec<(usize, &mut [u32])>> = (0..threads).map(|_| Vec::new()).collect();
+    for (k, b) in blocks.into_iter().enumerate() {
+        shares[k % threads].push(b);
+    }
+    std::thread::scope(|s| {
+        for share in shares {
+            s.spawn(move || {
+                for (index, block) in share {
+                    fill_block(seed, index, block);
+                }
+            });
+        }
+    });
+    out
+}
+
+fn fill_block(seed: u64, index: usize, block: &mut [u32]) {
+    let block_seed = seed ^ (index as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     let mut bytes = [0u8; 32];
-    bytes[..8].copy_from_slice(&seed.to_le_bytes());
+    bytes[..8].copy_from_slice(&block_seed.to_le_bytes());
     let mut runner = TestRunner::new_with_rng(
         Config::default(),
         TestRng::from_seed(RngAlgorithm::ChaCha, &bytes),
     );
     let strategy = word();
-    (0..n)
-        .map(|i| {
-            if i < EDGES.len() * EDGES.len() {
-                // All pairs of edges in neighbouring words (components of one input).
-                EDGES[(i / EDGES.len() + i) % EDGES.len()]
-            } else {
-                strategy
-                    .new_tree(&mut runner)
-                    .map(|t| t.current())
-                    .unwrap_or(0)
-            }
-        })
-        .collect()
+    for (j, w) in block.iter_mut().enumerate() {
+        let i = index * BLOCK + j;
+        *w = if i < EDGES.len() * EDGES.len() {
+            // All pairs of edges in neighbouring words (components of one input).
+            EDGES[(i / EDGES.len() + i) % EDGES.len()]
+        } else {
+            strategy
+                .new_tree(&mut runner)
+                .map(|t| t.current())
+                .unwrap_or(0)
+        };
+    }
 }
 
 #[cfg(test)]
