@@ -152,3 +152,121 @@ fn case_files_on_the_command_line_are_run() {
         "{names:?}"
     );
 }
+
+fn report_of(dir: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).expect("report"))
+        .expect("json")
+}
+
+/// `--corpus`: every peer program runs over generated inputs (its constant buffers vary per
+/// invocation), what cannot run is a counted, typed skip, and nothing mismatches.
+#[test]
+fn corpus_programs_run_over_generated_inputs() {
+    let peer = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/peer");
+    if !peer.is_dir() {
+        eprintln!("skipped: no ../shared/corpus/peer");
+        return;
+    }
+    for profile in ["exact", "contract"] {
+        let dir = out_dir(&format!("corpus-{profile}"));
+        let out = dxdiff()
+            .args([
+                "verify",
+                "--corpus-only",
+                "--corpus-cases",
+                "300",
+                "--seed",
+                "5",
+            ])
+            .args(["--profile", profile, "--corpus"])
+            .arg(&peer)
+            .arg("--out")
+            .arg(&dir)
+            .output()
+            .expect("runs");
+        if out.status.code() == Some(4) {
+            eprintln!("skipped: no usable GPU adapter");
+            return;
+        }
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{profile}: {stdout}");
+        let report = report_of(&dir);
+        let programs = report["programs"].as_array().expect("programs");
+        assert_eq!(programs.len(), 73, "{profile}");
+        // Doubles are rejected with their catalog id; the one compute program is a typed skip.
+        assert_eq!(report["skips"]["rejected"], 17, "{profile}: {stdout}");
+        assert_eq!(report["skips"]["compute"], 1, "{profile}: {stdout}");
+        let ran = programs
+            .iter()
+            .filter(|p| p["counts"]["lanes"].as_u64() == Some(300))
+            .count();
+        assert_eq!(ran, 55, "{profile}");
+        assert_eq!(report["totals"]["mismatch"], 0, "{profile}: {stdout}");
+        assert!(report["totals"]["matched"].as_u64().unwrap_or(0) > 10_000);
+        assert!(report["gpu_phases"]["dispatch"].as_f64().unwrap_or(0.0) > 0.0);
+    }
+}
+
+/// A planted bug in a multi-instruction corpus program is caught; its failing input vector is
+/// shrunk (every word that does not matter becomes 0) and saved as a case that replays.
+#[test]
+fn a_planted_bug_in_a_corpus_program_is_shrunk_and_saved() {
+    let dir = out_dir("corpus-planted");
+    let programs = dir.join("programs");
+    std::fs::create_dir_all(&programs).expect("mkdir");
+    let asm = "ps_5_0\ndcl_constantbuffer CB0[2], immediateIndexed\ndcl_output o0.xyzw\ndcl_temps 2\n\
+               iadd r0.xy, cb0[0].xyxx, cb0[1].xyxx\n\
+               udiv r1.x, null, r0.x, r0.y\n\
+               mov o0.x, r1.x\nmov o0.yzw, cb0[1].yzwy\nret\n";
+    let blob = dxbc::assemble_container(asm).expect("assembles").to_bytes();
+    std::fs::write(programs.join("udiv_chain.dxbc"), blob).expect("write");
+    let run = |plant: bool| {
+        let mut c = dxdiff();
+        c.args([
+            "verify",
+            "--corpus-only",
+            "--corpus-cases",
+            "2000",
+            "--profile",
+            "exact",
+        ])
+        .arg("--corpus")
+        .arg(&programs)
+        .arg("--out")
+        .arg(&dir);
+        if plant {
+            c.env("DXDIFF_PLANT_BUG", "udiv-without-zero-guard");
+        }
+        c.output().expect("runs")
+    };
+    let out = run(true);
+    if out.status.code() == Some(4) {
+        eprintln!("skipped: no usable GPU adapter");
+        return;
+    }
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let case = dir.join("cases").join("corpus-udiv_chain.json");
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&case).expect("saved case")).expect("json");
+    // Shrunk: only the words the divisor needs survive; the rest became 0 and are trimmed.
+    let cb0 = saved["runs"][0]["inputs"]["cb0"].as_array().expect("cb0");
+    let nonzero = cb0.iter().filter(|w| *w != "0x00000000").count();
+    assert!(nonzero <= 2, "{cb0:?}");
+    let replay = |plant: bool| {
+        let mut c = dxdiff();
+        c.args(["replay", "--executor", "gpu", "--profile", "exact"])
+            .arg(&case);
+        if plant {
+            c.env("DXDIFF_PLANT_BUG", "udiv-without-zero-guard");
+        }
+        c.output().expect("runs").status.code()
+    };
+    assert_eq!(replay(true), Some(1));
+    assert_eq!(replay(false), Some(0));
+    assert_eq!(run(false).status.code(), Some(0));
+}

@@ -33,17 +33,20 @@ pub struct VerifyArgs {
     /// Where the reports and counterexamples go.
     #[arg(long, default_value = "dxdiff-report")]
     out: PathBuf,
-    /// Further folders of programs with generated inputs (not supported yet).
+    /// Further folders (or files) of programs: DXBC blobs, or case files whose program is
+    /// run over generated inputs.
     #[arg(long)]
     corpus: Vec<PathBuf>,
+    /// Input vectors per corpus program.
+    #[arg(long, default_value_t = 10_000)]
+    corpus_cases: usize,
+    /// Run only the corpus programs and the case files given, not the built-in
+    /// single-instruction programs and embedded cases.
+    #[arg(long)]
+    corpus_only: bool,
 }
 
 pub fn run(a: &VerifyArgs) -> CliResult {
-    if !a.corpus.is_empty() {
-        return Err(super::usage(
-            "--corpus is not supported by verify yet; run its case files with dxdiff replay".into(),
-        ));
-    }
     let mut extra_cases = Vec::new();
     for path in &a.cases_files {
         let mut files = Vec::new();
@@ -62,7 +65,18 @@ pub fn run(a: &VerifyArgs) -> CliResult {
         seed: a.seed,
         cases: a.cases.max(1),
         extra_cases,
+        corpus: a.corpus.clone(),
+        corpus_cases: a.corpus_cases.max(1),
+        skip_builtin: a.corpus_only,
     };
+    for c in &a.corpus {
+        if !c.exists() {
+            return Err(super::usage(format!(
+                "--corpus {}: no such file or folder",
+                c.display()
+            )));
+        }
+    }
     let report = match verify::run(&opts, &a.out, &a.adapter) {
         Ok(r) => r,
         Err(GpuError::NoAdapter(why)) => {
@@ -94,6 +108,36 @@ pub fn run(a: &VerifyArgs) -> CliResult {
         secs("gpu"),
         secs("total")
     );
+    // Where the wall time went: the run's own phases, with the GPU time split by request phase.
+    let total = secs("total");
+    if total > 0.0 {
+        let share = |v: f64| 100.0 * v / total;
+        let mut line = String::from("time share:");
+        for k in [
+            "inputs",
+            "translation",
+            "interpreter",
+            "judging",
+            "shrinking",
+            "cases",
+        ] {
+            if secs(k) > 0.0 {
+                line.push_str(&format!(" {k} {:.0}%,", share(secs(k))));
+            }
+        }
+        for (k, v) in &report.gpu_phases {
+            line.push_str(&format!(" GPU {k} {:.0}%,", share(*v)));
+        }
+        println!("{}", line.trim_end_matches(','));
+    }
+    if !report.skips.is_empty() {
+        let list: Vec<String> = report
+            .skips
+            .iter()
+            .map(|(k, n)| format!("{n} {k}"))
+            .collect();
+        println!("skipped corpus programs: {}", list.join(", "));
+    }
     println!(
         "verify: {} programs, {} lanes compared: {} match, {} within tolerance, {} adapted, {} mismatch, {} inconclusive",
         report.programs.len(),

@@ -3,7 +3,6 @@
 //! starts a fresh worker. The protocol is one JSON line per request and per response over the
 //! worker's stdin and stdout.
 
-use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
@@ -12,7 +11,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use translator::Manifest;
 
-use super::{ComputeInputs, Gpu, GpuError, KernelOutput};
+use super::{ComputeInputs, Gpu, GpuError, KernelOutput, Phases, Records};
 
 /// One kernel to run.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -22,20 +21,14 @@ pub struct Request {
     pub manifest: Manifest,
     pub inputs: ComputeInputs,
     pub groups: [u32; 3],
-    /// Input records and the output record words, for wrapped pixel/vertex kernels.
-    pub records: Option<(Vec<u32>, u32)>,
+    /// Per-invocation records, for wrapped pixel/vertex kernels.
+    pub records: Option<Records>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 enum Response {
-    Ok {
-        uavs: BTreeMap<u32, Vec<u32>>,
-        records: Option<Vec<u32>>,
-    },
-    Err {
-        kind: String,
-        message: String,
-    },
+    Ok(KernelOutput),
+    Err { kind: String, message: String },
 }
 
 fn error_kind(e: &GpuError) -> (&'static str, String) {
@@ -96,9 +89,9 @@ pub fn serve(adapter: &str) -> i32 {
                 &r.manifest,
                 &r.inputs,
                 r.groups,
-                r.records.as_ref().map(|(w, n)| (w.as_slice(), *n)),
+                r.records.as_ref(),
             ) {
-                Ok((uavs, records)) => Response::Ok { uavs, records },
+                Ok(out) => Response::Ok(out),
                 Err(e) => {
                     let (kind, message) = error_kind(&e);
                     Response::Err {
@@ -135,6 +128,8 @@ pub struct IsolatedGpu {
     pub timeout: Duration,
     /// The adapter the current worker opened.
     pub description: String,
+    /// Where the time of every request so far went.
+    pub phases: Phases,
 }
 
 impl std::fmt::Debug for IsolatedGpu {
@@ -153,6 +148,7 @@ impl IsolatedGpu {
             worker: None,
             timeout: Duration::from_secs(30),
             description: String::new(),
+            phases: Phases::default(),
         };
         g.start()?;
         Ok(g)
@@ -217,6 +213,19 @@ impl IsolatedGpu {
 
     /// Run one kernel in the worker.
     pub fn run(&mut self, request: &Request) -> Result<KernelOutput, GpuError> {
+        let started = std::time::Instant::now();
+        let out = self.request(request, started);
+        if out.is_err() {
+            self.phases.failed += started.elapsed().as_secs_f64();
+        }
+        out
+    }
+
+    fn request(
+        &mut self,
+        request: &Request,
+        started: std::time::Instant,
+    ) -> Result<KernelOutput, GpuError> {
         if self.worker.is_none() {
             self.start()?;
         }
@@ -233,7 +242,12 @@ impl IsolatedGpu {
         }
         match w.lines.recv_timeout(self.timeout) {
             Ok(line) => match serde_json::from_str::<Response>(&line) {
-                Ok(Response::Ok { uavs, records }) => Ok((uavs, records)),
+                Ok(Response::Ok(mut out)) => {
+                    out.phases.transfer =
+                        (started.elapsed().as_secs_f64() - out.phases.worker_total()).max(0.0);
+                    self.phases.add(&out.phases);
+                    Ok(out)
+                }
                 Ok(Response::Err { kind, message }) => Err(from_kind(&kind, message)),
                 Err(e) => {
                     self.kill();

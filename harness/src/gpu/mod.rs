@@ -44,8 +44,71 @@ pub struct ComputeInputs {
     pub uavs: BTreeMap<u32, (Vec<u32>, u32)>,
 }
 
-/// A kernel's results: every UAV's words by register, and the output records if any.
-pub type KernelOutput = (BTreeMap<u32, Vec<u32>>, Option<Vec<u32>>);
+/// Per-invocation data of a wrapped pixel/vertex kernel, bound as group 1.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Records {
+    /// Input records (binding 0).
+    pub input: Vec<u32>,
+    /// Length in words of the output records (binding 1).
+    pub out_words: u32,
+    /// Further read-only word buffers at bindings 2, 3, …: per-invocation copies of constant
+    /// buffers (`wrap::Wrapped::lane_uniforms`).
+    pub lane_buffers: Vec<Vec<u32>>,
+}
+
+/// Seconds one request spent in each phase, so a run can say where its GPU time went.
+#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Phases {
+    /// Shader module (cache miss only), layouts, pipeline and bind groups.
+    pub pipeline: f64,
+    /// Creating and filling the buffers.
+    pub upload: f64,
+    /// Encoding, submitting and waiting for the GPU (dispatch and the copies to staging).
+    pub dispatch: f64,
+    /// Mapping the staging buffers and reading the words out.
+    pub readback: f64,
+    /// Moving the request and its answer between dxdiff and the worker (filled in by the
+    /// client: the round trip less the phases above).
+    pub transfer: f64,
+    /// Whole requests that failed (timeouts, crashes, rejected modules), measured by the client.
+    pub failed: f64,
+}
+
+impl Phases {
+    pub fn add(&mut self, o: &Phases) {
+        self.pipeline += o.pipeline;
+        self.upload += o.upload;
+        self.dispatch += o.dispatch;
+        self.readback += o.readback;
+        self.transfer += o.transfer;
+        self.failed += o.failed;
+    }
+
+    /// The phases as (name, seconds), in pipeline order.
+    pub fn named(&self) -> [(&'static str, f64); 6] {
+        [
+            ("pipeline", self.pipeline),
+            ("upload", self.upload),
+            ("dispatch", self.dispatch),
+            ("readback", self.readback),
+            ("transfer", self.transfer),
+            ("failed", self.failed),
+        ]
+    }
+
+    pub fn worker_total(&self) -> f64 {
+        self.pipeline + self.upload + self.dispatch + self.readback
+    }
+}
+
+/// A kernel's results: every UAV's words by register, the output records if any, and where
+/// the time went.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct KernelOutput {
+    pub uavs: BTreeMap<u32, Vec<u32>>,
+    pub records: Option<Vec<u32>>,
+    pub phases: Phases,
+}
 
 /// An open device with its pipeline cache.
 pub struct Gpu {
@@ -175,12 +238,12 @@ impl Gpu {
         groups: [u32; 3],
     ) -> Result<BTreeMap<u32, Vec<u32>>, GpuError> {
         self.run_kernel(wgsl, &manifest.entry_point, manifest, inputs, groups, None)
-            .map(|(u, _)| u)
+            .map(|o| o.uavs)
     }
 
-    /// Run a compute kernel; `records` adds group 1 with an input word buffer and an output
-    /// word buffer of the given length (the wrapped pixel/vertex kernels), whose final contents
-    /// are returned beside the UAVs.
+    /// Run a compute kernel; `records` adds group 1 with an input word buffer, an output word
+    /// buffer of the given length and any per-invocation buffers (the wrapped pixel/vertex
+    /// kernels); the output records are returned beside the UAVs.
     pub fn run_kernel(
         &mut self,
         wgsl: &str,
@@ -188,44 +251,41 @@ impl Gpu {
         manifest: &Manifest,
         inputs: &ComputeInputs,
         groups: [u32; 3],
-        records: Option<(&[u32], u32)>,
+        records: Option<&Records>,
     ) -> Result<KernelOutput, GpuError> {
         use wgpu::util::DeviceExt;
+        let mut phases = Phases::default();
+        let mut clock = std::time::Instant::now();
+        let mut lap = |slot: &mut f64| {
+            *slot += clock.elapsed().as_secs_f64();
+            clock = std::time::Instant::now();
+        };
         self.check_lost()?;
         let module = self.module(wgsl)?;
+        lap(&mut phases.pipeline);
         let device = self.device.clone();
-        let mut layout_entries = Vec::new();
-        let mut buffers: Vec<(u32, wgpu::Buffer)> = Vec::new();
-        let mut uav_buffers: Vec<(u32, wgpu::Buffer, u64)> = Vec::new();
+        // What each group-0 binding holds, decided before anything is created.
+        let mut planned: Vec<(
+            &translator::manifest::Binding,
+            wgpu::BufferBindingType,
+            Vec<u32>,
+        )> = Vec::new();
         for b in &manifest.bindings {
-            let (ty, data, size): (wgpu::BufferBindingType, Vec<u32>, u64) = match b.kind.as_str() {
+            let (ty, words, size) = match b.kind.as_str() {
                 "cbuffer" => {
                     let size = u64::from(b.size_bytes.unwrap_or(16));
-                    let mut words = inputs.cbs.get(&b.register).cloned().unwrap_or_default();
-                    words.resize((size / 4) as usize, 0);
+                    let words = inputs.cbs.get(&b.register).cloned().unwrap_or_default();
                     (wgpu::BufferBindingType::Uniform, words, size)
                 }
                 "srv" if b.layout.starts_with("storage") => {
                     let (words, size) = inputs.srvs.get(&b.register).cloned().unwrap_or_default();
-                    let size = u64::from(size).max(4);
-                    let mut words = words;
-                    words.resize((size / 4) as usize, 0);
-                    (
-                        wgpu::BufferBindingType::Storage { read_only: true },
-                        words,
-                        size,
-                    )
+                    let ty = wgpu::BufferBindingType::Storage { read_only: true };
+                    (ty, words, u64::from(size).max(4))
                 }
                 "uav" => {
                     let (words, size) = inputs.uavs.get(&b.register).cloned().unwrap_or_default();
-                    let size = u64::from(size).max(4);
-                    let mut words = words;
-                    words.resize((size / 4) as usize, 0);
-                    (
-                        wgpu::BufferBindingType::Storage { read_only: false },
-                        words,
-                        size,
-                    )
+                    let ty = wgpu::BufferBindingType::Storage { read_only: false };
+                    (ty, words, u64::from(size).max(4))
                 }
                 other => {
                     return Err(GpuError::Unfeedable(format!(
@@ -234,72 +294,98 @@ impl Gpu {
                     )));
                 }
             };
-            layout_entries.push(wgpu::BindGroupLayoutEntry {
-                binding: b.binding,
-                visibility: wgpu::ShaderStages::COMPUTE,
-                ty: wgpu::BindingType::Buffer {
-                    ty,
-                    has_dynamic_offset: false,
-                    min_binding_size: None,
-                },
-                count: None,
-            });
-            let usage = match ty {
-                wgpu::BufferBindingType::Uniform => wgpu::BufferUsages::UNIFORM,
-                _ => wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
-            };
-            let buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: None,
-                contents: &data
-                    .iter()
-                    .flat_map(|w| w.to_le_bytes())
-                    .collect::<Vec<u8>>(),
-                usage,
-            });
-            if b.kind == "uav" {
-                uav_buffers.push((b.register, buffer.clone(), size));
-            }
-            buffers.push((b.binding, buffer));
+            let mut words = words;
+            words.resize((size / 4) as usize, 0);
+            planned.push((b, ty, words));
         }
-        let record_buffers = records.map(|(words, out_words)| {
-            let mut padded = words.to_vec();
-            if padded.is_empty() {
-                padded.push(0);
+        let bytes = |words: &[u32]| -> Vec<u8> {
+            let mut v: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+            if v.is_empty() {
+                v.extend_from_slice(&[0; 4]);
             }
-            let input = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some("records in"),
-                contents: &padded
-                    .iter()
-                    .flat_map(|w| w.to_le_bytes())
-                    .collect::<Vec<u8>>(),
-                usage: wgpu::BufferUsages::STORAGE,
+            v
+        };
+        let storage = |binding: u32, read_only: bool| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Storage { read_only },
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        };
+        // Every buffer gets its own allocation for this dispatch: a queue write would land
+        // before an earlier encoded dispatch ran.
+        let (buffers, uav_buffers, record_buffers) = self.scoped(|| {
+            let mut buffers: Vec<(u32, wgpu::BufferBindingType, wgpu::Buffer)> = Vec::new();
+            let mut uav_buffers: Vec<(u32, wgpu::Buffer, u64)> = Vec::new();
+            for (b, ty, words) in &planned {
+                let usage = match ty {
+                    wgpu::BufferBindingType::Uniform => wgpu::BufferUsages::UNIFORM,
+                    _ => wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+                };
+                let buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                    label: None,
+                    contents: &bytes(words),
+                    usage,
+                });
+                if b.kind == "uav" {
+                    uav_buffers.push((b.register, buffer.clone(), words.len() as u64 * 4));
+                }
+                buffers.push((b.binding, *ty, buffer));
+            }
+            let record_buffers = records.map(|r| {
+                let init = |label, words: &[u32]| {
+                    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                        label: Some(label),
+                        contents: &bytes(words),
+                        usage: wgpu::BufferUsages::STORAGE,
+                    })
+                };
+                let size = u64::from(r.out_words.max(1)) * 4;
+                let output = device.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some("records out"),
+                    size,
+                    usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+                    mapped_at_creation: false,
+                });
+                let mut group = vec![init("records in", &r.input), output.clone()];
+                group.extend(r.lane_buffers.iter().map(|w| init("per-invocation", w)));
+                (group, output, size)
             });
-            let output = device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("records out"),
-                size: u64::from(out_words.max(1)) * 4,
-                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
-                mapped_at_creation: false,
-            });
-            (input, output, u64::from(out_words.max(1)) * 4)
-        });
+            (buffers, uav_buffers, record_buffers)
+        })?;
+        lap(&mut phases.upload);
         let (pipeline, bind_group, record_group) = self.scoped(|| {
+            let layout_entries: Vec<wgpu::BindGroupLayoutEntry> = buffers
+                .iter()
+                .map(|(binding, ty, _)| wgpu::BindGroupLayoutEntry {
+                    binding: *binding,
+                    visibility: wgpu::ShaderStages::COMPUTE,
+                    ty: wgpu::BindingType::Buffer {
+                        ty: *ty,
+                        has_dynamic_offset: false,
+                        min_binding_size: None,
+                    },
+                    count: None,
+                })
+                .collect();
             let bgl = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
                 label: None,
                 entries: &layout_entries,
             });
-            let storage = |binding: u32, read_only: bool| wgpu::BindGroupLayoutEntry {
-                binding,
-                visibility: wgpu::ShaderStages::COMPUTE,
-                ty: wgpu::BindingType::Buffer {
-                    ty: wgpu::BufferBindingType::Storage { read_only },
-                    has_dynamic_offset: false,
-                    min_binding_size: None,
-                },
-                count: None,
-            };
+            let record_entries: Vec<wgpu::BindGroupLayoutEntry> = record_buffers
+                .as_ref()
+                .map(|(group, _, _)| {
+                    (0..group.len() as u32)
+                        .map(|i| storage(i, i != 1))
+                        .collect()
+                })
+                .unwrap_or_default();
             let record_bgl = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
                 label: None,
-                entries: &[storage(0, true), storage(1, false)],
+                entries: &record_entries,
             });
             let layouts: Vec<Option<&wgpu::BindGroupLayout>> = if record_buffers.is_some() {
                 vec![Some(&bgl), Some(&record_bgl)]
@@ -321,7 +407,7 @@ impl Gpu {
             });
             let entries: Vec<wgpu::BindGroupEntry> = buffers
                 .iter()
-                .map(|(binding, buf)| wgpu::BindGroupEntry {
+                .map(|(binding, _, buf)| wgpu::BindGroupEntry {
                     binding: *binding,
                     resource: buf.as_entire_binding(),
                 })
@@ -331,24 +417,24 @@ impl Gpu {
                 layout: &bgl,
                 entries: &entries,
             });
-            let record_group = record_buffers.as_ref().map(|(input, output, _)| {
+            let record_group = record_buffers.as_ref().map(|(group, _, _)| {
+                let entries: Vec<wgpu::BindGroupEntry> = group
+                    .iter()
+                    .enumerate()
+                    .map(|(i, buf)| wgpu::BindGroupEntry {
+                        binding: i as u32,
+                        resource: buf.as_entire_binding(),
+                    })
+                    .collect();
                 device.create_bind_group(&wgpu::BindGroupDescriptor {
                     label: None,
                     layout: &record_bgl,
-                    entries: &[
-                        wgpu::BindGroupEntry {
-                            binding: 0,
-                            resource: input.as_entire_binding(),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: 1,
-                            resource: output.as_entire_binding(),
-                        },
-                    ],
+                    entries: &entries,
                 })
             });
             (pipeline, bind_group, record_group)
         })?;
+        lap(&mut phases.pipeline);
         let mut encoder =
             device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
         {
@@ -364,17 +450,20 @@ impl Gpu {
         let record_out = record_buffers
             .as_ref()
             .map(|(_, output, size)| (u32::MAX, output.clone(), *size));
-        for (register, buf, size) in uav_buffers.iter().chain(record_out.iter()) {
-            let staging = device.create_buffer(&wgpu::BufferDescriptor {
-                label: None,
-                size: *size,
-                usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            });
-            encoder.copy_buffer_to_buffer(buf, 0, &staging, 0, *size);
-            readbacks.push((*register, staging));
-        }
-        self.queue.submit([encoder.finish()]);
+        let staging = self.scoped(|| {
+            for (register, buf, size) in uav_buffers.iter().chain(record_out.iter()) {
+                let staging = device.create_buffer(&wgpu::BufferDescriptor {
+                    label: None,
+                    size: *size,
+                    usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+                    mapped_at_creation: false,
+                });
+                encoder.copy_buffer_to_buffer(buf, 0, &staging, 0, *size);
+                readbacks.push((*register, staging));
+            }
+            encoder.finish()
+        })?;
+        self.queue.submit([staging]);
         for (_, staging) in &readbacks {
             staging.slice(..).map_async(wgpu::MapMode::Read, |_| {});
         }
@@ -388,6 +477,7 @@ impl Gpu {
                 other => GpuError::DeviceLost(other.to_string()),
             })?;
         self.check_lost()?;
+        lap(&mut phases.dispatch);
         let mut out = BTreeMap::new();
         for (register, staging) in readbacks {
             let view = staging
@@ -401,6 +491,11 @@ impl Gpu {
             out.insert(register, words);
         }
         let records_out = out.remove(&u32::MAX);
-        Ok((out, records_out))
+        lap(&mut phases.readback);
+        Ok(KernelOutput {
+            uavs: out,
+            records: records_out,
+            phases,
+        })
     }
 }

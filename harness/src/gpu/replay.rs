@@ -94,8 +94,8 @@ pub fn observe_gpu(
         groups: run.dispatch.unwrap_or([1, 1, 1]),
         records: None,
     }) {
-        Ok((uavs, _)) => Ok(Observed {
-            uavs,
+        Ok(out) => Ok(Observed {
+            uavs: out.uavs,
             ..Observed::default()
         }),
         Err(e) => Err(RunOutcome::Failed(format!("inconclusive: {e}"))),
@@ -133,7 +133,7 @@ pub fn replay_gpu(case: &CaseFile, gpu: &mut Gpu, profile: Profile) -> Vec<(Stri
 }
 
 /// The register a wrapped kernel's slot stands for, through the manifest.
-fn register_of(
+pub(crate) fn register_of(
     slot: &super::wrap::Slot,
     interfaces: &[translator::manifest::Interface],
 ) -> Option<(u32, u8)> {
@@ -179,10 +179,18 @@ fn stage_run(
         manifest: manifest.clone(),
         inputs,
         groups,
-        records: Some((records, n * w.out_stride)),
+        records: Some(super::Records {
+            input: records,
+            out_words: n * w.out_stride,
+            lane_buffers: Vec::new(),
+        }),
     };
     match gpu.run(&request) {
-        Ok((uavs, Some(out))) => {
+        Ok(super::KernelOutput {
+            uavs,
+            records: Some(out),
+            ..
+        }) => {
             let mut obs = Observed {
                 uavs,
                 ..Observed::default()
@@ -203,7 +211,7 @@ fn stage_run(
             obs.discarded = out.get(w.discard_offset as usize).is_some_and(|d| *d != 0);
             Ok(obs)
         }
-        Ok((_, None)) => Err(RunOutcome::Failed(
+        Ok(_) => Err(RunOutcome::Failed(
             "inconclusive: no records came back".into(),
         )),
         Err(e) => Err(RunOutcome::Failed(format!("inconclusive: {e}"))),

@@ -3,6 +3,10 @@
 //! module is written back to WGSL, and a compute entry point is appended that reads each
 //! argument from a storage buffer of words, calls the function, and stores every result
 //! component (and the discard flag) as words. One invocation per input vector.
+//!
+//! With `per_invocation_uniforms`, every constant buffer is read from a per-invocation storage
+//! array instead, so one dispatch can run many input vectors that each have their own
+//! constant-buffer contents (uniforms are what most test programs read their inputs from).
 
 use naga::{
     Binding, Block, BuiltIn, Expression, Literal, Module, ScalarKind, ShaderStage, Statement,
@@ -18,6 +22,16 @@ pub struct Slot {
     pub width: u32,
 }
 
+/// A constant buffer that the wrapped kernel reads per invocation: group 1, binding
+/// `2 + index` holds one copy of `stride_words` words for each invocation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LaneUniform {
+    /// The `@group`/`@binding` the constant buffer had (the manifest's binding).
+    pub group: u32,
+    pub binding: u32,
+    pub stride_words: u32,
+}
+
 /// The wrapped kernel and its record layout.
 #[derive(Debug, Clone)]
 pub struct Wrapped {
@@ -28,6 +42,8 @@ pub struct Wrapped {
     pub in_stride: u32,
     pub out_stride: u32,
     pub discard_offset: u32,
+    /// Constant buffers read per invocation, in binding order (empty unless asked for).
+    pub lane_uniforms: Vec<LaneUniform>,
 }
 
 /// Why a program cannot be wrapped (a typed skip for the caller).
@@ -133,8 +149,124 @@ fn replace_kills(block: &mut Block, flag: naga::Handle<Expression>, one: naga::H
     }
 }
 
+/// Words per element of a uniform's type in a storage array, by its (group, binding).
+type Strides = Vec<((u32, u32), u32)>;
+
+fn uniform_strides(module: &Module) -> Result<Strides, WrapError> {
+    let mut layouter = naga::proc::Layouter::default();
+    layouter
+        .update(module.to_ctx())
+        .map_err(|e| format!("laying out the module's types: {e}"))?;
+    Ok(module
+        .global_variables
+        .iter()
+        .filter(|(_, g)| g.space == naga::AddressSpace::Uniform)
+        .filter_map(|(_, g)| {
+            let b = g.binding.as_ref()?;
+            let layout = layouter[g.ty];
+            Some((
+                (b.group, b.binding),
+                layout.alignment.round_up(layout.size) / 4,
+            ))
+        })
+        .collect())
+}
+
+/// Rewrite the written module so that every uniform is read from a per-invocation storage
+/// array: the declaration goes, each use of its name becomes `dxdiff_uK[dxdiff_lane]`.
+///
+/// Done on the text naga wrote rather than in IR: replacing a global-variable expression by
+/// an access would need new expressions ahead of it in the arena. Copying each buffer into
+/// a private variable instead made llvmpipe's compile time explode for large buffers
+/// (a 5 KB constant buffer timed out at 20 s).
+fn uniforms_per_invocation(
+    text: &str,
+    strides: &Strides,
+) -> Result<(String, Vec<LaneUniform>), WrapError> {
+    let mut out = text.to_string();
+    let mut found: Vec<(String, String, u32, u32)> = Vec::new();
+    while let Some(at) = out.find("var<uniform> ") {
+        let end = out[at..]
+            .find(';')
+            .map(|e| at + e)
+            .ok_or("a uniform declaration without `;`")?;
+        let decl = &out[at + "var<uniform> ".len()..end];
+        let (name, ty) = decl
+            .split_once(':')
+            .ok_or("a uniform declaration without a type")?;
+        let start = out[..at]
+            .rfind("@group(")
+            .ok_or("a uniform without @group")?;
+        let attrs = &out[start..at];
+        let num = |key: &str| -> Option<u32> {
+            let i = attrs.find(key)? + key.len();
+            attrs[i..].split(')').next()?.trim().parse().ok()
+        };
+        let (Some(group), Some(binding)) = (num("@group("), num("@binding(")) else {
+            return Err("a uniform whose binding cannot be read".into());
+        };
+        found.push((
+            name.trim().to_string(),
+            ty.trim().to_string(),
+            group,
+            binding,
+        ));
+        out.replace_range(start..=end, "");
+    }
+    let names: Vec<&str> = found.iter().map(|f| f.0.as_str()).collect();
+    let mut rewritten = String::with_capacity(out.len() + 64 * found.len());
+    let bytes = out.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if c.is_ascii_alphabetic() || c == b'_' {
+            let j = bytes[i..]
+                .iter()
+                .position(|b| !(b.is_ascii_alphanumeric() || *b == b'_'))
+                .map_or(bytes.len(), |p| i + p);
+            let word = &out[i..j];
+            let member = out[..i].trim_end().ends_with('.');
+            match names.iter().position(|n| *n == word) {
+                Some(k) if !member => rewritten.push_str(&format!("dxdiff_u{k}[dxdiff_lane]")),
+                _ => rewritten.push_str(word),
+            }
+            i = j;
+        } else {
+            let ch = out[i..].chars().next().unwrap_or(' ');
+            rewritten.push(ch);
+            i += ch.len_utf8();
+        }
+    }
+    let mut lanes = Vec::new();
+    if !found.is_empty() {
+        rewritten.push_str("\nvar<private> dxdiff_lane: u32;\n");
+    }
+    for (k, (_, ty, group, binding)) in found.iter().enumerate() {
+        let stride = strides
+            .iter()
+            .find(|(gb, _)| *gb == (*group, *binding))
+            .map(|(_, s)| *s)
+            .ok_or("a uniform naga did not lay out")?;
+        rewritten.push_str(&format!(
+            "@group(1) @binding({}) var<storage, read> dxdiff_u{k}: array<{ty}>;\n",
+            2 + k
+        ));
+        lanes.push(LaneUniform {
+            group: *group,
+            binding: *binding,
+            stride_words: stride,
+        });
+    }
+    Ok((rewritten, lanes))
+}
+
 /// Wrap the pixel or vertex entry point of `wgsl` into a compute kernel.
 pub fn wrap(wgsl: &str) -> Result<Wrapped, WrapError> {
+    wrap_with(wgsl, false)
+}
+
+/// [`wrap`], optionally with constant buffers read per invocation (see the module's doc).
+pub fn wrap_with(wgsl: &str, per_invocation_uniforms: bool) -> Result<Wrapped, WrapError> {
     let mut module = naga::front::wgsl::parse_str(wgsl).map_err(|e| e.emit_to_string(wgsl))?;
     let index = module
         .entry_points
@@ -249,6 +381,10 @@ pub fn wrap(wgsl: &str) -> Result<Wrapped, WrapError> {
     let mut text =
         naga::back::wgsl::write_string(&module, &info, naga::back::wgsl::WriterFlags::empty())
             .map_err(|e| format!("writing the rewritten module: {e}"))?;
+    let mut lane_uniforms = Vec::new();
+    if per_invocation_uniforms {
+        (text, lane_uniforms) = uniforms_per_invocation(&text, &uniform_strides(&module)?)?;
+    }
     let in_stride = in_offset.max(1);
     let out_stride = out_offset + 1;
     text.push_str(&format!(
@@ -273,6 +409,9 @@ pub fn wrap(wgsl: &str) -> Result<Wrapped, WrapError> {
         };
         text.push_str(&format!("    let a{k}: {ty} = {value};\n"));
         args.push(format!("a{k}"));
+    }
+    if !lane_uniforms.is_empty() {
+        text.push_str("    dxdiff_lane = lane;\n");
     }
     text.push_str(&format!("    let out = lane * {out_stride}u;\n"));
     if has_result {
@@ -302,6 +441,21 @@ pub fn wrap(wgsl: &str) -> Result<Wrapped, WrapError> {
     text.push_str(&format!(
         "    dxdiff_out[out + {out_offset}u] = dxdiff_discarded;\n}}\n"
     ));
+    if per_invocation_uniforms {
+        // The text rewrite is checked here, so a mistake is a clear skip, not a device error.
+        let m = naga::front::wgsl::parse_str(&text).map_err(|e| {
+            format!(
+                "the per-invocation kernel does not parse: {}",
+                e.emit_to_string(&text)
+            )
+        })?;
+        naga::valid::Validator::new(
+            naga::valid::ValidationFlags::all(),
+            naga::valid::Capabilities::all(),
+        )
+        .validate(&m)
+        .map_err(|e| format!("the per-invocation kernel does not validate: {e}"))?;
+    }
     Ok(Wrapped {
         wgsl: text,
         inputs,
@@ -309,5 +463,6 @@ pub fn wrap(wgsl: &str) -> Result<Wrapped, WrapError> {
         in_stride,
         out_stride,
         discard_offset: out_offset,
+        lane_uniforms,
     })
 }

@@ -4,6 +4,7 @@
 //! (the program and the first failing input) that `dxdiff replay` reproduces.
 
 mod cases;
+pub mod corpus;
 pub mod oracle;
 
 use std::collections::BTreeMap;
@@ -70,6 +71,11 @@ pub struct Report {
     pub adapted_by: BTreeMap<String, u64>,
     /// Seconds spent in translation (with naga validation), the interpreter, and the GPU worker.
     pub seconds: BTreeMap<String, f64>,
+    /// Seconds of the GPU worker's requests by phase (pipeline, upload, dispatch, readback,
+    /// transfer).
+    pub gpu_phases: BTreeMap<String, f64>,
+    /// Corpus programs that did not run, counted by kind.
+    pub skips: BTreeMap<String, u64>,
 }
 
 /// Run settings.
@@ -80,6 +86,11 @@ pub struct Options {
     pub cases: usize,
     /// Case files given on the command line, as (name, JSON), run after the embedded ones.
     pub extra_cases: Vec<(String, String)>,
+    /// Folders (or files) of further programs, each run over `corpus_cases` generated vectors.
+    pub corpus: Vec<std::path::PathBuf>,
+    pub corpus_cases: usize,
+    /// Leave out the built-in single-instruction programs and embedded cases (`--only`).
+    pub skip_builtin: bool,
 }
 
 fn lane_inputs(seed: u64, op: &SingleOp, n: usize) -> Vec<Vec<[u32; 4]>> {
@@ -198,7 +209,9 @@ fn program(
         }
     };
     clock("translation", t0);
+    let t_in = Instant::now();
     let lanes = lane_inputs(opts.seed, op, opts.cases);
+    clock("inputs", t_in);
     let t1 = Instant::now();
     let reference = run_invocations(
         &shader.program,
@@ -235,12 +248,18 @@ fn program(
         manifest: t.manifest.clone(),
         inputs: ComputeInputs::default(),
         groups: [n.div_ceil(64).max(1), 1, 1],
-        records: Some((records, n * wrapped.out_stride)),
+        records: Some(crate::gpu::Records {
+            input: records,
+            out_words: n * wrapped.out_stride,
+            lane_buffers: Vec::new(),
+        }),
     });
     clock("gpu", t2);
     let out = match out {
-        Ok((_, Some(out))) => out,
-        Ok((_, None)) | Err(_) => {
+        Ok(crate::gpu::KernelOutput {
+            records: Some(out), ..
+        }) => out,
+        Ok(_) | Err(_) => {
             report.counts.lanes = u64::from(n);
             report.counts.inconclusive = u64::from(n);
             if let Err(e) = out {
@@ -249,6 +268,7 @@ fn program(
             return report;
         }
     };
+    let t_judge = Instant::now();
     let float_result = op.opcode.info().num(0) == Num::Float;
     for (l, regs) in lanes.iter().enumerate() {
         let want = reference.outputs_of(l);
@@ -296,6 +316,7 @@ fn program(
             }
         }
     }
+    clock("judging", t_judge);
     report
 }
 
@@ -313,9 +334,16 @@ pub fn run(opts: &Options, out_dir: &Path, adapter: &str) -> Result<Report, GpuE
         totals: Counts::default(),
         adapted_by: BTreeMap::new(),
         seconds: BTreeMap::new(),
+        gpu_phases: BTreeMap::new(),
+        skips: BTreeMap::new(),
     };
     let cases_dir = out_dir.join("cases");
     let started = Instant::now();
+    let programs = if opts.skip_builtin {
+        Vec::new()
+    } else {
+        programs
+    };
     let total = programs.len();
     for (i, op) in programs.iter().enumerate() {
         eprint!(
@@ -332,13 +360,19 @@ pub fn run(opts: &Options, out_dir: &Path, adapter: &str) -> Result<Report, GpuE
         }
         report.programs.push(p);
     }
-    eprintln!();
+    if total > 0 {
+        eprintln!();
+    }
     // The project's own case files: control flow, compute and buffers.
     let t0 = Instant::now();
-    let mut all_cases: Vec<(String, String)> = cases::EMBEDDED
-        .iter()
-        .map(|(n, j)| (n.to_string(), j.to_string()))
-        .collect();
+    let mut all_cases: Vec<(String, String)> = if opts.skip_builtin {
+        Vec::new()
+    } else {
+        cases::EMBEDDED
+            .iter()
+            .map(|(n, j)| (n.to_string(), j.to_string()))
+            .collect()
+    };
     all_cases.extend(opts.extra_cases.iter().cloned());
     for p in cases::verify_cases(&mut gpu, opts.profile, &cases_dir, &all_cases) {
         report.totals.add(&p.counts);
@@ -348,6 +382,49 @@ pub fn run(opts: &Options, out_dir: &Path, adapter: &str) -> Result<Report, GpuE
         report.programs.push(p);
     }
     *report.seconds.entry("cases".into()).or_default() += t0.elapsed().as_secs_f64();
+    // Further programs with generated inputs.
+    let corpus = corpus::collect(&opts.corpus);
+    let total = corpus.len();
+    for (i, (name, blob)) in corpus.iter().enumerate() {
+        eprint!(
+            "\r[{:>4}/{total}] corpus {:<50.50} {:>6.1}s",
+            i + 1,
+            name,
+            started.elapsed().as_secs_f64()
+        );
+        let _ = std::io::stderr().flush();
+        let (p, skip) = match blob {
+            Ok(b) => corpus::program(&mut gpu, name, b, opts, &cases_dir, &mut report.seconds),
+            Err(e) => {
+                let skip = corpus::Skip {
+                    kind: "unreadable",
+                    detail: e.clone(),
+                };
+                let p = ProgramReport {
+                    name: format!("corpus:{name}"),
+                    counts: Counts::default(),
+                    adapted_by: BTreeMap::new(),
+                    skipped: Some(skip.text()),
+                    counterexample: None,
+                };
+                (p, Some(skip))
+            }
+        };
+        if let Some(s) = skip {
+            *report.skips.entry(s.kind.to_string()).or_default() += 1;
+        }
+        report.totals.add(&p.counts);
+        for (id, n) in &p.adapted_by {
+            *report.adapted_by.entry(id.clone()).or_default() += n;
+        }
+        report.programs.push(p);
+    }
+    if total > 0 {
+        eprintln!();
+    }
+    for (k, v) in gpu.phases.named() {
+        report.gpu_phases.insert(k.to_string(), v);
+    }
     report
         .seconds
         .insert("total".into(), started.elapsed().as_secs_f64());
@@ -380,8 +457,18 @@ pub fn markdown(r: &Report) -> String {
     for (id, n) in &r.adapted_by {
         s.push_str(&format!("| `{id}` | {n} |\n"));
     }
+    if !r.skips.is_empty() {
+        s.push_str("\n| corpus programs skipped, by reason | programs |\n| --- | ---: |\n");
+        for (k, n) in &r.skips {
+            s.push_str(&format!("| {k} | {n} |\n"));
+        }
+    }
     s.push_str("\n| phase | seconds |\n| --- | ---: |\n");
     for (k, v) in &r.seconds {
+        s.push_str(&format!("| {k} | {v:.2} |\n"));
+    }
+    s.push_str("\n| GPU request phase | seconds |\n| --- | ---: |\n");
+    for (k, v) in &r.gpu_phases {
         s.push_str(&format!("| {k} | {v:.2} |\n"));
     }
     s

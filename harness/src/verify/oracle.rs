@@ -60,8 +60,52 @@ pub fn within(op: Opcode, reference: u32, got: u32, terms: f64) -> bool {
     }
 }
 
+/// The error band of a whole program, for programs of many instructions where no single op's
+/// band applies: the sum of the bands of every instruction whose D3D rule allows one (each
+/// relative band counted as ULPs of 2^-23). A difference within it is "within tolerance".
+///
+/// Decision: a sum of per-instruction bands, without modelling how later exact instructions
+/// amplify an earlier error (cancellation can). A lane beyond it is a mismatch, to be
+/// explained; a program without approximate instructions has no band at all.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct ProgramBand {
+    pub ulps: u64,
+    pub abs: f64,
+}
+
+impl ProgramBand {
+    pub fn of(program: &dxbc::Program) -> ProgramBand {
+        let ulps_of = |rel: f32| (f64::from(rel) * f64::from(1u32 << 23)).ceil() as u64;
+        let mut b = ProgramBand::default();
+        for inst in &program.instructions {
+            match error_band(inst.opcode) {
+                Tolerance::Exact => {}
+                Tolerance::Ulp(n) => b.ulps += u64::from(n),
+                Tolerance::Rel(r) => b.ulps += ulps_of(r),
+                Tolerance::RelOrAbs { rel, abs } => {
+                    b.ulps += ulps_of(rel);
+                    b.abs += f64::from(abs);
+                }
+                Tolerance::Abs(a) => b.abs += f64::from(a),
+                Tolerance::TermScaled { steps } => b.ulps += u64::from(steps),
+            }
+        }
+        b
+    }
+
+    /// Whether two finite float words are within the band.
+    pub fn allows(&self, reference: u32, got: u32) -> bool {
+        let (r, g) = (f(reference), f(got));
+        if !r.is_finite() || !g.is_finite() || (self.ulps == 0 && self.abs == 0.0) {
+            return false;
+        }
+        ulp_distance(reference, got) <= self.ulps || (g - r).abs() <= self.abs
+    }
+}
+
 /// The catalog entries that allow a difference in a lane with these events: those the
-/// translation claims, and those scoped to this executor.
+/// translation claims, those scoped to this executor, and the don't-care entry for what D3D
+/// leaves undefined.
 pub fn allowing(events: Events, claimed: &[String], adapter: &str) -> Vec<String> {
     let catalog = oracles::catalog::catalog();
     let mut ids: Vec<String> = claimed
@@ -77,9 +121,11 @@ pub fn allowing(events: Events, claimed: &[String], adapter: &str) -> Vec<String
         catalog
             .entries
             .iter()
-            .filter(|e| e.scoped_to(adapter) && e.allows(events))
+            .filter(|e| (e.scoped_to(adapter) || e.is_dont_care()) && e.allows(events))
             .map(|e| e.id.clone()),
     );
+    ids.sort();
+    ids.dedup();
     ids
 }
 
