@@ -131,6 +131,10 @@ domains! {
     /// FS §3.1.3.2, and WGSL may choose) gives another result, and later instructions can
     /// amplify the difference (cancellation).
     FusionSensitive = "fusion-sensitive",
+    /// An add (alone, or inside mad or a dot product) whose result is below 2^-10 of its larger
+    /// operand: at least ten leading bits cancel, so an operand's error from an approximate op
+    /// (within its D3D or WGSL band) grows by 2^10 or more relative to the result.
+    Cancellation = "cancellation",
 }
 
 impl Domain {

@@ -450,7 +450,10 @@ impl Machine<'_> {
                 inst,
                 at,
                 |[a, b], ev| fl::fadd(a, b, ev),
-                Some(|[a, b]: [u32; 2]| (host(a, b, |x, y| x + y), true)),
+                Some(|[a, b]: [u32; 2]| {
+                    let f = f32::from_bits;
+                    (host(a, b, |x, y| x + y), !fl::cancels(f(a), f(b)))
+                }),
             ),
             Mul => self.alu_fast(
                 inst,
@@ -481,7 +484,8 @@ impl Machine<'_> {
                     // A lane where fusing changes the result takes the rules, which say so.
                     let f = |w: u32| f64::from(f32::from_bits(w));
                     let fused = (f(a) * f(b) + f(c)) as f32;
-                    (r, fast_result(p) && fused.to_bits() == r)
+                    let cancel = fl::cancels(f32::from_bits(p), f32::from_bits(c));
+                    (r, fast_result(p) && fused.to_bits() == r && !cancel)
                 }),
             ),
             Frc => self.alu(inst, at, |[a], ev| fl::frc(a, ev)),

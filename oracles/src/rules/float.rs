@@ -99,7 +99,19 @@ pub(crate) fn finish(r: f32, nan_in: bool, inf_in: bool, ev: &mut Events) -> u32
 pub fn fadd(a: u32, b: u32, ev: &mut Events) -> u32 {
     let ([a, b], nan, inf) = read([a, b], ev);
     tiny_before_rounding(f64::from(a) + f64::from(b), a + b, ev);
+    if cancels(a, b) {
+        raise(ev, Domain::Cancellation);
+    }
     finish(a + b, nan, inf, ev)
+}
+
+/// Whether `a + b` loses ten or more leading bits: the sum is below 2^-10 of the larger
+/// operand. An error an operand carries (an approximate op within its band) then grows by that
+/// factor relative to the sum.
+pub fn cancels(a: f32, b: f32) -> bool {
+    let m = a.abs().max(b.abs());
+    let r = (a + b).abs();
+    m.is_finite() && m > 0.0 && r < m * (1.0 / 1024.0)
 }
 
 /// Raise `TinyBeforeRounding` when the exact result (an f32 sum or product is exact in f64) is
@@ -449,8 +461,11 @@ mod tests {
         // Two normals whose difference is denormal: flushed output.
         assert_eq!(
             run2(fadd, 0x0080_0001, 0x8080_0000),
-            (0, vec![D::DenormOutputFlushed])
+            (0, vec![D::DenormOutputFlushed, D::Cancellation])
         );
+        // Ten or more leading bits cancelling is an event; fewer is not.
+        assert_eq!(run2(fadd, ONE, f(-0.9995)).1, vec![D::Cancellation]);
+        assert_eq!(run2(fadd, ONE, f(-0.99)).1, vec![]);
         assert_eq!(run2(fadd, MAX, MAX), (INF, vec![D::InfProduced]));
         assert_eq!(run2(fadd, ONE, NONE).0, 0);
         // RNE: 2^24 + 1 is a tie → stays 2^24; 2^24 + 3 → 2^24 + 4.
@@ -492,8 +507,8 @@ mod tests {
         let r = fmad(a, a, NONE, &mut ev);
         assert_eq!(r, f(2f32.powi(-11)));
         assert_ne!(r, f(2f32.powi(-11) + 2f32.powi(-24)));
-        // ... which is exactly where a fused evaluation would differ.
-        assert_eq!(ev, D::FusionSensitive.bit());
+        // ... which is exactly where a fused evaluation would differ (and the sum cancels).
+        assert_eq!(ev, D::FusionSensitive.bit() | D::Cancellation.bit());
         // Product overflows to inf, then inf + (−inf) = NaN.
         let mut ev = 0;
         assert_eq!(fmad(MAX, TWO, NINF, &mut ev), QNAN);

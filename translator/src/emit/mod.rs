@@ -48,6 +48,7 @@ pub const CONTRACT_CLAIMS: &[&str] = &[
     id::EXP_RANGE,
     id::MIN_MAX_NAN,
     id::FUSION,
+    id::CANCELLATION,
 ];
 
 /// Catalog entries the exact profile may rely on: only the latitude no polyfill can remove
@@ -68,6 +69,7 @@ pub const EXACT_CLAIMS: &[&str] = &[
     id::BUILTIN_ACCURACY,
     id::SINCOS_RANGE,
     id::EXP_RANGE,
+    id::CANCELLATION,
 ];
 
 /// How a buffer-like register is viewed.
@@ -139,8 +141,13 @@ pub struct Ctx<'a> {
 
 impl Ctx<'_> {
     /// Record that the translation relies on catalog entry `id`.
-    pub fn relies(&mut self, id: &'static str) {
-        self.used.insert(id);
+    pub fn relies(&mut self, entry: &'static str) {
+        self.used.insert(entry);
+        // An approximate builtin's allowed error can be amplified without bound by a later add
+        // that cancels, so relying on builtin accuracy relies on that entry too.
+        if entry == id::BUILTIN_ACCURACY {
+            self.used.insert(id::CANCELLATION);
+        }
     }
 
     /// Ask for a helper function (and its dependencies).

@@ -1,4 +1,4 @@
-// adaptations: adapted/rcp-division, adapted/typeless-registers, dxdiff/builtin-accuracy, dxdiff/denormals, dxdiff/nan, dxdiff/non-finite, dxdiff/signed-zero
+// adaptations: adapted/rcp-division, adapted/typeless-registers, dxdiff/builtin-accuracy, dxdiff/cancellation, dxdiff/denormals, dxdiff/nan, dxdiff/non-finite, dxdiff/signed-zero
 // dxdiff built-in translator, profile contract, ps_5_0
 
 struct Cb0 {

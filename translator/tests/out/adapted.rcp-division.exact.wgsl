@@ -1,4 +1,4 @@
-// adaptations: adapted/typeless-registers, dxdiff/builtin-accuracy, dxdiff/non-finite
+// adaptations: adapted/typeless-registers, dxdiff/builtin-accuracy, dxdiff/cancellation, dxdiff/non-finite
 // dxdiff built-in translator, profile exact, ps_5_0
 
 struct Cb0 {
