@@ -248,7 +248,15 @@ impl IsolatedGpu {
                     self.phases.add(&out.phases);
                     Ok(out)
                 }
-                Ok(Response::Err { kind, message }) => Err(from_kind(&kind, message)),
+                Ok(Response::Err { kind, message }) => {
+                    let e = from_kind(&kind, message);
+                    // After a timeout or a loss the device may still be busy with (or broken
+                    // by) the last dispatch: the next request gets a fresh worker.
+                    if matches!(e, GpuError::Timeout(_) | GpuError::DeviceLost(_)) {
+                        self.kill();
+                    }
+                    Err(e)
+                }
                 Err(e) => {
                     self.kill();
                     Err(GpuError::DeviceLost(format!(

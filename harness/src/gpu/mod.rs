@@ -110,12 +110,25 @@ pub struct KernelOutput {
     pub phases: Phases,
 }
 
+/// What a pipeline depends on: the module's text, its entry point, the group-0 binding types
+/// and how many group-1 (record) buffers there are.
+type PipelineKey = (String, String, Vec<(u32, String)>, Option<usize>);
+
+#[derive(Debug, Clone)]
+struct CachedPipeline {
+    pipeline: wgpu::ComputePipeline,
+    group0: wgpu::BindGroupLayout,
+    group1: wgpu::BindGroupLayout,
+}
+
 /// An open device with its pipeline cache.
 pub struct Gpu {
     pub info: wgpu::AdapterInfo,
     device: wgpu::Device,
     queue: wgpu::Queue,
-    pipelines: HashMap<String, wgpu::ShaderModule>,
+    modules: HashMap<String, wgpu::ShaderModule>,
+    /// Pipelines with their bind-group layouts, by WGSL text, entry point and layout.
+    pipelines: HashMap<PipelineKey, CachedPipeline>,
     lost: Arc<AtomicBool>,
     /// How long one dispatch may take.
     pub timeout: Duration,
@@ -186,6 +199,7 @@ impl Gpu {
             info,
             device,
             queue,
+            modules: HashMap::new(),
             pipelines: HashMap::new(),
             lost,
             timeout: Duration::from_secs(20),
@@ -207,7 +221,7 @@ impl Gpu {
     /// The shader module for this WGSL, compiled once. Modules get wgpu's default runtime
     /// checks (docs/harness.md gives the reasons).
     fn module(&mut self, wgsl: &str) -> Result<wgpu::ShaderModule, GpuError> {
-        if let Some(m) = self.pipelines.get(wgsl) {
+        if let Some(m) = self.modules.get(wgsl) {
             return Ok(m.clone());
         }
         let device = self.device.clone();
@@ -217,7 +231,7 @@ impl Gpu {
                 source: wgpu::ShaderSource::Wgsl(wgsl.into()),
             })
         })?;
-        self.pipelines.insert(wgsl.to_string(), m.clone());
+        self.modules.insert(wgsl.to_string(), m.clone());
         Ok(m)
     }
 
@@ -357,54 +371,82 @@ impl Gpu {
             (buffers, uav_buffers, record_buffers)
         })?;
         lap(&mut phases.upload);
-        let (pipeline, bind_group, record_group) = self.scoped(|| {
-            let layout_entries: Vec<wgpu::BindGroupLayoutEntry> = buffers
+        let key: PipelineKey = (
+            wgsl.to_string(),
+            entry_point.to_string(),
+            buffers
                 .iter()
-                .map(|(binding, ty, _)| wgpu::BindGroupLayoutEntry {
-                    binding: *binding,
-                    visibility: wgpu::ShaderStages::COMPUTE,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: *ty,
-                        has_dynamic_offset: false,
-                        min_binding_size: None,
-                    },
-                    count: None,
-                })
-                .collect();
-            let bgl = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                label: None,
-                entries: &layout_entries,
-            });
-            let record_entries: Vec<wgpu::BindGroupLayoutEntry> = record_buffers
-                .as_ref()
-                .map(|(group, _, _)| {
-                    (0..group.len() as u32)
-                        .map(|i| storage(i, i != 1))
-                        .collect()
-                })
-                .unwrap_or_default();
-            let record_bgl = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                label: None,
-                entries: &record_entries,
-            });
-            let layouts: Vec<Option<&wgpu::BindGroupLayout>> = if record_buffers.is_some() {
-                vec![Some(&bgl), Some(&record_bgl)]
-            } else {
-                vec![Some(&bgl)]
-            };
-            let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                label: None,
-                bind_group_layouts: &layouts,
-                immediate_size: 0,
-            });
-            let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: None,
-                layout: Some(&layout),
-                module: &module,
-                entry_point: Some(entry_point),
-                compilation_options: Default::default(),
-                cache: None,
-            });
+                .map(|(b, ty, _)| (*b, format!("{ty:?}")))
+                .collect(),
+            record_buffers.as_ref().map(|(group, _, _)| group.len()),
+        );
+        let cached = match self.pipelines.get(&key) {
+            Some(c) => c.clone(),
+            None => {
+                let c = self.scoped(|| {
+                    let layout_entries: Vec<wgpu::BindGroupLayoutEntry> = buffers
+                        .iter()
+                        .map(|(binding, ty, _)| wgpu::BindGroupLayoutEntry {
+                            binding: *binding,
+                            visibility: wgpu::ShaderStages::COMPUTE,
+                            ty: wgpu::BindingType::Buffer {
+                                ty: *ty,
+                                has_dynamic_offset: false,
+                                min_binding_size: None,
+                            },
+                            count: None,
+                        })
+                        .collect();
+                    let group0 =
+                        device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                            label: None,
+                            entries: &layout_entries,
+                        });
+                    let record_entries: Vec<wgpu::BindGroupLayoutEntry> = record_buffers
+                        .as_ref()
+                        .map(|(group, _, _)| {
+                            (0..group.len() as u32)
+                                .map(|i| storage(i, i != 1))
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    let group1 =
+                        device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                            label: None,
+                            entries: &record_entries,
+                        });
+                    let layouts: Vec<Option<&wgpu::BindGroupLayout>> = if record_buffers.is_some() {
+                        vec![Some(&group0), Some(&group1)]
+                    } else {
+                        vec![Some(&group0)]
+                    };
+                    let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                        label: None,
+                        bind_group_layouts: &layouts,
+                        immediate_size: 0,
+                    });
+                    let pipeline =
+                        device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                            label: None,
+                            layout: Some(&layout),
+                            module: &module,
+                            entry_point: Some(entry_point),
+                            compilation_options: Default::default(),
+                            cache: None,
+                        });
+                    CachedPipeline {
+                        pipeline,
+                        group0,
+                        group1,
+                    }
+                })?;
+                self.pipelines.insert(key, c.clone());
+                c
+            }
+        };
+        let pipeline = cached.pipeline.clone();
+        let (bgl, record_bgl) = (&cached.group0, &cached.group1);
+        let (bind_group, record_group) = self.scoped(|| {
             let entries: Vec<wgpu::BindGroupEntry> = buffers
                 .iter()
                 .map(|(binding, _, buf)| wgpu::BindGroupEntry {
@@ -414,7 +456,7 @@ impl Gpu {
                 .collect();
             let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: None,
-                layout: &bgl,
+                layout: bgl,
                 entries: &entries,
             });
             let record_group = record_buffers.as_ref().map(|(group, _, _)| {
@@ -428,11 +470,11 @@ impl Gpu {
                     .collect();
                 device.create_bind_group(&wgpu::BindGroupDescriptor {
                     label: None,
-                    layout: &record_bgl,
+                    layout: record_bgl,
                     entries: &entries,
                 })
             });
-            (pipeline, bind_group, record_group)
+            (bind_group, record_group)
         })?;
         lap(&mut phases.pipeline);
         let mut encoder =

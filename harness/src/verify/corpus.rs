@@ -15,7 +15,7 @@ use oracles::domain::Events;
 use oracles::interp::{Buffer, Resources, Srv, run_invocations_on};
 use translator::{Manifest, Translation, translate};
 
-use super::oracle::{ProgramBand, Verdict, allowing};
+use super::oracle::{ProgramBand, Verdict, allowing, judge_word};
 use super::{Counts, Options, ProgramReport};
 use crate::gpu::isolated::{IsolatedGpu, Request};
 use crate::gpu::replay::register_of;
@@ -30,7 +30,7 @@ pub struct Skip {
 }
 
 impl Skip {
-    fn new(kind: &'static str, detail: impl Into<String>) -> Skip {
+    pub(super) fn new(kind: &'static str, detail: impl Into<String>) -> Skip {
         Skip {
             kind,
             detail: detail.into(),
@@ -121,20 +121,17 @@ struct Ready {
     band: ProgramBand,
 }
 
-fn prepare(blob: &[u8], opts: &Options) -> Result<Ready, Skip> {
+/// Decode and translate; textures and samplers are a typed skip.
+pub(super) fn decode_and_translate(
+    blob: &[u8],
+    opts: &Options,
+) -> Result<(dxbc::Shader, Translation), Skip> {
     let shader = dxbc::Shader::parse(blob)
         .map_err(|e| Skip::new("malformed", format!("[{}] {e}", e.code())))?;
-    let stage = shader.program.version.stage;
-    if stage == dxbc::Stage::Compute {
-        return Err(Skip::new(
-            "compute",
-            "generated inputs for compute programs need one dispatch per vector; not batched yet",
-        ));
-    }
     let translation = translate(&shader, opts.profile)
         .map_err(|r| Skip::new("rejected", format!("[{}] {}", r.catalog_id, r.reason)))?;
-    let m = &translation.manifest;
-    if let Some(b) = m
+    if let Some(b) = translation
+        .manifest
         .bindings
         .iter()
         .find(|b| b.kind == "sampler" || (b.kind == "srv" && !b.layout.starts_with("storage")))
@@ -147,6 +144,12 @@ fn prepare(blob: &[u8], opts: &Options) -> Result<Ready, Skip> {
             ),
         ));
     }
+    Ok((shader, translation))
+}
+
+fn prepare(blob: &[u8], opts: &Options) -> Result<Ready, Skip> {
+    let (shader, translation) = decode_and_translate(blob, opts)?;
+    let m = &translation.manifest;
     if m.bindings.iter().any(|b| b.kind == "uav") {
         return Err(Skip::new(
             "uav-order",
@@ -436,20 +439,8 @@ fn on_gpu(
 fn judge_vector(r: &Ready, reference: &Reference, got: &[u32], adapter: &str) -> Verdict {
     let w = &r.wrapped;
     let claimed = &r.translation.adaptations;
-    let differ = |want: u32, have: u32| -> Verdict {
-        if want == have {
-            Verdict::Match
-        } else if r.band.allows(want, have) {
-            Verdict::Within
-        } else {
-            let ids = allowing(reference.events, claimed, adapter);
-            if ids.is_empty() {
-                Verdict::Mismatch
-            } else {
-                Verdict::Adapted(ids)
-            }
-        }
-    };
+    let differ =
+        |want: u32, have: u32| judge_word(&r.band, want, have, reference.events, claimed, adapter);
     let got_discard = got.get(w.discard_offset as usize).is_some_and(|d| *d != 0);
     if got_discard != reference.discarded {
         let ids = allowing(reference.events, claimed, adapter);
@@ -675,6 +666,9 @@ pub fn program(
         counterexample: None,
     };
     let t0 = std::time::Instant::now();
+    if dxbc::Shader::parse(blob).is_ok_and(|s| s.program.version.stage == dxbc::Stage::Compute) {
+        return super::compute::program(gpu, name, blob, opts, cases_dir, time, report);
+    }
     let ready = match prepare(blob, opts) {
         Ok(r) => r,
         Err(skip) => {
@@ -748,7 +742,7 @@ pub fn program(
 }
 
 /// A stable 64-bit hash of a name, so each program's inputs depend on the seed and the name.
-fn fnv(bytes: &[u8]) -> u64 {
+pub(super) fn fnv(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
         (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3)
     })

@@ -4,6 +4,7 @@
 //! (the program and the first failing input) that `dxdiff replay` reproduces.
 
 mod cases;
+mod compute;
 pub mod corpus;
 pub mod oracle;
 
@@ -22,6 +23,9 @@ use crate::gpu::isolated::{IsolatedGpu, Request};
 use crate::gpu::wrap::wrap;
 use crate::gpu::{ComputeInputs, GpuError};
 use oracle::{Verdict, judge};
+
+/// Input vectors per GPU request.
+const CHUNK_LANES: usize = 1 << 18;
 
 /// Verdict counts.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -242,32 +246,43 @@ fn program(
     }
     let n = lanes.len() as u32;
     let t2 = Instant::now();
-    let out = gpu.run(&Request {
-        wgsl: wrapped.wgsl.clone(),
-        entry_point: "dxdiff_kernel".into(),
-        manifest: t.manifest.clone(),
-        inputs: ComputeInputs::default(),
-        groups: [n.div_ceil(64).max(1), 1, 1],
-        records: Some(crate::gpu::Records {
-            input: records,
-            out_words: n * wrapped.out_stride,
-            lane_buffers: Vec::new(),
-        }),
-    });
-    clock("gpu", t2);
-    let out = match out {
-        Ok(crate::gpu::KernelOutput {
-            records: Some(out), ..
-        }) => out,
-        Ok(_) | Err(_) => {
-            report.counts.lanes = u64::from(n);
-            report.counts.inconclusive = u64::from(n);
-            if let Err(e) = out {
-                report.skipped = Some(format!("inconclusive: {e}"));
-            }
-            return report;
+    // Chunks stay within the workgroup-count limit (65,535 × 64 lanes) and keep each
+    // request's buffers small.
+    let in_stride = wrapped.in_stride as usize;
+    let mut out = Vec::with_capacity(lanes.len() * wrapped.out_stride as usize);
+    let mut failure = None;
+    for part in records.chunks(CHUNK_LANES * in_stride) {
+        let m = (part.len() / in_stride.max(1)) as u32;
+        match gpu.run(&Request {
+            wgsl: wrapped.wgsl.clone(),
+            entry_point: "dxdiff_kernel".into(),
+            manifest: t.manifest.clone(),
+            inputs: ComputeInputs::default(),
+            groups: [m.div_ceil(64).max(1), 1, 1],
+            records: Some(crate::gpu::Records {
+                input: part.to_vec(),
+                out_words: m * wrapped.out_stride,
+                lane_buffers: Vec::new(),
+            }),
+        }) {
+            Ok(crate::gpu::KernelOutput {
+                records: Some(words),
+                ..
+            }) => out.extend(words),
+            Ok(_) => failure = Some("no records came back".to_string()),
+            Err(e) => failure = Some(e.to_string()),
         }
-    };
+        if failure.is_some() {
+            break;
+        }
+    }
+    clock("gpu", t2);
+    if let Some(why) = failure {
+        report.counts.lanes = u64::from(n);
+        report.counts.inconclusive = u64::from(n);
+        report.skipped = Some(format!("inconclusive: {why}"));
+        return report;
+    }
     let t_judge = Instant::now();
     let float_result = op.opcode.info().num(0) == Num::Float;
     for (l, regs) in lanes.iter().enumerate() {

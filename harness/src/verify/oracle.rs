@@ -129,6 +129,30 @@ pub fn allowing(events: Events, claimed: &[String], adapter: &str) -> Vec<String
     ids
 }
 
+/// The verdict on one word of a multi-instruction program: equal, within the program's band,
+/// adapted by an allowed entry whose domain the run entered, or a mismatch.
+pub fn judge_word(
+    band: &ProgramBand,
+    reference: u32,
+    got: u32,
+    events: Events,
+    claimed: &[String],
+    adapter: &str,
+) -> Verdict {
+    if reference == got {
+        return Verdict::Match;
+    }
+    if band.allows(reference, got) {
+        return Verdict::Within;
+    }
+    let ids = allowing(events, claimed, adapter);
+    if ids.is_empty() {
+        Verdict::Mismatch
+    } else {
+        Verdict::Adapted(ids)
+    }
+}
+
 /// The verdict on one component.
 #[allow(clippy::too_many_arguments)]
 pub fn judge(
