@@ -2,5 +2,6 @@
 //! at run time) and, in later issues, the GPU executor. The `dxdiff` binary is `main.rs`.
 
 pub mod gpu;
+pub mod translators;
 pub mod verify;
 pub mod vkd3d;

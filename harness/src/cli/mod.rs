@@ -44,14 +44,31 @@ pub fn usage(what: String) -> CliError {
     }
 }
 
-/// The `--translator` and `--profile` options: only the built-in translator exists so far.
-pub fn builtin_profile(translator: &str, profile: &str) -> Result<translator::Profile, CliError> {
-    if translator != "builtin" {
-        return Err(usage(format!(
-            "translator `{translator}` is not available yet; use builtin"
-        )));
+/// The options that choose the translator under test.
+#[derive(Debug, Clone, clap::Args)]
+pub struct TranslatorArgs {
+    /// `builtin`, or `cmd:<command line>` (an external translator: DXBC on stdin, JSON on
+    /// stdout; docs/translators.md).
+    #[arg(long, default_value = "builtin")]
+    pub translator: String,
+    /// `contract` (the seed's lowering, the default) or `exact` (D3D-exact polyfills), for the
+    /// built-in translator.
+    #[arg(long, default_value = "contract")]
+    pub profile: String,
+    /// Seconds an external translator gets per program.
+    #[arg(long, default_value_t = 30)]
+    pub translator_timeout: u64,
+}
+
+impl TranslatorArgs {
+    pub fn build(&self) -> Result<harness::translators::Translator, CliError> {
+        harness::translators::Translator::parse(
+            &self.translator,
+            &self.profile,
+            std::time::Duration::from_secs(self.translator_timeout.max(1)),
+        )
+        .map_err(usage)
     }
-    translator::Profile::parse(profile).ok_or_else(|| usage(format!("unknown profile `{profile}`")))
 }
 
 pub fn dxbc_err(path: &Path) -> impl Fn(dxbc::DxbcError) -> CliError + '_ {

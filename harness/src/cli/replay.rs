@@ -27,12 +27,8 @@ pub struct ReplayArgs {
     /// Instruction budget per batch; a run that exhausts it is inconclusive.
     #[arg(long, default_value_t = oracles::interp::DEFAULT_BUDGET)]
     budget: u64,
-    /// `builtin` (the only translator so far).
-    #[arg(long, default_value = "builtin")]
-    translator: String,
-    /// `contract` or `exact`, for the built-in translator.
-    #[arg(long, default_value = "contract")]
-    profile: String,
+    #[command(flatten)]
+    translator: super::TranslatorArgs,
     /// `auto` (a real GPU first, lavapipe otherwise) or a substring of the adapter's name.
     #[arg(long, default_value = "auto")]
     adapter: String,
@@ -61,7 +57,7 @@ pub fn collect(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), CliError> {
 }
 
 pub fn run(a: &ReplayArgs) -> CliResult {
-    let profile = super::builtin_profile(&a.translator, &a.profile)?;
+    let translator = a.translator.build()?;
     let mut gpu = match a.executor {
         Executor::Interp => None,
         Executor::Gpu => match harness::gpu::isolated::IsolatedGpu::new(&a.adapter) {
@@ -94,7 +90,7 @@ pub fn run(a: &ReplayArgs) -> CliResult {
             }
         };
         let outcomes = match &mut gpu {
-            Some(g) => harness::gpu::replay::replay_gpu(&case, g, profile),
+            Some(g) => harness::gpu::replay::replay_gpu(&case, g, &translator),
             None => replay_interp(&case, a.budget),
         };
         for (id, outcome) in outcomes {

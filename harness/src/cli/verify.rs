@@ -15,12 +15,8 @@ use super::{CliError, CliResult, write_output};
 pub struct VerifyArgs {
     /// Case files (or folders of them) to run as well, interpreter against GPU.
     cases_files: Vec<PathBuf>,
-    /// `builtin` (the only translator so far).
-    #[arg(long, default_value = "builtin")]
-    translator: String,
-    /// `contract` (the default) or `exact`.
-    #[arg(long, default_value = "contract")]
-    profile: String,
+    #[command(flatten)]
+    translator: super::TranslatorArgs,
     /// `auto` (a real GPU first, lavapipe otherwise) or a substring of the adapter's name.
     #[arg(long, default_value = "auto")]
     adapter: String,
@@ -59,9 +55,8 @@ pub fn run(a: &VerifyArgs) -> CliResult {
             extra_cases.push((f.display().to_string(), text));
         }
     }
-    let profile = super::builtin_profile(&a.translator, &a.profile)?;
     let opts = Options {
-        profile,
+        translator: a.translator.build()?,
         seed: a.seed,
         cases: a.cases.max(1),
         extra_cases,

@@ -3,10 +3,10 @@
 //! A translator rejection is a skip naming its catalog id; a GPU failure is a failed run that
 //! says it was inconclusive.
 
+use crate::translators::{Failure, Translator};
 use oracles::case::CaseFile;
 use oracles::interp::Srv;
 use oracles::replay::{InvocationInputs, Observed, RunOutcome, check, resources};
-use translator::{Profile, translate};
 
 use super::ComputeInputs;
 use super::isolated::{IsolatedGpu as Gpu, Request};
@@ -46,16 +46,13 @@ pub struct Prepared {
 }
 
 /// Decode, translate and wrap; `Err` is the outcome every run of the case gets.
-pub fn prepare(case: &CaseFile, profile: Profile) -> Result<Prepared, RunOutcome> {
-    let shader = case
-        .blob()
-        .and_then(|b| dxbc::Shader::parse(&b).map_err(|e| format!("[{}] {e}", e.code())))
-        .map_err(RunOutcome::Failed)?;
-    let translation = translate(&shader, profile).map_err(|r| {
-        RunOutcome::Skipped(format!(
-            "rejected by the translator [{}]: {}",
-            r.catalog_id, r.reason
-        ))
+pub fn prepare(case: &CaseFile, translator: &Translator) -> Result<Prepared, RunOutcome> {
+    let blob = case.blob().map_err(RunOutcome::Failed)?;
+    let shader = dxbc::Shader::parse(&blob)
+        .map_err(|e| RunOutcome::Failed(format!("[{}] {e}", e.code())))?;
+    let translation = translator.translate(&blob, &shader).map_err(|f| match f {
+        Failure::Rejected { .. } => RunOutcome::Skipped(f.to_string()),
+        Failure::Crashed { .. } => RunOutcome::Skipped(f.to_string()),
     })?;
     let wrapped =
         if shader.program.version.stage == dxbc::Stage::Compute {
@@ -103,8 +100,12 @@ pub fn observe_gpu(
 }
 
 /// Replay every run of a case on the GPU.
-pub fn replay_gpu(case: &CaseFile, gpu: &mut Gpu, profile: Profile) -> Vec<(String, RunOutcome)> {
-    let p = match prepare(case, profile) {
+pub fn replay_gpu(
+    case: &CaseFile,
+    gpu: &mut Gpu,
+    translator: &Translator,
+) -> Vec<(String, RunOutcome)> {
+    let p = match prepare(case, translator) {
         Ok(p) => p,
         Err(outcome) => {
             return case

@@ -6,9 +6,9 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use crate::translators::Translator;
 use oracles::case::CaseFile;
 use oracles::replay::{Observed, RunOutcome};
-use translator::Profile;
 
 use super::oracle::allowing;
 use super::{Counts, ProgramReport};
@@ -113,7 +113,7 @@ fn save(
 /// Run cases, given as (name, JSON), interpreter against GPU.
 pub fn verify_cases(
     gpu: &mut IsolatedGpu,
-    profile: Profile,
+    translator: &Translator,
     cases_dir: &Path,
     cases: &[(String, String)],
 ) -> Vec<ProgramReport> {
@@ -134,7 +134,7 @@ pub fn verify_cases(
                 continue;
             }
         };
-        let prepared = match prepare(&case, profile) {
+        let prepared = match prepare(&case, translator) {
             Ok(p) => p,
             Err(outcome) => {
                 report.skipped = Some(format!("{outcome:?}"));

@@ -13,7 +13,9 @@ use std::path::{Path, PathBuf};
 use oracles::case::{BufferDesc, CaseFile, Input, Word};
 use oracles::domain::Events;
 use oracles::interp::{Buffer, Resources, Srv, run_invocations_on};
-use translator::{Manifest, Translation, translate};
+use translator::{Manifest, Translation};
+
+use crate::translators::Failure;
 
 use super::oracle::{ProgramBand, Verdict, allowing, judge_word};
 use super::{Counts, Options, ProgramReport};
@@ -128,8 +130,15 @@ pub(super) fn decode_and_translate(
 ) -> Result<(dxbc::Shader, Translation), Skip> {
     let shader = dxbc::Shader::parse(blob)
         .map_err(|e| Skip::new("malformed", format!("[{}] {e}", e.code())))?;
-    let translation = translate(&shader, opts.profile)
-        .map_err(|r| Skip::new("rejected", format!("[{}] {}", r.catalog_id, r.reason)))?;
+    let translation = opts
+        .translator
+        .translate(blob, &shader)
+        .map_err(|f| match &f {
+            Failure::Rejected {
+                catalog_id, reason, ..
+            } => Skip::new("rejected", format!("[{catalog_id}] {reason}")),
+            Failure::Crashed { .. } => Skip::new("translator-crash", f.to_string()),
+        })?;
     if let Some(b) = translation
         .manifest
         .bindings

@@ -13,11 +13,11 @@ use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
+use crate::translators::Translator;
 use dxbc::opcodes::Num;
 use generators::programs::SingleOp;
 use oracles::interp::{DEFAULT_BUDGET, Resources, run_invocations};
 use serde::Serialize;
-use translator::{Profile, translate};
 
 use crate::gpu::isolated::{IsolatedGpu, Request};
 use crate::gpu::wrap::wrap;
@@ -85,7 +85,7 @@ pub struct Report {
 /// Run settings.
 #[derive(Debug, Clone)]
 pub struct Options {
-    pub profile: Profile,
+    pub translator: Translator,
     pub seed: u64,
     pub cases: usize,
     /// Case files given on the command line, as (name, JSON), run after the embedded ones.
@@ -198,10 +198,10 @@ fn program(
             return report;
         }
     };
-    let t = match translate(&shader, opts.profile) {
+    let t = match opts.translator.translate(&op.blob, &shader) {
         Ok(t) => t,
-        Err(r) => {
-            report.skipped = Some(format!("rejected [{}]: {}", r.catalog_id, r.reason));
+        Err(f) => {
+            report.skipped = Some(f.to_string());
             return report;
         }
     };
@@ -341,7 +341,7 @@ pub fn run(opts: &Options, out_dir: &Path, adapter: &str) -> Result<Report, GpuE
     let programs = generators::programs::all_single();
     let mut report = Report {
         format: "dxdiff-report/1",
-        profile: opts.profile.to_string(),
+        profile: opts.translator.name(),
         seed: opts.seed,
         adapter: gpu.description.clone(),
         inputs_per_program: opts.cases,
@@ -389,7 +389,7 @@ pub fn run(opts: &Options, out_dir: &Path, adapter: &str) -> Result<Report, GpuE
             .collect()
     };
     all_cases.extend(opts.extra_cases.iter().cloned());
-    for p in cases::verify_cases(&mut gpu, opts.profile, &cases_dir, &all_cases) {
+    for p in cases::verify_cases(&mut gpu, &opts.translator, &cases_dir, &all_cases) {
         report.totals.add(&p.counts);
         for (id, n) in &p.adapted_by {
             *report.adapted_by.entry(id.clone()).or_default() += n;

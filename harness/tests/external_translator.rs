@@ -1,0 +1,143 @@
+//! `--translator cmd:<command line>`: the example adapter (examples/translators/builtin.sh)
+//! gives exactly the built-in translator's results, and a translator that crashes, hangs or
+//! prints garbage is recorded as a translator crash while the run completes.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn dxdiff() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_dxdiff"));
+    c.env("NODEVICE_SELECT", "1")
+        .env("DXDIFF", env!("CARGO_BIN_EXE_dxdiff"));
+    c
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn out_dir(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("dxdiff-cmd-{name}-{}", std::process::id()))
+}
+
+fn report(dir: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).expect("report"))
+        .expect("json")
+}
+
+/// `None` when there is no usable adapter.
+fn verify(translator: &str, dir: &Path, extra: &[&str]) -> Option<Output> {
+    let out = dxdiff()
+        .args([
+            "verify",
+            "--cases",
+            "300",
+            "--seed",
+            "4",
+            "--profile",
+            "exact",
+        ])
+        .args(["--translator", translator, "--translator-timeout", "2"])
+        .args(extra)
+        .arg("--out")
+        .arg(dir)
+        .current_dir(root())
+        .output()
+        .expect("runs");
+    if out.status.code() == Some(4) {
+        eprintln!("skipped: no usable GPU adapter");
+        return None;
+    }
+    Some(out)
+}
+
+#[test]
+fn the_example_adapter_gives_the_builtin_results() {
+    let adapter = "cmd:DXDIFF_PROFILE=exact sh examples/translators/builtin.sh";
+    let (a, b) = (out_dir("adapter"), out_dir("builtin"));
+    let Some(out) = verify(adapter, &a, &[]) else {
+        return;
+    };
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    verify("builtin", &b, &[]).expect("adapter");
+    let (ra, rb) = (report(&a), report(&b));
+    assert_eq!(ra["totals"], rb["totals"]);
+    assert_eq!(ra["adapted_by"], rb["adapted_by"]);
+    assert!(ra["totals"]["lanes"].as_u64().unwrap_or(0) > 20_000);
+    assert!(
+        ra["programs"]
+            .as_array()
+            .expect("programs")
+            .iter()
+            .all(|p| p["skipped"].is_null())
+    );
+}
+
+#[test]
+fn crashing_hanging_and_garbage_translators_are_recorded() {
+    let cases = root().join("examples/cases");
+    let cases = cases.to_str().expect("utf-8 path");
+    for (name, translator, why) in [
+        ("crash", "cmd:echo boom >&2; exit 3", "exited with"),
+        ("hang", "cmd:sleep 30", "no answer within"),
+        ("garbage", "cmd:echo garbage", "not the protocol's JSON"),
+    ] {
+        let dir = out_dir(name);
+        let Some(out) = verify(translator, &dir, &["--corpus-only", "--corpus", cases]) else {
+            return;
+        };
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{name}: {stdout}");
+        assert!(
+            stdout
+                .lines()
+                .last()
+                .unwrap_or("")
+                .starts_with("verify: 5 programs")
+        );
+        let r = report(&dir);
+        assert_eq!(r["skips"]["translator-crash"], 5, "{name}: {stdout}");
+        for p in r["programs"].as_array().expect("programs") {
+            let skipped = p["skipped"].as_str().unwrap_or("");
+            assert!(skipped.contains(why), "{name}: {skipped}");
+        }
+        if name == "crash" {
+            assert!(
+                r["programs"][0]["skipped"]
+                    .as_str()
+                    .unwrap_or("")
+                    .contains("boom")
+            );
+        }
+        // replay skips every run with the reason; translate exits 2.
+        let replay = dxdiff()
+            .args(["replay", "--executor", "gpu", "--translator", translator])
+            .args(["--translator-timeout", "2", cases])
+            .output()
+            .expect("runs");
+        let text = String::from_utf8_lossy(&replay.stdout);
+        assert_eq!(replay.status.code(), Some(0), "{name}: {text}");
+        assert!(
+            text.lines().last().unwrap_or("").ends_with(" skipped"),
+            "{text}"
+        );
+        assert!(text.contains("translator crash"), "{text}");
+        let translate = dxdiff()
+            .args([
+                "translate",
+                "--translator",
+                translator,
+                "--translator-timeout",
+                "2",
+            ])
+            .arg(root().join("examples/cases/flow.json"))
+            .output()
+            .expect("runs");
+        assert_eq!(translate.status.code(), Some(2), "{name}");
+    }
+}
