@@ -36,6 +36,10 @@ enum Command {
         #[arg(long, default_value = "auto")]
         adapter: String,
     },
+    /// Internal: `--translator vkd3d` behind the external-translator protocol (DXBC on stdin,
+    /// one JSON answer on stdout), in a child so that a crash in vkd3d or naga stays there.
+    #[command(hide = true)]
+    Vkd3dAdapter,
     /// Run case files and check their expectations.
     Replay(cli::replay::ReplayArgs),
     /// Print the adaptation catalog (`--json` for the full entries).
@@ -51,6 +55,15 @@ fn main() -> ExitCode {
         Command::Replay(a) => cli::replay::run(&a),
         Command::GpuWorker { adapter } => {
             return ExitCode::from(harness::gpu::isolated::serve(&adapter).clamp(0, 255) as u8);
+        }
+        Command::Vkd3dAdapter => {
+            use std::io::Read;
+            let mut blob = Vec::new();
+            if std::io::stdin().read_to_end(&mut blob).is_err() {
+                return ExitCode::from(2);
+            }
+            println!("{}", harness::vkd3d::adapter::answer(&blob));
+            return ExitCode::SUCCESS;
         }
         Command::Translate(a) => cli::translate::run(&a),
         Command::Verify(a) => cli::verify::run(&a),

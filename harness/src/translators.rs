@@ -26,6 +26,10 @@ pub enum Translator {
         line: String,
         timeout: Duration,
     },
+    /// vkd3d-shader through `dxdiff vkd3d-adapter` (the same protocol, in a child).
+    Vkd3d {
+        timeout: Duration,
+    },
 }
 
 /// Why a program has no translation.
@@ -77,6 +81,9 @@ impl Translator {
                 .map(Translator::Builtin)
                 .ok_or_else(|| format!("unknown profile `{profile}` (contract or exact)"));
         }
+        if spec == "vkd3d" {
+            return Ok(Translator::Vkd3d { timeout });
+        }
         if let Some(line) = spec.strip_prefix("cmd:") {
             if line.trim().is_empty() {
                 return Err("`cmd:` needs a command line".into());
@@ -87,7 +94,7 @@ impl Translator {
             });
         }
         Err(format!(
-            "unknown translator `{spec}` (builtin or cmd:<command line>)"
+            "unknown translator `{spec}` (builtin, vkd3d or cmd:<command line>)"
         ))
     }
 
@@ -96,6 +103,7 @@ impl Translator {
         match self {
             Translator::Builtin(p) => format!("builtin/{p}"),
             Translator::Command { line, .. } => format!("cmd:{line}"),
+            Translator::Vkd3d { .. } => "vkd3d".into(),
         }
     }
 
@@ -103,7 +111,7 @@ impl Translator {
     pub fn profile(&self) -> Option<Profile> {
         match self {
             Translator::Builtin(p) => Some(*p),
-            Translator::Command { .. } => None,
+            Translator::Command { .. } | Translator::Vkd3d { .. } => None,
         }
     }
 
@@ -118,6 +126,12 @@ impl Translator {
                 })
             }
             Translator::Command { line, timeout } => run_command(line, *timeout, blob),
+            Translator::Vkd3d { timeout } => {
+                let exe = std::env::current_exe()
+                    .map_err(|e| crash(format!("cannot find dxdiff: {e}"), &[]))?;
+                let quoted = exe.display().to_string().replace('\'', "'\\''");
+                run_command(&format!("'{quoted}' vkd3d-adapter"), *timeout, blob)
+            }
         }
     }
 }

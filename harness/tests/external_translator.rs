@@ -141,3 +141,41 @@ fn crashing_hanging_and_garbage_translators_are_recorded() {
         assert_eq!(translate.status.code(), Some(2), "{name}");
     }
 }
+
+/// `--translator vkd3d`: the three divergences found on the peer corpus, minimized in
+/// docs/vkd3d/, still fail with vkd3d and pass with the built-in exact profile.
+#[test]
+fn vkd3d_reproduces_its_documented_failures() {
+    let has_vkd3d = Command::new("vkd3d-compiler")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_vkd3d {
+        eprintln!("skipped: vkd3d-compiler is not installed (apt-get install vkd3d-compiler)");
+        return;
+    }
+    let cases = root().join("docs/vkd3d");
+    let replay = |translator: &str| {
+        dxdiff()
+            .args(["replay", "--executor", "gpu", "--profile", "exact"])
+            .args(["--translator", translator])
+            .arg(&cases)
+            .output()
+            .expect("runs")
+    };
+    let vkd3d = replay("vkd3d");
+    if vkd3d.status.code() == Some(4) {
+        eprintln!("skipped: no usable GPU adapter");
+        return;
+    }
+    let text = String::from_utf8_lossy(&vkd3d.stdout);
+    assert_eq!(vkd3d.status.code(), Some(1), "{text}");
+    assert!(text.ends_with("0 passed, 3 failed, 0 skipped\n"), "{text}");
+    let builtin = replay("builtin");
+    assert_eq!(
+        builtin.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&builtin.stdout)
+    );
+}
