@@ -222,8 +222,8 @@ fn a_planted_bug_in_a_corpus_program_is_shrunk_and_saved() {
     let programs = dir.join("programs");
     std::fs::create_dir_all(&programs).expect("mkdir");
     let asm = "ps_5_0\ndcl_constantbuffer CB0[2], immediateIndexed\ndcl_output o0.xyzw\ndcl_temps 2\n\
-               iadd r0.xy, cb0[0].xyxx, cb0[1].xyxx\n\
-               udiv r1.x, null, r0.x, r0.y\n\
+               iadd r0.x, cb0[0].x, cb0[1].x\n\
+               udiv r1.x, null, r0.x, cb0[1].y\n\
                mov o0.x, r1.x\nmov o0.yzw, cb0[1].yzwy\nret\n";
     let blob = dxbc::assemble_container(asm).expect("assembles").to_bytes();
     std::fs::write(programs.join("udiv_chain.dxbc"), blob).expect("write");

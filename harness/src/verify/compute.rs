@@ -14,7 +14,7 @@ use oracles::case::{BufferDesc, CaseFile, Input, Word};
 use oracles::interp::{Buffer, Resources, Srv, run_dispatch};
 use translator::Translation;
 
-use super::corpus::{Skip, decode_and_translate, fnv};
+use super::corpus::{Skip, decode_and_translate, file_name, fnv};
 use super::oracle::{ProgramBand, Verdict, judge_word};
 use super::{Options, ProgramReport};
 use crate::gpu::ComputeInputs;
@@ -263,7 +263,7 @@ pub fn program(
     let threads = (x * y * z).max(1);
     let n = (opts.corpus_cases.div_ceil(threads as usize)).clamp(16, MAX_DISPATCHES);
     let t_in = std::time::Instant::now();
-    let ds = dispatches(&t, threads, opts.seed ^ fnv(name.as_bytes()), n);
+    let ds = dispatches(&t, threads, opts.seed ^ fnv(file_name(name).as_bytes()), n);
     clock("inputs", t_in);
     let t1 = std::time::Instant::now();
     let refs = interpret(&shader.program, &ds, u64::from(threads));

@@ -686,7 +686,7 @@ pub fn program(
         }
     };
     *time.entry("translation".into()).or_default() += t0.elapsed().as_secs_f64();
-    let seed = opts.seed ^ fnv(name.as_bytes());
+    let seed = opts.seed ^ fnv(file_name(name).as_bytes());
     let t_in = std::time::Instant::now();
     let vs = vectors(&ready, seed, opts.corpus_cases);
     *time.entry("inputs".into()).or_default() += t_in.elapsed().as_secs_f64();
@@ -748,6 +748,14 @@ pub fn program(
         *time.entry("shrinking".into()).or_default() += t3.elapsed().as_secs_f64();
     }
     (report, None)
+}
+
+/// The file name of a program's path: its inputs depend on it and the seed, not on where the
+/// folder lies, so a run reproduces from another checkout.
+pub(super) fn file_name(name: &str) -> String {
+    Path::new(name)
+        .file_name()
+        .map_or_else(|| name.to_string(), |n| n.to_string_lossy().into_owned())
 }
 
 /// A stable 64-bit hash of a name, so each program's inputs depend on the seed and the name.
