@@ -10,11 +10,11 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use oracles::case::{BufferDesc, CaseFile, Input, Word};
+use oracles::case::{BufferDesc, Input, Word};
 use oracles::interp::{Buffer, Resources, Srv, run_dispatch};
 use translator::Translation;
 
-use super::corpus::{Skip, decode_and_translate, file_name, fnv};
+use super::corpus::{Skip, decode_and_translate, file_name, fnv, par_map, save_case};
 use super::oracle::{ProgramBand, Verdict, judge_word};
 use super::{Options, ProgramReport};
 use crate::gpu::ComputeInputs;
@@ -149,23 +149,7 @@ fn interpret_with(
             r.events,
         ))
     };
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(ds.len().max(1));
-    let per = ds.len().div_ceil(threads.max(1)).max(1);
-    std::thread::scope(|s| {
-        let handles: Vec<_> = ds
-            .chunks(per)
-            .map(|chunk| s.spawn(move || chunk.iter().map(one).collect::<Vec<_>>()))
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| vec![Err("an interpreter thread panicked".into())])
-            })
-            .collect()
-    })
+    par_map(ds, one, || Err("an interpreter thread panicked".into()))
 }
 
 /// Save a mismatching dispatch as a case, with the interpreter's UAV words as expectations.
@@ -206,35 +190,17 @@ fn save(
             )
         })
         .collect();
-    let stem: String = Path::new(name)
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "program".into())
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-        .collect();
-    let case = CaseFile {
-        format: "dxdiff-case/1".into(),
-        name: stem.clone(),
-        shader_model: None,
-        dxbc: blob.iter().map(|b| format!("{b:02x}")).collect(),
-        source_text: None,
-        source_text_kind: None,
-        runs: vec![oracles::case::Run {
-            id: "mismatch".into(),
-            inputs,
-            dispatch: Some([1, 1, 1]),
-            invocations: None,
-            expect: Some(expect),
-            flags: Vec::new(),
-            upstream_flags: None,
-            source: Some(format!("dxdiff verify --corpus, from {name}")),
-        }],
+    let run = oracles::case::Run {
+        id: "mismatch".into(),
+        inputs,
+        dispatch: Some([1, 1, 1]),
+        invocations: None,
+        expect: Some(expect),
+        flags: Vec::new(),
+        upstream_flags: None,
+        source: Some(format!("dxdiff verify --corpus, from {name}")),
     };
-    std::fs::create_dir_all(dir).ok()?;
-    let path = dir.join(format!("corpus-{stem}.json"));
-    std::fs::write(&path, serde_json::to_string_pretty(&case).ok()?).ok()?;
-    Some(path.display().to_string())
+    save_case(dir, name, blob, run)
 }
 
 /// Verify one compute program; `report` arrives named and empty.
@@ -317,19 +283,8 @@ pub fn program(
                 verdict = verdict.worst(v);
             }
         }
-        match verdict {
-            Verdict::Match => report.counts.matched += 1,
-            Verdict::Within => report.counts.within += 1,
-            Verdict::Adapted(ids) => {
-                report.counts.adapted += 1;
-                for id in ids {
-                    *report.adapted_by.entry(id).or_default() += 1;
-                }
-            }
-            Verdict::Mismatch => {
-                report.counts.mismatch += 1;
-                first_failure.get_or_insert(k);
-            }
+        if report.tally(verdict) {
+            first_failure.get_or_insert(k);
         }
     }
     clock("gpu", t2);

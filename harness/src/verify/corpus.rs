@@ -17,7 +17,7 @@ use translator::{Manifest, Translation};
 
 use crate::translators::Failure;
 
-use super::oracle::{ProgramBand, Verdict, allowing, judge_word};
+use super::oracle::{ProgramBand, Verdict, attribute, judge_word};
 use super::{Counts, Options, ProgramReport};
 use crate::gpu::isolated::{IsolatedGpu, Request};
 use crate::gpu::replay::register_of;
@@ -292,6 +292,38 @@ fn resources(r: &Ready, v: &Vector) -> Resources {
     res
 }
 
+/// `f` over `items` on all cores, results in order; a chunk whose thread panicked gives
+/// `fallback()` for each of its items.
+pub(super) fn par_map<T: Sync, R: Send>(
+    items: &[T],
+    f: impl Fn(&T) -> R + Sync,
+    fallback: impl Fn() -> R,
+) -> Vec<R> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(items.len().max(1));
+    let per = items.len().div_ceil(threads).max(1);
+    let f = &f;
+    std::thread::scope(|s| {
+        let handles: Vec<_> = items
+            .chunks(per)
+            .map(|chunk| {
+                (
+                    chunk.len(),
+                    s.spawn(move || chunk.iter().map(f).collect::<Vec<_>>()),
+                )
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|(n, h)| {
+                h.join()
+                    .unwrap_or_else(|_| (0..n).map(|_| fallback()).collect())
+            })
+            .collect()
+    })
+}
+
 /// Run the interpreter on every vector, on all cores (each vector is its own small batch,
 /// because each has its own constant buffers): everything with [`FIRST_BUDGET`], then the first
 /// [`RETRIES`] vectors that ran out again with [`CORPUS_BUDGET`].
@@ -334,26 +366,9 @@ fn interpret_with(r: &Ready, vs: &[Vector], budget: u64) -> Vec<Reference> {
             },
         }
     };
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(vs.len().max(1));
-    let per = vs.len().div_ceil(threads.max(1)).max(1);
-    std::thread::scope(|s| {
-        let handles: Vec<_> = vs
-            .chunks(per)
-            .map(|chunk| s.spawn(move || chunk.iter().map(one).collect::<Vec<_>>()))
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| {
-                h.join().unwrap_or_else(|_| {
-                    vec![Reference {
-                        error: Some("an interpreter thread panicked".into()),
-                        ..Reference::default()
-                    }]
-                })
-            })
-            .collect()
+    par_map(vs, one, || Reference {
+        error: Some("an interpreter thread panicked".into()),
+        ..Reference::default()
     })
 }
 
@@ -452,12 +467,7 @@ fn judge_vector(r: &Ready, reference: &Reference, got: &[u32], adapter: &str) ->
         |want: u32, have: u32| judge_word(&r.band, want, have, reference.events, claimed, adapter);
     let got_discard = got.get(w.discard_offset as usize).is_some_and(|d| *d != 0);
     if got_discard != reference.discarded {
-        let ids = allowing(reference.events, claimed, adapter);
-        return if ids.is_empty() {
-            Verdict::Mismatch
-        } else {
-            Verdict::Adapted(ids)
-        };
+        return attribute(reference.events, claimed, adapter);
     }
     if reference.discarded {
         return Verdict::Match;
@@ -627,6 +637,26 @@ fn save(dir: &Path, name: &str, blob: &[u8], r: &Ready, v: &Vector) -> Option<St
             );
         }
     }
+    let run = oracles::case::Run {
+        id: "mismatch".into(),
+        inputs,
+        dispatch: None,
+        invocations: None,
+        expect: Some(expect),
+        flags: Vec::new(),
+        upstream_flags: None,
+        source: Some(format!("dxdiff verify --corpus, from {name}")),
+    };
+    save_case(dir, name, blob, run)
+}
+
+/// Write a one-run case for a corpus program as `dir/corpus-<file stem>.json`.
+pub(super) fn save_case(
+    dir: &Path,
+    name: &str,
+    blob: &[u8],
+    run: oracles::case::Run,
+) -> Option<String> {
     let stem: String = Path::new(name)
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
@@ -641,16 +671,7 @@ fn save(dir: &Path, name: &str, blob: &[u8], r: &Ready, v: &Vector) -> Option<St
         dxbc: blob.iter().map(|b| format!("{b:02x}")).collect(),
         source_text: None,
         source_text_kind: None,
-        runs: vec![oracles::case::Run {
-            id: "mismatch".into(),
-            inputs,
-            dispatch: None,
-            invocations: None,
-            expect: Some(expect),
-            flags: Vec::new(),
-            upstream_flags: None,
-            source: Some(format!("dxdiff verify --corpus, from {name}")),
-        }],
+        runs: vec![run],
     };
     std::fs::create_dir_all(dir).ok()?;
     let path = dir.join(format!("corpus-{stem}.json"));
@@ -725,19 +746,8 @@ pub fn program(
     let t_judge = std::time::Instant::now();
     let mut first_failure = None;
     for (k, g) in live.iter().zip(&got) {
-        match judge_vector(&ready, &refs[*k], g, &gpu.description) {
-            Verdict::Match => report.counts.matched += 1,
-            Verdict::Within => report.counts.within += 1,
-            Verdict::Adapted(ids) => {
-                report.counts.adapted += 1;
-                for id in ids {
-                    *report.adapted_by.entry(id).or_default() += 1;
-                }
-            }
-            Verdict::Mismatch => {
-                report.counts.mismatch += 1;
-                first_failure.get_or_insert(*k);
-            }
+        if report.tally(judge_vector(&ready, &refs[*k], g, &gpu.description)) {
+            first_failure.get_or_insert(*k);
         }
     }
     *time.entry("judging".into()).or_default() += t_judge.elapsed().as_secs_f64();

@@ -62,6 +62,27 @@ pub struct ProgramReport {
     pub counterexample: Option<String>,
 }
 
+impl ProgramReport {
+    /// Count one lane's verdict; true when it is a mismatch.
+    pub fn tally(&mut self, verdict: Verdict) -> bool {
+        match verdict {
+            Verdict::Match => self.counts.matched += 1,
+            Verdict::Within => self.counts.within += 1,
+            Verdict::Adapted(ids) => {
+                self.counts.adapted += 1;
+                for id in ids {
+                    *self.adapted_by.entry(id).or_default() += 1;
+                }
+            }
+            Verdict::Mismatch => {
+                self.counts.mismatch += 1;
+                return true;
+            }
+        }
+        false
+    }
+}
+
 /// The whole run.
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
@@ -314,21 +335,8 @@ fn program(
             }
         }
         report.counts.lanes += 1;
-        match verdict {
-            Verdict::Match => report.counts.matched += 1,
-            Verdict::Within => report.counts.within += 1,
-            Verdict::Adapted(ids) => {
-                report.counts.adapted += 1;
-                for id in ids {
-                    *report.adapted_by.entry(id).or_default() += 1;
-                }
-            }
-            Verdict::Mismatch => {
-                report.counts.mismatch += 1;
-                if report.counterexample.is_none() {
-                    report.counterexample = save_counterexample(cases_dir, op, regs, want);
-                }
-            }
+        if report.tally(verdict) && report.counterexample.is_none() {
+            report.counterexample = save_counterexample(cases_dir, op, regs, want);
         }
     }
     clock("judging", t_judge);

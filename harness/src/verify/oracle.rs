@@ -145,6 +145,11 @@ pub fn judge_word(
     if band.allows(reference, got) {
         return Verdict::Within;
     }
+    attribute(events, claimed, adapter)
+}
+
+/// A difference outside every band: adapted by the entries that allow it, else a mismatch.
+pub fn attribute(events: Events, claimed: &[String], adapter: &str) -> Verdict {
     let ids = allowing(events, claimed, adapter);
     if ids.is_empty() {
         Verdict::Mismatch
@@ -171,12 +176,7 @@ pub fn judge(
     if float_result && within(op, reference, got, terms) {
         return Verdict::Within;
     }
-    let ids = allowing(events, claimed, adapter);
-    if ids.is_empty() {
-        Verdict::Mismatch
-    } else {
-        Verdict::Adapted(ids)
-    }
+    attribute(events, claimed, adapter)
 }
 
 #[cfg(test)]
