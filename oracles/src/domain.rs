@@ -115,7 +115,8 @@ domains! {
     /// An atomic past the end of a u# resource (no write; returned value undefined) (doc §3.1).
     OobAtomic = "oob-atomic",
     /// D3D itself leaves the result undefined: TGSM or indexable-temp OOB, structured
-    /// byte-offset OOB, unaligned raw offsets, reads before writes (doc §3.1-3.2).
+    /// byte-offset OOB, unaligned raw offsets, reads before writes, and invocations storing
+    /// different values to one UAV word (doc §3.1-3.2).
     /// The case is a don't-care for the outputs it reaches.
     D3dUndefined = "d3d-undefined",
     /// An add or multiply whose exact result lies just below the smallest normal but rounds up

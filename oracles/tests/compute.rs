@@ -141,3 +141,28 @@ ret
     let e = run_dispatch(&p, &mut res, [1, 1, 1], 10_000).expect_err("budget ends it");
     assert_eq!(e.code(), "interp.budget");
 }
+
+/// Invocations that store different values to one UAV word race: D3D leaves the winner
+/// undefined, so the dispatch enters `d3d-undefined`. Storing the same value is no race.
+#[test]
+fn racing_uav_stores_are_undefined() {
+    let run = |value: &str| {
+        let p = program(&format!(
+            "cs_5_0
+dcl_uav_raw u0
+dcl_input vThreadIDInGroupFlattened
+dcl_thread_group 8, 1, 1
+store_raw u0.x, l(0), {value}
+ret
+"
+        ));
+        let mut res = Resources::default();
+        res.uavs.insert(0, uav(4));
+        run_dispatch(&p, &mut res, [1, 1, 1], DEFAULT_BUDGET)
+            .expect("runs")
+            .events
+    };
+    let undefined = Domain::D3dUndefined.bit();
+    assert_ne!(run("vThreadIDInGroupFlattened.x") & undefined, 0);
+    assert_eq!(run("l(7)") & undefined, 0);
+}

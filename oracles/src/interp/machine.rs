@@ -147,6 +147,11 @@ pub struct Machine<'a> {
     pub views: std::collections::BTreeMap<(OperandType, u32), super::ViewKind>,
     /// Instructions executed so far (each counts once for the whole batch).
     pub executed: u64,
+    /// The last plain store to each UAV word in this batch: (slot, byte address) → (lane,
+    /// value). Two lanes storing different values to one word race: D3D leaves the winner
+    /// undefined (FS §7.14: no ordering between threads without atomics), so both lanes get
+    /// `d3d-undefined`.
+    pub uav_stores: std::collections::HashMap<(u32, u64), (usize, u32)>,
 }
 
 /// How a source operand is typed by its consumer, which decides what `-` and `|x|` mean.
@@ -210,6 +215,7 @@ impl Machine<'_> {
         self.frames.clear();
         self.events.fill(0);
         self.scratch_ev.fill(0);
+        self.uav_stores.clear();
         self.executed = 0;
     }
 

@@ -199,7 +199,17 @@ impl Machine<'_> {
                         }
                         match base {
                             Some(b) => {
-                                buffer_store(self.buffer_mut(t), b + 4 * c as u64, v[l], &mut ev)
+                                let addr = b + 4 * c as u64;
+                                if let Target::Uav(slot) = t
+                                    && let Some((other, old)) =
+                                        self.uav_stores.insert((slot, addr), (l, v[l]))
+                                    && other != l
+                                    && old != v[l]
+                                {
+                                    raise(&mut ev, Domain::D3dUndefined);
+                                    self.events[other] |= Domain::D3dUndefined.bit();
+                                }
+                                buffer_store(self.buffer_mut(t), addr, v[l], &mut ev)
                             }
                             None => raise(&mut ev, Domain::OobWrite),
                         }

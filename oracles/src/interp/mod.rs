@@ -216,6 +216,7 @@ fn machine<'a>(
         pool: machine::Pool::new(lanes),
         views: l.views.clone(),
         executed: 0,
+        uav_stores: std::collections::HashMap::new(),
     })
 }
 
