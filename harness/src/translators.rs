@@ -107,14 +107,6 @@ impl Translator {
         }
     }
 
-    /// The built-in profile, if this is the built-in translator.
-    pub fn profile(&self) -> Option<Profile> {
-        match self {
-            Translator::Builtin(p) => Some(*p),
-            Translator::Command { .. } | Translator::Vkd3d { .. } => None,
-        }
-    }
-
     /// Translate one program (`blob` is its container, `shader` the decoded form).
     pub fn translate(&self, blob: &[u8], shader: &dxbc::Shader) -> Result<Translation, Failure> {
         match self {

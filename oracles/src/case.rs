@@ -158,7 +158,38 @@ impl WordsExpect {
     }
 }
 
+impl Word {
+    /// Raw words as case-file words.
+    pub fn list(words: &[u32]) -> Vec<Word> {
+        words.iter().map(|w| Word(*w)).collect()
+    }
+}
+
+impl Expect {
+    /// An expectation that every word equals these bits.
+    pub fn bits(words: &[u32]) -> Expect {
+        Expect::Words(WordsExpect {
+            words: Word::list(words),
+            compare: Compare::Bits,
+            max_ulp: None,
+        })
+    }
+}
+
 impl CaseFile {
+    /// A case of one program (its container) and one run.
+    pub fn single(name: &str, blob: &[u8], run: Run) -> CaseFile {
+        CaseFile {
+            format: FORMAT.into(),
+            name: name.into(),
+            shader_model: None,
+            dxbc: blob.iter().map(|b| format!("{b:02x}")).collect(),
+            source_text: None,
+            source_text_kind: None,
+            runs: vec![run],
+        }
+    }
+
     pub fn parse(text: &str) -> Result<CaseFile, String> {
         let case: CaseFile = serde_json::from_str(text).map_err(|e| e.to_string())?;
         if case.format != FORMAT {

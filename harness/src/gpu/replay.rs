@@ -133,20 +133,6 @@ pub fn replay_gpu(
         .collect()
 }
 
-/// The register a wrapped kernel's slot stands for, through the manifest.
-pub(crate) fn register_of(
-    slot: &super::wrap::Slot,
-    interfaces: &[translator::manifest::Interface],
-) -> Option<(u32, u8)> {
-    interfaces.iter().find_map(|i| {
-        let same = match slot.binding.strip_prefix("location ") {
-            Some(l) => i.location.map(|x| x.to_string()).as_deref() == Some(l),
-            None => i.builtin.as_deref() == Some(slot.binding.as_str()),
-        };
-        same.then_some((i.register?, i.mask))
-    })
-}
-
 /// One pixel/vertex run: one record per invocation (`invocations`, or the run's own `v#`).
 fn stage_run(
     gpu: &mut Gpu,
@@ -155,22 +141,12 @@ fn stage_run(
     run: &oracles::case::Run,
 ) -> Result<Observed, RunOutcome> {
     let (inputs, invocations) = run_inputs(run).map_err(RunOutcome::Skipped)?;
+    let sources = w
+        .input_sources(&manifest.inputs)
+        .map_err(RunOutcome::Skipped)?;
     let mut records = Vec::new();
     for regs in &invocations {
-        for slot in &w.inputs {
-            let Some((r, mask)) = register_of(slot, &manifest.inputs) else {
-                return Err(RunOutcome::Skipped(format!(
-                    "no register for input {}",
-                    slot.binding
-                )));
-            };
-            let v = regs.get(r as usize).copied().unwrap_or([0; 4]);
-            if slot.width == 1 {
-                records.push(v[mask.trailing_zeros().min(3) as usize]);
-            } else {
-                records.extend_from_slice(&v[..slot.width.min(4) as usize]);
-            }
-        }
+        super::wrap::push_record(&sources, regs, &mut records);
     }
     let n = invocations.len() as u32;
     let groups = [n.div_ceil(64).max(1), 1, 1];
@@ -198,13 +174,12 @@ fn stage_run(
             };
             // The first invocation's outputs, as the interpreter path reports them.
             for slot in &w.outputs {
-                if let Some((r, _)) = register_of(slot, &manifest.outputs) {
-                    let r = r as usize;
+                if let Some((r, comps)) = slot.register(&manifest.outputs) {
                     if obs.outputs.len() <= r {
                         obs.outputs.resize(r + 1, [0; 4]);
                     }
-                    for j in 0..slot.width.min(4) as usize {
-                        obs.outputs[r][j] =
+                    for (j, c) in comps.enumerate() {
+                        obs.outputs[r][c] =
                             out.get((slot.offset as usize) + j).copied().unwrap_or(0);
                     }
                 }

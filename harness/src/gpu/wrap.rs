@@ -22,6 +22,56 @@ pub struct Slot {
     pub width: u32,
 }
 
+/// A slot's source or target: a register and the components of it the slot's words cover.
+pub type Source = (usize, std::ops::Range<usize>);
+
+impl Slot {
+    /// The register this slot stands for, through the manifest's interfaces, and the components
+    /// its words cover: from the interface mask's first component, all four for a vec4.
+    pub fn register(&self, interfaces: &[translator::manifest::Interface]) -> Option<Source> {
+        let (register, mask) = interfaces.iter().find_map(|i| {
+            let same = match self.binding.strip_prefix("location ") {
+                Some(l) => i.location.map(|x| x.to_string()).as_deref() == Some(l),
+                None => i.builtin.as_deref() == Some(self.binding.as_str()),
+            };
+            same.then_some((i.register?, i.mask))
+        })?;
+        let first = if self.width >= 4 {
+            0
+        } else {
+            mask.trailing_zeros().min(3) as usize
+        };
+        Some((
+            register as usize,
+            first..(first + self.width as usize).min(4),
+        ))
+    }
+}
+
+impl Wrapped {
+    /// Where each input slot's words come from, resolved once per program.
+    pub fn input_sources(
+        &self,
+        inputs: &[translator::manifest::Interface],
+    ) -> Result<Vec<Source>, String> {
+        self.inputs
+            .iter()
+            .map(|slot| {
+                slot.register(inputs)
+                    .ok_or_else(|| format!("no register for input {}", slot.binding))
+            })
+            .collect()
+    }
+}
+
+/// Append one invocation's input record, given the `v#` registers it runs with.
+pub fn push_record(sources: &[Source], regs: &[[u32; 4]], out: &mut Vec<u32>) {
+    for (register, comps) in sources {
+        let v = regs.get(*register).copied().unwrap_or([0; 4]);
+        out.extend(comps.clone().map(|c| v[c]));
+    }
+}
+
 /// A constant buffer that the wrapped kernel reads per invocation: group 1, binding
 /// `2 + index` holds one copy of `stride_words` words for each invocation.
 #[derive(Debug, Clone, PartialEq, Eq)]

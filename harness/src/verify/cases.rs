@@ -76,38 +76,16 @@ fn save(
 ) -> Option<String> {
     let mut run = run.clone();
     let mut expect = BTreeMap::new();
-    let words = |w: &[u32]| {
-        w.iter()
-            .map(|x| oracles::case::Word(*x))
-            .collect::<Vec<_>>()
-    };
     for (r, v) in reference.outputs.iter().enumerate() {
-        expect.insert(
-            format!("o{r}"),
-            oracles::case::Expect::Words(oracles::case::WordsExpect {
-                words: words(v),
-                compare: oracles::case::Compare::Bits,
-                max_ulp: None,
-            }),
-        );
+        expect.insert(format!("o{r}"), oracles::case::Expect::bits(v));
     }
     for (slot, v) in &reference.uavs {
-        expect.insert(
-            format!("u{slot}"),
-            oracles::case::Expect::Words(oracles::case::WordsExpect {
-                words: words(v),
-                compare: oracles::case::Compare::Bits,
-                max_ulp: None,
-            }),
-        );
+        expect.insert(format!("u{slot}"), oracles::case::Expect::bits(v));
     }
     run.expect = Some(expect);
     let mut saved = case.clone();
     saved.runs = vec![run.clone()];
-    std::fs::create_dir_all(dir).ok()?;
-    let path = dir.join(format!("{}-{}.json", case.name, run.id));
-    std::fs::write(&path, serde_json::to_string_pretty(&saved).ok()?).ok()?;
-    Some(path.display().to_string())
+    super::write_case(dir, &format!("{}-{}", case.name, run.id), &saved)
 }
 
 /// Run cases, given as (name, JSON), interpreter against GPU.

@@ -160,10 +160,9 @@ fn save(
     d: &Dispatch,
     want: &BTreeMap<u32, Vec<u32>>,
 ) -> Option<String> {
-    let words = |w: &[u32]| w.iter().map(|x| Word(*x)).collect::<Vec<_>>();
     let mut inputs = BTreeMap::new();
     for (reg, cb) in &d.cbs {
-        inputs.insert(format!("cb{reg}"), Input::Words(words(cb)));
+        inputs.insert(format!("cb{reg}"), Input::Words(Word::list(cb)));
     }
     for (prefix, map) in [("t", &d.srvs), ("u", &d.uavs)] {
         for (reg, (w, size)) in map {
@@ -171,7 +170,7 @@ fn save(
                 format!("{prefix}{reg}"),
                 Input::Buffer(BufferDesc {
                     size_bytes: *size,
-                    words: words(w),
+                    words: Word::list(w),
                     format: None,
                 }),
             );
@@ -179,16 +178,7 @@ fn save(
     }
     let expect = want
         .iter()
-        .map(|(reg, w)| {
-            (
-                format!("u{reg}"),
-                oracles::case::Expect::Words(oracles::case::WordsExpect {
-                    words: words(w),
-                    compare: oracles::case::Compare::Bits,
-                    max_ulp: None,
-                }),
-            )
-        })
+        .map(|(reg, w)| (format!("u{reg}"), oracles::case::Expect::bits(w)))
         .collect();
     let run = oracles::case::Run {
         id: "mismatch".into(),

@@ -20,8 +20,7 @@ use crate::translators::Failure;
 use super::oracle::{ProgramBand, Verdict, attribute, judge_word};
 use super::{Counts, Options, ProgramReport};
 use crate::gpu::isolated::{IsolatedGpu, Request};
-use crate::gpu::replay::register_of;
-use crate::gpu::wrap::{Wrapped, wrap_with};
+use crate::gpu::wrap::{Wrapped, push_record, wrap_with};
 use crate::gpu::{ComputeInputs, Records};
 
 /// Why a corpus program did not run: a stable kind for counting, and the detail.
@@ -372,16 +371,6 @@ fn interpret_with(r: &Ready, vs: &[Vector], budget: u64) -> Vec<Reference> {
     })
 }
 
-/// The register components a slot of `width` covers: from the first component of `mask`.
-fn components(mask: u8, width: u32) -> std::ops::Range<usize> {
-    let first = if width >= 4 {
-        0
-    } else {
-        mask.trailing_zeros().min(3) as usize
-    };
-    first..(first + width as usize).min(4)
-}
-
 /// Run vectors on the GPU, chunked; each vector's output record, or why there is none.
 fn on_gpu(
     gpu: &mut IsolatedGpu,
@@ -393,21 +382,14 @@ fn on_gpu(
         + w.out_stride as usize
         + r.lane_cbs.iter().map(|(_, n)| n).sum::<usize>();
     let chunk = (WORDS_PER_REQUEST / per_vector.max(1)).clamp(64, 65_535 * 64);
+    let sources = w
+        .input_sources(&r.translation.manifest.inputs)
+        .map_err(crate::gpu::GpuError::Unfeedable)?;
     let mut out = Vec::with_capacity(vs.len());
     for part in vs.chunks(chunk) {
         let mut input = Vec::with_capacity(part.len() * w.in_stride as usize);
         for v in part {
-            for slot in &w.inputs {
-                let (reg, mask) =
-                    register_of(slot, &r.translation.manifest.inputs).ok_or_else(|| {
-                        crate::gpu::GpuError::Unfeedable(format!(
-                            "no register for input {}",
-                            slot.binding
-                        ))
-                    })?;
-                let value = v.regs.get(reg as usize).copied().unwrap_or([0; 4]);
-                input.extend(components(mask, slot.width).map(|c| value[c]));
-            }
+            push_record(&sources, &v.regs, &mut input);
         }
         let lane_buffers = r
             .lane_cbs
@@ -474,11 +456,10 @@ fn judge_vector(r: &Ready, reference: &Reference, got: &[u32], adapter: &str) ->
     }
     let mut verdict = Verdict::Match;
     for slot in &w.outputs {
-        let Some((reg, mask)) = register_of(slot, &r.translation.manifest.outputs) else {
+        let Some((reg, comps)) = slot.register(&r.translation.manifest.outputs) else {
             continue;
         };
-        let reg = reg as usize;
-        for (j, c) in components(mask, slot.width).enumerate() {
+        for (j, c) in comps.enumerate() {
             let want = reference.outputs.get(reg).map_or(0, |v| v[c]);
             let have = got.get(slot.offset as usize + j).copied().unwrap_or(0);
             verdict = verdict.worst(differ(want, have));
@@ -594,21 +575,20 @@ fn unflatten(v: &Vector, changes: &[(usize, u32)]) -> Vector {
 /// interpreter's results, so `dxdiff replay --executor gpu` reproduces the mismatch.
 fn save(dir: &Path, name: &str, blob: &[u8], r: &Ready, v: &Vector) -> Option<String> {
     let reference = interpret(r, std::slice::from_ref(v)).pop()?;
-    let words = |w: &[u32]| w.iter().map(|x| Word(*x)).collect::<Vec<_>>();
     let mut inputs = BTreeMap::new();
     for (reg, value) in v.regs.iter().enumerate() {
-        inputs.insert(format!("v{reg}"), Input::Words(words(value)));
+        inputs.insert(format!("v{reg}"), Input::Words(Word::list(value)));
     }
     for (reg, cb) in &v.cbs {
         let used = cb.iter().rposition(|w| *w != 0).map_or(0, |p| p + 1);
-        inputs.insert(format!("cb{reg}"), Input::Words(words(&cb[..used])));
+        inputs.insert(format!("cb{reg}"), Input::Words(Word::list(&cb[..used])));
     }
     for (reg, srv) in &r.srvs {
         inputs.insert(
             format!("t{reg}"),
             Input::Buffer(BufferDesc {
                 size_bytes: SRV_BYTES,
-                words: words(srv),
+                words: Word::list(srv),
                 format: None,
             }),
         );
@@ -627,14 +607,7 @@ fn save(dir: &Path, name: &str, blob: &[u8], r: &Ready, v: &Vector) -> Option<St
                 .get(reg as usize)
                 .copied()
                 .unwrap_or([0; 4]);
-            expect.insert(
-                format!("o{reg}"),
-                oracles::case::Expect::Words(oracles::case::WordsExpect {
-                    words: words(&value),
-                    compare: oracles::case::Compare::Bits,
-                    max_ulp: None,
-                }),
-            );
+            expect.insert(format!("o{reg}"), oracles::case::Expect::bits(&value));
         }
     }
     let run = oracles::case::Run {
@@ -664,19 +637,11 @@ pub(super) fn save_case(
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
         .collect();
-    let case = CaseFile {
-        format: "dxdiff-case/1".into(),
-        name: stem.clone(),
-        shader_model: None,
-        dxbc: blob.iter().map(|b| format!("{b:02x}")).collect(),
-        source_text: None,
-        source_text_kind: None,
-        runs: vec![run],
-    };
-    std::fs::create_dir_all(dir).ok()?;
-    let path = dir.join(format!("corpus-{stem}.json"));
-    std::fs::write(&path, serde_json::to_string_pretty(&case).ok()?).ok()?;
-    Some(path.display().to_string())
+    super::write_case(
+        dir,
+        &format!("corpus-{stem}"),
+        &CaseFile::single(&stem, blob, run),
+    )
 }
 
 /// Verify one corpus program over `opts.corpus_cases` generated vectors.

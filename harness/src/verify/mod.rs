@@ -16,11 +16,12 @@ use std::time::Instant;
 use crate::translators::Translator;
 use dxbc::opcodes::Num;
 use generators::programs::SingleOp;
+use oracles::case::{CaseFile, Input, Word};
 use oracles::interp::{DEFAULT_BUDGET, Resources, run_invocations};
 use serde::Serialize;
 
 use crate::gpu::isolated::{IsolatedGpu, Request};
-use crate::gpu::wrap::wrap;
+use crate::gpu::wrap::{self, push_record, wrap};
 use crate::gpu::{ComputeInputs, GpuError};
 use oracle::{Verdict, judge};
 
@@ -152,10 +153,6 @@ fn terms(op: dxbc::Opcode, v: &[[u32; 4]], c: usize) -> f64 {
     }
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 /// Save the failing input as a replayable case: the program, the inputs of that lane, and the
 /// interpreter's outputs as the expectation.
 fn save_counterexample(
@@ -164,33 +161,36 @@ fn save_counterexample(
     inputs: &[[u32; 4]],
     expected: &[[u32; 4]],
 ) -> Option<String> {
-    let name = format!("{}.json", op.opcode.mnemonic());
-    let w = |v: &[u32; 4]| {
-        v.iter()
-            .map(|x| format!("\"0x{x:08x}\""))
-            .collect::<Vec<_>>()
-            .join(", ")
+    let name = op.opcode.mnemonic();
+    let run = oracles::case::Run {
+        id: "mismatch".into(),
+        inputs: inputs
+            .iter()
+            .enumerate()
+            .map(|(r, v)| (format!("v{r}"), Input::Words(Word::list(v))))
+            .collect(),
+        dispatch: None,
+        invocations: None,
+        expect: Some(
+            expected
+                .iter()
+                .enumerate()
+                .map(|(r, v)| (format!("o{r}"), oracles::case::Expect::bits(v)))
+                .collect(),
+        ),
+        flags: Vec::new(),
+        upstream_flags: None,
+        source: None,
     };
-    let ins: Vec<String> = inputs
-        .iter()
-        .enumerate()
-        .map(|(r, v)| format!("\"v{r}\": [{}]", w(v)))
-        .collect();
-    let exp: Vec<String> = expected
-        .iter()
-        .enumerate()
-        .map(|(r, v)| format!("\"o{r}\": {{\"words\": [{}], \"compare\": \"bits\"}}", w(v)))
-        .collect();
-    let text = format!(
-        "{{\n  \"format\": \"dxdiff-case/1\",\n  \"name\": \"{}\",\n  \"dxbc\": \"{}\",\n  \"runs\": [{{\"id\": \"mismatch\", \"inputs\": {{{}}}, \"expect\": {{{}}}}}]\n}}\n",
-        op.opcode.mnemonic(),
-        hex(&op.blob),
-        ins.join(", "),
-        exp.join(", ")
-    );
+    write_case(dir, name, &CaseFile::single(name, &op.blob, run))
+}
+
+/// Write `dir/<file>.json`; the path written, or `None` when it could not be.
+fn write_case(dir: &Path, file: &str, case: &CaseFile) -> Option<String> {
     std::fs::create_dir_all(dir).ok()?;
-    std::fs::write(dir.join(&name), text).ok()?;
-    Some(dir.join(name).display().to_string())
+    let path = dir.join(format!("{file}.json"));
+    std::fs::write(&path, serde_json::to_string_pretty(case).ok()?).ok()?;
+    Some(path.display().to_string())
 }
 
 /// Verify one single-instruction program.
@@ -252,18 +252,16 @@ fn program(
             return report;
         }
     };
+    let sources = match wrapped.input_sources(&t.manifest.inputs) {
+        Ok(s) => s,
+        Err(why) => {
+            report.skipped = Some(format!("cannot feed: {why}"));
+            return report;
+        }
+    };
     let mut records = Vec::with_capacity(lanes.len() * wrapped.in_stride as usize);
     for regs in &lanes {
-        for slot in &wrapped.inputs {
-            let r: usize = slot
-                .binding
-                .strip_prefix("location ")
-                .and_then(|x| x.parse().ok())
-                .unwrap_or(0);
-            records.extend_from_slice(
-                &regs.get(r).copied().unwrap_or([0; 4])[..slot.width.min(4) as usize],
-            );
-        }
+        push_record(&sources, regs, &mut records);
     }
     let n = lanes.len() as u32;
     let t2 = Instant::now();
@@ -306,21 +304,22 @@ fn program(
     }
     let t_judge = Instant::now();
     let float_result = op.opcode.info().num(0) == Num::Float;
+    // Each output slot's record offset and the register components it holds.
+    let targets: Vec<(usize, wrap::Source)> = wrapped
+        .outputs
+        .iter()
+        .filter_map(|slot| Some((slot.offset as usize, slot.register(&t.manifest.outputs)?)))
+        .collect();
     for (l, regs) in lanes.iter().enumerate() {
         let want = reference.outputs_of(l);
         let mut verdict = Verdict::Match;
-        for slot in &wrapped.outputs {
-            let r: usize = slot
-                .binding
-                .strip_prefix("location ")
-                .and_then(|x| x.parse().ok())
-                .unwrap_or(0);
-            for c in 0..slot.width.min(4) as usize {
+        for (offset, (r, comps)) in &targets {
+            for (j, c) in comps.clone().enumerate() {
                 let got = out
-                    .get(l * wrapped.out_stride as usize + slot.offset as usize + c)
+                    .get(l * wrapped.out_stride as usize + offset + j)
                     .copied()
                     .unwrap_or(0);
-                let reference_word = want.get(r).map_or(0, |v| v[c]);
+                let reference_word = want.get(*r).map_or(0, |v| v[c]);
                 let v = judge(
                     op.opcode,
                     float_result,

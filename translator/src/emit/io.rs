@@ -222,6 +222,17 @@ fn compute(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
     Ok((s, (ins, Vec::new())))
 }
 
+/// A system value this stage's lowering has no WGSL builtin for: fail closed.
+fn unsupported_system_value(what: &str, sv: u32) -> Rejection {
+    Rejection::new(
+        id::UNSUPPORTED,
+        format!(
+            "{what} system value {}",
+            dxbc::names::name(dxbc::names::SYSTEM_VALUES, sv).unwrap_or("?")
+        ),
+    )
+}
+
 fn reject_special(d: &Decl) -> Result<(), Rejection> {
     if d.system_value >= 1000 {
         return Err(Rejection::new(
@@ -290,15 +301,7 @@ fn pixel(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
                     "SV_IsFrontFace",
                 ));
             }
-            sv => {
-                return Err(Rejection::new(
-                    id::UNSUPPORTED,
-                    format!(
-                        "pixel input system value {}",
-                        dxbc::names::name(dxbc::names::SYSTEM_VALUES, sv).unwrap_or("?")
-                    ),
-                ));
-            }
+            sv => return Err(unsupported_system_value("pixel input", sv)),
         }
     }
     let mut fields = Vec::new();
@@ -378,15 +381,7 @@ fn vertex(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
                     "SV_InstanceID",
                 ));
             }
-            sv => {
-                return Err(Rejection::new(
-                    id::UNSUPPORTED,
-                    format!(
-                        "vertex input system value {}",
-                        dxbc::names::name(dxbc::names::SYSTEM_VALUES, sv).unwrap_or("?")
-                    ),
-                ));
-            }
+            sv => return Err(unsupported_system_value("vertex input", sv)),
         }
     }
     let mut fields = Vec::new();
@@ -419,15 +414,7 @@ fn vertex(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
                     "SV_Position",
                 ));
             }
-            sv => {
-                return Err(Rejection::new(
-                    id::UNSUPPORTED,
-                    format!(
-                        "vertex output system value {}",
-                        dxbc::names::name(dxbc::names::SYSTEM_VALUES, sv).unwrap_or("?")
-                    ),
-                ));
-            }
+            sv => return Err(unsupported_system_value("vertex output", sv)),
         }
     }
     if !has_position {
