@@ -44,6 +44,10 @@ enum Command {
     Replay(cli::replay::ReplayArgs),
     /// Print the adaptation catalog (`--json` for the full entries).
     Catalog(cli::catalog::CatalogArgs),
+    /// Qualify a translator over a corpus; with `--baseline`, the transition since a record.
+    Corpus(cli::corpus::CorpusArgs),
+    /// Translation throughput of one or more translators, side by side.
+    Bench(cli::bench::BenchArgs),
 }
 
 fn main() -> ExitCode {
@@ -68,6 +72,8 @@ fn main() -> ExitCode {
         Command::Translate(a) => cli::translate::run(&a),
         Command::Verify(a) => cli::verify::run(&a),
         Command::Catalog(a) => cli::catalog::run(&a),
+        Command::Corpus(a) => cli::corpus::run(&a),
+        Command::Bench(a) => cli::bench::run(&a),
     };
     match result {
         Ok(code) => code,

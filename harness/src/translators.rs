@@ -111,11 +111,18 @@ impl Translator {
     pub fn translate(&self, blob: &[u8], shader: &dxbc::Shader) -> Result<Translation, Failure> {
         match self {
             Translator::Builtin(p) => {
-                translator::translate(shader, *p).map_err(|r| Failure::Rejected {
-                    catalog_id: r.catalog_id,
-                    reason: r.reason,
-                    instruction: r.instruction,
-                })
+                // Emitting and validating apart: WGSL that naga rejects is the translator's
+                // failure (a crash), the same rule as for an external translator.
+                let t = translator::emit_unvalidated(shader, *p).map_err(|r| {
+                    Failure::Rejected {
+                        catalog_id: r.catalog_id,
+                        reason: r.reason,
+                        instruction: r.instruction,
+                    }
+                })?;
+                translator::validate(&t.wgsl)
+                    .map_err(|e| crash(format!("its WGSL does not validate: {e}"), &[]))?;
+                Ok(t)
             }
             Translator::Command { line, timeout } => run_command(line, *timeout, blob),
             Translator::Vkd3d { timeout } => {
@@ -151,6 +158,17 @@ fn crash(why: impl Into<String>, stderr: &[u8]) -> Failure {
 
 /// Run the external command: the container on stdin, one JSON document on stdout.
 fn run_command(line: &str, timeout: Duration, blob: &[u8]) -> Result<Translation, Failure> {
+    let (stdout, stderr) = run_process(line, timeout, blob)?;
+    answer(&stdout, &stderr)
+}
+
+/// Run `line` through `sh -c` in its own process group with `blob` on stdin; its stdout and
+/// stderr once it exits successfully within `timeout`. (`dxdiff bench` times this alone.)
+pub fn run_process(
+    line: &str,
+    timeout: Duration,
+    blob: &[u8],
+) -> Result<(Vec<u8>, Vec<u8>), Failure> {
     let mut child = Command::new("sh")
         .args(["-c", line])
         // Its own process group, so a timeout kills what the shell started too.
@@ -215,8 +233,14 @@ fn run_command(line: &str, timeout: Duration, blob: &[u8]) -> Result<Translation
     if !status.success() {
         return Err(crash(format!("exited with {status}"), &stderr));
     }
-    let answer: Answer = serde_json::from_slice(&stdout)
-        .map_err(|e| crash(format!("output is not the protocol's JSON: {e}"), &stderr))?;
+    Ok((stdout, stderr))
+}
+
+/// The protocol's answer, checked: JSON of the right shape, WGSL that naga validates, catalog
+/// ids that exist.
+fn answer(stdout: &[u8], stderr: &[u8]) -> Result<Translation, Failure> {
+    let answer: Answer = serde_json::from_slice(stdout)
+        .map_err(|e| crash(format!("output is not the protocol's JSON: {e}"), stderr))?;
     match answer {
         Answer::Rejected {
             reason,
@@ -233,12 +257,12 @@ fn run_command(line: &str, timeout: Duration, blob: &[u8]) -> Result<Translation
             mut adaptations,
         } => {
             translator::validate(&wgsl)
-                .map_err(|e| crash(format!("its WGSL does not validate: {e}"), &stderr))?;
+                .map_err(|e| crash(format!("its WGSL does not validate: {e}"), stderr))?;
             let catalog = oracles::catalog::catalog();
             if let Some(unknown) = adaptations.iter().find(|id| catalog.get(id).is_none()) {
                 return Err(crash(
                     format!("it claims `{unknown}`, which is not a catalog id"),
-                    &stderr,
+                    stderr,
                 ));
             }
             adaptations.sort();

@@ -30,6 +30,18 @@ struct CompileInfo {
     source_name: *const c_char,
 }
 
+/// `struct vkd3d_shader_compile_option`.
+#[repr(C)]
+struct CompileOption {
+    name: c_uint,
+    value: c_uint,
+}
+
+/// Buffer UAVs as storage buffers (`VKD3D_SHADER_COMPILE_OPTION_BUFFER_UAV` =
+/// `..._STORAGE_BUFFER`), as the adapter asks `vkd3d-compiler` with `--buffer-uav`: WGSL has
+/// no storage texel buffers, so the in-process figures describe the same SPIR-V.
+const OPTIONS: [CompileOption; 1] = [CompileOption { name: 2, value: 1 }];
+
 const STRUCTURE_TYPE_COMPILE_INFO: c_uint = 0;
 const SOURCE_DXBC_TPF: c_uint = 1;
 const TARGET_SPIRV_BINARY: c_uint = 1;
@@ -81,8 +93,8 @@ impl Vkd3d {
             },
             source_type: SOURCE_DXBC_TPF,
             target_type: TARGET_SPIRV_BINARY,
-            options: std::ptr::null(),
-            option_count: 0,
+            options: OPTIONS.as_ptr().cast(),
+            option_count: OPTIONS.len() as c_uint,
             log_level: LOG_NONE,
             source_name: std::ptr::null(),
         };
@@ -263,14 +275,31 @@ pub mod adapter {
     fn translate(blob: &[u8]) -> Result<Translation, String> {
         let shader = dxbc::Shader::parse(blob).map_err(|e| format!("[{}] {e}", e.code()))?;
         let spv = spirv(blob)?;
+        let mut module = read_spirv(&spv)?;
+        let manifest = rebind(&mut module, &shader)?;
+        let info = validate_module(&module)?;
+        Ok(Translation {
+            wgsl: write_wgsl(&module, &info)?,
+            manifest,
+            adaptations: Vec::new(),
+        })
+    }
+
+    /// naga's SPIR-V front end over vkd3d's output.
+    pub fn read_spirv(spv: &[u8]) -> Result<naga::Module, String> {
         // naga flips a vertex position's y by default (GL → Vulkan); vkd3d's SPIR-V is already
         // in Vulkan's convention, and D3D's result is what the oracle compares.
         let options = naga::front::spv::Options {
             adjust_coordinate_space: false,
             ..Default::default()
         };
-        let mut module = naga::front::spv::parse_u8_slice(&spv, &options)
-            .map_err(|e| format!("naga cannot read vkd3d's SPIR-V: {e}"))?;
+        naga::front::spv::parse_u8_slice(spv, &options)
+            .map_err(|e| format!("naga cannot read vkd3d's SPIR-V: {e}"))
+    }
+
+    /// Give each resource its own binding and derive the manifest from vkd3d's mapping and the
+    /// program's signatures.
+    pub fn rebind(module: &mut naga::Module, shader: &dxbc::Shader) -> Result<Manifest, String> {
         let ep = module
             .entry_points
             .first()
@@ -331,7 +360,7 @@ pub mod adapter {
         if ep.stage != ShaderStage::Compute {
             for a in &ep.function.arguments {
                 if let Some(b) = &a.binding
-                    && let Some(i) = interface(&module, b, a.ty, isgn, false)
+                    && let Some(i) = interface(module, b, a.ty, isgn, false)
                 {
                     inputs.push(i);
                 }
@@ -343,40 +372,46 @@ pub mod adapter {
                 (TypeInner::Struct { members, .. }, _) => {
                     for m in members {
                         if let Some(b) = &m.binding
-                            && let Some(i) = interface(&module, b, m.ty, osgn, pixel)
+                            && let Some(i) = interface(module, b, m.ty, osgn, pixel)
                         {
                             outputs.push(i);
                         }
                     }
                 }
                 (_, Some(b)) => {
-                    if let Some(i) = interface(&module, b, r.ty, osgn, pixel) {
+                    if let Some(i) = interface(module, b, r.ty, osgn, pixel) {
                         outputs.push(i);
                     }
                 }
                 _ => {}
             }
         }
-        let info = naga::valid::Validator::new(
+        Ok(Manifest {
+            stage: stage_name(ep.stage).into(),
+            entry_point: ep.name.clone(),
+            workgroup_size: (ep.stage == ShaderStage::Compute).then_some(ep.workgroup_size),
+            bindings,
+            inputs,
+            outputs,
+        })
+    }
+
+    /// naga's validator over the module read from SPIR-V.
+    pub fn validate_module(module: &naga::Module) -> Result<naga::valid::ModuleInfo, String> {
+        naga::valid::Validator::new(
             naga::valid::ValidationFlags::all(),
             naga::valid::Capabilities::all(),
         )
-        .validate(&module)
-        .map_err(|e| format!("naga rejects vkd3d's module: {e}"))?;
-        let wgsl =
-            naga::back::wgsl::write_string(&module, &info, naga::back::wgsl::WriterFlags::empty())
-                .map_err(|e| format!("naga cannot write WGSL for it: {e}"))?;
-        Ok(Translation {
-            wgsl,
-            manifest: Manifest {
-                stage: stage_name(ep.stage).into(),
-                entry_point: ep.name.clone(),
-                workgroup_size: (ep.stage == ShaderStage::Compute).then_some(ep.workgroup_size),
-                bindings,
-                inputs,
-                outputs,
-            },
-            adaptations: Vec::new(),
-        })
+        .validate(module)
+        .map_err(|e| format!("naga rejects vkd3d's module: {e}"))
+    }
+
+    /// naga's WGSL writer.
+    pub fn write_wgsl(
+        module: &naga::Module,
+        info: &naga::valid::ModuleInfo,
+    ) -> Result<String, String> {
+        naga::back::wgsl::write_string(module, info, naga::back::wgsl::WriterFlags::empty())
+            .map_err(|e| format!("naga cannot write WGSL for it: {e}"))
     }
 }

@@ -1,7 +1,9 @@
 //! One module per subcommand, plus the input and error plumbing they share.
 
 pub mod asm;
+pub mod bench;
 pub mod catalog;
+pub mod corpus;
 pub mod disasm;
 pub mod info;
 pub mod replay;

@@ -259,9 +259,10 @@ pub fn program(
                 let rest = (ds.len() - k) as u64;
                 report.counts.lanes += rest - 1;
                 report.counts.inconclusive += rest;
-                report.skipped = Some(format!("inconclusive: {e}"));
+                let skip = Skip::of_gpu_error(&e);
+                report.skipped = Some(skip.text());
                 clock("gpu", t2);
-                return (report, Some(Skip::new("inconclusive", e.to_string())));
+                return (report, Some(skip));
             }
         };
         let mut verdict = Verdict::Match;

@@ -38,6 +38,16 @@ impl Skip {
         }
     }
 
+    /// A GPU request that failed: `device-rejected` when the device refused the translated
+    /// module (the translator's failure: its WGSL passed naga but not the driver), otherwise
+    /// `inconclusive` (a hang, a lost device, input the executor cannot feed).
+    pub(super) fn of_gpu_error(e: &crate::gpu::GpuError) -> Skip {
+        match e {
+            crate::gpu::GpuError::Validation(_) => Skip::new("device-rejected", e.to_string()),
+            _ => Skip::new("inconclusive", e.to_string()),
+        }
+    }
+
     /// `kind: detail`, the form reports print.
     pub fn text(&self) -> String {
         format!("{}: {}", self.kind, self.detail)
@@ -293,7 +303,7 @@ fn resources(r: &Ready, v: &Vector) -> Resources {
 
 /// `f` over `items` on all cores, results in order; a chunk whose thread panicked gives
 /// `fallback()` for each of its items.
-pub(super) fn par_map<T: Sync, R: Send>(
+pub(crate) fn par_map<T: Sync, R: Send>(
     items: &[T],
     f: impl Fn(&T) -> R + Sync,
     fallback: impl Fn() -> R,
@@ -703,7 +713,7 @@ pub fn program(
         Ok(g) => g,
         Err(e) => {
             report.counts.inconclusive += live.len() as u64;
-            let skip = Skip::new("inconclusive", e.to_string());
+            let skip = Skip::of_gpu_error(&e);
             report.skipped = Some(skip.text());
             return (report, Some(skip));
         }

@@ -29,7 +29,7 @@ use oracle::{Verdict, judge};
 const CHUNK_LANES: usize = 1 << 18;
 
 /// Verdict counts.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Counts {
     pub lanes: u64,
     pub matched: u64,
@@ -40,7 +40,7 @@ pub struct Counts {
 }
 
 impl Counts {
-    fn add(&mut self, o: &Counts) {
+    pub fn add(&mut self, o: &Counts) {
         self.lanes += o.lanes;
         self.matched += o.matched;
         self.within += o.within;

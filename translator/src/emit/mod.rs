@@ -454,11 +454,9 @@ pub fn emit(
     }
     let (entry, manifest_io) = io::entry_point(&mut c)?;
     let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "// dxdiff built-in translator, profile {profile}, {}",
-        program.version
-    );
+    // The profile is not named here: a program both profiles lower alike gets the same bytes,
+    // so a corpus transition between profiles names only the programs whose lowering differs.
+    let _ = writeln!(out, "// dxdiff built-in translator, {}", program.version);
     if c.needs_derivative_opt_out {
         c.relies(id::DERIVATIVE_UNIFORMITY);
         out.push_str("// Derivatives under non-uniform control flow, as D3D11 allowed them.\n");

@@ -1,5 +1,5 @@
 // adaptations: adapted/comparison-masks, adapted/derivative-uniformity, adapted/typeless-registers
-// dxdiff built-in translator, profile exact, ps_5_0
+// dxdiff built-in translator, ps_5_0
 // Derivatives under non-uniform control flow, as D3D11 allowed them.
 diagnostic(off, derivative_uniformity);
 

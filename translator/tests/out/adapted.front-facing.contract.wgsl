@@ -1,5 +1,5 @@
 // adaptations: adapted/front-facing, adapted/typeless-registers
-// dxdiff built-in translator, profile contract, ps_5_0
+// dxdiff built-in translator, ps_5_0
 
 var<private> v: array<vec4<u32>, 1>;
 var<private> o: array<vec4<u32>, 1>;

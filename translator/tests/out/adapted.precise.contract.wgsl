@@ -1,5 +1,5 @@
 // adaptations: adapted/precise, adapted/typeless-registers, dxdiff/denormals, dxdiff/fusion, dxdiff/nan, dxdiff/non-finite, dxdiff/signed-zero
-// dxdiff built-in translator, profile contract, vs_5_0
+// dxdiff built-in translator, vs_5_0
 
 var<private> v: array<vec4<u32>, 1>;
 var<private> o: array<vec4<u32>, 1>;

@@ -1,5 +1,5 @@
 // adaptations: adapted/precise, adapted/typeless-registers, dxdiff/non-finite
-// dxdiff built-in translator, profile exact, vs_5_0
+// dxdiff built-in translator, vs_5_0
 
 var<private> v: array<vec4<u32>, 1>;
 var<private> o: array<vec4<u32>, 1>;

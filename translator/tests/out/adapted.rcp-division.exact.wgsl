@@ -1,5 +1,5 @@
 // adaptations: adapted/typeless-registers, dxdiff/builtin-accuracy, dxdiff/cancellation, dxdiff/non-finite
-// dxdiff built-in translator, profile exact, ps_5_0
+// dxdiff built-in translator, ps_5_0
 
 struct Cb0 {
     v: array<vec4<u32>, 1>,

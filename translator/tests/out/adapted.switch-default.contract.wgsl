@@ -1,5 +1,5 @@
 // adaptations: adapted/switch-default, adapted/typeless-registers
-// dxdiff built-in translator, profile contract, ps_5_0
+// dxdiff built-in translator, ps_5_0
 
 struct Cb0 {
     v: array<vec4<u32>, 1>,

@@ -1,5 +1,5 @@
 // adaptations: adapted/typeless-registers, dxdiff/denormals, dxdiff/min-max-nan, dxdiff/nan, dxdiff/signed-zero
-// dxdiff built-in translator, profile contract, ps_5_0
+// dxdiff built-in translator, ps_5_0
 
 struct Cb0 {
     v: array<vec4<u32>, 2>,

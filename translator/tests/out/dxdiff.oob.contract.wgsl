@@ -1,5 +1,5 @@
 // adaptations: adapted/typeless-registers
-// dxdiff built-in translator, profile contract, cs_5_0
+// dxdiff built-in translator, cs_5_0
 
 @group(0) @binding(0) var<storage, read> t0: array<u32>;
 fn t0_load(w: u32) -> u32 {

@@ -1,0 +1,58 @@
+//! `dxdiff bench [--translator T]... PATH...`: translation throughput per translator over the
+//! programs they all qualify, side by side, from one run (harness::bench).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use super::{CliResult, write_output};
+
+#[derive(Debug, clap::Args)]
+pub struct BenchArgs {
+    /// Folders (or files) of programs.
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// `builtin`, `vkd3d` or `cmd:<command line>`; repeat to compare (default: builtin).
+    #[arg(long = "translator")]
+    translators: Vec<String>,
+    /// Profile of the built-in translator.
+    #[arg(long, default_value = "contract")]
+    profile: String,
+    /// Seconds an external translator gets per program.
+    #[arg(long, default_value_t = 30)]
+    translator_timeout: u64,
+    /// Least seconds of measurement per line.
+    #[arg(long, default_value_t = 2.0)]
+    seconds: f64,
+    /// Write the figures as JSON here.
+    #[arg(long)]
+    json: Option<PathBuf>,
+}
+
+pub fn run(a: &BenchArgs) -> CliResult {
+    let names = if a.translators.is_empty() {
+        vec!["builtin".to_string()]
+    } else {
+        a.translators.clone()
+    };
+    let timeout = Duration::from_secs(a.translator_timeout.max(1));
+    let mut translators = Vec::new();
+    for n in &names {
+        translators.push(
+            harness::translators::Translator::parse(n, &a.profile, timeout).map_err(super::usage)?,
+        );
+    }
+    for p in &a.paths {
+        if !p.exists() {
+            return Err(super::usage(format!("{}: no such file or folder", p.display())));
+        }
+    }
+    let min = Duration::from_secs_f64(a.seconds.clamp(0.0, 3600.0));
+    let b = harness::bench::run(&a.paths, &translators, min);
+    if let Some(j) = &a.json {
+        let text = serde_json::to_string_pretty(&b).map_err(|e| super::usage(e.to_string()))?;
+        write_output(Some(j), text.as_bytes())?;
+    }
+    println!("{}", harness::bench::markdown(&b));
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,177 @@
+//! `dxdiff corpus PATH... [--out FILE] [--baseline FILE] [--verify N] [--junit FILE]`: corpus
+//! qualification (harness::qualify), optionally with a differential check of every qualified
+//! program, and the transition against a baseline record (harness::transition). Prints the
+//! Markdown table, the transition, and last `corpus: N qualified, N unsupported, N failed`.
+//! Exit 1 on a regression against the baseline (unless `--accept`), or, without a baseline,
+//! when `--verify` finds a mismatch.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use harness::gpu::isolated::IsolatedGpu;
+use harness::qualify::{self, Record, Status, Verdicts, VerifySettings};
+use harness::verify::{Options, corpus};
+
+use super::{CliError, CliResult, write_output};
+
+#[derive(Debug, clap::Args)]
+pub struct CorpusArgs {
+    /// Folders (or files) of programs: DXBC containers and `dxdiff-case/1` files.
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    #[command(flatten)]
+    translator: super::TranslatorArgs,
+    /// Write the versioned JSON record here.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// A record from an earlier run: print the transition, exit 1 on a regression.
+    #[arg(long)]
+    baseline: Option<PathBuf>,
+    /// Also run every qualified program over N generated input vectors on the GPU.
+    #[arg(long)]
+    verify: Option<usize>,
+    /// Write JUnit XML here.
+    #[arg(long)]
+    junit: Option<PathBuf>,
+    /// Write the Markdown table here as well as printing it.
+    #[arg(long)]
+    markdown: Option<PathBuf>,
+    /// The changes against the baseline are intended: report regressions, exit 0.
+    #[arg(long)]
+    accept: bool,
+    /// `auto` (a real GPU first, lavapipe otherwise) or a substring of the adapter's name.
+    #[arg(long, default_value = "auto")]
+    adapter: String,
+    /// Makes the `--verify` inputs reproducible.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Where `--verify` saves counterexamples.
+    #[arg(long, default_value = "dxdiff-corpus-cases")]
+    cases_dir: PathBuf,
+}
+
+pub fn run(a: &CorpusArgs) -> CliResult {
+    for p in &a.paths {
+        if !p.exists() {
+            return Err(super::usage(format!("{}: no such file or folder", p.display())));
+        }
+    }
+    let baseline = match &a.baseline {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|source| CliError::Io {
+                path: path.clone(),
+                source,
+            })?;
+            Some(Record::parse(&text).map_err(|what| CliError::Input {
+                path: path.clone(),
+                what,
+            })?)
+        }
+        None => None,
+    };
+    let translator = a.translator.build()?;
+    let mut record = qualify::qualify(&a.paths, &translator);
+    if let Some(n) = a.verify {
+        if let Err(code) = verify(&mut record, a, n.max(1), &translator) {
+            return Ok(code);
+        }
+    }
+    if let Some(out) = &a.out {
+        let json =
+            serde_json::to_string_pretty(&record).map_err(|e| super::usage(e.to_string()))?;
+        write_output(Some(out), format!("{json}\n").as_bytes())?;
+    }
+    if let Some(junit) = &a.junit {
+        write_output(Some(junit), qualify::junit(&record).as_bytes())?;
+    }
+    let md = qualify::markdown(&record);
+    if let Some(m) = &a.markdown {
+        write_output(Some(m), md.as_bytes())?;
+    }
+    println!("{md}");
+    let failed = if let Some(b) = &baseline {
+        let t = harness::transition::compare(b, &record);
+        println!("{}", t.text());
+        if !t.regressions.is_empty() && a.accept {
+            println!("{} regressions accepted (--accept)", t.regressions.len());
+        }
+        !t.regressions.is_empty() && !a.accept
+    } else {
+        record
+            .programs
+            .iter()
+            .any(|p| p.verdicts.as_ref().is_some_and(|v| v.counts.mismatch > 0))
+    };
+    let t = &record.totals;
+    println!(
+        "corpus: {} qualified, {} unsupported, {} failed",
+        t.qualified, t.unsupported, t.failed
+    );
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// The differential pass over qualified programs. A program the device refuses becomes
+/// failed; one the GPU cannot run keeps its status with the skip in its verdicts.
+fn verify(
+    record: &mut Record,
+    a: &CorpusArgs,
+    n: usize,
+    translator: &harness::translators::Translator,
+) -> Result<(), ExitCode> {
+    let mut gpu = match IsolatedGpu::new(&a.adapter) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("dxdiff: {e}");
+            return Err(ExitCode::from(4));
+        }
+    };
+    let opts = Options {
+        translator: translator.clone(),
+        seed: a.seed,
+        cases: 1,
+        extra_cases: Vec::new(),
+        corpus: Vec::new(),
+        corpus_cases: n,
+        skip_builtin: true,
+    };
+    let paths: std::collections::BTreeMap<String, PathBuf> =
+        qualify::programs(&a.paths).into_iter().collect();
+    let mut seconds = std::collections::BTreeMap::new();
+    let total = record.programs.len();
+    for (i, p) in record.programs.iter_mut().enumerate() {
+        eprint!("\r[{:>4}/{total}] verify {:<50.50}", i + 1, p.name);
+        let _ = std::io::stderr().flush();
+        if p.status != Status::Qualified {
+            continue;
+        }
+        let Some(blob) = paths.get(&p.name).and_then(|f| qualify::read_program(f).ok()) else {
+            continue;
+        };
+        let (rep, skip) = corpus::program(&mut gpu, &p.name, &blob, &opts, &a.cases_dir, &mut seconds);
+        if let Some(s) = &skip
+            && matches!(s.kind, "device-rejected" | "translator-crash")
+        {
+            p.status = Status::Failed;
+            p.reason = Some(s.text());
+        }
+        p.verdicts = Some(Verdicts {
+            counts: rep.counts,
+            adapted_by: rep.adapted_by,
+            skipped: rep.skipped,
+            counterexample: rep.counterexample,
+        });
+    }
+    eprintln!();
+    record.verify = Some(VerifySettings {
+        inputs: n,
+        seed: a.seed,
+        adapter: gpu.description.clone(),
+    });
+    record.recount();
+    Ok(())
+}
