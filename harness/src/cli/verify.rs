@@ -131,7 +131,7 @@ pub fn run(a: &VerifyArgs) -> CliResult {
             .iter()
             .map(|(k, n)| format!("{n} {k}"))
             .collect();
-        println!("skipped corpus programs: {}", list.join(", "));
+        println!("skipped programs: {}", list.join(", "));
     }
     println!(
         "verify: {} programs, {} lanes compared: {} match, {} within tolerance, {} adapted, {} mismatch, {} inconclusive",

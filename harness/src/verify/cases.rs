@@ -102,6 +102,7 @@ pub fn verify_cases(
             counts: Counts::default(),
             adapted_by: BTreeMap::new(),
             skipped: None,
+            skip_kind: None,
             counterexample: None,
         };
         let case = match CaseFile::parse(json) {

@@ -668,6 +668,7 @@ pub fn program(
         counts: Counts::default(),
         adapted_by: BTreeMap::new(),
         skipped: None,
+        skip_kind: None,
         counterexample: None,
     };
     let t0 = std::time::Instant::now();

@@ -59,6 +59,10 @@ pub struct ProgramReport {
     pub adapted_by: BTreeMap<String, u64>,
     /// Why the program did not run, if it did not.
     pub skipped: Option<String>,
+    /// That reason's stable kind (`rejected`, `translator-crash`, `texture`...), counted in
+    /// the report's `skips`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skip_kind: Option<&'static str>,
     /// The saved counterexample, if any lane mismatched.
     pub counterexample: Option<String>,
 }
@@ -100,7 +104,7 @@ pub struct Report {
     /// Seconds of the GPU worker's requests by phase (pipeline, upload, dispatch, readback,
     /// transfer).
     pub gpu_phases: BTreeMap<String, f64>,
-    /// Corpus programs that did not run, counted by kind.
+    /// Programs that did not run, counted by kind.
     pub skips: BTreeMap<String, u64>,
 }
 
@@ -206,6 +210,7 @@ fn program(
         counts: Counts::default(),
         adapted_by: BTreeMap::new(),
         skipped: None,
+        skip_kind: None,
         counterexample: None,
     };
     let mut clock = |key: &str, since: Instant| {
@@ -222,6 +227,10 @@ fn program(
     let t = match opts.translator.translate(&op.blob, &shader) {
         Ok(t) => t,
         Err(f) => {
+            report.skip_kind = Some(match f {
+                crate::translators::Failure::Rejected { .. } => "rejected",
+                crate::translators::Failure::Crashed { .. } => "translator-crash",
+            });
             report.skipped = Some(f.to_string());
             return report;
         }
@@ -376,6 +385,9 @@ pub fn run(opts: &Options, out_dir: &Path, adapter: &str) -> Result<Report, GpuE
         );
         let _ = std::io::stderr().flush();
         let p = program(&mut gpu, op, opts, &cases_dir, &mut report.seconds);
+        if let Some(k) = p.skip_kind {
+            *report.skips.entry(k.to_string()).or_default() += 1;
+        }
         report.totals.add(&p.counts);
         for (id, n) in &p.adapted_by {
             *report.adapted_by.entry(id.clone()).or_default() += n;
@@ -427,6 +439,7 @@ pub fn run(opts: &Options, out_dir: &Path, adapter: &str) -> Result<Report, GpuE
                     counts: Counts::default(),
                     adapted_by: BTreeMap::new(),
                     skipped: Some(skip.text()),
+                    skip_kind: Some(skip.kind),
                     counterexample: None,
                 };
                 (p, Some(skip))
@@ -480,7 +493,7 @@ pub fn markdown(r: &Report) -> String {
         s.push_str(&format!("| `{id}` | {n} |\n"));
     }
     if !r.skips.is_empty() {
-        s.push_str("\n| corpus programs skipped, by reason | programs |\n| --- | ---: |\n");
+        s.push_str("\n| programs skipped, by reason | programs |\n| --- | ---: |\n");
         for (k, n) in &r.skips {
             s.push_str(&format!("| {k} | {n} |\n"));
         }
