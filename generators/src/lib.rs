@@ -3,4 +3,5 @@
 //! built with the `dxbc` builder.
 
 pub mod programs;
+pub mod random;
 pub mod values;

@@ -205,7 +205,8 @@ fn vkd3d(b: &mut Bench, name: &str, common: &[&[u8]], min: Duration) {
     let lib = match Vkd3d::load() {
         Ok(l) => l,
         Err(e) => {
-            b.notes.push(format!("{name}: not measured in process: {e}"));
+            b.notes
+                .push(format!("{name}: not measured in process: {e}"));
             return;
         }
     };
@@ -244,10 +245,16 @@ fn vkd3d(b: &mut Bench, name: &str, common: &[&[u8]], min: Duration) {
             Some(m)
         })
         .collect();
-    b.lines
-        .push(measure(name, "naga validation", &modules, bytes, min, |m| {
+    b.lines.push(measure(
+        name,
+        "naga validation",
+        &modules,
+        bytes,
+        min,
+        |m| {
             let _ = adapter::validate_module(m);
-        }));
+        },
+    ));
     let validated: Vec<(&naga::Module, naga::valid::ModuleInfo)> = modules
         .iter()
         .filter_map(|m| Some((m, adapter::validate_module(m).ok()?)))

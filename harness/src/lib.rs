@@ -2,6 +2,7 @@
 //! at run time) and, in later issues, the GPU executor. The `dxdiff` binary is `main.rs`.
 
 pub mod bench;
+pub mod fuzz;
 pub mod gpu;
 pub mod qualify;
 pub mod transition;

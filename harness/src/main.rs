@@ -48,6 +48,8 @@ enum Command {
     Corpus(cli::corpus::CorpusArgs),
     /// Translation throughput of one or more translators, side by side.
     Bench(cli::bench::BenchArgs),
+    /// A campaign of random programs; each distinct divergence shrunk and saved.
+    Fuzz(cli::fuzz::FuzzArgs),
 }
 
 fn main() -> ExitCode {
@@ -74,6 +76,7 @@ fn main() -> ExitCode {
         Command::Catalog(a) => cli::catalog::run(&a),
         Command::Corpus(a) => cli::corpus::run(&a),
         Command::Bench(a) => cli::bench::run(&a),
+        Command::Fuzz(a) => cli::fuzz::run(&a),
     };
     match result {
         Ok(code) => code,

@@ -158,9 +158,10 @@ pub fn sha256(bytes: &[u8]) -> String {
 pub fn programs(roots: &[PathBuf]) -> Vec<(String, PathBuf)> {
     let mut out = Vec::new();
     for root in roots {
-        let base = root
-            .file_name()
-            .map_or_else(|| root.display().to_string(), |n| n.to_string_lossy().into_owned());
+        let base = root.file_name().map_or_else(
+            || root.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
         for (path, _) in crate::verify::corpus::collect(std::slice::from_ref(root)) {
             let path = PathBuf::from(path);
             let rel = path.strip_prefix(root).unwrap_or(&path);
@@ -299,7 +300,10 @@ pub fn markdown(r: &Record) -> String {
             (None, Some(why)) => one_line(why, 100),
             (None, None) => String::new(),
         };
-        let sha = p.wgsl_sha256.as_deref().map_or("", |h| &h[..h.len().min(12)]);
+        let sha = p
+            .wgsl_sha256
+            .as_deref()
+            .map_or("", |h| &h[..h.len().min(12)]);
         s.push_str(&format!(
             "| {} | {} | {} | {} |",
             p.name,
@@ -339,7 +343,8 @@ fn one_line(text: &str, max: usize) -> String {
 /// JUnit XML: one test case per program; unsupported is skipped, failed (or a verified
 /// program with a mismatch) is a failure.
 pub fn junit(r: &Record) -> String {
-    let mismatching = |p: &ProgramRecord| p.verdicts.as_ref().is_some_and(|v| v.counts.mismatch > 0);
+    let mismatching =
+        |p: &ProgramRecord| p.verdicts.as_ref().is_some_and(|v| v.counts.mismatch > 0);
     let failures = r
         .programs
         .iter()

@@ -55,8 +55,11 @@ fn mismatches(p: &ProgramRecord) -> u64 {
 
 /// Compare `now` with `baseline`.
 pub fn compare(baseline: &Record, now: &Record) -> Transition {
-    let old: BTreeMap<&str, &ProgramRecord> =
-        baseline.programs.iter().map(|p| (p.name.as_str(), p)).collect();
+    let old: BTreeMap<&str, &ProgramRecord> = baseline
+        .programs
+        .iter()
+        .map(|p| (p.name.as_str(), p))
+        .collect();
     let new: BTreeMap<&str, &ProgramRecord> =
         now.programs.iter().map(|p| (p.name.as_str(), p)).collect();
     let names: BTreeSet<&str> = old.keys().chain(new.keys()).copied().collect();
@@ -97,7 +100,9 @@ pub fn compare(baseline: &Record, now: &Record) -> Transition {
                 (false, false) => t.bytes_identical += 1,
                 (true, false) => t.bytes_changed.push((name.to_string(), "WGSL")),
                 (false, true) => t.bytes_changed.push((name.to_string(), "manifest")),
-                (true, true) => t.bytes_changed.push((name.to_string(), "WGSL and manifest")),
+                (true, true) => t
+                    .bytes_changed
+                    .push((name.to_string(), "WGSL and manifest")),
             }
         }
         let (va, vb) = (verdict_text(a), verdict_text(b));

@@ -113,13 +113,12 @@ impl Translator {
             Translator::Builtin(p) => {
                 // Emitting and validating apart: WGSL that naga rejects is the translator's
                 // failure (a crash), the same rule as for an external translator.
-                let t = translator::emit_unvalidated(shader, *p).map_err(|r| {
-                    Failure::Rejected {
+                let t =
+                    translator::emit_unvalidated(shader, *p).map_err(|r| Failure::Rejected {
                         catalog_id: r.catalog_id,
                         reason: r.reason,
                         instruction: r.instruction,
-                    }
-                })?;
+                    })?;
                 translator::validate(&t.wgsl)
                     .map_err(|e| crash(format!("its WGSL does not validate: {e}"), &[]))?;
                 Ok(t)

@@ -66,7 +66,12 @@ fn a_rerun_against_the_committed_baseline_moves_nowhere() {
     let base = Record::parse(&std::fs::read_to_string(root().join(BASELINE)).expect("baseline"))
         .expect("a dxdiff-corpus/1 record");
     let out = temp("rerun.json");
-    let o = corpus(&["--baseline", BASELINE, "--out", out.to_str().expect("utf-8")]);
+    let o = corpus(&[
+        "--baseline",
+        BASELINE,
+        "--out",
+        out.to_str().expect("utf-8"),
+    ]);
     let text = stdout(&o);
     assert_eq!(o.status.code(), Some(0), "{text}");
     let t = base.totals.slashed();
@@ -103,7 +108,11 @@ fn the_contract_to_exact_transition_names_exactly_the_programs_whose_wgsl_differ
     }
     let o = corpus(&["--profile", "exact", "--baseline", BASELINE]);
     let text = stdout(&o);
-    assert_eq!(o.status.code(), Some(0), "no status changed, so no regression:\n{text}");
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "no status changed, so no regression:\n{text}"
+    );
     let named: BTreeSet<String> = section(&text, "bytes changed:")
         .iter()
         .map(|l| l.split(": ").next().unwrap_or("").to_string())
@@ -181,7 +190,12 @@ fn junit_lists_every_program_and_a_crashing_translator_makes_them_failed() {
     }
     let junit = temp("junit.xml");
     let o = dxdiff()
-        .args(["corpus", "../shared/corpus/peer", "--translator", "cmd:exit 3"])
+        .args([
+            "corpus",
+            "../shared/corpus/peer",
+            "--translator",
+            "cmd:exit 3",
+        ])
         .arg("--junit")
         .arg(&junit)
         .output()
@@ -195,8 +209,9 @@ fn junit_lists_every_program_and_a_crashing_translator_makes_them_failed() {
     assert_eq!(cases, failures, "every program crashed: {xml}");
     assert!(xml.contains("exited with exit status: 3"), "{xml}");
     assert!(
-        text.trim_end()
-            .ends_with(&format!("corpus: 0 qualified, 0 unsupported, {cases} failed")),
+        text.trim_end().ends_with(&format!(
+            "corpus: 0 qualified, 0 unsupported, {cases} failed"
+        )),
         "{text}"
     );
     let _ = std::fs::remove_file(junit);
@@ -236,10 +251,16 @@ fn bench_puts_translators_side_by_side_on_the_same_programs() {
         })
         .collect();
     for part in ["translation", "DXBC decoding", "naga validation", "whole"] {
-        assert!(parts.contains(&("builtin/contract".into(), part.into())), "{parts:?}");
+        assert!(
+            parts.contains(&("builtin/contract".into(), part.into())),
+            "{parts:?}"
+        );
     }
     for part in ["translation (per process)", "process cost"] {
-        assert!(parts.contains(&(format!("cmd:{}", &adapter[4..]), part.into())), "{parts:?}");
+        assert!(
+            parts.contains(&(format!("cmd:{}", &adapter[4..]), part.into())),
+            "{parts:?}"
+        );
     }
     assert!(text.contains("| translation | shaders/s |"), "{text}");
     assert!(text.contains("× `builtin/contract`"), "{text}");
@@ -287,8 +308,16 @@ fn a_new_mismatch_under_verify_is_a_regression() {
     let text = stdout(&planted);
     assert_eq!(planted.status.code(), Some(1), "{text}");
     assert!(text.contains("moved from 1/0/0 to 1/0/0"), "{text}");
-    let changed = section(&text, "verdicts changed (match/within/adapted/mismatch/inconclusive):");
-    assert!(changed.iter().any(|l| l.starts_with("programs/udiv_chain.dxbc: ")), "{text}");
+    let changed = section(
+        &text,
+        "verdicts changed (match/within/adapted/mismatch/inconclusive):",
+    );
+    assert!(
+        changed
+            .iter()
+            .any(|l| l.starts_with("programs/udiv_chain.dxbc: ")),
+        "{text}"
+    );
     let regressions = section(&text, "regressions:");
     assert!(
         regressions

@@ -136,6 +136,15 @@ domains! {
     /// operand: at least ten leading bits cancel, so an operand's error from an approximate op
     /// (within its D3D or WGSL band) grows by 2^10 or more relative to the result.
     Cancellation = "cancellation",
+    /// A result of an approximate op (exp, log, rsq, sqrt, rcp, div, sincos), allowed to differ
+    /// within its band, reached an op that is not continuous in it: integer, bit, comparison,
+    /// rounding or conversion ops, a branch condition or selector, an address. There a
+    /// difference inside the band becomes any difference (found by `dxdiff fuzz`).
+    ApproximateAmplified = "approximate-amplified",
+    /// A float add, mul, mad, div or dot product read a literal ±0 next to a NaN, an infinity,
+    /// a −0 or a denormal: GPU compilers fold `x * 0`, `x + 0`, `0 / x` on literals, which WGSL
+    /// allows (no NaN or infinity assumed, the sign of zero ignorable) and D3D does not.
+    LiteralZeroFolded = "literal-zero-folded",
 }
 
 impl Domain {

@@ -18,18 +18,40 @@ use serde::{Deserialize, Serialize};
 pub use manifest::Manifest;
 pub use validate::validate;
 
-/// Wrong lowerings a test can plant (through `DXDIFF_PLANT_BUG`) to prove the harness catches
-/// them. Never set in normal use.
+/// Wrong lowerings a test can plant (through `DXDIFF_PLANT_BUG=<name>`) to prove the harness
+/// and the fuzzer catch them. Never set in normal use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PlantedBug {
     /// `udiv` without its divide-by-zero guard.
     UdivWithoutZeroGuard,
+    /// `ne` through WGSL `!=`, an ordered compare: false where an operand is NaN.
+    NeOrdered,
+    /// `ishr` lowered as a logical shift.
+    IshrAsUshr,
+    /// A replicated source swizzle (`.yyyy`) read as the identity (`.xyzw`).
+    ReplicateSwizzleIgnored,
+    /// A dynamically indexed constant-buffer read without its bounds check (D3D reads 0 past
+    /// the declared size).
+    CbIndexUnguarded,
 }
 
 impl PlantedBug {
-    fn name(self) -> &'static str {
+    pub const ALL: [PlantedBug; 5] = [
+        PlantedBug::UdivWithoutZeroGuard,
+        PlantedBug::NeOrdered,
+        PlantedBug::IshrAsUshr,
+        PlantedBug::ReplicateSwizzleIgnored,
+        PlantedBug::CbIndexUnguarded,
+    ];
+
+    /// The value of `DXDIFF_PLANT_BUG` that plants it.
+    pub fn name(self) -> &'static str {
         match self {
             PlantedBug::UdivWithoutZeroGuard => "udiv-without-zero-guard",
+            PlantedBug::NeOrdered => "ne-ordered",
+            PlantedBug::IshrAsUshr => "ishr-as-ushr",
+            PlantedBug::ReplicateSwizzleIgnored => "replicate-swizzle-ignored",
+            PlantedBug::CbIndexUnguarded => "cb-index-unguarded",
         }
     }
 }

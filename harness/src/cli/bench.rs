@@ -39,12 +39,16 @@ pub fn run(a: &BenchArgs) -> CliResult {
     let mut translators = Vec::new();
     for n in &names {
         translators.push(
-            harness::translators::Translator::parse(n, &a.profile, timeout).map_err(super::usage)?,
+            harness::translators::Translator::parse(n, &a.profile, timeout)
+                .map_err(super::usage)?,
         );
     }
     for p in &a.paths {
         if !p.exists() {
-            return Err(super::usage(format!("{}: no such file or folder", p.display())));
+            return Err(super::usage(format!(
+                "{}: no such file or folder",
+                p.display()
+            )));
         }
     }
     let min = Duration::from_secs_f64(a.seconds.clamp(0.0, 3600.0));

@@ -54,7 +54,10 @@ pub struct CorpusArgs {
 pub fn run(a: &CorpusArgs) -> CliResult {
     for p in &a.paths {
         if !p.exists() {
-            return Err(super::usage(format!("{}: no such file or folder", p.display())));
+            return Err(super::usage(format!(
+                "{}: no such file or folder",
+                p.display()
+            )));
         }
     }
     let baseline = match &a.baseline {
@@ -138,6 +141,7 @@ fn verify(
         corpus: Vec::new(),
         corpus_cases: n,
         skip_builtin: true,
+        counterexamples: true,
     };
     let paths: std::collections::BTreeMap<String, PathBuf> =
         qualify::programs(&a.paths).into_iter().collect();
@@ -149,10 +153,14 @@ fn verify(
         if p.status != Status::Qualified {
             continue;
         }
-        let Some(blob) = paths.get(&p.name).and_then(|f| qualify::read_program(f).ok()) else {
+        let Some(blob) = paths
+            .get(&p.name)
+            .and_then(|f| qualify::read_program(f).ok())
+        else {
             continue;
         };
-        let (rep, skip) = corpus::program(&mut gpu, &p.name, &blob, &opts, &a.cases_dir, &mut seconds);
+        let (rep, skip) =
+            corpus::program(&mut gpu, &p.name, &blob, &opts, &a.cases_dir, &mut seconds);
         if let Some(s) = &skip
             && matches!(s.kind, "device-rejected" | "translator-crash")
         {

@@ -5,6 +5,7 @@ pub mod bench;
 pub mod catalog;
 pub mod corpus;
 pub mod disasm;
+pub mod fuzz;
 pub mod info;
 pub mod replay;
 pub mod translate;

@@ -63,6 +63,7 @@ pub fn run(a: &VerifyArgs) -> CliResult {
         corpus: a.corpus.clone(),
         corpus_cases: a.corpus_cases.max(1),
         skip_builtin: a.corpus_only,
+        counterexamples: true,
     };
     for c in &a.corpus {
         if !c.exists() {

@@ -280,6 +280,7 @@ pub fn program(
     }
     clock("gpu", t2);
     if let Some(k) = first_failure
+        && opts.counterexamples
         && let Ok((want, _)) = &refs[k]
     {
         report.counterexample = save(cases_dir, name, blob, &ds[k], want);

@@ -727,7 +727,9 @@ pub fn program(
         }
     }
     *time.entry("judging".into()).or_default() += t_judge.elapsed().as_secs_f64();
-    if let Some(k) = first_failure {
+    if let Some(k) = first_failure
+        && opts.counterexamples
+    {
         let t3 = std::time::Instant::now();
         let small = shrink(gpu, &ready, vs[k].clone());
         report.counterexample = save(cases_dir, name, blob, &ready, &small);

@@ -121,6 +121,9 @@ pub struct Options {
     pub corpus_cases: usize,
     /// Leave out the built-in single-instruction programs and embedded cases (`--only`).
     pub skip_builtin: bool,
+    /// Shrink and save a counterexample for each mismatching corpus program (off while a
+    /// fuzzer shrinks a program and only needs the verdicts).
+    pub counterexamples: bool,
 }
 
 fn lane_inputs(seed: u64, op: &SingleOp, n: usize) -> Vec<Vec<[u32; 4]>> {
@@ -190,7 +193,7 @@ fn save_counterexample(
 }
 
 /// Write `dir/<file>.json`; the path written, or `None` when it could not be.
-fn write_case(dir: &Path, file: &str, case: &CaseFile) -> Option<String> {
+pub(crate) fn write_case(dir: &Path, file: &str, case: &CaseFile) -> Option<String> {
     std::fs::create_dir_all(dir).ok()?;
     let path = dir.join(format!("{file}.json"));
     std::fs::write(&path, serde_json::to_string_pretty(case).ok()?).ok()?;

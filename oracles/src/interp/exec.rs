@@ -39,6 +39,7 @@ impl Machine<'_> {
         let program = self.program;
         let inst = &program.instructions[pc];
         let next = pc + 1;
+        self.taint_condition(inst);
         if let Some(n) = self.flow(inst, pc)? {
             return Ok(n);
         }
@@ -48,7 +49,9 @@ impl Machine<'_> {
         if !self.active.any() {
             return Ok(next);
         }
+        self.literal_zero_folding(inst, pc);
         self.execute(inst, pc)?;
+        self.taint_after(inst);
         self.commit_events();
         Ok(next)
     }

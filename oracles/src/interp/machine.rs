@@ -152,6 +152,8 @@ pub struct Machine<'a> {
     /// undefined (FS §7.14: no ordering between threads without atomics), so both lanes get
     /// `d3d-undefined`.
     pub uav_stores: std::collections::HashMap<(u32, u64), (usize, u32)>,
+    /// Where approximate results went (`approximate-amplified`).
+    pub taint: super::taint::Taint,
 }
 
 /// How a source operand is typed by its consumer, which decides what `-` and `|x|` mean.

@@ -7,10 +7,12 @@
 
 mod exec;
 mod flow;
+mod folding;
 mod machine;
 pub mod mask;
 mod memory;
 pub mod resources;
+mod taint;
 mod textures;
 
 use std::collections::BTreeMap;
@@ -217,6 +219,7 @@ fn machine<'a>(
         views: l.views.clone(),
         executed: 0,
         uav_stores: std::collections::HashMap::new(),
+        taint: taint::Taint::new(l.temps, l.outputs, lanes),
     })
 }
 

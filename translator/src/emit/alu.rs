@@ -1,7 +1,7 @@
 //! ALU lowering: one function per opcode family, each following the seed contract's rule in the
 //! `contract` profile and a D3D-exact polyfill in the `exact` profile.
 
-use dxbc::opcodes::Num;
+use dxbc::opcodes::{Kind, Num};
 use dxbc::{Instruction, Opcode};
 
 use super::Ctx;
@@ -147,6 +147,7 @@ impl Ctx<'_> {
                 mask(match op {
                     Eq => format!("{x} == {y}"),
                     // `!=` is an ordered compare in SPIR-V, false for NaN; D3D's `ne` is true.
+                    Ne if crate::planted(crate::PlantedBug::NeOrdered) => format!("{x} != {y}"),
                     Ne => format!("!({x} == {y})"),
                     Lt => format!("{x} < {y}"),
                     _ => format!("{x} >= {y}"),
@@ -197,6 +198,9 @@ impl Ctx<'_> {
             // Shift amounts are masked to 5 bits in D3D.
             Ishl => format!("({a} << ({b} & 31u))"),
             Ushr => format!("({a} >> ({b} & 31u))"),
+            Ishr if crate::planted(crate::PlantedBug::IshrAsUshr) => {
+                format!("({a} >> ({b} & 31u))")
+            }
             Ishr => format!("bitcast<u32>(bitcast<i32>({a}) >> ({b} & 31u))"),
             And => format!("({a} & {b})"),
             Or => format!("({a} | {b})"),
@@ -467,6 +471,25 @@ impl Ctx<'_> {
         s: &Structure,
     ) -> Result<(), Rejection> {
         use Opcode::*;
+        let info = inst.info();
+        let sources = &inst.operands[(info.dst as usize).min(inst.operands.len())..];
+        self.opaque_literals = !sources.is_empty()
+            && inst.opcode != Mov
+            && matches!(
+                info.kind,
+                Kind::AluFloat | Kind::AluInt | Kind::AluUint | Kind::Bit | Kind::Conversion
+            )
+            && sources
+                .iter()
+                .all(|o| o.ty == dxbc::OperandType::Immediate32);
+        // A literal ±0 in float arithmetic may be folded by the GPU compiler (x*0 → 0).
+        if matches!(inst.opcode, Add | Mul | Mad | Div | Dp2 | Dp3 | Dp4)
+            && sources.iter().any(|o| {
+                o.ty == dxbc::OperandType::Immediate32 && o.imm.iter().any(|w| w & 0x7fff_ffff == 0)
+            })
+        {
+            self.relies(id::LITERAL_FOLDING);
+        }
         match inst.opcode {
             If | Else | Endif | Loop | Endloop | Break | Breakc | Continue | Continuec | Switch
             | Case | Default | Endswitch | Ret | Retc | Discard | Nop => self.flow(inst, index, s),

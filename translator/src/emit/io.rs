@@ -394,7 +394,13 @@ fn vertex(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
         match d.system_value {
             0 => {
                 let ty = wgsl_vec(component_type(c.signatures, true, r));
-                fields.push(format!("    @location({r}) o{r}: {ty},"));
+                // WGSL requires integer stage outputs to be flat (found by `dxdiff fuzz`).
+                let flat = if ty.contains("f32") {
+                    ""
+                } else {
+                    " @interpolate(flat)"
+                };
+                fields.push(format!("    @location({r}){flat} o{r}: {ty},"));
                 ret.push(format!("bitcast<{ty}>(o[{r}])"));
                 outs.push(iface(Some(r), d.mask, Some(r), None, ty, "location"));
             }

@@ -69,9 +69,14 @@ pub fn declare(c: &mut Ctx<'_>, out: &mut String, bindings: &mut Vec<Binding>) {
             "@group(0) @binding({b}) var<uniform> cb{slot}: Cb{slot};"
         );
         // Reads past the declared size give 0 (FS §7.5).
+        let guard = if crate::planted(crate::PlantedBug::CbIndexUnguarded) {
+            "true".to_string()
+        } else {
+            format!("i < {size}u")
+        };
         let _ = writeln!(
             out,
-            "fn cb{slot}_at(i: u32) -> vec4<u32> {{\n    if (i < {size}u) {{\n        return cb{slot}.v[i];\n    }}\n    return vec4<u32>();\n}}"
+            "fn cb{slot}_at(i: u32) -> vec4<u32> {{\n    if ({guard}) {{\n        return cb{slot}.v[i];\n    }}\n    return vec4<u32>();\n}}"
         );
         let mut rec = binding("cbuffer", slot, b, "uniform-vec4-array");
         rec.size_bytes = Some(size * 16);

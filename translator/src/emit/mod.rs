@@ -49,6 +49,7 @@ pub const CONTRACT_CLAIMS: &[&str] = &[
     id::MIN_MAX_NAN,
     id::FUSION,
     id::CANCELLATION,
+    id::LITERAL_FOLDING,
 ];
 
 /// Catalog entries the exact profile may rely on: only the latitude no polyfill can remove
@@ -70,6 +71,7 @@ pub const EXACT_CLAIMS: &[&str] = &[
     id::SINCOS_RANGE,
     id::EXP_RANGE,
     id::CANCELLATION,
+    id::LITERAL_FOLDING,
 ];
 
 /// How a buffer-like register is viewed.
@@ -102,6 +104,11 @@ impl TexelKind {
 
 /// Everything the body needs to know, gathered from declarations before emission.
 pub struct Ctx<'a> {
+    /// The instruction being lowered reads only immediates: they are bound to `let`s first, so
+    /// that WGSL does not evaluate the expression as a constant (where an integer overflow,
+    /// such as `0x3f800000u << 26u`, is a shader-creation error; D3D wraps). Found by
+    /// `dxdiff fuzz`.
+    pub opaque_literals: bool,
     pub program: &'a Program,
     pub signatures: &'a [Signature],
     pub profile: Profile,
@@ -226,6 +233,7 @@ fn scan<'a>(
         body: String::new(),
         indent: 1,
         needs_derivative_opt_out: false,
+        opaque_literals: false,
         varying_depth: 0,
         next_temp: 0,
         switch_open: Vec::new(),

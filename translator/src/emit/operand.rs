@@ -18,6 +18,13 @@ pub fn lit(v: u32) -> String {
 
 /// Which source component feeds destination component `comp`.
 pub fn swizzled(op: &Operand, comp: usize) -> usize {
+    if crate::planted(crate::PlantedBug::ReplicateSwizzleIgnored)
+        && let dxbc::Components::Four(dxbc::Selection::Swizzle(s)) = op.components
+        && s.iter().all(|c| *c == s[0])
+        && s[0] != 0
+    {
+        return comp;
+    }
     op.source_component(comp)
 }
 
@@ -136,6 +143,11 @@ impl Ctx<'_> {
                 } else {
                     op.imm.first().copied().unwrap_or(0)
                 };
+                if self.opaque_literals {
+                    let t = self.fresh();
+                    self.line(&format!("let {t} = {};", lit(v)));
+                    return Ok(t);
+                }
                 Ok(lit(v))
             }
             _ => Ok(format!("{}.{}", self.register(op)?, XYZW[c])),

@@ -1,0 +1,183 @@
+//! `dxdiff fuzz [--translator T] [--profile P] [--seed S] [--programs N | --time DURATION]
+//! [--out DIR] [--adapter A]`: a random-program campaign (harness::fuzz). Prints the
+//! campaign's statistics and distinct divergences; the last line is `fuzz: N programs, N lanes
+//! compared, N distinct mismatches`. Exit 1 when a distinct mismatch is known, 4 without a
+//! usable adapter.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use harness::fuzz::{FuzzError, FuzzOptions};
+
+use super::{CliResult, usage};
+
+#[derive(Debug, clap::Args)]
+pub struct FuzzArgs {
+    #[command(flatten)]
+    translator: super::TranslatorArgs,
+    /// Makes the campaign reproducible: program i is generated from (seed, i).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Stop after this many programs (a resumed campaign counts the earlier ones).
+    #[arg(long, conflicts_with = "time")]
+    programs: Option<u64>,
+    /// Stop after this long: `90s`, `10m`, `1h` (or seconds).
+    #[arg(long)]
+    time: Option<String>,
+    /// The campaign folder: `state.json` (resumable) and `cases/`.
+    #[arg(long, default_value = "dxdiff-fuzz")]
+    out: PathBuf,
+    /// `auto` (a real GPU first, lavapipe otherwise) or a substring of the adapter's name.
+    #[arg(long, default_value = "auto")]
+    adapter: String,
+    /// Input vectors per program.
+    #[arg(long, default_value_t = 256)]
+    vectors: usize,
+    /// Seconds of shrinking per divergence.
+    #[arg(long, default_value_t = 60.0)]
+    shrink_time: f64,
+    /// Top-level statements per program.
+    #[arg(long, default_value_t = 8)]
+    statements: usize,
+    /// Deepest control-flow nesting.
+    #[arg(long, default_value_t = 2)]
+    depth: usize,
+    /// Working temps (and outputs), 1..=8.
+    #[arg(long, default_value_t = 4)]
+    temps: u32,
+    /// Stages to generate: any of `ps`, `vs`, `cs`, comma-separated.
+    #[arg(long, default_value = "ps,vs,cs")]
+    stages: String,
+    /// Also generate out-of-range dynamic constant-buffer indices (D3D reads 0).
+    #[arg(long)]
+    oob_indices: bool,
+}
+
+/// `90s`, `10m`, `1h`, or plain seconds.
+pub fn parse_duration(s: &str) -> Option<Duration> {
+    let (num, unit) = match s.find(|c: char| c.is_ascii_alphabetic()) {
+        Some(i) => (&s[..i], &s[i..]),
+        None => (s, "s"),
+    };
+    let v: f64 = num.trim().parse().ok()?;
+    let mul = match unit {
+        "s" => 1.0,
+        "m" | "min" => 60.0,
+        "h" => 3600.0,
+        _ => return None,
+    };
+    (v >= 0.0 && v.is_finite()).then(|| Duration::from_secs_f64(v * mul))
+}
+
+pub fn run(a: &FuzzArgs) -> CliResult {
+    let time = match &a.time {
+        Some(t) => {
+            Some(parse_duration(t).ok_or_else(|| usage(format!("--time {t}: not a duration")))?)
+        }
+        None => None,
+    };
+    let mut knobs = generators::random::Knobs {
+        statements: a.statements.max(1),
+        depth: a.depth,
+        temps: a.temps.clamp(1, 8),
+        oob_indices: a.oob_indices,
+        ..Default::default()
+    };
+    knobs.stages.clear();
+    for s in a.stages.split(',') {
+        let stage = dxbc::Stage::from_prefix(s.trim())
+            .filter(|s| {
+                matches!(
+                    s,
+                    dxbc::Stage::Pixel | dxbc::Stage::Vertex | dxbc::Stage::Compute
+                )
+            })
+            .ok_or_else(|| usage(format!("--stages: `{s}` is not ps, vs or cs")))?;
+        knobs.stages.push(stage);
+    }
+    let o = FuzzOptions {
+        translator: a.translator.build()?,
+        seed: a.seed,
+        programs: a.programs.or(if time.is_none() { Some(100) } else { None }),
+        time,
+        out: a.out.clone(),
+        vectors: a.vectors.max(1),
+        shrink_time: Duration::from_secs_f64(a.shrink_time.max(0.0)),
+        knobs,
+        progress: true,
+    };
+    let st = match harness::fuzz::run(&o, &a.adapter) {
+        Ok(s) => s,
+        Err(FuzzError::Gpu(e)) => {
+            eprintln!("dxdiff: {e}");
+            return Ok(ExitCode::from(4));
+        }
+        Err(e @ FuzzError::State { .. }) => return Err(usage(e.to_string())),
+    };
+    let s = &st.stats;
+    let secs = s.seconds.max(1e-9);
+    println!("translator: {}, seed {}", st.translator, st.seed);
+    if !st.narrowed.is_empty() {
+        println!(
+            "narrowed (the translator rejects): {}",
+            st.narrowed.join(", ")
+        );
+    }
+    println!(
+        "programs: {} in {:.1} s ({:.2} programs/s); rejected {} ({:.1}%), translator crashes {}, skipped {}",
+        s.programs,
+        s.seconds,
+        s.programs as f64 / secs,
+        s.rejected,
+        100.0 * s.rejected as f64 / s.programs.max(1) as f64,
+        s.crashed,
+        s.skipped
+    );
+    println!(
+        "lanes: {} ({:.0} lanes/s): {} match, {} within tolerance, {} adapted, {} mismatch, {} inconclusive; {} programs with a mismatch; shrinking {:.1} s",
+        s.lanes,
+        s.lanes as f64 / secs,
+        s.matched,
+        s.within,
+        s.adapted,
+        s.mismatch_lanes,
+        s.inconclusive,
+        s.mismatching_programs,
+        s.shrink_seconds
+    );
+    let rows = generators::random::rows();
+    let uncovered: Vec<&str> = rows
+        .iter()
+        .map(|r| r.opcode.mnemonic())
+        .filter(|m| !s.opcodes.contains(*m))
+        .collect();
+    println!(
+        "opcodes covered: {} ({} of the {} instruction rows){}",
+        s.opcodes.len(),
+        rows.len() - uncovered.len(),
+        rows.len(),
+        if uncovered.is_empty() {
+            String::new()
+        } else {
+            format!("; not yet: {}", uncovered.join(" "))
+        }
+    );
+    for d in &st.divergences {
+        println!(
+            "divergence: {} ({} instructions, program {}, seen {}×): {}",
+            d.signature, d.instructions, d.program, d.seen, d.case
+        );
+    }
+    println!(
+        "fuzz: {} programs, {} lanes compared, {} distinct mismatches",
+        s.programs,
+        s.lanes,
+        st.divergences.len()
+    );
+    Ok(if st.divergences.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}

@@ -1,0 +1,234 @@
+//! Where approximate results go. `exp`, `log`, `rsq`, `sqrt`, `rcp`, `div` and `sincos` are
+//! judged within a band (D3D and WGSL both allow their error), and float arithmetic carries that
+//! difference on continuously, where the program's band still applies. An integer, bit,
+//! comparison, rounding or conversion op, a branch condition, or an address that reads such a
+//! value can turn a difference inside the band into any difference at all (`rsq` one ULP off,
+//! then `msad` over its bytes). The interpreter follows approximate values through registers,
+//! indexable temps and memory, and raises `approximate-amplified` in a lane where one reaches
+//! such an op; `dxdiff/builtin-accuracy` allows the lane's differences (found by `dxdiff fuzz`).
+//!
+//! Tracking is per lane and register component; indexable temps count per lane, and memory
+//! (TGSM and UAVs) as a whole, which can only over-approximate.
+
+use dxbc::{Instruction, Opcode, Operand, OperandType};
+
+use super::machine::{Machine, source_component, write_mask};
+use crate::domain::Domain;
+
+/// Taint state of one batch.
+#[derive(Debug, Clone, Default)]
+pub struct Taint {
+    /// Set once an approximate op has run; until then nothing is tracked.
+    pub on: bool,
+    temps: Vec<bool>,
+    outputs: Vec<bool>,
+    /// Per lane: an approximate value was written to some indexable temp.
+    indexable: Vec<bool>,
+    /// An approximate value was written to TGSM or a UAV.
+    memory: bool,
+    lanes: usize,
+}
+
+/// Ops whose result is within a band rather than exact.
+pub fn approximate(op: Opcode) -> bool {
+    use Opcode::*;
+    matches!(op, Exp | Log | Rsq | Sqrt | Rcp | Div | Sincos)
+}
+
+/// Ops that carry a difference on continuously (the program's band covers what they do).
+fn continuous(op: Opcode) -> bool {
+    use Opcode::*;
+    approximate(op) || matches!(op, Add | Mul | Mad | Dp2 | Dp3 | Dp4 | Min | Max | Mov)
+}
+
+impl Taint {
+    pub fn new(temps: usize, outputs: usize, lanes: usize) -> Taint {
+        Taint {
+            on: false,
+            temps: vec![false; temps * 4 * lanes],
+            outputs: vec![false; outputs * 4 * lanes],
+            indexable: vec![false; lanes],
+            memory: false,
+            lanes,
+        }
+    }
+
+    fn reg(&self, ty: OperandType, reg: usize, comp: usize, lane: usize) -> bool {
+        let file = if ty == OperandType::Temp {
+            &self.temps
+        } else {
+            &self.outputs
+        };
+        file.get((reg * 4 + comp) * self.lanes + lane)
+            .copied()
+            .unwrap_or(false)
+    }
+
+    fn set(&mut self, ty: OperandType, reg: usize, comp: usize, lane: usize, v: bool) {
+        let lanes = self.lanes;
+        let file = if ty == OperandType::Temp {
+            &mut self.temps
+        } else {
+            &mut self.outputs
+        };
+        if let Some(t) = file.get_mut((reg * 4 + comp) * lanes + lane) {
+            *t = v;
+        }
+    }
+}
+
+fn imm_index(op: &Operand) -> Option<usize> {
+    match op.indices.first() {
+        Some(dxbc::Index::Imm32(r)) if op.indices.len() == 1 => Some(*r as usize),
+        _ => None,
+    }
+}
+
+impl Machine<'_> {
+    /// Per lane: whether operand `op`, read for destination components `comps`, carries an
+    /// approximate value; and whether an index of it does (an address).
+    fn operand_taint(&self, op: &Operand, comps: &[usize], lane: usize) -> (bool, bool) {
+        let t = &self.taint;
+        let mut address = false;
+        for idx in &op.indices {
+            if let Some(rel) = idx.relative()
+                && let Some(r) = imm_index(rel)
+                && matches!(rel.ty, OperandType::Temp | OperandType::Output)
+            {
+                address |= t.reg(rel.ty, r, source_component(rel, 0), lane);
+            } else if idx
+                .relative()
+                .is_some_and(|r| r.ty == OperandType::IndexableTemp)
+            {
+                address |= t.indexable[lane];
+            }
+        }
+        let value = match op.ty {
+            OperandType::Temp | OperandType::Output => imm_index(op).is_some_and(|r| {
+                comps
+                    .iter()
+                    .any(|c| t.reg(op.ty, r, source_component(op, *c), lane))
+            }),
+            OperandType::IndexableTemp => t.indexable[lane],
+            OperandType::ThreadGroupSharedMemory
+            | OperandType::UnorderedAccessView
+            | OperandType::Resource => t.memory,
+            _ => false,
+        };
+        (value, address)
+    }
+
+    /// Before a flow instruction with a condition or selector: a tainted one amplifies.
+    pub(super) fn taint_condition(&mut self, inst: &Instruction) {
+        use Opcode::*;
+        if !self.taint.on
+            || !matches!(
+                inst.opcode,
+                If | Breakc | Continuec | Retc | Discard | Switch | Callc
+            )
+        {
+            return;
+        }
+        let Some(op) = inst.operands.first() else {
+            return;
+        };
+        for l in self.active.lanes().collect::<Vec<_>>() {
+            let (v, a) = self.operand_taint(op, &[0], l);
+            if v || a {
+                self.events[l] |= Domain::ApproximateAmplified.bit();
+            }
+        }
+    }
+
+    /// After an instruction ran: its destinations carry its sources' taint (or fresh taint from
+    /// an approximate op), and a discontinuous op, an address or a selection that read a
+    /// tainted value raises the event.
+    pub(super) fn taint_after(&mut self, inst: &Instruction) {
+        let op = inst.opcode;
+        if approximate(op) {
+            self.taint.on = true;
+        }
+        if !self.taint.on {
+            return;
+        }
+        let info = inst.info();
+        let ndst = (info.dst as usize).min(inst.operands.len());
+        let (dsts, srcs) = inst.operands.split_at(ndst);
+        let mask = dsts.first().map_or(0xf, write_mask);
+        let comps: Vec<usize> = match op {
+            Opcode::Dp2 => vec![0, 1],
+            Opcode::Dp3 => vec![0, 1, 2],
+            Opcode::Dp4 => vec![0, 1, 2, 3],
+            _ if mask == 0 => vec![0, 1, 2, 3],
+            _ => (0..4).filter(|c| mask & (1 << c) != 0).collect(),
+        };
+        // Movc and swapc select: continuous in the values, not in the condition.
+        let selector = match op {
+            Opcode::Movc => Some(0),
+            Opcode::Swapc => Some(0),
+            _ => None,
+        };
+        let fresh = approximate(op);
+        // Memory ops copy values; only their addresses amplify (atomics combine as integers).
+        let store = matches!(
+            op,
+            Opcode::StoreRaw | Opcode::StoreStructured | Opcode::StoreUavTyped
+        );
+        let load = matches!(
+            info.kind,
+            dxbc::opcodes::Kind::Resource | dxbc::opcodes::Kind::Atomic
+        ) && !store
+            && !matches!(info.kind, dxbc::opcodes::Kind::Atomic);
+        let lanes: Vec<usize> = self.active.lanes().collect();
+        let mut carried = vec![false; self.lanes];
+        for &l in &lanes {
+            let mut value = false;
+            let mut amplified = false;
+            for (k, s) in srcs.iter().enumerate() {
+                let (v, a) = self.operand_taint(s, &comps, l);
+                value |= v;
+                let memory_value = matches!(
+                    s.ty,
+                    OperandType::ThreadGroupSharedMemory
+                        | OperandType::UnorderedAccessView
+                        | OperandType::Resource
+                );
+                let copied = (store && k + 1 == srcs.len()) || (load && memory_value);
+                let address = (store || load) && !copied;
+                amplified |= a || (v && (selector == Some(k) || address));
+            }
+            if value && !continuous(op) && selector.is_none() && !store && !load {
+                amplified = true;
+            }
+            if amplified {
+                self.events[l] |= Domain::ApproximateAmplified.bit();
+            }
+            carried[l] = value || fresh;
+        }
+        for d in dsts {
+            let m = write_mask(d);
+            match d.ty {
+                OperandType::Temp | OperandType::Output => {
+                    if let Some(r) = imm_index(d) {
+                        for &l in &lanes {
+                            for c in 0..4 {
+                                if m & (1 << c) != 0 {
+                                    self.taint.set(d.ty, r, c, l, carried[l]);
+                                }
+                            }
+                        }
+                    }
+                }
+                OperandType::IndexableTemp => {
+                    for &l in &lanes {
+                        self.taint.indexable[l] |= carried[l];
+                    }
+                }
+                OperandType::ThreadGroupSharedMemory | OperandType::UnorderedAccessView => {
+                    self.taint.memory |= lanes.iter().any(|l| carried[*l]);
+                }
+                _ => {}
+            }
+        }
+    }
+}

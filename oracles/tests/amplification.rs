@@ -1,0 +1,76 @@
+//! The events `dxdiff fuzz` made the interpreter raise: an approximate result reaching an op that
+//! is not continuous in it (`approximate-amplified`), and a literal ±0 next to a NaN, an infinity,
+//! a −0 or a denormal in float arithmetic (`literal-zero-folded`).
+
+use oracles::domain::Domain;
+use oracles::interp::{DEFAULT_BUDGET, Resources, run_invocations};
+
+const NAN: u32 = 0x7fc0_0000;
+const TWO: u32 = 0x4000_0000;
+
+/// Events of each lane, one lane per `v0` value.
+fn events(body: &str, v0: &[u32]) -> Vec<u64> {
+    let text = format!(
+        "ps_5_0\ndcl_input_ps constant v0.xyzw\ndcl_output o0.xyzw\ndcl_temps 2\n{body}\nmov o0.xyzw, r1.xyzw\nret\n"
+    );
+    let program = dxbc::assemble(&text).expect("assembles").program;
+    let inputs: Vec<Vec<[u32; 4]>> = v0.iter().map(|w| vec![[*w; 4]]).collect();
+    run_invocations(&program, &mut Resources::default(), &inputs, DEFAULT_BUDGET)
+        .expect("runs")
+        .events
+}
+
+fn has(ev: u64, d: Domain) -> bool {
+    ev & d.bit() != 0
+}
+
+#[test]
+fn an_approximate_result_into_a_discontinuous_op_is_amplified() {
+    let a = Domain::ApproximateAmplified;
+    // rsq, then float arithmetic: continuous, the band covers it.
+    let ev = events(
+        "rsq r0.x, v0.x\nadd r1.x, r0.x, r0.x\nmov r1.yzw, l(0,0,0,0)",
+        &[TWO],
+    );
+    assert!(!has(ev[0], a));
+    // rsq, then an integer op on its bits.
+    let ev = events(
+        "rsq r0.x, v0.x\nftoi r1.x, r0.x\nmov r1.yzw, l(0,0,0,0)",
+        &[TWO],
+    );
+    assert!(has(ev[0], a));
+    // Through a move and into a branch condition.
+    let ev = events(
+        "exp r0.x, v0.x\nmov r0.y, r0.x\nlt r0.z, r0.y, l(4.0)\nmov r1.xyzw, l(0,0,0,0)\nif_nz r0.z\nmov r1.x, l(1)\nendif",
+        &[TWO],
+    );
+    assert!(has(ev[0], a));
+    // An exact value overwrites the taint: the integer op reads no approximate value.
+    let ev = events(
+        "rsq r0.x, v0.x\nmov r0.x, v0.x\niadd r1.x, r0.x, l(1)\nmov r1.yzw, l(0,0,0,0)",
+        &[TWO],
+    );
+    assert!(!has(ev[0], a));
+}
+
+#[test]
+fn a_literal_zero_next_to_an_unusual_value_may_fold() {
+    let f = Domain::LiteralZeroFolded;
+    let ev = events(
+        "mul r1.x, v0.x, l(0.0)\nmov r1.yzw, l(0,0,0,0)",
+        &[NAN, TWO, 0x8000_0000, 0x0000_0001],
+    );
+    assert_eq!(
+        ev.iter().map(|e| has(*e, f)).collect::<Vec<_>>(),
+        [true, false, true, true]
+    );
+    // No literal zero: nothing to fold.
+    let ev = events("mul r1.x, v0.x, l(2.0)\nmov r1.yzw, l(0,0,0,0)", &[NAN]);
+    assert!(!has(ev[0], f));
+    // A dot product with a zero vector.
+    let ev = events(
+        "dp3 r1.x, v0.xyzw, l(0,0,0,0)\nmov r1.yzw, l(0,0,0,0)",
+        &[NAN],
+    );
+    assert!(has(ev[0], f));
+}
