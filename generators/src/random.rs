@@ -1068,7 +1068,7 @@ fn check(s: &Src, defined: &[u8], need: &mut [bool]) {
     }
 }
 
-fn definite(stmts: &[Stmt], defined: &mut Vec<u8>, need: &mut [bool]) {
+fn definite(stmts: &[Stmt], defined: &mut [u8], need: &mut [bool]) {
     for s in stmts {
         match s {
             Stmt::Op(o) => {
@@ -1088,15 +1088,15 @@ fn definite(stmts: &[Stmt], defined: &mut Vec<u8>, need: &mut [bool]) {
                 ..
             } => {
                 check(cond, defined, need);
-                definite(then, &mut defined.clone(), need);
+                definite(then, &mut defined.to_vec(), need);
                 if let Some(o) = otherwise {
-                    definite(o, &mut defined.clone(), need);
+                    definite(o, &mut defined.to_vec(), need);
                 }
             }
             Stmt::Loop { body, .. } => {
                 // A later iteration reads what an earlier one wrote only if the write came
                 // first in the body; the first iteration sees only what was defined before.
-                definite(body, &mut defined.clone(), need);
+                definite(body, &mut defined.to_vec(), need);
             }
             Stmt::BreakC { cond, .. }
             | Stmt::ContinueC { cond, .. }
@@ -1108,10 +1108,10 @@ fn definite(stmts: &[Stmt], defined: &mut Vec<u8>, need: &mut [bool]) {
             } => {
                 check(sel, defined, need);
                 for c in cases {
-                    definite(&c.1, &mut defined.clone(), need);
+                    definite(&c.1, &mut defined.to_vec(), need);
                 }
                 if let Some(d) = default {
-                    definite(d, &mut defined.clone(), need);
+                    definite(d, &mut defined.to_vec(), need);
                 }
             }
             Stmt::IndexableStore { index, value, .. } => {
@@ -1394,7 +1394,7 @@ impl Lower<'_> {
 
 /// Simpler versions of a source: an immediate zero or one, the first input, a plain temp,
 /// without modifiers, with an identity swizzle.
-fn src_variants(s: &Src, temps: u32) -> Vec<Src> {
+fn src_variants(s: &Src) -> Vec<Src> {
     let mut out = Vec::new();
     let zero = Src::plain(Reg::Imm([0; 4]));
     if *s != zero {
@@ -1416,7 +1416,7 @@ fn src_variants(s: &Src, temps: u32) -> Vec<Src> {
                 reg: Reg::Cb(0),
                 ..s.clone()
             });
-            for v in src_variants(i, temps) {
+            for v in src_variants(i) {
                 let reg = match &s.reg {
                     Reg::CbDyn(_) => Reg::CbDyn(Box::new(v)),
                     Reg::IcbDyn(_) => Reg::IcbDyn(Box::new(v)),
@@ -1460,7 +1460,7 @@ fn src_variants(s: &Src, temps: u32) -> Vec<Src> {
 }
 
 /// Simpler versions of an instruction: fewer written components, no `_sat`, simpler sources.
-fn op_variants(o: &Op, temps: u32) -> Vec<Op> {
+fn op_variants(o: &Op) -> Vec<Op> {
     let mut out = Vec::new();
     // The instruction replaced by a move of its first source into its first destination:
     // what is left when the opcode itself does not matter.
@@ -1502,7 +1502,7 @@ fn op_variants(o: &Op, temps: u32) -> Vec<Op> {
         }
     }
     for (k, s) in o.src.iter().enumerate() {
-        for v in src_variants(s, temps) {
+        for v in src_variants(s) {
             let mut n = o.clone();
             n.src[k] = v;
             out.push(n);
@@ -1513,7 +1513,7 @@ fn op_variants(o: &Op, temps: u32) -> Vec<Op> {
 
 /// Every simpler version of a block: a statement removed, a compound statement replaced by one
 /// of its bodies, a loop with one trip, an instruction simplified, recursively.
-fn block_variants(stmts: &[Stmt], temps: u32) -> Vec<Vec<Stmt>> {
+fn block_variants(stmts: &[Stmt]) -> Vec<Vec<Stmt>> {
     let mut out = Vec::new();
     let with = |i: usize, replacement: Vec<Stmt>| {
         let mut v = stmts[..i].to_vec();
@@ -1545,7 +1545,7 @@ fn block_variants(stmts: &[Stmt], temps: u32) -> Vec<Vec<Stmt>> {
                         }],
                     ));
                 }
-                for t in block_variants(then, temps) {
+                for t in block_variants(then) {
                     out.push(with(
                         i,
                         vec![Stmt::If {
@@ -1557,7 +1557,7 @@ fn block_variants(stmts: &[Stmt], temps: u32) -> Vec<Vec<Stmt>> {
                     ));
                 }
                 if let Some(o) = otherwise {
-                    for e in block_variants(o, temps) {
+                    for e in block_variants(o) {
                         out.push(with(
                             i,
                             vec![Stmt::If {
@@ -1569,7 +1569,7 @@ fn block_variants(stmts: &[Stmt], temps: u32) -> Vec<Vec<Stmt>> {
                         ));
                     }
                 }
-                for c in src_variants(cond, temps) {
+                for c in src_variants(cond) {
                     out.push(with(
                         i,
                         vec![Stmt::If {
@@ -1598,7 +1598,7 @@ fn block_variants(stmts: &[Stmt], temps: u32) -> Vec<Vec<Stmt>> {
                         }],
                     ));
                 }
-                for b in block_variants(body, temps) {
+                for b in block_variants(body) {
                     out.push(with(
                         i,
                         vec![Stmt::Loop {
@@ -1630,7 +1630,7 @@ fn block_variants(stmts: &[Stmt], temps: u32) -> Vec<Vec<Stmt>> {
                             default: default.clone(),
                         }],
                     ));
-                    for b in block_variants(&cases[k].1, temps) {
+                    for b in block_variants(&cases[k].1) {
                         let mut cs = cases.clone();
                         cs[k].1 = b;
                         out.push(with(
@@ -1643,7 +1643,7 @@ fn block_variants(stmts: &[Stmt], temps: u32) -> Vec<Vec<Stmt>> {
                         ));
                     }
                 }
-                for c in src_variants(sel, temps) {
+                for c in src_variants(sel) {
                     out.push(with(
                         i,
                         vec![Stmt::Switch {
@@ -1655,12 +1655,12 @@ fn block_variants(stmts: &[Stmt], temps: u32) -> Vec<Vec<Stmt>> {
                 }
             }
             Stmt::Op(o) => {
-                for v in op_variants(o, temps) {
+                for v in op_variants(o) {
                     out.push(with(i, vec![Stmt::Op(v)]));
                 }
             }
             Stmt::BreakC { nonzero, cond } => {
-                for c in src_variants(cond, temps) {
+                for c in src_variants(cond) {
                     out.push(with(
                         i,
                         vec![Stmt::BreakC {
@@ -1671,7 +1671,7 @@ fn block_variants(stmts: &[Stmt], temps: u32) -> Vec<Vec<Stmt>> {
                 }
             }
             Stmt::ContinueC { nonzero, cond } => {
-                for c in src_variants(cond, temps) {
+                for c in src_variants(cond) {
                     out.push(with(
                         i,
                         vec![Stmt::ContinueC {
@@ -1682,7 +1682,7 @@ fn block_variants(stmts: &[Stmt], temps: u32) -> Vec<Vec<Stmt>> {
                 }
             }
             Stmt::Discard { nonzero, cond } => {
-                for c in src_variants(cond, temps) {
+                for c in src_variants(cond) {
                     out.push(with(
                         i,
                         vec![Stmt::Discard {
@@ -1693,7 +1693,7 @@ fn block_variants(stmts: &[Stmt], temps: u32) -> Vec<Vec<Stmt>> {
                 }
             }
             Stmt::IndexableStore { index, mask, value } => {
-                for v in src_variants(value, temps) {
+                for v in src_variants(value) {
                     out.push(with(
                         i,
                         vec![Stmt::IndexableStore {
@@ -1710,7 +1710,7 @@ fn block_variants(stmts: &[Stmt], temps: u32) -> Vec<Vec<Stmt>> {
                 in_range,
                 offset,
             } => {
-                for v in src_variants(index, temps) {
+                for v in src_variants(index) {
                     out.push(with(
                         i,
                         vec![Stmt::SrvLoad {
@@ -1737,7 +1737,7 @@ fn block_variants(stmts: &[Stmt], temps: u32) -> Vec<Vec<Stmt>> {
                         }],
                     ));
                 }
-                for v in src_variants(value, temps) {
+                for v in src_variants(value) {
                     out.push(with(
                         i,
                         vec![Stmt::UavStore {
@@ -1753,7 +1753,7 @@ fn block_variants(stmts: &[Stmt], temps: u32) -> Vec<Vec<Stmt>> {
                 address,
                 value,
             } => {
-                for v in src_variants(value, temps) {
+                for v in src_variants(value) {
                     out.push(with(
                         i,
                         vec![Stmt::Atomic {
@@ -1763,7 +1763,7 @@ fn block_variants(stmts: &[Stmt], temps: u32) -> Vec<Vec<Stmt>> {
                         }],
                     ));
                 }
-                for a in src_variants(address, temps) {
+                for a in src_variants(address) {
                     out.push(with(
                         i,
                         vec![Stmt::Atomic {
@@ -1775,7 +1775,7 @@ fn block_variants(stmts: &[Stmt], temps: u32) -> Vec<Vec<Stmt>> {
                 }
             }
             Stmt::Exchange { dst, value, sel } => {
-                for v in src_variants(value, temps) {
+                for v in src_variants(value) {
                     out.push(with(
                         i,
                         vec![Stmt::Exchange {
@@ -1941,7 +1941,7 @@ impl RandomProgram {
     /// operands, swizzles, masks and constants simplified, fewer temps (and so outputs),
     /// one thread.
     pub fn shrink_candidates(&self) -> Vec<RandomProgram> {
-        let mut out: Vec<RandomProgram> = block_variants(&self.body, self.temps)
+        let mut out: Vec<RandomProgram> = block_variants(&self.body)
             .into_iter()
             .map(|body| RandomProgram {
                 body,
@@ -2043,21 +2043,6 @@ mod tests {
             let again = dxbc::decode_words(&words).expect("decodes");
             assert_eq!(again, shader.program, "seed {seed}");
             assert_eq!(generate(&k, seed), p, "deterministic");
-        }
-    }
-}
-#[cfg(test)]
-mod print {
-    #[test]
-    #[ignore]
-    fn print_samples() {
-        let k = super::Knobs::default();
-        let dir = std::path::Path::new("/tmp/fz");
-        std::fs::create_dir_all(dir).ok();
-        for seed in 0..60 {
-            let p = super::generate(&k, seed);
-            std::fs::write(dir.join(format!("p{seed}.asm")), p.asm()).ok();
-            std::fs::write(dir.join(format!("p{seed}.dxbc")), p.blob().unwrap()).ok();
         }
     }
 }

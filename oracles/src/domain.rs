@@ -141,7 +141,7 @@ domains! {
     /// rounding or conversion ops, a branch condition or selector, an address. There a
     /// difference inside the band becomes any difference (found by `dxdiff fuzz`).
     ApproximateAmplified = "approximate-amplified",
-    /// A float add, mul, mad, div or dot product read a literal ±0 next to a NaN, an infinity,
+    /// A float add, mul, mad, div or dot product read a literal ±0 (or denormal) next to a NaN, an infinity,
     /// a −0 or a denormal: GPU compilers fold `x * 0`, `x + 0`, `0 / x` on literals, which WGSL
     /// allows (no NaN or infinity assumed, the sign of zero ignorable) and D3D does not.
     LiteralZeroFolded = "literal-zero-folded",

@@ -75,10 +75,10 @@ pub fn run(a: &CorpusArgs) -> CliResult {
     };
     let translator = a.translator.build()?;
     let mut record = qualify::qualify(&a.paths, &translator);
-    if let Some(n) = a.verify {
-        if let Err(code) = verify(&mut record, a, n.max(1), &translator) {
-            return Ok(code);
-        }
+    if let Some(n) = a.verify
+        && let Err(code) = verify(&mut record, a, n.max(1), &translator)
+    {
+        return Ok(code);
     }
     if let Some(out) = &a.out {
         let json =

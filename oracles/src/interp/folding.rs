@@ -1,21 +1,41 @@
-//! Literal-zero folding. GPU compilers simplify `x * 0.0` to `0.0`, `x + 0.0` to `x`, `0.0 / x`
+//! Literal-zero folding (a denormal literal counts as a zero: D3D flushes it, and so does a GPU
+//! that flushes denormals before folding, as the H200's driver does). GPU compilers simplify `x * 0.0` to `0.0`, `x + 0.0` to `x`, `0.0 / x`
 //! to `0.0` and dot products with a zero vector to `0.0` when the zero is a literal: WGSL lets
 //! them assume no NaN or infinity and ignore the sign of zero, and both lavapipe (NIR) and the
 //! H200's driver do it, even through a polyfill, because the literal is a constant wherever it
 //! is bound. D3D evaluates the op: NaN stays NaN, `-0 + 0` is `+0`, a flushed denormal keeps
 //! its sign. A lane where a float op reads a literal ±0 next to a NaN, an infinity, a −0 or a
 //! denormal gets `literal-zero-folded` (found by `dxdiff fuzz`: `dp3 r0.x, v0, l(0,0,0,0)` with
-//! a NaN in `v0` gives 0 on both GPUs).
+//! a NaN in `v0` gives 0 on both GPUs). The same holds for `x / x` (to 1) and `x + -x` (to 0)
+//! on one register component, which the H200's driver folds.
 
 use dxbc::{Instruction, Opcode, OperandType};
 
 use super::machine::{Machine, source_component, write_mask};
 use crate::domain::Domain;
 
-/// An operand value that folding with a literal zero can change: NaN, ±inf, −0, a denormal.
+/// An operand value that folding with a literal zero can change: NaN, ±inf, a denormal, or
+/// anything negative (`-3 * 0` is `-0` in D3D; folded, `+0`).
 fn unusual(w: u32) -> bool {
     let exp = (w >> 23) & 0xff;
-    exp == 0xff || (exp == 0 && w != 0)
+    exp == 0xff || (exp == 0 && w != 0) || w >> 31 == 1
+}
+
+/// A value `x / x` or `x + -x` folding (to 1 or 0) changes: NaN, ±inf, ±0, a denormal.
+fn degenerate(w: u32) -> bool {
+    let exp = (w >> 23) & 0xff;
+    exp == 0xff || exp == 0
+}
+
+/// The compute thread-id registers.
+pub fn is_thread_id(ty: OperandType) -> bool {
+    matches!(
+        ty,
+        OperandType::InputThreadId
+            | OperandType::InputThreadGroupId
+            | OperandType::InputThreadIdInGroup
+            | OperandType::InputThreadIdInGroupFlattened
+    )
 }
 
 impl Machine<'_> {
@@ -35,20 +55,35 @@ impl Machine<'_> {
         } else {
             (0..4).filter(|c| mask & (1 << c) != 0).collect()
         };
-        let zero_literal = srcs.iter().any(|s| {
-            s.ty == OperandType::Immediate32
-                && comps.iter().any(|c| {
-                    let v = s.imm.get(source_component(s, *c) % s.imm.len().max(1));
-                    v.is_some_and(|w| w & 0x7fff_ffff == 0)
-                })
-        });
-        if !zero_literal {
+        // Thread ids are below 2^23: as float bits always a denormal, which a compiler that
+        // knows the range (the H200's does) treats as a literal zero.
+        let thread_id = srcs.iter().any(|s| is_thread_id(s.ty));
+        let zero_literal = thread_id
+            || srcs.iter().any(|s| {
+                s.ty == OperandType::Immediate32
+                    && comps.iter().any(|c| {
+                        let v = s.imm.get(source_component(s, *c) % s.imm.len().max(1));
+                        // A denormal literal is a zero to D3D and to a GPU that flushes.
+                        v.is_some_and(|w| (w >> 23) & 0xff == 0)
+                    })
+            });
+        // `x / x` and `x + -x` on one register component fold to 1 and 0.
+        let same = matches!(inst.opcode, Div | Add)
+            && srcs.len() == 2
+            && srcs[0].ty == srcs[1].ty
+            && srcs[0].indices == srcs[1].indices
+            && srcs[0].ty != OperandType::Immediate32
+            && (inst.opcode == Div || srcs[0].modifier != srcs[1].modifier)
+            && comps
+                .iter()
+                .any(|c| source_component(&srcs[0], *c) == source_component(&srcs[1], *c));
+        if !zero_literal && !same {
             return;
         }
         let lanes = self.lanes;
         let mut vals = vec![0u32; lanes];
         let mut hit = vec![false; lanes];
-        for s in srcs.iter().filter(|s| s.ty != OperandType::Immediate32) {
+        for s in srcs {
             for c in &comps {
                 if self
                     .read_raw(s, source_component(s, *c), at, &mut vals)
@@ -57,7 +92,7 @@ impl Machine<'_> {
                     return;
                 }
                 for (h, v) in hit.iter_mut().zip(&vals) {
-                    *h |= unusual(*v);
+                    *h |= (zero_literal && unusual(*v)) || (same && degenerate(*v));
                 }
             }
         }

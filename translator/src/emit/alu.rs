@@ -482,11 +482,30 @@ impl Ctx<'_> {
             && sources
                 .iter()
                 .all(|o| o.ty == dxbc::OperandType::Immediate32);
-        // A literal ±0 in float arithmetic may be folded by the GPU compiler (x*0 → 0).
+        // A literal ±0 (or denormal) in float arithmetic, or `x / x`, `x + -x` on one
+        // register, may be folded by the GPU compiler (x*0 → 0, x/x → 1).
+        let same_register = matches!(inst.opcode, Add | Div)
+            && sources.len() == 2
+            && sources[0].ty == sources[1].ty
+            && sources[0].indices == sources[1].indices
+            && sources[0].ty != dxbc::OperandType::Immediate32;
+        // Thread ids read as floats are denormals a compiler that knows their range folds.
+        let thread_id = sources.iter().any(|o| {
+            matches!(
+                o.ty,
+                dxbc::OperandType::InputThreadId
+                    | dxbc::OperandType::InputThreadGroupId
+                    | dxbc::OperandType::InputThreadIdInGroup
+                    | dxbc::OperandType::InputThreadIdInGroupFlattened
+            )
+        });
         if matches!(inst.opcode, Add | Mul | Mad | Div | Dp2 | Dp3 | Dp4)
-            && sources.iter().any(|o| {
-                o.ty == dxbc::OperandType::Immediate32 && o.imm.iter().any(|w| w & 0x7fff_ffff == 0)
-            })
+            && (same_register
+                || thread_id
+                || sources.iter().any(|o| {
+                    o.ty == dxbc::OperandType::Immediate32
+                        && o.imm.iter().any(|w| (w >> 23) & 0xff == 0)
+                }))
         {
             self.relies(id::LITERAL_FOLDING);
         }
