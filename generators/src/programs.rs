@@ -43,7 +43,7 @@ pub fn is_single_alu(op: Opcode) -> bool {
     ) || matches!(op, Opcode::Mov | Opcode::Movc | Opcode::Swapc)
 }
 
-fn signature(kind: FourCC, count: usize, name: &str) -> Signature {
+pub(crate) fn signature(kind: FourCC, count: usize, name: &str) -> Signature {
     Signature {
         kind,
         elements: (0..count)

@@ -23,7 +23,6 @@
 
 use std::fmt::Write as _;
 
-use dxbc::chunks::signature::{Signature, SignatureElement};
 use dxbc::container::FourCC;
 use dxbc::opcodes::{Ctl, Kind, Num, TABLE};
 use dxbc::{Opcode, Stage};
@@ -899,12 +898,12 @@ impl RandomProgram {
         let sigs = match self.stage {
             Stage::Compute => Vec::new(),
             Stage::Pixel => vec![
-                signature(FourCC::ISGN, INPUTS, "IN"),
-                signature(FourCC::OSGN, self.temps, "SV_Target"),
+                crate::programs::signature(FourCC::ISGN, INPUTS as usize, "IN"),
+                crate::programs::signature(FourCC::OSGN, self.temps as usize, "SV_Target"),
             ],
             _ => vec![
-                signature(FourCC::ISGN, INPUTS, "IN"),
-                signature(FourCC::OSGN, self.temps, "TEXCOORD"),
+                crate::programs::signature(FourCC::ISGN, INPUTS as usize, "IN"),
+                crate::programs::signature(FourCC::OSGN, self.temps as usize, "TEXCOORD"),
             ],
         };
         let c = dxbc::build_container(&sigs, &assembled.program).map_err(|e| err(e.to_string()))?;
@@ -940,27 +939,6 @@ impl RandomProgram {
         ops.sort_by_key(|o| *o as u32);
         ops.dedup();
         ops
-    }
-}
-
-fn signature(kind: FourCC, count: u32, name: &str) -> Signature {
-    Signature {
-        kind,
-        elements: (0..count)
-            .map(|r| SignatureElement {
-                stream: 0,
-                semantic_name: name.to_string(),
-                semantic_index: r,
-                system_value: 0,
-                component_type: 1,
-                register: r,
-                mask: 0xF,
-                rw_mask: if kind == FourCC::ISGN { 0xF } else { 0 },
-                reserved: 0,
-                min_precision: 0,
-                name_offset: None,
-            })
-            .collect(),
     }
 }
 
@@ -1659,136 +1637,56 @@ fn block_variants(stmts: &[Stmt]) -> Vec<Vec<Stmt>> {
                     out.push(with(i, vec![Stmt::Op(v)]));
                 }
             }
-            Stmt::BreakC { nonzero, cond } => {
-                for c in src_variants(cond) {
-                    out.push(with(
-                        i,
-                        vec![Stmt::BreakC {
-                            nonzero: *nonzero,
-                            cond: c,
-                        }],
-                    ));
+            // Leaf statements: each of their sources simplified, in turn.
+            _ => {}
+        }
+        for k in 0..own_sources(&mut s.clone()).len() {
+            let mut base = s.clone();
+            let Some(src) = own_sources(&mut base).get(k).map(|x| (**x).clone()) else {
+                continue;
+            };
+            for v in src_variants(&src) {
+                let mut n = base.clone();
+                if let Some(slot) = own_sources(&mut n).into_iter().nth(k) {
+                    *slot = v;
                 }
+                out.push(with(i, vec![n]));
             }
-            Stmt::ContinueC { nonzero, cond } => {
-                for c in src_variants(cond) {
-                    out.push(with(
-                        i,
-                        vec![Stmt::ContinueC {
-                            nonzero: *nonzero,
-                            cond: c,
-                        }],
-                    ));
-                }
-            }
-            Stmt::Discard { nonzero, cond } => {
-                for c in src_variants(cond) {
-                    out.push(with(
-                        i,
-                        vec![Stmt::Discard {
-                            nonzero: *nonzero,
-                            cond: c,
-                        }],
-                    ));
-                }
-            }
-            Stmt::IndexableStore { index, mask, value } => {
-                for v in src_variants(value) {
-                    out.push(with(
-                        i,
-                        vec![Stmt::IndexableStore {
-                            index: index.clone(),
-                            mask: *mask,
-                            value: v,
-                        }],
-                    ));
-                }
-            }
-            Stmt::SrvLoad {
-                dst,
-                index,
-                in_range,
-                offset,
-            } => {
-                for v in src_variants(index) {
-                    out.push(with(
-                        i,
-                        vec![Stmt::SrvLoad {
-                            dst: *dst,
-                            index: v,
-                            in_range: *in_range,
-                            offset: *offset,
-                        }],
-                    ));
-                }
-            }
-            Stmt::UavStore {
-                in_range,
-                mask,
-                value,
-            } => {
-                if mask.count_ones() > 1 {
-                    out.push(with(
-                        i,
-                        vec![Stmt::UavStore {
-                            in_range: *in_range,
-                            mask: 1 << mask.trailing_zeros(),
-                            value: value.clone(),
-                        }],
-                    ));
-                }
-                for v in src_variants(value) {
-                    out.push(with(
-                        i,
-                        vec![Stmt::UavStore {
-                            in_range: *in_range,
-                            mask: *mask,
-                            value: v,
-                        }],
-                    ));
-                }
-            }
-            Stmt::Atomic {
-                opcode,
-                address,
-                value,
-            } => {
-                for v in src_variants(value) {
-                    out.push(with(
-                        i,
-                        vec![Stmt::Atomic {
-                            opcode: *opcode,
-                            address: address.clone(),
-                            value: v,
-                        }],
-                    ));
-                }
-                for a in src_variants(address) {
-                    out.push(with(
-                        i,
-                        vec![Stmt::Atomic {
-                            opcode: *opcode,
-                            address: a,
-                            value: value.clone(),
-                        }],
-                    ));
-                }
-            }
-            Stmt::Exchange { dst, value, sel } => {
-                for v in src_variants(value) {
-                    out.push(with(
-                        i,
-                        vec![Stmt::Exchange {
-                            dst: *dst,
-                            value: v,
-                            sel: sel.clone(),
-                        }],
-                    ));
-                }
-            }
+        }
+        if let Stmt::UavStore {
+            in_range,
+            mask,
+            value,
+        } = s
+            && mask.count_ones() > 1
+        {
+            out.push(with(
+                i,
+                vec![Stmt::UavStore {
+                    in_range: *in_range,
+                    mask: 1 << mask.trailing_zeros(),
+                    value: value.clone(),
+                }],
+            ));
         }
     }
     out
+}
+
+/// The sources of a leaf statement the shrinker may simplify (an `if`'s condition, a switch's
+/// selector and an instruction's operands are simplified by their own rules).
+fn own_sources(s: &mut Stmt) -> Vec<&mut Src> {
+    match s {
+        Stmt::BreakC { cond, .. } | Stmt::ContinueC { cond, .. } | Stmt::Discard { cond, .. } => {
+            vec![cond]
+        }
+        Stmt::IndexableStore { value, .. }
+        | Stmt::UavStore { value, .. }
+        | Stmt::Exchange { value, .. } => vec![value],
+        Stmt::SrvLoad { index, .. } => vec![index],
+        Stmt::Atomic { address, value, .. } => vec![value, address],
+        _ => Vec::new(),
+    }
 }
 
 /// Whether a block mentions temp `t` (as a source or destination).
