@@ -196,6 +196,22 @@ fn vkd3d_reproduces_its_documented_divergences() {
             "{adapted}: {text}"
         );
     }
+    // The fuzzer's vkd3d divergences (docs/fuzz.md): all four fail with vkd3d.
+    let fuzz_cases = root().join("docs/vkd3d-fuzz");
+    let fuzzed = |translator: &str| {
+        dxdiff()
+            .args(["replay", "--executor", "gpu", "--profile", "exact"])
+            .args(["--translator", translator])
+            .arg(&fuzz_cases)
+            .output()
+            .expect("runs")
+    };
+    let v = fuzzed("vkd3d");
+    let text = String::from_utf8_lossy(&v.stdout);
+    assert!(text.ends_with("0 passed, 4 failed, 0 skipped\n"), "{text}");
+    let b = fuzzed("builtin");
+    let text = String::from_utf8_lossy(&b.stdout);
+    assert!(text.ends_with("4 passed, 0 failed, 0 skipped\n"), "{text}");
     let builtin = replay("builtin");
     assert_eq!(
         builtin.status.code(),
