@@ -708,18 +708,13 @@ impl RandomProgram {
     fn loop_depth(stmts: &[Stmt]) -> u32 {
         stmts
             .iter()
-            .map(|s| match s {
-                Stmt::Loop { body, .. } => 1 + Self::loop_depth(body),
-                Stmt::If {
-                    then, otherwise, ..
-                } => Self::loop_depth(then).max(otherwise.as_deref().map_or(0, Self::loop_depth)),
-                Stmt::Switch { cases, default, .. } => cases
-                    .iter()
-                    .map(|c| Self::loop_depth(&c.1))
-                    .chain(default.as_deref().map(Self::loop_depth))
-                    .max()
-                    .unwrap_or(0),
-                _ => 0,
+            .map(|s| {
+                u32::from(matches!(s, Stmt::Loop { .. }))
+                    + s.bodies()
+                        .into_iter()
+                        .map(Self::loop_depth)
+                        .max()
+                        .unwrap_or(0)
             })
             .max()
             .unwrap_or(0)
@@ -909,115 +904,119 @@ impl RandomProgram {
         let c = dxbc::build_container(&sigs, &assembled.program).map_err(|e| err(e.to_string()))?;
         Ok(c.to_bytes())
     }
+}
 
-    /// Instructions the program executes code for: everything in its code chunk but
-    /// declarations and the final `ret` (what "a program of five instructions" counts).
-    pub fn instruction_count(&self) -> Option<usize> {
-        let blob = self.blob().ok()?;
-        let s = dxbc::Shader::parse(&blob).ok()?;
-        Some(
+/// The instructions a container's code runs: everything but declarations and the final `ret`
+/// (what "a program of five instructions" counts). Empty for a blob that does not decode.
+pub fn code(blob: &[u8]) -> Vec<Opcode> {
+    dxbc::Shader::parse(blob)
+        .map(|s| {
             s.program
                 .instructions
                 .iter()
                 .filter(|i| !i.opcode.info().is_declaration() && i.opcode != Opcode::Ret)
-                .count(),
-        )
+                .map(|i| i.opcode)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The distinct opcodes of [`code`], sorted.
+pub fn opcodes(blob: &[u8]) -> Vec<Opcode> {
+    let mut ops = code(blob);
+    ops.sort_by_key(|o| *o as u32);
+    ops.dedup();
+    ops
+}
+
+impl Stmt {
+    /// The blocks nested directly in this statement.
+    fn bodies(&self) -> Vec<&[Stmt]> {
+        match self {
+            Stmt::If {
+                then, otherwise, ..
+            } => std::iter::once(then.as_slice())
+                .chain(otherwise.as_deref())
+                .collect(),
+            Stmt::Loop { body, .. } => vec![body],
+            Stmt::Switch { cases, default, .. } => cases
+                .iter()
+                .map(|c| c.1.as_slice())
+                .chain(default.as_deref())
+                .collect(),
+            _ => Vec::new(),
+        }
     }
 
-    /// Opcodes of the generated code (declarations and `ret` left out), sorted, distinct.
-    pub fn opcodes(&self) -> Vec<Opcode> {
-        let mut ops = Vec::new();
-        if let Ok(blob) = self.blob()
-            && let Ok(s) = dxbc::Shader::parse(&blob)
-        {
-            for i in &s.program.instructions {
-                if !i.opcode.info().is_declaration() && i.opcode != Opcode::Ret {
-                    ops.push(i.opcode);
-                }
-            }
+    /// This statement's own sources (not those of its nested blocks).
+    fn sources(&self) -> Vec<&Src> {
+        match self {
+            Stmt::Op(o) => o.src.iter().collect(),
+            Stmt::If { cond, .. }
+            | Stmt::BreakC { cond, .. }
+            | Stmt::ContinueC { cond, .. }
+            | Stmt::Discard { cond, .. } => vec![cond],
+            Stmt::Loop { .. } => Vec::new(),
+            Stmt::Switch { sel, .. } => vec![sel],
+            Stmt::IndexableStore { index, value, .. } => vec![index, value],
+            Stmt::SrvLoad { index, .. } => vec![index],
+            Stmt::UavStore { value, .. } => vec![value],
+            Stmt::Atomic { address, value, .. } => vec![address, value],
+            Stmt::Exchange { value, sel, .. } => vec![value, sel],
         }
-        ops.sort_by_key(|o| *o as u32);
-        ops.dedup();
-        ops
     }
+
+    /// The temps this statement writes.
+    fn written_temps(&self) -> Vec<u32> {
+        match self {
+            Stmt::Op(o) => o.dst.iter().flatten().map(|d| d.0).collect(),
+            Stmt::SrvLoad { dst, .. } | Stmt::Exchange { dst, .. } => vec![dst.0],
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// Every statement of a block, nested ones included, in program order.
+fn walk(stmts: &[Stmt], f: &mut dyn FnMut(&Stmt)) {
+    for s in stmts {
+        f(s);
+        for b in s.bodies() {
+            walk(b, f);
+        }
+    }
+}
+
+/// Every source in a block, with the index sources of dynamically indexed ones.
+fn visit_srcs(stmts: &[Stmt], f: &mut dyn FnMut(&Src)) {
+    fn each(s: &Src, f: &mut dyn FnMut(&Src)) {
+        f(s);
+        if let Reg::CbDyn(i) | Reg::IcbDyn(i) | Reg::IndexableDyn(i) = &s.reg {
+            each(i, f);
+        }
+    }
+    walk(stmts, &mut |s| {
+        for x in s.sources() {
+            each(x, f);
+        }
+    });
 }
 
 /// Record which optional declarations the body needs.
 fn scan(stmts: &[Stmt], l: &mut Lower) {
-    fn src(s: &Src, l: &mut Lower) {
-        match &s.reg {
-            Reg::CbDyn(i) => {
-                l.uses_cb_dyn = true;
-                src(i, l);
-            }
-            Reg::IcbDyn(i) => {
-                l.uses_icb = true;
-                src(i, l);
-            }
-            Reg::IndexableDyn(i) => {
-                l.uses_indexable = true;
-                src(i, l);
-            }
-            _ => {}
-        }
-    }
-    for s in stmts {
-        match s {
-            Stmt::Op(o) => o.src.iter().for_each(|x| src(x, l)),
-            Stmt::If {
-                cond,
-                then,
-                otherwise,
-                ..
-            } => {
-                src(cond, l);
-                scan(then, l);
-                if let Some(o) = otherwise {
-                    scan(o, l);
-                }
-            }
-            Stmt::Loop { body, .. } => scan(body, l),
-            Stmt::BreakC { cond, .. }
-            | Stmt::ContinueC { cond, .. }
-            | Stmt::Discard { cond, .. } => src(cond, l),
-            Stmt::Switch {
-                sel,
-                cases,
-                default,
-            } => {
-                src(sel, l);
-                for c in cases {
-                    scan(&c.1, l);
-                }
-                if let Some(d) = default {
-                    scan(d, l);
-                }
-            }
-            Stmt::IndexableStore { index, value, .. } => {
-                l.uses_indexable = true;
-                src(index, l);
-                src(value, l);
-            }
-            Stmt::SrvLoad { index, .. } => {
-                l.uses.srv = true;
-                src(index, l);
-            }
-            Stmt::UavStore { value, .. } => {
-                l.uses.uav_store = true;
-                src(value, l);
-            }
-            Stmt::Atomic { address, value, .. } => {
-                l.uses.atomics = true;
-                src(address, l);
-                src(value, l);
-            }
-            Stmt::Exchange { value, sel, .. } => {
-                l.uses.tgsm = true;
-                src(value, l);
-                src(sel, l);
-            }
-        }
-    }
+    walk(stmts, &mut |s| match s {
+        Stmt::IndexableStore { .. } => l.uses_indexable = true,
+        Stmt::SrvLoad { .. } => l.uses.srv = true,
+        Stmt::UavStore { .. } => l.uses.uav_store = true,
+        Stmt::Atomic { .. } => l.uses.atomics = true,
+        Stmt::Exchange { .. } => l.uses.tgsm = true,
+        _ => {}
+    });
+    visit_srcs(stmts, &mut |s| match &s.reg {
+        Reg::CbDyn(_) => l.uses_cb_dyn = true,
+        Reg::IcbDyn(_) => l.uses_icb = true,
+        Reg::IndexableDyn(_) => l.uses_indexable = true,
+        _ => {}
+    });
 }
 
 /// The temp components a source reads (its swizzle's targets), for the reconditioning pass.
@@ -1697,22 +1696,8 @@ fn mentions(stmts: &[Stmt], t: u32) -> bool {
         reads(s, &mut r);
         found |= r.iter().any(|(x, _)| *x == t);
     });
-    fn dsts(stmts: &[Stmt], t: u32) -> bool {
-        stmts.iter().any(|s| match s {
-            Stmt::Op(o) => o.dst.iter().flatten().any(|d| d.0 == t),
-            Stmt::SrvLoad { dst, .. } | Stmt::Exchange { dst, .. } => dst.0 == t,
-            Stmt::If {
-                then, otherwise, ..
-            } => dsts(then, t) || otherwise.as_deref().is_some_and(|o| dsts(o, t)),
-            Stmt::Loop { body, .. } => dsts(body, t),
-            Stmt::Switch { cases, default, .. } => {
-                cases.iter().any(|c| dsts(&c.1, t))
-                    || default.as_deref().is_some_and(|d| dsts(d, t))
-            }
-            _ => false,
-        })
-    }
-    found || dsts(stmts, t)
+    walk(stmts, &mut |s| found |= s.written_temps().contains(&t));
+    found
 }
 
 /// Rename every temp `t` to `map(t)`, in sources and destinations.
@@ -1783,57 +1768,6 @@ fn remap(stmts: &mut [Stmt], map: &dyn Fn(u32) -> u32) {
     }
 }
 
-fn visit_srcs(stmts: &[Stmt], f: &mut dyn FnMut(&Src)) {
-    for s in stmts {
-        match s {
-            Stmt::Op(o) => o.src.iter().for_each(&mut *f),
-            Stmt::If {
-                cond,
-                then,
-                otherwise,
-                ..
-            } => {
-                f(cond);
-                visit_srcs(then, f);
-                if let Some(o) = otherwise {
-                    visit_srcs(o, f);
-                }
-            }
-            Stmt::Loop { body, .. } => visit_srcs(body, f),
-            Stmt::BreakC { cond, .. }
-            | Stmt::ContinueC { cond, .. }
-            | Stmt::Discard { cond, .. } => f(cond),
-            Stmt::Switch {
-                sel,
-                cases,
-                default,
-            } => {
-                f(sel);
-                for c in cases {
-                    visit_srcs(&c.1, f);
-                }
-                if let Some(d) = default {
-                    visit_srcs(d, f);
-                }
-            }
-            Stmt::IndexableStore { index, value, .. } => {
-                f(index);
-                f(value);
-            }
-            Stmt::SrvLoad { index, .. } => f(index),
-            Stmt::UavStore { value, .. } => f(value),
-            Stmt::Atomic { address, value, .. } => {
-                f(address);
-                f(value);
-            }
-            Stmt::Exchange { value, sel, .. } => {
-                f(value);
-                f(sel);
-            }
-        }
-    }
-}
-
 impl RandomProgram {
     /// Simpler programs, most aggressive first: a statement dropped, control flow flattened,
     /// operands, swizzles, masks and constants simplified, fewer temps (and so outputs),
@@ -1875,45 +1809,23 @@ impl RandomProgram {
     /// The statement kinds and instruction opcodes of the body (not the scaffolding lowering
     /// adds), sorted and distinct: what a divergence's signature names.
     pub fn body_opcodes(&self) -> Vec<String> {
-        fn walk(stmts: &[Stmt], out: &mut Vec<String>) {
-            for s in stmts {
-                match s {
-                    Stmt::Op(o) => out.push(o.opcode.mnemonic().to_string()),
-                    Stmt::If {
-                        then, otherwise, ..
-                    } => {
-                        out.push("if".into());
-                        walk(then, out);
-                        if let Some(o) = otherwise {
-                            walk(o, out);
-                        }
-                    }
-                    Stmt::Loop { body, .. } => {
-                        out.push("loop".into());
-                        walk(body, out);
-                    }
-                    Stmt::BreakC { .. } => out.push("breakc".into()),
-                    Stmt::ContinueC { .. } => out.push("continuec".into()),
-                    Stmt::Discard { .. } => out.push("discard".into()),
-                    Stmt::Switch { cases, default, .. } => {
-                        out.push("switch".into());
-                        for c in cases {
-                            walk(&c.1, out);
-                        }
-                        if let Some(d) = default {
-                            walk(d, out);
-                        }
-                    }
-                    Stmt::IndexableStore { .. } => out.push("mov-indexable".into()),
-                    Stmt::SrvLoad { .. } => out.push("ld_structured".into()),
-                    Stmt::UavStore { .. } => out.push("store_structured".into()),
-                    Stmt::Atomic { opcode, .. } => out.push(opcode.mnemonic().to_string()),
-                    Stmt::Exchange { .. } => out.push("tgsm-exchange".into()),
-                }
-            }
-        }
         let mut out = Vec::new();
-        walk(&self.body, &mut out);
+        walk(&self.body, &mut |s| {
+            out.push(match s {
+                Stmt::Op(o) => o.opcode.mnemonic().to_string(),
+                Stmt::If { .. } => "if".into(),
+                Stmt::Loop { .. } => "loop".into(),
+                Stmt::BreakC { .. } => "breakc".into(),
+                Stmt::ContinueC { .. } => "continuec".into(),
+                Stmt::Discard { .. } => "discard".into(),
+                Stmt::Switch { .. } => "switch".into(),
+                Stmt::IndexableStore { .. } => "mov-indexable".into(),
+                Stmt::SrvLoad { .. } => "ld_structured".into(),
+                Stmt::UavStore { .. } => "store_structured".into(),
+                Stmt::Atomic { opcode, .. } => opcode.mnemonic().to_string(),
+                Stmt::Exchange { .. } => "tgsm-exchange".into(),
+            })
+        });
         visit_srcs(&self.body, &mut |s| match &s.reg {
             Reg::CbDyn(_) => out.push("cb-indexed".into()),
             Reg::IcbDyn(_) => out.push("icb".into()),

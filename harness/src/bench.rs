@@ -102,10 +102,9 @@ fn measure<T>(
 
 /// Qualify, intersect, and time each translator over `roots`.
 pub fn run(roots: &[std::path::PathBuf], translators: &[Translator], min: Duration) -> Bench {
-    let list = qualify::programs(roots);
-    let blobs: Vec<(String, Vec<u8>)> = list
-        .iter()
-        .filter_map(|(n, p)| qualify::read_program(p).ok().map(|b| (n.clone(), b)))
+    let blobs: Vec<(String, Vec<u8>)> = qualify::programs(roots)
+        .into_iter()
+        .filter_map(|(n, b)| Some((n, b.ok()?)))
         .collect();
     let mut qualified = Vec::new();
     let mut keep = vec![true; blobs.len()];

@@ -300,22 +300,14 @@ pub fn narrow(t: &Translator, knobs: &Knobs) -> (Knobs, Vec<String>) {
     (k, removed)
 }
 
-/// What one program's run says.
-struct Outcome {
-    report: crate::verify::ProgramReport,
-    skip: Option<corpus::Skip>,
-}
-
 fn run_one(
     gpu: &mut IsolatedGpu,
     opts: &Options,
     name: &str,
     blob: &[u8],
     cases: &Path,
-) -> Outcome {
-    let mut time = BTreeMap::new();
-    let (report, skip) = corpus::program(gpu, name, blob, opts, cases, &mut time);
-    Outcome { report, skip }
+) -> crate::verify::ProgramReport {
+    corpus::program(gpu, name, blob, opts, cases, &mut BTreeMap::new())
 }
 
 /// Shrink a mismatching program: greedy, first simpler candidate that still mismatches wins,
@@ -337,7 +329,7 @@ fn shrink(
             }
             let Ok(blob) = cand.blob() else { continue };
             let o = run_one(gpu, opts, name, &blob, &scratch);
-            if o.report.counts.mismatch > 0 {
+            if o.counts.mismatch > 0 {
                 current = cand;
                 continue 'outer;
             }
@@ -451,14 +443,14 @@ pub fn run(o: &FuzzOptions, adapter: &str) -> Result<State, FuzzError> {
             continue;
         };
         let out = run_one(&mut gpu, &opts, &name, &blob, &scratch);
-        let c = &out.report.counts;
+        let c = &out.counts;
         st.stats.lanes += c.lanes;
         st.stats.matched += c.matched;
         st.stats.within += c.within;
         st.stats.adapted += c.adapted;
         st.stats.mismatch_lanes += c.mismatch;
         st.stats.inconclusive += c.inconclusive;
-        match out.skip.as_ref().map(|s| s.kind) {
+        match out.skip_kind {
             Some("rejected") => st.stats.rejected += 1,
             Some("translator-crash" | "device-rejected") => {
                 st.stats.crashed += 1;
@@ -469,7 +461,7 @@ pub fn run(o: &FuzzOptions, adapter: &str) -> Result<State, FuzzError> {
                     format!(
                         "{} | crash: {} | ",
                         o.translator.name(),
-                        out.skip.as_ref().map_or("", |s| s.kind)
+                        out.skip_kind.unwrap_or("")
                     ),
                     &p,
                     &blob,
@@ -478,7 +470,7 @@ pub fn run(o: &FuzzOptions, adapter: &str) -> Result<State, FuzzError> {
             }
             Some(_) => st.stats.skipped += 1,
             None => {
-                for op in p.opcodes() {
+                for op in random::opcodes(&blob) {
                     st.stats.opcodes.insert(op.mnemonic().to_string());
                 }
             }
@@ -489,10 +481,8 @@ pub fn run(o: &FuzzOptions, adapter: &str) -> Result<State, FuzzError> {
             let small = shrink(&mut gpu, &opts, &name, p.clone(), o.shrink_time);
             let small_blob = small.blob().unwrap_or_else(|_| blob.clone());
             let sig = signature(&o.translator, &small, &small_blob);
-            if st.divergences.iter().any(|d| d.signature == sig) {
-                if let Some(d) = st.divergences.iter_mut().find(|d| d.signature == sig) {
-                    d.seen += 1;
-                }
+            if let Some(d) = st.divergences.iter_mut().find(|d| d.signature == sig) {
+                d.seen += 1;
             } else {
                 // Shrink the inputs and save the case.
                 let save_opts = Options {
@@ -507,7 +497,7 @@ pub fn run(o: &FuzzOptions, adapter: &str) -> Result<State, FuzzError> {
                     sig,
                     &small,
                     &small_blob,
-                    saved.report.counterexample.map(PathBuf::from),
+                    saved.counterexample.map(PathBuf::from),
                 );
             }
             st.stats.shrink_seconds += t0.elapsed().as_secs_f64();
@@ -573,7 +563,7 @@ fn record(
         signature: sig,
         case: format!("cases/{file}"),
         program: index,
-        instructions: p.instruction_count().unwrap_or(0),
+        instructions: random::code(blob).len(),
         seen: 1,
     });
 }

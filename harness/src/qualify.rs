@@ -8,7 +8,7 @@
 //! programs named relative to the folder given on the command line.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -153,16 +153,19 @@ pub fn sha256(bytes: &[u8]) -> String {
         .collect()
 }
 
-/// Every program under `roots` as (name, path): DXBC containers and `dxdiff-case/1` files,
-/// named `<root's last component>/<path inside the root>`, in name order.
-pub fn programs(roots: &[PathBuf]) -> Vec<(String, PathBuf)> {
+/// A program: its name, and its container or why it could not be read.
+pub type Program = (String, Result<Vec<u8>, String>);
+
+/// Every program under `roots` (DXBC containers and the programs of `dxdiff-case/1` files, read
+/// once), named `<root's last component>/<path inside the root>`, in name order.
+pub fn programs(roots: &[PathBuf]) -> Vec<Program> {
     let mut out = Vec::new();
     for root in roots {
         let base = root.file_name().map_or_else(
             || root.display().to_string(),
             |n| n.to_string_lossy().into_owned(),
         );
-        for (path, _) in crate::verify::corpus::collect(std::slice::from_ref(root)) {
+        for (path, blob) in crate::verify::corpus::collect(std::slice::from_ref(root)) {
             let path = PathBuf::from(path);
             let rel = path.strip_prefix(root).unwrap_or(&path);
             let name = if rel.as_os_str().is_empty() {
@@ -170,10 +173,10 @@ pub fn programs(roots: &[PathBuf]) -> Vec<(String, PathBuf)> {
             } else {
                 format!("{base}/{}", rel.display())
             };
-            out.push((name, path));
+            out.push((name, blob));
         }
     }
-    out.sort();
+    out.sort_by(|a, b| a.0.cmp(&b.0));
     out
 }
 
@@ -223,15 +226,10 @@ pub fn classify(name: &str, blob: Result<&[u8], &str>, translator: &Translator) 
     rec
 }
 
-/// Qualify every program under `roots` (no GPU), in parallel over the machine's cores.
-pub fn qualify(roots: &[PathBuf], translator: &Translator) -> Record {
-    let list = programs(roots);
-    let blobs: Vec<(String, Result<Vec<u8>, String>)> = list
-        .iter()
-        .map(|(name, path)| (name.clone(), read_program(path)))
-        .collect();
+/// Qualify every program (no GPU), in parallel over the machine's cores.
+pub fn qualify(list: &[Program], translator: &Translator) -> Record {
     let programs = crate::verify::corpus::par_map(
-        &blobs,
+        list,
         |(name, blob)| {
             // A panicking translator is that program's failure, not the run's end.
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -256,18 +254,6 @@ pub fn qualify(roots: &[PathBuf], translator: &Translator) -> Record {
     };
     r.recount();
     r
-}
-
-/// A program's container: the file itself, or a case file's `dxbc`.
-pub fn read_program(path: &Path) -> Result<Vec<u8>, String> {
-    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
-    if bytes.starts_with(b"DXBC") {
-        return Ok(bytes);
-    }
-    let text = std::str::from_utf8(&bytes).map_err(|e| e.to_string())?;
-    oracles::case::CaseFile::parse(text)
-        .map_err(|e| e.to_string())
-        .and_then(|c| c.blob())
 }
 
 /// The Markdown table: totals, rejections by catalog id, then one line per program.

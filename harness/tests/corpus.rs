@@ -120,8 +120,8 @@ fn the_contract_to_exact_transition_names_exactly_the_programs_whose_wgsl_differ
     // Independently: translate every program with both profiles and compare the bytes.
     let mut differing = BTreeSet::new();
     let roots: Vec<PathBuf> = CORPORA.iter().map(|c| root().join(c)).collect();
-    for (name, path) in harness::qualify::programs(&roots) {
-        let Ok(blob) = harness::qualify::read_program(&path) else {
+    for (name, blob) in harness::qualify::programs(&roots) {
+        let Ok(blob) = blob else {
             continue;
         };
         let a = translator::translate_blob(&blob, translator::Profile::Contract);

@@ -155,15 +155,15 @@ fn vkd3d_reproduces_its_documented_divergences() {
         eprintln!("skipped: vkd3d-compiler is not installed (apt-get install vkd3d-compiler)");
         return;
     }
-    let cases = root().join("docs/vkd3d");
-    let replay = |translator: &str| {
+    let replay_in = |folder: &str, translator: &str| {
         dxdiff()
             .args(["replay", "--executor", "gpu", "--profile", "exact"])
             .args(["--translator", translator])
-            .arg(&cases)
+            .arg(root().join(folder))
             .output()
             .expect("runs")
     };
+    let replay = |translator: &str| replay_in("docs/vkd3d", translator);
     let vkd3d = replay("vkd3d");
     if vkd3d.status.code() == Some(4) {
         eprintln!("skipped: no usable GPU adapter");
@@ -197,15 +197,7 @@ fn vkd3d_reproduces_its_documented_divergences() {
         );
     }
     // The fuzzer's vkd3d divergences (docs/fuzz.md): all four fail with vkd3d.
-    let fuzz_cases = root().join("docs/vkd3d-fuzz");
-    let fuzzed = |translator: &str| {
-        dxdiff()
-            .args(["replay", "--executor", "gpu", "--profile", "exact"])
-            .args(["--translator", translator])
-            .arg(&fuzz_cases)
-            .output()
-            .expect("runs")
-    };
+    let fuzzed = |translator: &str| replay_in("docs/vkd3d-fuzz", translator);
     let v = fuzzed("vkd3d");
     let text = String::from_utf8_lossy(&v.stdout);
     assert!(text.ends_with("0 passed, 4 failed, 0 skipped\n"), "{text}");

@@ -74,9 +74,10 @@ pub fn run(a: &CorpusArgs) -> CliResult {
         None => None,
     };
     let translator = a.translator.build()?;
-    let mut record = qualify::qualify(&a.paths, &translator);
+    let list = qualify::programs(&a.paths);
+    let mut record = qualify::qualify(&list, &translator);
     if let Some(n) = a.verify
-        && let Err(code) = verify(&mut record, a, n.max(1), &translator)
+        && let Err(code) = verify(&mut record, &list, a, n.max(1), &translator)
     {
         return Ok(code);
     }
@@ -122,6 +123,7 @@ pub fn run(a: &CorpusArgs) -> CliResult {
 /// failed; one the GPU cannot run keeps its status with the skip in its verdicts.
 fn verify(
     record: &mut Record,
+    list: &[qualify::Program],
     a: &CorpusArgs,
     n: usize,
     translator: &harness::translators::Translator,
@@ -143,8 +145,10 @@ fn verify(
         skip_builtin: true,
         counterexamples: true,
     };
-    let paths: std::collections::BTreeMap<String, PathBuf> =
-        qualify::programs(&a.paths).into_iter().collect();
+    let blobs: std::collections::BTreeMap<&str, &[u8]> = list
+        .iter()
+        .filter_map(|(n, b)| Some((n.as_str(), b.as_deref().ok()?)))
+        .collect();
     let mut seconds = std::collections::BTreeMap::new();
     let total = record.programs.len();
     for (i, p) in record.programs.iter_mut().enumerate() {
@@ -153,19 +157,13 @@ fn verify(
         if p.status != Status::Qualified {
             continue;
         }
-        let Some(blob) = paths
-            .get(&p.name)
-            .and_then(|f| qualify::read_program(f).ok())
-        else {
+        let Some(blob) = blobs.get(p.name.as_str()) else {
             continue;
         };
-        let (rep, skip) =
-            corpus::program(&mut gpu, &p.name, &blob, &opts, &a.cases_dir, &mut seconds);
-        if let Some(s) = &skip
-            && matches!(s.kind, "device-rejected" | "translator-crash")
-        {
+        let rep = corpus::program(&mut gpu, &p.name, blob, &opts, &a.cases_dir, &mut seconds);
+        if matches!(rep.skip_kind, Some("device-rejected" | "translator-crash")) {
             p.status = Status::Failed;
-            p.reason = Some(s.text());
+            p.reason = rep.skipped.clone();
         }
         p.verdicts = Some(Verdicts {
             counts: rep.counts,

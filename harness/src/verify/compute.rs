@@ -180,17 +180,7 @@ fn save(
         .iter()
         .map(|(reg, w)| (format!("u{reg}"), oracles::case::Expect::bits(w)))
         .collect();
-    let run = oracles::case::Run {
-        id: "mismatch".into(),
-        inputs,
-        dispatch: Some([1, 1, 1]),
-        invocations: None,
-        expect: Some(expect),
-        flags: Vec::new(),
-        upstream_flags: None,
-        source: Some(format!("dxdiff verify --corpus, from {name}")),
-    };
-    save_case(dir, name, blob, run)
+    save_case(dir, name, blob, inputs, Some([1, 1, 1]), expect)
 }
 
 /// Verify one compute program; `report` arrives named and empty.
@@ -202,7 +192,7 @@ pub fn program(
     cases_dir: &Path,
     time: &mut BTreeMap<String, f64>,
     mut report: ProgramReport,
-) -> (ProgramReport, Option<Skip>) {
+) -> ProgramReport {
     let mut clock = |key: &str, since: std::time::Instant| {
         *time.entry(key.to_string()).or_default() += since.elapsed().as_secs_f64()
     };
@@ -210,8 +200,8 @@ pub fn program(
     let (shader, t) = match decode_and_translate(blob, opts) {
         Ok(x) => x,
         Err(skip) => {
-            report.skipped = Some(skip.text());
-            return (report, Some(skip));
+            report.skip(skip);
+            return report;
         }
     };
     clock("translation", t0);
@@ -259,10 +249,9 @@ pub fn program(
                 let rest = (ds.len() - k) as u64;
                 report.counts.lanes += rest - 1;
                 report.counts.inconclusive += rest;
-                let skip = Skip::of_gpu_error(&e);
-                report.skipped = Some(skip.text());
+                report.skip(Skip::of_gpu_error(&e));
                 clock("gpu", t2);
-                return (report, Some(skip));
+                return report;
             }
         };
         let mut verdict = Verdict::Match;
@@ -285,5 +274,5 @@ pub fn program(
     {
         report.counterexample = save(cases_dir, name, blob, &ds[k], want);
     }
-    (report, None)
+    report
 }

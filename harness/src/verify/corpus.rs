@@ -31,10 +31,20 @@ pub struct Skip {
 }
 
 impl Skip {
-    pub(super) fn new(kind: &'static str, detail: impl Into<String>) -> Skip {
+    pub fn new(kind: &'static str, detail: impl Into<String>) -> Skip {
         Skip {
             kind,
             detail: detail.into(),
+        }
+    }
+
+    /// A translation that failed: `rejected` (with its catalog id) or `translator-crash`.
+    pub(super) fn of_failure(f: &Failure) -> Skip {
+        match f {
+            Failure::Rejected {
+                catalog_id, reason, ..
+            } => Skip::new("rejected", format!("[{catalog_id}] {reason}")),
+            Failure::Crashed { .. } => Skip::new("translator-crash", f.to_string()),
         }
     }
 
@@ -142,12 +152,7 @@ pub(super) fn decode_and_translate(
     let translation = opts
         .translator
         .translate(blob, &shader)
-        .map_err(|f| match &f {
-            Failure::Rejected {
-                catalog_id, reason, ..
-            } => Skip::new("rejected", format!("[{catalog_id}] {reason}")),
-            Failure::Crashed { .. } => Skip::new("translator-crash", f.to_string()),
-        })?;
+        .map_err(|f| Skip::of_failure(&f))?;
     if let Some(b) = translation
         .manifest
         .bindings
@@ -620,26 +625,29 @@ fn save(dir: &Path, name: &str, blob: &[u8], r: &Ready, v: &Vector) -> Option<St
             expect.insert(format!("o{reg}"), oracles::case::Expect::bits(&value));
         }
     }
+    save_case(dir, name, blob, inputs, None, expect)
+}
+
+/// Write a one-run case for a corpus program as `dir/corpus-<file stem>.json`: its inputs, the
+/// dispatch (compute), and the interpreter's results as expectations.
+pub(super) fn save_case(
+    dir: &Path,
+    name: &str,
+    blob: &[u8],
+    inputs: BTreeMap<String, Input>,
+    dispatch: Option<[u32; 3]>,
+    expect: BTreeMap<String, oracles::case::Expect>,
+) -> Option<String> {
     let run = oracles::case::Run {
         id: "mismatch".into(),
         inputs,
-        dispatch: None,
+        dispatch,
         invocations: None,
         expect: Some(expect),
         flags: Vec::new(),
         upstream_flags: None,
         source: Some(format!("dxdiff verify --corpus, from {name}")),
     };
-    save_case(dir, name, blob, run)
-}
-
-/// Write a one-run case for a corpus program as `dir/corpus-<file stem>.json`.
-pub(super) fn save_case(
-    dir: &Path,
-    name: &str,
-    blob: &[u8],
-    run: oracles::case::Run,
-) -> Option<String> {
     let stem: String = Path::new(name)
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
@@ -662,7 +670,7 @@ pub fn program(
     opts: &Options,
     cases_dir: &Path,
     time: &mut BTreeMap<String, f64>,
-) -> (ProgramReport, Option<Skip>) {
+) -> ProgramReport {
     let mut report = ProgramReport {
         name: format!("corpus:{name}"),
         counts: Counts::default(),
@@ -678,8 +686,8 @@ pub fn program(
     let ready = match prepare(blob, opts) {
         Ok(r) => r,
         Err(skip) => {
-            report.skipped = Some(skip.text());
-            return (report, Some(skip));
+            report.skip(skip);
+            return report;
         }
     };
     *time.entry("translation".into()).or_default() += t0.elapsed().as_secs_f64();
@@ -714,9 +722,8 @@ pub fn program(
         Ok(g) => g,
         Err(e) => {
             report.counts.inconclusive += live.len() as u64;
-            let skip = Skip::of_gpu_error(&e);
-            report.skipped = Some(skip.text());
-            return (report, Some(skip));
+            report.skip(Skip::of_gpu_error(&e));
+            return report;
         }
     };
     let t_judge = std::time::Instant::now();
@@ -735,7 +742,7 @@ pub fn program(
         report.counterexample = save(cases_dir, name, blob, &ready, &small);
         *time.entry("shrinking".into()).or_default() += t3.elapsed().as_secs_f64();
     }
-    (report, None)
+    report
 }
 
 /// The file name of a program's path: its inputs depend on it and the seed, not on where the

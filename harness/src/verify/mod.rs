@@ -68,6 +68,12 @@ pub struct ProgramReport {
 }
 
 impl ProgramReport {
+    /// Record why the program did not run: its text and its kind.
+    pub fn skip(&mut self, skip: corpus::Skip) {
+        self.skipped = Some(skip.text());
+        self.skip_kind = Some(skip.kind);
+    }
+
     /// Count one lane's verdict; true when it is a mismatch.
     pub fn tally(&mut self, verdict: Verdict) -> bool {
         match verdict {
@@ -230,11 +236,7 @@ fn program(
     let t = match opts.translator.translate(&op.blob, &shader) {
         Ok(t) => t,
         Err(f) => {
-            report.skip_kind = Some(match f {
-                crate::translators::Failure::Rejected { .. } => "rejected",
-                crate::translators::Failure::Crashed { .. } => "translator-crash",
-            });
-            report.skipped = Some(f.to_string());
+            report.skip(corpus::Skip::of_failure(&f));
             return report;
         }
     };
@@ -430,26 +432,23 @@ pub fn run(opts: &Options, out_dir: &Path, adapter: &str) -> Result<Report, GpuE
             started.elapsed().as_secs_f64()
         );
         let _ = std::io::stderr().flush();
-        let (p, skip) = match blob {
+        let p = match blob {
             Ok(b) => corpus::program(&mut gpu, name, b, opts, &cases_dir, &mut report.seconds),
             Err(e) => {
-                let skip = corpus::Skip {
-                    kind: "unreadable",
-                    detail: e.clone(),
-                };
-                let p = ProgramReport {
+                let mut p = ProgramReport {
                     name: format!("corpus:{name}"),
                     counts: Counts::default(),
                     adapted_by: BTreeMap::new(),
-                    skipped: Some(skip.text()),
-                    skip_kind: Some(skip.kind),
+                    skipped: None,
+                    skip_kind: None,
                     counterexample: None,
                 };
-                (p, Some(skip))
+                p.skip(corpus::Skip::new("unreadable", e.clone()));
+                p
             }
         };
-        if let Some(s) = skip {
-            *report.skips.entry(s.kind.to_string()).or_default() += 1;
+        if let Some(k) = p.skip_kind {
+            *report.skips.entry(k.to_string()).or_default() += 1;
         }
         report.totals.add(&p.counts);
         for (id, n) in &p.adapted_by {
