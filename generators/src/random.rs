@@ -826,6 +826,7 @@ impl RandomProgram {
             }
         );
         let temps = self.index_base() + INDEX_TEMPS;
+        // Inputs, outputs and resources per stage, then the temps, then compute's group.
         match self.stage {
             Stage::Compute => {
                 if l.uses.srv {
@@ -839,40 +840,31 @@ impl RandomProgram {
                     let _ = writeln!(s, "dcl_uav_raw u2");
                 }
                 let _ = writeln!(s, "dcl_input vThreadIDInGroupFlattened");
-                let _ = writeln!(s, "dcl_temps {temps}");
-                if l.uses_indexable {
-                    let _ = writeln!(s, "dcl_indexableTemp x0[{INDEXABLE}], 4");
-                }
-                let t = self.threads;
-                if l.uses.tgsm {
-                    let _ = writeln!(s, "dcl_tgsm_structured g0, 4, {}", t[0] * t[1] * t[2]);
-                }
-                let _ = writeln!(s, "dcl_thread_group {}, {}, {}", t[0], t[1], t[2]);
             }
-            Stage::Pixel => {
+            stage => {
+                let input = if stage == Stage::Pixel {
+                    "dcl_input_ps constant"
+                } else {
+                    "dcl_input"
+                };
                 for r in 0..INPUTS {
-                    let _ = writeln!(s, "dcl_input_ps constant v{r}.xyzw");
+                    let _ = writeln!(s, "{input} v{r}.xyzw");
                 }
                 for r in 0..self.temps {
                     let _ = writeln!(s, "dcl_output o{r}.xyzw");
                 }
-                let _ = writeln!(s, "dcl_temps {temps}");
-                if l.uses_indexable {
-                    let _ = writeln!(s, "dcl_indexableTemp x0[{INDEXABLE}], 4");
-                }
             }
-            _ => {
-                for r in 0..INPUTS {
-                    let _ = writeln!(s, "dcl_input v{r}.xyzw");
-                }
-                for r in 0..self.temps {
-                    let _ = writeln!(s, "dcl_output o{r}.xyzw");
-                }
-                let _ = writeln!(s, "dcl_temps {temps}");
-                if l.uses_indexable {
-                    let _ = writeln!(s, "dcl_indexableTemp x0[{INDEXABLE}], 4");
-                }
+        }
+        let _ = writeln!(s, "dcl_temps {temps}");
+        if l.uses_indexable {
+            let _ = writeln!(s, "dcl_indexableTemp x0[{INDEXABLE}], 4");
+        }
+        if self.stage == Stage::Compute {
+            let t = self.threads;
+            if l.uses.tgsm {
+                let _ = writeln!(s, "dcl_tgsm_structured g0, 4, {}", t[0] * t[1] * t[2]);
             }
+            let _ = writeln!(s, "dcl_thread_group {}, {}, {}", t[0], t[1], t[2]);
         }
         s.push_str(&inits);
         s.push_str(&code);
