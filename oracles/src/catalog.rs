@@ -28,10 +28,13 @@
 //! * "Selected-effect package provenance", "All-body backend packaging" and "Verification
 //!   contract" have no `###` headings or bold bullets and describe packaging and process, not a
 //!   lowering rule, so they have no entries. The "Purpose" bullets define the categories.
-//! * Tolerances: the contract's kinds are `exact`, `ulp`, `abs` and `any`. Two more are used
-//!   where WGSL's own bounds need them: `ulp_or_abs` (WGSL `log2`) and `term_scaled` (fusion of
-//!   mad and dot products, as in [`crate::rules::transcendental::Tolerance::TermScaled`]).
+//! * Tolerances are [`Band`]s, the type D3D's own per-op bands use too: the contract's kinds
+//!   are `exact`, `ulp`, `abs` and `any`; `ulp_or_abs` (WGSL `log2`), `term_scaled` (fusion of
+//!   mad and dot products), `rel` and `rel_or_abs` serve WGSL's and D3D's own bounds.
 //!   `op_tolerance` optionally refines the tolerance per opcode mnemonic.
+//! * Scope ([`Scope`]): most entries describe a translator's choice and apply when claimed;
+//!   executor entries describe what a device or WGSL implementation does on its own and D3D
+//!   entries what Direct3D leaves open; both apply without a claim.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -39,8 +42,8 @@ use std::sync::LazyLock;
 
 use serde::{Deserialize, Serialize};
 
+use crate::band::Band;
 use crate::domain::{Domain, Events};
-use crate::rules::transcendental::Tolerance as Band;
 
 /// The catalog's JSON text, as shipped in the crate.
 pub const CATALOG_JSON: &str = include_str!("../catalog.json");
@@ -100,48 +103,36 @@ impl fmt::Display for Category {
     }
 }
 
-/// How far a result may be from the reference outside an entry's domain.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Tolerance {
-    /// Bit-exact (NaNs compare equal to each other).
-    Exact,
-    /// At most `ulp` representable steps from the reference.
-    Ulp { ulp: u32 },
-    /// |got − ref| ≤ `abs`.
-    Abs { abs: f64 },
-    /// Within `ulp` steps or within `abs` (WGSL `log2`: 2^-21 absolute on [0.5, 2]).
-    UlpOrAbs { ulp: u32, abs: f64 },
-    /// |got − ref| ≤ steps · 2^-24 · (Σ|aᵢ·bᵢ| + |c|): fused-op band over the terms.
-    TermScaled { steps: u32 },
-    /// Any value.
-    Any,
+/// Whose behaviour an entry describes, which decides when it applies.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Scope {
+    /// A translator's choice of lowering: it applies only where the translation claims it.
+    #[default]
+    Translator,
+    /// What a device or WGSL implementation does on its own (compiler folding, flushing before
+    /// rounding, a driver's loop limit): no translator can prevent it, so it applies to every
+    /// translation on the executors it names ([`Entry::executors`]; all of them when empty).
+    Executor,
+    /// What Direct3D itself leaves open (undefined results): no output can be wrong there, so
+    /// it applies always.
+    D3d,
 }
 
-impl Tolerance {
-    /// The interpreter's band type for this tolerance, where it has one (`UlpOrAbs` and `Any`
-    /// have none).
-    pub fn as_band(self) -> Option<Band> {
+impl Scope {
+    /// The JSON spelling.
+    pub const fn as_str(self) -> &'static str {
         match self {
-            Tolerance::Exact => Some(Band::Exact),
-            Tolerance::Ulp { ulp } => Some(Band::Ulp(ulp)),
-            Tolerance::Abs { abs } => Some(Band::Abs(abs as f32)),
-            Tolerance::TermScaled { steps } => Some(Band::TermScaled { steps }),
-            Tolerance::UlpOrAbs { .. } | Tolerance::Any => None,
+            Scope::Translator => "translator",
+            Scope::Executor => "executor",
+            Scope::D3d => "d3d",
         }
     }
-}
 
-impl fmt::Display for Tolerance {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Tolerance::Exact => f.write_str("exact"),
-            Tolerance::Ulp { ulp } => write!(f, "{ulp} ulp"),
-            Tolerance::Abs { abs } => write!(f, "abs {abs:e}"),
-            Tolerance::UlpOrAbs { ulp, abs } => write!(f, "{ulp} ulp or abs {abs:e}"),
-            Tolerance::TermScaled { steps } => write!(f, "term-scaled {steps}"),
-            Tolerance::Any => f.write_str("any"),
-        }
+    fn is_default(&self) -> bool {
+        *self == Scope::Translator
     }
 }
 
@@ -160,16 +151,19 @@ pub struct Entry {
     pub domain: Vec<String>,
     /// The domain in words.
     pub domain_text: String,
-    /// The tolerance outside the domain.
-    pub tolerance: Tolerance,
+    /// The band the result must lie in outside the domain, for the ops the entry covers.
+    pub tolerance: Band,
     /// Per-mnemonic refinements of `tolerance`.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub op_tolerance: BTreeMap<String, Tolerance>,
+    pub op_tolerance: BTreeMap<String, Band>,
     /// Citation: seed section, WGSL anchor, D3D11 FS section, semantics doc section.
     pub source: String,
-    /// Executors the entry is scoped to (case-insensitive substrings of the adapter's name):
-    /// such an entry describes a device's behaviour, not a translation, and applies on a
-    /// matching adapter whatever the translation claims. Empty: any executor, when claimed.
+    /// Whose behaviour the entry describes: a translator's (applies when claimed), an
+    /// executor's (applies unclaimed on matching executors) or Direct3D's (applies always).
+    #[serde(default, skip_serializing_if = "Scope::is_default")]
+    pub scope: Scope,
+    /// For [`Scope::Executor`]: the executors it describes, as case-insensitive substrings of
+    /// the adapter's name (`llvmpipe`, `nvidia`); empty means every executor.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub executors: Vec<String>,
     #[serde(skip)]
@@ -177,16 +171,19 @@ pub struct Entry {
 }
 
 impl Entry {
-    /// Whether this executor-scoped entry applies on `adapter`.
-    pub fn scoped_to(&self, adapter: &str) -> bool {
-        let a = adapter.to_lowercase();
-        self.executors.iter().any(|e| a.contains(&e.to_lowercase()))
-    }
-
-    /// True for the project's entry that covers only what D3D leaves undefined: no translator
-    /// output can be wrong there, so it allows a difference without being claimed.
-    pub fn is_dont_care(&self) -> bool {
-        self.category == Category::Dxdiff && self.mask == crate::domain::Domain::D3dUndefined.bit()
+    /// Whether the entry applies to a translation that claims `claimed`, run on the executor
+    /// named `adapter`: claimed (translator scope), on a matching executor (executor scope),
+    /// or always (D3D scope).
+    pub fn applies(&self, claimed: &[String], adapter: &str) -> bool {
+        match self.scope {
+            Scope::Translator => claimed.contains(&self.id),
+            Scope::Executor => {
+                let a = adapter.to_lowercase();
+                self.executors.is_empty()
+                    || self.executors.iter().any(|e| a.contains(&e.to_lowercase()))
+            }
+            Scope::D3d => true,
+        }
     }
 
     /// True when any of this entry's domains is among `events`.
@@ -211,8 +208,8 @@ impl Entry {
             .any(|m| m.eq_ignore_ascii_case(op.mnemonic()))
     }
 
-    /// The tolerance for `op`: its `op_tolerance` refinement, else [`Entry::tolerance`].
-    pub fn tolerance_for(&self, op: dxbc::Opcode) -> Tolerance {
+    /// The band for `op`: its `op_tolerance` refinement, else [`Entry::tolerance`].
+    pub fn tolerance_for(&self, op: dxbc::Opcode) -> Band {
         self.op_tolerance
             .iter()
             .find(|(m, _)| m.eq_ignore_ascii_case(op.mnemonic()))
@@ -229,6 +226,8 @@ pub enum CatalogError {
     Format(String),
     #[error("entry `{id}`: unknown domain `{domain}`")]
     UnknownDomain { id: String, domain: String },
+    #[error("entry `{id}`: `executors` is only meaningful with scope `executor`")]
+    ExecutorsWithoutScope { id: String },
 }
 
 /// The whole catalog, in file order.
@@ -247,6 +246,9 @@ impl Catalog {
             return Err(CatalogError::Format(c.format));
         }
         for e in &mut c.entries {
+            if !e.executors.is_empty() && e.scope != Scope::Executor {
+                return Err(CatalogError::ExecutorsWithoutScope { id: e.id.clone() });
+            }
             e.mask = 0;
             for d in &e.domain {
                 let dom = Domain::from_id(d).ok_or_else(|| CatalogError::UnknownDomain {
@@ -387,19 +389,17 @@ mod tests {
         assert!(edges.allows(Domain::FtouOverflow.bit() | Domain::NanInput.bit()));
         assert!(!edges.allows(Domain::NanInput.bit()));
         assert!(!edges.allows(0));
-        assert_eq!(edges.tolerance, Tolerance::Exact);
+        assert_eq!(edges.tolerance, Band::Exact);
         let masks = c.get("adapted/comparison-masks").expect("entry");
         assert!(!masks.allows(u64::MAX));
         let acc = c.get("dxdiff/builtin-accuracy").expect("entry");
         assert_eq!(
             acc.tolerance_for(dxbc::Opcode::Sincos),
-            Tolerance::Abs {
+            Band::Abs {
                 abs: 2f64.powi(-11)
             }
         );
         assert!(acc.covers(dxbc::Opcode::Exp));
-        assert_eq!(Tolerance::Ulp { ulp: 3 }.as_band(), Some(Band::Ulp(3)));
-        assert_eq!(Tolerance::Any.as_band(), None);
         let rcp = c.get("adapted/rcp-division").expect("entry");
         assert!(rcp.allows(Domain::RcpOfZeroOrDenorm.bit()));
     }
@@ -414,6 +414,27 @@ mod tests {
         let bad = CATALOG_JSON.replacen(FORMAT, "dxdiff-catalog/0", 1);
         assert!(matches!(Catalog::parse(&bad), Err(CatalogError::Format(_))));
         assert!(Catalog::parse("{").is_err());
+        let bad = CATALOG_JSON.replacen("\"scope\": \"executor\",", "", 1);
+        assert!(matches!(
+            Catalog::parse(&bad),
+            Err(CatalogError::ExecutorsWithoutScope { .. })
+        ));
+    }
+
+    #[test]
+    fn scopes_decide_where_an_entry_applies() {
+        let c = catalog();
+        let claimed = vec!["adapted/numeric-conversion-edges".to_string()];
+        let edges = c.get("adapted/numeric-conversion-edges").expect("entry");
+        assert!(edges.applies(&claimed, "llvmpipe"));
+        assert!(!edges.applies(&[], "llvmpipe"));
+        let ftz = c.get("dxdiff/ftz-before-rounding").expect("entry");
+        assert_eq!(ftz.scope, Scope::Executor);
+        assert!(ftz.applies(&[], "NVIDIA H200"));
+        assert!(!ftz.applies(&[], "llvmpipe (LLVM 15.0.6, 256 bits)"));
+        let undefined = c.get("dxdiff/d3d-undefined").expect("entry");
+        assert_eq!(undefined.scope, Scope::D3d);
+        assert!(undefined.applies(&[], "anything"));
     }
 
     #[test]

@@ -94,6 +94,9 @@ domains! {
     SqrtOfNegative = "sqrt-of-negative",
     /// sincos of |x| > π: WGSL gives no accuracy guarantee there (doc §2.2).
     SinCosOutsidePi = "sincos-outside-pi",
+    /// sincos of |x| > 100π: D3D's 0.0008 absolute accuracy stops there (FS §22.10.20), so any
+    /// result is D3D's own answer. Not an adaptation: the op's band is `Any` in such a lane.
+    SinCosOutside100Pi = "sincos-outside-100pi",
     /// exp of |x| > 2.5: WGSL's exp2 bound (3 + 2|x| ULP) is looser than D3D's 2^-21
     /// relative (≤ 8 ULP) from here on (doc §2.2).
     ExpLargeInput = "exp-large-input",

@@ -3,9 +3,11 @@
 //! the oracle attribute a difference to a catalog entry ([`domain`]), the adaptation catalog
 //! itself ([`catalog`]), and the `dxdiff-case/1` format with its replay ([`case`], [`replay`]).
 
+pub mod band;
 pub mod case;
 pub mod catalog;
 pub mod domain;
 pub mod interp;
 pub mod replay;
 pub mod rules;
+pub mod verdict;

@@ -138,7 +138,7 @@ pub fn fmul(a: u32, b: u32, ev: &mut Events) -> u32 {
 /// ordering of the unfused steps". The unfused form is that reference ordering, it is what
 /// fxc's source `a*b + c` means, and its NaN/inf behaviour (e.g. an overflowing product)
 /// is the one the spec describes; the fused alternative is covered by
-/// [`error_band`](super::transcendental::error_band) (`Tolerance::TermScaled`).
+/// [`error_band`](super::transcendental::error_band) (`Band::TermScaled`).
 pub fn fmad(a: u32, b: u32, c: u32, ev: &mut Events) -> u32 {
     let p = fmul(a, b, ev);
     let r = fadd(p, c, ev);

@@ -10,6 +10,7 @@
 //! and outputs flushed (FS §3.1.3.1); NaN results are [`QNAN`](super::float::QNAN).
 
 use super::float::{SIGN, finish, is_denorm, read};
+use crate::band::Band;
 use crate::domain::{Domain, Events, raise};
 use dxbc::Opcode;
 
@@ -70,6 +71,9 @@ fn sincos_with(a: u32, f: fn(f64) -> f64, ev: &mut Events) -> u32 {
     if !nan && (x as f64).abs() > std::f64::consts::PI {
         raise(ev, Domain::SinCosOutsidePi);
     }
+    if !nan && (x as f64).abs() > 100.0 * std::f64::consts::PI {
+        raise(ev, Domain::SinCosOutside100Pi);
+    }
     finish(f(x as f64) as f32, nan, inf, ev)
 }
 
@@ -85,28 +89,8 @@ pub fn cos(a: u32, ev: &mut Events) -> u32 {
     sincos_with(a, f64::cos, ev)
 }
 
-/// The accuracy D3D11 accepts for an opcode's result, relative to this crate's
-/// correctly rounded reference.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Tolerance {
-    /// Bit-exact (float results still compare all NaNs equal, see `float::QNAN`).
-    Exact,
-    /// At most this many representable steps from the reference (the case-format `ulp`
-    /// metric; for doubles, f64 steps).
-    Ulp(u32),
-    /// |got − ref| ≤ rel · |ref|.
-    Rel(f32),
-    /// |got − ref| ≤ abs.
-    Abs(f32),
-    /// Passes if within `rel · |ref|` or within `abs`.
-    RelOrAbs { rel: f32, abs: f32 },
-    /// Fused-op band: |got − ref| ≤ steps · 2^-24 · (Σ|aᵢ·bᵢ| + |c|), the magnitude of the
-    /// terms rather than of the result (doc §2.1: mad, dp2/3/4).
-    TermScaled { steps: u32 },
-}
-
 /// 2^-21, the FS relative bound of rcp/rsq/exp/log.
-const REL_2M21: f32 = 1.0 / 2_097_152.0;
+const REL_2M21: f64 = 1.0 / 2_097_152.0;
 
 /// The error band D3D11 accepts for `op` (FS §3.1.3.1-2, §22.10; doc §1.1, §2):
 ///
@@ -118,28 +102,30 @@ const REL_2M21: f32 = 1.0 / 2_097_152.0;
 /// * log: 2^-21 absolute on x ∈ [0.5, 2] (|result| ≤ 1), 2^-21 relative elsewhere →
 ///   `RelOrAbs { 2^-21, 2^-21 }` (the two rules coincide at |result| = 1).
 /// * sincos: 0.0008 absolute on [−100π, 100π] → `Abs(0.0008)`; the FS gives no bound
-///   outside that range (harness: don't-care, see `SinCosOutsidePi`).
+///   outside that range, so a lane that entered `SinCosOutside100Pi` gets `Any`: whatever
+///   the result, it is D3D's own answer (not an adaptation a translator claims).
 /// * mad: fused or unfused, each step 0.5 ULP → `TermScaled { steps: 2 }`;
 ///   dpN → `TermScaled { steps: N + 1 }` (doc §2.1).
 /// * itof, utof: RNE recommended, not required → `Ulp(1)`.
 /// * drcp: 1 ULP (exact when representable) → `Ulp(1)` in f64 steps.
 /// * Everything else (min/max, frc, round_*, compares, ftoi/ftou, fp16 conversions, the
 ///   other double ops, integer, bit and move ops): `Exact`.
-pub fn error_band(op: Opcode) -> Tolerance {
+pub fn error_band(op: Opcode, events: Events) -> Band {
     match op {
-        Opcode::Div => Tolerance::Ulp(3),
-        Opcode::Sqrt | Opcode::Itof | Opcode::Utof | Opcode::Drcp => Tolerance::Ulp(1),
-        Opcode::Rcp | Opcode::Rsq | Opcode::Exp => Tolerance::Rel(REL_2M21),
-        Opcode::Log => Tolerance::RelOrAbs {
+        Opcode::Div => Band::Ulp { ulp: 3 },
+        Opcode::Sqrt | Opcode::Itof | Opcode::Utof | Opcode::Drcp => Band::Ulp { ulp: 1 },
+        Opcode::Rcp | Opcode::Rsq | Opcode::Exp => Band::Rel { rel: REL_2M21 },
+        Opcode::Log => Band::RelOrAbs {
             rel: REL_2M21,
             abs: REL_2M21,
         },
-        Opcode::Sincos => Tolerance::Abs(0.0008),
-        Opcode::Mad => Tolerance::TermScaled { steps: 2 },
-        Opcode::Dp2 => Tolerance::TermScaled { steps: 3 },
-        Opcode::Dp3 => Tolerance::TermScaled { steps: 4 },
-        Opcode::Dp4 => Tolerance::TermScaled { steps: 5 },
-        _ => Tolerance::Exact,
+        Opcode::Sincos if events & Domain::SinCosOutside100Pi.bit() != 0 => Band::Any,
+        Opcode::Sincos => Band::Abs { abs: 0.0008 },
+        Opcode::Mad => Band::TermScaled { steps: 2 },
+        Opcode::Dp2 => Band::TermScaled { steps: 3 },
+        Opcode::Dp3 => Band::TermScaled { steps: 4 },
+        Opcode::Dp4 => Band::TermScaled { steps: 5 },
+        _ => Band::Exact,
     }
 }
 
@@ -295,7 +281,15 @@ mod tests {
         for g in [sin, cos] {
             assert_eq!(
                 run(g, INF),
-                (QNAN, vec![D::NanProduced, D::InfInput, D::SinCosOutsidePi])
+                (
+                    QNAN,
+                    vec![
+                        D::NanProduced,
+                        D::InfInput,
+                        D::SinCosOutsidePi,
+                        D::SinCosOutside100Pi
+                    ]
+                )
             );
             assert_eq!(run(g, NINF).0, QNAN);
             assert_eq!(run(g, SNAN), (QNAN, vec![D::NanInput]));
@@ -308,28 +302,36 @@ mod tests {
         // Large arguments are reduced exactly: sin(1e10) ≈ -0.48750604.
         let (r, e) = run(sin, f(1e10));
         assert!((f32::from_bits(r) - -0.487_506).abs() < 1e-6);
-        assert_eq!(e, vec![D::SinCosOutsidePi]);
+        assert_eq!(e, vec![D::SinCosOutsidePi, D::SinCosOutside100Pi]);
         assert!(f32::from_bits(run(sin, MAX).0).abs() <= 1.0);
     }
 
     #[test]
     fn bands() {
-        assert_eq!(error_band(Opcode::Add), Tolerance::Exact);
-        assert_eq!(error_band(Opcode::Mul), Tolerance::Exact);
-        assert_eq!(error_band(Opcode::Div), Tolerance::Ulp(3));
-        assert_eq!(error_band(Opcode::Sqrt), Tolerance::Ulp(1));
-        assert_eq!(error_band(Opcode::Rcp), Tolerance::Rel(2f32.powi(-21)));
-        assert_eq!(error_band(Opcode::Exp), Tolerance::Rel(2f32.powi(-21)));
-        assert_eq!(error_band(Opcode::Rsq), Tolerance::Rel(2f32.powi(-21)));
-        assert!(matches!(
-            error_band(Opcode::Log),
-            Tolerance::RelOrAbs { .. }
-        ));
-        assert_eq!(error_band(Opcode::Sincos), Tolerance::Abs(0.0008));
-        assert_eq!(error_band(Opcode::Mad), Tolerance::TermScaled { steps: 2 });
-        assert_eq!(error_band(Opcode::Dp4), Tolerance::TermScaled { steps: 5 });
-        assert_eq!(error_band(Opcode::Ftoi), Tolerance::Exact);
-        assert_eq!(error_band(Opcode::Drcp), Tolerance::Ulp(1));
-        assert_eq!(error_band(Opcode::Iadd), Tolerance::Exact);
+        let b = |op| error_band(op, 0);
+        assert_eq!(b(Opcode::Add), Band::Exact);
+        assert_eq!(b(Opcode::Mul), Band::Exact);
+        assert_eq!(b(Opcode::Div), Band::Ulp { ulp: 3 });
+        assert_eq!(b(Opcode::Sqrt), Band::Ulp { ulp: 1 });
+        let rel = Band::Rel {
+            rel: 2f64.powi(-21),
+        };
+        assert_eq!(b(Opcode::Rcp), rel);
+        assert_eq!(b(Opcode::Exp), rel);
+        assert_eq!(b(Opcode::Rsq), rel);
+        assert!(matches!(b(Opcode::Log), Band::RelOrAbs { .. }));
+        assert_eq!(b(Opcode::Sincos), Band::Abs { abs: 0.0008 });
+        assert_eq!(b(Opcode::Mad), Band::TermScaled { steps: 2 });
+        assert_eq!(b(Opcode::Dp4), Band::TermScaled { steps: 5 });
+        assert_eq!(b(Opcode::Ftoi), Band::Exact);
+        assert_eq!(b(Opcode::Drcp), Band::Ulp { ulp: 1 });
+        assert_eq!(b(Opcode::Iadd), Band::Exact);
+        // Beyond 100π D3D requires nothing of sincos: its own band is Any there.
+        let mut ev = 0;
+        let _ = sin(f(1000.0), &mut ev);
+        assert_eq!(error_band(Opcode::Sincos, ev), Band::Any);
+        let mut ev = 0;
+        let _ = sin(f(300.0), &mut ev);
+        assert_eq!(error_band(Opcode::Sincos, ev), Band::Abs { abs: 0.0008 });
     }
 }
