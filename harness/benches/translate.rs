@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use harness::vkd3d::{Vkd3d, compiles_in_child};
+use harness::translators::vkd3d::{Library as Vkd3d, compiles_in_child};
 use translator::{Profile, emit_unvalidated, translate, validate};
 
 fn corpus() -> Vec<Vec<u8>> {

@@ -10,24 +10,24 @@
 //! The campaign's state lives in `DIR/state.json` after every program, so a campaign stopped at
 //! any point resumes where it was (`--out DIR` again, with the same seed and translator).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use generators::random::{self, Knobs, RandomProgram, Stmt};
-use serde::{Deserialize, Serialize};
 
-use crate::gpu::isolated::IsolatedGpu;
-use crate::translators::{Failure, Translator};
-use crate::verify::{Options, corpus};
+use oracles::verdict::SkipKind;
+use reports::fuzz::{Divergence, State};
+use reports::verify::ProgramReport;
 
-/// The state file's format tag.
-pub const FORMAT: &str = "dxdiff-fuzz/1";
+use crate::outdir::{OutDir, write_atomic};
+use crate::translators::{Failure, Shared, Translator};
+use crate::verify::{Options, Verifier};
 
 /// Campaign settings.
 #[derive(Debug, Clone)]
 pub struct FuzzOptions {
-    pub translator: Translator,
+    pub translator: Shared,
     pub seed: u64,
     /// Stop after this many programs (counted over resumed runs too)…
     pub programs: Option<u64>,
@@ -44,64 +44,20 @@ pub struct FuzzOptions {
     pub progress: bool,
 }
 
-/// One distinct divergence.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Divergence {
-    pub signature: String,
-    /// The saved case, relative to the campaign folder.
-    pub case: String,
-    /// Program index it was first found in.
-    pub program: u64,
-    /// Instructions of the shrunk program (declarations and `ret` not counted).
-    pub instructions: usize,
-    /// Programs since that showed the same signature.
-    pub seen: u64,
-}
-
-/// Counters, kept across resumed runs.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct Stats {
-    pub programs: u64,
-    pub lanes: u64,
-    pub matched: u64,
-    pub within: u64,
-    pub adapted: u64,
-    pub mismatch_lanes: u64,
-    pub inconclusive: u64,
-    /// Programs with at least one mismatching lane.
-    pub mismatching_programs: u64,
-    pub rejected: u64,
-    pub crashed: u64,
-    /// Programs not run for another reason (textures never appear; GPU trouble does).
-    pub skipped: u64,
-    /// Seconds spent, over resumed runs.
-    pub seconds: f64,
-    pub shrink_seconds: f64,
-    /// Opcode mnemonics that appeared in generated programs the translator accepted.
-    pub opcodes: BTreeSet<String>,
-}
-
-/// `DIR/state.json`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct State {
-    pub format: String,
-    pub translator: String,
-    pub seed: u64,
-    /// The next program index.
-    pub next: u64,
-    pub stats: Stats,
-    pub divergences: Vec<Divergence>,
-    /// What narrowing removed: opcodes and features the translator rejects.
-    pub narrowed: Vec<String>,
-}
-
-/// Why a campaign could not run.
+/// Why a campaign could not run or keep its results.
 #[derive(Debug, thiserror::Error)]
 pub enum FuzzError {
     #[error("{0}")]
     Gpu(#[from] crate::gpu::GpuError),
     #[error("{path}: {what}")]
     State { path: PathBuf, what: String },
+    #[error(transparent)]
+    Out(#[from] crate::outdir::OutError),
+    #[error("{path}: cannot write: {source}")]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
 }
 
 /// The seed of program `index`: independent of how many programs ran before.
@@ -116,7 +72,7 @@ fn program_seed(seed: u64, index: u64) -> u64 {
 /// single-instruction program, every feature with a small program using it. A rejection
 /// removes the opcode or feature; anything else (a crash too) keeps it, so a crash stays a
 /// finding.
-pub fn narrow(t: &Translator, knobs: &Knobs) -> (Knobs, Vec<String>) {
+pub fn narrow(t: &dyn Translator, knobs: &Knobs) -> (Knobs, Vec<String>) {
     let mut k = knobs.clone();
     let mut removed = Vec::new();
     let rejects = |blob: &[u8]| -> bool {
@@ -135,7 +91,8 @@ pub fn narrow(t: &Translator, knobs: &Knobs) -> (Knobs, Vec<String>) {
             )
         })
         .collect();
-    let verdicts = corpus::par_map(&blobs, |(_, b)| b.as_deref().is_some_and(rejects), || false);
+    let verdicts =
+        crate::parallel::par_map(&blobs, |(_, b)| b.as_deref().is_some_and(rejects), || false);
     for ((op, _), rejected) in blobs.iter().zip(verdicts) {
         if rejected && !k.excluded.contains(op) {
             k.excluded.push(*op);
@@ -300,36 +257,19 @@ pub fn narrow(t: &Translator, knobs: &Knobs) -> (Knobs, Vec<String>) {
     (k, removed)
 }
 
-fn run_one(
-    gpu: &mut IsolatedGpu,
-    opts: &Options,
-    name: &str,
-    blob: &[u8],
-    cases: &Path,
-) -> crate::verify::ProgramReport {
-    corpus::program(gpu, name, blob, opts, cases, &mut BTreeMap::new())
-}
-
 /// Shrink a mismatching program: greedy, first simpler candidate that still mismatches wins,
-/// until none does or the time cap is reached.
-fn shrink(
-    gpu: &mut IsolatedGpu,
-    opts: &Options,
-    name: &str,
-    start: RandomProgram,
-    cap: Duration,
-) -> RandomProgram {
+/// until none does or the time cap is reached. `v` saves no counterexamples meanwhile.
+fn shrink(v: &mut Verifier, name: &str, start: RandomProgram, cap: Duration) -> RandomProgram {
     let started = Instant::now();
     let mut current = start;
-    let scratch = std::env::temp_dir();
     'outer: while started.elapsed() < cap {
         for cand in current.shrink_candidates() {
             if started.elapsed() >= cap {
                 break 'outer;
             }
             let Ok(blob) = cand.blob() else { continue };
-            let o = run_one(gpu, opts, name, &blob, &scratch);
-            if o.counts.mismatch > 0 {
+            let o = v.program(name, &blob);
+            if o.counts().mismatch > 0 {
                 current = cand;
                 continue 'outer;
             }
@@ -341,7 +281,7 @@ fn shrink(
 
 /// A divergence's signature: translator, the shrunk program's opcodes, the catalog ids its
 /// translation relies on.
-fn signature(t: &Translator, p: &RandomProgram, blob: &[u8]) -> String {
+fn signature(t: &dyn Translator, p: &RandomProgram, blob: &[u8]) -> String {
     let ids = dxbc::Shader::parse(blob)
         .ok()
         .and_then(|s| t.translate(blob, &s).ok())
@@ -367,17 +307,21 @@ fn slug(sig: &str, index: u64) -> String {
 }
 
 fn load_state(path: &Path, o: &FuzzOptions) -> Result<Option<State>, FuzzError> {
-    let Ok(text) = std::fs::read_to_string(path) else {
-        return Ok(None);
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => {
+            return Err(FuzzError::State {
+                path: path.to_path_buf(),
+                what: e.to_string(),
+            });
+        }
     };
     let err = |what: String| FuzzError::State {
         path: path.to_path_buf(),
         what,
     };
-    let s: State = serde_json::from_str(&text).map_err(|e| err(e.to_string()))?;
-    if s.format != FORMAT {
-        return Err(err(format!("format `{}`, expected `{FORMAT}`", s.format)));
-    }
+    let s = State::parse(&text).map_err(err)?;
     if s.seed != o.seed || s.translator != o.translator.name() {
         return Err(err(format!(
             "a campaign with seed {} and translator `{}` is there; resume with those, or use another --out",
@@ -387,32 +331,31 @@ fn load_state(path: &Path, o: &FuzzOptions) -> Result<Option<State>, FuzzError> 
     Ok(Some(s))
 }
 
-fn save_state(path: &Path, s: &State) {
-    if let Ok(text) = serde_json::to_string_pretty(s) {
-        let tmp = path.with_extension("json.tmp");
-        if std::fs::write(&tmp, text).is_ok() {
-            let _ = std::fs::rename(tmp, path);
-        }
-    }
+fn save_state(path: &Path, s: &State) -> Result<(), FuzzError> {
+    let write = |source| FuzzError::Write {
+        path: path.to_path_buf(),
+        source,
+    };
+    let text =
+        serde_json::to_string_pretty(s).map_err(|e| write(std::io::Error::other(e.to_string())))?;
+    write_atomic(path, text.as_bytes()).map_err(write)
 }
 
 /// Run (or resume) a campaign.
 pub fn run(o: &FuzzOptions, adapter: &str) -> Result<State, FuzzError> {
-    let cases = o.out.join("cases");
-    let _ = std::fs::create_dir_all(&cases);
-    let state_path = o.out.join("state.json");
-    let mut gpu = IsolatedGpu::new(adapter)?;
-    let (knobs, narrowed) = narrow(&o.translator, &o.knobs);
-    let mut st = load_state(&state_path, o)?.unwrap_or(State {
-        format: FORMAT.to_string(),
-        translator: o.translator.name(),
-        seed: o.seed,
-        next: 0,
-        stats: Stats::default(),
-        divergences: Vec::new(),
-        narrowed: narrowed.clone(),
-    });
+    // The folder is checked and held before any work, so nothing measured is lost to it.
+    let out = OutDir::open(&o.out)?;
+    let cases = out.join("cases");
+    std::fs::create_dir_all(&cases).map_err(|source| FuzzError::Write {
+        path: cases.clone(),
+        source,
+    })?;
+    let state_path = out.join("state.json");
+    let mut st =
+        load_state(&state_path, o)?.unwrap_or_else(|| State::new(o.translator.name(), o.seed));
+    let (knobs, narrowed) = narrow(o.translator.as_ref(), &o.knobs);
     st.narrowed = narrowed;
+    let scratch = std::env::temp_dir().join(format!("dxdiff-fuzz-{}", std::process::id()));
     let opts = Options {
         translator: o.translator.clone(),
         seed: o.seed,
@@ -423,9 +366,9 @@ pub fn run(o: &FuzzOptions, adapter: &str) -> Result<State, FuzzError> {
         skip_builtin: true,
         counterexamples: false,
     };
+    let mut v = Verifier::new(opts, adapter, &scratch)?;
     let started = Instant::now();
     let base_seconds = st.stats.seconds;
-    let scratch = std::env::temp_dir().join(format!("dxdiff-fuzz-{}", std::process::id()));
     loop {
         if o.programs.is_some_and(|n| st.next >= n)
             || o.time.is_some_and(|t| started.elapsed() >= t)
@@ -442,54 +385,36 @@ pub fn run(o: &FuzzOptions, adapter: &str) -> Result<State, FuzzError> {
             st.stats.skipped += 1;
             continue;
         };
-        let out = run_one(&mut gpu, &opts, &name, &blob, &scratch);
-        let c = &out.counts;
-        st.stats.lanes += c.lanes;
-        st.stats.matched += c.matched;
-        st.stats.within += c.within;
-        st.stats.adapted += c.adapted;
-        st.stats.mismatch_lanes += c.mismatch;
-        st.stats.inconclusive += c.inconclusive;
-        match out.skip_kind {
-            Some("rejected") => st.stats.rejected += 1,
-            Some("translator-crash" | "device-rejected") => {
-                st.stats.crashed += 1;
-                record(
-                    &mut st,
-                    &cases,
-                    index,
-                    format!(
-                        "{} | crash: {} | ",
-                        o.translator.name(),
-                        out.skip_kind.unwrap_or("")
-                    ),
-                    &p,
-                    &blob,
-                    None,
-                );
-            }
-            Some(_) => st.stats.skipped += 1,
-            None => {
-                for op in random::opcodes(&blob) {
-                    st.stats.opcodes.insert(op.mnemonic().to_string());
-                }
-            }
+        let out = v.program(&name, &blob);
+        account(&mut st, &out, &blob);
+        if out.skip_kind.is_some_and(SkipKind::is_translator_failure) {
+            record(
+                &mut st,
+                &cases,
+                index,
+                format!(
+                    "{} | crash: {} | ",
+                    o.translator.name(),
+                    out.skip_kind.map_or("", SkipKind::as_str)
+                ),
+                &p,
+                &blob,
+                None,
+            )?;
         }
-        if c.mismatch > 0 {
+        if out.counts().mismatch > 0 {
             st.stats.mismatching_programs += 1;
             let t0 = Instant::now();
-            let small = shrink(&mut gpu, &opts, &name, p.clone(), o.shrink_time);
+            let small = shrink(&mut v, &name, p.clone(), o.shrink_time);
             let small_blob = small.blob().unwrap_or_else(|_| blob.clone());
-            let sig = signature(&o.translator, &small, &small_blob);
+            let sig = signature(o.translator.as_ref(), &small, &small_blob);
             if let Some(d) = st.divergences.iter_mut().find(|d| d.signature == sig) {
                 d.seen += 1;
             } else {
                 // Shrink the inputs and save the case.
-                let save_opts = Options {
-                    counterexamples: true,
-                    ..opts.clone()
-                };
-                let saved = run_one(&mut gpu, &save_opts, &name, &small_blob, &scratch);
+                v.opts.counterexamples = true;
+                let saved = v.program(&name, &small_blob);
+                v.opts.counterexamples = false;
                 record(
                     &mut st,
                     &cases,
@@ -498,23 +423,38 @@ pub fn run(o: &FuzzOptions, adapter: &str) -> Result<State, FuzzError> {
                     &small,
                     &small_blob,
                     saved.counterexample.map(PathBuf::from),
-                );
+                )?;
             }
             st.stats.shrink_seconds += t0.elapsed().as_secs_f64();
         }
         st.stats.seconds = base_seconds + started.elapsed().as_secs_f64();
-        save_state(&state_path, &st);
+        save_state(&state_path, &st)?;
         if o.progress {
-            eprint!("\r{}", progress(&st));
+            eprint!("\r{}", st.progress());
         }
     }
     if o.progress {
         eprintln!();
     }
     st.stats.seconds = base_seconds + started.elapsed().as_secs_f64();
-    save_state(&state_path, &st);
+    save_state(&state_path, &st)?;
     let _ = std::fs::remove_dir_all(&scratch);
     Ok(st)
+}
+
+/// Count one program's outcome into the campaign's statistics.
+fn account(st: &mut State, out: &ProgramReport, blob: &[u8]) {
+    st.stats.counts.add(out.counts());
+    match out.skip_kind {
+        Some(SkipKind::Rejected) => st.stats.rejected += 1,
+        Some(k) if k.is_translator_failure() => st.stats.crashed += 1,
+        Some(_) => st.stats.skipped += 1,
+        None => {
+            for op in random::opcodes(blob) {
+                st.stats.opcodes.insert(op.mnemonic().to_string());
+            }
+        }
+    }
 }
 
 /// Keep a new divergence: its case (the saved counterexample with the program's assembly
@@ -527,10 +467,10 @@ fn record(
     p: &RandomProgram,
     blob: &[u8],
     counterexample: Option<PathBuf>,
-) {
+) -> Result<(), FuzzError> {
     if let Some(d) = st.divergences.iter_mut().find(|d| d.signature == sig) {
         d.seen += 1;
-        return;
+        return Ok(());
     }
     let file = format!("{}.json", slug(&sig, index));
     let mut case = counterexample
@@ -558,29 +498,22 @@ fn record(
     for r in &mut case.runs {
         r.source = Some(format!("dxdiff fuzz: {sig}"));
     }
-    let _ = crate::verify::write_case(cases, file.trim_end_matches(".json"), &case);
+    let written = reports::cases::write_case(cases, file.trim_end_matches(".json"), &case)
+        .map_err(|e| FuzzError::Write {
+            path: e.path().to_path_buf(),
+            source: std::io::Error::other(e.to_string()),
+        })?;
     st.divergences.push(Divergence {
         signature: sig,
-        case: format!("cases/{file}"),
+        case: format!(
+            "cases/{}",
+            written
+                .file_name()
+                .map_or(file.clone(), |f| f.to_string_lossy().into_owned())
+        ),
         program: index,
         instructions: random::code(blob).len(),
         seen: 1,
     });
-}
-
-/// The progress line.
-pub fn progress(st: &State) -> String {
-    let s = &st.stats;
-    let secs = s.seconds.max(1e-9);
-    format!(
-        "fuzz: {} programs ({:.1}/s), {} lanes ({:.0}/s), {} rejected ({:.0}%), {} crashed, {} distinct mismatches",
-        s.programs,
-        s.programs as f64 / secs,
-        s.lanes,
-        s.lanes as f64 / secs,
-        s.rejected,
-        100.0 * s.rejected as f64 / (s.programs.max(1)) as f64,
-        s.crashed,
-        st.divergences.len()
-    )
+    Ok(())
 }

@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use harness::qualify::{Record, Status};
+use reports::corpus::{Record, Status};
 
 fn dxdiff() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_dxdiff"));
@@ -120,7 +120,7 @@ fn the_contract_to_exact_transition_names_exactly_the_programs_whose_wgsl_differ
     // Independently: translate every program with both profiles and compare the bytes.
     let mut differing = BTreeSet::new();
     let roots: Vec<PathBuf> = CORPORA.iter().map(|c| root().join(c)).collect();
-    for (name, blob) in harness::qualify::programs(&roots) {
+    for (name, blob) in harness::programs::relative(&roots) {
         let Ok(blob) = blob else {
             continue;
         };

@@ -7,8 +7,8 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use harness::fuzz::State;
-use harness::translators::Translator;
+use harness::translators::{Builtin, Translator};
+use reports::fuzz::State;
 
 fn dxdiff() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_dxdiff"));
@@ -157,7 +157,7 @@ fn a_campaign_resumes_where_it_stopped() {
     let text = String::from_utf8_lossy(&second.stdout);
     let b = state(&dir);
     assert_eq!((b.next, b.stats.programs), (9, 9), "{text}");
-    assert!(b.stats.lanes > a.stats.lanes);
+    assert!(b.stats.counts.lanes > a.stats.counts.lanes);
     assert!(
         text.lines()
             .last()
@@ -173,7 +173,7 @@ fn a_campaign_resumes_where_it_stopped() {
 
 #[test]
 fn every_supported_opcode_appears_in_generated_programs() {
-    let t = Translator::Builtin(translator::Profile::Exact);
+    let t = Builtin(translator::Profile::Exact);
     let (knobs, narrowed) = harness::fuzz::narrow(&t, &generators::random::Knobs::default());
     let supported: BTreeSet<&str> = generators::random::rows()
         .iter()

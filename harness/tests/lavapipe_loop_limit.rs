@@ -49,7 +49,7 @@ fn a_loop_of_70000_trips() {
     let llvmpipe = oracles::catalog::catalog()
         .get("dxdiff/lavapipe-loop-limit")
         .expect("the entry exists")
-        .scoped_to(&gpu.info.name);
+        .applies(&[], &gpu.info.name);
     eprintln!("{}: {trips} trips", gpu.info.name);
     assert_eq!(trips, if llvmpipe { 65_535 } else { 70_000 });
 }

@@ -1,1 +1,24 @@
-//! Placeholder: this crate is built by a later issue (see docs/architecture.md).
+//! What dxdiff reports, as versioned data and its renderings.
+//!
+//! The harness runs programs and fills these models in; this crate owns their shape and how
+//! they are written, so every command writes the same way and every format lives in one place:
+//!
+//! | module | model | renderings |
+//! | --- | --- | --- |
+//! | [`counts`] | verdict counts per lane ([`counts::Counts`], [`counts::Tally`]) | |
+//! | [`verify`] | `dxdiff verify`'s run report (`dxdiff-report/1`) | JSON, Markdown, JUnit, closing line |
+//! | [`corpus`] | corpus qualification records (`dxdiff-corpus/1`) | JSON, Markdown, JUnit |
+//! | [`transition`] | a record against its baseline | text, regressions |
+//! | [`fuzz`] | a fuzz campaign's state (`dxdiff-fuzz/2`) | JSON, progress and closing lines, JUnit |
+//! | [`bench`] | translation throughput | Markdown |
+//! | [`cases`] | `dxdiff-case/1` files | one writer that returns its IO errors |
+//! | [`junit`] | the JUnit document shape | |
+
+pub mod bench;
+pub mod cases;
+pub mod corpus;
+pub mod counts;
+pub mod fuzz;
+pub mod junit;
+pub mod transition;
+pub mod verify;

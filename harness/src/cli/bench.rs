@@ -1,5 +1,5 @@
 //! `dxdiff bench [--translator T]... PATH...`: translation throughput per translator over the
-//! programs they all qualify, side by side, from one run (harness::bench).
+//! programs they all qualify, side by side, from one run (crate::bench).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -38,10 +38,7 @@ pub fn run(a: &BenchArgs) -> CliResult {
     let timeout = Duration::from_secs(a.translator_timeout.max(1));
     let mut translators = Vec::new();
     for n in &names {
-        translators.push(
-            harness::translators::Translator::parse(n, &a.profile, timeout)
-                .map_err(super::usage)?,
-        );
+        translators.push(crate::translators::parse(n, &a.profile, timeout).map_err(super::usage)?);
     }
     for p in &a.paths {
         if !p.exists() {
@@ -52,11 +49,11 @@ pub fn run(a: &BenchArgs) -> CliResult {
         }
     }
     let min = Duration::from_secs_f64(a.seconds.clamp(0.0, 3600.0));
-    let b = harness::bench::run(&a.paths, &translators, min);
+    let b = crate::bench::run(&a.paths, &translators, min);
     if let Some(j) = &a.json {
         let text = serde_json::to_string_pretty(&b).map_err(|e| super::usage(e.to_string()))?;
         write_output(Some(j), text.as_bytes())?;
     }
-    println!("{}", harness::bench::markdown(&b));
+    println!("{}", reports::bench::markdown(&b));
     Ok(ExitCode::SUCCESS)
 }

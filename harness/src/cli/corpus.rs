@@ -1,6 +1,6 @@
 //! `dxdiff corpus PATH... [--out FILE] [--baseline FILE] [--verify N] [--junit FILE]`: corpus
-//! qualification (harness::qualify), optionally with a differential check of every qualified
-//! program, and the transition against a baseline record (harness::transition). Prints the
+//! qualification (crate::qualify), optionally with a differential check of every qualified
+//! program, and the transition against a baseline record (crate::transition). Prints the
 //! Markdown table, the transition, and last `corpus: N qualified, N unsupported, N failed`.
 //! Exit 1 on a regression against the baseline (unless `--accept`), or, without a baseline,
 //! when `--verify` finds a mismatch.
@@ -9,9 +9,10 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use harness::gpu::isolated::IsolatedGpu;
-use harness::qualify::{self, Record, Status, Verdicts, VerifySettings};
-use harness::verify::{Options, corpus};
+use crate::exec::Executor;
+use crate::qualify;
+use crate::verify::{Options, Verifier};
+use reports::corpus::{Record, Status, Verdicts, VerifySettings};
 
 use super::{CliError, CliResult, write_output};
 
@@ -74,10 +75,10 @@ pub fn run(a: &CorpusArgs) -> CliResult {
         None => None,
     };
     let translator = a.translator.build()?;
-    let list = qualify::programs(&a.paths);
-    let mut record = qualify::qualify(&list, &translator);
+    let list = crate::programs::relative(&a.paths);
+    let mut record = qualify::qualify(&list, translator.as_ref());
     if let Some(n) = a.verify
-        && let Err(code) = verify(&mut record, &list, a, n.max(1), &translator)
+        && let Err(code) = verify(&mut record, &list, a, n.max(1), translator)
     {
         return Ok(code);
     }
@@ -87,15 +88,15 @@ pub fn run(a: &CorpusArgs) -> CliResult {
         write_output(Some(out), format!("{json}\n").as_bytes())?;
     }
     if let Some(junit) = &a.junit {
-        write_output(Some(junit), qualify::junit(&record).as_bytes())?;
+        write_output(Some(junit), reports::corpus::junit(&record).as_bytes())?;
     }
-    let md = qualify::markdown(&record);
+    let md = reports::corpus::markdown(&record);
     if let Some(m) = &a.markdown {
         write_output(Some(m), md.as_bytes())?;
     }
     println!("{md}");
     let failed = if let Some(b) = &baseline {
-        let t = harness::transition::compare(b, &record);
+        let t = reports::transition::compare(b, &record);
         println!("{}", t.text());
         if !t.regressions.is_empty() && a.accept {
             println!("{} regressions accepted (--accept)", t.regressions.len());
@@ -123,20 +124,13 @@ pub fn run(a: &CorpusArgs) -> CliResult {
 /// failed; one the GPU cannot run keeps its status with the skip in its verdicts.
 fn verify(
     record: &mut Record,
-    list: &[qualify::Program],
+    list: &[crate::programs::Program],
     a: &CorpusArgs,
     n: usize,
-    translator: &harness::translators::Translator,
+    translator: crate::translators::Shared,
 ) -> Result<(), ExitCode> {
-    let mut gpu = match IsolatedGpu::new(&a.adapter) {
-        Ok(g) => g,
-        Err(e) => {
-            eprintln!("dxdiff: {e}");
-            return Err(ExitCode::from(4));
-        }
-    };
     let opts = Options {
-        translator: translator.clone(),
+        translator,
         seed: a.seed,
         cases: 1,
         extra_cases: Vec::new(),
@@ -145,11 +139,17 @@ fn verify(
         skip_builtin: true,
         counterexamples: true,
     };
+    let mut v = match Verifier::new(opts, &a.adapter, &a.cases_dir) {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("dxdiff: {e}");
+            return Err(ExitCode::from(4));
+        }
+    };
     let blobs: std::collections::BTreeMap<&str, &[u8]> = list
         .iter()
         .filter_map(|(n, b)| Some((n.as_str(), b.as_deref().ok()?)))
         .collect();
-    let mut seconds = std::collections::BTreeMap::new();
     let total = record.programs.len();
     for (i, p) in record.programs.iter_mut().enumerate() {
         eprint!("\r[{:>4}/{total}] verify {:<50.50}", i + 1, p.name);
@@ -160,14 +160,14 @@ fn verify(
         let Some(blob) = blobs.get(p.name.as_str()) else {
             continue;
         };
-        let rep = corpus::program(&mut gpu, &p.name, blob, &opts, &a.cases_dir, &mut seconds);
-        if matches!(rep.skip_kind, Some("device-rejected" | "translator-crash")) {
+        let rep = v.program(&p.name, blob);
+        if rep.skip_kind.is_some_and(|k| k.is_translator_failure()) {
             p.status = Status::Failed;
             p.reason = rep.skipped.clone();
         }
         p.verdicts = Some(Verdicts {
-            counts: rep.counts,
-            adapted_by: rep.adapted_by,
+            counts: rep.tally.counts,
+            adapted_by: rep.tally.adapted_by,
             skipped: rep.skipped,
             counterexample: rep.counterexample,
         });
@@ -176,7 +176,7 @@ fn verify(
     record.verify = Some(VerifySettings {
         inputs: n,
         seed: a.seed,
-        adapter: gpu.description.clone(),
+        adapter: v.gpu.name(),
     });
     record.recount();
     Ok(())

@@ -1,5 +1,5 @@
 //! `dxdiff fuzz [--translator T] [--profile P] [--seed S] [--programs N | --time DURATION]
-//! [--out DIR] [--adapter A]`: a random-program campaign (harness::fuzz). Prints the
+//! [--out DIR] [--adapter A]`: a random-program campaign (crate::fuzz). Prints the
 //! campaign's statistics and distinct divergences; the last line is `fuzz: N programs, N lanes
 //! compared, N distinct mismatches`. Exit 1 when a distinct mismatch is known, 4 without a
 //! usable adapter.
@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use harness::fuzz::{FuzzError, FuzzOptions};
+use crate::fuzz::{FuzzError, FuzzOptions};
 
 use super::{CliResult, usage};
 
@@ -107,13 +107,15 @@ pub fn run(a: &FuzzArgs) -> CliResult {
         knobs,
         progress: true,
     };
-    let st = match harness::fuzz::run(&o, &a.adapter) {
+    let st = match crate::fuzz::run(&o, &a.adapter) {
         Ok(s) => s,
         Err(FuzzError::Gpu(e)) => {
             eprintln!("dxdiff: {e}");
             return Ok(ExitCode::from(4));
         }
-        Err(e @ FuzzError::State { .. }) => return Err(usage(e.to_string())),
+        Err(e @ (FuzzError::State { .. } | FuzzError::Out(_) | FuzzError::Write { .. })) => {
+            return Err(usage(e.to_string()));
+        }
     };
     let s = &st.stats;
     let secs = s.seconds.max(1e-9);
@@ -134,15 +136,16 @@ pub fn run(a: &FuzzArgs) -> CliResult {
         s.crashed,
         s.skipped
     );
+    let c = &s.counts;
     println!(
         "lanes: {} ({:.0} lanes/s): {} match, {} within tolerance, {} adapted, {} mismatch, {} inconclusive; {} programs with a mismatch; shrinking {:.1} s",
-        s.lanes,
-        s.lanes as f64 / secs,
-        s.matched,
-        s.within,
-        s.adapted,
-        s.mismatch_lanes,
-        s.inconclusive,
+        c.lanes,
+        c.lanes as f64 / secs,
+        c.matched,
+        c.within,
+        c.adapted,
+        c.mismatch,
+        c.inconclusive,
         s.mismatching_programs,
         s.shrink_seconds
     );
@@ -169,12 +172,7 @@ pub fn run(a: &FuzzArgs) -> CliResult {
             d.signature, d.instructions, d.program, d.seen, d.case
         );
     }
-    println!(
-        "fuzz: {} programs, {} lanes compared, {} distinct mismatches",
-        s.programs,
-        s.lanes,
-        st.divergences.len()
-    );
+    println!("{}", st.closing_line());
     Ok(if st.divergences.is_empty() {
         ExitCode::SUCCESS
     } else {

@@ -1,4 +1,5 @@
-//! One module per subcommand, plus the input and error plumbing they share.
+//! The `dxdiff` command line ([`main`]): one module per subcommand, plus the input and error
+//! plumbing they share. Both `dxdiff` and the end-to-end tests' `dxdiff-e2e` are this function.
 
 pub mod asm;
 pub mod bench;
@@ -13,6 +14,8 @@ pub mod verify;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
 
 /// Why a command failed, and which exit code that means (docs/case-format.md's contract).
 #[derive(Debug, thiserror::Error)]
@@ -64,8 +67,8 @@ pub struct TranslatorArgs {
 }
 
 impl TranslatorArgs {
-    pub fn build(&self) -> Result<harness::translators::Translator, CliError> {
-        harness::translators::Translator::parse(
+    pub fn build(&self) -> Result<crate::translators::Shared, CliError> {
+        crate::translators::parse(
             &self.translator,
             &self.profile,
             std::time::Duration::from_secs(self.translator_timeout.max(1)),
@@ -114,5 +117,103 @@ pub fn write_output(out: Option<&Path>, bytes: &[u8]) -> Result<(), CliError> {
                 path: PathBuf::from("<stdout>"),
                 source,
             }),
+    }
+}
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "dxdiff",
+    version,
+    about = "Differential verification of DXBC -> WGSL translators"
+)]
+struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Print a container's chunks, checksum, shader model, signatures and declarations.
+    Info(self::info::InfoArgs),
+    /// Print assembly (exact by default; `--fxc` for fxc's own spelling).
+    Disasm(self::disasm::DisasmArgs),
+    /// Assemble dxdiff's text or an fxc listing into a DXBC container.
+    Asm(self::asm::AsmArgs),
+    /// The main job: every ALU opcode over edge-biased inputs, interpreter against GPU.
+    Verify(self::verify::VerifyArgs),
+    /// Translate a program to WGSL with the built-in translator.
+    Translate(self::translate::TranslateArgs),
+    /// Internal: the child process that owns the GPU device (one JSON request per line).
+    #[command(hide = true)]
+    GpuWorker {
+        #[arg(long, default_value = "auto")]
+        adapter: String,
+    },
+    /// Internal: `--translator vkd3d` behind the external-translator protocol (DXBC on stdin,
+    /// one JSON answer on stdout), in a child so that a crash in vkd3d or naga stays there.
+    #[command(hide = true)]
+    Vkd3dAdapter,
+    /// Internal: runs one external translator (`sh -c LINE`) as a child subreaper, kills
+    /// whatever it leaves behind, and answers with its framed output (translators::guard).
+    #[command(hide = true)]
+    TranslatorGuard {
+        #[arg(long)]
+        timeout_ms: u64,
+        #[arg(last = true)]
+        line: String,
+    },
+    /// Run case files and check their expectations.
+    Replay(self::replay::ReplayArgs),
+    /// Print the adaptation catalog (`--json` for the full entries).
+    Catalog(self::catalog::CatalogArgs),
+    /// Qualify a translator over a corpus; with `--baseline`, the transition since a record.
+    Corpus(self::corpus::CorpusArgs),
+    /// Translation throughput of one or more translators, side by side.
+    Bench(self::bench::BenchArgs),
+    /// A campaign of random programs; each distinct divergence shrunk and saved.
+    Fuzz(self::fuzz::FuzzArgs),
+}
+
+/// The `dxdiff` command line: parse the arguments, run the command, map its result to the exit
+/// code of docs/case-format.md.
+pub fn main() -> ExitCode {
+    let args = Args::parse();
+    let result = match args.command {
+        Command::Info(a) => self::info::run(&a),
+        Command::Disasm(a) => self::disasm::run(&a),
+        Command::Asm(a) => self::asm::run(&a),
+        Command::Replay(a) => self::replay::run(&a),
+        Command::GpuWorker { adapter } => {
+            return ExitCode::from(crate::gpu::isolated::serve(&adapter).clamp(0, 255) as u8);
+        }
+        Command::TranslatorGuard { timeout_ms, line } => {
+            let code = crate::translators::guard::serve(
+                &line,
+                std::time::Duration::from_millis(timeout_ms),
+            );
+            return ExitCode::from(code.clamp(0, 255) as u8);
+        }
+        Command::Vkd3dAdapter => {
+            use std::io::Read;
+            let mut blob = Vec::new();
+            if std::io::stdin().read_to_end(&mut blob).is_err() {
+                return ExitCode::from(2);
+            }
+            println!("{}", crate::translators::vkd3d::adapter::answer(&blob));
+            return ExitCode::SUCCESS;
+        }
+        Command::Translate(a) => self::translate::run(&a),
+        Command::Verify(a) => self::verify::run(&a),
+        Command::Catalog(a) => self::catalog::run(&a),
+        Command::Corpus(a) => self::corpus::run(&a),
+        Command::Bench(a) => self::bench::run(&a),
+        Command::Fuzz(a) => self::fuzz::run(&a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("dxdiff: {e}");
+            e.exit_code()
+        }
     }
 }

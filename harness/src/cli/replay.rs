@@ -13,7 +13,7 @@ use super::{CliError, CliResult};
 pub enum Executor {
     /// The reference interpreter.
     Interp,
-    /// The built-in translator's WGSL on a GPU through wgpu (compute programs for now).
+    /// The translator's WGSL on a GPU through wgpu (lavapipe without one).
     Gpu,
 }
 
@@ -60,10 +60,10 @@ pub fn run(a: &ReplayArgs) -> CliResult {
     let translator = a.translator.build()?;
     let mut gpu = match a.executor {
         Executor::Interp => None,
-        Executor::Gpu => match harness::gpu::isolated::IsolatedGpu::new(&a.adapter) {
+        Executor::Gpu => match crate::gpu::isolated::IsolatedGpu::new(&a.adapter) {
             Ok(g) => {
                 eprintln!("dxdiff: adapter {}", g.description);
-                Some(g)
+                Some(crate::gpu::executor::GpuExecutor { gpu: g })
             }
             Err(e) => {
                 eprintln!("dxdiff: {e}");
@@ -90,7 +90,7 @@ pub fn run(a: &ReplayArgs) -> CliResult {
             }
         };
         let outcomes = match &mut gpu {
-            Some(g) => harness::gpu::replay::replay_gpu(&case, g, &translator),
+            Some(g) => crate::replay::replay(&case, g, translator.as_ref()),
             None => replay_interp(&case, a.budget),
         };
         for (id, outcome) in outcomes {

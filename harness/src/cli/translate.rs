@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use harness::translators::Failure;
+use crate::translators::Failure;
 
 use super::{CliResult, dxbc_err, read_blob, write_output};
 

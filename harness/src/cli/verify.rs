@@ -6,8 +6,8 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use harness::gpu::GpuError;
-use harness::verify::{self, Options, rate};
+use crate::gpu::GpuError;
+use crate::verify::{self, Options, rate};
 
 use super::{CliError, CliResult, write_output};
 
@@ -90,7 +90,7 @@ pub fn run(a: &VerifyArgs) -> CliResult {
     })?;
     let json = serde_json::to_string_pretty(&report).map_err(|e| super::usage(e.to_string()))?;
     write_output(Some(&a.out.join("report.json")), json.as_bytes())?;
-    let md = verify::markdown(&report);
+    let md = reports::verify::markdown(&report);
     write_output(Some(&a.out.join("report.md")), md.as_bytes())?;
     println!("{md}");
     let t = &report.totals;
@@ -134,16 +134,10 @@ pub fn run(a: &VerifyArgs) -> CliResult {
             .collect();
         println!("skipped programs: {}", list.join(", "));
     }
-    println!(
-        "verify: {} programs, {} lanes compared: {} match, {} within tolerance, {} adapted, {} mismatch, {} inconclusive",
-        report.programs.len(),
-        t.lanes,
-        t.matched,
-        t.within,
-        t.adapted,
-        t.mismatch,
-        t.inconclusive
-    );
+    for f in report.findings() {
+        println!("{f}");
+    }
+    println!("{}", report.closing_line());
     Ok(if t.mismatch > 0 {
         ExitCode::from(1)
     } else {

@@ -11,8 +11,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+pub mod executor;
 pub mod isolated;
-pub mod replay;
 pub mod wrap;
 
 use translator::Manifest;

@@ -7,7 +7,123 @@
 //! point is for measuring throughput over blobs already known to compile.
 #![allow(unsafe_code)]
 
+use std::any::Any;
 use std::ffi::{c_char, c_int, c_uint, c_void};
+use std::time::Duration;
+
+use translator::Translation;
+
+use super::{Failure, Part, Translator, crash, external};
+
+/// `--translator vkd3d`: vkd3d-shader's route to WGSL ([`adapter`]), run by `dxdiff
+/// vkd3d-adapter` behind the external protocol, in a guarded child.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Vkd3d {
+    pub timeout: Duration,
+}
+
+impl Translator for Vkd3d {
+    fn name(&self) -> String {
+        "vkd3d".into()
+    }
+
+    fn translate(&self, blob: &[u8], _shader: &dxbc::Shader) -> Result<Translation, Failure> {
+        let exe =
+            std::env::current_exe().map_err(|e| crash(format!("cannot find dxdiff: {e}"), &[]))?;
+        let quoted = exe.display().to_string().replace('\'', "'\\''");
+        let (stdout, stderr) =
+            external::run_process(&format!("'{quoted}' vkd3d-adapter"), self.timeout, blob)?;
+        external::answer(&stdout, &stderr)
+    }
+
+    /// In process, over programs already known to compile: DXBC → SPIR-V through
+    /// libvkd3d-shader, then naga's share of the route to WGSL (SPIR-V reading, validation,
+    /// WGSL writing), and the whole route. Without the library there are no parts.
+    fn parts(&self) -> Vec<Part<'_>> {
+        let Ok(lib) = Library::load() else {
+            return Vec::new();
+        };
+        let lib = std::sync::Arc::new(lib);
+        let blob = |b: &[u8]| Some(Box::new(b.to_vec()) as Box<dyn Any>);
+        let (l1, l2, l3, l4, l5) = (lib.clone(), lib.clone(), lib.clone(), lib.clone(), lib);
+        vec![
+            Part {
+                name: "translation",
+                setup: Box::new(blob),
+                run: Box::new(move |i| {
+                    if let Some(b) = i.downcast_ref::<Vec<u8>>() {
+                        let _ = l1.compile_to_spirv(b);
+                    }
+                }),
+            },
+            Part {
+                name: "naga SPIR-V reading",
+                setup: Box::new(move |b| {
+                    Some(Box::new(l2.compile_to_spirv(b).ok()?) as Box<dyn Any>)
+                }),
+                run: Box::new(|i| {
+                    if let Some(spv) = i.downcast_ref::<Vec<u8>>() {
+                        let _ = adapter::read_spirv(spv);
+                    }
+                }),
+            },
+            Part {
+                name: "naga validation",
+                setup: Box::new(move |b| {
+                    let s = dxbc::Shader::parse(b).ok()?;
+                    let mut m = adapter::read_spirv(&l3.compile_to_spirv(b).ok()?).ok()?;
+                    adapter::rebind(&mut m, &s).ok()?;
+                    Some(Box::new(m) as Box<dyn Any>)
+                }),
+                run: Box::new(|i| {
+                    if let Some(m) = i.downcast_ref::<naga::Module>() {
+                        let _ = adapter::validate_module(m);
+                    }
+                }),
+            },
+            Part {
+                name: "WGSL writing",
+                setup: Box::new(move |b| {
+                    let s = dxbc::Shader::parse(b).ok()?;
+                    let mut m = adapter::read_spirv(&l4.compile_to_spirv(b).ok()?).ok()?;
+                    adapter::rebind(&mut m, &s).ok()?;
+                    let info = adapter::validate_module(&m).ok()?;
+                    Some(Box::new((m, info)) as Box<dyn Any>)
+                }),
+                run: Box::new(|i| {
+                    if let Some((m, info)) =
+                        i.downcast_ref::<(naga::Module, naga::valid::ModuleInfo)>()
+                    {
+                        let _ = adapter::write_wgsl(m, info);
+                    }
+                }),
+            },
+            Part {
+                name: "whole",
+                setup: Box::new(blob),
+                run: Box::new(move |i| {
+                    let Some(b) = i.downcast_ref::<Vec<u8>>() else {
+                        return;
+                    };
+                    let Ok(s) = dxbc::Shader::parse(b) else {
+                        return;
+                    };
+                    let Ok(spv) = l5.compile_to_spirv(b) else {
+                        return;
+                    };
+                    let Ok(mut m) = adapter::read_spirv(&spv) else {
+                        return;
+                    };
+                    if adapter::rebind(&mut m, &s).is_ok()
+                        && let Ok(info) = adapter::validate_module(&m)
+                    {
+                        let _ = adapter::write_wgsl(&m, &info);
+                    }
+                }),
+            },
+        ]
+    }
+}
 
 /// `struct vkd3d_shader_code`.
 #[repr(C)]
@@ -52,15 +168,15 @@ type FreeCodeFn = unsafe extern "C" fn(*mut Code);
 
 /// The loaded library.
 #[derive(Debug)]
-pub struct Vkd3d {
+pub struct Library {
     compile: CompileFn,
     free_code: FreeCodeFn,
     _lib: libloading::Library,
 }
 
-impl Vkd3d {
+impl Library {
     /// Load `libvkd3d-shader.so.1`; the error says why it is unavailable.
-    pub fn load() -> Result<Vkd3d, String> {
+    pub fn load() -> Result<Library, String> {
         // SAFETY: loading a shared library runs its initialisers; libvkd3d-shader has none with
         // preconditions.
         let lib = unsafe { libloading::Library::new("libvkd3d-shader.so.1") }
@@ -75,7 +191,7 @@ impl Vkd3d {
                 .map_err(|e| e.to_string())?;
             (c, f)
         };
-        Ok(Vkd3d {
+        Ok(Library {
             compile,
             free_code,
             _lib: lib,

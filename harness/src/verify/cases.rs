@@ -1,19 +1,20 @@
-//! The project's own case files, embedded so that `dxdiff verify` needs nothing outside the
-//! binary: control flow, compute with TGSM, barriers and atomics, buffers out of bounds, and
-//! constant/immediate/indexable addressing. They carry no expectations: the interpreter's results
-//! are the reference, and each run is compared with the GPU's.
+//! Case files in `verify`: the project's own (embedded, so that `dxdiff verify` needs nothing
+//! outside the binary: control flow, compute with TGSM, barriers and atomics, buffers out of
+//! bounds, constant/immediate/indexable addressing) and those given on the command line. Each
+//! run is one vector through the differential driver; its expectations, if any, are not
+//! used: the interpreter is the reference.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
-use crate::translators::Translator;
-use oracles::case::CaseFile;
-use oracles::replay::{Observed, RunOutcome};
+use oracles::case::{CaseFile, Expect};
+use oracles::interp::DEFAULT_BUDGET;
+use oracles::verdict::{Inconclusive, Judge, Skip, SkipKind, Verdict};
+use reports::verify::ProgramReport;
 
-use super::oracle::allowing;
-use super::{Counts, ProgramReport};
-use crate::gpu::isolated::IsolatedGpu;
-use crate::gpu::replay::{observe_gpu, prepare};
+use super::Verifier;
+use crate::driver::{Differential, Policy};
+use crate::exec::{Executor, Unit};
+use crate::inputs;
 
 /// (name, JSON) of every embedded case.
 pub const EMBEDDED: &[(&str, &str)] = &[
@@ -36,139 +37,107 @@ pub const EMBEDDED: &[(&str, &str)] = &[
     ),
 ];
 
-/// The words two observations disagree on, as (what, index, reference, got).
-fn differences(reference: &Observed, got: &Observed) -> Vec<(String, usize, u32, u32)> {
-    let mut out = Vec::new();
-    for (r, want) in reference.outputs.iter().enumerate() {
-        let have = got.outputs.get(r).copied().unwrap_or([0; 4]);
-        for c in 0..4 {
-            if want[c] != have[c] {
-                out.push((format!("o{r}"), c, want[c], have[c]));
-            }
+/// A mismatching run saved with the interpreter's results as its expectations.
+fn saved(case: &CaseFile, run: &oracles::case::Run, d: &Differential) -> CaseFile {
+    let mut run = run.clone();
+    let mut expect = BTreeMap::new();
+    for (r, v) in d.reference.outputs_of(0, 0).iter().enumerate() {
+        expect.insert(format!("o{r}"), Expect::bits(v));
+    }
+    if let Some(uavs) = d.reference.uavs.first() {
+        for (slot, v) in uavs {
+            expect.insert(format!("u{slot}"), Expect::bits(v));
         }
     }
-    for (slot, want) in &reference.uavs {
-        let have = got.uavs.get(slot).cloned().unwrap_or_default();
-        for (i, w) in want.iter().enumerate() {
-            let h = have.get(i).copied().unwrap_or(0);
-            if *w != h {
-                out.push((format!("u{slot}"), i, *w, h));
-            }
-        }
-    }
-    if reference.discarded != got.discarded {
-        out.push((
-            "discarded".into(),
-            0,
-            u32::from(reference.discarded),
-            u32::from(got.discarded),
-        ));
-    }
+    run.expect = Some(expect);
+    let mut out = case.clone();
+    out.runs = vec![run];
     out
 }
 
-/// Save a run that mismatched, with the interpreter's results as its expectation.
-fn save(
-    dir: &Path,
-    case: &CaseFile,
-    run: &oracles::case::Run,
-    reference: &Observed,
-) -> Option<String> {
-    let mut run = run.clone();
-    let mut expect = BTreeMap::new();
-    for (r, v) in reference.outputs.iter().enumerate() {
-        expect.insert(format!("o{r}"), oracles::case::Expect::bits(v));
-    }
-    for (slot, v) in &reference.uavs {
-        expect.insert(format!("u{slot}"), oracles::case::Expect::bits(v));
-    }
-    run.expect = Some(expect);
-    let mut saved = case.clone();
-    saved.runs = vec![run.clone()];
-    super::write_case(dir, &format!("{}-{}", case.name, run.id), &saved)
-}
-
-/// Run cases, given as (name, JSON), interpreter against GPU.
-pub fn verify_cases(
-    gpu: &mut IsolatedGpu,
-    translator: &Translator,
-    cases_dir: &Path,
-    cases: &[(String, String)],
-) -> Vec<ProgramReport> {
-    let mut reports = Vec::new();
-    for (name, json) in cases {
-        let mut report = ProgramReport {
-            name: format!("case:{name}"),
-            counts: Counts::default(),
-            adapted_by: BTreeMap::new(),
-            skipped: None,
-            skip_kind: None,
-            counterexample: None,
-        };
+impl Verifier {
+    /// Run every run of a case file (given as its JSON), interpreter against GPU.
+    pub fn case(&mut self, name: &str, json: &str) -> ProgramReport {
+        let mut report = ProgramReport::new(format!("case:{name}"));
         let case = match CaseFile::parse(json) {
             Ok(c) => c,
             Err(e) => {
-                report.skipped = Some(format!("embedded case does not parse: {e}"));
-                reports.push(report);
-                continue;
+                report.skip(&Skip::new(
+                    SkipKind::Malformed,
+                    format!("the case file: {e}"),
+                ));
+                return report;
             }
         };
-        let prepared = match prepare(&case, translator) {
-            Ok(p) => p,
-            Err(outcome) => {
-                report.skipped = Some(format!("{outcome:?}"));
-                reports.push(report);
-                continue;
+        let blob = match case.blob() {
+            Ok(b) => b,
+            Err(e) => {
+                report.skip(&Skip::new(SkipKind::Malformed, e));
+                return report;
             }
         };
+        let shader = match dxbc::Shader::parse(&blob) {
+            Ok(s) => s,
+            Err(e) => {
+                report.skip(&Skip::new(
+                    SkipKind::Malformed,
+                    format!("[{}] {e}", e.code()),
+                ));
+                return report;
+            }
+        };
+        let t = match self.opts.translator.translate(&blob, &shader) {
+            Ok(t) => t,
+            Err(f) => {
+                report.skip(&f.skip());
+                return report;
+            }
+        };
+        let unit = Unit {
+            name,
+            blob: &blob,
+            shader: &shader,
+            translation: Some(&t),
+        };
+        let judge = Judge::new(&shader.program, &t.adaptations, &self.gpu.name());
         for run in &case.runs {
-            report.counts.lanes += 1;
-            let reference = match oracles::replay::observe(
-                &prepared.shader.program,
-                run,
-                oracles::interp::DEFAULT_BUDGET,
-            ) {
-                Ok(r) => r,
-                Err(e) => {
-                    report.counts.inconclusive += 1;
-                    report.skipped = Some(format!("interpreter: {e:?}"));
-                    continue;
-                }
-            };
-            let got = match observe_gpu(gpu, &prepared, run) {
-                Ok(g) => g,
-                Err(RunOutcome::Skipped(why) | RunOutcome::Failed(why)) => {
-                    report.counts.inconclusive += 1;
-                    report.skipped = Some(why);
-                    continue;
-                }
-                Err(_) => {
-                    report.counts.inconclusive += 1;
-                    continue;
-                }
-            };
-            if differences(&reference, &got).is_empty() {
-                report.counts.matched += 1;
-                continue;
-            }
-            let ids = allowing(
-                reference.events,
-                &prepared.translation.adaptations,
-                &gpu.description,
-            );
-            if ids.is_empty() {
-                report.counts.mismatch += 1;
-                if report.counterexample.is_none() {
-                    report.counterexample = save(cases_dir, &case, run, &reference);
-                }
+            let inconclusive = |why: String| Verdict::Inconclusive(Inconclusive::Candidate(why));
+            let verdict = if run.flags.iter().any(|f| f == "requires_double") {
+                inconclusive("requires_double".into())
             } else {
-                report.counts.adapted += 1;
-                for id in ids {
-                    *report.adapted_by.entry(id).or_default() += 1;
+                match inputs::case_run(run) {
+                    Err(why) => inconclusive(why),
+                    Ok(batch) => {
+                        match self.differential(&unit, &batch, &judge, Policy::once(DEFAULT_BUDGET))
+                        {
+                            Err(skip) => {
+                                report.skip(&skip);
+                                inconclusive(skip.detail)
+                            }
+                            Ok(d) => {
+                                let v = d
+                                    .verdicts
+                                    .first()
+                                    .cloned()
+                                    .unwrap_or_else(|| inconclusive("no result".into()));
+                                if v.is_mismatch() && report.counterexample.is_none() {
+                                    let out = saved(&case, run, &d);
+                                    report.counterexample =
+                                        self.save(&format!("{}-{}", case.name, run.id), &out);
+                                }
+                                v
+                            }
+                        }
+                    }
                 }
+            };
+            if let Verdict::Inconclusive(why) = &verdict
+                && report.skipped.is_none()
+            {
+                report.skipped = Some(why.to_string());
             }
+            report.tally(&verdict);
         }
-        reports.push(report);
+        report
     }
-    reports
 }

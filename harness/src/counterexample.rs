@@ -1,0 +1,105 @@
+//! Counterexamples as `dxdiff-case/1` files: one vector of a program, with the reference's
+//! results as its expectations, so that `dxdiff replay --executor gpu` reproduces the
+//! mismatch.
+
+use std::collections::BTreeMap;
+
+use oracles::case::{BufferDesc, CaseFile, Expect, Input, Run, Word};
+use oracles::interp::Srv;
+
+use crate::exec::{Batch, Results};
+
+/// Words of `words` up to the last nonzero one.
+fn trimmed(words: &[u32]) -> &[u32] {
+    let used = words.iter().rposition(|w| *w != 0).map_or(0, |p| p + 1);
+    &words[..used]
+}
+
+/// Vector `k` of a generated `batch` as a one-run case (generated buffers are untyped, so no
+/// `format` is written; a case file's own run is saved from the file instead): `v#`, `cb#` (trailing zero words trimmed), `t#` and
+/// `u#` inputs, the dispatch of a compute program, and as expectations the reference's results
+/// for the same vector: the output registers in `outputs` (or `discarded`), and every UAV.
+pub fn case_of(
+    name: &str,
+    blob: &[u8],
+    batch: &Batch,
+    k: usize,
+    reference: &Results,
+    outputs: &[usize],
+    source: &str,
+) -> CaseFile {
+    let rk = k;
+    let res = batch.resources_of(k);
+    let mut inputs = BTreeMap::new();
+    let mut invocations = None;
+    if batch.invocations == 1 {
+        for (reg, v) in batch.invocation(k, 0).iter().enumerate() {
+            inputs.insert(format!("v{reg}"), Input::Words(Word::list(v)));
+        }
+    } else if batch.regs > 0 {
+        invocations = Some(
+            (0..batch.invocations)
+                .map(|i| {
+                    batch
+                        .invocation(k, i)
+                        .iter()
+                        .enumerate()
+                        .map(|(reg, v)| (format!("v{reg}"), Word::list(v)))
+                        .collect()
+                })
+                .collect(),
+        );
+    }
+    for (reg, cb) in &res.cbs {
+        inputs.insert(format!("cb{reg}"), Input::Words(Word::list(trimmed(cb))));
+    }
+    for (reg, srv) in &res.srvs {
+        if let Srv::Buffer(b) = srv {
+            inputs.insert(
+                format!("t{reg}"),
+                Input::Buffer(BufferDesc {
+                    size_bytes: b.size_bytes,
+                    words: Word::list(&b.words),
+                    format: None,
+                }),
+            );
+        }
+    }
+    for (reg, b) in &res.uavs {
+        inputs.insert(
+            format!("u{reg}"),
+            Input::Buffer(BufferDesc {
+                size_bytes: b.size_bytes,
+                words: Word::list(&b.words),
+                format: None,
+            }),
+        );
+    }
+    let mut expect = BTreeMap::new();
+    if reference.discarded_of(rk, 0) {
+        expect.insert("discarded".to_string(), Expect::Discarded(true));
+    } else {
+        let o = reference.outputs_of(rk, 0);
+        for &reg in outputs {
+            let v = o.get(reg).copied().unwrap_or([0; 4]);
+            expect.insert(format!("o{reg}"), Expect::bits(&v));
+        }
+    }
+    if let Some(uavs) = reference.uavs.get(rk) {
+        for (reg, words) in uavs {
+            expect.insert(format!("u{reg}"), Expect::bits(words));
+        }
+    }
+    let compute = batch.regs == 0 && batch.invocations == 1 && !res.uavs.is_empty();
+    let run = Run {
+        id: "mismatch".into(),
+        inputs,
+        dispatch: compute.then_some(batch.groups),
+        invocations,
+        expect: Some(expect),
+        flags: Vec::new(),
+        upstream_flags: None,
+        source: Some(source.to_string()),
+    };
+    CaseFile::single(name, blob, run)
+}

@@ -1,0 +1,202 @@
+//! The executor role: something that runs one program over many input vectors and returns raw
+//! 32-bit result words. The reference interpreter ([`interp::Interpreter`]) and the GPU
+//! ([`crate::gpu::executor::GpuExecutor`]) are the two implementations; a new one (a render
+//! pipeline, a browser) is one more type behind [`Executor`], and every command that compares
+//! results ([`crate::driver`]) runs on it unchanged.
+//!
+//! The data crosses the trait in flat arrays, not one allocation per vector: a default
+//! `verify` run moves millions of vectors.
+
+pub mod interp;
+
+use std::any::Any;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use oracles::domain::Events;
+use oracles::interp::Resources;
+use oracles::verdict::{Inconclusive, Skip};
+use translator::Translation;
+
+/// A program ready to be run: its container, decoded form and, for executors that run WGSL,
+/// its translation.
+#[derive(Debug, Clone, Copy)]
+pub struct Unit<'a> {
+    pub name: &'a str,
+    pub blob: &'a [u8],
+    pub shader: &'a dxbc::Shader,
+    pub translation: Option<&'a Translation>,
+}
+
+/// What an executor made of a [`Unit`] once, for every later run (a compiled kernel, a
+/// wrapped module); opaque to everyone but that executor.
+pub struct Prepared(pub Box<dyn Any + Send>);
+
+impl std::fmt::Debug for Prepared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Prepared")
+    }
+}
+
+/// Input vectors of one program, all of one shape.
+///
+/// A pixel or vertex vector is `invocations` invocations, each with `regs` input registers,
+/// stored flat in [`Batch::regs`]; a compute vector is one dispatch of [`Batch::groups`].
+/// Every vector has its resources (constant buffers, SRVs, UAVs, samplers): one shared set,
+/// or one per vector.
+#[derive(Debug, Clone, Default)]
+pub struct Batch {
+    pub vectors: usize,
+    pub invocations: usize,
+    pub regs: usize,
+    /// `v#` registers: vector-major, then invocation, then register.
+    pub inputs: Vec<[u32; 4]>,
+    /// One set shared by every vector, or one per vector.
+    pub resources: Vec<Arc<Resources>>,
+    pub groups: [u32; 3],
+}
+
+impl Batch {
+    /// Pixel/vertex vectors of one invocation each, sharing `resources`.
+    pub fn lanes(regs: usize, inputs: Vec<[u32; 4]>, resources: Resources) -> Batch {
+        let vectors = inputs.len().checked_div(regs).unwrap_or(inputs.len());
+        Batch {
+            vectors,
+            invocations: 1,
+            regs,
+            inputs,
+            resources: vec![Arc::new(resources)],
+            groups: [1, 1, 1],
+        }
+    }
+
+    /// The input registers of invocation `i` of vector `k`.
+    pub fn invocation(&self, k: usize, i: usize) -> &[[u32; 4]] {
+        let at = (k * self.invocations + i) * self.regs;
+        self.inputs.get(at..at + self.regs).unwrap_or(&[])
+    }
+
+    /// The resources of vector `k`.
+    pub fn resources_of(&self, k: usize) -> &Arc<Resources> {
+        let shared = &self.resources[0];
+        if self.resources.len() == 1 {
+            shared
+        } else {
+            self.resources.get(k).unwrap_or(shared)
+        }
+    }
+
+    /// Whether every vector shares one set of resources.
+    pub fn shared_resources(&self) -> bool {
+        self.resources.len() <= 1
+    }
+
+    /// The vectors at `keep`, in that order.
+    pub fn select(&self, keep: &[usize]) -> Batch {
+        let per = self.invocations * self.regs;
+        let mut inputs = Vec::with_capacity(keep.len() * per);
+        for &k in keep {
+            inputs.extend_from_slice(self.inputs.get(k * per..(k + 1) * per).unwrap_or(&[]));
+        }
+        Batch {
+            vectors: keep.len(),
+            invocations: self.invocations,
+            regs: self.regs,
+            inputs,
+            resources: if self.shared_resources() {
+                self.resources.clone()
+            } else {
+                keep.iter().map(|k| self.resources_of(*k).clone()).collect()
+            },
+            groups: self.groups,
+        }
+    }
+}
+
+/// What an executor observed for a batch, in the batch's order.
+#[derive(Debug, Clone, Default)]
+pub struct Results {
+    pub vectors: usize,
+    pub invocations: usize,
+    /// Per vector: why it has no results, when it has none.
+    pub missing: Vec<Option<Inconclusive>>,
+    /// Output registers per invocation.
+    pub outputs_per_invocation: usize,
+    /// `o#` words: vector-major, then invocation, then register.
+    pub outputs: Vec<[u32; 4]>,
+    /// The components of each output register this executor observed (bit c for component c).
+    pub observed: Vec<u8>,
+    /// Per vector and invocation: the pixel was discarded.
+    pub discarded: Vec<bool>,
+    /// Per vector: every UAV's words afterwards, by register (empty without UAVs).
+    pub uavs: Vec<BTreeMap<u32, Vec<u32>>>,
+    /// What the reference knows beyond the words; `None` for other executors.
+    pub facts: Option<Facts>,
+    /// Why the executor stopped before the last vector (a hang, a lost device), if it did.
+    pub stopped: Option<Skip>,
+}
+
+/// The reference's knowledge about its results: the catalog domains each lane entered.
+#[derive(Debug, Clone, Default)]
+pub struct Facts {
+    /// Per vector and invocation (compute: per vector, all invocations together).
+    pub events: Vec<Events>,
+}
+
+impl Results {
+    /// Empty results for `vectors` vectors of `invocations` invocations with `outputs` output
+    /// registers.
+    pub fn new(vectors: usize, invocations: usize, outputs: usize) -> Results {
+        Results {
+            vectors,
+            invocations,
+            missing: vec![None; vectors],
+            outputs_per_invocation: outputs,
+            outputs: vec![[0; 4]; vectors * invocations * outputs],
+            observed: vec![0xf; outputs],
+            discarded: vec![false; vectors * invocations],
+            uavs: vec![BTreeMap::new(); vectors],
+            facts: None,
+            stopped: None,
+        }
+    }
+
+    /// The output registers of invocation `i` of vector `k`.
+    pub fn outputs_of(&self, k: usize, i: usize) -> &[[u32; 4]] {
+        let n = self.outputs_per_invocation;
+        let at = (k * self.invocations + i) * n;
+        self.outputs.get(at..at + n).unwrap_or(&[])
+    }
+
+    /// Whether invocation `i` of vector `k` was discarded.
+    pub fn discarded_of(&self, k: usize, i: usize) -> bool {
+        self.discarded
+            .get(k * self.invocations + i)
+            .copied()
+            .unwrap_or(false)
+    }
+
+    /// The events of invocation `i` of vector `k` (0 without facts).
+    pub fn events_of(&self, k: usize, i: usize) -> Events {
+        let Some(f) = &self.facts else { return 0 };
+        if f.events.len() == self.vectors {
+            f.events.get(k).copied().unwrap_or(0)
+        } else {
+            f.events.get(k * self.invocations + i).copied().unwrap_or(0)
+        }
+    }
+}
+
+/// An executor.
+pub trait Executor {
+    /// How reports name it: the adapter and driver, or `interpreter`.
+    fn name(&self) -> String;
+
+    /// Make a program ready, once; `Err` is why this executor cannot run it.
+    fn prepare(&mut self, unit: &Unit<'_>) -> Result<Prepared, Skip>;
+
+    /// Run a batch. `budget` bounds the instructions any invocation may execute (executors
+    /// that cannot count instructions ignore it). Vectors without results are `missing`; `Err`
+    /// when nothing could run.
+    fn run(&mut self, prepared: &Prepared, batch: &Batch, budget: u64) -> Result<Results, Skip>;
+}

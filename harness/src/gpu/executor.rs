@@ -1,0 +1,318 @@
+//! The GPU as an [`Executor`]: the translator's WGSL run through wgpu in the isolated worker.
+//!
+//! Compute programs run as they are, one request per vector (one dispatch). Pixel and vertex
+//! programs are wrapped into compute kernels once ([`super::wrap`]); their vectors go in
+//! chunks, one record per invocation, and constant buffers are read per invocation, so every
+//! vector may have its own.
+
+use oracles::interp::{Resources, Srv};
+use oracles::verdict::{Inconclusive, Skip, SkipKind};
+use translator::{Manifest, Translation};
+
+use super::isolated::{IsolatedGpu, Request};
+use super::wrap::{self, Source, Wrapped};
+use super::{ComputeInputs, GpuError, Records};
+use crate::exec::{Batch, Executor, Prepared, Results, Unit};
+
+/// Most words one GPU request carries (records and per-invocation constant buffers), which
+/// bounds the worker's messages and the binding sizes.
+const WORDS_PER_REQUEST: usize = 1 << 21;
+/// Invocations per workgroup of a wrapped kernel.
+const WORKGROUP: usize = 64;
+/// Most workgroups in one dimension of a dispatch.
+const MAX_GROUPS: usize = 65_535;
+
+/// The GPU behind the isolated worker.
+#[derive(Debug)]
+pub struct GpuExecutor {
+    pub gpu: IsolatedGpu,
+}
+
+/// How a GPU error ends a program: the device refusing a module naga accepted is the
+/// translator's failure; anything else (a hang, a lost device) is inconclusive.
+pub fn skip_of(e: &GpuError) -> Skip {
+    match e {
+        GpuError::Validation(_) => Skip::new(SkipKind::DeviceRejected, e.to_string()),
+        _ => Skip::new(SkipKind::Inconclusive, e.to_string()),
+    }
+}
+
+/// A wrapped pixel or vertex kernel with its record layout resolved.
+#[derive(Debug)]
+struct Stage {
+    wrapped: Wrapped,
+    sources: Vec<Source>,
+    /// Per-invocation constant buffers: register and words per invocation.
+    lane_cbs: Vec<(u32, usize)>,
+    /// Output slots: record offset, register, components.
+    outputs: Vec<(usize, usize, std::ops::Range<usize>)>,
+    registers: usize,
+    observed: Vec<u8>,
+}
+
+#[derive(Debug)]
+struct Ready {
+    translation: Translation,
+    /// The manifest sent with each request (per-invocation constant buffers removed).
+    manifest: Manifest,
+    stage: Option<Stage>,
+}
+
+/// The resources of a vector as the worker binds them (constant buffers only when they are
+/// not read per invocation).
+fn compute_inputs(res: &Resources, with_cbs: bool) -> Result<ComputeInputs, Skip> {
+    let mut inputs = ComputeInputs::default();
+    if with_cbs {
+        inputs.cbs = res.cbs.clone();
+    }
+    if !res.samplers.is_empty() {
+        return Err(Skip::new(
+            SkipKind::Texture,
+            "samplers are not fed to the GPU yet",
+        ));
+    }
+    for (slot, srv) in &res.srvs {
+        match srv {
+            Srv::Buffer(b) => {
+                inputs.srvs.insert(*slot, (b.words.clone(), b.size_bytes));
+            }
+            Srv::Texture2d(_) => {
+                return Err(Skip::new(
+                    SkipKind::Texture,
+                    "textures are not fed to the GPU yet",
+                ));
+            }
+        }
+    }
+    for (slot, b) in &res.uavs {
+        inputs.uavs.insert(*slot, (b.words.clone(), b.size_bytes));
+    }
+    Ok(inputs)
+}
+
+fn prepare_stage(t: &Translation) -> Result<(Stage, Manifest), Skip> {
+    let m = &t.manifest;
+    let per_lane = m.bindings.iter().any(|b| b.kind == "cbuffer");
+    let wrapped = wrap::wrap_with(&t.wgsl, per_lane).map_err(|e| {
+        Skip::new(
+            SkipKind::Wrap,
+            format!("cannot run as a compute kernel: {e}"),
+        )
+    })?;
+    let mut lane_cbs = Vec::new();
+    for u in &wrapped.lane_uniforms {
+        let b = m
+            .bindings
+            .iter()
+            .find(|b| b.kind == "cbuffer" && b.group == u.group && b.binding == u.binding)
+            .ok_or_else(|| Skip::new(SkipKind::Wrap, "a uniform the manifest does not list"))?;
+        lane_cbs.push((b.register, u.stride_words as usize));
+    }
+    let mut manifest = m.clone();
+    if per_lane {
+        manifest.bindings.retain(|b| b.kind != "cbuffer");
+    }
+    let sources = wrapped
+        .input_sources(&m.inputs)
+        .map_err(|why| Skip::new(SkipKind::Wrap, format!("cannot feed: {why}")))?;
+    let outputs: Vec<(usize, usize, std::ops::Range<usize>)> = wrapped
+        .outputs
+        .iter()
+        .filter_map(|slot| {
+            let (r, comps) = slot.register(&m.outputs)?;
+            Some((slot.offset as usize, r, comps))
+        })
+        .collect();
+    let registers = outputs.iter().map(|(_, r, _)| r + 1).max().unwrap_or(0);
+    let mut observed = vec![0u8; registers];
+    for (_, r, comps) in &outputs {
+        for c in comps.clone() {
+            observed[*r] |= 1 << c;
+        }
+    }
+    Ok((
+        Stage {
+            wrapped,
+            sources,
+            lane_cbs,
+            outputs,
+            registers,
+            observed,
+        },
+        manifest,
+    ))
+}
+
+impl GpuExecutor {
+    fn run_compute(&mut self, r: &Ready, batch: &Batch) -> Result<Results, Skip> {
+        let t = &r.translation;
+        let mut out = Results::new(batch.vectors, 1, 0);
+        for k in 0..batch.vectors {
+            let inputs = compute_inputs(batch.resources_of(k), true)?;
+            let got = self.gpu.run(&Request {
+                wgsl: t.wgsl.clone(),
+                entry_point: t.manifest.entry_point.clone(),
+                manifest: r.manifest.clone(),
+                inputs,
+                groups: batch.groups,
+                records: None,
+            });
+            match got {
+                Ok(g) => out.uavs[k] = g.uavs,
+                Err(e) if k == 0 => return Err(skip_of(&e)),
+                Err(e) => {
+                    // A dispatch that hangs or kills the device would do so again: the rest
+                    // of the vectors are inconclusive too.
+                    for m in &mut out.missing[k..] {
+                        *m = Some(Inconclusive::Candidate(e.to_string()));
+                    }
+                    out.stopped = Some(skip_of(&e));
+                    break;
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    fn run_stage(&mut self, r: &Ready, s: &Stage, batch: &Batch) -> Result<Results, Skip> {
+        let w = &s.wrapped;
+        let inv = batch.invocations.max(1);
+        let lane_words: usize = s.lane_cbs.iter().map(|(_, n)| n).sum();
+        let per_vector = inv * (w.in_stride as usize + w.out_stride as usize + lane_words);
+        let chunk =
+            (WORDS_PER_REQUEST / per_vector.max(1)).clamp(1, (MAX_GROUPS * WORKGROUP / inv).max(1));
+        let mut out = Results::new(batch.vectors, inv, s.registers);
+        out.observed = s.observed.clone();
+        let keys: Vec<usize> = (0..batch.vectors).collect();
+        for (c, part) in keys.chunks(chunk).enumerate() {
+            let first = part[0];
+            let mut input = Vec::with_capacity(part.len() * inv * w.in_stride as usize);
+            for &k in part {
+                for i in 0..inv {
+                    wrap::push_record(&s.sources, batch.invocation(k, i), &mut input);
+                }
+            }
+            let lane_buffers = s
+                .lane_cbs
+                .iter()
+                .map(|(reg, stride)| {
+                    let mut words = Vec::with_capacity(part.len() * inv * stride);
+                    for &k in part {
+                        let cb = batch.resources_of(k).cbs.get(reg);
+                        let cb = cb.map_or(&[][..], |c| c.as_slice());
+                        let take = cb.len().min(*stride);
+                        for _ in 0..inv {
+                            words.extend_from_slice(&cb[..take]);
+                            words.resize(words.len() + stride - take, 0);
+                        }
+                    }
+                    words
+                })
+                .collect();
+            let n = part.len() * inv;
+            let got = self.gpu.run(&Request {
+                wgsl: w.wgsl.clone(),
+                entry_point: "dxdiff_kernel".into(),
+                manifest: r.manifest.clone(),
+                inputs: compute_inputs(batch.resources_of(first), s.lane_cbs.is_empty())?,
+                groups: [n.div_ceil(WORKGROUP).max(1) as u32, 1, 1],
+                records: Some(Records {
+                    input,
+                    out_words: (n as u32) * w.out_stride,
+                    lane_buffers,
+                }),
+            });
+            let got = match got {
+                Ok(g) => g,
+                Err(e) if c == 0 => return Err(skip_of(&e)),
+                Err(e) => {
+                    for m in &mut out.missing[first..] {
+                        *m = Some(Inconclusive::Candidate(e.to_string()));
+                    }
+                    out.stopped = Some(skip_of(&e));
+                    break;
+                }
+            };
+            let Some(records) = got.records else {
+                return Err(Skip::new(SkipKind::Inconclusive, "no records came back"));
+            };
+            let stride = w.out_stride as usize;
+            for (j, &k) in part.iter().enumerate() {
+                out.uavs[k] = got.uavs.clone();
+                for i in 0..inv {
+                    let rec = (j * inv + i) * stride;
+                    let d = k * inv + i;
+                    out.discarded[d] = records
+                        .get(rec + w.discard_offset as usize)
+                        .is_some_and(|x| *x != 0);
+                    for (offset, reg, comps) in &s.outputs {
+                        for (m, comp) in comps.clone().enumerate() {
+                            out.outputs[d * s.registers + reg][comp] =
+                                records.get(rec + offset + m).copied().unwrap_or(0);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+impl Executor for GpuExecutor {
+    fn name(&self) -> String {
+        self.gpu.description.clone()
+    }
+
+    fn prepare(&mut self, unit: &Unit<'_>) -> Result<Prepared, Skip> {
+        let Some(t) = unit.translation else {
+            return Err(Skip::new(
+                SkipKind::Wrap,
+                "the GPU runs a translation; there is none",
+            ));
+        };
+        if let Some(b) =
+            t.manifest.bindings.iter().find(|b| {
+                b.kind == "sampler" || (b.kind == "srv" && !b.layout.starts_with("storage"))
+            })
+        {
+            return Err(Skip::new(
+                SkipKind::Texture,
+                format!(
+                    "textures and samplers are not fed to the GPU yet ({} {})",
+                    b.kind, b.layout
+                ),
+            ));
+        }
+        let ready = if unit.shader.program.version.stage == dxbc::Stage::Compute {
+            Ready {
+                translation: t.clone(),
+                manifest: t.manifest.clone(),
+                stage: None,
+            }
+        } else {
+            let (stage, manifest) = prepare_stage(t)?;
+            Ready {
+                translation: t.clone(),
+                manifest,
+                stage: Some(stage),
+            }
+        };
+        Ok(Prepared(Box::new(ready)))
+    }
+
+    fn run(&mut self, prepared: &Prepared, batch: &Batch, _budget: u64) -> Result<Results, Skip> {
+        let Some(r) = prepared.0.downcast_ref::<Ready>() else {
+            return Err(Skip::new(
+                SkipKind::Inconclusive,
+                "not prepared by the GPU executor",
+            ));
+        };
+        if batch.vectors == 0 {
+            return Ok(Results::new(0, batch.invocations, 0));
+        }
+        match &r.stage {
+            None => self.run_compute(r, batch),
+            Some(s) => self.run_stage(r, s, batch),
+        }
+    }
+}

@@ -1,0 +1,266 @@
+//! Input vectors for the programs dxdiff runs, as [`Batch`]es: edge-biased words from
+//! `generators::values` for generated and corpus programs, and the inputs a case file's run
+//! states.
+//!
+//! A pixel or vertex vector is the program's whole input: its `v#` registers and its
+//! constant-buffer contents, because most test programs read their inputs from uniforms.
+//! System values get plausible values (a pixel position is a pixel centre, an index is small,
+//! `SV_IsFrontFace` is 0 or ~0). SRV buffers get one generated content per program. A compute
+//! vector is one dispatch with its own constant buffers, SRV buffers and initial UAV contents.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use oracles::interp::{Buffer, Resources, Srv};
+use translator::Translation;
+
+use crate::exec::Batch;
+
+/// Bytes of each generated SRV buffer of a pixel or vertex program.
+pub const SRV_BYTES: u32 = 256;
+/// The largest generated buffer of a compute program.
+const MAX_BYTES: u32 = 1 << 14;
+
+/// A stable 64-bit hash of a name, so each program's inputs depend on the seed and the name.
+pub fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3)
+    })
+}
+
+/// The file name of a program's path: its inputs depend on it and the seed, not on where the
+/// folder lies, so a run reproduces from another checkout.
+pub fn file_name(name: &str) -> String {
+    std::path::Path::new(name)
+        .file_name()
+        .map_or_else(|| name.to_string(), |n| n.to_string_lossy().into_owned())
+}
+
+/// The seed of a named program's inputs.
+pub fn program_seed(seed: u64, name: &str) -> u64 {
+    seed ^ fnv(file_name(name).as_bytes())
+}
+
+/// `n` vectors of a single-instruction program reading `sources` input registers.
+pub fn single_op(seed: u64, op: dxbc::Opcode, sources: usize, n: usize) -> Batch {
+    let words = generators::values::sample(
+        seed ^ (op as u64).wrapping_mul(0x9e37_79b9),
+        n * sources * 4,
+    );
+    let inputs = words
+        .chunks_exact(4)
+        .map(|w| [w[0], w[1], w[2], w[3]])
+        .collect();
+    Batch::lanes(sources, inputs, Resources::default())
+}
+
+/// A plausible value for a system-value input (a pixel position is a pixel centre, an index is
+/// small): the GPU would never produce a NaN position, and D3D defines nothing for one.
+fn system_value(builtin: &str, word: u32) -> [u32; 4] {
+    let small = word % 1024;
+    match builtin {
+        "position" => [
+            (small as f32 + 0.5).to_bits(),
+            (((word >> 10) % 1024) as f32 + 0.5).to_bits(),
+            (((word >> 20) % 1024) as f32 / 1024.0).to_bits(),
+            1.0f32.to_bits(),
+        ],
+        "front_facing" => [if word & 1 == 0 { 0 } else { u32::MAX }; 4],
+        _ => [small; 4],
+    }
+}
+
+/// The generated SRV buffers of a pixel or vertex program: one content per program.
+fn stage_srvs(t: &Translation, seed: u64) -> BTreeMap<u32, Srv> {
+    t.manifest
+        .bindings
+        .iter()
+        .filter(|b| b.kind == "srv")
+        .map(|b| {
+            let words = generators::values::sample(
+                seed ^ u64::from(b.register).wrapping_mul(0x51_7cc1),
+                SRV_BYTES as usize / 4,
+            );
+            (
+                b.register,
+                Srv::Buffer(Buffer {
+                    words,
+                    size_bytes: SRV_BYTES,
+                    format: None,
+                }),
+            )
+        })
+        .collect()
+}
+
+/// `n` vectors of a pixel or vertex program: `v#` registers and constant buffers drawn per
+/// vector from `seed` (the run's seed with the program's name mixed in, [`program_seed`]),
+/// SRV buffers per program from `run_seed`.
+pub fn stage(t: &Translation, run_seed: u64, seed: u64, n: usize) -> Batch {
+    let m = &t.manifest;
+    let regs = m
+        .inputs
+        .iter()
+        .filter_map(|i| i.register)
+        .max()
+        .map_or(0, |r| r as usize + 1);
+    let cbs: Vec<(u32, usize)> = m
+        .bindings
+        .iter()
+        .filter(|b| b.kind == "cbuffer")
+        .map(|b| (b.register, b.size_bytes.unwrap_or(16) as usize / 4))
+        .collect();
+    let cb_words: usize = cbs.iter().map(|(_, n)| n).sum();
+    let per = regs * 4 + cb_words;
+    let words = generators::values::sample(seed, n * per.max(1));
+    let srvs = stage_srvs(t, run_seed);
+    let mut inputs = Vec::with_capacity(n * regs);
+    let mut resources = Vec::with_capacity(n);
+    for k in 0..n {
+        let w = &words[k * per..(k + 1) * per];
+        let start = inputs.len();
+        inputs.extend((0..regs).map(|r| [w[r * 4], w[r * 4 + 1], w[r * 4 + 2], w[r * 4 + 3]]));
+        for i in &m.inputs {
+            if let (Some(reg), Some(b)) = (i.register, &i.builtin)
+                && let Some(target) = inputs.get_mut(start + reg as usize)
+            {
+                let sv = system_value(b, target[0]);
+                for (c, (t, s)) in target.iter_mut().zip(sv).enumerate() {
+                    if i.mask & (1 << c) != 0 {
+                        *t = s;
+                    }
+                }
+            }
+        }
+        let mut res = Resources {
+            srvs: srvs.clone(),
+            ..Resources::default()
+        };
+        let mut at = regs * 4;
+        for (reg, len) in &cbs {
+            res.cbs.insert(*reg, w[at..at + len].to_vec());
+            at += len;
+        }
+        resources.push(Arc::new(res));
+    }
+    if resources.is_empty() {
+        resources.push(Arc::new(Resources::default()));
+    }
+    Batch {
+        vectors: n,
+        invocations: 1,
+        regs,
+        inputs,
+        resources,
+        groups: [1, 1, 1],
+    }
+}
+
+/// The generated size of a compute program's buffer binding: two elements per thread, at
+/// least 256 bytes.
+fn buffer_bytes(b: &translator::manifest::Binding, threads: u32) -> u32 {
+    let element = b.stride.unwrap_or(16).max(4);
+    (threads.saturating_mul(2).saturating_mul(element))
+        .clamp(256, MAX_BYTES)
+        .next_multiple_of(4)
+}
+
+/// `n` dispatches of one thread group of a compute program, each with its own constant
+/// buffers, SRV buffers and initial UAV contents (every thread of the group reads different
+/// words, so a dispatch of T threads covers T thread inputs).
+pub fn compute(t: &Translation, threads: u32, seed: u64, n: usize) -> Batch {
+    let m = &t.manifest;
+    let sizes: Vec<(&str, u32, u32)> = m
+        .bindings
+        .iter()
+        .map(|b| {
+            let bytes = match b.kind.as_str() {
+                "cbuffer" => b.size_bytes.unwrap_or(16),
+                _ => buffer_bytes(b, threads),
+            };
+            (b.kind.as_str(), b.register, bytes)
+        })
+        .collect();
+    let per: usize = sizes.iter().map(|(_, _, b)| *b as usize / 4).sum();
+    let words = generators::values::sample(seed, n * per.max(1));
+    let buffer = |words: Vec<u32>, size_bytes: u32| Buffer {
+        words,
+        size_bytes,
+        format: None,
+    };
+    let resources: Vec<Arc<Resources>> = (0..n)
+        .map(|k| {
+            let mut at = k * per;
+            let mut res = Resources::default();
+            for (kind, reg, bytes) in &sizes {
+                let w = words[at..at + *bytes as usize / 4].to_vec();
+                at += *bytes as usize / 4;
+                match *kind {
+                    "cbuffer" => {
+                        res.cbs.insert(*reg, w);
+                    }
+                    "srv" => {
+                        res.srvs.insert(*reg, Srv::Buffer(buffer(w, *bytes)));
+                    }
+                    _ => {
+                        res.uavs.insert(*reg, buffer(w, *bytes));
+                    }
+                }
+            }
+            Arc::new(res)
+        })
+        .collect();
+    Batch {
+        vectors: n,
+        invocations: 1,
+        regs: 0,
+        inputs: Vec::new(),
+        resources: if resources.is_empty() {
+            vec![Arc::new(Resources::default())]
+        } else {
+            resources
+        },
+        groups: [1, 1, 1],
+    }
+}
+
+/// A case file's run as one vector: its resources, its invocations' `v#` registers, its
+/// dispatch. `Err` says why the run's inputs cannot be bound.
+pub fn case_run(run: &oracles::case::Run) -> Result<Batch, String> {
+    let (res, invocations) = oracles::replay::resources(run)?;
+    let regs = invocations.iter().map(Vec::len).max().unwrap_or(0);
+    let mut inputs = Vec::with_capacity(invocations.len() * regs);
+    for inv in &invocations {
+        inputs.extend(inv.iter().copied());
+        inputs.extend(std::iter::repeat_n([0; 4], regs - inv.len()));
+    }
+    Ok(Batch {
+        vectors: 1,
+        invocations: invocations.len().max(1),
+        regs,
+        inputs,
+        resources: vec![Arc::new(res)],
+        groups: run.dispatch.unwrap_or([1, 1, 1]),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn single_op_vectors_have_their_sources() {
+        let b = single_op(1, dxbc::Opcode::Add, 2, 10);
+        assert_eq!((b.vectors, b.regs, b.inputs.len()), (10, 2, 20));
+        assert_eq!(b.invocation(3, 0).len(), 2);
+        assert!(b.shared_resources());
+        // The same seed gives the same words.
+        assert_eq!(single_op(1, dxbc::Opcode::Add, 2, 10).inputs, b.inputs);
+    }
+
+    #[test]
+    fn inputs_depend_on_the_file_name_only() {
+        assert_eq!(program_seed(5, "a/b/x.o"), program_seed(5, "c/x.o"));
+        assert_ne!(program_seed(5, "a/x.o"), program_seed(5, "a/y.o"));
+    }
+}

@@ -1,0 +1,189 @@
+//! The translator under test, as one trait with three implementations: the built-in
+//! translator ([`Builtin`]), any external command that speaks the protocol of
+//! docs/translators.md ([`External`], `cmd:<command line>`), and vkd3d-shader ([`Vkd3d`], run
+//! behind the same protocol in a child).
+//!
+//! A translation either succeeds (WGSL that naga validates, a binding manifest, the catalog
+//! ids relied on), is a fail-closed rejection naming a catalog id, or is a translator crash: a
+//! non-zero exit, a timeout, output that is not the protocol's JSON, or WGSL that does not
+//! validate. A crash is an outcome with the translator's stderr; it never stops a run.
+
+mod builtin;
+mod external;
+pub mod guard;
+pub mod vkd3d;
+
+use std::any::Any;
+use std::sync::Arc;
+use std::time::Duration;
+
+pub use builtin::Builtin;
+pub use external::{External, run_process};
+pub use vkd3d::Vkd3d;
+
+use translator::{Profile, Translation};
+
+/// Default time an external translator gets per program.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// A translator under test.
+pub trait Translator: Send + Sync + std::fmt::Debug {
+    /// How reports name it: `builtin/contract`, `cmd:<line>`, `vkd3d`.
+    fn name(&self) -> String;
+
+    /// Translate one program (`blob` is its container, `shader` the decoded form).
+    fn translate(&self, blob: &[u8], shader: &dxbc::Shader) -> Result<Translation, Failure>;
+
+    /// The parts of a translation `dxdiff bench` times separately, in order. By default one
+    /// part, the whole translation.
+    fn parts(&self) -> Vec<Part<'_>> {
+        vec![Part {
+            name: "whole",
+            setup: Box::new(|blob| {
+                let shader = dxbc::Shader::parse(blob).ok()?;
+                Some(Box::new((blob.to_vec(), shader)) as Box<dyn Any>)
+            }),
+            run: Box::new(move |input| {
+                if let Some((blob, shader)) = input.downcast_ref::<(Vec<u8>, dxbc::Shader)>() {
+                    let _ = self.translate(blob, shader);
+                }
+            }),
+        }]
+    }
+}
+
+/// The translator under test, shared by the threads that translate.
+pub type Shared = Arc<dyn Translator>;
+
+/// One separately timed part of a translation: `setup` turns a program into the part's input
+/// (not timed; `None` leaves the program out of this part), `run` is the work timed.
+pub struct Part<'a> {
+    pub name: &'static str,
+    pub setup: Setup<'a>,
+    pub run: Work<'a>,
+}
+
+/// A part's untimed preparation of one program.
+pub type Setup<'a> = Box<dyn Fn(&[u8]) -> Option<Box<dyn Any>> + 'a>;
+/// A part's timed work on one prepared input.
+pub type Work<'a> = Box<dyn Fn(&dyn Any) + 'a>;
+
+impl std::fmt::Debug for Part<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Part").field("name", &self.name).finish()
+    }
+}
+
+/// Why a program has no translation.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Failure {
+    #[error("rejected by the translator [{catalog_id}]: {reason}")]
+    Rejected {
+        catalog_id: String,
+        reason: String,
+        instruction: Option<usize>,
+    },
+    #[error("translator crash: {why}{}", if stderr.is_empty() { String::new() } else { format!(" (stderr: {})", stderr.trim()) })]
+    Crashed { why: String, stderr: String },
+}
+
+impl Failure {
+    /// A stable code for reports.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Failure::Rejected { .. } => "translator.rejected",
+            Failure::Crashed { .. } => "translator.crash",
+        }
+    }
+
+    /// The skip a program gets for this failure: `rejected` (with its catalog id) or
+    /// `translator-crash`.
+    pub fn skip(&self) -> oracles::verdict::Skip {
+        use oracles::verdict::{Skip, SkipKind};
+        match self {
+            Failure::Rejected {
+                catalog_id, reason, ..
+            } => Skip::new(SkipKind::Rejected, format!("[{catalog_id}] {reason}")),
+            Failure::Crashed { .. } => Skip::new(SkipKind::TranslatorCrash, self.to_string()),
+        }
+    }
+}
+
+/// Stderr kept from a crashed translator.
+const STDERR_KEPT: usize = 4096;
+
+/// A crash with the tail of the translator's stderr.
+pub(crate) fn crash(why: impl Into<String>, stderr: &[u8]) -> Failure {
+    let text = String::from_utf8_lossy(stderr);
+    let start = text.len().saturating_sub(STDERR_KEPT);
+    let start = (start..text.len())
+        .find(|i| text.is_char_boundary(*i))
+        .unwrap_or(text.len());
+    Failure::Crashed {
+        why: why.into(),
+        stderr: text[start..].to_string(),
+    }
+}
+
+/// `builtin` (with `profile`), `vkd3d`, or `cmd:<command line>`.
+pub fn parse(spec: &str, profile: &str, timeout: Duration) -> Result<Shared, String> {
+    if spec == "builtin" {
+        return Profile::parse(profile)
+            .map(|p| Arc::new(Builtin(p)) as Shared)
+            .ok_or_else(|| format!("unknown profile `{profile}` (contract or exact)"));
+    }
+    if spec == "vkd3d" {
+        return Ok(Arc::new(Vkd3d { timeout }));
+    }
+    if let Some(line) = spec.strip_prefix("cmd:") {
+        if line.trim().is_empty() {
+            return Err("`cmd:` needs a command line".into());
+        }
+        return Ok(Arc::new(External {
+            line: line.to_string(),
+            timeout,
+        }));
+    }
+    Err(format!(
+        "unknown translator `{spec}` (builtin, vkd3d or cmd:<command line>)"
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_parse_to_named_translators() {
+        let t = parse("builtin", "exact", DEFAULT_TIMEOUT).expect("builtin");
+        assert_eq!(t.name(), "builtin/exact");
+        assert_eq!(
+            parse("cmd:my-tool --x", "contract", DEFAULT_TIMEOUT)
+                .expect("cmd")
+                .name(),
+            "cmd:my-tool --x"
+        );
+        assert_eq!(
+            parse("vkd3d", "contract", DEFAULT_TIMEOUT)
+                .expect("vkd3d")
+                .name(),
+            "vkd3d"
+        );
+        assert!(parse("cmd:  ", "contract", DEFAULT_TIMEOUT).is_err());
+        assert!(parse("builtin", "loose", DEFAULT_TIMEOUT).is_err());
+        assert!(parse("nonsense", "contract", DEFAULT_TIMEOUT).is_err());
+    }
+
+    #[test]
+    fn failures_map_to_typed_skips() {
+        use oracles::verdict::SkipKind;
+        let r = Failure::Rejected {
+            catalog_id: "fail-closed/subroutines".into(),
+            reason: "fcall".into(),
+            instruction: Some(3),
+        };
+        assert_eq!(r.skip().kind, SkipKind::Rejected);
+        assert!(r.skip().detail.contains("fail-closed/subroutines"));
+        assert_eq!(crash("boom", b"").skip().kind, SkipKind::TranslatorCrash);
+    }
+}

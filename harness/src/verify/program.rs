@@ -1,0 +1,248 @@
+//! One program through the differential driver: a generated single-instruction program over
+//! many lanes, or a corpus program over generated vectors (pixel and vertex: registers and
+//! constant buffers per vector; compute: one dispatch per vector). Mismatches are shrunk
+//! (pixel and vertex) and saved.
+
+use std::time::Instant;
+
+use generators::programs::SingleOp;
+use oracles::interp::DEFAULT_BUDGET;
+use oracles::verdict::{Inconclusive, Judge, Skip, SkipKind, Verdict};
+use reports::verify::ProgramReport;
+use translator::Translation;
+
+use super::Verifier;
+use crate::driver::{Differential, Policy, differential};
+use crate::exec::{Batch, Executor, Unit};
+use crate::{counterexample, inputs, shrink};
+
+/// Budgets of a pixel or vertex vector: edge-valued loop bounds (2^31 trips) make many vectors
+/// run forever, and each costs only the first budget; the first 64 that run out get enough for
+/// a loop of 65,536 trips over a dozen instructions, so that long loops (the lavapipe loop
+/// limit) are still reached. The rest stay inconclusive.
+const STAGE: Policy = Policy {
+    first: 1 << 16,
+    retry: 1 << 20,
+    retries: 64,
+};
+/// Lane-instructions (instructions × threads of the group) a compute dispatch may run on the
+/// first pass, and for the first four that run out.
+const COMPUTE_FIRST: u64 = 1 << 22;
+const COMPUTE_RETRY: u64 = 1 << 26;
+/// Most dispatches per compute program.
+const MAX_DISPATCHES: usize = 256;
+
+/// Count a differential run into a report: every vector's verdict, why the candidate stopped
+/// (if it did), and an interpreter that could not run a vector.
+fn tally(report: &mut ProgramReport, d: &Differential) -> Option<usize> {
+    let mut first = None;
+    for (k, v) in d.verdicts.iter().enumerate() {
+        if report.tally(v) {
+            first.get_or_insert(k);
+        }
+        if let Verdict::Inconclusive(Inconclusive::Reference(why)) = v
+            && report.skipped.is_none()
+        {
+            report.skip(&Skip::new(SkipKind::Interpreter, why.clone()));
+        }
+    }
+    if let Some(s) = &d.stopped {
+        report.skip(s);
+    }
+    first
+}
+
+impl Verifier {
+    /// Decode and translate, with the time counted.
+    fn translate(&mut self, blob: &[u8]) -> Result<(dxbc::Shader, Translation), Skip> {
+        let t0 = Instant::now();
+        let shader = dxbc::Shader::parse(blob)
+            .map_err(|e| Skip::new(SkipKind::Malformed, format!("[{}] {e}", e.code())))?;
+        let t = self
+            .opts
+            .translator
+            .translate(blob, &shader)
+            .map_err(|f| f.skip());
+        self.clock("translation", t0);
+        Ok((shader, t?))
+    }
+
+    /// Run a batch through the driver, with the time counted by phase.
+    pub(super) fn differential(
+        &mut self,
+        unit: &Unit<'_>,
+        batch: &Batch,
+        judge: &Judge,
+        policy: Policy,
+    ) -> Result<Differential, Skip> {
+        let d = differential(unit, batch, &mut self.interp, &mut self.gpu, judge, policy)?;
+        self.add_time("interpreter", d.timing.reference);
+        self.add_time("gpu", d.timing.candidate);
+        self.add_time("judging", d.timing.judging);
+        Ok(d)
+    }
+
+    /// Verify one single-instruction program over `cases` lanes.
+    pub fn single(&mut self, op: &SingleOp) -> ProgramReport {
+        let name = op.opcode.mnemonic();
+        let mut report = ProgramReport::new(name);
+        let (shader, t) = match self.translate(&op.blob) {
+            Ok(x) => x,
+            Err(skip) => {
+                report.skip(&skip);
+                return report;
+            }
+        };
+        let unit = Unit {
+            name,
+            blob: &op.blob,
+            shader: &shader,
+            translation: Some(&t),
+        };
+        let judge = Judge::new(&shader.program, &t.adaptations, &self.gpu.name());
+        let t_in = Instant::now();
+        let batch = inputs::single_op(self.opts.seed, op.opcode, op.sources, self.opts.cases);
+        self.clock("inputs", t_in);
+        let d = match self.differential(&unit, &batch, &judge, Policy::once(DEFAULT_BUDGET)) {
+            Ok(d) => d,
+            Err(skip) => {
+                report.skip(&skip);
+                return report;
+            }
+        };
+        if let Some(k) = tally(&mut report, &d)
+            && self.opts.counterexamples
+        {
+            let outputs: Vec<usize> = (0..d.reference.outputs_per_invocation).collect();
+            let case = counterexample::case_of(
+                name,
+                &op.blob,
+                &batch,
+                k,
+                &d.reference,
+                &outputs,
+                "dxdiff verify",
+            );
+            report.counterexample = self.save(name, &case);
+        }
+        report
+    }
+
+    /// Write a counterexample; a write error is reported in the program's note.
+    pub(crate) fn save(&self, stem: &str, case: &oracles::case::CaseFile) -> Option<String> {
+        match reports::cases::write_case(&self.cases_dir, stem, case) {
+            Ok(p) => Some(p.display().to_string()),
+            Err(e) => {
+                eprintln!("dxdiff: cannot save a counterexample: {e}");
+                None
+            }
+        }
+    }
+
+    /// Verify one corpus program over `corpus_cases` generated vectors.
+    pub fn program(&mut self, name: &str, blob: &[u8]) -> ProgramReport {
+        let mut report = ProgramReport::new(format!("corpus:{name}"));
+        let (shader, t) = match self.translate(blob) {
+            Ok(x) => x,
+            Err(skip) => {
+                report.skip(&skip);
+                return report;
+            }
+        };
+        let unit = Unit {
+            name,
+            blob,
+            shader: &shader,
+            translation: Some(&t),
+        };
+        let compute = shader.program.version.stage == dxbc::Stage::Compute;
+        if !compute && t.manifest.bindings.iter().any(|b| b.kind == "uav") {
+            report.skip(&Skip::new(
+                SkipKind::UavOrder,
+                "a pixel/vertex program that writes UAVs: results depend on invocation order",
+            ));
+            return report;
+        }
+        let judge = Judge::new(&shader.program, &t.adaptations, &self.gpu.name());
+        let seed = inputs::program_seed(self.opts.seed, name);
+        let t_in = Instant::now();
+        let (batch, policy) = if compute {
+            let [x, y, z] = t.manifest.workgroup_size.unwrap_or([1, 1, 1]);
+            let threads = (x * y * z).max(1);
+            let n = self
+                .opts
+                .corpus_cases
+                .div_ceil(threads as usize)
+                .clamp(16, MAX_DISPATCHES);
+            let per = |b: u64| (b / u64::from(threads)).max(1 << 10);
+            (
+                inputs::compute(&t, threads, seed, n),
+                Policy {
+                    first: per(COMPUTE_FIRST),
+                    retry: per(COMPUTE_RETRY),
+                    retries: 4,
+                },
+            )
+        } else {
+            (
+                inputs::stage(&t, self.opts.seed, seed, self.opts.corpus_cases),
+                STAGE,
+            )
+        };
+        self.clock("inputs", t_in);
+        let d = match self.differential(&unit, &batch, &judge, policy) {
+            Ok(d) => d,
+            Err(skip) => {
+                report.skip(&skip);
+                return report;
+            }
+        };
+        let Some(k) = tally(&mut report, &d) else {
+            return report;
+        };
+        if !self.opts.counterexamples {
+            return report;
+        }
+        let t3 = Instant::now();
+        let one = batch.select(&[k]);
+        let small = if compute {
+            one
+        } else {
+            shrink::shrink(&unit, one, &mut self.interp, &mut self.gpu, &judge, policy)
+        };
+        // The shrunk vector's own results are its expectations.
+        if let Ok(again) = differential(
+            &unit,
+            &small,
+            &mut self.interp,
+            &mut self.gpu,
+            &judge,
+            policy,
+        ) {
+            let outputs: Vec<usize> = again
+                .candidate
+                .observed
+                .iter()
+                .enumerate()
+                .filter(|(_, m)| **m != 0)
+                .map(|(r, _)| r)
+                .collect();
+            let stem: String = std::path::Path::new(name)
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "program".into());
+            let case = counterexample::case_of(
+                &reports::cases::file_stem(&stem),
+                blob,
+                &small,
+                0,
+                &again.reference,
+                &outputs,
+                &format!("dxdiff verify --corpus, from {name}"),
+            );
+            report.counterexample = self.save(&format!("corpus-{stem}"), &case);
+        }
+        self.clock("shrinking", t3);
+        report
+    }
+}

@@ -1,0 +1,83 @@
+//! The result of `dxdiff bench`: translation throughput per translator and part, side by
+//! side, with ratios to the first translator.
+
+use serde::{Deserialize, Serialize};
+
+/// One measured line.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Line {
+    pub translator: String,
+    pub part: String,
+    pub shaders: usize,
+    pub bytes: u64,
+    pub passes: usize,
+    pub seconds: f64,
+    pub shaders_per_s: f64,
+    pub mb_per_s: f64,
+    pub p50_us: f64,
+    pub p99_us: f64,
+}
+
+/// The run: which programs were timed, and the lines.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Bench {
+    pub programs: usize,
+    /// Programs each translator qualified: (translator, count).
+    pub qualified: Vec<(String, usize)>,
+    /// Programs all of them qualified: the ones timed.
+    pub common: usize,
+    pub bytes: u64,
+    pub lines: Vec<Line>,
+    /// Why a translator has fewer lines than it should (vkd3d-shader not loadable...).
+    pub notes: Vec<String>,
+}
+
+/// The Markdown tables: translators side by side (their `translation` and `whole` lines, with
+/// ratios to the first translator), then every line.
+pub fn markdown(b: &Bench) -> String {
+    let mut s = format!(
+        "# dxdiff bench\n\n{} programs; timed: the {} ({} bytes of DXBC) that every translator qualifies",
+        b.programs, b.common, b.bytes
+    );
+    for (t, n) in &b.qualified {
+        s.push_str(&format!("; `{t}` qualifies {n}"));
+    }
+    s.push_str(".\n\n");
+    for part in ["translation", "whole"] {
+        let rows: Vec<&Line> = b
+            .lines
+            .iter()
+            .filter(|l| l.part == part || (part == "translation" && l.part.starts_with(part)))
+            .collect();
+        let Some(first) = rows.first() else {
+            continue;
+        };
+        s.push_str(&format!(
+            "| {part} | shaders/s | MB/s | p50 µs | p99 µs | × `{}` |\n| --- | ---: | ---: | ---: | ---: | ---: |\n",
+            first.translator
+        ));
+        for l in &rows {
+            s.push_str(&format!(
+                "| `{}` | {:.0} | {:.2} | {:.1} | {:.1} | {:.2} |\n",
+                l.translator,
+                l.shaders_per_s,
+                l.mb_per_s,
+                l.p50_us,
+                l.p99_us,
+                l.shaders_per_s / first.shaders_per_s.max(f64::MIN_POSITIVE)
+            ));
+        }
+        s.push('\n');
+    }
+    s.push_str("| translator | part | shaders/s | MB/s | p50 µs | p99 µs | passes |\n| --- | --- | ---: | ---: | ---: | ---: | ---: |\n");
+    for l in &b.lines {
+        s.push_str(&format!(
+            "| `{}` | {} | {:.0} | {:.2} | {:.1} | {:.1} | {} |\n",
+            l.translator, l.part, l.shaders_per_s, l.mb_per_s, l.p50_us, l.p99_us, l.passes
+        ));
+    }
+    for n in &b.notes {
+        s.push_str(&format!("\n{n}\n"));
+    }
+    s
+}

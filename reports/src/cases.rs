@@ -1,0 +1,100 @@
+//! Writing `dxdiff-case/1` files: every counterexample, divergence and shrunk case goes
+//! through here, and a failure to write is an error the caller must report.
+
+use std::path::{Path, PathBuf};
+
+use oracles::case::CaseFile;
+
+/// Why a case file could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum WriteError {
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path}: cannot serialize the case: {source}")]
+    Json {
+        path: PathBuf,
+        source: serde_json::Error,
+    },
+}
+
+impl WriteError {
+    /// The path that could not be written.
+    pub fn path(&self) -> &Path {
+        match self {
+            WriteError::Io { path, .. } | WriteError::Json { path, .. } => path,
+        }
+    }
+}
+
+/// A file name from any text: ASCII letters, digits, `-` and `_` kept, the rest `_`, at most
+/// 80 characters.
+pub fn file_stem(text: &str) -> String {
+    let mut s: String = text
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    s.truncate(80);
+    if s.is_empty() { "case".into() } else { s }
+}
+
+/// Write `dir/<stem>.json` (creating `dir`), pretty-printed; the path written.
+pub fn write_case(dir: &Path, stem: &str, case: &CaseFile) -> Result<PathBuf, WriteError> {
+    let path = dir.join(format!("{}.json", file_stem(stem)));
+    let text = serde_json::to_string_pretty(case).map_err(|source| WriteError::Json {
+        path: path.clone(),
+        source,
+    })?;
+    std::fs::create_dir_all(dir)
+        .and_then(|()| std::fs::write(&path, text))
+        .map_err(|source| WriteError::Io {
+            path: path.clone(),
+            source,
+        })?;
+    Ok(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stems_are_safe_file_names() {
+        assert_eq!(file_stem("a b/c:d"), "a_b_c_d");
+        assert_eq!(file_stem(""), "case");
+        assert_eq!(file_stem(&"x".repeat(200)).len(), 80);
+    }
+
+    #[test]
+    fn write_errors_name_the_path() {
+        let run = oracles::case::Run {
+            id: "r".into(),
+            inputs: Default::default(),
+            dispatch: None,
+            invocations: None,
+            expect: None,
+            flags: Vec::new(),
+            upstream_flags: None,
+            source: None,
+        };
+        let case = CaseFile::single("t", b"DXBC", run);
+        // A file where the folder should be.
+        let dir = std::env::temp_dir().join(format!("reports-case-{}", std::process::id()));
+        std::fs::write(&dir, b"not a folder").expect("scratch file");
+        let e = write_case(&dir, "x", &case).expect_err("cannot write under a file");
+        assert!(e.to_string().contains(&dir.display().to_string()), "{e}");
+        let _ = std::fs::remove_file(&dir);
+        let ok_dir = std::env::temp_dir().join(format!("reports-case-ok-{}", std::process::id()));
+        let p = write_case(&ok_dir, "a b", &case).expect("writes");
+        assert!(p.ends_with("a_b.json"));
+        let _ = std::fs::remove_dir_all(&ok_dir);
+    }
+}

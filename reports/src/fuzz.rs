@@ -1,0 +1,175 @@
+//! The state of a `dxdiff fuzz` campaign (`dxdiff-fuzz/2`, `DIR/state.json`): what ran, what it
+//! found, and each distinct divergence with its saved case. Written after every program, so a
+//! campaign resumes where it stopped.
+
+use std::collections::BTreeSet;
+
+use serde::{Deserialize, Serialize};
+
+use crate::counts::Counts;
+
+/// The state file's format tag. Version 2 keeps the lane counts as [`Counts`] (version 1 had
+/// its own fields); a version-1 state is refused with that reason.
+pub const FORMAT: &str = "dxdiff-fuzz/2";
+
+/// One distinct divergence.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Divergence {
+    pub signature: String,
+    /// The saved case, relative to the campaign folder.
+    pub case: String,
+    /// Program index it was first found in.
+    pub program: u64,
+    /// Instructions of the shrunk program (declarations and `ret` not counted).
+    pub instructions: usize,
+    /// Programs since that showed the same signature.
+    pub seen: u64,
+}
+
+/// Counters, kept across resumed runs.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Stats {
+    pub programs: u64,
+    /// Lanes by verdict.
+    #[serde(flatten)]
+    pub counts: Counts,
+    /// Programs with at least one mismatching lane.
+    pub mismatching_programs: u64,
+    pub rejected: u64,
+    pub crashed: u64,
+    /// Programs not run for another reason (GPU trouble, a program the generator could not
+    /// build).
+    pub skipped: u64,
+    /// Seconds spent, over resumed runs.
+    pub seconds: f64,
+    pub shrink_seconds: f64,
+    /// Opcode mnemonics that appeared in generated programs the translator accepted.
+    pub opcodes: BTreeSet<String>,
+}
+
+/// `DIR/state.json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct State {
+    pub format: String,
+    pub translator: String,
+    pub seed: u64,
+    /// The next program index.
+    pub next: u64,
+    pub stats: Stats,
+    pub divergences: Vec<Divergence>,
+    /// What narrowing removed: opcodes and features the translator rejects.
+    pub narrowed: Vec<String>,
+}
+
+impl State {
+    /// A fresh campaign's state.
+    pub fn new(translator: String, seed: u64) -> State {
+        State {
+            format: FORMAT.into(),
+            translator,
+            seed,
+            next: 0,
+            stats: Stats::default(),
+            divergences: Vec::new(),
+            narrowed: Vec::new(),
+        }
+    }
+
+    /// Read a state file; the error says why it is not one this version reads.
+    pub fn parse(text: &str) -> Result<State, String> {
+        #[derive(Deserialize)]
+        struct Tag {
+            format: String,
+        }
+        let tag: Tag = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        if tag.format != FORMAT {
+            return Err(format!("format `{}`, expected `{FORMAT}`", tag.format));
+        }
+        serde_json::from_str(text).map_err(|e| e.to_string())
+    }
+
+    /// The progress line.
+    pub fn progress(&self) -> String {
+        let s = &self.stats;
+        let secs = s.seconds.max(1e-9);
+        format!(
+            "fuzz: {} programs ({:.1}/s), {} lanes ({:.0}/s), {} rejected ({:.0}%), {} crashed, {} distinct mismatches",
+            s.programs,
+            s.programs as f64 / secs,
+            s.counts.lanes,
+            s.counts.lanes as f64 / secs,
+            s.rejected,
+            100.0 * s.rejected as f64 / (s.programs.max(1)) as f64,
+            s.crashed,
+            self.divergences.len()
+        )
+    }
+
+    /// The last line of a campaign.
+    pub fn closing_line(&self) -> String {
+        format!(
+            "fuzz: {} programs, {} lanes compared, {} distinct mismatches",
+            self.stats.programs,
+            self.stats.counts.lanes,
+            self.divergences.len()
+        )
+    }
+}
+
+/// JUnit XML: one test case per distinct divergence (a failure), or one passing case when the
+/// campaign found none.
+pub fn junit(st: &State) -> String {
+    use crate::junit::{Case, Outcome, document};
+    let mut cases: Vec<Case> = st
+        .divergences
+        .iter()
+        .map(|d| Case {
+            class: "fuzz".into(),
+            name: d.signature.clone(),
+            outcome: Outcome::Failed(format!(
+                "program {} ({} instructions, seen {}×): {}",
+                d.program, d.instructions, d.seen, d.case
+            )),
+        })
+        .collect();
+    if cases.is_empty() {
+        cases.push(Case {
+            class: "fuzz".into(),
+            name: format!("{} programs", st.stats.programs),
+            outcome: if st.stats.counts.lanes == 0 {
+                Outcome::Skipped("no lane was compared".into())
+            } else {
+                Outcome::Passed
+            },
+        });
+    }
+    document(
+        &format!("dxdiff fuzz {} seed {}", st.translator, st.seed),
+        &cases,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn states_round_trip_and_refuse_other_versions() {
+        let mut s = State::new("builtin/exact".into(), 7);
+        s.stats.programs = 3;
+        s.stats.counts.lanes = 30;
+        let text = serde_json::to_string(&s).expect("serializes");
+        assert_eq!(State::parse(&text).expect("parses"), s);
+        let old = text.replace(FORMAT, "dxdiff-fuzz/1");
+        assert!(
+            State::parse(&old)
+                .expect_err("refused")
+                .contains("dxdiff-fuzz/1")
+        );
+        assert_eq!(
+            s.closing_line(),
+            "fuzz: 3 programs, 30 lanes compared, 0 distinct mismatches"
+        );
+        assert!(junit(&s).contains("tests=\"1\" failures=\"0\""));
+    }
+}

@@ -1,0 +1,272 @@
+//! The report of `dxdiff verify` (`dxdiff-report/1`): one line per program with its verdict
+//! counts, the lanes each catalog entry adapted, the programs skipped by kind, where the time
+//! went; rendered as JSON, Markdown and the closing line scripts read.
+
+use std::collections::BTreeMap;
+
+use oracles::verdict::{Skip, SkipKind, Verdict};
+use serde::{Deserialize, Serialize};
+
+use crate::counts::{Counts, Tally};
+
+/// The report's format tag.
+pub const FORMAT: &str = "dxdiff-report/1";
+
+/// One program's outcome.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ProgramReport {
+    pub name: String,
+    #[serde(flatten)]
+    pub tally: Tally,
+    /// Why the program did not (fully) run, if it did not.
+    pub skipped: Option<String>,
+    /// That reason's kind, counted in the report's `skips`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skip_kind: Option<SkipKind>,
+    /// The saved counterexample, if any lane mismatched.
+    pub counterexample: Option<String>,
+    /// What the program relies on that Direct3D leaves undefined (`<kind> at instruction N`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub findings: Vec<String>,
+}
+
+impl ProgramReport {
+    /// An empty report for the program `name`.
+    pub fn new(name: impl Into<String>) -> ProgramReport {
+        ProgramReport {
+            name: name.into(),
+            ..ProgramReport::default()
+        }
+    }
+
+    /// Record why the program did not run: its text and its kind.
+    pub fn skip(&mut self, skip: &Skip) {
+        self.skipped = Some(skip.to_string());
+        self.skip_kind = Some(skip.kind);
+    }
+
+    /// Count one lane's verdict; true when it is a mismatch.
+    pub fn tally(&mut self, verdict: &Verdict) -> bool {
+        self.tally.add(verdict)
+    }
+
+    /// The verdict counts.
+    pub fn counts(&self) -> &Counts {
+        &self.tally.counts
+    }
+}
+
+/// The whole run.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct RunReport {
+    pub format: String,
+    /// The translator under test (`builtin/contract`, `cmd:…`, `vkd3d`).
+    pub profile: String,
+    pub seed: u64,
+    pub adapter: String,
+    pub inputs_per_program: usize,
+    pub programs: Vec<ProgramReport>,
+    pub totals: Counts,
+    pub adapted_by: BTreeMap<String, u64>,
+    /// Seconds spent in each phase of the run.
+    pub seconds: BTreeMap<String, f64>,
+    /// Seconds of the GPU worker's requests by phase.
+    pub gpu_phases: BTreeMap<String, f64>,
+    /// Programs that did not run, counted by kind.
+    pub skips: BTreeMap<String, u64>,
+}
+
+impl RunReport {
+    /// An empty report of a run.
+    pub fn new(profile: String, seed: u64, adapter: String, inputs: usize) -> RunReport {
+        RunReport {
+            format: FORMAT.into(),
+            profile,
+            seed,
+            adapter,
+            inputs_per_program: inputs,
+            ..RunReport::default()
+        }
+    }
+
+    /// Add a program's outcome to the totals, the per-entry counts and the skips.
+    pub fn push(&mut self, p: ProgramReport) {
+        if let Some(k) = p.skip_kind {
+            *self.skips.entry(k.as_str().to_string()).or_default() += 1;
+        }
+        self.totals.add(&p.tally.counts);
+        for (id, n) in &p.tally.adapted_by {
+            *self.adapted_by.entry(id.clone()).or_default() += n;
+        }
+        self.programs.push(p);
+    }
+
+    /// The last line of the run: `verify: N programs, N lanes compared: …`.
+    pub fn closing_line(&self) -> String {
+        let t = &self.totals;
+        format!(
+            "verify: {} programs, {} lanes compared: {} match, {} within tolerance, {} adapted, {} mismatch, {} inconclusive",
+            self.programs.len(),
+            t.lanes,
+            t.matched,
+            t.within,
+            t.adapted,
+            t.mismatch,
+            t.inconclusive
+        )
+    }
+
+    /// Every finding of every program, as `program: finding` lines.
+    pub fn findings(&self) -> Vec<String> {
+        self.programs
+            .iter()
+            .flat_map(|p| {
+                p.findings
+                    .iter()
+                    .map(move |f| format!("{}: program relies on undefined behaviour: {f}", p.name))
+            })
+            .collect()
+    }
+}
+
+/// The scope of a catalog entry as a report column: who is responsible for the difference.
+pub fn responsible(id: &str) -> &'static str {
+    use oracles::catalog::{Scope, catalog};
+    match catalog().get(id).map(|e| e.scope) {
+        Some(Scope::Executor) => "executor latitude",
+        Some(Scope::D3d) => "D3D latitude",
+        _ => "translator adaptation",
+    }
+}
+
+/// The Markdown report.
+pub fn markdown(r: &RunReport) -> String {
+    let mut s = format!(
+        "# dxdiff verify\n\nprofile `{}`, seed {}, {} inputs per program, adapter {}\n\n| program | lanes | match | within tolerance | adapted | mismatch | inconclusive | note |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n",
+        r.profile, r.seed, r.inputs_per_program, r.adapter
+    );
+    for p in &r.programs {
+        let c = &p.tally.counts;
+        let note = p
+            .skipped
+            .clone()
+            .or_else(|| {
+                p.counterexample
+                    .clone()
+                    .map(|c| format!("counterexample {c}"))
+            })
+            .unwrap_or_default();
+        s.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            p.name, c.lanes, c.matched, c.within, c.adapted, c.mismatch, c.inconclusive, note
+        ));
+    }
+    s.push_str("\n| catalog entry | adapted lanes | scope |\n| --- | ---: | --- |\n");
+    for (id, n) in &r.adapted_by {
+        s.push_str(&format!("| `{id}` | {n} | {} |\n", responsible(id)));
+    }
+    let findings = r.findings();
+    if !findings.is_empty() {
+        s.push_str("\n## Programs that rely on undefined behaviour\n\n");
+        for f in findings {
+            s.push_str(&format!("- {f}\n"));
+        }
+    }
+    if !r.skips.is_empty() {
+        s.push_str("\n| programs skipped, by reason | programs |\n| --- | ---: |\n");
+        for (k, n) in &r.skips {
+            s.push_str(&format!("| {k} | {n} |\n"));
+        }
+    }
+    s.push_str("\n| phase | seconds |\n| --- | ---: |\n");
+    for (k, v) in &r.seconds {
+        s.push_str(&format!("| {k} | {v:.2} |\n"));
+    }
+    s.push_str("\n| GPU request phase | seconds |\n| --- | ---: |\n");
+    for (k, v) in &r.gpu_phases {
+        s.push_str(&format!("| {k} | {v:.2} |\n"));
+    }
+    s
+}
+
+/// JUnit XML: one test case per program; a mismatch is a failure, a skip is skipped.
+pub fn junit(r: &RunReport) -> String {
+    use crate::junit::{Case, Outcome, document};
+    let cases: Vec<Case> = r
+        .programs
+        .iter()
+        .map(|p| {
+            let c = &p.tally.counts;
+            let outcome = if c.mismatch > 0 {
+                Outcome::Failed(format!(
+                    "{} of {} lanes mismatch{}",
+                    c.mismatch,
+                    c.lanes,
+                    p.counterexample
+                        .as_ref()
+                        .map(|x| format!("; counterexample {x}"))
+                        .unwrap_or_default()
+                ))
+            } else if let Some(why) = &p.skipped
+                && c.lanes == 0
+            {
+                Outcome::Skipped(why.clone())
+            } else {
+                Outcome::Passed
+            };
+            let (class, name) = p.name.split_once(':').unwrap_or(("verify", &p.name));
+            Case {
+                class: class.to_string(),
+                name: name.to_string(),
+                outcome,
+            }
+        })
+        .collect();
+    document(&format!("dxdiff verify {}", r.profile), &cases)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reports_add_up_and_name_their_scopes() {
+        let mut r = RunReport::new("builtin/exact".into(), 1, "llvmpipe".into(), 10);
+        let mut a = ProgramReport::new("add");
+        a.tally(&Verdict::Match);
+        a.tally(&Verdict::Adapted(vec!["dxdiff/literal-folding".into()]));
+        let mut b = ProgramReport::new("corpus:x.o");
+        b.skip(&Skip::new(
+            SkipKind::Rejected,
+            "[fail-closed/subroutines] fcall",
+        ));
+        b.findings.push("tgsm-race at instruction 7".into());
+        r.push(a);
+        r.push(b);
+        assert_eq!(r.totals.lanes, 2);
+        assert_eq!(r.skips["rejected"], 1);
+        assert_eq!(
+            r.closing_line(),
+            "verify: 2 programs, 2 lanes compared: 1 match, 0 within tolerance, 1 adapted, 0 mismatch, 0 inconclusive"
+        );
+        let md = markdown(&r);
+        assert!(md.contains("program relies on undefined behaviour: tgsm-race at instruction 7"));
+        assert_eq!(responsible("dxdiff/d3d-undefined"), "D3D latitude");
+        assert_eq!(
+            responsible("dxdiff/ftz-before-rounding"),
+            "executor latitude"
+        );
+        assert_eq!(responsible("dxdiff/nan"), "translator adaptation");
+        // The JSON keeps the flat shape scripts read.
+        let json = serde_json::to_value(&r).expect("serializes");
+        assert_eq!(json["programs"][0]["counts"]["matched"], 1);
+        assert_eq!(json["programs"][1]["skip_kind"], "rejected");
+        let back: RunReport = serde_json::from_value(json).expect("parses");
+        assert_eq!(back, r);
+        let x = junit(&r);
+        assert!(
+            x.contains("tests=\"2\"") && x.contains("skipped=\"1\""),
+            "{x}"
+        );
+    }
+}
