@@ -3,24 +3,14 @@
 //! fails with the bug and passes without it; a campaign resumes from its folder; every opcode
 //! the built-in translator supports appears in generated programs.
 
+use crate::support::*;
+
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::Output;
 
 use harness::translators::{Builtin, Translator};
 use reports::fuzz::State;
-
-fn dxdiff() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_dxdiff"));
-    c.env("NODEVICE_SELECT", "1");
-    c
-}
-
-fn temp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("dxdiff-fuzz-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
-}
 
 fn fuzz(dir: &Path, bug: Option<&str>, args: &[&str]) -> Option<Output> {
     let mut c = dxdiff();
@@ -30,11 +20,7 @@ fn fuzz(dir: &Path, bug: Option<&str>, args: &[&str]) -> Option<Output> {
     if let Some(b) = bug {
         c.env("DXDIFF_PLANT_BUG", b);
     }
-    let out = c.output().expect("runs");
-    if out.status.code() == Some(4) {
-        eprintln!("skipped: no usable GPU adapter");
-        return None;
-    }
+    let out = with_adapter(c.output().expect("runs"))?;
     Some(out)
 }
 
@@ -93,8 +79,9 @@ const PLANTED: [(&str, &str, &[&str]); 5] = [
 
 #[test]
 fn planted_bugs_are_found_shrunk_and_saved() {
+    let _turn = gpu_turn();
     for (bug, token, args) in PLANTED {
-        let dir = temp(bug);
+        let dir = temp("fuzz", bug);
         let Some(out) = fuzz(&dir, Some(bug), args) else {
             return;
         };
@@ -145,7 +132,8 @@ fn planted_bugs_are_found_shrunk_and_saved() {
 
 #[test]
 fn a_campaign_resumes_where_it_stopped() {
-    let dir = temp("resume");
+    let _turn = gpu_turn();
+    let dir = temp("fuzz", "resume");
     let args = ["--seed", "3", "--stages", "ps"];
     let Some(first) = fuzz(&dir, None, &[&args[..], &["--programs", "4"]].concat()) else {
         return;
@@ -173,6 +161,7 @@ fn a_campaign_resumes_where_it_stopped() {
 
 #[test]
 fn every_supported_opcode_appears_in_generated_programs() {
+    let _turn = gpu_turn();
     let t = Builtin(translator::Profile::Exact);
     let (knobs, narrowed) = harness::fuzz::narrow(&t, &generators::random::Knobs::default());
     let supported: BTreeSet<&str> = generators::random::rows()

@@ -3,38 +3,16 @@
 //! fails the run (and `--accept` lets it pass), and the JUnit and bench outputs hold what they
 //! claim.
 
+use crate::support::*;
+
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::PathBuf;
+use std::process::Output;
 
 use reports::corpus::{Record, Status};
 
-fn dxdiff() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_dxdiff"));
-    c.env("NODEVICE_SELECT", "1")
-        .env("DXDIFF", env!("CARGO_BIN_EXE_dxdiff"))
-        .current_dir(root());
-    c
-}
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
 const BASELINE: &str = "docs/corpus/baseline-builtin-contract.json";
 const CORPORA: [&str; 2] = ["../shared/corpus/peer", "../shared/corpus/sdk"];
-
-fn shared_present() -> bool {
-    let ok = CORPORA.iter().all(|c| root().join(c).is_dir());
-    if !ok {
-        eprintln!("skipped: ../shared/corpus is not beside the project");
-    }
-    ok
-}
-
-fn temp(name: &str) -> PathBuf {
-    std::env::temp_dir().join(format!("dxdiff-corpus-{name}-{}", std::process::id()))
-}
 
 fn corpus(extra: &[&str]) -> Output {
     dxdiff()
@@ -43,10 +21,6 @@ fn corpus(extra: &[&str]) -> Output {
         .args(extra)
         .output()
         .expect("runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
 fn section(text: &str, title: &str) -> Vec<String> {
@@ -60,12 +34,13 @@ fn section(text: &str, title: &str) -> Vec<String> {
 
 #[test]
 fn a_rerun_against_the_committed_baseline_moves_nowhere() {
+    let _turn = gpu_turn();
     if !shared_present() {
         return;
     }
     let base = Record::parse(&std::fs::read_to_string(root().join(BASELINE)).expect("baseline"))
         .expect("a dxdiff-corpus/1 record");
-    let out = temp("rerun.json");
+    let out = temp("corpus", "rerun.json");
     let o = corpus(&[
         "--baseline",
         BASELINE,
@@ -103,6 +78,7 @@ fn a_rerun_against_the_committed_baseline_moves_nowhere() {
 
 #[test]
 fn the_contract_to_exact_transition_names_exactly_the_programs_whose_wgsl_differs() {
+    let _turn = gpu_turn();
     if !shared_present() {
         return;
     }
@@ -146,6 +122,7 @@ fn the_contract_to_exact_transition_names_exactly_the_programs_whose_wgsl_differ
 
 #[test]
 fn a_regression_fails_the_run_unless_accepted() {
+    let _turn = gpu_turn();
     if !shared_present() {
         return;
     }
@@ -164,7 +141,7 @@ fn a_regression_fails_the_run_unless_accepted() {
     p.catalog_id = None;
     p.wgsl_sha256 = Some("0".repeat(64));
     base.recount();
-    let path = temp("regressed.json");
+    let path = temp("corpus", "regressed.json");
     std::fs::write(&path, serde_json::to_string(&base).expect("json")).expect("write");
     let arg = path.to_str().expect("utf-8");
     let o = corpus(&["--baseline", arg]);
@@ -185,10 +162,11 @@ fn a_regression_fails_the_run_unless_accepted() {
 
 #[test]
 fn junit_lists_every_program_and_a_crashing_translator_makes_them_failed() {
+    let _turn = gpu_turn();
     if !shared_present() {
         return;
     }
-    let junit = temp("junit.xml");
+    let junit = temp("corpus", "junit.xml");
     let o = dxdiff()
         .args([
             "corpus",
@@ -219,11 +197,12 @@ fn junit_lists_every_program_and_a_crashing_translator_makes_them_failed() {
 
 #[test]
 fn bench_puts_translators_side_by_side_on_the_same_programs() {
+    let _turn = gpu_turn();
     if !shared_present() {
         return;
     }
     let adapter = "cmd:sh examples/translators/builtin.sh";
-    let json = temp("bench.json");
+    let json = temp("corpus", "bench.json");
     let o = dxdiff()
         .args(["bench", "../shared/corpus/peer", "--seconds", "0"])
         .args(["--translator", "builtin", "--translator", adapter])
@@ -271,7 +250,8 @@ fn bench_puts_translators_side_by_side_on_the_same_programs() {
 /// (a planted bug in the translator) is a regression whose verdicts are listed as changed.
 #[test]
 fn a_new_mismatch_under_verify_is_a_regression() {
-    let dir = temp("verify");
+    let _turn = gpu_turn();
+    let dir = temp("corpus", "verify");
     let programs = dir.join("programs");
     std::fs::create_dir_all(&programs).expect("mkdir");
     let asm = "ps_5_0\ndcl_constantbuffer CB0[2], immediateIndexed\ndcl_output o0.xyzw\ndcl_temps 2\n\

@@ -2,23 +2,10 @@
 //! gives exactly the built-in translator's results, and a translator that crashes, hangs or
 //! prints garbage is recorded as a translator crash while the run completes.
 
-use std::path::{Path, PathBuf};
+use crate::support::*;
+
+use std::path::Path;
 use std::process::{Command, Output};
-
-fn dxdiff() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_dxdiff"));
-    c.env("NODEVICE_SELECT", "1")
-        .env("DXDIFF", env!("CARGO_BIN_EXE_dxdiff"));
-    c
-}
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn out_dir(name: &str) -> PathBuf {
-    std::env::temp_dir().join(format!("dxdiff-cmd-{name}-{}", std::process::id()))
-}
 
 fn report(dir: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).expect("report"))
@@ -53,8 +40,9 @@ fn verify(translator: &str, dir: &Path, extra: &[&str]) -> Option<Output> {
 
 #[test]
 fn the_example_adapter_gives_the_builtin_results() {
+    let _turn = gpu_turn();
     let adapter = "cmd:DXDIFF_PROFILE=exact sh examples/translators/builtin.sh";
-    let (a, b) = (out_dir("adapter"), out_dir("builtin"));
+    let (a, b) = (temp("cmd", "adapter"), temp("cmd", "builtin"));
     let Some(out) = verify(adapter, &a, &[]) else {
         return;
     };
@@ -80,6 +68,7 @@ fn the_example_adapter_gives_the_builtin_results() {
 
 #[test]
 fn crashing_hanging_and_garbage_translators_are_recorded() {
+    let _turn = gpu_turn();
     let cases = root().join("examples/cases");
     let cases = cases.to_str().expect("utf-8 path");
     for (name, translator, why) in [
@@ -87,7 +76,7 @@ fn crashing_hanging_and_garbage_translators_are_recorded() {
         ("hang", "cmd:sleep 30", "no answer within"),
         ("garbage", "cmd:echo garbage", "not the protocol's JSON"),
     ] {
-        let dir = out_dir(name);
+        let dir = temp("cmd", name);
         let Some(out) = verify(translator, &dir, &["--corpus-only", "--corpus", cases]) else {
             return;
         };
@@ -147,6 +136,7 @@ fn crashing_hanging_and_garbage_translators_are_recorded() {
 /// reported as adapted under exactly those entries. All pass with the built-in exact profile.
 #[test]
 fn vkd3d_reproduces_its_documented_divergences() {
+    let _turn = gpu_turn();
     let has_vkd3d = Command::new("vkd3d-compiler")
         .arg("--version")
         .output()

@@ -1,6 +1,8 @@
 //! Compute programs on a real Vulkan device (lavapipe where there is no GPU): the translated
 //! WGSL must produce the same UAV words as the reference interpreter.
 
+use crate::support::*;
+
 use std::collections::BTreeMap;
 
 use harness::gpu::{ComputeInputs, Gpu, GpuError};
@@ -47,9 +49,10 @@ fn both(gpu: &mut Gpu, asm: &str, uavs: &[(u32, Vec<u32>)], groups: [u32; 3], pr
 
 #[test]
 fn tgsm_reduction_and_atomics_match_the_interpreter() {
+    let _turn = gpu_turn();
     let Some(mut gpu) = gpu() else { return };
     eprintln!("adapter: {} ({:?})", gpu.info.name, gpu.info.device_type);
-    let asm = include_str!("../../examples/shaders/tgsm_reduce.asm");
+    let asm = include_str!("../../../examples/shaders/tgsm_reduce.asm");
     let input: Vec<u32> = (0..256).map(|i| i * 7 + 1).collect();
     for profile in [Profile::Contract, Profile::Exact] {
         both(
@@ -64,6 +67,7 @@ fn tgsm_reduction_and_atomics_match_the_interpreter() {
 
 #[test]
 fn integer_edges_match_the_interpreter() {
+    let _turn = gpu_turn();
     let Some(mut gpu) = gpu() else { return };
     // udiv by zero, shifts past 31, bitfields with masked widths, firstbit, imul high halves,
     // out-of-range structured reads and writes.
@@ -127,6 +131,7 @@ ret
 /// for the ops it polyfills, whatever the device does with denormals.
 #[test]
 fn exact_profile_float_edges_match_the_interpreter() {
+    let _turn = gpu_turn();
     let Some(mut gpu) = gpu() else { return };
     let asm = "cs_5_0
 dcl_uav_raw u0

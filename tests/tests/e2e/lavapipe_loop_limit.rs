@@ -3,6 +3,8 @@
 //! must count all of them. When this test fails on llvmpipe, the defect is fixed and the entry
 //! (and the interpreter's `long-loop` domain) can go.
 
+use crate::support::*;
+
 use harness::gpu::{ComputeInputs, Gpu, GpuError};
 use translator::Manifest;
 
@@ -23,6 +25,7 @@ fn main() {
 
 #[test]
 fn a_loop_of_70000_trips() {
+    let _turn = gpu_turn();
     let mut gpu = match Gpu::new("auto") {
         Ok(g) => g,
         Err(GpuError::NoAdapter(why)) => {

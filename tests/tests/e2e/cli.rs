@@ -1,26 +1,17 @@
 //! The CLI contract: exit codes, and no panic, abort or signal on any bytes.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use crate::support::*;
 
-fn dxdiff() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_dxdiff"))
-}
+use std::path::PathBuf;
 
 fn example() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/shaders/tgsm_reduce.dxbc")
-}
-
-fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("dxdiff-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir.join(name)
+    crate::support::root().join("examples/shaders/tgsm_reduce.dxbc")
 }
 
 #[test]
 fn disasm_then_asm_reproduces_the_shipped_program() {
-    let text = tmp("rt.asm");
-    let blob = tmp("rt.dxbc");
+    let text = temp("cli", "rt.asm");
+    let blob = temp("cli", "rt.dxbc");
     let st = dxdiff()
         .arg("disasm")
         .arg(example())
@@ -45,12 +36,12 @@ fn disasm_then_asm_reproduces_the_shipped_program() {
 
 #[test]
 fn malformed_input_exits_2_with_an_offset() {
-    let bad = tmp("bad.dxbc");
+    let bad = temp("cli", "bad.dxbc");
     std::fs::write(&bad, b"DXBC but not really").expect("write");
     let out = dxdiff().arg("info").arg(&bad).output().expect("run");
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("byte"));
-    let text = tmp("bad.asm");
+    let text = temp("cli", "bad.asm");
     std::fs::write(&text, "ps_5_0\nmul r0.x, r1.q\n").expect("write");
     let out = dxdiff().arg("asm").arg(&text).output().expect("run");
     assert_eq!(out.status.code(), Some(2));
@@ -68,7 +59,7 @@ fn mutated_blobs_never_crash_the_cli() {
         state ^= state << 17;
         state
     };
-    let path = tmp("mutant.dxbc");
+    let path = temp("cli", "mutant.dxbc");
     for case in 0..300 {
         let mut m = original.clone();
         match case % 3 {
@@ -110,13 +101,13 @@ fn translate_emits_wgsl_or_exits_3() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(String::from_utf8_lossy(&out.stdout).contains("@compute @workgroup_size(64, 1, 1)"));
-    let gs = tmp("gs.asm");
+    let gs = temp("cli", "gs.asm");
     std::fs::write(
         &gs,
         "gs_4_0\ndcl_inputprimitive point\ndcl_outputtopology pointlist\ndcl_maxout 1\nemit\nret\n",
     )
     .expect("write");
-    let blob = tmp("gs.dxbc");
+    let blob = temp("cli", "gs.dxbc");
     assert!(
         dxdiff()
             .arg("asm")

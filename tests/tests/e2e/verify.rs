@@ -2,18 +2,10 @@
 //! (the contract profile's numeric edges are adapted, the exact profile needs none of them, no
 //! mismatch either way), and a planted translator bug is caught, saved and replayable.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use crate::support::*;
 
-fn dxdiff() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_dxdiff"));
-    c.env("NODEVICE_SELECT", "1");
-    c
-}
-
-fn out_dir(name: &str) -> PathBuf {
-    std::env::temp_dir().join(format!("dxdiff-verify-{name}-{}", std::process::id()))
-}
+use std::path::Path;
+use std::process::Output;
 
 /// Run verify; `None` when there is no usable adapter (exit 4).
 fn verify(profile: &str, dir: &Path, plant: bool) -> Option<(Output, serde_json::Value)> {
@@ -32,11 +24,7 @@ fn verify(profile: &str, dir: &Path, plant: bool) -> Option<(Output, serde_json:
     if plant {
         c.env("DXDIFF_PLANT_BUG", "udiv-without-zero-guard");
     }
-    let out = c.output().expect("runs");
-    if out.status.code() == Some(4) {
-        eprintln!("skipped: no usable GPU adapter");
-        return None;
-    }
+    let out = with_adapter(c.output().expect("runs"))?;
     let report: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(dir.join("report.json")).expect("report.json"),
     )
@@ -57,7 +45,8 @@ const NUMERIC_EDGES: [&str; 3] = [
 
 #[test]
 fn contract_edges_are_adapted_and_exact_needs_none() {
-    let Some((out, contract)) = verify("contract", &out_dir("contract"), false) else {
+    let _turn = gpu_turn();
+    let Some((out, contract)) = verify("contract", &temp("verify", "contract"), false) else {
         return;
     };
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -70,7 +59,7 @@ fn contract_edges_are_adapted_and_exact_needs_none() {
     for id in NUMERIC_EDGES {
         assert!(adapted(&contract, id) > 0, "contract: no hits on {id}");
     }
-    let Some((out, exact)) = verify("exact", &out_dir("exact"), false) else {
+    let Some((out, exact)) = verify("exact", &temp("verify", "exact"), false) else {
         return;
     };
     assert_eq!(
@@ -86,7 +75,8 @@ fn contract_edges_are_adapted_and_exact_needs_none() {
 
 #[test]
 fn a_planted_udiv_bug_is_caught_saved_and_replayed() {
-    let dir = out_dir("planted");
+    let _turn = gpu_turn();
+    let dir = temp("verify", "planted");
     let Some((out, report)) = verify("exact", &dir, true) else {
         return;
     };
@@ -117,9 +107,9 @@ fn a_planted_udiv_bug_is_caught_saved_and_replayed() {
 /// Case files given on the command line run after the generated programs and the embedded cases.
 #[test]
 fn case_files_on_the_command_line_are_run() {
-    let dir = out_dir("cases");
-    let case =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/cases/constants_and_indexing.json");
+    let _turn = gpu_turn();
+    let dir = temp("verify", "cases");
+    let case = crate::support::root().join("examples/cases/constants_and_indexing.json");
     let out = dxdiff()
         .args(["verify", "--cases", "100", "--profile", "exact", "--out"])
         .arg(&dir)
@@ -163,13 +153,14 @@ fn report_of(dir: &Path) -> serde_json::Value {
 /// typed skip, and nothing mismatches.
 #[test]
 fn corpus_programs_run_over_generated_inputs() {
-    let peer = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/peer");
+    let _turn = gpu_turn();
+    let peer = crate::support::shared("corpus/peer");
     if !peer.is_dir() {
         eprintln!("skipped: no ../shared/corpus/peer");
         return;
     }
     for profile in ["exact", "contract"] {
-        let dir = out_dir(&format!("corpus-{profile}"));
+        let dir = temp("verify", &format!("corpus-{profile}"));
         let out = dxdiff()
             .args([
                 "verify",
@@ -218,7 +209,8 @@ fn corpus_programs_run_over_generated_inputs() {
 /// shrunk (every word that does not matter becomes 0) and saved as a case that replays.
 #[test]
 fn a_planted_bug_in_a_corpus_program_is_shrunk_and_saved() {
-    let dir = out_dir("corpus-planted");
+    let _turn = gpu_turn();
+    let dir = temp("verify", "corpus-planted");
     let programs = dir.join("programs");
     std::fs::create_dir_all(&programs).expect("mkdir");
     let asm = "ps_5_0\ndcl_constantbuffer CB0[2], immediateIndexed\ndcl_output o0.xyzw\ndcl_temps 2\n\

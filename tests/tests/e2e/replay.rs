@@ -1,10 +1,6 @@
 //! `dxdiff replay --executor interp`: the summary line, the exit code, and the peer corpus.
 
-use std::process::Command;
-
-fn dxdiff() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_dxdiff"))
-}
+use crate::support::*;
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
@@ -12,6 +8,7 @@ fn hex(bytes: &[u8]) -> String {
 
 #[test]
 fn a_passing_and_a_failing_run() {
+    let _turn = gpu_turn();
     let blob = dxbc::assemble_container(
         "ps_5_0\ndcl_constantbuffer cb0[1], immediateIndexed\ndcl_output o0.xyzw\n\
          udiv o0.x, null, cb0[0].x, cb0[0].y\nmov o0.yzw, l(0, 0, 0, 0)\nret\n",
@@ -41,7 +38,8 @@ fn a_passing_and_a_failing_run() {
 
 #[test]
 fn peer_corpus_replays_clean() {
-    let peer = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/peer");
+    let _turn = gpu_turn();
+    let peer = crate::support::shared("corpus/peer");
     if !peer.is_dir() {
         eprintln!("skipped: {} not found", peer.display());
         return;
@@ -63,7 +61,8 @@ fn peer_corpus_replays_clean() {
 /// skipped for doubles; with the contract profile every difference is reported as adapted(id).
 #[test]
 fn peer_corpus_replays_on_the_gpu() {
-    let peer = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/peer");
+    let _turn = gpu_turn();
+    let peer = crate::support::shared("corpus/peer");
     if !peer.is_dir() {
         eprintln!("skipped: {} not found", peer.display());
         return;
@@ -110,6 +109,7 @@ fn peer_corpus_replays_on_the_gpu() {
 /// reported inconclusive, a fresh worker takes the next run, and the replay completes.
 #[test]
 fn a_crashing_gpu_worker_cannot_stop_a_replay() {
+    let _turn = gpu_turn();
     let blob =
         dxbc::assemble_container("ps_5_0\ndcl_output o0.xyzw\nmov o0.xyzw, l(1, 2, 3, 4)\nret\n")
             .expect("assembles")

@@ -1,11 +1,8 @@
 //! `dxdiff catalog [--json]` (docs/case-format.md): the JSON shape and one entry per category.
 
-use std::collections::BTreeSet;
-use std::process::Command;
+use crate::support::*;
 
-fn dxdiff() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_dxdiff"))
-}
+use std::collections::BTreeSet;
 
 #[test]
 fn json_lists_entries_with_the_contract_fields() {

@@ -1,0 +1,13 @@
+//! dxdiff end to end: one test binary over the CLI (see the `dxdiff-tests` crate docs).
+
+mod support;
+
+mod catalog;
+mod cli;
+mod corpus;
+mod external;
+mod fuzz;
+mod gpu_compute;
+mod lavapipe_loop_limit;
+mod replay;
+mod verify;

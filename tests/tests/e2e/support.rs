@@ -1,0 +1,70 @@
+//! What the end-to-end tests share: the `dxdiff` binary (built from the same `harness::cli` as
+//! the shipped one, as `dxdiff-e2e`), the project root, scratch folders, the shared corpora,
+//! and a lock that keeps the GPU-heavy tests from running all at once on a small machine.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::{Mutex, MutexGuard};
+
+/// The CLI under test.
+pub fn exe() -> &'static str {
+    env!("CARGO_BIN_EXE_dxdiff-e2e")
+}
+
+/// A `dxdiff` command: Mesa's loader noise off, `$DXDIFF` naming this binary (the example
+/// adapters call it), run from the project root.
+pub fn dxdiff() -> Command {
+    let mut c = Command::new(exe());
+    c.env("NODEVICE_SELECT", "1")
+        .env("DXDIFF", exe())
+        .current_dir(root());
+    c
+}
+
+/// The project root.
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// A path under `../shared`, where the shared corpora are when the clone has them.
+pub fn shared(rel: &str) -> PathBuf {
+    root().join("../shared").join(rel)
+}
+
+/// Whether `../shared/corpus` is beside the project; prints why a test skips when not.
+pub fn shared_present() -> bool {
+    let ok = shared("corpus/peer").is_dir() && shared("corpus/sdk").is_dir();
+    if !ok {
+        eprintln!("skipped: ../shared/corpus is not beside the project");
+    }
+    ok
+}
+
+/// A fresh scratch folder for one test, removed if it was left by an earlier run.
+pub fn temp(prefix: &str, name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("dxdiff-{prefix}-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+/// Stdout as text.
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// `None`, with the reason printed, when the command found no usable GPU adapter (exit 4).
+pub fn with_adapter(o: Output) -> Option<Output> {
+    if o.status.code() == Some(4) {
+        eprintln!("skipped: no usable GPU adapter");
+        return None;
+    }
+    Some(o)
+}
+
+static GPU: Mutex<()> = Mutex::new(());
+
+/// Held by every test that runs long GPU work, so that on a 2-core machine they take turns
+/// instead of all timing out together. A test that panicked leaves the lock usable.
+pub fn gpu_turn() -> MutexGuard<'static, ()> {
+    GPU.lock().unwrap_or_else(|e| e.into_inner())
+}
