@@ -78,6 +78,9 @@ domains! {
     F16Nan = "f16-nan",
     /// An infinity on either side of an fp16 conversion.
     F16Inf = "f16-inf",
+    /// f16tof32 of a signalling half NaN (top mantissa bit clear): D3D keeps the payload, a
+    /// signalling f32 NaN; a WGSL implementation may quiet it.
+    F16Snan = "f16-snan",
     /// An fp16 denormal is involved: f32tof16 of a nonzero |x| < 2^-14, or f16tof32 of a
     /// half denormal (WGSL pack/unpack may flush it) (FS §3.1.5).
     F16Denorm = "f16-denorm",

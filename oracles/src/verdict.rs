@@ -10,7 +10,14 @@
 //! 3. a catalog entry that applies (claimed, scoped to this executor, or Direct3D's own
 //!    latitude; [`crate::catalog::Entry::applies`]) and whose domain the reference entered in
 //!    this lane: [`Verdict::Adapted`] naming every such entry;
-//! 4. otherwise [`Verdict::Mismatch`].
+//! 4. within the band widened by the `tolerance` of the applicable entries that cover the
+//!    program's ops (WGSL's accuracy where a translator claims `dxdiff/builtin-accuracy`, say):
+//!    [`Verdict::Adapted`] naming the entries that widened it;
+//! 5. otherwise [`Verdict::Mismatch`].
+//!
+//! Both bands are read here and nowhere else: D3D's from
+//! [`crate::rules::transcendental::error_band`], the catalog's from its `tolerance` and
+//! `op_tolerance` fields.
 //!
 //! A lane the reference or the candidate could not finish is [`Verdict::Inconclusive`], with
 //! its reason. A program that could not run at all is a [`Skip`], with a [`SkipKind`].
@@ -19,7 +26,7 @@ use std::fmt;
 
 use dxbc::{Opcode, Program};
 
-use crate::band::ProgramBand;
+use crate::band::{Band, ProgramBand};
 use crate::catalog::{Entry, catalog};
 use crate::domain::Events;
 use crate::rules::transcendental::error_band;
@@ -201,10 +208,12 @@ pub struct Judge {
     /// For a single fused instruction (mad, dp2-4) whose sources are all input registers: each
     /// source's register and swizzle, so its terms can be read from an invocation's inputs.
     term_sources: Option<Vec<(usize, [usize; 4])>>,
-    /// The program's instructions whose D3D band is not exact, once each with their count.
-    banded: Vec<(Opcode, u64)>,
+    /// The program's instructions (declarations and `ret` left out), once each with their count.
+    ops: Vec<(Opcode, u64)>,
     /// The entries that apply: claimed, scoped to this executor, or Direct3D's own.
     entries: Vec<&'static Entry>,
+    /// Those of them whose `tolerance` is wider than D3D's band for some op of the program.
+    widening: Vec<&'static Entry>,
 }
 
 impl Judge {
@@ -245,21 +254,33 @@ impl Judge {
             }
             _ => None,
         };
-        let mut banded: Vec<(Opcode, u64)> = Vec::new();
+        let mut ops: Vec<(Opcode, u64)> = Vec::new();
         for op in alu {
-            if error_band(op, Events::MAX) == crate::band::Band::Exact {
-                continue;
-            }
-            match banded.iter_mut().find(|(o, _)| *o == op) {
+            match ops.iter_mut().find(|(o, _)| *o == op) {
                 Some((_, n)) => *n += 1,
-                None => banded.push((op, 1)),
+                None => ops.push((op, 1)),
             }
         }
+        let entries = applicable(claimed, executor);
+        // Entries whose tolerance is wider than D3D's own band for some op of the program.
+        let widening = entries
+            .iter()
+            .copied()
+            .filter(|e| {
+                ops.iter().any(|(op, _)| {
+                    e.covers(*op) && {
+                        let base = error_band(*op, Events::MAX);
+                        base.widest(e.tolerance_for(*op)) != base
+                    }
+                })
+            })
+            .collect();
         Judge {
             single,
             term_sources,
-            banded,
-            entries: applicable(claimed, executor),
+            ops,
+            entries,
+            widening,
         }
     }
 
@@ -288,15 +309,57 @@ impl Judge {
         })
     }
 
-    /// The program's D3D band in a lane that entered `events`.
-    fn band(&self, events: Events) -> ProgramBand {
-        let mut b = ProgramBand::default();
-        for (op, n) in &self.banded {
-            for _ in 0..*n {
-                b.add(error_band(*op, events));
+    /// The band of `op` in a lane that entered `events`: D3D's own, widened by the applicable
+    /// entries that cover the op when `widen` is set; the ids of the entries that widened it.
+    fn op_band(&self, op: Opcode, events: Events, widen: bool) -> (Band, Vec<&'static str>) {
+        let mut b = error_band(op, events);
+        let mut by = Vec::new();
+        if widen {
+            for e in self.widening.iter().filter(|e| e.covers(op)) {
+                let w = b.widest(e.tolerance_for(op));
+                if w != b {
+                    b = w;
+                    by.push(e.id.as_str());
+                }
             }
         }
-        b
+        (b, by)
+    }
+
+    /// The program's band in a lane that entered `events` (see [`Judge::op_band`]).
+    fn band(&self, events: Events, widen: bool) -> (ProgramBand, Vec<&'static str>) {
+        let mut b = ProgramBand::default();
+        let mut by = Vec::new();
+        for (op, n) in &self.ops {
+            let (one, ids) = self.op_band(*op, events, widen);
+            for _ in 0..*n {
+                b.add(one);
+            }
+            by.extend(ids);
+        }
+        (b, by)
+    }
+
+    /// Whether the difference is within the band, and which entries widened it to that.
+    fn within(
+        &self,
+        reference: u32,
+        got: u32,
+        events: Events,
+        terms: Option<f64>,
+        widen: bool,
+    ) -> Option<Vec<&'static str>> {
+        let (ok, by) = match (self.single, terms) {
+            (Some(op), Some(terms)) => {
+                let (b, by) = self.op_band(op, events, widen);
+                (b.allows(reference, got, terms), by)
+            }
+            _ => {
+                let (b, by) = self.band(events, widen);
+                (b.allows(reference, got), by)
+            }
+        };
+        ok.then_some(by)
     }
 
     /// The verdict on one word. `terms` is the magnitude of a fused op's terms, known where
@@ -306,14 +369,22 @@ impl Judge {
         if reference == got {
             return Verdict::Match;
         }
-        let within = match (self.single, terms) {
-            (Some(op), Some(terms)) => error_band(op, events).allows(reference, got, terms),
-            _ => self.band(events).allows(reference, got),
-        };
-        if within {
+        if self.within(reference, got, events, terms, false).is_some() {
             return Verdict::Within;
         }
-        self.attribute(events)
+        match self.attribute(events) {
+            Verdict::Mismatch => {}
+            adapted => return adapted,
+        }
+        // Outside every domain, an applicable entry's tolerance may still cover the op.
+        match self.within(reference, got, events, terms, true) {
+            Some(mut by) if !by.is_empty() => {
+                by.sort_unstable();
+                by.dedup();
+                Verdict::Adapted(by.into_iter().map(String::from).collect())
+            }
+            _ => Verdict::Mismatch,
+        }
     }
 
     /// A difference outside every band (or one that is not a word, such as whether a pixel
@@ -427,6 +498,34 @@ mod tests {
         let far = Domain::SinCosOutside100Pi.bit() | Domain::SinCosOutsidePi.bit();
         assert_eq!(j.word(one, 0, far, Some(0.0)), Verdict::Within);
         assert_eq!(j.word(one, 0, 0, Some(0.0)), Verdict::Mismatch);
+    }
+
+    #[test]
+    fn claimed_tolerances_widen_the_band_for_the_ops_they_cover() {
+        let one = 0x3f80_0000;
+        let exp =
+            program("ps_5_0\ndcl_input_ps constant v0.x\ndcl_output o0.x\nexp o0.x, v0.x\nret\n");
+        // 6 ULP at 1.0: outside D3D's 2^-21 relative band, inside WGSL's exp2 accuracy that
+        // dxdiff/builtin-accuracy states (9 ULP).
+        let acc = vec!["dxdiff/builtin-accuracy".to_string()];
+        assert_eq!(
+            Judge::new(&exp, &acc, LAVAPIPE).word(one, one + 6, 0, Some(0.0)),
+            Verdict::Adapted(acc.clone())
+        );
+        assert_eq!(
+            Judge::new(&exp, &[], LAVAPIPE).word(one, one + 6, 0, Some(0.0)),
+            Verdict::Mismatch
+        );
+        assert_eq!(
+            Judge::new(&exp, &acc, LAVAPIPE).word(one, one + 10, 0, Some(0.0)),
+            Verdict::Mismatch
+        );
+        // An entry widens only the ops it covers: add is not builtin-accuracy's.
+        let add = single("add");
+        assert_eq!(
+            Judge::new(&add, &acc, LAVAPIPE).word(one, one + 1, 0, Some(0.0)),
+            Verdict::Mismatch
+        );
     }
 
     #[test]

@@ -31,8 +31,6 @@ pub const SINCOS_RANGE: &str = "dxdiff/sincos-range";
 pub const EXP_RANGE: &str = "dxdiff/exp-range";
 pub const DOUBLES: &str = "dxdiff/doubles";
 pub const MIN_MAX_NAN: &str = "dxdiff/min-max-nan";
-pub const FUSION: &str = "dxdiff/fusion";
 pub const CANCELLATION: &str = "dxdiff/cancellation";
-pub const LITERAL_FOLDING: &str = "dxdiff/literal-folding";
 /// Outside the translator's lowering for a reason the seed does not name.
 pub const UNSUPPORTED: &str = "dxdiff/not-lowered";

@@ -172,6 +172,9 @@ pub fn f16tof32(a: u32, ev: &mut Events) -> u32 {
         }
         (0x1F, _) => {
             raise(ev, Domain::F16Nan);
+            if man & 0x200 == 0 {
+                raise(ev, Domain::F16Snan);
+            }
             sign | 0x7F80_0000 | (man << 13)
         }
         _ => sign | ((exp + 127 - 15) << 23) | (man << 13),
@@ -380,7 +383,10 @@ mod tests {
         assert_eq!(run(f16tof32, 0x7C00), (INF, vec![D::F16Inf]));
         assert_eq!(run(f16tof32, 0xFC00).0, NINF);
         assert_eq!(run(f16tof32, 0x7E00), (QNAN, vec![D::F16Nan]));
-        assert_eq!(run(f16tof32, 0xFD00).0, 0xFFA0_0000);
+        assert_eq!(
+            run(f16tof32, 0xFD00),
+            (0xFFA0_0000, vec![D::F16Nan, D::F16Snan])
+        );
         assert_eq!(run(f16tof32, 0xFFFF_3C00).0, f(1.0));
     }
 

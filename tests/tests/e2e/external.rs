@@ -161,9 +161,8 @@ fn vkd3d_reproduces_its_documented_divergences() {
     }
     let text = String::from_utf8_lossy(&vkd3d.stdout);
     assert_eq!(vkd3d.status.code(), Some(1), "{text}");
-    assert!(text.ends_with("2 passed, 5 failed, 0 skipped\n"), "{text}");
+    assert!(text.ends_with("3 passed, 4 failed, 0 skipped\n"), "{text}");
     for failing in [
-        "f16tof32_nan_payload",
         "frc_rounds_to_one",
         "ftoi_overflow",
         "ftou_overflow",
@@ -175,7 +174,9 @@ fn vkd3d_reproduces_its_documented_divergences() {
             "{failing}: {text}"
         );
     }
+    // The quieted signalling NaN is the device's doing (executor latitude), not vkd3d's.
     for (adapted, id) in [
+        ("f16tof32_nan_payload", "dxdiff/snan-quieted"),
         ("f32tof16_rounding", "dxdiff/f16-rounding"),
         ("ne_nan", "dxdiff/nan"),
     ] {

@@ -78,7 +78,6 @@ impl Ctx<'_> {
                     let p = self.f(&p);
                     self.r(&format!("{p} + {z}"))
                 } else {
-                    self.relies(id::FUSION);
                     let (x, y, z) = (self.f(&a), self.f(&b), self.f(&c));
                     self.r(&format!("{x} * {y} + {z}"))
                 }
@@ -404,7 +403,6 @@ impl Ctx<'_> {
             }
             acc.unwrap_or_else(|| "0u".into())
         } else {
-            self.relies(id::FUSION);
             let parts: Vec<String> = terms
                 .into_iter()
                 .map(|(x, y)| {
@@ -482,33 +480,6 @@ impl Ctx<'_> {
             && sources
                 .iter()
                 .all(|o| o.ty == dxbc::OperandType::Immediate32);
-        // A literal ±0 (or denormal) in float arithmetic, or `x / x`, `x + -x` on one
-        // register, may be folded by the GPU compiler (x*0 → 0, x/x → 1).
-        let same_register = matches!(inst.opcode, Add | Div)
-            && sources.len() == 2
-            && sources[0].ty == sources[1].ty
-            && sources[0].indices == sources[1].indices
-            && sources[0].ty != dxbc::OperandType::Immediate32;
-        // Thread ids read as floats are denormals a compiler that knows their range folds.
-        let thread_id = sources.iter().any(|o| {
-            matches!(
-                o.ty,
-                dxbc::OperandType::InputThreadId
-                    | dxbc::OperandType::InputThreadGroupId
-                    | dxbc::OperandType::InputThreadIdInGroup
-                    | dxbc::OperandType::InputThreadIdInGroupFlattened
-            )
-        });
-        if matches!(inst.opcode, Add | Mul | Mad | Div | Dp2 | Dp3 | Dp4)
-            && (same_register
-                || thread_id
-                || sources.iter().any(|o| {
-                    o.ty == dxbc::OperandType::Immediate32
-                        && o.imm.iter().any(|w| (w >> 23) & 0xff == 0)
-                }))
-        {
-            self.relies(id::LITERAL_FOLDING);
-        }
         match inst.opcode {
             If | Else | Endif | Loop | Endloop | Break | Breakc | Continue | Continuec | Switch
             | Case | Default | Endswitch | Ret | Retc | Discard | Nop => self.flow(inst, index, s),

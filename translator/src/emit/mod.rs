@@ -47,9 +47,7 @@ pub const CONTRACT_CLAIMS: &[&str] = &[
     id::SINCOS_RANGE,
     id::EXP_RANGE,
     id::MIN_MAX_NAN,
-    id::FUSION,
     id::CANCELLATION,
-    id::LITERAL_FOLDING,
 ];
 
 /// Catalog entries the exact profile may rely on: only the latitude no polyfill can remove
@@ -71,7 +69,6 @@ pub const EXACT_CLAIMS: &[&str] = &[
     id::SINCOS_RANGE,
     id::EXP_RANGE,
     id::CANCELLATION,
-    id::LITERAL_FOLDING,
 ];
 
 /// How a buffer-like register is viewed.

@@ -1,4 +1,4 @@
-// adaptations: adapted/precise, adapted/typeless-registers, dxdiff/denormals, dxdiff/fusion, dxdiff/literal-folding, dxdiff/nan, dxdiff/non-finite, dxdiff/signed-zero
+// adaptations: adapted/precise, adapted/typeless-registers, dxdiff/denormals, dxdiff/nan, dxdiff/non-finite, dxdiff/signed-zero
 // dxdiff built-in translator, vs_5_0
 
 var<private> v: array<vec4<u32>, 1>;

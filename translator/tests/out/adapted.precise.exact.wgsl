@@ -1,4 +1,4 @@
-// adaptations: adapted/precise, adapted/typeless-registers, dxdiff/literal-folding, dxdiff/non-finite
+// adaptations: adapted/precise, adapted/typeless-registers, dxdiff/non-finite
 // dxdiff built-in translator, vs_5_0
 
 var<private> v: array<vec4<u32>, 1>;

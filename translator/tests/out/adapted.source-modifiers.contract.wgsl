@@ -1,4 +1,4 @@
-// adaptations: adapted/source-modifiers, adapted/typeless-registers, dxdiff/denormals, dxdiff/literal-folding, dxdiff/nan, dxdiff/non-finite, dxdiff/signed-zero
+// adaptations: adapted/source-modifiers, adapted/typeless-registers, dxdiff/denormals, dxdiff/nan, dxdiff/non-finite, dxdiff/signed-zero
 // dxdiff built-in translator, ps_5_0
 
 struct Cb0 {

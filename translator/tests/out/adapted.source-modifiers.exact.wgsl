@@ -1,4 +1,4 @@
-// adaptations: adapted/source-modifiers, adapted/typeless-registers, dxdiff/literal-folding, dxdiff/non-finite
+// adaptations: adapted/source-modifiers, adapted/typeless-registers, dxdiff/non-finite
 // dxdiff built-in translator, ps_5_0
 
 struct Cb0 {

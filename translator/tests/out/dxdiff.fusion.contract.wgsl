@@ -1,4 +1,4 @@
-// adaptations: adapted/typeless-registers, dxdiff/denormals, dxdiff/fusion, dxdiff/nan, dxdiff/non-finite, dxdiff/signed-zero
+// adaptations: adapted/typeless-registers, dxdiff/denormals, dxdiff/nan, dxdiff/non-finite, dxdiff/signed-zero
 // dxdiff built-in translator, ps_5_0
 
 struct Cb0 {
