@@ -496,7 +496,24 @@ impl Ctx<'_> {
             Gather4 | Gather4C | Gather4Po | Gather4PoC => {
                 Err(Rejection::new(id::UNSUPPORTED, "gather4 is not lowered"))
             }
-            _ => self.alu(inst),
+            _ if matches!(
+                info.kind,
+                Kind::AluFloat
+                    | Kind::AluInt
+                    | Kind::AluUint
+                    | Kind::Bit
+                    | Kind::Compare
+                    | Kind::Conversion
+                    | Kind::Double
+            ) && info.dst == 1
+                || inst.opcode == Movc =>
+            {
+                self.alu(inst)
+            }
+            other => Err(Rejection::new(
+                id::UNSUPPORTED,
+                format!("`{}` is not lowered", other.mnemonic()),
+            )),
         }
     }
 }

@@ -448,6 +448,23 @@ pub fn emit(
     signatures: &[Signature],
     profile: Profile,
 ) -> Result<Translation, Rejection> {
+    // Every lowering indexes operands by the opcode table's counts. The decoder keeps to them;
+    // a program built in memory that does not is refused here, never a panic later.
+    for (i, inst) in program.instructions.iter().enumerate() {
+        let info = inst.info();
+        let need = usize::from(info.dst) + usize::from(info.src);
+        if inst.operands.len() < need {
+            return Err(Rejection::new(
+                id::UNSUPPORTED,
+                format!(
+                    "`{}` has {} operands, the opcode needs {need}",
+                    inst.opcode.mnemonic(),
+                    inst.operands.len()
+                ),
+            )
+            .at(i, inst.opcode));
+        }
+    }
     let mut c = scan(program, signatures, profile)?;
     let structure = flow::check_structure(program)?;
     for (i, inst) in program.instructions.iter().enumerate() {
