@@ -20,13 +20,16 @@ pub struct Shader {
 }
 
 impl Shader {
-    /// Parse a container and decode its token stream and signatures.
+    /// Parse a container, decode its token stream and signatures, and validate the program
+    /// against D3D11's limits and its declarations ([`crate::validate`]), so that nothing sized
+    /// by the program's numbers downstream can exceed a limit.
     pub fn parse(bytes: &[u8]) -> Result<Shader> {
         let container = Container::parse(bytes)?;
         let code = container.code_chunk().ok_or(DxbcError::MissingChunk {
             tag: "SHDR or SHEX".into(),
         })?;
         let program = decode_program(&code.data)?;
+        program.validate()?;
         let signatures = container
             .chunks
             .iter()
