@@ -24,7 +24,9 @@ pub fn assemble(text: &str) -> Result<Assembled> {
     let mut comments = String::new();
     let mut version: Option<Version> = None;
     let mut instructions = Vec::new();
-    let mut pending: Option<(usize, String)> = None;
+    // (first line, joined text, brace depth so far): depth is kept incrementally so that an
+    // unclosed `{` followed by many lines stays linear.
+    let mut pending: Option<(usize, String, i64)> = None;
     for (n, raw) in text.lines().enumerate() {
         let line_no = n + 1;
         let trimmed = raw.trim();
@@ -38,16 +40,16 @@ pub fn assemble(text: &str) -> Result<Assembled> {
             continue;
         }
         // The immediate constant buffer spans lines until its braces balance.
-        let (start, joined) = match pending.take() {
-            Some((start, mut acc)) => {
+        let (start, joined, depth) = match pending.take() {
+            Some((start, mut acc, depth)) => {
                 acc.push(' ');
                 acc.push_str(line);
-                (start, acc)
+                (start, acc, depth + brace_depth(line))
             }
-            None => (line_no, line.to_string()),
+            None => (line_no, line.to_string(), brace_depth(line)),
         };
-        if brace_depth(&joined) > 0 {
-            pending = Some((start, joined));
+        if depth > 0 {
+            pending = Some((start, joined, depth));
             continue;
         }
         match version {
@@ -64,7 +66,7 @@ pub fn assemble(text: &str) -> Result<Assembled> {
             }
         }
     }
-    if let Some((start, _)) = pending {
+    if let Some((start, _, _)) = pending {
         return Err(DxbcError::Syntax {
             line: start,
             column: 1,
@@ -91,9 +93,14 @@ pub(crate) fn line_reproduces(text: &str, version: Version, inst: &Instruction) 
 }
 
 /// A parse error before its line number is known.
+///
+/// Errors found deep inside a line (an operand's suffix, an index) point at the text they are
+/// about by its address (`at`), which [`parse_line`] turns into a column of the whole line, so
+/// the sub-parsers need not thread offsets through.
 #[derive(Debug)]
 pub struct LineError {
     column: usize,
+    at: Option<usize>,
     what: String,
 }
 
@@ -105,6 +112,26 @@ impl LineError {
             what: self.what,
         }
     }
+
+    /// Resolves `at` to a 1-based column of `line` when it points into it.
+    fn in_line(mut self, line: &str) -> LineError {
+        let base = line.as_ptr() as usize;
+        if let Some(at) = self.at.take()
+            && (base..=base + line.len()).contains(&at)
+        {
+            self.column = at - base + 1;
+        }
+        self
+    }
+}
+
+/// An error about `part`, a slice of the line being parsed.
+pub(crate) fn error_at(part: &str, what: impl Into<String>) -> LineError {
+    LineError {
+        column: 1,
+        at: Some(part.as_ptr() as usize),
+        what: what.into(),
+    }
 }
 
 pub(crate) type P<T> = std::result::Result<T, LineError>;
@@ -112,6 +139,7 @@ pub(crate) type P<T> = std::result::Result<T, LineError>;
 pub(crate) fn syntax(what: &str) -> LineError {
     LineError {
         column: 1,
+        at: None,
         what: what.to_string(),
     }
 }
@@ -123,6 +151,7 @@ pub(crate) fn split_top_pub(s: &str) -> Vec<&str> {
 fn err<T>(what: impl Into<String>) -> P<T> {
     Err(LineError {
         column: 1,
+        at: None,
         what: what.into(),
     })
 }
@@ -143,7 +172,7 @@ fn strip_line_prefix(line: &str) -> &str {
     line
 }
 
-fn brace_depth(s: &str) -> i32 {
+fn brace_depth(s: &str) -> i64 {
     s.bytes().fold(0, |d, b| match b {
         b'{' => d + 1,
         b'}' => d - 1,
@@ -233,22 +262,18 @@ fn split_head(line: &str) -> P<Head<'_>> {
         if line[ws_end..].starts_with("[precise") {
             let close = line[ws_end..].find(']').ok_or(LineError {
                 column: ws_end + 1,
+                at: None,
                 what: "unclosed [precise".into(),
             })? + ws_end;
             let inner = &line[ws_end + 1..close];
             precise = Some(match inner.strip_prefix("precise") {
                 Some("") => 0xF,
                 Some(rest) => {
-                    let comps = rest.trim_start_matches('(').trim_end_matches(')');
-                    let mut m = 0u8;
-                    for c in comps.chars() {
-                        m |= 1
-                            << component_index(c).ok_or(LineError {
-                                column: ws_end + 1,
-                                what: format!("bad precise component `{c}`"),
-                            })?;
-                    }
-                    m
+                    let comps = rest
+                        .strip_prefix('(')
+                        .and_then(|r| r.strip_suffix(')'))
+                        .ok_or_else(|| error_at(rest, "expected [precise(mask)]"))?;
+                    write_mask(comps)?
                 }
                 None => return err("bad [precise]"),
             });
@@ -258,6 +283,7 @@ fn split_head(line: &str) -> P<Head<'_>> {
         while i < b.len() && b[i] == b'(' {
             let close = line[i..].find(')').ok_or(LineError {
                 column: i + 1,
+                at: None,
                 what: "unclosed `(`".into(),
             })? + i;
             groups.push(&line[i + 1..close]);
@@ -274,6 +300,64 @@ fn split_head(line: &str) -> P<Head<'_>> {
         precise,
         rest: line[i..].trim(),
     })
+}
+
+/// A write mask (destinations, declarations, `[precise(...)]`): distinct components in the
+/// order x, y, z, w. fxc never writes anything else, and `.xxyz` or `.yx` would otherwise
+/// assemble silently as some other mask.
+fn write_mask(letters: &str) -> P<u8> {
+    let mut mask = 0u8;
+    let mut last: Option<u8> = None;
+    for (k, c) in letters.char_indices() {
+        let at = || &letters[k..];
+        let i = match c.to_ascii_lowercase() {
+            'x' => 0,
+            'y' => 1,
+            'z' => 2,
+            'w' => 3,
+            _ => {
+                return Err(error_at(
+                    at(),
+                    format!("`{c}` is not a mask component (x, y, z, w)"),
+                ));
+            }
+        };
+        if last.is_some_and(|l| l >= i) {
+            return Err(error_at(
+                at(),
+                format!(
+                    "mask `.{letters}`: components must be distinct and in the order x, y, z, w"
+                ),
+            ));
+        }
+        last = Some(i);
+        mask |= 1 << i;
+    }
+    if mask == 0 {
+        return Err(error_at(letters, "empty mask"));
+    }
+    Ok(mask)
+}
+
+/// A source swizzle or select: 1-4 letters, all from `xyzw` or all from `rgba`.
+fn swizzle_letters(letters: &str) -> P<Vec<u8>> {
+    let set = |c: char| match c.to_ascii_lowercase() {
+        'x' | 'y' | 'z' | 'w' => Some(0),
+        'r' | 'g' | 'b' | 'a' => Some(1),
+        _ => None,
+    };
+    let first_set = letters.chars().next().and_then(set);
+    let mut out = Vec::with_capacity(4);
+    for (k, c) in letters.char_indices() {
+        if out.len() == 4 || set(c).is_none() || set(c) != first_set {
+            return Err(error_at(
+                &letters[k..],
+                format!("bad swizzle `.{letters}` (1-4 of xyzw, or of rgba)"),
+            ));
+        }
+        out.extend(component_index(c));
+    }
+    Ok(out)
 }
 
 fn component_index(c: char) -> Option<u8> {
@@ -298,12 +382,24 @@ struct Suffixes {
     rcpfloat: bool,
 }
 
+/// Each suffix at most once, and `_z`/`_nz` not both: a repeated or contradictory suffix is a
+/// typo, not a request.
 fn parse_suffixes(mut rest: &str, opcode: Opcode) -> Option<Suffixes> {
     let mut s = Suffixes::default();
+    let mut seen: Vec<&str> = Vec::new();
     while !rest.is_empty() {
         let r = rest.strip_prefix('_')?;
         let end = r.find('_').unwrap_or(r.len());
         let word = &r[..end];
+        let family = match word {
+            "nz" => "z",
+            "ugroup" => "sat",
+            w => w,
+        };
+        if seen.contains(&family) {
+            return None;
+        }
+        seen.push(family);
         match word {
             "z" => s.test = Some(Test::Zero),
             "nz" => s.test = Some(Test::NonZero),
@@ -340,6 +436,10 @@ fn split_mnemonic(ident: &str) -> Option<(Opcode, Suffixes)> {
 
 /// Parse one instruction or declaration line.
 pub fn parse_line(line: &str, version: Version) -> P<Instruction> {
+    parse_line_at(line, version).map_err(|e| e.in_line(line))
+}
+
+fn parse_line_at(line: &str, version: Version) -> P<Instruction> {
     if let Some(rest) = line.strip_prefix(".raw") {
         let words = rest
             .split(',')
@@ -347,10 +447,12 @@ pub fn parse_line(line: &str, version: Version) -> P<Instruction> {
             .collect::<Option<Vec<u32>>>()
             .ok_or(LineError {
                 column: 6,
+                at: None,
                 what: "`.raw` needs comma-separated words".into(),
             })?;
         return decode_one_instruction(&words).map_err(|e| LineError {
             column: 6,
+            at: None,
             what: e.to_string(),
         });
     }
@@ -370,11 +472,15 @@ pub fn parse_line(line: &str, version: Version) -> P<Instruction> {
     }
     let (opcode, sfx) = split_mnemonic(&head.ident).ok_or(LineError {
         column: 1,
+        at: None,
         what: format!("unknown instruction `{}`", head.ident),
     })?;
     let info = opcode.info();
     if info.is_declaration() {
         return err(format!("`{}` is a declaration", head.ident));
+    }
+    if (sfx.saturate || head.precise.is_some()) && !info.ctl.has_value_bits() {
+        return err(format!("`{}` takes no _sat or [precise]", info.mnemonic));
     }
     let mut inst = Instruction::new(opcode);
     inst.saturate = sfx.saturate;
@@ -382,6 +488,7 @@ pub fn parse_line(line: &str, version: Version) -> P<Instruction> {
     if info.ctl == Ctl::Test {
         inst.test = Some(sfx.test.ok_or(LineError {
             column: 1,
+            at: None,
             what: format!("`{}` needs _z or _nz", info.mnemonic),
         })?);
     } else if sfx.test.is_some() {
@@ -398,6 +505,7 @@ pub fn parse_line(line: &str, version: Version) -> P<Instruction> {
     if sfx.aoffimmi {
         let g = groups.next().ok_or(LineError {
             column: 1,
+            at: None,
             what: "_aoffimmi needs (u,v,w)".into(),
         })?;
         let v: Vec<i8> = g
@@ -406,10 +514,11 @@ pub fn parse_line(line: &str, version: Version) -> P<Instruction> {
             .collect::<std::result::Result<_, _>>()
             .map_err(|_| LineError {
                 column: 1,
+                at: None,
                 what: format!("bad offsets ({g})"),
             })?;
-        if v.len() != 3 {
-            return err("_aoffimmi needs three offsets");
+        if v.len() != 3 || v.iter().any(|o| !(-8..=7).contains(o)) {
+            return Err(error_at(g, "_aoffimmi needs three offsets in -8..=7"));
         }
         inst.extended.push(ExtendedOpcode::SampleControls {
             offsets: [v[0], v[1], v[2]],
@@ -418,6 +527,7 @@ pub fn parse_line(line: &str, version: Version) -> P<Instruction> {
     if sfx.indexable {
         let g = groups.next().ok_or(LineError {
             column: 1,
+            at: None,
             what: "_indexable needs (dimension)".into(),
         })?;
         let mut parts = g.split(',');
@@ -427,6 +537,7 @@ pub fn parse_line(line: &str, version: Version) -> P<Instruction> {
         )
         .ok_or(LineError {
             column: 1,
+            at: None,
             what: format!("bad resource dimension ({g})"),
         })?;
         let stride = match parts.next() {
@@ -436,6 +547,7 @@ pub fn parse_line(line: &str, version: Version) -> P<Instruction> {
                 .and_then(|v| v.trim().parse::<u16>().ok())
                 .ok_or(LineError {
                     column: 1,
+                    at: None,
                     what: format!("bad stride ({g})"),
                 })?,
             None => 0,
@@ -459,10 +571,12 @@ pub fn parse_line(line: &str, version: Version) -> P<Instruction> {
         let t = texts.first().copied().unwrap_or("");
         let open = t.rfind('[').ok_or(LineError {
             column: 1,
+            at: None,
             what: "fcall needs fp#[...][call site]".into(),
         })?;
         let site = parse_u32(t[open + 1..].trim_end_matches(']').trim()).ok_or(LineError {
             column: 1,
+            at: None,
             what: "bad fcall call site".into(),
         })?;
         inst.leading.push(site);
@@ -561,10 +675,12 @@ pub(crate) fn parse_return_types(g: &str) -> P<[u8; 4]> {
 fn parse_icb(line: &str) -> P<Instruction> {
     let open = line.find('{').ok_or(LineError {
         column: 1,
+        at: None,
         what: "dcl_immediateConstantBuffer needs { ... }".into(),
     })?;
     let body = line[open + 1..].trim().strip_suffix('}').ok_or(LineError {
         column: 1,
+        at: None,
         what: "unclosed immediate constant buffer".into(),
     })?;
     let mut payload = Vec::new();
@@ -575,13 +691,19 @@ fn parse_icb(line: &str) -> P<Instruction> {
             .and_then(|r| r.strip_suffix('}'))
             .ok_or(LineError {
                 column: 1,
+                at: None,
                 what: format!("bad row `{row}`"),
             })?;
-        for v in inner.split(',') {
-            payload.push(parse_imm(v.trim()).ok_or(LineError {
-                column: 1,
-                what: format!("bad value `{v}`"),
-            })?);
+        let values: Vec<&str> = inner.split(',').collect();
+        if values.len() != 4 {
+            return Err(error_at(
+                row,
+                "an immediate constant buffer row has four values",
+            ));
+        }
+        for v in values {
+            payload
+                .push(parse_imm(v.trim()).ok_or_else(|| error_at(v, format!("bad value `{v}`")))?);
         }
     }
     let mut inst = Instruction::new(Opcode::Customdata);
@@ -652,6 +774,7 @@ pub(crate) fn parse_operand(text: &str, num: Num, role: Role, version: Version) 
     if let Some(r) = s.strip_prefix('|') {
         s = r.strip_suffix('|').ok_or(LineError {
             column: 1,
+            at: None,
             what: format!("unclosed |...| in `{text}`"),
         })?;
         modifier = if modifier == Modifier::Neg {
@@ -662,7 +785,17 @@ pub(crate) fn parse_operand(text: &str, num: Num, role: Role, version: Version) 
     }
     let mut precision = 0u8;
     let mut nonuniform = false;
+    let mut tags = 0;
     while let Some(open) = s.rfind('{') {
+        // fxc writes at most a precision and `nonuniform`; more is not an operand (and would
+        // make this loop quadratic in the line).
+        tags += 1;
+        if tags > 2 {
+            return Err(error_at(
+                &s[open..],
+                "more than two {...} tags on an operand",
+            ));
+        }
         let tag = s[open + 1..].trim_end().trim_end_matches('}').trim();
         let own = tag.split(" as ").next().unwrap_or("").trim();
         if own.eq_ignore_ascii_case("nonuniform") {
@@ -670,6 +803,7 @@ pub(crate) fn parse_operand(text: &str, num: Num, role: Role, version: Version) 
         } else if own != "def32" {
             precision = names::value(names::MIN_PRECISIONS, own).ok_or(LineError {
                 column: 1,
+                at: None,
                 what: format!("unknown precision `{own}`"),
             })? as u8;
         }
@@ -678,6 +812,7 @@ pub(crate) fn parse_operand(text: &str, num: Num, role: Role, version: Version) 
     let mut op = if let Some(body) = s.strip_prefix("l(").or_else(|| s.strip_prefix("L(")) {
         let body = body.strip_suffix(')').ok_or(LineError {
             column: 1,
+            at: None,
             what: format!("unclosed l( in `{text}`"),
         })?;
         let vals = body
@@ -686,6 +821,7 @@ pub(crate) fn parse_operand(text: &str, num: Num, role: Role, version: Version) 
             .collect::<Option<Vec<u32>>>()
             .ok_or(LineError {
                 column: 1,
+                at: None,
                 what: format!("bad immediate `{s}`"),
             })?;
         if vals.len() != 1 && vals.len() != 4 {
@@ -695,6 +831,7 @@ pub(crate) fn parse_operand(text: &str, num: Num, role: Role, version: Version) 
     } else if let Some(body) = s.strip_prefix("d(").or_else(|| s.strip_prefix("D(")) {
         let body = body.strip_suffix(')').ok_or(LineError {
             column: 1,
+            at: None,
             what: format!("unclosed d( in `{text}`"),
         })?;
         let mut words = Vec::new();
@@ -706,6 +843,7 @@ pub(crate) fn parse_operand(text: &str, num: Num, role: Role, version: Version) 
             }
             .ok_or(LineError {
                 column: 1,
+                at: None,
                 what: format!("bad double `{v}`"),
             })?;
             words.extend([bits as u32, (bits >> 32) as u32]);
@@ -720,7 +858,7 @@ pub(crate) fn parse_operand(text: &str, num: Num, role: Role, version: Version) 
         op.imm = words;
         op
     } else {
-        parse_register(s, role, version)?
+        parse_register(s, role, version, 0)?
     };
     let _ = num;
     op.modifier = modifier;
@@ -729,7 +867,13 @@ pub(crate) fn parse_operand(text: &str, num: Num, role: Role, version: Version) 
     Ok(op)
 }
 
-fn parse_register(s: &str, role: Role, version: Version) -> P<Operand> {
+/// A relative index holds a register that may itself be indexed; the encoder allows four levels.
+const MAX_INDEX_NESTING: u32 = 4;
+
+fn parse_register(s: &str, role: Role, version: Version, depth: u32) -> P<Operand> {
+    if depth > MAX_INDEX_NESTING {
+        return Err(error_at(s, "relative indices nested more than four deep"));
+    }
     let b = s.as_bytes();
     let mut i = 0;
     while i < b.len() && b[i].is_ascii_alphabetic() {
@@ -738,6 +882,7 @@ fn parse_register(s: &str, role: Role, version: Version) -> P<Operand> {
     let name = &s[..i];
     let ty = OperandType::from_name(name).ok_or(LineError {
         column: 1,
+        at: None,
         what: format!("unknown register `{s}`"),
     })?;
     let mut indices = Vec::new();
@@ -749,14 +894,14 @@ fn parse_register(s: &str, role: Role, version: Version) -> P<Operand> {
         indices.push(number_index(&s[digits_start..i])?);
     }
     while i < b.len() && b[i] == b'[' {
-        let mut depth = 0;
+        let mut open = 0;
         let mut close = None;
         for (j, &c) in b.iter().enumerate().skip(i) {
             match c {
-                b'[' => depth += 1,
+                b'[' => open += 1,
                 b']' => {
-                    depth -= 1;
-                    if depth == 0 {
+                    open -= 1;
+                    if open == 0 {
                         close = Some(j);
                         break;
                     }
@@ -766,6 +911,7 @@ fn parse_register(s: &str, role: Role, version: Version) -> P<Operand> {
         }
         let close = close.ok_or(LineError {
             column: i + 1,
+            at: None,
             what: format!("unclosed [ in `{s}`"),
         })?;
         let inner = s[i + 1..close].trim();
@@ -777,39 +923,35 @@ fn parse_register(s: &str, role: Role, version: Version) -> P<Operand> {
                 number_index(last.trim())?
             });
         } else {
-            indices.push(parse_index(inner, version)?);
+            indices.push(parse_index(inner, version, depth)?);
         }
         i = close + 1;
     }
+    if indices.is_empty() && !ty.is_special() {
+        return Err(error_at(s, format!("`{name}` needs a register number")));
+    }
     let components = match s[i..].strip_prefix('.') {
-        None if !s[i..].is_empty() => return err(format!("unexpected `{}` in `{s}`", &s[i..])),
+        None if !s[i..].is_empty() => {
+            return Err(error_at(
+                &s[i..],
+                format!("unexpected `{}` in `{s}`", &s[i..]),
+            ));
+        }
         None => bare_components(ty, role),
-        Some(letters) => {
-            let comps = letters
-                .chars()
-                .map(component_index)
-                .collect::<Option<Vec<u8>>>()
-                .filter(|c| (1..=4).contains(&c.len()))
-                .ok_or(LineError {
-                    column: i + 1,
-                    what: format!("bad component suffix `.{letters}`"),
-                })?;
-            match role {
-                Role::Dst | Role::Decl => {
-                    let mut mask = 0u8;
-                    for c in comps {
-                        mask |= 1 << c;
+        Some(letters) => match role {
+            Role::Dst | Role::Decl => Components::Four(Selection::Mask(write_mask(letters)?)),
+            Role::Src => {
+                let comps = swizzle_letters(letters)?;
+                match comps[..] {
+                    [c] => Components::Four(Selection::Select1(c)),
+                    [.., last] => {
+                        let get = |k: usize| comps.get(k).copied().unwrap_or(last);
+                        Components::Four(Selection::Swizzle([get(0), get(1), get(2), get(3)]))
                     }
-                    Components::Four(Selection::Mask(mask))
-                }
-                Role::Src if comps.len() == 1 => Components::Four(Selection::Select1(comps[0])),
-                Role::Src => {
-                    let last = comps[comps.len() - 1];
-                    let get = |k: usize| comps.get(k).copied().unwrap_or(last);
-                    Components::Four(Selection::Swizzle([get(0), get(1), get(2), get(3)]))
+                    [] => return Err(error_at(letters, "empty swizzle")),
                 }
             }
-        }
+        },
     };
     Ok(Operand {
         ty,
@@ -826,6 +968,7 @@ fn parse_register(s: &str, role: Role, version: Version) -> P<Operand> {
 fn number_index(s: &str) -> P<Index> {
     let v: u64 = s.parse().map_err(|_| LineError {
         column: 1,
+        at: None,
         what: format!("bad index `{s}`"),
     })?;
     Ok(match u32::try_from(v) {
@@ -834,7 +977,7 @@ fn number_index(s: &str) -> P<Index> {
     })
 }
 
-fn parse_index(inner: &str, version: Version) -> P<Index> {
+fn parse_index(inner: &str, version: Version, depth: u32) -> P<Index> {
     if inner.bytes().all(|b| b.is_ascii_digit()) && !inner.is_empty() {
         return number_index(inner);
     }
@@ -842,7 +985,7 @@ fn parse_index(inner: &str, version: Version) -> P<Index> {
         Some((r, o)) => (r.trim(), Some(o.trim())),
         None => (inner, None),
     };
-    let rel = Box::new(parse_register(reg, Role::Src, version)?);
+    let rel = Box::new(parse_register(reg, Role::Src, version, depth + 1)?);
     Ok(match offset {
         None | Some("0") => Index::Relative(rel),
         Some(o) => match number_index(o)? {

@@ -8,6 +8,7 @@ use std::fmt::Write;
 
 use crate::encode::encode_instruction;
 use crate::ir::*;
+use crate::limits::Limit;
 use crate::names::{self, name};
 use crate::numfmt::{NumberType, exact_imm, fxc_imm};
 use crate::opcodes::{Ctl, Num, Opcode};
@@ -37,15 +38,25 @@ pub fn disassemble(program: &Program, syntax: Syntax) -> String {
             .as_ref()
             .is_some_and(|c| c.class == CustomData::CLASS_MESSAGE);
         if !inst.info().is_declaration() && (inst.custom.is_none() || is_message) {
-            for _ in 0..depth {
-                out.push_str("  ");
-            }
+            out.push_str(indent(depth));
         }
         out.push_str(&line);
         out.push('\n');
         depth += after;
     }
     out
+}
+
+/// Two spaces per level, capped at D3D11's flow-control nesting limit: a valid program never
+/// nests deeper, and an unvalidated stream nested 20,000 deep must still print in linear space
+/// (uncapped, its listing grew with the square of the depth).
+fn indent(depth: usize) -> &'static str {
+    const LEVELS: usize = Limit::FlowControlNesting.value() as usize;
+    const SPACES: &str = match std::str::from_utf8(&[b' '; 2 * LEVELS]) {
+        Ok(s) => s,
+        Err(_) => "",
+    };
+    SPACES.get(..2 * depth.min(LEVELS)).unwrap_or(SPACES)
 }
 
 /// How a flow instruction moves the indentation: (levels to drop before the line, levels to add
