@@ -9,9 +9,8 @@ use crate::ir::{Instruction, Operand};
 use crate::names;
 use crate::opcodes::Opcode;
 
-/// A control field: `width` bits starting at OpcodeToken0 bit `shift` (the one raw reader).
 fn bits(inst: &Instruction, shift: u32, width: u32) -> u32 {
-    (inst.controls >> shift) & ((1 << width) - 1)
+    inst.field(shift, width)
 }
 
 impl Instruction {

@@ -202,6 +202,10 @@ impl CustomData {
     pub const CLASS_OPAQUE: u32 = 2;
     pub const CLASS_ICB: u32 = 3;
     pub const CLASS_MESSAGE: u32 = 4;
+    /// First payload word of a `printf` shader message (class 4).
+    pub const MESSAGE_PRINTF: u32 = 0x0020_0102;
+    /// First payload word of an `errorf` shader message (class 4).
+    pub const MESSAGE_ERRORF: u32 = 0x0020_0103;
 }
 
 /// One instruction or declaration.
@@ -251,7 +255,9 @@ impl Instruction {
         self.opcode.info()
     }
 
-    /// A control field: `width` bits starting at OpcodeToken0 bit `shift`.
+    /// A control field: `width` bits starting at OpcodeToken0 bit `shift`. Prefer the named
+    /// accessors (`resource_dimension()`, `interpolation_mode()`, ... in `decl`), which check the
+    /// opcode.
     pub fn field(&self, shift: u32, width: u32) -> u32 {
         (self.controls >> shift) & ((1 << width) - 1)
     }

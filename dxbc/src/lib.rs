@@ -10,6 +10,7 @@
 
 pub mod asm;
 mod asm_decl;
+mod asm_text;
 pub mod builder;
 mod byteio;
 pub mod checksum;
