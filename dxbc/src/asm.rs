@@ -2,6 +2,11 @@
 //! which only differ in that fxc prints some float immediates lossily. Lines starting with `//`
 //! are comments, except that fxc's signature tables in them rebuild the signature chunks.
 
+pub use crate::asm_text::LineError;
+use crate::asm_text::{
+    P, Role, err, error_at, parse_operand, parse_return_types, parse_u32, split_top, syntax,
+    write_mask,
+};
 use crate::decode::decode_one_instruction;
 use crate::error::{DxbcError, Result};
 use crate::ir::*;
@@ -24,7 +29,9 @@ pub fn assemble(text: &str) -> Result<Assembled> {
     let mut comments = String::new();
     let mut version: Option<Version> = None;
     let mut instructions = Vec::new();
-    let mut pending: Option<(usize, String)> = None;
+    // (first line, joined text, brace depth so far): depth is kept incrementally so that an
+    // unclosed `{` followed by many lines stays linear.
+    let mut pending: Option<(usize, String, i64)> = None;
     for (n, raw) in text.lines().enumerate() {
         let line_no = n + 1;
         let trimmed = raw.trim();
@@ -38,16 +45,16 @@ pub fn assemble(text: &str) -> Result<Assembled> {
             continue;
         }
         // The immediate constant buffer spans lines until its braces balance.
-        let (start, joined) = match pending.take() {
-            Some((start, mut acc)) => {
+        let (start, joined, depth) = match pending.take() {
+            Some((start, mut acc, depth)) => {
                 acc.push(' ');
                 acc.push_str(line);
-                (start, acc)
+                (start, acc, depth + brace_depth(line))
             }
-            None => (line_no, line.to_string()),
+            None => (line_no, line.to_string(), brace_depth(line)),
         };
-        if brace_depth(&joined) > 0 {
-            pending = Some((start, joined));
+        if depth > 0 {
+            pending = Some((start, joined, depth));
             continue;
         }
         match version {
@@ -64,7 +71,7 @@ pub fn assemble(text: &str) -> Result<Assembled> {
             }
         }
     }
-    if let Some((start, _)) = pending {
+    if let Some((start, _, _)) = pending {
         return Err(DxbcError::Syntax {
             line: start,
             column: 1,
@@ -90,43 +97,6 @@ pub(crate) fn line_reproduces(text: &str, version: Version, inst: &Instruction) 
     matches!(parse_line(text, version), Ok(parsed) if parsed == *inst)
 }
 
-/// A parse error before its line number is known.
-#[derive(Debug)]
-pub struct LineError {
-    column: usize,
-    what: String,
-}
-
-impl LineError {
-    fn at_line(self, line: usize) -> DxbcError {
-        DxbcError::Syntax {
-            line,
-            column: self.column,
-            what: self.what,
-        }
-    }
-}
-
-pub(crate) type P<T> = std::result::Result<T, LineError>;
-
-pub(crate) fn syntax(what: &str) -> LineError {
-    LineError {
-        column: 1,
-        what: what.to_string(),
-    }
-}
-
-pub(crate) fn split_top_pub(s: &str) -> Vec<&str> {
-    split_top(s)
-}
-
-fn err<T>(what: impl Into<String>) -> P<T> {
-    Err(LineError {
-        column: 1,
-        what: what.into(),
-    })
-}
-
 /// fxc `/Ni` and `/No` listings prefix lines with `12:` or `0x00000090:`.
 fn strip_line_prefix(line: &str) -> &str {
     if let Some(colon) = line.find(':') {
@@ -143,7 +113,7 @@ fn strip_line_prefix(line: &str) -> &str {
     line
 }
 
-fn brace_depth(s: &str) -> i32 {
+fn brace_depth(s: &str) -> i64 {
     s.bytes().fold(0, |d, b| match b {
         b'{' => d + 1,
         b'}' => d - 1,
@@ -183,29 +153,6 @@ static MNEMONICS: LazyLock<HashMap<String, Opcode>> = LazyLock::new(|| {
     m
 });
 
-/// Split at top-level commas (not inside (), [] or {}).
-fn split_top(s: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut depth = 0i32;
-    let mut start = 0;
-    for (i, b) in s.bytes().enumerate() {
-        match b {
-            b'(' | b'[' | b'{' => depth += 1,
-            b')' | b']' | b'}' => depth -= 1,
-            b',' if depth == 0 => {
-                out.push(s[start..i].trim());
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    let last = s[start..].trim();
-    if !last.is_empty() || !out.is_empty() {
-        out.push(last);
-    }
-    out
-}
-
 /// The head of an instruction line: mnemonic identifier, `[precise...]`, parenthesised groups and
 /// a trailing `_uint`/`_rcpfloat`; returns (identifier parts, paren groups, precise, rest).
 struct Head<'a> {
@@ -233,22 +180,18 @@ fn split_head(line: &str) -> P<Head<'_>> {
         if line[ws_end..].starts_with("[precise") {
             let close = line[ws_end..].find(']').ok_or(LineError {
                 column: ws_end + 1,
+                at: None,
                 what: "unclosed [precise".into(),
             })? + ws_end;
             let inner = &line[ws_end + 1..close];
             precise = Some(match inner.strip_prefix("precise") {
                 Some("") => 0xF,
                 Some(rest) => {
-                    let comps = rest.trim_start_matches('(').trim_end_matches(')');
-                    let mut m = 0u8;
-                    for c in comps.chars() {
-                        m |= 1
-                            << component_index(c).ok_or(LineError {
-                                column: ws_end + 1,
-                                what: format!("bad precise component `{c}`"),
-                            })?;
-                    }
-                    m
+                    let comps = rest
+                        .strip_prefix('(')
+                        .and_then(|r| r.strip_suffix(')'))
+                        .ok_or_else(|| error_at(rest, "expected [precise(mask)]"))?;
+                    write_mask(comps)?
                 }
                 None => return err("bad [precise]"),
             });
@@ -258,6 +201,7 @@ fn split_head(line: &str) -> P<Head<'_>> {
         while i < b.len() && b[i] == b'(' {
             let close = line[i..].find(')').ok_or(LineError {
                 column: i + 1,
+                at: None,
                 what: "unclosed `(`".into(),
             })? + i;
             groups.push(&line[i + 1..close]);
@@ -276,16 +220,6 @@ fn split_head(line: &str) -> P<Head<'_>> {
     })
 }
 
-fn component_index(c: char) -> Option<u8> {
-    match c.to_ascii_lowercase() {
-        'x' | 'r' => Some(0),
-        'y' | 'g' => Some(1),
-        'z' | 'b' => Some(2),
-        'w' | 'a' => Some(3),
-        _ => None,
-    }
-}
-
 /// Suffixes an instruction stem may carry, in any order after the stem.
 #[derive(Default)]
 struct Suffixes {
@@ -298,12 +232,24 @@ struct Suffixes {
     rcpfloat: bool,
 }
 
+/// Each suffix at most once, and `_z`/`_nz` not both: a repeated or contradictory suffix is a
+/// typo, not a request.
 fn parse_suffixes(mut rest: &str, opcode: Opcode) -> Option<Suffixes> {
     let mut s = Suffixes::default();
+    let mut seen: Vec<&str> = Vec::new();
     while !rest.is_empty() {
         let r = rest.strip_prefix('_')?;
         let end = r.find('_').unwrap_or(r.len());
         let word = &r[..end];
+        let family = match word {
+            "nz" => "z",
+            "ugroup" => "sat",
+            w => w,
+        };
+        if seen.contains(&family) {
+            return None;
+        }
+        seen.push(family);
         match word {
             "z" => s.test = Some(Test::Zero),
             "nz" => s.test = Some(Test::NonZero),
@@ -340,6 +286,10 @@ fn split_mnemonic(ident: &str) -> Option<(Opcode, Suffixes)> {
 
 /// Parse one instruction or declaration line.
 pub fn parse_line(line: &str, version: Version) -> P<Instruction> {
+    parse_line_at(line, version).map_err(|e| e.in_line(line))
+}
+
+fn parse_line_at(line: &str, version: Version) -> P<Instruction> {
     if let Some(rest) = line.strip_prefix(".raw") {
         let words = rest
             .split(',')
@@ -347,10 +297,12 @@ pub fn parse_line(line: &str, version: Version) -> P<Instruction> {
             .collect::<Option<Vec<u32>>>()
             .ok_or(LineError {
                 column: 6,
+                at: None,
                 what: "`.raw` needs comma-separated words".into(),
             })?;
         return decode_one_instruction(&words).map_err(|e| LineError {
             column: 6,
+            at: None,
             what: e.to_string(),
         });
     }
@@ -370,11 +322,15 @@ pub fn parse_line(line: &str, version: Version) -> P<Instruction> {
     }
     let (opcode, sfx) = split_mnemonic(&head.ident).ok_or(LineError {
         column: 1,
+        at: None,
         what: format!("unknown instruction `{}`", head.ident),
     })?;
     let info = opcode.info();
     if info.is_declaration() {
         return err(format!("`{}` is a declaration", head.ident));
+    }
+    if (sfx.saturate || head.precise.is_some()) && !info.ctl.has_value_bits() {
+        return err(format!("`{}` takes no _sat or [precise]", info.mnemonic));
     }
     let mut inst = Instruction::new(opcode);
     inst.saturate = sfx.saturate;
@@ -382,6 +338,7 @@ pub fn parse_line(line: &str, version: Version) -> P<Instruction> {
     if info.ctl == Ctl::Test {
         inst.test = Some(sfx.test.ok_or(LineError {
             column: 1,
+            at: None,
             what: format!("`{}` needs _z or _nz", info.mnemonic),
         })?);
     } else if sfx.test.is_some() {
@@ -398,6 +355,7 @@ pub fn parse_line(line: &str, version: Version) -> P<Instruction> {
     if sfx.aoffimmi {
         let g = groups.next().ok_or(LineError {
             column: 1,
+            at: None,
             what: "_aoffimmi needs (u,v,w)".into(),
         })?;
         let v: Vec<i8> = g
@@ -406,10 +364,11 @@ pub fn parse_line(line: &str, version: Version) -> P<Instruction> {
             .collect::<std::result::Result<_, _>>()
             .map_err(|_| LineError {
                 column: 1,
+                at: None,
                 what: format!("bad offsets ({g})"),
             })?;
-        if v.len() != 3 {
-            return err("_aoffimmi needs three offsets");
+        if v.len() != 3 || v.iter().any(|o| !(-8..=7).contains(o)) {
+            return Err(error_at(g, "_aoffimmi needs three offsets in -8..=7"));
         }
         inst.extended.push(ExtendedOpcode::SampleControls {
             offsets: [v[0], v[1], v[2]],
@@ -418,6 +377,7 @@ pub fn parse_line(line: &str, version: Version) -> P<Instruction> {
     if sfx.indexable {
         let g = groups.next().ok_or(LineError {
             column: 1,
+            at: None,
             what: "_indexable needs (dimension)".into(),
         })?;
         let mut parts = g.split(',');
@@ -427,6 +387,7 @@ pub fn parse_line(line: &str, version: Version) -> P<Instruction> {
         )
         .ok_or(LineError {
             column: 1,
+            at: None,
             what: format!("bad resource dimension ({g})"),
         })?;
         let stride = match parts.next() {
@@ -436,6 +397,7 @@ pub fn parse_line(line: &str, version: Version) -> P<Instruction> {
                 .and_then(|v| v.trim().parse::<u16>().ok())
                 .ok_or(LineError {
                     column: 1,
+                    at: None,
                     what: format!("bad stride ({g})"),
                 })?,
             None => 0,
@@ -459,10 +421,12 @@ pub fn parse_line(line: &str, version: Version) -> P<Instruction> {
         let t = texts.first().copied().unwrap_or("");
         let open = t.rfind('[').ok_or(LineError {
             column: 1,
+            at: None,
             what: "fcall needs fp#[...][call site]".into(),
         })?;
         let site = parse_u32(t[open + 1..].trim_end_matches(']').trim()).ok_or(LineError {
             column: 1,
+            at: None,
             what: "bad fcall call site".into(),
         })?;
         inst.leading.push(site);
@@ -499,9 +463,9 @@ pub fn parse_line(line: &str, version: Version) -> P<Instruction> {
 
 fn parse_message(line: &str, version: Version) -> P<Instruction> {
     let id = if line[..6].eq_ignore_ascii_case("printf") {
-        crate::disasm::MESSAGE_PRINTF
+        CustomData::MESSAGE_PRINTF
     } else {
-        crate::disasm::MESSAGE_ERRORF
+        CustomData::MESSAGE_ERRORF
     };
     let rest = line[6..].trim();
     let body = rest
@@ -545,26 +509,15 @@ fn parse_message(line: &str, version: Version) -> P<Instruction> {
     Ok(inst)
 }
 
-pub(crate) fn parse_return_types(g: &str) -> P<[u8; 4]> {
-    let v: Option<Vec<u8>> = g
-        .split(',')
-        .map(|t| {
-            names::value(names::RETURN_TYPES, t.trim().trim_matches(['<', '>'])).map(|v| v as u8)
-        })
-        .collect();
-    match v {
-        Some(v) if v.len() == 4 => Ok([v[0], v[1], v[2], v[3]]),
-        _ => err(format!("bad return types ({g})")),
-    }
-}
-
 fn parse_icb(line: &str) -> P<Instruction> {
     let open = line.find('{').ok_or(LineError {
         column: 1,
+        at: None,
         what: "dcl_immediateConstantBuffer needs { ... }".into(),
     })?;
     let body = line[open + 1..].trim().strip_suffix('}').ok_or(LineError {
         column: 1,
+        at: None,
         what: "unclosed immediate constant buffer".into(),
     })?;
     let mut payload = Vec::new();
@@ -575,13 +528,19 @@ fn parse_icb(line: &str) -> P<Instruction> {
             .and_then(|r| r.strip_suffix('}'))
             .ok_or(LineError {
                 column: 1,
+                at: None,
                 what: format!("bad row `{row}`"),
             })?;
-        for v in inner.split(',') {
-            payload.push(parse_imm(v.trim()).ok_or(LineError {
-                column: 1,
-                what: format!("bad value `{v}`"),
-            })?);
+        let values: Vec<&str> = inner.split(',').collect();
+        if values.len() != 4 {
+            return Err(error_at(
+                row,
+                "an immediate constant buffer row has four values",
+            ));
+        }
+        for v in values {
+            payload
+                .push(parse_imm(v.trim()).ok_or_else(|| error_at(v, format!("bad value `{v}`")))?);
         }
     }
     let mut inst = Instruction::new(Opcode::Customdata);
@@ -590,265 +549,4 @@ fn parse_icb(line: &str) -> P<Instruction> {
         payload,
     });
     Ok(inst)
-}
-
-pub(crate) fn parse_u32(s: &str) -> Option<u32> {
-    match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
-        Some(h) => u32::from_str_radix(h, 16).ok(),
-        None => s.parse().ok(),
-    }
-}
-
-/// Where an operand sits, which decides what a one-letter suffix means.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Role {
-    Dst,
-    Src,
-    /// Declaration operands print masks.
-    Decl,
-}
-
-/// The component count of an operand printed without a suffix (fxc omits it for 0- and
-/// 1-component operands). Measured on fxc's output: scalar system-value inputs are declared with
-/// 0 components but read with 1, while `vCoverage` and the depth outputs have 1 in both.
-fn bare_components(ty: OperandType, role: Role) -> Components {
-    use OperandType::*;
-    match ty {
-        InputPrimitiveId
-        | OutputControlPointId
-        | InputForkInstanceId
-        | InputJoinInstanceId
-        | InputThreadIdInGroupFlattened
-        | InputGsInstanceId
-            if role == Role::Decl =>
-        {
-            Components::Zero
-        }
-        InputPrimitiveId
-        | OutputDepth
-        | OutputCoverageMask
-        | OutputDepthGreaterEqual
-        | OutputDepthLessEqual
-        | OutputStencilRef
-        | InputCoverageMask
-        | InputThreadIdInGroupFlattened
-        | OutputControlPointId
-        | InputForkInstanceId
-        | InputJoinInstanceId
-        | InputGsInstanceId
-        | CycleCounter
-        | InnerCoverage => Components::One,
-        _ => Components::Zero,
-    }
-}
-
-pub(crate) fn parse_operand(text: &str, num: Num, role: Role, version: Version) -> P<Operand> {
-    let mut s = text.trim();
-    let mut modifier = Modifier::None;
-    if let Some(r) = s.strip_prefix('-') {
-        modifier = Modifier::Neg;
-        s = r.trim_start();
-    }
-    if let Some(r) = s.strip_prefix('|') {
-        s = r.strip_suffix('|').ok_or(LineError {
-            column: 1,
-            what: format!("unclosed |...| in `{text}`"),
-        })?;
-        modifier = if modifier == Modifier::Neg {
-            Modifier::AbsNeg
-        } else {
-            Modifier::Abs
-        };
-    }
-    let mut precision = 0u8;
-    let mut nonuniform = false;
-    while let Some(open) = s.rfind('{') {
-        let tag = s[open + 1..].trim_end().trim_end_matches('}').trim();
-        let own = tag.split(" as ").next().unwrap_or("").trim();
-        if own.eq_ignore_ascii_case("nonuniform") {
-            nonuniform = true;
-        } else if own != "def32" {
-            precision = names::value(names::MIN_PRECISIONS, own).ok_or(LineError {
-                column: 1,
-                what: format!("unknown precision `{own}`"),
-            })? as u8;
-        }
-        s = s[..open].trim_end();
-    }
-    let mut op = if let Some(body) = s.strip_prefix("l(").or_else(|| s.strip_prefix("L(")) {
-        let body = body.strip_suffix(')').ok_or(LineError {
-            column: 1,
-            what: format!("unclosed l( in `{text}`"),
-        })?;
-        let vals = body
-            .split(',')
-            .map(|v| parse_imm(v.trim()))
-            .collect::<Option<Vec<u32>>>()
-            .ok_or(LineError {
-                column: 1,
-                what: format!("bad immediate `{s}`"),
-            })?;
-        if vals.len() != 1 && vals.len() != 4 {
-            return err("l(...) takes 1 or 4 values");
-        }
-        Operand::imm32(&vals)
-    } else if let Some(body) = s.strip_prefix("d(").or_else(|| s.strip_prefix("D(")) {
-        let body = body.strip_suffix(')').ok_or(LineError {
-            column: 1,
-            what: format!("unclosed d( in `{text}`"),
-        })?;
-        let mut words = Vec::new();
-        for v in body.split(',') {
-            let v = v.trim().trim_end_matches(['l', 'L']);
-            let bits = match v.strip_prefix("0x") {
-                Some(h) => u64::from_str_radix(h, 16).ok(),
-                None => v.parse::<f64>().ok().map(f64::to_bits),
-            }
-            .ok_or(LineError {
-                column: 1,
-                what: format!("bad double `{v}`"),
-            })?;
-            words.extend([bits as u32, (bits >> 32) as u32]);
-        }
-        let mut op = Operand::imm32(&[0]);
-        op.ty = OperandType::Immediate64;
-        op.components = match words.len() {
-            2 => Components::One,
-            4 => Components::Four(Selection::Mask(0)),
-            _ => return err("d(...) takes 1 or 2 values"),
-        };
-        op.imm = words;
-        op
-    } else {
-        parse_register(s, role, version)?
-    };
-    let _ = num;
-    op.modifier = modifier;
-    op.precision = precision;
-    op.nonuniform = nonuniform;
-    Ok(op)
-}
-
-fn parse_register(s: &str, role: Role, version: Version) -> P<Operand> {
-    let b = s.as_bytes();
-    let mut i = 0;
-    while i < b.len() && b[i].is_ascii_alphabetic() {
-        i += 1;
-    }
-    let name = &s[..i];
-    let ty = OperandType::from_name(name).ok_or(LineError {
-        column: 1,
-        what: format!("unknown register `{s}`"),
-    })?;
-    let mut indices = Vec::new();
-    let digits_start = i;
-    while i < b.len() && b[i].is_ascii_digit() {
-        i += 1;
-    }
-    if i > digits_start {
-        indices.push(number_index(&s[digits_start..i])?);
-    }
-    while i < b.len() && b[i] == b'[' {
-        let mut depth = 0;
-        let mut close = None;
-        for (j, &c) in b.iter().enumerate().skip(i) {
-            match c {
-                b'[' => depth += 1,
-                b']' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        close = Some(j);
-                        break;
-                    }
-                }
-                _ => {}
-            }
-        }
-        let close = close.ok_or(LineError {
-            column: i + 1,
-            what: format!("unclosed [ in `{s}`"),
-        })?;
-        let inner = s[i + 1..close].trim();
-        if let Some((first, last)) = inner.split_once(':') {
-            indices.push(number_index(first.trim())?);
-            indices.push(if last.trim() == "*" {
-                Index::Imm32(u32::MAX)
-            } else {
-                number_index(last.trim())?
-            });
-        } else {
-            indices.push(parse_index(inner, version)?);
-        }
-        i = close + 1;
-    }
-    let components = match s[i..].strip_prefix('.') {
-        None if !s[i..].is_empty() => return err(format!("unexpected `{}` in `{s}`", &s[i..])),
-        None => bare_components(ty, role),
-        Some(letters) => {
-            let comps = letters
-                .chars()
-                .map(component_index)
-                .collect::<Option<Vec<u8>>>()
-                .filter(|c| (1..=4).contains(&c.len()))
-                .ok_or(LineError {
-                    column: i + 1,
-                    what: format!("bad component suffix `.{letters}`"),
-                })?;
-            match role {
-                Role::Dst | Role::Decl => {
-                    let mut mask = 0u8;
-                    for c in comps {
-                        mask |= 1 << c;
-                    }
-                    Components::Four(Selection::Mask(mask))
-                }
-                Role::Src if comps.len() == 1 => Components::Four(Selection::Select1(comps[0])),
-                Role::Src => {
-                    let last = comps[comps.len() - 1];
-                    let get = |k: usize| comps.get(k).copied().unwrap_or(last);
-                    Components::Four(Selection::Swizzle([get(0), get(1), get(2), get(3)]))
-                }
-            }
-        }
-    };
-    Ok(Operand {
-        ty,
-        components,
-        indices,
-        modifier: Modifier::None,
-        precision: 0,
-        nonuniform: false,
-        extended: ExtendedOperand::None,
-        imm: Vec::new(),
-    })
-}
-
-fn number_index(s: &str) -> P<Index> {
-    let v: u64 = s.parse().map_err(|_| LineError {
-        column: 1,
-        what: format!("bad index `{s}`"),
-    })?;
-    Ok(match u32::try_from(v) {
-        Ok(v) => Index::Imm32(v),
-        Err(_) => Index::Imm64(v),
-    })
-}
-
-fn parse_index(inner: &str, version: Version) -> P<Index> {
-    if inner.bytes().all(|b| b.is_ascii_digit()) && !inner.is_empty() {
-        return number_index(inner);
-    }
-    let (reg, offset) = match inner.rsplit_once('+') {
-        Some((r, o)) => (r.trim(), Some(o.trim())),
-        None => (inner, None),
-    };
-    let rel = Box::new(parse_register(reg, Role::Src, version)?);
-    Ok(match offset {
-        None | Some("0") => Index::Relative(rel),
-        Some(o) => match number_index(o)? {
-            Index::Imm32(v) => Index::Imm32Relative(v, rel),
-            Index::Imm64(v) => Index::Imm64Relative(v, rel),
-            _ => return err("bad relative offset"),
-        },
-    })
 }

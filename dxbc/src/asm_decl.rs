@@ -1,7 +1,7 @@
 //! Declaration lines (dxbc-format.md §6.5) -> [`Instruction`]s; the inverse of the
 //! disassembler's declaration printer, using the same spelling tables (`names`).
 
-use crate::asm::{P, Role, parse_operand, parse_return_types, parse_u32, syntax};
+use crate::asm_text::{P, Role, parse_operand, parse_return_types, parse_u32, split_top, syntax};
 use crate::ir::*;
 use crate::names::{self, value};
 use crate::numfmt::parse_imm;
@@ -98,7 +98,7 @@ pub(crate) fn parse_declaration(
     version: Version,
 ) -> P<Instruction> {
     let lower = ident.to_ascii_lowercase();
-    let args = crate::asm::split_top_pub(rest);
+    let args = split_top(rest);
     let mut inst;
     let mut controls = 0u32;
     let mut ops: Vec<Operand> = Vec::new();

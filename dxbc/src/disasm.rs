@@ -8,12 +8,10 @@ use std::fmt::Write;
 
 use crate::encode::encode_instruction;
 use crate::ir::*;
+use crate::limits::Limit;
 use crate::names::{self, name};
 use crate::numfmt::{NumberType, exact_imm, fxc_imm};
 use crate::opcodes::{Ctl, Num, Opcode};
-
-pub(crate) const MESSAGE_PRINTF: u32 = 0x0020_0102;
-pub(crate) const MESSAGE_ERRORF: u32 = 0x0020_0103;
 
 /// Which spelling to write.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,15 +35,25 @@ pub fn disassemble(program: &Program, syntax: Syntax) -> String {
             .as_ref()
             .is_some_and(|c| c.class == CustomData::CLASS_MESSAGE);
         if !inst.info().is_declaration() && (inst.custom.is_none() || is_message) {
-            for _ in 0..depth {
-                out.push_str("  ");
-            }
+            out.push_str(indent(depth));
         }
         out.push_str(&line);
         out.push('\n');
         depth += after;
     }
     out
+}
+
+/// Two spaces per level, capped at D3D11's flow-control nesting limit: a valid program never
+/// nests deeper, and an unvalidated stream nested 20,000 deep must still print in linear space
+/// (uncapped, its listing grew with the square of the depth).
+fn indent(depth: usize) -> &'static str {
+    const LEVELS: usize = Limit::FlowControlNesting.value() as usize;
+    const SPACES: &str = match std::str::from_utf8(&[b' '; 2 * LEVELS]) {
+        Ok(s) => s,
+        Err(_) => "",
+    };
+    SPACES.get(..2 * depth.min(LEVELS)).unwrap_or(SPACES)
 }
 
 /// How a flow instruction moves the indentation: (levels to drop before the line, levels to add
@@ -143,7 +151,7 @@ impl Printer {
             s.push_str("_sat");
         }
         if inst.opcode == Opcode::Sync {
-            let c = inst.controls >> 11;
+            let c = inst.sync_flags().unwrap_or(0);
             if c & 4 != 0 {
                 s.push_str("_sat");
             }
@@ -194,12 +202,12 @@ impl Printer {
             s.push(')');
         }
         match info.ctl {
-            Ctl::ResInfo => match inst.field(11, 2) {
+            Ctl::ResInfo => match inst.resinfo_return_type().unwrap_or(0) {
                 1 => s.push_str("_rcpfloat"),
                 2 => s.push_str("_uint"),
                 _ => {}
             },
-            Ctl::SampleInfo if inst.field(11, 1) == 1 => s.push_str("_uint"),
+            Ctl::SampleInfo if inst.is_sampleinfo_uint() => s.push_str("_uint"),
             _ => {}
         }
         if inst.opcode == Opcode::Sync {
@@ -390,8 +398,8 @@ impl Printer {
     fn message(&self, c: &CustomData) -> Option<String> {
         let p = &c.payload;
         let stem = match *p.first()? {
-            MESSAGE_PRINTF => "printf",
-            MESSAGE_ERRORF => "errorf",
+            CustomData::MESSAGE_PRINTF => "printf",
+            CustomData::MESSAGE_ERRORF => "errorf",
             _ => return None,
         };
         let (chars, count, size) = (
@@ -458,7 +466,7 @@ impl Printer {
         let m = inst.info().mnemonic;
         let s = match inst.opcode {
             Opcode::DclGlobalFlags => {
-                let bits = inst.controls >> 11;
+                let bits = inst.global_flags().unwrap_or(0);
                 let flags: Vec<&str> = (0..names::GLOBAL_FLAGS.len())
                     .filter(|i| bits & (1 << i) != 0)
                     .map(|i| names::GLOBAL_FLAGS[i])
@@ -469,7 +477,7 @@ impl Printer {
                 if !(sm51 && t.len() == 2 || !sm51 && t.is_empty()) {
                     return None;
                 }
-                let access = if inst.field(11, 1) == 1 {
+                let access = if inst.is_dynamically_indexed() {
                     "dynamicIndexed"
                 } else {
                     "immediateIndexed"
@@ -485,19 +493,20 @@ impl Printer {
                 format!("{m} {reg}, {access}{}", space(1)?)
             }
             Opcode::DclSampler if extra(0) => {
-                let mode = name(names::SAMPLER_MODES, inst.field(11, 4))?;
+                let mode = name(names::SAMPLER_MODES, inst.sampler_mode()?)?;
                 format!("{m} {}, {mode}{}", op()?, space(0)?)
             }
             Opcode::DclResource | Opcode::DclUavTyped if extra(1) => {
-                let dim = name(names::RESOURCE_DIMENSIONS, inst.field(11, 5))?;
+                let dim_value = inst.resource_dimension()?;
+                let dim = name(names::RESOURCE_DIMENSIONS, dim_value)?;
                 let mut stem = if inst.opcode == Opcode::DclResource {
                     format!("dcl_resource_{dim}")
                 } else {
                     format!("dcl_uav_typed_{dim}")
                 };
                 if inst.opcode == Opcode::DclResource {
-                    let count = inst.field(16, 7);
-                    if matches!(inst.field(11, 5), 4 | 9) {
+                    let count = inst.sample_count()?;
+                    if matches!(dim_value, 4 | 9) {
                         let _ = write!(stem, "({count})");
                     } else if count != 0 {
                         return None;
@@ -541,30 +550,30 @@ impl Printer {
             | Opcode::DclOutputSiv
                 if t.len() == 1 =>
             {
-                format!("{m} {}, {}", op()?, name(names::SYSTEM_VALUES, t[0])?)
+                format!("{m} {}, {}", op()?, inst.system_value()?.name())
             }
             Opcode::DclInputPs if t.is_empty() => {
-                format!("{m} {}{}", interpolation(inst.field(11, 4))?, op()?)
+                format!(
+                    "{m} {}{}",
+                    interpolation(inst.interpolation_mode()?)?,
+                    op()?
+                )
             }
             Opcode::DclInputPsSgv if t.len() == 1 => {
                 // fxc writes mode 1 (constant) and never prints it.
-                let mode = inst.field(11, 4);
+                let mode = inst.interpolation_mode()?;
                 let mode_text = if mode == 1 {
                     String::new()
                 } else {
                     interpolation(mode)?
                 };
-                format!(
-                    "{m} {mode_text}{}, {}",
-                    op()?,
-                    name(names::SYSTEM_VALUES, t[0])?
-                )
+                format!("{m} {mode_text}{}, {}", op()?, inst.system_value()?.name())
             }
             Opcode::DclInputPsSiv if t.len() == 1 => format!(
                 "{m} {}{}, {}",
-                interpolation(inst.field(11, 4))?,
+                interpolation(inst.interpolation_mode()?)?,
                 op()?,
-                name(names::SYSTEM_VALUES, t[0])?
+                inst.system_value()?.name()
             ),
             Opcode::DclTemps
             | Opcode::DclMaxout
@@ -582,28 +591,28 @@ impl Printer {
             Opcode::DclOutputtopology => {
                 format!(
                     "{m} {} ",
-                    name(names::OUTPUT_TOPOLOGIES, inst.field(11, 7))?
+                    name(names::OUTPUT_TOPOLOGIES, inst.output_topology()?)?
                 )
             }
             Opcode::DclInputprimitive => {
-                format!("{m} {} ", names::input_primitive(inst.field(11, 6))?)
+                format!("{m} {} ", names::input_primitive(inst.input_primitive()?)?)
             }
             Opcode::DclInputControlPointCount | Opcode::DclOutputControlPointCount => {
-                format!("{m} {}", inst.field(11, 6))
+                format!("{m} {}", inst.control_point_count()?)
             }
             Opcode::DclTessellatorDomain => {
-                format!("{m} {}", name(names::TESS_DOMAINS, inst.field(11, 2))?)
+                format!("{m} {}", name(names::TESS_DOMAINS, inst.tess_domain()?)?)
             }
             Opcode::DclTessellatorPartitioning => {
                 format!(
                     "{m} {}",
-                    name(names::TESS_PARTITIONINGS, inst.field(11, 3))?
+                    name(names::TESS_PARTITIONINGS, inst.tess_partitioning()?)?
                 )
             }
             Opcode::DclTessellatorOutputPrimitive => {
                 format!(
                     "{m} {}",
-                    name(names::TESS_OUTPUT_PRIMITIVES, inst.field(11, 3))?
+                    name(names::TESS_OUTPUT_PRIMITIVES, inst.tess_output_primitive()?)?
                 )
             }
             Opcode::DclHsMaxTessfactor if t.len() == 1 => {
@@ -618,7 +627,7 @@ impl Printer {
                 format!("{m} ft{} = {{{}}}", t[0], bodies.join(", "))
             }
             Opcode::DclInterface if t.len() >= 3 && t.len() == 3 + (t[2] & 0xFFFF) as usize => {
-                let stem = if inst.field(11, 1) == 1 {
+                let stem = if inst.is_dynamically_indexed() {
                     "dcl_interface_dynamicindexed"
                 } else {
                     m
@@ -656,13 +665,13 @@ fn interpolation(mode: u32) -> Option<String> {
 }
 
 fn push_uav_flags(stem: &mut String, inst: &Instruction) {
-    if inst.field(16, 1) == 1 {
+    if inst.is_globally_coherent() {
         stem.push_str("_glc");
     }
-    if inst.field(23, 1) == 1 {
+    if inst.has_order_preserving_counter() {
         stem.push_str("_opc");
     }
-    if inst.field(17, 1) == 1 {
+    if inst.is_rasterizer_ordered() {
         stem.push_str("_rov");
     }
 }

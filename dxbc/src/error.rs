@@ -3,6 +3,8 @@
 
 use thiserror::Error;
 
+use crate::limits::Limit;
+
 /// Where in the input a problem sits.
 ///
 /// Byte offsets are from the start of the container; word offsets are 32-bit words from the start of
@@ -78,6 +80,23 @@ pub enum DxbcError {
         actual: usize,
     },
 
+    // ---- validation after decoding (word offset and instruction index) ----
+    #[error("word {word}, instruction {index}: {what} is {value}, beyond D3D11's {limit}")]
+    Limit {
+        word: usize,
+        index: usize,
+        limit: Limit,
+        /// What carries the number: `r4294967295`, `dcl_temps`, `thread group x`...
+        what: String,
+        value: u64,
+    },
+    #[error("word {word}, instruction {index}: {what}")]
+    Undeclared {
+        word: usize,
+        index: usize,
+        what: String,
+    },
+
     // ---- encoding an IR that cannot be represented ----
     #[error("instruction {index}: cannot encode: {what}")]
     Unencodable { index: usize, what: String },
@@ -108,6 +127,8 @@ impl DxbcError {
             DxbcError::InvalidField { .. } => "tpf.invalid-field",
             DxbcError::BadLength { .. } => "tpf.bad-length",
             DxbcError::ProgramLength { .. } => "tpf.program-length",
+            DxbcError::Limit { .. } => "dxbc.limit",
+            DxbcError::Undeclared { .. } => "dxbc.undeclared",
             DxbcError::Unencodable { .. } => "tpf.unencodable",
             DxbcError::Syntax { .. } => "asm.syntax",
         }

@@ -3,6 +3,7 @@
 //! The IR keeps every bit the encoding carries (including forms fxc never writes, such as an empty
 //! extended operand token), so that decoding and re-encoding any accepted stream is word-exact.
 
+use crate::limits::Limit;
 use crate::opcodes::{OpInfo, Opcode};
 
 /// Which pipeline stage a program runs in (version token bits 16..=31).
@@ -96,7 +97,9 @@ pub struct Program {
 }
 
 /// How many `r#`, `v#` and `o#` registers a program uses: the highest register any operand or
-/// `dcl_indexrange` names, plus one (and at least `dcl_temps`).
+/// `dcl_indexrange` names, plus one (and at least `dcl_temps`), never more than D3D11's limits
+/// ([`crate::limits`]): a validated program stays below them anyway, and a program built in code
+/// cannot make a consumer allocate more.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct RegisterCounts {
     pub temps: u32,
@@ -118,7 +121,7 @@ impl Program {
                 op.indices
                     .first()
                     .and_then(Index::immediate)
-                    .map(|v| v as u32)
+                    .map(|v| u32::try_from(v).unwrap_or(u32::MAX))
             };
             if inst.opcode == Opcode::DclTemps {
                 grow(
@@ -137,7 +140,13 @@ impl Program {
                 grow(op.ty, first(op).unwrap_or(0).saturating_add(*count));
             }
         }
-        c
+        RegisterCounts {
+            temps: c.temps.min(Limit::TempRegisters.value()),
+            inputs: c.inputs.min(Limit::InputRegisters.value()),
+            outputs: c
+                .outputs
+                .min(crate::limits::output_registers(self.version.stage).value()),
+        }
     }
 }
 
@@ -193,6 +202,10 @@ impl CustomData {
     pub const CLASS_OPAQUE: u32 = 2;
     pub const CLASS_ICB: u32 = 3;
     pub const CLASS_MESSAGE: u32 = 4;
+    /// First payload word of a `printf` shader message (class 4).
+    pub const MESSAGE_PRINTF: u32 = 0x0020_0102;
+    /// First payload word of an `errorf` shader message (class 4).
+    pub const MESSAGE_ERRORF: u32 = 0x0020_0103;
 }
 
 /// One instruction or declaration.
@@ -242,7 +255,9 @@ impl Instruction {
         self.opcode.info()
     }
 
-    /// A control field: `width` bits starting at OpcodeToken0 bit `shift`.
+    /// A control field: `width` bits starting at OpcodeToken0 bit `shift`. Prefer the named
+    /// accessors (`resource_dimension()`, `interpolation_mode()`, ... in `decl`), which check the
+    /// opcode.
     pub fn field(&self, shift: u32, width: u32) -> u32 {
         (self.controls >> shift) & ((1 << width) - 1)
     }

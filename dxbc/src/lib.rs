@@ -10,28 +10,36 @@
 
 pub mod asm;
 mod asm_decl;
+mod asm_text;
 pub mod builder;
 mod byteio;
 pub mod checksum;
 pub mod chunks;
 pub mod container;
+pub mod decl;
 pub mod decode;
 pub mod disasm;
 pub mod encode;
 pub mod error;
+pub mod input;
 pub mod ir;
+pub mod limits;
 pub mod names;
 pub mod numfmt;
 pub mod opcodes;
 pub mod shader;
+pub mod validate;
 
 pub use asm::assemble;
 pub use checksum::dxbc_checksum;
 pub use container::{Chunk, Container, FourCC};
+pub use decl::SystemValue;
 pub use decode::{decode_program, decode_words};
 pub use disasm::{Syntax, disassemble};
 pub use encode::{encode_program, encode_words};
 pub use error::{DxbcError, Result};
+pub use input::{MAX_INPUT_BYTES, ReadError, read_file, read_text};
 pub use ir::*;
+pub use limits::{DISPATCH_GROUPS_PER_DIMENSION, Limit};
 pub use opcodes::{Opcode, TABLE};
 pub use shader::{Shader, assemble_container, build_container};

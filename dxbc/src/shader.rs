@@ -2,7 +2,8 @@
 //! and `asm` work on.
 
 use crate::asm::assemble;
-use crate::chunks::signature::{Signature, parse_fxc_signature_comments};
+use crate::chunks::derived::derive_signatures;
+use crate::chunks::signature::{Signature, parse_fxc_signature_comments, section_rank};
 use crate::container::{Chunk, Container, FourCC};
 use crate::decode::decode_program;
 use crate::disasm::{Syntax, disassemble};
@@ -20,13 +21,16 @@ pub struct Shader {
 }
 
 impl Shader {
-    /// Parse a container and decode its token stream and signatures.
+    /// Parse a container, decode its token stream and signatures, and validate the program
+    /// against D3D11's limits and its declarations ([`crate::validate`]), so that nothing sized
+    /// by the program's numbers downstream can exceed a limit.
     pub fn parse(bytes: &[u8]) -> Result<Shader> {
         let container = Container::parse(bytes)?;
         let code = container.code_chunk().ok_or(DxbcError::MissingChunk {
             tag: "SHDR or SHEX".into(),
         })?;
         let program = decode_program(&code.data)?;
+        program.validate()?;
         let signatures = container
             .chunks
             .iter()
@@ -54,17 +58,31 @@ impl Shader {
 }
 
 /// Assemble dxdiff's text or an fxc listing into a container: signature chunks rebuilt from the
-/// listing's comment tables, then the code chunk (`SHDR` for SM4, `SHEX` for SM5), with a fresh
+/// listing's comment tables (or derived from the declarations when it has none, see
+/// [`build_container`]), then the code chunk (`SHDR` for SM4, `SHEX` for SM5), with a fresh
 /// checksum.
 pub fn assemble_container(text: &str) -> Result<Container> {
     let assembled = assemble(text)?;
     build_container(&parse_fxc_signature_comments(text)?, &assembled.program)
 }
 
-/// A fresh container: the signature chunks, then the code chunk (`SHDR` for SM4, `SHEX` for
-/// SM5), like fxc's stripped output.
+/// A fresh container like fxc's stripped output: the input signature, the output signature, any
+/// patch-constant signature, then the code chunk (`SHDR` for SM4, `SHEX` for SM5).
+///
+/// fxc always writes an input and an output signature (empty for compute shaders). When
+/// `signatures` has none for a side, that side is derived from the declarations
+/// ([`derive_signatures`]); given signatures are kept as they are.
 pub fn build_container(signatures: &[Signature], program: &Program) -> Result<Container> {
-    let mut chunks: Vec<Chunk> = signatures
+    let mut all: Vec<Signature> = signatures.to_vec();
+    for derived in derive_signatures(program) {
+        let rank = section_rank(derived.kind);
+        if !signatures.iter().any(|s| section_rank(s.kind) == rank) {
+            all.push(derived);
+        }
+    }
+    // Stable: given signatures of one side keep their order.
+    all.sort_by_key(|s| section_rank(s.kind));
+    let mut chunks: Vec<Chunk> = all
         .iter()
         .map(|s| Chunk {
             tag: s.kind,

@@ -3,6 +3,7 @@
 //! Each type parses from a chunk's data and encodes back to the same bytes, so a container can be
 //! edited through them without disturbing what it does not change.
 
+pub mod derived;
 pub mod rdef;
 pub mod sfi0;
 pub mod signature;

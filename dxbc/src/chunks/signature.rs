@@ -70,6 +70,15 @@ fn section_of(kind: FourCC) -> Section {
     }
 }
 
+/// Where fxc puts a signature chunk among the others: inputs, then outputs, then patch constants.
+pub(crate) fn section_rank(kind: FourCC) -> u8 {
+    match section_of(kind) {
+        Section::Input => 0,
+        Section::Output => 1,
+        Section::Patch => 2,
+    }
+}
+
 impl Signature {
     /// Whether `tag` is one of the seven signature chunk tags.
     pub fn is_signature_tag(tag: FourCC) -> bool {

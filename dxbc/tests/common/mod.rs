@@ -40,7 +40,7 @@ pub fn files(sub: &str, ext: &str) -> Vec<PathBuf> {
     out
 }
 
-fn unhex(s: &str) -> Vec<u8> {
+pub fn unhex(s: &str) -> Vec<u8> {
     (0..s.len() / 2)
         .map(|i| u8::from_str_radix(&s[2 * i..2 * i + 2], 16).expect("hex"))
         .collect()

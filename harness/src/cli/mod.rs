@@ -84,12 +84,20 @@ pub fn dxbc_err(path: &Path) -> impl Fn(dxbc::DxbcError) -> CliError + '_ {
     }
 }
 
+/// An input that could not be read (bounded: `dxbc::MAX_INPUT_BYTES`).
+pub fn read_err(e: dxbc::ReadError) -> CliError {
+    match e {
+        dxbc::ReadError::Io { path, source } => CliError::Io { path, source },
+        other => CliError::Input {
+            path: other.path().to_path_buf(),
+            what: format!("[{}] {other}", other.code()),
+        },
+    }
+}
+
 /// Read a program: a raw DXBC container, or a `dxdiff-case/1` JSON file (its `dxbc` field).
 pub fn read_blob(path: &Path) -> Result<Vec<u8>, CliError> {
-    let bytes = std::fs::read(path).map_err(|source| CliError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let bytes = dxbc::read_file(path).map_err(read_err)?;
     if bytes.first().is_some_and(|b| *b == b'{') {
         let input = |what: String| CliError::Input {
             path: path.to_path_buf(),

@@ -48,6 +48,23 @@ fn malformed_input_exits_2_with_an_offset() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("line 2"));
 }
 
+#[test]
+fn endless_input_is_refused_after_the_size_limit() {
+    let zero = std::path::Path::new("/dev/zero");
+    if !zero.exists() {
+        return;
+    }
+    for cmd in ["info", "disasm", "asm"] {
+        let out = dxdiff().arg(cmd).arg(zero).output().expect("run");
+        assert_eq!(out.status.code(), Some(2), "dxdiff {cmd} /dev/zero");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("io.too-large") && err.contains("/dev/zero"),
+            "{err}"
+        );
+    }
+}
+
 /// Mutated copies of a real container: every run exits 0 or 2 (a signal has no exit code).
 #[test]
 fn mutated_blobs_never_crash_the_cli() {

@@ -1,0 +1,411 @@
+//! Named views of declaration payloads and opcode control fields, so that callers read
+//! `inst.resource_dimension()` instead of `inst.field(11, 5)`, and [`SystemValue`], the
+//! `D3D10_SB_NAME` of `_sgv`/`_siv` declarations.
+//!
+//! Each accessor checks the opcode it belongs to and the payload's shape, and returns `None`
+//! otherwise, so a malformed declaration reads as absent rather than as a wrong number.
+
+use crate::ir::{Instruction, Operand};
+use crate::names;
+use crate::opcodes::Opcode;
+
+fn bits(inst: &Instruction, shift: u32, width: u32) -> u32 {
+    inst.field(shift, width)
+}
+
+impl Instruction {
+    /// Whether this is one of `ops`.
+    fn is(&self, ops: &[Opcode]) -> bool {
+        ops.contains(&self.opcode)
+    }
+
+    /// The single payload word of `dcl_temps`, `dcl_maxout`, `dcl_gsinstances`, ...
+    fn single(&self, op: Opcode) -> Option<u32> {
+        match self.trailing.as_slice() {
+            [v] if self.opcode == op => Some(*v),
+            _ => None,
+        }
+    }
+
+    /// The declared operand of a one-operand declaration.
+    pub fn declared_operand(&self) -> Option<&Operand> {
+        if self.info().is_declaration() {
+            self.operands.first()
+        } else {
+            None
+        }
+    }
+
+    /// `dcl_temps N`: N.
+    pub fn temps_count(&self) -> Option<u32> {
+        self.single(Opcode::DclTemps)
+    }
+
+    /// `dcl_indexableTemp x#[n], c`: (#, n, c).
+    pub fn indexable_temp(&self) -> Option<(u32, u32, u32)> {
+        match self.trailing.as_slice() {
+            [id, len, comps] if self.opcode == Opcode::DclIndexableTemp => {
+                Some((*id, *len, *comps))
+            }
+            _ => None,
+        }
+    }
+
+    /// `dcl_thread_group x, y, z`.
+    pub fn thread_group(&self) -> Option<[u32; 3]> {
+        match self.trailing.as_slice() {
+            [x, y, z] if self.opcode == Opcode::DclThreadGroup => Some([*x, *y, *z]),
+            _ => None,
+        }
+    }
+
+    /// `dcl_maxout N`.
+    pub fn max_output_vertices(&self) -> Option<u32> {
+        self.single(Opcode::DclMaxout)
+    }
+
+    /// `dcl_gsinstances N`.
+    pub fn gs_instances(&self) -> Option<u32> {
+        self.single(Opcode::DclGsinstances)
+    }
+
+    /// `dcl_indexrange v#/o# N`: N.
+    pub fn index_range_count(&self) -> Option<u32> {
+        self.single(Opcode::DclIndexrange)
+    }
+
+    /// Bytes a `dcl_tgsm_raw` or `dcl_tgsm_structured` declares (stride * count), as u64 so a
+    /// hostile product cannot wrap.
+    pub fn tgsm_bytes(&self) -> Option<u64> {
+        match (self.opcode, self.trailing.as_slice()) {
+            (Opcode::DclTgsmRaw, [bytes]) => Some(u64::from(*bytes)),
+            (Opcode::DclTgsmStructured, [stride, count]) => {
+                Some(u64::from(*stride) * u64::from(*count))
+            }
+            _ => None,
+        }
+    }
+
+    /// The structure stride of `dcl_resource_structured`, `dcl_uav_structured` and
+    /// `dcl_tgsm_structured`.
+    pub fn structure_stride(&self) -> Option<u32> {
+        let structured = [
+            Opcode::DclResourceStructured,
+            Opcode::DclUavStructured,
+            Opcode::DclTgsmStructured,
+        ];
+        if self.is(&structured) {
+            self.trailing.first().copied()
+        } else {
+            None
+        }
+    }
+
+    /// The system value of a `_sgv`/`_siv` input or output declaration.
+    pub fn system_value(&self) -> Option<SystemValue> {
+        let with_name = [
+            Opcode::DclInputSgv,
+            Opcode::DclInputSiv,
+            Opcode::DclInputPsSgv,
+            Opcode::DclInputPsSiv,
+            Opcode::DclOutputSgv,
+            Opcode::DclOutputSiv,
+        ];
+        match self.trailing.as_slice() {
+            [v] if self.is(&with_name) => SystemValue::from_number(*v),
+            _ => None,
+        }
+    }
+
+    /// The return-type token of `dcl_resource`/`dcl_uav_typed` (4 bits per component).
+    pub fn return_type_token(&self) -> Option<u32> {
+        if self.is(&[Opcode::DclResource, Opcode::DclUavTyped]) {
+            self.trailing.first().copied()
+        } else {
+            None
+        }
+    }
+
+    /// The declared size of `dcl_constantbuffer` in vec4 rows (0 = not stated), SM5.0's second
+    /// index; SM5.1 keeps it in the payload.
+    pub fn constant_buffer_rows(&self, sm51: bool) -> Option<u64> {
+        if self.opcode != Opcode::DclConstantbuffer {
+            return None;
+        }
+        if sm51 {
+            self.trailing.first().map(|v| u64::from(*v))
+        } else {
+            self.operands.first()?.indices.get(1)?.immediate()
+        }
+    }
+
+    // ---- control fields (OpcodeToken0 bits 11..=23) ----
+
+    /// `dcl_resource`/`dcl_uav_typed` dimension (names::RESOURCE_DIMENSIONS).
+    pub fn resource_dimension(&self) -> Option<u32> {
+        self.is(&[Opcode::DclResource, Opcode::DclUavTyped])
+            .then(|| bits(self, 11, 5))
+    }
+
+    /// Sample count of a multisampled `dcl_resource`.
+    pub fn sample_count(&self) -> Option<u32> {
+        (self.opcode == Opcode::DclResource).then(|| bits(self, 16, 7))
+    }
+
+    /// Interpolation mode of `dcl_input_ps*` (names::INTERPOLATION_MODES).
+    pub fn interpolation_mode(&self) -> Option<u32> {
+        let ps = [
+            Opcode::DclInputPs,
+            Opcode::DclInputPsSgv,
+            Opcode::DclInputPsSiv,
+        ];
+        self.is(&ps).then(|| bits(self, 11, 4))
+    }
+
+    /// `dcl_sampler` mode (names::SAMPLER_MODES).
+    pub fn sampler_mode(&self) -> Option<u32> {
+        (self.opcode == Opcode::DclSampler).then(|| bits(self, 11, 4))
+    }
+
+    /// `dcl_constantbuffer ..., dynamicIndexed`.
+    pub fn is_dynamically_indexed(&self) -> bool {
+        self.is(&[Opcode::DclConstantbuffer, Opcode::DclInterface]) && bits(self, 11, 1) == 1
+    }
+
+    /// `resinfo`'s return type: 0 float, 1 `_rcpFloat`, 2 `_uint`.
+    pub fn resinfo_return_type(&self) -> Option<u32> {
+        (self.opcode == Opcode::Resinfo).then(|| bits(self, 11, 2))
+    }
+
+    /// `sampleinfo_uint`.
+    pub fn is_sampleinfo_uint(&self) -> bool {
+        self.opcode == Opcode::Sampleinfo && bits(self, 11, 1) == 1
+    }
+
+    fn uav_flag(&self, bit: u32) -> bool {
+        let uav = [
+            Opcode::DclUavTyped,
+            Opcode::DclUavRaw,
+            Opcode::DclUavStructured,
+        ];
+        self.is(&uav) && bits(self, bit, 1) == 1
+    }
+
+    /// `_glc`: a globally coherent UAV.
+    pub fn is_globally_coherent(&self) -> bool {
+        self.uav_flag(16)
+    }
+
+    /// `_rov`: a rasterizer-ordered UAV.
+    pub fn is_rasterizer_ordered(&self) -> bool {
+        self.uav_flag(17)
+    }
+
+    /// `_opc`: a structured UAV with an order-preserving counter.
+    pub fn has_order_preserving_counter(&self) -> bool {
+        self.opcode == Opcode::DclUavStructured && bits(self, 23, 1) == 1
+    }
+
+    /// `dcl_globalFlags` bits, bit 0 = `refactoringAllowed` (names::GLOBAL_FLAGS).
+    pub fn global_flags(&self) -> Option<u32> {
+        (self.opcode == Opcode::DclGlobalFlags).then_some(self.controls >> 11)
+    }
+
+    /// `dcl_outputtopology` (names::OUTPUT_TOPOLOGIES).
+    pub fn output_topology(&self) -> Option<u32> {
+        (self.opcode == Opcode::DclOutputtopology).then(|| bits(self, 11, 7))
+    }
+
+    /// `dcl_inputprimitive` (names::input_primitive).
+    pub fn input_primitive(&self) -> Option<u32> {
+        (self.opcode == Opcode::DclInputprimitive).then(|| bits(self, 11, 6))
+    }
+
+    /// `dcl_input_control_point_count` / `dcl_output_control_point_count`.
+    pub fn control_point_count(&self) -> Option<u32> {
+        let ops = [
+            Opcode::DclInputControlPointCount,
+            Opcode::DclOutputControlPointCount,
+        ];
+        self.is(&ops).then(|| bits(self, 11, 6))
+    }
+
+    /// `dcl_tessellator_domain` (names::TESS_DOMAINS).
+    pub fn tess_domain(&self) -> Option<u32> {
+        (self.opcode == Opcode::DclTessellatorDomain).then(|| bits(self, 11, 2))
+    }
+
+    /// `dcl_tessellator_partitioning` (names::TESS_PARTITIONINGS).
+    pub fn tess_partitioning(&self) -> Option<u32> {
+        (self.opcode == Opcode::DclTessellatorPartitioning).then(|| bits(self, 11, 3))
+    }
+
+    /// `dcl_tessellator_output_primitive` (names::TESS_OUTPUT_PRIMITIVES).
+    pub fn tess_output_primitive(&self) -> Option<u32> {
+        (self.opcode == Opcode::DclTessellatorOutputPrimitive).then(|| bits(self, 11, 3))
+    }
+
+    /// `sync` flags: bit 0 threads, 1 TGSM fence, 2 UAV group fence, 3 UAV global fence.
+    pub fn sync_flags(&self) -> Option<u32> {
+        (self.opcode == Opcode::Sync).then(|| bits(self, 11, 4))
+    }
+}
+
+/// `D3D10_SB_NAME`: the system value an `_sgv`/`_siv` declaration names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SystemValue {
+    Undefined = 0,
+    Position = 1,
+    ClipDistance = 2,
+    CullDistance = 3,
+    RenderTargetArrayIndex = 4,
+    ViewportArrayIndex = 5,
+    VertexId = 6,
+    PrimitiveId = 7,
+    InstanceId = 8,
+    IsFrontFace = 9,
+    SampleIndex = 10,
+    FinalQuadUEq0EdgeTessFactor = 11,
+    FinalQuadVEq0EdgeTessFactor = 12,
+    FinalQuadUEq1EdgeTessFactor = 13,
+    FinalQuadVEq1EdgeTessFactor = 14,
+    FinalQuadUInsideTessFactor = 15,
+    FinalQuadVInsideTessFactor = 16,
+    FinalTriUEq0EdgeTessFactor = 17,
+    FinalTriVEq0EdgeTessFactor = 18,
+    FinalTriWEq0EdgeTessFactor = 19,
+    FinalTriInsideTessFactor = 20,
+    FinalLineDetailTessFactor = 21,
+    FinalLineDensityTessFactor = 22,
+}
+
+impl SystemValue {
+    const ALL: [SystemValue; 23] = {
+        use SystemValue::*;
+        [
+            Undefined,
+            Position,
+            ClipDistance,
+            CullDistance,
+            RenderTargetArrayIndex,
+            ViewportArrayIndex,
+            VertexId,
+            PrimitiveId,
+            InstanceId,
+            IsFrontFace,
+            SampleIndex,
+            FinalQuadUEq0EdgeTessFactor,
+            FinalQuadVEq0EdgeTessFactor,
+            FinalQuadUEq1EdgeTessFactor,
+            FinalQuadVEq1EdgeTessFactor,
+            FinalQuadUInsideTessFactor,
+            FinalQuadVInsideTessFactor,
+            FinalTriUEq0EdgeTessFactor,
+            FinalTriVEq0EdgeTessFactor,
+            FinalTriWEq0EdgeTessFactor,
+            FinalTriInsideTessFactor,
+            FinalLineDetailTessFactor,
+            FinalLineDensityTessFactor,
+        ]
+    };
+
+    pub fn from_number(n: u32) -> Option<SystemValue> {
+        Self::ALL.get(usize::try_from(n).ok()?).copied()
+    }
+
+    pub const fn number(self) -> u32 {
+        self as u32
+    }
+
+    /// fxc's spelling in declarations (`position`, `vertex_id`, ...), from [`names::SYSTEM_VALUES`].
+    pub fn name(self) -> &'static str {
+        names::name(names::SYSTEM_VALUES, self.number()).unwrap_or("undefined")
+    }
+
+    /// The HLSL semantic fxc writes into a signature for this value, and its semantic index
+    /// (the tessellation factors are elements of `SV_TessFactor`/`SV_InsideTessFactor` arrays;
+    /// an isoline's density is element 0 and its detail element 1).
+    pub fn semantic(self) -> (&'static str, u32) {
+        use SystemValue::*;
+        match self {
+            Undefined => ("", 0),
+            Position => ("SV_Position", 0),
+            ClipDistance => ("SV_ClipDistance", 0),
+            CullDistance => ("SV_CullDistance", 0),
+            RenderTargetArrayIndex => ("SV_RenderTargetArrayIndex", 0),
+            ViewportArrayIndex => ("SV_ViewportArrayIndex", 0),
+            VertexId => ("SV_VertexID", 0),
+            PrimitiveId => ("SV_PrimitiveID", 0),
+            InstanceId => ("SV_InstanceID", 0),
+            IsFrontFace => ("SV_IsFrontFace", 0),
+            SampleIndex => ("SV_SampleIndex", 0),
+            FinalQuadUEq0EdgeTessFactor => ("SV_TessFactor", 0),
+            FinalQuadVEq0EdgeTessFactor => ("SV_TessFactor", 1),
+            FinalQuadUEq1EdgeTessFactor => ("SV_TessFactor", 2),
+            FinalQuadVEq1EdgeTessFactor => ("SV_TessFactor", 3),
+            FinalQuadUInsideTessFactor => ("SV_InsideTessFactor", 0),
+            FinalQuadVInsideTessFactor => ("SV_InsideTessFactor", 1),
+            FinalTriUEq0EdgeTessFactor => ("SV_TessFactor", 0),
+            FinalTriVEq0EdgeTessFactor => ("SV_TessFactor", 1),
+            FinalTriWEq0EdgeTessFactor => ("SV_TessFactor", 2),
+            FinalTriInsideTessFactor => ("SV_InsideTessFactor", 0),
+            FinalLineDensityTessFactor => ("SV_TessFactor", 0),
+            FinalLineDetailTessFactor => ("SV_TessFactor", 1),
+        }
+    }
+
+    /// The `D3D_NAME` a signature element stores. It equals the token value up to
+    /// `SV_SampleIndex`; the token stream names each tessellation factor separately while the
+    /// signature has one code per kind (11 quad edge, 12 quad inside, 13 tri edge, 14 tri inside,
+    /// 15 line detail, 16 line density).
+    pub fn signature_code(self) -> u32 {
+        use SystemValue::*;
+        match self {
+            FinalQuadUEq0EdgeTessFactor
+            | FinalQuadVEq0EdgeTessFactor
+            | FinalQuadUEq1EdgeTessFactor
+            | FinalQuadVEq1EdgeTessFactor => 11,
+            FinalQuadUInsideTessFactor | FinalQuadVInsideTessFactor => 12,
+            FinalTriUEq0EdgeTessFactor
+            | FinalTriVEq0EdgeTessFactor
+            | FinalTriWEq0EdgeTessFactor => 13,
+            FinalTriInsideTessFactor => 14,
+            FinalLineDetailTessFactor => 15,
+            FinalLineDensityTessFactor => 16,
+            other => other.number(),
+        }
+    }
+
+    /// `D3D_REGISTER_COMPONENT_TYPE` fxc gives this value's signature element: 1 uint for the
+    /// ids, indices and the front-face mask, 3 float for positions, distances and factors.
+    pub fn component_type(self) -> u32 {
+        use SystemValue::*;
+        match self {
+            RenderTargetArrayIndex
+            | ViewportArrayIndex
+            | VertexId
+            | PrimitiveId
+            | InstanceId
+            | IsFrontFace
+            | SampleIndex => 1,
+            _ => 3,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn system_values_match_the_spelling_table() {
+        assert_eq!(SystemValue::ALL.len(), names::SYSTEM_VALUES.len());
+        for (i, sv) in SystemValue::ALL.iter().enumerate() {
+            assert_eq!(sv.number() as usize, i);
+            assert_eq!(SystemValue::from_number(i as u32), Some(*sv));
+            assert_eq!(sv.name(), names::SYSTEM_VALUES[i]);
+        }
+        assert_eq!(SystemValue::from_number(23), None);
+        assert_eq!(SystemValue::FinalTriInsideTessFactor.signature_code(), 14);
+    }
+}

@@ -1,0 +1,267 @@
+//! The validation pass after decoding: each hostile input the probe found, and the limits table
+//! as docs/reliability.md prints it. Every case here decoded (and then aborted or misled the
+//! harness downstream) before `Shader::parse` validated.
+
+mod common;
+
+use dxbc::{DxbcError, Limit, Shader};
+
+/// A container from assembly text (the assembler does not validate: it is how hostile programs
+/// are written down).
+fn blob(text: &str) -> Vec<u8> {
+    dxbc::assemble_container(text)
+        .unwrap_or_else(|e| panic!("assembles: {e}\n{text}"))
+        .to_bytes()
+}
+
+fn parse_err(text: &str) -> DxbcError {
+    match Shader::parse(&blob(text)) {
+        Ok(_) => panic!("accepted:\n{text}"),
+        Err(e) => e,
+    }
+}
+
+fn assert_limit(text: &str, want: Limit) {
+    let e = parse_err(text);
+    assert_eq!(e.code(), "dxbc.limit", "{e}\n{text}");
+    match &e {
+        DxbcError::Limit { limit, .. } => assert_eq!(*limit, want, "{e}"),
+        other => panic!("not a limit error: {other}"),
+    }
+    let msg = e.to_string();
+    assert!(msg.starts_with("word "), "{msg}");
+    assert!(msg.contains(&format!("{want:?}")), "{msg}");
+}
+
+fn assert_undeclared(text: &str) {
+    let e = parse_err(text);
+    assert_eq!(e.code(), "dxbc.undeclared", "{e}\n{text}");
+}
+
+const PS_HEAD: &str = "ps_5_0\ndcl_input_ps linear v0.xy\ndcl_output o0.xyzw\n";
+
+#[test]
+fn probe_findings_are_limit_errors() {
+    assert_limit(
+        "ps_5_0\ndcl_output o0.xyzw\ndcl_temps 0xffffffff\nmov o0.xyzw, l(0,0,0,0)\nret\n",
+        Limit::TempRegisters,
+    );
+    assert_limit(
+        "ps_5_0\ndcl_output o0.xyzw\ndcl_indexableTemp x0[4294967295], 4\nmov o0.xyzw, l(0,0,0,0)\nret\n",
+        Limit::TempRegisters,
+    );
+    assert_limit(
+        "ps_5_0\ndcl_output o0.xyzw\ndcl_indexableTemp x0[100000000], 4\nmov o0.xyzw, l(0,0,0,0)\nret\n",
+        Limit::TempRegisters,
+    );
+    assert_limit(
+        "ps_5_0\ndcl_input_ps linear v4000000000.xy\ndcl_output o0.xyzw\nmov o0.xyzw, l(0,0,0,0)\nret\n",
+        Limit::InputRegisters,
+    );
+    assert_limit(
+        "vs_5_0\ndcl_output o2147483648.xyzw\nret\n",
+        Limit::OutputRegisters,
+    );
+    assert_limit(
+        "ps_5_0\ndcl_output o0.xyzw\ndcl_temps 1\nmov r4294967295.x, l(1)\nmov o0.xyzw, r0.xyzw\nret\n",
+        Limit::TempRegisters,
+    );
+    assert_limit(
+        "ps_5_0\ndcl_input_ps linear v65536.xy\ndcl_output o0.xyzw\nret\n",
+        Limit::InputRegisters,
+    );
+    assert_limit(
+        "ps_5_0\ndcl_output o33554432.xyzw\nret\n",
+        Limit::PixelOutputRegisters,
+    );
+    // A pixel shader has 8 render targets.
+    assert_limit(
+        "ps_5_0\ndcl_output o8.xyzw\nret\n",
+        Limit::PixelOutputRegisters,
+    );
+    // The bit flip that declared v32 while the code read v0.
+    assert_limit(
+        "ps_5_0\ndcl_input_ps linear v32.xy\ndcl_output o0.xyzw\nmov o0.xy, v0.xyxx\nret\n",
+        Limit::InputRegisters,
+    );
+}
+
+#[test]
+fn declaration_payloads_are_bounded() {
+    let cs = |body: &str| format!("cs_5_0\n{body}\nret\n");
+    assert_limit(&cs("dcl_thread_group 1025, 1, 1"), Limit::ThreadGroupX);
+    assert_limit(&cs("dcl_thread_group 1, 1, 65"), Limit::ThreadGroupZ);
+    assert_limit(
+        &cs("dcl_thread_group 64, 32, 1"),
+        Limit::ThreadGroupInvocations,
+    );
+    assert_limit(
+        "cs_4_0\ndcl_thread_group 1024, 1, 1\nret\n",
+        Limit::Cs4xThreadGroupInvocations,
+    );
+    assert_limit(
+        &cs("dcl_tgsm_raw g0, 32768\ndcl_tgsm_raw g1, 4\ndcl_thread_group 1, 1, 1"),
+        Limit::GroupSharedBytes,
+    );
+    assert_limit(
+        &cs("dcl_tgsm_structured g0, 4, 4294967295\ndcl_thread_group 1, 1, 1"),
+        Limit::GroupSharedBytes,
+    );
+    assert_limit(
+        &cs("dcl_tgsm_structured g0, 4096, 1\ndcl_thread_group 1, 1, 1"),
+        Limit::StructureStrideBytes,
+    );
+    assert_limit(
+        &cs("dcl_constantbuffer cb14[1], immediateIndexed\ndcl_thread_group 1, 1, 1"),
+        Limit::ConstantBuffers,
+    );
+    assert_limit(
+        &cs("dcl_constantbuffer cb0[4097], immediateIndexed\ndcl_thread_group 1, 1, 1"),
+        Limit::ConstantBufferRows,
+    );
+    assert_limit(
+        &cs("dcl_resource_buffer (float,float,float,float) t128\ndcl_thread_group 1, 1, 1"),
+        Limit::ShaderResources,
+    );
+    assert_limit(
+        &cs("dcl_sampler s16, mode_default\ndcl_thread_group 1, 1, 1"),
+        Limit::Samplers,
+    );
+    assert_limit(
+        &cs("dcl_uav_raw u64\ndcl_thread_group 1, 1, 1"),
+        Limit::UnorderedAccessViews,
+    );
+    assert_limit("gs_5_0\ndcl_maxout 1025\nret\n", Limit::GsMaxOutputVertices);
+    // r# and x# share the 4096.
+    assert_limit(
+        "ps_5_0\ndcl_output o0.xyzw\ndcl_temps 4000\ndcl_indexableTemp x0[97], 4\nret\n",
+        Limit::TempRegisters,
+    );
+}
+
+#[test]
+fn nesting_deeper_than_64_is_a_limit_error() {
+    let nest = |n: usize| {
+        let mut s = String::from("ps_5_0\ndcl_output o0.xyzw\n");
+        s.push_str(&"loop\n".repeat(n));
+        s.push_str(&"endloop\n".repeat(n));
+        s.push_str("ret\n");
+        s
+    };
+    Shader::parse(&blob(&nest(64))).expect("64 levels are allowed");
+    assert_limit(&nest(65), Limit::FlowControlNesting);
+    // The probe's 20,000 levels are rejected without building anything per level.
+    assert_limit(&nest(20_000), Limit::FlowControlNesting);
+}
+
+#[test]
+fn registers_must_be_declared() {
+    // r# beyond dcl_temps.
+    assert_undeclared("ps_5_0\ndcl_output o0.xyzw\ndcl_temps 2\nmov r2.x, l(1)\nret\n");
+    // A bit flip that moved the declaration away from the register the code reads.
+    assert_undeclared(
+        "ps_5_0\ndcl_input_ps linear v5.xy\ndcl_output o0.xyzw\nmov o0.xy, v0.xyxx\nret\n",
+    );
+    assert_undeclared("ps_5_0\ndcl_output o1.xyzw\nmov o0.xyzw, l(0,0,0,0)\nret\n");
+    // x# not declared, or indexed past its length.
+    assert_undeclared(&format!("{PS_HEAD}dcl_temps 1\nmov x0[0].x, l(1)\nret\n"));
+    assert_undeclared(&format!(
+        "{PS_HEAD}dcl_indexableTemp x0[4], 4\nmov x0[4].x, l(1)\nret\n"
+    ));
+    // cb slot not declared, or an immediate row past its declared size.
+    assert_undeclared(&format!("{PS_HEAD}mov o0.xyzw, cb1[0].xyzw\nret\n"));
+    assert_undeclared(&format!(
+        "{PS_HEAD}dcl_constantbuffer cb0[2], immediateIndexed\nmov o0.xyzw, cb0[2].xyzw\nret\n"
+    ));
+    // t#, s#, u#, g# not declared.
+    assert_undeclared(&format!(
+        "{PS_HEAD}dcl_sampler s0, mode_default\ndcl_temps 1\nsample r0.xyzw, v0.xyxx, t0.xyzw, s0\nret\n"
+    ));
+    assert_undeclared("cs_5_0\ndcl_thread_group 1, 1, 1\nstore_raw u0.x, l(0), l(1)\nret\n");
+    assert_undeclared("cs_5_0\ndcl_thread_group 1, 1, 1\nstore_raw g0.x, l(0), l(1)\nret\n");
+    // icb[n] beyond the immediate constant buffer.
+    assert_undeclared(&format!(
+        "{PS_HEAD}dcl_immediateConstantBuffer {{ {{ 1, 2, 3, 4}} }}\nmov o0.xyzw, icb[1].xyzw\nret\n"
+    ));
+}
+
+#[test]
+fn dynamic_indices_and_unsized_buffers_are_not_checked_statically() {
+    let ok = |text: &str| {
+        Shader::parse(&blob(text)).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    };
+    // Relative cb rows: D3D reads 0 past the end at run time.
+    ok(&format!(
+        "{PS_HEAD}dcl_constantbuffer cb0[2], dynamicIndexed\ndcl_temps 1\nftou r0.x, v0.x\n\
+         mov o0.xyzw, cb0[r0.x + 5].xyzw\nret\n"
+    ));
+    // A declared size of 0 states no size.
+    ok(&format!(
+        "{PS_HEAD}dcl_constantbuffer cb0[0], immediateIndexed\nmov o0.xyzw, cb0[9].xyzw\nret\n"
+    ));
+    // Relative x# elements.
+    ok(&format!(
+        "{PS_HEAD}dcl_indexableTemp x0[4], 4\ndcl_temps 1\nftou r0.x, v0.x\n\
+         mov x0[r0.x + 7].x, l(1)\nmov o0.xyzw, l(0,0,0,0)\nret\n"
+    ));
+}
+
+#[test]
+fn register_counts_stay_within_the_limits() {
+    // A program built in code, never validated, still cannot ask for more than the limits.
+    let text = "ps_5_0\ndcl_temps 0xffffffff\ndcl_output o4000000.xyzw\nmov r4294967294.x, v65536.x\nret\n";
+    let program = dxbc::assemble(text).expect("assembles").program;
+    let counts = program.register_counts();
+    assert_eq!(counts.temps, Limit::TempRegisters.value());
+    assert_eq!(counts.inputs, Limit::InputRegisters.value());
+    assert_eq!(counts.outputs, Limit::PixelOutputRegisters.value());
+    assert!(program.validate().is_err());
+}
+
+/// Every real program still validates: the shared corpora and the project's examples.
+#[test]
+fn every_corpus_and_example_program_validates() {
+    let mut blobs = common::all_blobs().unwrap_or_default();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    for entry in std::fs::read_dir(root.join("examples/cases"))
+        .expect("examples/cases")
+        .flatten()
+    {
+        let text = std::fs::read_to_string(entry.path()).expect("readable case");
+        let v: serde_json::Value = serde_json::from_str(&text).expect("case json");
+        if let Some(hex) = v["dxbc"].as_str() {
+            blobs.push((entry.path().display().to_string(), common::unhex(hex)));
+        }
+    }
+    for entry in std::fs::read_dir(root.join("examples/shaders"))
+        .expect("examples/shaders")
+        .flatten()
+    {
+        let p = entry.path();
+        match p.extension().and_then(|e| e.to_str()) {
+            Some("dxbc") => blobs.push((p.display().to_string(), std::fs::read(&p).expect("blob"))),
+            Some("asm") => {
+                let text = std::fs::read_to_string(&p).expect("text");
+                blobs.push((p.display().to_string(), blob(&text)));
+            }
+            _ => {}
+        }
+    }
+    assert!(blobs.len() >= 3, "found {} programs", blobs.len());
+    for (name, bytes) in &blobs {
+        Shader::parse(bytes).unwrap_or_else(|e| panic!("{name}: [{}] {e}", e.code()));
+    }
+    println!("{} programs validate", blobs.len());
+}
+
+/// docs/reliability.md's "Limits" section prints the table as `limits::markdown_table` makes it.
+#[test]
+fn reliability_doc_lists_the_limits_table() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/reliability.md");
+    let doc = std::fs::read_to_string(&path).unwrap_or_default();
+    let table = dxbc::limits::markdown_table();
+    assert!(
+        doc.contains(&table),
+        "docs/reliability.md's limits table is missing or stale; it should hold:\n{table}"
+    );
+}
