@@ -1,0 +1,368 @@
+//! Drawing a program from a seed (the dice, and what each draw may produce).
+
+use dxbc::opcodes::{Ctl, Num};
+use dxbc::{Opcode, Stage};
+use proptest::prelude::*;
+use proptest::test_runner::{RngAlgorithm, TestRng};
+
+use super::knobs::{Class, Knobs, Row, rows};
+use super::tree::*;
+
+/// A seeded source of choices.
+struct Dice(TestRng);
+
+impl Dice {
+    fn new(seed: u64) -> Dice {
+        let mut bytes = [0u8; 32];
+        bytes[..8].copy_from_slice(&seed.to_le_bytes());
+        bytes[8..16].copy_from_slice(&0x6a09_e667_f3bc_c908u64.to_le_bytes());
+        Dice(TestRng::from_seed(RngAlgorithm::ChaCha, &bytes))
+    }
+    fn below(&mut self, n: u32) -> u32 {
+        if n <= 1 { 0 } else { self.0.next_u32() % n }
+    }
+    fn chance(&mut self, percent: u32) -> bool {
+        self.below(100) < percent
+    }
+    fn mask(&mut self) -> u8 {
+        (self.below(15) + 1) as u8
+    }
+    fn swizzle(&mut self) -> [u8; 4] {
+        match self.below(4) {
+            0 => [0, 1, 2, 3],
+            1 => {
+                let c = self.below(4) as u8;
+                [c; 4]
+            }
+            _ => [0, 1, 2, 3].map(|_| self.below(4) as u8),
+        }
+    }
+    fn word(&mut self) -> u32 {
+        let edges = crate::values::EDGES;
+        match self.below(4) {
+            0 | 1 => edges[self.below(edges.len() as u32) as usize],
+            2 => self.below(40),
+            _ => self.0.next_u32(),
+        }
+    }
+}
+
+/// What the generator is drawing for.
+struct Gen<'a> {
+    k: &'a Knobs,
+    rows: Vec<(Row, u32)>,
+    stage: Stage,
+    temps: u32,
+    dice: Dice,
+}
+
+impl Gen<'_> {
+    fn weight(&self, c: Class) -> u32 {
+        let m = &self.k.mix;
+        match c {
+            Class::Float => m.float,
+            Class::Int => m.int,
+            Class::Bit => m.bit,
+            Class::Conversion => m.conversion,
+            Class::Compare => m.compare,
+            Class::Move => m.moves,
+        }
+    }
+
+    fn scalar(&mut self) -> Src {
+        let mut s = self.source(false, 0);
+        let c = self.dice.below(4) as u8;
+        s.swizzle = [s.swizzle[c as usize]; 4];
+        s.neg = false;
+        s.abs = false;
+        s
+    }
+
+    /// A source; `float` allows modifiers; `depth` limits nested index sources.
+    fn source(&mut self, float: bool, depth: u32) -> Src {
+        let compute = self.stage == Stage::Compute;
+        let mut choices: Vec<(u32, u32)> = vec![(0, 8), (1, 3), (2, 3), (6, 2)];
+        if depth == 0 {
+            if self.k.cb_indexing {
+                choices.push((3, 2));
+            }
+            if self.k.icb {
+                choices.push((4, 1));
+            }
+            if self.k.indexable_temps {
+                choices.push((5, 1));
+            }
+        }
+        let total: u32 = choices.iter().map(|c| c.1).sum();
+        let mut pick = self.dice.below(total);
+        let mut kind = 0;
+        for (k, w) in &choices {
+            if pick < *w {
+                kind = *k;
+                break;
+            }
+            pick -= w;
+        }
+        let reg = match kind {
+            0 => Reg::Temp(self.dice.below(self.temps)),
+            1 if compute => Reg::Input(0),
+            1 => Reg::Input(self.dice.below(INPUTS)),
+            2 => Reg::Cb(self.dice.below(CB_REGS)),
+            3 => Reg::CbDyn(Box::new(self.index_source(depth))),
+            4 => Reg::IcbDyn(Box::new(self.index_source(depth))),
+            5 => Reg::IndexableDyn(Box::new(self.index_source(depth))),
+            _ => {
+                let w = [0; 4].map(|_| self.dice.word());
+                Reg::Imm(if self.dice.chance(50) { [w[0]; 4] } else { w })
+            }
+        };
+        // Immediates carry no modifiers (fxc never writes them; the value says it all).
+        let modifiers = float && self.k.modifiers && !matches!(reg, Reg::Imm(_));
+        Src {
+            reg,
+            swizzle: self.dice.swizzle(),
+            neg: modifiers && self.dice.chance(15),
+            abs: modifiers && self.dice.chance(10),
+        }
+    }
+
+    fn index_source(&mut self, depth: u32) -> Src {
+        let mut s = self.source(false, depth + 1);
+        let c = self.dice.below(4) as u8;
+        s.swizzle = [s.swizzle[c as usize]; 4];
+        s
+    }
+
+    fn op(&mut self) -> Op {
+        let total: u32 = self.rows.iter().map(|r| r.1).sum();
+        let mut pick = self.dice.below(total.max(1));
+        let mut row = self.rows[0].0;
+        for (r, w) in &self.rows {
+            if pick < *w {
+                row = *r;
+                break;
+            }
+            pick -= w;
+        }
+        let info = row.opcode.info();
+        let dsts = (0..row.dst as usize)
+            .map(|d| {
+                // Two-destination ops may drop one (`null`), never both.
+                if row.dst == 2 && self.dice.chance(30) && d == self.dice.below(2) as usize {
+                    None
+                } else {
+                    Some((self.dice.below(self.temps), self.dice.mask()))
+                }
+            })
+            .collect::<Vec<_>>();
+        let mut dst = dsts;
+        if dst.iter().all(Option::is_none) {
+            dst[0] = Some((self.dice.below(self.temps), 0xf));
+        }
+        // Two destinations never share a temp: which write lands last is not D3D's to say.
+        if let [Some(a), Some(b)] = dst.as_mut_slice() {
+            if self.temps > 1 {
+                if a.0 == b.0 {
+                    b.0 = (a.0 + 1) % self.temps;
+                }
+            } else {
+                dst[1] = None;
+            }
+        }
+        let src = (0..row.src as usize)
+            .map(|s| {
+                let float = info.num(row.dst as usize + s) == Num::Float;
+                self.source(float, 0)
+            })
+            .collect();
+        let sat = self.k.modifiers
+            && info.ctl == Ctl::Value
+            && matches!(row.class, Class::Float)
+            && self.dice.chance(10);
+        Op {
+            opcode: row.opcode,
+            sat,
+            dst,
+            src,
+        }
+    }
+
+    fn block(&mut self, n: usize, depth: usize, in_loop: bool, top: bool) -> Vec<Stmt> {
+        (0..n).map(|_| self.stmt(depth, in_loop, top)).collect()
+    }
+
+    fn stmt(&mut self, depth: usize, in_loop: bool, top: bool) -> Stmt {
+        let m = self.k.mix;
+        let compute = self.stage == Stage::Compute;
+        let alu: u32 = self.rows.iter().map(|r| r.1).sum::<u32>().min(1) * 10;
+        let flow = if depth < self.k.depth { m.flow } else { 0 };
+        let jumps = if in_loop { 1 } else { 0 };
+        let discard = u32::from(self.k.discard && self.stage == Stage::Pixel);
+        let indexable = u32::from(self.k.indexable_temps);
+        let memory = if compute {
+            m.memory * u32::from(self.k.buffers || self.k.atomics || (self.k.tgsm && top))
+        } else {
+            0
+        };
+        let weights = [alu, flow, jumps, discard, indexable, memory];
+        let total: u32 = weights.iter().sum();
+        let mut pick = self.dice.below(total.max(1));
+        let mut kind = 0;
+        for (k, w) in weights.iter().enumerate() {
+            if pick < *w {
+                kind = k;
+                break;
+            }
+            pick -= w;
+        }
+        match kind {
+            1 => {
+                let inner = 1 + self.dice.below(3) as usize;
+                match self.dice.below(3) {
+                    0 => Stmt::If {
+                        nonzero: self.dice.chance(50),
+                        cond: self.scalar(),
+                        then: self.block(inner, depth + 1, in_loop, false),
+                        otherwise: if self.dice.chance(50) {
+                            Some(self.block(inner, depth + 1, in_loop, false))
+                        } else {
+                            None
+                        },
+                    },
+                    1 => Stmt::Loop {
+                        trips: 1 + self.dice.below(4),
+                        body: self.block(inner, depth + 1, true, false),
+                    },
+                    _ => {
+                        let n = 1 + self.dice.below(3);
+                        Stmt::Switch {
+                            sel: self.scalar(),
+                            cases: (0..n)
+                                .map(|c| (c, self.block(inner, depth + 1, in_loop, false)))
+                                .collect(),
+                            default: if self.dice.chance(50) {
+                                Some(self.block(1, depth + 1, in_loop, false))
+                            } else {
+                                None
+                            },
+                        }
+                    }
+                }
+            }
+            2 => {
+                let nonzero = self.dice.chance(50);
+                let cond = self.scalar();
+                if self.dice.chance(50) {
+                    Stmt::BreakC { nonzero, cond }
+                } else {
+                    Stmt::ContinueC { nonzero, cond }
+                }
+            }
+            3 => Stmt::Discard {
+                nonzero: self.dice.chance(50),
+                cond: self.scalar(),
+            },
+            4 => Stmt::IndexableStore {
+                index: self.index_source(1),
+                mask: self.dice.mask(),
+                value: self.source(false, 1),
+            },
+            5 => self.memory(top),
+            _ => Stmt::Op(self.op()),
+        }
+    }
+
+    fn memory(&mut self, top: bool) -> Stmt {
+        let mut kinds = Vec::new();
+        if self.k.buffers {
+            kinds.extend([0, 1]);
+        }
+        if self.k.atomics {
+            kinds.push(2);
+        }
+        if self.k.tgsm && top {
+            kinds.push(3);
+        }
+        match kinds[self.dice.below(kinds.len() as u32) as usize] {
+            0 => Stmt::SrvLoad {
+                dst: (self.dice.below(self.temps), self.dice.mask()),
+                index: self.scalar(),
+                in_range: self.dice.chance(75),
+                offset: 16 * self.dice.below(4),
+            },
+            1 => Stmt::UavStore {
+                in_range: self.dice.chance(75),
+                mask: self.dice.mask(),
+                value: self.source(false, 1),
+            },
+            2 => Stmt::Atomic {
+                opcode: ATOMICS[self.dice.below(ATOMICS.len() as u32) as usize],
+                address: self.scalar(),
+                value: self.scalar(),
+            },
+            _ => Stmt::Exchange {
+                dst: (self.dice.below(self.temps), 1 << self.dice.below(4)),
+                value: self.scalar(),
+                sel: self.scalar(),
+            },
+        }
+    }
+}
+
+/// Generate one program from a seed.
+pub fn generate(k: &Knobs, seed: u64) -> RandomProgram {
+    let mut dice = Dice::new(seed);
+    let stages = if k.stages.is_empty() {
+        vec![Stage::Pixel]
+    } else {
+        k.stages.clone()
+    };
+    let stage = stages[dice.below(stages.len() as u32) as usize];
+    let rows: Vec<(Row, u32)> = rows()
+        .into_iter()
+        .filter(|r| !k.excluded.contains(&r.opcode))
+        .map(|r| (r, 0))
+        .collect();
+    let temps = k.temps.clamp(1, 8);
+    let mut g = Gen {
+        k,
+        rows,
+        stage,
+        temps,
+        dice,
+    };
+    for i in 0..g.rows.len() {
+        g.rows[i].1 = g.weight(g.rows[i].0.class);
+    }
+    g.rows.retain(|r| r.1 > 0);
+    if g.rows.is_empty() {
+        g.rows.push((
+            Row {
+                opcode: Opcode::Mov,
+                class: Class::Move,
+                dst: 1,
+                src: 1,
+            },
+            1,
+        ));
+    }
+    let threads = [[8, 1, 1], [4, 4, 1], [16, 1, 1], [2, 2, 2]][g.dice.below(4) as usize];
+    let n = k.statements.max(1);
+    let body = g.block(n, 0, false, true);
+    RandomProgram {
+        stage,
+        temps,
+        threads: if stage == Stage::Compute {
+            threads
+        } else {
+            [1, 1, 1]
+        },
+        body,
+        oob_indices: k.oob_indices,
+    }
+}
+
+/// A proptest strategy over random programs (each drawn from a seed the strategy picks).
+pub fn program(knobs: Knobs) -> impl Strategy<Value = RandomProgram> {
+    any::<u64>().prop_map(move |seed| generate(&knobs, seed))
+}

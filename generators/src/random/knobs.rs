@@ -1,0 +1,128 @@
+//! What is generated: the knobs, and the instruction rows drawn from the opcode table.
+
+use dxbc::opcodes::{Kind, TABLE};
+use dxbc::{Opcode, Stage};
+
+/// The generator's configuration. Every field is a knob a campaign or a translator's narrowing
+/// may change.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Knobs {
+    /// Stages to draw from.
+    pub stages: Vec<Stage>,
+    /// Statements at the top level (each may nest more).
+    pub statements: usize,
+    /// Deepest nesting of if/loop/switch.
+    pub depth: usize,
+    /// Working temps `r0..` (also the number of outputs); 1..=8.
+    pub temps: u32,
+    /// Relative weights of the statement kinds.
+    pub mix: Mix,
+    /// Opcodes never generated (what a translator rejects).
+    pub excluded: Vec<Opcode>,
+    /// Source modifiers (`-`, `|x|`) and `_sat`.
+    pub modifiers: bool,
+    /// Dynamically indexed constant-buffer reads (in range).
+    pub cb_indexing: bool,
+    /// The immediate constant buffer.
+    pub icb: bool,
+    /// Indexable temps (`x0`), read with dynamic indices.
+    pub indexable_temps: bool,
+    /// Dynamic indices that may be out of range (D3D returns 0 for cb/icb; undefined for
+    /// indexable temps, so only cb/icb get them). Off by default.
+    pub oob_indices: bool,
+    /// For compute: TGSM exchanges with barriers.
+    pub tgsm: bool,
+    /// For compute: atomics on a raw UAV.
+    pub atomics: bool,
+    /// For compute: structured SRV loads and UAV stores, in and out of range.
+    pub buffers: bool,
+    /// For pixel programs: `discard`.
+    pub discard: bool,
+}
+
+/// Relative weights of statement kinds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Mix {
+    pub float: u32,
+    pub int: u32,
+    pub bit: u32,
+    pub conversion: u32,
+    pub compare: u32,
+    pub moves: u32,
+    pub flow: u32,
+    pub memory: u32,
+}
+
+impl Default for Knobs {
+    fn default() -> Knobs {
+        Knobs {
+            stages: vec![Stage::Pixel, Stage::Vertex, Stage::Compute],
+            statements: 8,
+            depth: 2,
+            temps: 4,
+            mix: Mix {
+                float: 6,
+                int: 4,
+                bit: 3,
+                conversion: 2,
+                compare: 3,
+                moves: 2,
+                flow: 3,
+                memory: 3,
+            },
+            excluded: Vec::new(),
+            modifiers: true,
+            cb_indexing: true,
+            icb: true,
+            indexable_temps: true,
+            oob_indices: false,
+            tgsm: true,
+            atomics: true,
+            buffers: true,
+            discard: true,
+        }
+    }
+}
+
+/// The instruction class a row belongs to (its weight in [`Mix`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Class {
+    Float,
+    Int,
+    Bit,
+    Conversion,
+    Compare,
+    Move,
+}
+
+/// One generatable instruction: derived from the opcode table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Row {
+    pub opcode: Opcode,
+    pub class: Class,
+    pub dst: u8,
+    pub src: u8,
+}
+
+/// Every plain register instruction of Shader Model 5.0 and below (the rows single-instruction
+/// programs use too), with its class.
+pub fn rows() -> Vec<Row> {
+    TABLE
+        .iter()
+        .filter(|i| i.model <= dxbc::opcodes::Model::Sm50D3d111 && i.kind != Kind::Double)
+        .filter(|i| crate::programs::is_single_alu(i.opcode))
+        .map(|i| Row {
+            opcode: i.opcode,
+            class: match (i.opcode, i.kind) {
+                (Opcode::Mov | Opcode::Movc | Opcode::Swapc, _) => Class::Move,
+                (_, Kind::AluFloat) => Class::Float,
+                (_, Kind::AluInt | Kind::AluUint) => Class::Int,
+                (_, Kind::Bit) => Class::Bit,
+                (_, Kind::Conversion) => Class::Conversion,
+                _ => Class::Compare,
+            },
+            dst: i.dst,
+            src: i.src,
+        })
+        .collect()
+}

@@ -1,0 +1,275 @@
+//! The program tree: statements, instructions and sources over a fixed register layout, and
+//! the walks over it that lowering and shrinking share.
+
+use dxbc::{Opcode, Stage};
+
+/// Where a source reads from.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Reg {
+    Temp(u32),
+    /// `v#` (pixel/vertex) or, in compute, `vThreadIDInGroupFlattened`.
+    Input(u32),
+    Cb(u32),
+    /// `cb0[rI.x + 0]`, the index masked from a scalar source.
+    CbDyn(Box<Src>),
+    IcbDyn(Box<Src>),
+    IndexableDyn(Box<Src>),
+    Imm([u32; 4]),
+}
+
+/// A source operand.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Src {
+    pub reg: Reg,
+    pub swizzle: [u8; 4],
+    pub neg: bool,
+    pub abs: bool,
+}
+
+impl Src {
+    pub(super) fn plain(reg: Reg) -> Src {
+        Src {
+            reg,
+            swizzle: [0, 1, 2, 3],
+            neg: false,
+            abs: false,
+        }
+    }
+}
+
+/// One instruction: `opcode[_sat] dst..., src...`; a destination of `None` is `null`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Op {
+    pub opcode: Opcode,
+    pub sat: bool,
+    /// (temp, write mask) per destination.
+    pub dst: Vec<Option<(u32, u8)>>,
+    pub src: Vec<Src>,
+}
+
+/// Atomic operations whose final memory does not depend on thread order.
+pub const ATOMICS: [Opcode; 8] = [
+    Opcode::AtomicIadd,
+    Opcode::AtomicAnd,
+    Opcode::AtomicOr,
+    Opcode::AtomicXor,
+    Opcode::AtomicUmax,
+    Opcode::AtomicUmin,
+    Opcode::AtomicImax,
+    Opcode::AtomicImin,
+];
+
+/// A statement.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Stmt {
+    Op(Op),
+    If {
+        nonzero: bool,
+        cond: Src,
+        then: Vec<Stmt>,
+        otherwise: Option<Vec<Stmt>>,
+    },
+    Loop {
+        trips: u32,
+        body: Vec<Stmt>,
+    },
+    /// Only inside a loop.
+    BreakC {
+        nonzero: bool,
+        cond: Src,
+    },
+    /// Only inside a loop.
+    ContinueC {
+        nonzero: bool,
+        cond: Src,
+    },
+    /// `switch` over a selector masked to 0..=3.
+    Switch {
+        sel: Src,
+        cases: Vec<(u32, Vec<Stmt>)>,
+        default: Option<Vec<Stmt>>,
+    },
+    Discard {
+        nonzero: bool,
+        cond: Src,
+    },
+    /// Write the indexable temp at a dynamic index (masked in range).
+    IndexableStore {
+        index: Src,
+        mask: u8,
+        value: Src,
+    },
+    /// Compute: a structured SRV load into a temp, in or out of range.
+    SrvLoad {
+        dst: (u32, u8),
+        index: Src,
+        in_range: bool,
+        offset: u32,
+    },
+    /// Compute: a structured UAV store to the thread's own element, or out of range.
+    UavStore {
+        in_range: bool,
+        mask: u8,
+        value: Src,
+    },
+    /// Compute: an order-independent atomic on one of four words of a raw UAV.
+    Atomic {
+        opcode: Opcode,
+        address: Src,
+        value: Src,
+    },
+    /// Compute, top level only: each thread stores a word to its TGSM slot, barrier, reads the
+    /// slot a source selects, barrier.
+    Exchange {
+        dst: (u32, u8),
+        value: Src,
+        sel: Src,
+    },
+}
+
+/// A generated program.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct RandomProgram {
+    pub stage: Stage,
+    /// Working temps, and outputs.
+    pub temps: u32,
+    /// Compute: threads per group.
+    pub threads: [u32; 3],
+    pub body: Vec<Stmt>,
+    /// Out-of-range dynamic cb/icb indices allowed (the knob, kept for lowering).
+    pub oob_indices: bool,
+}
+
+/// Constant-buffer registers (a power of two, so masking keeps indices in range).
+pub const CB_REGS: u32 = 8;
+/// Immediate constant buffer rows.
+pub const ICB_ROWS: u32 = 8;
+/// Indexable temp elements.
+pub const INDEXABLE: u32 = 4;
+/// Input registers of pixel and vertex programs.
+pub const INPUTS: u32 = 4;
+/// Reserved index temps (one per source slot of an instruction, plus a destination's).
+pub(super) const INDEX_TEMPS: u32 = 5;
+/// The words of the immediate constant buffer: edge values.
+pub(super) fn icb_words() -> Vec<u32> {
+    (0..ICB_ROWS * 4)
+        .map(|i| crate::values::EDGES[(i as usize * 7) % crate::values::EDGES.len()])
+        .collect()
+}
+
+impl Stmt {
+    /// The blocks nested directly in this statement.
+    pub(super) fn bodies(&self) -> Vec<&[Stmt]> {
+        match self {
+            Stmt::If {
+                then, otherwise, ..
+            } => std::iter::once(then.as_slice())
+                .chain(otherwise.as_deref())
+                .collect(),
+            Stmt::Loop { body, .. } => vec![body],
+            Stmt::Switch { cases, default, .. } => cases
+                .iter()
+                .map(|c| c.1.as_slice())
+                .chain(default.as_deref())
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// This statement's own sources (not those of its nested blocks).
+    pub(super) fn sources(&self) -> Vec<&Src> {
+        match self {
+            Stmt::Op(o) => o.src.iter().collect(),
+            Stmt::If { cond, .. }
+            | Stmt::BreakC { cond, .. }
+            | Stmt::ContinueC { cond, .. }
+            | Stmt::Discard { cond, .. } => vec![cond],
+            Stmt::Loop { .. } => Vec::new(),
+            Stmt::Switch { sel, .. } => vec![sel],
+            Stmt::IndexableStore { index, value, .. } => vec![index, value],
+            Stmt::SrvLoad { index, .. } => vec![index],
+            Stmt::UavStore { value, .. } => vec![value],
+            Stmt::Atomic { address, value, .. } => vec![address, value],
+            Stmt::Exchange { value, sel, .. } => vec![value, sel],
+        }
+    }
+
+    /// The temps this statement writes.
+    pub(super) fn written_temps(&self) -> Vec<u32> {
+        match self {
+            Stmt::Op(o) => o.dst.iter().flatten().map(|d| d.0).collect(),
+            Stmt::SrvLoad { dst, .. } | Stmt::Exchange { dst, .. } => vec![dst.0],
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// Every statement of a block, nested ones included, in program order.
+pub(super) fn walk(stmts: &[Stmt], f: &mut dyn FnMut(&Stmt)) {
+    for s in stmts {
+        f(s);
+        for b in s.bodies() {
+            walk(b, f);
+        }
+    }
+}
+
+/// Every source in a block, with the index sources of dynamically indexed ones.
+pub(super) fn visit_srcs(stmts: &[Stmt], f: &mut dyn FnMut(&Src)) {
+    fn each(s: &Src, f: &mut dyn FnMut(&Src)) {
+        f(s);
+        if let Reg::CbDyn(i) | Reg::IcbDyn(i) | Reg::IndexableDyn(i) = &s.reg {
+            each(i, f);
+        }
+    }
+    walk(stmts, &mut |s| {
+        for x in s.sources() {
+            each(x, f);
+        }
+    });
+}
+
+/// The temp components a source reads (its swizzle's targets), for the reconditioning pass.
+pub(super) fn reads(s: &Src, out: &mut Vec<(u32, u8)>) {
+    match &s.reg {
+        Reg::Temp(r) => {
+            let m = s.swizzle.iter().fold(0u8, |m, c| m | (1 << c));
+            out.push((*r, m));
+        }
+        Reg::CbDyn(i) | Reg::IcbDyn(i) | Reg::IndexableDyn(i) => reads(i, out),
+        _ => {}
+    }
+}
+
+impl RandomProgram {
+    /// The statement kinds and instruction opcodes of the body (not the scaffolding lowering
+    /// adds), sorted and distinct: what a divergence's signature names.
+    pub fn body_opcodes(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        walk(&self.body, &mut |s| {
+            out.push(match s {
+                Stmt::Op(o) => o.opcode.mnemonic().to_string(),
+                Stmt::If { .. } => "if".into(),
+                Stmt::Loop { .. } => "loop".into(),
+                Stmt::BreakC { .. } => "breakc".into(),
+                Stmt::ContinueC { .. } => "continuec".into(),
+                Stmt::Discard { .. } => "discard".into(),
+                Stmt::Switch { .. } => "switch".into(),
+                Stmt::IndexableStore { .. } => "mov-indexable".into(),
+                Stmt::SrvLoad { .. } => "ld_structured".into(),
+                Stmt::UavStore { .. } => "store_structured".into(),
+                Stmt::Atomic { opcode, .. } => opcode.mnemonic().to_string(),
+                Stmt::Exchange { .. } => "tgsm-exchange".into(),
+            })
+        });
+        visit_srcs(&self.body, &mut |s| match &s.reg {
+            Reg::CbDyn(_) => out.push("cb-indexed".into()),
+            Reg::IcbDyn(_) => out.push("icb".into()),
+            Reg::IndexableDyn(_) => out.push("x-indexed".into()),
+            _ => {}
+        });
+        out.sort();
+        out.dedup();
+        out
+    }
+}
