@@ -1,5 +1,6 @@
 //! The assembled container, and what a container's code runs.
 
+use dxbc::chunks::derived::derive_signatures;
 use dxbc::container::FourCC;
 use dxbc::{Opcode, Stage};
 
@@ -14,8 +15,10 @@ pub struct LowerError {
 }
 
 impl RandomProgram {
-    /// The DXBC container: the assembled program with `uint` signatures for pixel and vertex
-    /// programs (words pass the interface untouched).
+    /// The DXBC container, with the signature chunks fxc writes: `uint` input and output
+    /// signatures for pixel and vertex programs (words pass the interface untouched), a vertex
+    /// program's `SV_Position` output (float) among them; empty ones for compute, which
+    /// [`dxbc::build_container`] derives from the (absent) declarations.
     pub fn blob(&self) -> Result<Vec<u8>, LowerError> {
         let asm = self.asm();
         let err = |why: String| LowerError {
@@ -29,10 +32,21 @@ impl RandomProgram {
                 crate::programs::signature(FourCC::ISGN, INPUTS as usize, "IN"),
                 crate::programs::signature(FourCC::OSGN, self.temps as usize, "SV_Target"),
             ],
-            _ => vec![
-                crate::programs::signature(FourCC::ISGN, INPUTS as usize, "IN"),
-                crate::programs::signature(FourCC::OSGN, self.temps as usize, "TEXCOORD"),
-            ],
+            _ => {
+                // The outputs as the declarations name them (`SV_Position`, system value 1,
+                // float, at the `dcl_output_siv` register; `TEXCOORD<n>` for the rest), the
+                // generic ones typed `uint` like every other interface word here.
+                let [_, mut osgn] = derive_signatures(&assembled.program);
+                for e in &mut osgn.elements {
+                    if e.system_value == 0 {
+                        e.component_type = 1;
+                    }
+                }
+                vec![
+                    crate::programs::signature(FourCC::ISGN, INPUTS as usize, "IN"),
+                    osgn,
+                ]
+            }
         };
         let c = dxbc::build_container(&sigs, &assembled.program).map_err(|e| err(e.to_string()))?;
         Ok(c.to_bytes())

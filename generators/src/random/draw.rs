@@ -27,6 +27,11 @@ impl Dice {
     fn mask(&mut self) -> u8 {
         (self.below(15) + 1) as u8
     }
+    /// A store's mask: only those fxc writes, `.x`, `.xy`, `.xyz` or `.xyzw` (one draw, as
+    /// [`Dice::mask`], so the choices after it stay where they were).
+    fn store_mask(&mut self) -> u8 {
+        (1u8 << (self.below(4) + 1)) - 1
+    }
     fn swizzle(&mut self) -> [u8; 4] {
         match self.below(4) {
             0 => [0, 1, 2, 3],
@@ -292,7 +297,7 @@ impl Gen<'_> {
             },
             1 => Stmt::UavStore {
                 in_range: self.dice.chance(75),
-                mask: self.dice.mask(),
+                mask: self.dice.store_mask(),
                 value: self.source(false, 1),
             },
             2 => Stmt::Atomic {

@@ -185,7 +185,11 @@ impl RandomProgram {
                     let _ = writeln!(s, "{input} v{r}.xyzw");
                 }
                 for r in 0..self.temps {
-                    let _ = writeln!(s, "dcl_output o{r}.xyzw");
+                    if stage == Stage::Vertex && r == POSITION_OUTPUT {
+                        let _ = writeln!(s, "dcl_output_siv o{r}.xyzw, position");
+                    } else {
+                        let _ = writeln!(s, "dcl_output o{r}.xyzw");
+                    }
                 }
             }
         }
@@ -439,7 +443,7 @@ impl Lower<'_> {
                 }
                 self.line(&format!(
                     "store_structured u1.{}, r{r}.x, l(0), {v}",
-                    mask_text(*mask)
+                    mask_text(store_mask(*mask))
                 ));
             }
             Stmt::Atomic {

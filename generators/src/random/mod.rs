@@ -27,6 +27,8 @@
 
 mod container;
 mod draw;
+#[cfg(test)]
+mod fxc_like;
 mod knobs;
 mod lower;
 mod recondition;
@@ -38,4 +40,7 @@ mod tree;
 pub use container::{LowerError, code, opcodes};
 pub use draw::{generate, program};
 pub use knobs::{Class, Knobs, Mix, Row, rows};
-pub use tree::{ATOMICS, CB_REGS, ICB_ROWS, INDEXABLE, INPUTS, Op, RandomProgram, Reg, Src, Stmt};
+pub use tree::{
+    ATOMICS, CB_REGS, ICB_ROWS, INDEXABLE, INPUTS, Op, POSITION_OUTPUT, RandomProgram, Reg, Src,
+    Stmt,
+};

@@ -292,13 +292,14 @@ fn block_variants(stmts: &[Stmt]) -> Vec<Vec<Stmt>> {
             mask,
             value,
         } = s
-            && mask.count_ones() > 1
+            && *mask > 1
         {
             out.push(with(
                 i,
                 vec![Stmt::UavStore {
                     in_range: *in_range,
-                    mask: 1 << mask.trailing_zeros(),
+                    // `.x` alone: the smallest store mask fxc writes.
+                    mask: 1,
                     value: value.clone(),
                 }],
             ));

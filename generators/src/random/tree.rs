@@ -148,6 +148,18 @@ pub const ICB_ROWS: u32 = 8;
 pub const INDEXABLE: u32 = 4;
 /// Input registers of pixel and vertex programs.
 pub const INPUTS: u32 = 4;
+/// The output register a vertex program writes `SV_Position` to (whole, with the rest of the
+/// outputs at the end): every vertex program fxc compiles has one, and WGSL requires it. `o0`,
+/// where fxc puts it when it comes first in the output struct, as it usually does.
+pub const POSITION_OUTPUT: u32 = 0;
+
+/// The mask a structured or raw store is written with: fxc's stores write `.x`, `.xy`, `.xyz`
+/// or `.xyzw` only, so a mask with a gap (a tree built by hand or by shrinking) is widened to
+/// the smallest of those that covers it.
+pub(super) fn store_mask(mask: u8) -> u8 {
+    let top = 8 - (mask & 0xF).leading_zeros();
+    ((1u16 << top.max(1)) - 1) as u8
+}
 /// Reserved index temps (one per source slot of an instruction, plus a destination's).
 pub(super) const INDEX_TEMPS: u32 = 5;
 /// The words of the immediate constant buffer: edge values.
