@@ -385,9 +385,13 @@ pub fn run(o: &FuzzOptions, adapter: &str) -> Result<State, FuzzError> {
             st.stats.skipped += 1;
             continue;
         };
-        let out = v.program(&name, &blob);
+        let out = crate::verify::guarded(&name, || v.program(&name, &blob));
         account(&mut st, &out, &blob);
-        if out.skip_kind.is_some_and(SkipKind::is_translator_failure) {
+        // A translator failure, or a panic of dxdiff itself: either way the program is saved.
+        if out
+            .skip_kind
+            .is_some_and(|k| k.is_translator_failure() || k == SkipKind::Crash)
+        {
             record(
                 &mut st,
                 &cases,

@@ -32,6 +32,18 @@ pub fn par_map<T: Sync, R: Send>(
     })
 }
 
+/// `f()`, with a panic caught and turned into its message: a panic is always a dxdiff bug, but
+/// it costs one program its verdict (a `crash` skip), never the run and its report.
+pub fn caught<R>(f: impl FnOnce() -> R) -> Result<R, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|payload| {
+        payload
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic without a message".to_string())
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -44,5 +56,14 @@ mod tests {
             (0..1000).map(|x| x * 2).collect::<Vec<_>>()
         );
         assert!(par_map(&[] as &[u32], |x| *x, || 0).is_empty());
+    }
+
+    #[test]
+    fn a_panic_becomes_its_message() {
+        assert_eq!(caught(|| 7), Ok(7));
+        assert_eq!(
+            caught(|| -> u32 { panic!("index {} out of bounds", 9) }),
+            Err("index 9 out of bounds".to_string())
+        );
     }
 }

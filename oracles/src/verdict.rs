@@ -125,11 +125,14 @@ pub enum SkipKind {
     Inconclusive,
     /// The reference interpreter could not run it.
     Interpreter,
+    /// dxdiff itself panicked on it (always a dxdiff bug): caught, so the run goes on and the
+    /// report is written.
+    Crash,
 }
 
 impl SkipKind {
     /// Every kind, in report order.
-    pub const ALL: [SkipKind; 10] = [
+    pub const ALL: [SkipKind; 11] = [
         SkipKind::Rejected,
         SkipKind::TranslatorCrash,
         SkipKind::DeviceRejected,
@@ -140,6 +143,7 @@ impl SkipKind {
         SkipKind::Wrap,
         SkipKind::Inconclusive,
         SkipKind::Interpreter,
+        SkipKind::Crash,
     ];
 
     /// The stable spelling reports use.
@@ -155,6 +159,7 @@ impl SkipKind {
             SkipKind::Wrap => "wrap",
             SkipKind::Inconclusive => "inconclusive",
             SkipKind::Interpreter => "interpreter",
+            SkipKind::Crash => "crash",
         }
     }
 

@@ -53,3 +53,147 @@ pub struct Interface {
     /// The D3D semantic it came from.
     pub semantic: String,
 }
+
+/// Why a manifest cannot be fed: a field outside Direct3D 11's limits. The harness sizes
+/// buffers and bind groups from a manifest, and an external translator's manifest is input
+/// like any other, so it is checked before anything is allocated from it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("[manifest.limit] {field}: {value} is outside {limit} ({source_name})")]
+pub struct ManifestError {
+    /// The JSON path of the field (`bindings[2].size_bytes`).
+    pub field: String,
+    pub value: u64,
+    /// What the field may hold.
+    pub limit: String,
+    /// The D3D11 constant the limit comes from.
+    pub source_name: &'static str,
+}
+
+/// Bindings and interfaces a manifest may list at most: every D3D11 slot once, plus builtins.
+const MAX_BINDINGS: usize = 256;
+const MAX_INTERFACES: usize = 64;
+
+impl Manifest {
+    /// Check every number the harness allocates or indexes by against D3D11's limits
+    /// (`dxbc::limits`).
+    pub fn check(&self) -> Result<(), ManifestError> {
+        use dxbc::limits::Limit;
+        let over =
+            |field: String, value: u64, lo: u64, limit: Limit| -> Result<(), ManifestError> {
+                let hi = u64::from(limit.value());
+                if (lo..=hi).contains(&value) {
+                    Ok(())
+                } else {
+                    Err(ManifestError {
+                        field,
+                        value,
+                        limit: format!("{lo}..={hi}"),
+                        source_name: limit.info().source,
+                    })
+                }
+            };
+        if let Some([x, y, z]) = self.workgroup_size {
+            over("workgroup_size[0]".into(), x.into(), 1, Limit::ThreadGroupX)?;
+            over("workgroup_size[1]".into(), y.into(), 1, Limit::ThreadGroupY)?;
+            over("workgroup_size[2]".into(), z.into(), 1, Limit::ThreadGroupZ)?;
+            let n = u64::from(x) * u64::from(y) * u64::from(z);
+            over("workgroup_size".into(), n, 1, Limit::ThreadGroupInvocations)?;
+        }
+        let count = |field: &str, n: usize, max: usize| -> Result<(), ManifestError> {
+            if n <= max {
+                Ok(())
+            } else {
+                Err(ManifestError {
+                    field: field.into(),
+                    value: n as u64,
+                    limit: format!("0..={max} entries"),
+                    source_name: "every D3D11 slot once",
+                })
+            }
+        };
+        count("bindings", self.bindings.len(), MAX_BINDINGS)?;
+        count("inputs", self.inputs.len(), MAX_INTERFACES)?;
+        count("outputs", self.outputs.len(), MAX_INTERFACES)?;
+        for (i, b) in self.bindings.iter().enumerate() {
+            let slots = match b.kind.as_str() {
+                "cbuffer" => Limit::ConstantBuffers,
+                "srv" => Limit::ShaderResources,
+                "uav" => Limit::UnorderedAccessViews,
+                "sampler" => Limit::Samplers,
+                _ => continue,
+            };
+            let reg = u64::from(b.register);
+            over(format!("bindings[{i}].register"), reg + 1, 1, slots)?;
+            if b.kind == "cbuffer"
+                && let Some(size) = b.size_bytes
+            {
+                let rows = u64::from(size).div_ceil(16);
+                over(
+                    format!("bindings[{i}].size_bytes / 16"),
+                    rows,
+                    0,
+                    Limit::ConstantBufferRows,
+                )?;
+            }
+            if let Some(stride) = b.stride {
+                over(
+                    format!("bindings[{i}].stride"),
+                    stride.into(),
+                    0,
+                    Limit::StructureStrideBytes,
+                )?;
+            }
+        }
+        for (name, list) in [("inputs", &self.inputs), ("outputs", &self.outputs)] {
+            for (i, r) in list.iter().enumerate() {
+                if let Some(reg) = r.register {
+                    let field = format!("{name}[{i}].register");
+                    over(field, u64::from(reg) + 1, 1, Limit::InputRegisters)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cbuffer(register: u32, size_bytes: u32) -> Binding {
+        Binding {
+            kind: "cbuffer".into(),
+            register,
+            group: 0,
+            binding: 0,
+            layout: "uniform-vec4-array".into(),
+            size_bytes: Some(size_bytes),
+            stride: None,
+        }
+    }
+
+    #[test]
+    fn limits_name_the_field() {
+        let mut m = Manifest {
+            workgroup_size: Some([64, 1, 1]),
+            bindings: vec![cbuffer(13, 65_536)],
+            ..Manifest::default()
+        };
+        assert_eq!(m.check(), Ok(()));
+        m.bindings[0].size_bytes = Some(u32::MAX);
+        let e = m.check().expect_err("4 GiB constant buffer");
+        assert_eq!(e.field, "bindings[0].size_bytes / 16");
+        assert!(
+            e.to_string()
+                .contains("D3D11_REQ_CONSTANT_BUFFER_ELEMENT_COUNT"),
+            "{e}"
+        );
+        m.bindings[0] = cbuffer(14, 16);
+        assert_eq!(m.check().expect_err("cb14").field, "bindings[0].register");
+        m.bindings.clear();
+        m.workgroup_size = Some([1024, 1024, 1]);
+        assert_eq!(m.check().expect_err("1M threads").field, "workgroup_size");
+        m.workgroup_size = Some([0, 1, 1]);
+        assert_eq!(m.check().expect_err("empty").field, "workgroup_size[0]");
+    }
+}

@@ -48,7 +48,7 @@ pub fn run(a: &BenchArgs) -> CliResult {
             )));
         }
     }
-    let min = Duration::from_secs_f64(a.seconds.clamp(0.0, 3600.0));
+    let min = Duration::try_from_secs_f64(a.seconds.clamp(0.0, 3600.0)).unwrap_or_default();
     let b = crate::bench::run(&a.paths, &translators, min);
     if let Some(j) = &a.json {
         let text = serde_json::to_string_pretty(&b).map_err(|e| super::usage(e.to_string()))?;

@@ -160,7 +160,8 @@ fn verify(
         let Some(blob) = blobs.get(p.name.as_str()) else {
             continue;
         };
-        let rep = v.program(&p.name, blob);
+        let name = format!("corpus:{}", p.name);
+        let rep = crate::verify::guarded(&name, || v.program(&p.name, blob));
         if rep.skip_kind.is_some_and(|k| k.is_translator_failure()) {
             p.status = Status::Failed;
             p.reason = rep.skipped.clone();

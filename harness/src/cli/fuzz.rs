@@ -31,20 +31,20 @@ pub struct FuzzArgs {
     /// `auto` (a real GPU first, lavapipe otherwise) or a substring of the adapter's name.
     #[arg(long, default_value = "auto")]
     adapter: String,
-    /// Input vectors per program.
-    #[arg(long, default_value_t = 256)]
+    /// Input vectors per program, 1..=65536.
+    #[arg(long, default_value_t = 256, value_parser = super::bounded(1, 65_536))]
     vectors: usize,
     /// Seconds of shrinking per divergence.
     #[arg(long, default_value_t = 60.0)]
     shrink_time: f64,
-    /// Top-level statements per program.
-    #[arg(long, default_value_t = 8)]
+    /// Top-level statements per program, 1..=256.
+    #[arg(long, default_value_t = 8, value_parser = super::bounded(1, 256))]
     statements: usize,
-    /// Deepest control-flow nesting.
-    #[arg(long, default_value_t = 2)]
+    /// Deepest control-flow nesting, 0..=8.
+    #[arg(long, default_value_t = 2, value_parser = super::bounded(0, 8))]
     depth: usize,
     /// Working temps (and outputs), 1..=8.
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=8))]
     temps: u32,
     /// Stages to generate: any of `ps`, `vs`, `cs`, comma-separated.
     #[arg(long, default_value = "ps,vs,cs")]
@@ -67,7 +67,8 @@ pub fn parse_duration(s: &str) -> Option<Duration> {
         "h" => 3600.0,
         _ => return None,
     };
-    (v >= 0.0 && v.is_finite()).then(|| Duration::from_secs_f64(v * mul))
+    // `try_`: a finite number of hours can still overflow a Duration (`1e300h`).
+    (v >= 0.0).then(|| Duration::try_from_secs_f64(v * mul).ok())?
 }
 
 pub fn run(a: &FuzzArgs) -> CliResult {
@@ -103,7 +104,8 @@ pub fn run(a: &FuzzArgs) -> CliResult {
         time,
         out: a.out.clone(),
         vectors: a.vectors.max(1),
-        shrink_time: Duration::from_secs_f64(a.shrink_time.max(0.0)),
+        shrink_time: Duration::try_from_secs_f64(a.shrink_time.clamp(0.0, 86_400.0))
+            .unwrap_or_default(),
         knobs,
         progress: true,
     };

@@ -42,6 +42,22 @@ impl CliError {
 
 pub type CliResult = Result<ExitCode, CliError>;
 
+/// A clap parser for a count within `lo..=hi`: every number from the command line that sizes
+/// an allocation is bounded before anything is allocated.
+pub fn bounded(lo: usize, hi: usize) -> impl Fn(&str) -> Result<usize, String> + Clone {
+    move |s: &str| {
+        let n: usize = s
+            .trim()
+            .parse()
+            .map_err(|_| format!("`{s}` is not a whole number"))?;
+        if (lo..=hi).contains(&n) {
+            Ok(n)
+        } else {
+            Err(format!("{n} is outside {lo}..={hi}"))
+        }
+    }
+}
+
 /// A usage error (exit 2).
 pub fn usage(what: String) -> CliError {
     CliError::Input {
@@ -98,17 +114,36 @@ pub fn read_err(e: dxbc::ReadError) -> CliError {
 /// Read a program: a raw DXBC container, or a `dxdiff-case/1` JSON file (its `dxbc` field).
 pub fn read_blob(path: &Path) -> Result<Vec<u8>, CliError> {
     let bytes = dxbc::read_file(path).map_err(read_err)?;
-    if bytes.first().is_some_and(|b| *b == b'{') {
+    // A case file may start with white space; a container starts with `DXBC`.
+    if bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{') {
         let input = |what: String| CliError::Input {
             path: path.to_path_buf(),
             what,
         };
-        let text = std::str::from_utf8(&bytes).map_err(|e| input(format!("not UTF-8: {e}")))?;
-        let case = oracles::case::CaseFile::parse(text)
-            .map_err(|e| input(format!("not a case file: {e}")))?;
-        return case.blob().map_err(input);
+        return case_of(path, &bytes)?.blob().map_err(input);
     }
     Ok(bytes)
+}
+
+/// A case file, read within the input size limit. Non-UTF-8 text names the byte; a JSON or
+/// schema error names the line, the column and the field.
+pub fn read_case(path: &Path) -> Result<oracles::case::CaseFile, CliError> {
+    let bytes = dxbc::read_file(path).map_err(read_err)?;
+    case_of(path, &bytes)
+}
+
+fn case_of(path: &Path, bytes: &[u8]) -> Result<oracles::case::CaseFile, CliError> {
+    let input = |what: String| CliError::Input {
+        path: path.to_path_buf(),
+        what,
+    };
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        input(format!(
+            "not UTF-8: byte {} is not part of a valid UTF-8 sequence",
+            e.valid_up_to()
+        ))
+    })?;
+    oracles::case::CaseFile::parse(text).map_err(|e| input(format!("not a case file: {e}")))
 }
 
 /// Write to `-o OUT`, or stdout.

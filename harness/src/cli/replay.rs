@@ -4,7 +4,6 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use oracles::case::CaseFile;
 use oracles::replay::{RunOutcome, replay_interp};
 
 use super::{CliError, CliResult};
@@ -76,16 +75,14 @@ pub fn run(a: &ReplayArgs) -> CliResult {
         collect(p, &mut files)?;
     }
     let (mut passed, mut failed, mut skipped) = (0usize, 0usize, 0usize);
+    let mut malformed = 0usize;
     for file in &files {
-        let text = std::fs::read_to_string(file).map_err(|source| CliError::Io {
-            path: file.clone(),
-            source,
-        })?;
-        let case = match CaseFile::parse(&text) {
+        let case = match super::read_case(file) {
             Ok(c) => c,
             Err(e) => {
-                println!("FAIL {}: not a case file: {e}", file.display());
+                println!("FAIL {e}");
                 failed += 1;
+                malformed += 1;
                 continue;
             }
         };
@@ -113,7 +110,11 @@ pub fn run(a: &ReplayArgs) -> CliResult {
         }
     }
     println!("{passed} passed, {failed} failed, {skipped} skipped");
-    Ok(if failed > 0 {
+    // Malformed input is exit 2 (docs/case-format.md) even when other runs failed too: the run
+    // did not cover what it was given.
+    Ok(if malformed > 0 {
+        ExitCode::from(2)
+    } else if failed > 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS

@@ -23,8 +23,8 @@ pub struct VerifyArgs {
     /// Makes the inputs reproducible.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Input vectors per program.
-    #[arg(long, default_value_t = 100_000)]
+    /// Input vectors per program (1 to 10,000,000: every vector is held in memory).
+    #[arg(long, default_value_t = 100_000, value_parser = super::bounded(1, 10_000_000))]
     cases: usize,
     /// Where the reports and counterexamples go.
     #[arg(long, default_value = "dxdiff-report")]
@@ -33,8 +33,8 @@ pub struct VerifyArgs {
     /// run over generated inputs.
     #[arg(long)]
     corpus: Vec<PathBuf>,
-    /// Input vectors per corpus program.
-    #[arg(long, default_value_t = 10_000)]
+    /// Input vectors per corpus program (1 to 1,000,000).
+    #[arg(long, default_value_t = 10_000, value_parser = super::bounded(1, 1_000_000))]
     corpus_cases: usize,
     /// Run only the corpus programs and the case files given, not the built-in
     /// single-instruction programs and embedded cases.
@@ -43,28 +43,11 @@ pub struct VerifyArgs {
 }
 
 pub fn run(a: &VerifyArgs) -> CliResult {
-    let mut extra_cases = Vec::new();
-    for path in &a.cases_files {
-        let mut files = Vec::new();
-        super::replay::collect(path, &mut files)?;
-        for f in files {
-            let text = std::fs::read_to_string(&f).map_err(|source| CliError::Io {
-                path: f.clone(),
-                source,
-            })?;
-            extra_cases.push((f.display().to_string(), text));
-        }
-    }
-    let opts = Options {
-        translator: a.translator.build()?,
-        seed: a.seed,
-        cases: a.cases.max(1),
-        extra_cases,
-        corpus: a.corpus.clone(),
-        corpus_cases: a.corpus_cases.max(1),
-        skip_builtin: a.corpus_only,
-        counterexamples: true,
-    };
+    // The output folder first: a run that cannot write its report must not start.
+    let out = crate::outdir::OutDir::open(&a.out).map_err(|e| CliError::Input {
+        path: a.out.clone(),
+        what: format!("[{}] {e}", e.code()),
+    })?;
     for c in &a.corpus {
         if !c.exists() {
             return Err(super::usage(format!(
@@ -73,6 +56,33 @@ pub fn run(a: &VerifyArgs) -> CliResult {
             )));
         }
     }
+    // Case files given on the command line are read before the run; a malformed one is
+    // reported and left out, the others run, and the exit code is 2 (docs/harness.md).
+    let mut extra_cases = Vec::new();
+    let mut malformed = 0usize;
+    for path in &a.cases_files {
+        let mut files = Vec::new();
+        super::replay::collect(path, &mut files)?;
+        for f in files {
+            match super::read_case(&f) {
+                Ok(case) => extra_cases.push((f.display().to_string(), case)),
+                Err(e) => {
+                    eprintln!("dxdiff: {e} (left out of the run)");
+                    malformed += 1;
+                }
+            }
+        }
+    }
+    let opts = Options {
+        translator: a.translator.build()?,
+        seed: a.seed,
+        cases: a.cases,
+        extra_cases,
+        corpus: a.corpus.clone(),
+        corpus_cases: a.corpus_cases,
+        skip_builtin: a.corpus_only,
+        counterexamples: true,
+    };
     let report = match verify::run(&opts, &a.out, &a.adapter) {
         Ok(r) => r,
         Err(GpuError::NoAdapter(why)) => {
@@ -84,14 +94,10 @@ pub fn run(a: &VerifyArgs) -> CliResult {
             return Ok(ExitCode::from(4));
         }
     };
-    std::fs::create_dir_all(&a.out).map_err(|source| CliError::Io {
-        path: a.out.clone(),
-        source,
-    })?;
     let json = serde_json::to_string_pretty(&report).map_err(|e| super::usage(e.to_string()))?;
-    write_output(Some(&a.out.join("report.json")), json.as_bytes())?;
+    write_output(Some(&out.join("report.json")), json.as_bytes())?;
     let md = reports::verify::markdown(&report);
-    write_output(Some(&a.out.join("report.md")), md.as_bytes())?;
+    write_output(Some(&out.join("report.md")), md.as_bytes())?;
     println!("{md}");
     let t = &report.totals;
     let secs = |k: &str| report.seconds.get(k).copied().unwrap_or(0.0);
@@ -137,8 +143,13 @@ pub fn run(a: &VerifyArgs) -> CliResult {
     for f in report.findings() {
         println!("{f}");
     }
+    if malformed > 0 {
+        println!("malformed case files left out: {malformed}");
+    }
     println!("{}", report.closing_line());
-    Ok(if t.mismatch > 0 {
+    Ok(if malformed > 0 {
+        ExitCode::from(2)
+    } else if t.mismatch > 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS

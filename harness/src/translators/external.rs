@@ -175,6 +175,10 @@ pub(super) fn answer(stdout: &[u8], stderr: &[u8]) -> Result<Translation, Failur
         } => {
             translator::validate(&wgsl)
                 .map_err(|e| crash(format!("its WGSL does not validate: {e}"), stderr))?;
+            // Buffers are sized from the manifest: check it before anything is allocated.
+            manifest
+                .check()
+                .map_err(|e| crash(format!("its manifest cannot be fed: {e}"), stderr))?;
             let catalog = oracles::catalog::catalog();
             if let Some(unknown) = adaptations.iter().find(|id| catalog.get(id).is_none()) {
                 return Err(crash(

@@ -58,17 +58,22 @@ fn saved(case: &CaseFile, run: &oracles::case::Run, d: &Differential) -> CaseFil
 impl Verifier {
     /// Run every run of a case file (given as its JSON), interpreter against GPU.
     pub fn case(&mut self, name: &str, json: &str) -> ProgramReport {
-        let mut report = ProgramReport::new(format!("case:{name}"));
-        let case = match CaseFile::parse(json) {
-            Ok(c) => c,
+        match CaseFile::parse(json) {
+            Ok(case) => self.case_file(name, &case),
             Err(e) => {
+                let mut report = ProgramReport::new(format!("case:{name}"));
                 report.skip(&Skip::new(
                     SkipKind::Malformed,
                     format!("the case file: {e}"),
                 ));
-                return report;
+                report
             }
-        };
+        }
+    }
+
+    /// Run every run of a parsed case file, interpreter against GPU.
+    pub fn case_file(&mut self, name: &str, case: &CaseFile) -> ProgramReport {
+        let mut report = ProgramReport::new(format!("case:{name}"));
         let blob = match case.blob() {
             Ok(b) => b,
             Err(e) => {

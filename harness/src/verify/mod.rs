@@ -27,8 +27,8 @@ pub struct Options {
     pub translator: Shared,
     pub seed: u64,
     pub cases: usize,
-    /// Case files given on the command line, as (name, JSON), run after the embedded ones.
-    pub extra_cases: Vec<(String, String)>,
+    /// Case files given on the command line, read and parsed, run after the embedded ones.
+    pub extra_cases: Vec<(String, oracles::case::CaseFile)>,
     /// Folders (or files) of further programs, each run over `corpus_cases` generated vectors.
     pub corpus: Vec<PathBuf>,
     pub corpus_cases: usize,
@@ -99,24 +99,21 @@ pub fn run(opts: &Options, out_dir: &Path, adapter: &str) -> Result<RunReport, G
             op.opcode.mnemonic(),
             started.elapsed().as_secs_f64()
         ));
-        report.push(v.single(op));
+        let name = format!("single:{}", op.opcode.mnemonic());
+        report.push(guarded(&name, || v.single(op)));
     }
     if total > 0 {
         eprintln!();
     }
     // The project's own case files, then those given on the command line.
     let t0 = Instant::now();
-    let mut all: Vec<(String, String)> = if opts.skip_builtin {
-        Vec::new()
-    } else {
-        cases::EMBEDDED
-            .iter()
-            .map(|(n, j)| (n.to_string(), j.to_string()))
-            .collect()
-    };
-    all.extend(opts.extra_cases.iter().cloned());
-    for (name, json) in &all {
-        report.push(v.case(name, json));
+    if !opts.skip_builtin {
+        for (name, json) in cases::EMBEDDED {
+            report.push(guarded(&format!("case:{name}"), || v.case(name, json)));
+        }
+    }
+    for (name, case) in &opts.extra_cases {
+        report.push(guarded(&format!("case:{name}"), || v.case_file(name, case)));
     }
     v.clock("cases", t0);
     // Further programs with generated inputs.
@@ -130,7 +127,7 @@ pub fn run(opts: &Options, out_dir: &Path, adapter: &str) -> Result<RunReport, G
             started.elapsed().as_secs_f64()
         ));
         let p = match blob {
-            Ok(b) => v.program(name, b),
+            Ok(b) => guarded(&format!("corpus:{name}"), || v.program(name, b)),
             Err(e) => {
                 let mut p = ProgramReport::new(format!("corpus:{name}"));
                 p.skip(&oracles::verdict::Skip::new(
@@ -153,6 +150,18 @@ pub fn run(opts: &Options, out_dir: &Path, adapter: &str) -> Result<RunReport, G
         .seconds
         .insert("total".into(), started.elapsed().as_secs_f64());
     Ok(report)
+}
+
+/// One program's report, or a `crash` skip naming the panic when dxdiff panicked on it.
+pub(crate) fn guarded(name: &str, f: impl FnOnce() -> ProgramReport) -> ProgramReport {
+    crate::parallel::caught(f).unwrap_or_else(|why| {
+        let mut p = ProgramReport::new(name.to_string());
+        p.skip(&oracles::verdict::Skip::new(
+            oracles::verdict::SkipKind::Crash,
+            format!("dxdiff panicked (a dxdiff bug, please report it): {why}"),
+        ));
+        p
+    })
 }
 
 /// Lanes per second of a phase.

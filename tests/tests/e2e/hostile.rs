@@ -63,7 +63,10 @@ fn an_unusable_out_folder_is_refused_before_the_run() {
 fn a_malformed_case_file_is_exit_2_and_the_others_still_run() {
     let dir = temp("hostile", "cases");
     write(&dir.join("a-good.json"), &good_case());
-    write(&dir.join("b-bad.json"), br#"{"format": "dxdiff-case/1", "name": 7}"#);
+    write(
+        &dir.join("b-bad.json"),
+        br#"{"format": "dxdiff-case/1", "name": 7}"#,
+    );
     write(&dir.join("c-latin1.json"), b"{\"name\": \"caf\xe9\"}");
     let o = dxdiff().arg("replay").arg(&dir).output().expect("runs");
     let text = stdout(&o);
@@ -71,8 +74,14 @@ fn a_malformed_case_file_is_exit_2_and_the_others_still_run() {
     assert!(text.contains("b-bad.json"), "{text}");
     assert!(text.contains("line 1"), "names the line: {text}");
     assert!(text.contains("byte 13"), "names the byte: {text}");
-    assert!(text.trim_end().ends_with(" passed, 2 failed, 0 skipped"), "{text}");
-    assert!(!text.trim_end().ends_with("\n0 passed, 2 failed, 0 skipped"), "{text}");
+    assert!(
+        text.trim_end().ends_with(" passed, 2 failed, 0 skipped"),
+        "{text}"
+    );
+    assert!(
+        !text.trim_end().ends_with("\n0 passed, 2 failed, 0 skipped"),
+        "{text}"
+    );
 
     let Some(o) = with_adapter(
         dxdiff()
@@ -88,7 +97,10 @@ fn a_malformed_case_file_is_exit_2_and_the_others_still_run() {
     assert_eq!(o.status.code(), Some(2), "{text}\n{}", stderr(&o));
     assert!(stderr(&o).contains("b-bad.json"), "{}", stderr(&o));
     assert!(text.contains("malformed case files left out: 2"), "{text}");
-    assert!(text.contains("verify: 1 programs"), "the good case ran: {text}");
+    assert!(
+        text.contains("verify: 1 programs"),
+        "the good case ran: {text}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -101,7 +113,16 @@ fn an_external_manifest_outside_d3d_limits_is_a_translator_crash() {
         b"ps_5_0\ndcl_constantbuffer cb0[1], immediateIndexed\ndcl_output o0.xyzw\nmov o0.xyzw, cb0[0].xyzw\nret\n",
     );
     let blob = dir.join("cb.dxbc");
-    assert!(dxdiff().arg("asm").arg(&asm).arg("-o").arg(&blob).status().expect("asm").success());
+    assert!(
+        dxdiff()
+            .arg("asm")
+            .arg(&asm)
+            .arg("-o")
+            .arg(&blob)
+            .status()
+            .expect("asm")
+            .success()
+    );
     let cmd = format!(
         "cmd:sh -c '\"{}\" translate --json /dev/stdin | sed \"s/\\\"size_bytes\\\": *[0-9]*/\\\"size_bytes\\\":4294967295/\"'",
         exe()
@@ -113,6 +134,10 @@ fn an_external_manifest_outside_d3d_limits_is_a_translator_crash() {
         .expect("runs");
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("manifest.limit"), "{}", stderr(&o));
-    assert!(stderr(&o).contains("bindings[0].size_bytes"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("bindings[0].size_bytes"),
+        "{}",
+        stderr(&o)
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -8,6 +8,7 @@ mod corpus;
 mod external;
 mod fuzz;
 mod gpu_compute;
+mod hostile;
 mod lavapipe_loop_limit;
 mod replay;
 mod verify;
