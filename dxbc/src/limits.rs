@@ -111,6 +111,12 @@ limits! {
     DispatchGroupsPerDimension = 65535,
         "thread groups of one dispatch in each dimension (a dispatch limit, not a program's)",
         "D3D11_CS_DISPATCH_MAX_THREAD_GROUPS_PER_DIMENSION";
+    BufferBytes = 134217728,
+        "bytes of one buffer resource (a case file's `size_bytes`)",
+        "D3D11_REQ_RESOURCE_SIZE_IN_MEGABYTES_EXPRESSION_A_TERM (128 MiB, the floor every device guarantees)";
+    Texture2dDimension = 16384,
+        "width or height of a 2D texture",
+        "D3D11_REQ_TEXTURE2D_U_OR_V_DIMENSION";
 }
 
 impl Limit {

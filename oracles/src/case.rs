@@ -195,7 +195,91 @@ impl CaseFile {
         if case.format != FORMAT {
             return Err(format!("format is `{}`, expected `{FORMAT}`", case.format));
         }
+        case.check()?;
         Ok(case)
+    }
+
+    /// Check every number that sizes an allocation or names a slot against D3D11's limits
+    /// (`dxbc::limits`), so nothing downstream allocates by an unchecked number from the file.
+    /// The error names the JSON path, the value and the limit.
+    pub fn check(&self) -> Result<(), String> {
+        use dxbc::limits::Limit;
+        let within = |path: &str, value: u64, lo: u64, limit: Limit| -> Result<(), String> {
+            let hi = u64::from(limit.value());
+            if (lo..=hi).contains(&value) {
+                Ok(())
+            } else {
+                Err(format!(
+                    "[case.limit] {path}: {value} is outside {lo}..={hi} ({:?}: {})",
+                    limit,
+                    limit.info().source
+                ))
+            }
+        };
+        // A register or slot key: its number must name one of D3D11's slots. Keys of other
+        // shapes are left to the reader that binds them (which skips the run, naming the key).
+        let slot = |path: &str, key: &str| -> Result<(), String> {
+            let Some((prefix, limit)) = [
+                ("cb", Limit::ConstantBuffers),
+                ("v", Limit::InputRegisters),
+                ("u", Limit::UnorderedAccessViews),
+                ("t", Limit::ShaderResources),
+                ("s", Limit::Samplers),
+                ("o", Limit::OutputRegisters),
+            ]
+            .into_iter()
+            .find(|(p, _)| {
+                key.strip_prefix(p)
+                    .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+            }) else {
+                return Ok(());
+            };
+            let n: u64 = key[prefix.len()..].parse().unwrap_or(u64::MAX);
+            within(path, n.saturating_add(1), 1, limit)
+        };
+        for (r, run) in self.runs.iter().enumerate() {
+            for (key, input) in &run.inputs {
+                let path = format!("runs[{r}].inputs.{key}");
+                slot(&path, key)?;
+                match input {
+                    Input::Buffer(b) => within(
+                        &format!("{path}.size_bytes"),
+                        b.size_bytes.into(),
+                        0,
+                        Limit::BufferBytes,
+                    )?,
+                    Input::Texture { texture2d: t } => {
+                        within(
+                            &format!("{path}.width"),
+                            t.width.into(),
+                            1,
+                            Limit::Texture2dDimension,
+                        )?;
+                        within(
+                            &format!("{path}.height"),
+                            t.height.into(),
+                            1,
+                            Limit::Texture2dDimension,
+                        )?;
+                    }
+                    Input::Words(_) | Input::Sampler(_) => {}
+                }
+            }
+            for (i, regs) in run.invocations.iter().flatten().enumerate() {
+                for key in regs.keys() {
+                    slot(&format!("runs[{r}].invocations[{i}].{key}"), key)?;
+                }
+            }
+            for (d, n) in run.dispatch.iter().flatten().enumerate() {
+                within(
+                    &format!("runs[{r}].dispatch[{d}]"),
+                    (*n).into(),
+                    0,
+                    Limit::DispatchGroupsPerDimension,
+                )?;
+            }
+        }
+        Ok(())
     }
 
     /// The container bytes.
@@ -220,6 +304,26 @@ impl CaseFile {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_beyond_d3d11_limits_are_refused_with_their_path() {
+        let case = |inputs: &str| {
+            format!(
+                r#"{{"format": "dxdiff-case/1", "name": "n", "dxbc": "", "runs": [{{"id": "a", "inputs": {inputs}}}]}}"#
+            )
+        };
+        assert!(CaseFile::parse(&case(r#"{"v31": ["0x1"]}"#)).is_ok());
+        let far = CaseFile::parse(&case(r#"{"v4294967295": ["0x1"]}"#)).expect_err("refused");
+        assert!(far.contains("runs[0].inputs.v4294967295"), "{far}");
+        assert!(far.contains("InputRegisters"), "{far}");
+        let huge =
+            CaseFile::parse(&case(r#"{"u0": {"size_bytes": 4294967295}}"#)).expect_err("refused");
+        assert!(huge.contains("runs[0].inputs.u0.size_bytes"), "{huge}");
+        assert!(CaseFile::parse(&case(r#"{"cb14": ["0x1"]}"#)).is_err());
+        assert!(CaseFile::parse(&case(r#"{"cb13": ["0x1"]}"#)).is_ok());
+        // A key of another shape is the binder's to refuse, per run.
+        assert!(CaseFile::parse(&case(r#"{"zz": ["0x1"]}"#)).is_ok());
+    }
 
     #[test]
     fn ulp_distance_follows_the_case_format() {

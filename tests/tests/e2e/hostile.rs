@@ -141,3 +141,151 @@ fn an_external_manifest_outside_d3d_limits_is_a_translator_crash() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `sh -c` with Direct3D-sized resources: 2 GiB of data (heap and private mappings, which is
+/// what every allocation sized from the input would take; address space is left alone because
+/// lavapipe reserves it for its JIT) and 120 s of wall time through `timeout`.
+fn bounded(args: &[&str]) -> Output {
+    let mut c = std::process::Command::new("sh");
+    c.arg("-c")
+        .arg("ulimit -d 2097152 && exec timeout -s KILL 120 \"$@\"")
+        .arg("sh")
+        .arg(exe())
+        .args(args)
+        .env("NODEVICE_SELECT", "1")
+        .env("DXDIFF", exe())
+        .current_dir(root());
+    c.output().expect("runs")
+}
+
+/// Every hostile shape the probe of issue 14 found, as a file, with the commands that read
+/// it: each must finish under the limits with a documented exit code (docs/case-format.md:
+/// 0 clean, 1 a mismatch or failed expectation, 2 malformed input, 3 rejected by `translate`, 4
+/// no GPU adapter) and no
+/// panic.
+#[test]
+fn every_hostile_input_runs_under_2_gib_and_a_time_limit() {
+    let _turn = gpu_turn();
+    let dir = temp("hostile", "bounded");
+    let blobs = dir.join("blobs");
+    let mut programs: Vec<(&str, String)> = [
+        ("temps", "ps_5_0\ndcl_temps 4294967295\nret\n"),
+        ("indexable", "ps_5_0\ndcl_indexableTemp x0[4294967295], 4\nret\n"),
+        ("input", "ps_5_0\ndcl_input_ps linear v4000000000.x\nret\n"),
+        ("output", "ps_5_0\ndcl_output o2147483648.xyzw\nret\n"),
+        (
+            "temp-index",
+            "ps_5_0\ndcl_output o0.xyzw\nmov r4294967295.x, l(1)\nret\n",
+        ),
+        ("debug-break", "ps_5_0\ndcl_output o0.xyzw\ndebug_break\nret\n"),
+        ("abort", "ps_5_0\ndcl_output o0.xyzw\nabort\nret\n"),
+        (
+            "cb",
+            "ps_5_0\ndcl_constantbuffer cb0[1], immediateIndexed\ndcl_output o0.xyzw\nmov o0.xyzw, cb0[0].xyzw\nret\n",
+        ),
+        (
+            "big-x",
+            "ps_5_0\ndcl_output o0.xyzw\ndcl_indexableTemp x0[100000000], 4\nret\n",
+        ),
+    ]
+    .into_iter()
+    .map(|(n, t)| (n, t.to_string()))
+    .collect();
+    programs.push((
+        "nested-loops",
+        format!(
+            "ps_5_0\ndcl_output o0.xyzw\n{}{}ret\n",
+            "loop\n".repeat(20_000),
+            "endloop\n".repeat(20_000)
+        ),
+    ));
+    let mut produced = 0;
+    for (name, text) in &programs {
+        let asm = dir.join(format!("{name}.asm"));
+        write(&asm, text.as_bytes());
+        let blob = blobs.join(format!("{name}.o"));
+        std::fs::create_dir_all(&blobs).expect("scratch");
+        let (a, b) = (asm.to_str().expect("utf-8"), blob.to_str().expect("utf-8"));
+        let o = bounded(&["asm", a, "-o", b]);
+        assert!(
+            matches!(o.status.code(), Some(0 | 2)),
+            "asm {name}: {:?} {}",
+            o.status,
+            stderr(&o)
+        );
+        if !blob.exists() {
+            continue;
+        }
+        produced += 1;
+        for cmd in ["info", "disasm", "translate"] {
+            let o = bounded(&[cmd, b]);
+            // 3: `translate` refused it (fail closed).
+            assert!(
+                matches!(o.status.code(), Some(0 | 2 | 3)),
+                "{cmd} {name}: {:?} {}",
+                o.status,
+                stderr(&o)
+            );
+            assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+        }
+    }
+    assert!(produced >= 5, "the assembler writes what decode refuses");
+    // Case files: an input register no program declares, a buffer of 4 GiB.
+    let good: serde_json::Value = serde_json::from_slice(&good_case()).expect("json");
+    let mut far = good.clone();
+    far["runs"][0]["inputs"]["v4294967295"] = serde_json::json!(["0x1", "0x2", "0x3", "0x4"]);
+    let buffers = std::fs::read(root().join("examples/cases/buffers_out_of_bounds.json"))
+        .expect("the shipped case");
+    let mut huge: serde_json::Value = serde_json::from_slice(&buffers).expect("json");
+    huge["runs"][0]["inputs"]["t0"]["size_bytes"] = serde_json::json!(4_294_967_295u64);
+    for (name, case) in [("far-input", far), ("huge-buffer", huge)] {
+        let path = dir.join(format!("{name}.json"));
+        write(&path, case.to_string().as_bytes());
+        let p = path.to_str().expect("utf-8");
+        let out = dir.join(format!("out-{name}"));
+        let out = out.to_str().expect("utf-8");
+        for args in [
+            &["replay", "--executor", "interp", p][..],
+            &["verify", p, "--out", out],
+        ] {
+            let o = bounded(args);
+            assert!(
+                matches!(o.status.code(), Some(0 | 1 | 2 | 4)),
+                "{args:?}: {:?} {}",
+                o.status,
+                stderr(&o)
+            );
+            assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+        }
+    }
+    // The whole corpus of hostile blobs in one run, and a translator whose manifest asks for a
+    // 4 GiB constant buffer.
+    let cmd = format!(
+        "cmd:sh -c '\"{}\" translate --json /dev/stdin | sed \"s/\\\"size_bytes\\\": *[0-9]*/\\\"size_bytes\\\":4294967295/\"'",
+        exe()
+    );
+    let b = blobs.to_str().expect("utf-8");
+    for translator in ["builtin", cmd.as_str()] {
+        let out = dir.join("out-corpus");
+        let o = bounded(&[
+            "verify",
+            "--corpus-only",
+            "--corpus",
+            b,
+            "--corpus-cases",
+            "50",
+            "--translator",
+            translator,
+            "--out",
+            out.to_str().expect("utf-8"),
+        ]);
+        assert!(
+            matches!(o.status.code(), Some(0 | 1 | 4)),
+            "verify --corpus with {translator}: {:?} {}",
+            o.status,
+            stderr(&o)
+        );
+        assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
