@@ -154,6 +154,8 @@ pub struct Machine<'a> {
     pub uav_stores: std::collections::HashMap<(u32, u64), (usize, u32)>,
     /// Where approximate results went (`approximate-amplified`).
     pub taint: super::taint::Taint,
+    /// What this run found about the program (races, indices out of range).
+    pub findings: Vec<super::findings::Finding>,
 }
 
 /// How a source operand is typed by its consumer, which decides what `-` and `|x|` mean.
@@ -218,6 +220,7 @@ impl Machine<'_> {
         self.events.fill(0);
         self.scratch_ev.fill(0);
         self.uav_stores.clear();
+        self.findings.clear();
         self.executed = 0;
     }
 

@@ -6,6 +6,7 @@
 //! thread group, so all invocations of a group advance together across `sync` barriers.
 
 mod exec;
+pub mod findings;
 mod flow;
 mod folding;
 mod machine;
@@ -19,6 +20,7 @@ use std::collections::BTreeMap;
 
 use dxbc::{Opcode, OperandType, Program};
 
+pub use findings::{Finding, FindingKind};
 pub use machine::ThreadIds;
 use machine::{Machine, RegFile};
 use mask::Mask;
@@ -72,6 +74,8 @@ pub struct BatchResult {
     pub events: Vec<Events>,
     /// The instruction budget ran out before the lane finished.
     pub inconclusive: Vec<bool>,
+    /// Where the program relies on undefined behaviour (at most [`findings::MAX_FINDINGS`]).
+    pub findings: Vec<Finding>,
 }
 
 impl BatchResult {
@@ -95,6 +99,7 @@ impl BatchResult {
         self.discarded.extend(other.discarded);
         self.events.extend(other.events);
         self.inconclusive.extend(other.inconclusive);
+        findings::merge(&mut self.findings, other.findings);
     }
 }
 
@@ -104,6 +109,8 @@ pub struct DispatchResult {
     /// Events of every invocation, OR-ed together per thread group.
     pub events: Events,
     pub groups: u32,
+    /// Where the program relies on undefined behaviour (at most [`findings::MAX_FINDINGS`]).
+    pub findings: Vec<Finding>,
 }
 
 /// Facts read from declarations once per program.
@@ -220,6 +227,7 @@ fn machine<'a>(
         executed: 0,
         uav_stores: std::collections::HashMap::new(),
         taint: taint::Taint::new(l.temps, l.outputs, lanes),
+        findings: Vec::new(),
     })
 }
 
@@ -385,6 +393,7 @@ fn run_one(
         discarded: (0..lanes).map(|i| m.discarded.get(i)).collect(),
         events: m.events.clone(),
         inconclusive: (0..lanes).map(|i| unfinished.get(i)).collect(),
+        findings: std::mem::take(&mut m.findings),
     })
 }
 
@@ -439,6 +448,7 @@ pub fn run_dispatch(
                 }
                 m.run(budget)?;
                 result.events |= m.events.iter().fold(0, |a, e| a | e);
+                findings::merge(&mut result.findings, std::mem::take(&mut m.findings));
                 result.groups += 1;
             }
         }
