@@ -218,8 +218,13 @@ impl Machine<'_> {
                 self.active = self.active.and_not(&leaving);
                 next
             }
-            // All lanes of a group run in lockstep, so a barrier is already satisfied.
-            Opcode::Sync | Opcode::Nop => next,
+            // All lanes of a group run in lockstep, so a barrier is already satisfied; it only
+            // ends a race-tracking epoch.
+            Opcode::Sync => {
+                self.races.barrier(inst.sync_flags().unwrap_or(0));
+                next
+            }
+            Opcode::Nop => next,
             _ => return Ok(None),
         }))
     }

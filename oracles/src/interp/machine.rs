@@ -147,11 +147,16 @@ pub struct Machine<'a> {
     pub views: std::collections::BTreeMap<(OperandType, u32), super::ViewKind>,
     /// Instructions executed so far (each counts once for the whole batch).
     pub executed: u64,
-    /// The last plain store to each UAV word in this batch: (slot, byte address) → (lane,
-    /// value). Two lanes storing different values to one word race: D3D leaves the winner
-    /// undefined (FS §7.14: no ordering between threads without atomics), so both lanes get
-    /// `d3d-undefined`.
-    pub uav_stores: std::collections::HashMap<(u32, u64), (usize, u32)>,
+    /// The last plain store to each UAV word in this batch (a pixel/vertex batch) or dispatch
+    /// (compute): (slot, byte address) → (group, lane, value). Two invocations storing
+    /// different values to one word race: D3D leaves the winner undefined (FS §7.14: no
+    /// ordering between threads without atomics), so they get `d3d-undefined`. Within a compute
+    /// group [`super::race`] decides instead, since barriers order its invocations.
+    pub uav_stores: std::collections::HashMap<(u32, u64), (u32, usize, u32)>,
+    /// Race tracking per memory word and barrier epoch (compute only).
+    pub races: super::race::Races,
+    /// The index of the thread group this batch runs (0 outside a dispatch).
+    pub group: u32,
     /// Where approximate results went (`approximate-amplified`).
     pub taint: super::taint::Taint,
     /// What this run found about the program (races, indices out of range).
@@ -221,6 +226,7 @@ impl Machine<'_> {
         self.scratch_ev.fill(0);
         self.uav_stores.clear();
         self.findings.clear();
+        self.races = super::race::Races::new(self.races.on);
         self.executed = 0;
     }
 

@@ -4,7 +4,9 @@
 
 use dxbc::{Instruction, Opcode, Operand, OperandType};
 
+use super::findings::{FindingKind, record};
 use super::machine::{Consumer, Machine, source_component, write_mask};
+use super::race::{Access, Space};
 use super::resources::{Buffer, buffer_load, buffer_store};
 use super::{InterpError, ViewKind};
 use crate::domain::{Domain, raise};
@@ -74,6 +76,18 @@ impl Machine<'_> {
         })
     }
 
+    /// Record a race-tracked access (TGSM and UAVs; SRVs are read-only).
+    fn track(&mut self, t: Target, accesses: &[(usize, u64, Access)], at: usize) {
+        let space = match t {
+            Target::Tgsm(s) => Space::Tgsm(s),
+            Target::Uav(s) => Space::Uav(s),
+            Target::Srv(_) => return,
+        };
+        for &(l, addr, access) in accesses {
+            self.race_access(space, addr, l, access, at);
+        }
+    }
+
     fn view(&self, t: Target) -> ViewKind {
         let key = match t {
             Target::Srv(s) => (OperandType::Resource, s),
@@ -139,6 +153,7 @@ impl Machine<'_> {
                 let dst = &ops[0];
                 let mask = write_mask(dst);
                 let mut out: [Vec<u32>; 4] = std::array::from_fn(|_| vec![0u32; self.lanes]);
+                let mut accesses = Vec::new();
                 for &l in &lanes_active {
                     let base = self.address(t, a0[l], a1[l]);
                     let ev = &mut self.scratch_ev[l];
@@ -149,6 +164,7 @@ impl Machine<'_> {
                         let word = source_component(res, c) as u64;
                         o[l] = match base {
                             Some(b) => {
+                                accesses.push((l, b + 4 * word, Access::Read));
                                 let buf = match t {
                                     Target::Srv(s) => match self.res.srvs.get(&s) {
                                         Some(super::resources::Srv::Buffer(b)) => Some(b),
@@ -166,6 +182,7 @@ impl Machine<'_> {
                         };
                     }
                 }
+                self.track(t, &accesses, at);
                 for (c, o) in out.iter().enumerate() {
                     if mask & (1 << c) != 0 {
                         self.write(dst, c, o, at)?;
@@ -190,6 +207,8 @@ impl Machine<'_> {
                         self.read(value_op, c, Consumer::Raw, at, v)?;
                     }
                 }
+                let mut accesses = Vec::new();
+                let (group, compute) = (self.group, self.races.on);
                 for &l in &lanes_active {
                     let base = self.address(t, a0[l], a1[l]);
                     let mut ev = 0;
@@ -200,14 +219,25 @@ impl Machine<'_> {
                         match base {
                             Some(b) => {
                                 let addr = b + 4 * c as u64;
+                                accesses.push((l, addr, Access::Write(v[l])));
+                                // Within a compute group, barriers order stores: `race` judges.
                                 if let Target::Uav(slot) = t
-                                    && let Some((other, old)) =
-                                        self.uav_stores.insert((slot, addr), (l, v[l]))
-                                    && other != l
+                                    && let Some((g, other, old)) =
+                                        self.uav_stores.insert((slot, addr), (group, l, v[l]))
                                     && old != v[l]
+                                    && (g != group || (!compute && other != l))
                                 {
                                     raise(&mut ev, Domain::D3dUndefined);
-                                    self.events[other] |= Domain::D3dUndefined.bit();
+                                    if g == group {
+                                        self.events[other] |= Domain::D3dUndefined.bit();
+                                    }
+                                    record(&mut self.findings, FindingKind::UavRace, at, || {
+                                        format!(
+                                            "u{slot} byte {addr}: different values stored by \
+                                             invocation {other} of group {g} and invocation {l} \
+                                             of group {group}"
+                                        )
+                                    });
                                 }
                                 buffer_store(self.buffer_mut(t), addr, v[l], &mut ev)
                             }
@@ -216,6 +246,7 @@ impl Machine<'_> {
                     }
                     self.scratch_ev[l] |= ev;
                 }
+                self.track(t, &accesses, at);
             }
             Bufinfo => {
                 let t = self.target(&ops[1], at)?;
@@ -307,6 +338,7 @@ impl Machine<'_> {
             vec![0; self.lanes]
         };
         let mut old_out = vec![0u32; self.lanes];
+        let mut accesses = Vec::new();
         for &l in lanes_active {
             let addr = self.address(t, a0[l], a1[l]);
             let mut ev = 0;
@@ -316,6 +348,7 @@ impl Machine<'_> {
             });
             match word {
                 Some(w) => {
+                    accesses.push((l, w as u64 * 4, Access::Atomic));
                     let Some(buf) = self.buffer_mut(t) else {
                         continue;
                     };
@@ -349,6 +382,7 @@ impl Machine<'_> {
             }
             self.scratch_ev[l] |= ev;
         }
+        self.track(t, &accesses, at);
         if imm {
             self.write_scalar(&ops[0], &old_out, at)?;
         }

@@ -12,6 +12,7 @@ mod folding;
 mod machine;
 pub mod mask;
 mod memory;
+mod race;
 pub mod resources;
 mod taint;
 mod textures;
@@ -228,6 +229,8 @@ fn machine<'a>(
         uav_stores: std::collections::HashMap::new(),
         taint: taint::Taint::new(l.temps, l.outputs, lanes),
         findings: Vec::new(),
+        races: race::Races::new(program.version.stage == dxbc::Stage::Compute),
+        group: 0,
     })
 }
 
@@ -421,6 +424,8 @@ pub fn run_dispatch(
         });
     }
     let mut result = DispatchResult::default();
+    // Plain UAV stores of the whole dispatch: groups are never ordered against each other.
+    let mut uav_stores = std::collections::HashMap::new();
     for gz in 0..groups[2] {
         for gy in 0..groups[1] {
             for gx in 0..groups[0] {
@@ -446,7 +451,10 @@ pub fn run_dispatch(
                         flattened: lane as u32,
                     };
                 }
+                m.group = result.groups;
+                m.uav_stores = std::mem::take(&mut uav_stores);
                 m.run(budget)?;
+                uav_stores = std::mem::take(&mut m.uav_stores);
                 result.events |= m.events.iter().fold(0, |a, e| a | e);
                 findings::merge(&mut result.findings, std::mem::take(&mut m.findings));
                 result.groups += 1;
