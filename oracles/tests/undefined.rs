@@ -198,3 +198,116 @@ ret
     assert_eq!(kinds(&r), vec![FindingKind::UavRace], "{:?}", r.findings);
     assert!(r.findings[0].detail.contains("group"), "{}", r.findings[0]);
 }
+
+fn lanes_of(text: &str, v0: &[u32], inputs: usize) -> oracles::interp::BatchResult {
+    let inputs: Vec<Vec<[u32; 4]>> = v0
+        .iter()
+        .map(|&x| {
+            let mut regs = vec![[0u32; 4]; inputs];
+            regs[0] = [x, 0, 0, 0];
+            for (r, reg) in regs.iter_mut().enumerate().skip(1) {
+                *reg = [
+                    r as u32 * 10,
+                    r as u32 * 10 + 1,
+                    r as u32 * 10 + 2,
+                    r as u32 * 10 + 3,
+                ];
+            }
+            regs
+        })
+        .collect();
+    oracles::interp::run_invocations(
+        &program(text),
+        &mut Resources::default(),
+        &inputs,
+        DEFAULT_BUDGET,
+    )
+    .expect("runs")
+}
+
+fn lane_undefined(r: &oracles::interp::BatchResult, l: usize) -> bool {
+    r.events[l] & Domain::D3dUndefined.bit() != 0
+}
+
+/// `v[r0.x + 1]` inside `dcl_indexrange v1 3` reads v1..v3; beyond it the read is undefined
+/// (the interpreter reads 0).
+#[test]
+fn indexed_input_read_out_of_range() {
+    let text = "vs_5_0
+dcl_input v0.x
+dcl_input v1.xyzw
+dcl_input v2.xyzw
+dcl_input v3.xyzw
+dcl_input v4.xyzw
+dcl_indexrange v1.xyzw 3
+dcl_output o0.xyzw
+dcl_temps 1
+mov r0.x, v0.x
+mov o0.xyzw, v[r0.x + 1].xyzw
+ret
+";
+    let r = lanes_of(text, &[0, 2, 3, u32::MAX], 5);
+    assert_eq!(r.outputs_of(0), &[[10, 11, 12, 13]]);
+    assert_eq!(r.outputs_of(1), &[[30, 31, 32, 33]]);
+    // v4 exists but is outside the range: undefined, read as 0.
+    assert_eq!(r.outputs_of(2), &[[0, 0, 0, 0]]);
+    assert_eq!(r.outputs_of(3), &[[0, 0, 0, 0]]);
+    assert!(!lane_undefined(&r, 0) && !lane_undefined(&r, 1));
+    assert!(lane_undefined(&r, 2) && lane_undefined(&r, 3));
+    assert_eq!(r.findings.len(), 1, "{:?}", r.findings);
+    assert_eq!(r.findings[0].kind, FindingKind::IndexOutOfRange);
+    assert!(
+        r.findings[0]
+            .to_string()
+            .starts_with("index-out-of-range at instruction ")
+    );
+}
+
+/// Without a range, the declared registers bound the index; in range nothing is flagged.
+#[test]
+fn indexed_input_in_range_is_clean() {
+    let text = "vs_5_0
+dcl_input v0.x
+dcl_input v1.xyzw
+dcl_input v2.xyzw
+dcl_output o0.xyzw
+dcl_temps 1
+mov r0.x, v0.x
+mov o0.xyzw, v[r0.x + 0].xyzw
+ret
+";
+    let r = lanes_of(text, &[1, 2], 3);
+    assert_eq!(r.outputs_of(1), &[[20, 21, 22, 23]]);
+    assert!(r.findings.is_empty(), "{:?}", r.findings);
+    assert!(!lane_undefined(&r, 0) && !lane_undefined(&r, 1));
+    let r = lanes_of(text, &[3], 3);
+    assert!(lane_undefined(&r, 0));
+    assert_eq!(r.findings[0].kind, FindingKind::IndexOutOfRange);
+}
+
+/// `o[r0.x]` inside `dcl_indexrange o0 2` writes that output; beyond it the write is dropped.
+#[test]
+fn indexed_output_write_out_of_range() {
+    let text = "ps_5_0
+dcl_input_ps constant v0.x
+dcl_output o0.xyzw
+dcl_output o1.xyzw
+dcl_output o2.xyzw
+dcl_indexrange o0.xyzw 2
+dcl_temps 1
+mov r0.x, v0.x
+mov o0.xyzw, l(0, 0, 0, 0)
+mov o1.xyzw, l(0, 0, 0, 0)
+mov o2.xyzw, l(0, 0, 0, 0)
+mov o[r0.x + 0].xyzw, l(1, 2, 3, 4)
+ret
+";
+    let r = lanes_of(text, &[1, 2], 1);
+    assert_eq!(r.outputs_of(0), &[[0; 4], [1, 2, 3, 4], [0; 4]]);
+    assert_eq!(r.outputs_of(1), &[[0; 4], [0; 4], [0; 4]]);
+    assert!(!lane_undefined(&r, 0));
+    assert!(lane_undefined(&r, 1));
+    assert_eq!(r.findings.len(), 1, "{:?}", r.findings);
+    assert_eq!(r.findings[0].kind, FindingKind::IndexOutOfRange);
+    assert!(r.findings[0].detail.contains("o[2]"), "{}", r.findings[0]);
+}

@@ -157,6 +157,8 @@ pub struct Machine<'a> {
     pub races: super::race::Races,
     /// The index of the thread group this batch runs (0 outside a dispatch).
     pub group: u32,
+    /// `dcl_indexrange`s of `v#` and `o#`, which bound their dynamic indices.
+    pub index_ranges: Vec<super::ranges::IndexRange>,
     /// Where approximate results went (`approximate-amplified`).
     pub taint: super::taint::Taint,
     /// What this run found about the program (races, indices out of range).
@@ -315,13 +317,18 @@ impl Machine<'_> {
                         let idx = idx.clone();
                         let mut regs = vec![0u64; lanes];
                         self.index_values(&idx, at, &mut regs)?;
+                        let inside = self.check_index_range(op.ty, &idx, &regs, at);
                         let file = if op.ty == OperandType::Input {
                             &self.inputs
                         } else {
                             &self.outputs
                         };
                         for (l, o) in out.iter_mut().enumerate() {
-                            *o = file.get(regs[l] as usize, comp, l).unwrap_or(0);
+                            *o = if inside[l] {
+                                file.get(regs[l] as usize, comp, l).unwrap_or(0)
+                            } else {
+                                0
+                            };
                         }
                     }
                     _ => return Err(self.unsupported(at, "multi-dimensional input registers")),
@@ -430,6 +437,20 @@ impl Machine<'_> {
         };
         match op.ty {
             OperandType::Null => {}
+            // `o[r0.x + n]`: written where the index is in range, dropped elsewhere.
+            OperandType::Output
+                if op.indices.len() == 1 && !matches!(op.indices[0], Index::Imm32(_)) =>
+            {
+                let idx = op.indices[0].clone();
+                let mut regs = vec![0u64; lanes];
+                self.index_values(&idx, at, &mut regs)?;
+                let inside = self.check_index_range(op.ty, &idx, &regs, at);
+                for l in self.active.lanes().collect::<Vec<_>>() {
+                    if inside[l] {
+                        self.outputs.set(regs[l] as usize, comp, l, vals[l]);
+                    }
+                }
+            }
             OperandType::Temp | OperandType::Output => {
                 let r = self.first_index(op, at)?;
                 let file = if op.ty == OperandType::Temp {

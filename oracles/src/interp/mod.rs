@@ -13,6 +13,7 @@ mod machine;
 pub mod mask;
 mod memory;
 mod race;
+mod ranges;
 pub mod resources;
 mod taint;
 mod textures;
@@ -231,6 +232,7 @@ fn machine<'a>(
         findings: Vec::new(),
         races: race::Races::new(program.version.stage == dxbc::Stage::Compute),
         group: 0,
+        index_ranges: ranges::index_ranges(program),
     })
 }
 
