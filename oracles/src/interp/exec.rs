@@ -6,7 +6,7 @@ use dxbc::{Instruction, Opcode};
 
 use super::InterpError;
 use super::flow::{Frame, leave};
-use super::machine::{Consumer, Machine, Pool, Slot, write_mask};
+use super::machine::{Consumer, Machine, Pool, Slot, apply_modifier, write_mask};
 use super::mask::Mask;
 use crate::domain::{Domain, Events};
 use crate::rules::{convert as cv, double as dbl, float as fl, int, transcendental as tr};
@@ -612,6 +612,10 @@ impl Machine<'_> {
         self.pool = pool;
         gathered?;
         let mods: Vec<dxbc::Modifier> = inst.operands[1..].iter().map(|o| o.modifier).collect();
+        let info = inst.info();
+        let consumers: Vec<Consumer> = (1..inst.operands.len())
+            .map(|k| Consumer::of(info.num(k)))
+            .collect();
         let lanes = self.lanes;
         let dst_double = !matches!(inst.opcode, Deq | Dge | Dlt | Dne | Dtof | Dtoi | Dtou);
         let mut results: [Vec<u32>; 4] = std::array::from_fn(|_| vec![0u32; lanes]);
@@ -653,7 +657,9 @@ impl Machine<'_> {
             for l in 0..lanes {
                 let ev = &mut self.scratch_ev[l];
                 let d = |i: usize| double_modifier(src_d(&srcs[i], l), mods[i]);
-                let w = |i: usize| src_w(&srcs[i], l);
+                // A 32-bit source takes its modifier as its own type reads it: `ftod` of `-x` is
+                // a float negate, `itod` of `-i` two's complement (this used to be lost).
+                let w = |i: usize| apply_modifier(src_w(&srcs[i], l), mods[i], consumers[i]);
                 let r: u64 = match inst.opcode {
                     Dadd => dbl::dadd(d(0), d(1), ev),
                     Dmul => dbl::dmul(d(0), d(1), ev),

@@ -11,7 +11,7 @@
 
 use dxbc::{Instruction, Opcode, OperandType};
 
-use super::machine::{Machine, source_component, write_mask};
+use super::machine::{Consumer, Machine, source_component, write_mask};
 use crate::domain::Domain;
 
 /// An operand value that folding with a literal zero can change: NaN, ±inf, a denormal, or
@@ -85,10 +85,8 @@ impl Machine<'_> {
         let mut hit = vec![false; lanes];
         for s in srcs {
             for c in &comps {
-                if self
-                    .read_raw(s, source_component(s, *c), at, &mut vals)
-                    .is_err()
-                {
+                // With its modifier: `-x * 0` is `-0` in D3D for a positive x.
+                if self.read(s, *c, Consumer::Float, at, &mut vals).is_err() {
                     return;
                 }
                 for (h, v) in hit.iter_mut().zip(&vals) {
