@@ -159,6 +159,8 @@ pub struct Machine<'a> {
     pub group: u32,
     /// `dcl_indexrange`s of `v#` and `o#`, which bound their dynamic indices.
     pub index_ranges: Vec<super::ranges::IndexRange>,
+    /// Temp components that hold one compile-time constant everywhere (`constants`).
+    pub consts: Vec<[Option<u32>; 4]>,
     /// Where approximate results went (`approximate-amplified`).
     pub taint: super::taint::Taint,
     /// What this run found about the program (races, indices out of range).

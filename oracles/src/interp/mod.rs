@@ -5,6 +5,7 @@
 //! Pixel and vertex programs run one lane per invocation; compute programs run one batch per
 //! thread group, so all invocations of a group advance together across `sync` barriers.
 
+mod constants;
 mod exec;
 pub mod findings;
 mod flow;
@@ -125,6 +126,8 @@ struct Layout {
     views: BTreeMap<(OperandType, u32), ViewKind>,
     tgsm: BTreeMap<u32, u32>,
     thread_group: [u32; 3],
+    /// Temp components that hold one compile-time constant everywhere.
+    consts: Vec<[Option<u32>; 4]>,
 }
 
 fn layout(program: &Program) -> Layout {
@@ -137,6 +140,7 @@ fn layout(program: &Program) -> Layout {
         views: BTreeMap::new(),
         tgsm: BTreeMap::new(),
         thread_group: [1, 1, 1],
+        consts: Vec::new(),
     };
     let slot = |inst: &dxbc::Instruction| {
         inst.operands
@@ -193,6 +197,7 @@ fn layout(program: &Program) -> Layout {
     l.temps = l.temps.max(counts.temps as usize);
     l.inputs = counts.inputs as usize;
     l.outputs = counts.outputs as usize;
+    l.consts = constants::constant_temps(program, l.temps, &l.icb);
     l
 }
 
@@ -233,6 +238,7 @@ fn machine<'a>(
         races: race::Races::new(program.version.stage == dxbc::Stage::Compute),
         group: 0,
         index_ranges: ranges::index_ranges(program),
+        consts: l.consts.clone(),
     })
 }
 
