@@ -50,7 +50,10 @@ impl Machine<'_> {
             return Ok(next);
         }
         self.literal_zero_folding(inst, pc);
+        let carried = self.nan_before(inst, pc);
+        self.nan_check = 0xf;
         self.execute(inst, pc)?;
+        self.nan_after(inst, carried);
         self.taint_after(inst);
         self.commit_events();
         Ok(next)
@@ -348,6 +351,9 @@ impl Machine<'_> {
                         ok &= a.iter().fold(mid, |acc, &x| acc & fl::is_normal(x)) & fast_result(r);
                     }
                     done = ok;
+                    if ok {
+                        m.nan_check &= !(1 << c);
+                    }
                 }
                 if !done {
                     let ev = &mut m.scratch_ev[..lanes];

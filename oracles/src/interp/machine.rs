@@ -161,6 +161,11 @@ pub struct Machine<'a> {
     pub index_ranges: Vec<super::ranges::IndexRange>,
     /// Temp components that hold one compile-time constant everywhere (`constants`).
     pub consts: Vec<[Option<u32>; 4]>,
+    /// Which values are NaNs with a free payload (`nan`).
+    pub free_nan: super::nan::FreeNan,
+    /// Components of the instruction being executed that may hold a NaN: the fast path clears
+    /// the ones it computed (all normal), so the NaN scan skips them.
+    pub nan_check: u8,
     /// Where approximate results went (`approximate-amplified`).
     pub taint: super::taint::Taint,
     /// What this run found about the program (races, indices out of range).
@@ -231,6 +236,7 @@ impl Machine<'_> {
         self.uav_stores.clear();
         self.findings.clear();
         self.races = super::race::Races::new(self.races.on);
+        self.free_nan.clear();
         self.executed = 0;
     }
 

@@ -78,11 +78,7 @@ impl Machine<'_> {
 
     /// Record a race-tracked access (TGSM and UAVs; SRVs are read-only).
     fn track(&mut self, t: Target, accesses: &[(usize, u64, Access)], at: usize) {
-        let space = match t {
-            Target::Tgsm(s) => Space::Tgsm(s),
-            Target::Uav(s) => Space::Uav(s),
-            Target::Srv(_) => return,
-        };
+        let Some(space) = space_of(t) else { return };
         for &(l, addr, access) in accesses {
             self.race_access(space, addr, l, access, at);
         }
@@ -154,6 +150,7 @@ impl Machine<'_> {
                 let mask = write_mask(dst);
                 let mut out: [Vec<u32>; 4] = std::array::from_fn(|_| vec![0u32; self.lanes]);
                 let mut accesses = Vec::new();
+                let mut words = Vec::new();
                 for &l in &lanes_active {
                     let base = self.address(t, a0[l], a1[l]);
                     let ev = &mut self.scratch_ev[l];
@@ -165,6 +162,7 @@ impl Machine<'_> {
                         o[l] = match base {
                             Some(b) => {
                                 accesses.push((l, b + 4 * word, Access::Read));
+                                words.push((l, c, b + 4 * word));
                                 let buf = match t {
                                     Target::Srv(s) => match self.res.srvs.get(&s) {
                                         Some(super::resources::Srv::Buffer(b)) => Some(b),
@@ -183,6 +181,16 @@ impl Machine<'_> {
                     }
                 }
                 self.track(t, &accesses, at);
+                if self.free_nan.on
+                    && let Some(space) = space_of(t)
+                {
+                    let mut flags: [Vec<bool>; 4] =
+                        std::array::from_fn(|_| vec![false; self.lanes]);
+                    for &(l, c, addr) in &words {
+                        flags[c][l] = self.nan_word(space, addr);
+                    }
+                    self.free_nan.loaded = Some(flags);
+                }
                 for (c, o) in out.iter().enumerate() {
                     if mask & (1 << c) != 0 {
                         self.write(dst, c, o, at)?;
@@ -208,6 +216,7 @@ impl Machine<'_> {
                     }
                 }
                 let mut accesses = Vec::new();
+                let mut stored = Vec::new();
                 let (group, compute) = (self.group, self.races.on);
                 for &l in &lanes_active {
                     let base = self.address(t, a0[l], a1[l]);
@@ -220,6 +229,7 @@ impl Machine<'_> {
                             Some(b) => {
                                 let addr = b + 4 * c as u64;
                                 accesses.push((l, addr, Access::Write(v[l])));
+                                stored.push((l, c, addr, v[l]));
                                 // Within a compute group, barriers order stores: `race` judges.
                                 if let Target::Uav(slot) = t
                                     && let Some((g, other, old)) =
@@ -247,6 +257,11 @@ impl Machine<'_> {
                     self.scratch_ev[l] |= ev;
                 }
                 self.track(t, &accesses, at);
+                if let Some(space) = space_of(t) {
+                    for (l, c, addr, v) in stored {
+                        self.nan_store(space, addr, value_op, c, l, v);
+                    }
+                }
             }
             Bufinfo => {
                 let t = self.target(&ops[1], at)?;
@@ -383,10 +398,24 @@ impl Machine<'_> {
             self.scratch_ev[l] |= ev;
         }
         self.track(t, &accesses, at);
+        if let Some(space) = space_of(t) {
+            for &(_, addr, _) in &accesses {
+                self.nan_clear_word(space, addr);
+            }
+        }
         if imm {
             self.write_scalar(&ops[0], &old_out, at)?;
         }
         Ok(())
+    }
+}
+
+/// The race- and NaN-tracked memory a target names (SRVs are read-only: not tracked).
+fn space_of(t: Target) -> Option<Space> {
+    match t {
+        Target::Tgsm(s) => Some(Space::Tgsm(s)),
+        Target::Uav(s) => Some(Space::Uav(s)),
+        Target::Srv(_) => None,
     }
 }
 

@@ -13,6 +13,7 @@ mod folding;
 mod machine;
 pub mod mask;
 mod memory;
+mod nan;
 mod race;
 mod ranges;
 pub mod resources;
@@ -27,6 +28,7 @@ pub use findings::{Finding, FindingKind};
 pub use machine::ThreadIds;
 use machine::{Machine, RegFile};
 use mask::Mask;
+pub use nan::{frees_nan, frees_nan_inst};
 pub use resources::{Address, Buffer, Format, Resources, Sampler, Srv, Texture2d};
 
 use crate::domain::Events;
@@ -79,6 +81,9 @@ pub struct BatchResult {
     pub inconclusive: Vec<bool>,
     /// Where the program relies on undefined behaviour (at most [`findings::MAX_FINDINGS`]).
     pub findings: Vec<Finding>,
+    /// Parallel to `outputs`: the word is a NaN that a payload-freeing op produced
+    /// ([`frees_nan`]), so any NaN is as right as this one.
+    pub free_nan: Vec<[bool; 4]>,
 }
 
 impl BatchResult {
@@ -103,6 +108,7 @@ impl BatchResult {
         self.events.extend(other.events);
         self.inconclusive.extend(other.inconclusive);
         findings::merge(&mut self.findings, other.findings);
+        self.free_nan.extend(other.free_nan);
     }
 }
 
@@ -114,6 +120,9 @@ pub struct DispatchResult {
     pub groups: u32,
     /// Where the program relies on undefined behaviour (at most [`findings::MAX_FINDINGS`]).
     pub findings: Vec<Finding>,
+    /// Per UAV slot, parallel to that UAV's words: the word holds a NaN that a payload-freeing
+    /// op produced ([`frees_nan`]).
+    pub free_nan: BTreeMap<u32, Vec<bool>>,
 }
 
 /// Facts read from declarations once per program.
@@ -239,6 +248,8 @@ fn machine<'a>(
         group: 0,
         index_ranges: ranges::index_ranges(program),
         consts: l.consts.clone(),
+        free_nan: nan::FreeNan::new(l.temps, l.outputs, lanes),
+        nan_check: 0xf,
     })
 }
 
@@ -391,11 +402,13 @@ fn run_one(
         Err(e) => return Err(e),
     };
     let mut outputs = Vec::with_capacity(lanes * l.outputs);
+    let mut free_nan = Vec::with_capacity(lanes * l.outputs);
     for lane in 0..lanes {
         for r in 0..l.outputs {
             outputs.push(std::array::from_fn(|c| {
                 m.outputs.get(r, c, lane).unwrap_or(0)
             }));
+            free_nan.push(std::array::from_fn(|c| m.free_nan.output(r, c, lane)));
         }
     }
     Ok(BatchResult {
@@ -405,6 +418,7 @@ fn run_one(
         events: m.events.clone(),
         inconclusive: (0..lanes).map(|i| unfinished.get(i)).collect(),
         findings: std::mem::take(&mut m.findings),
+        free_nan,
     })
 }
 
@@ -434,6 +448,8 @@ pub fn run_dispatch(
     let mut result = DispatchResult::default();
     // Plain UAV stores of the whole dispatch: groups are never ordered against each other.
     let mut uav_stores = std::collections::HashMap::new();
+    // UAV words holding a freed NaN, carried from group to group like the UAVs themselves.
+    let mut nan_words = std::collections::HashSet::new();
     for gz in 0..groups[2] {
         for gy in 0..groups[1] {
             for gx in 0..groups[0] {
@@ -461,13 +477,28 @@ pub fn run_dispatch(
                 }
                 m.group = result.groups;
                 m.uav_stores = std::mem::take(&mut uav_stores);
+                m.free_nan.on = !nan_words.is_empty();
+                m.free_nan.memory = std::mem::take(&mut nan_words);
                 m.run(budget)?;
                 uav_stores = std::mem::take(&mut m.uav_stores);
+                nan_words = std::mem::take(&mut m.free_nan.memory);
+                nan_words.retain(|(space, _)| matches!(space, race::Space::Uav(_)));
                 result.events |= m.events.iter().fold(0, |a, e| a | e);
                 findings::merge(&mut result.findings, std::mem::take(&mut m.findings));
                 result.groups += 1;
             }
         }
+    }
+    for (&slot, buf) in &res.uavs {
+        let mut flags = vec![false; buf.words.len()];
+        for (space, word) in &nan_words {
+            if *space == race::Space::Uav(slot)
+                && let Some(f) = flags.get_mut(*word as usize)
+            {
+                *f = true;
+            }
+        }
+        result.free_nan.insert(slot, flags);
     }
     Ok(result)
 }

@@ -143,6 +143,20 @@ impl Machine<'_> {
                     if let Some(byte) = tracked {
                         let first = value[0][l];
                         self.race_access(Space::Uav(s), byte, l, Access::Write(first), at);
+                        let channels =
+                            self.res.uavs.get(&s).map_or(0, |b| {
+                                b.format.unwrap_or(DEFAULT_FORMAT).channels as usize
+                            });
+                        for (ch, v) in value.iter().take(channels).enumerate() {
+                            self.nan_store(
+                                Space::Uav(s),
+                                byte + 4 * ch as u64,
+                                &ops[2],
+                                ch,
+                                l,
+                                v[l],
+                            );
+                        }
                     }
                     self.scratch_ev[l] |= ev;
                 }
