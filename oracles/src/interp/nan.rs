@@ -1,7 +1,8 @@
 //! NaN payloads. Direct3D defines that float arithmetic on a NaN, or producing one, gives *a*
-//! NaN, not which one (FS §3.1.2: "NaN bit patterns are not preserved" by arithmetic; the
-//! source modifiers `-`/`_abs` on a NaN likewise leave its bit pattern undefined, FS §22.18),
-//! while moves, selects, bit and integer ops, loads and stores copy bits exactly. So where the
+//! NaN, not which one: "the NaN bit pattern need not survive, except through a raw move"
+//! (FS §3.1.3; `../shared/docs/d3d11-vs-wgsl-semantics.md` §1.1), and a `-`/`_abs` modifier on
+//! a NaN leaves its bit pattern undefined (FS §22.18, same doc §2.10), while moves, selects,
+//! bit and integer ops, loads and stores copy bits exactly. So where the
 //! reference holds a NaN that a payload-freeing op produced, any NaN from the candidate is
 //! equally right. The interpreter follows that fact like taint: set when such an op writes a
 //! NaN, carried unchanged through `mov`/`movc`/`swapc` and through memory, cleared by any other
