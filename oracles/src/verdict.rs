@@ -392,6 +392,22 @@ impl Judge {
         }
     }
 
+    /// [`Judge::word`] for a word whose reference value may be a NaN with a free payload
+    /// (`free`, from the interpreter's `free_nan`): two NaNs there are a [`Verdict::Match`].
+    pub fn word_free(
+        &self,
+        reference: u32,
+        got: u32,
+        free: bool,
+        events: Events,
+        terms: Option<f64>,
+    ) -> Verdict {
+        if nan_payload_free(reference, got, free) {
+            return Verdict::Match;
+        }
+        self.word(reference, got, events, terms)
+    }
+
     /// A difference outside every band (or one that is not a word, such as whether a pixel
     /// was discarded): adapted by the applicable entries whose domain the lane entered, else a
     /// mismatch.
@@ -408,6 +424,14 @@ impl Judge {
             Verdict::Adapted(ids)
         }
     }
+}
+
+/// Whether `got` is as right as `reference` because D3D leaves the payload free: the reference
+/// word is a NaN that a payload-freeing op produced (`free`, see
+/// [`crate::interp::frees_nan`]) and both words are f32 NaNs.
+pub fn nan_payload_free(reference: u32, got: u32, free: bool) -> bool {
+    let nan = |w: u32| w & 0x7fff_ffff > 0x7f80_0000;
+    free && nan(reference) && nan(got)
 }
 
 /// The catalog entries that apply to a translation claiming `claimed`, run on `executor`, in
@@ -557,6 +581,25 @@ mod tests {
             "ps_5_0\ndcl_input_ps constant v0.x\ndcl_output o0.x\ndcl_temps 1\nsqrt r0.x, v0.x\nsqrt o0.x, r0.x\nret\n",
         );
         assert_eq!(Judge::new(&two, &[], LAVAPIPE).terms(&inputs, 0), None);
+    }
+
+    #[test]
+    fn free_nan_payloads_match() {
+        assert!(nan_payload_free(0x7fc0_0000, 0xffc0_0001, true));
+        assert!(!nan_payload_free(0x7fc0_0000, 0xffc0_0001, false));
+        assert!(
+            !nan_payload_free(0x7fc0_0000, 0x7f80_0000, true),
+            "inf is no NaN"
+        );
+        let j = Judge::new(&single("add"), &[], LAVAPIPE);
+        assert_eq!(
+            j.word_free(0x7fc0_0000, 0x7fc0_1234, true, 0, None),
+            Verdict::Match
+        );
+        assert_eq!(
+            j.word_free(0x7fc0_0000, 0x7fc0_1234, false, 0, None),
+            j.word(0x7fc0_0000, 0x7fc0_1234, 0, None)
+        );
     }
 
     #[test]

@@ -6,7 +6,7 @@ use dxbc::{Instruction, Opcode};
 
 use super::InterpError;
 use super::flow::{Frame, leave};
-use super::machine::{Consumer, Machine, Pool, Slot, write_mask};
+use super::machine::{Consumer, Machine, Pool, Slot, apply_modifier, write_mask};
 use super::mask::Mask;
 use crate::domain::{Domain, Events};
 use crate::rules::{convert as cv, double as dbl, float as fl, int, transcendental as tr};
@@ -50,7 +50,10 @@ impl Machine<'_> {
             return Ok(next);
         }
         self.literal_zero_folding(inst, pc);
+        let carried = self.nan_before(inst, pc);
+        self.nan_check = 0xf;
         self.execute(inst, pc)?;
+        self.nan_after(inst, carried);
         self.taint_after(inst);
         self.commit_events();
         Ok(next)
@@ -218,8 +221,13 @@ impl Machine<'_> {
                 self.active = self.active.and_not(&leaving);
                 next
             }
-            // All lanes of a group run in lockstep, so a barrier is already satisfied.
-            Opcode::Sync | Opcode::Nop => next,
+            // All lanes of a group run in lockstep, so a barrier is already satisfied; it only
+            // ends a race-tracking epoch.
+            Opcode::Sync => {
+                self.races.barrier(inst.sync_flags().unwrap_or(0));
+                next
+            }
+            Opcode::Nop => next,
             _ => return Ok(None),
         }))
     }
@@ -343,6 +351,9 @@ impl Machine<'_> {
                         ok &= a.iter().fold(mid, |acc, &x| acc & fl::is_normal(x)) & fast_result(r);
                     }
                     done = ok;
+                    if ok {
+                        m.nan_check &= !(1 << c);
+                    }
                 }
                 if !done {
                     let ev = &mut m.scratch_ev[..lanes];
@@ -607,6 +618,10 @@ impl Machine<'_> {
         self.pool = pool;
         gathered?;
         let mods: Vec<dxbc::Modifier> = inst.operands[1..].iter().map(|o| o.modifier).collect();
+        let info = inst.info();
+        let consumers: Vec<Consumer> = (1..inst.operands.len())
+            .map(|k| Consumer::of(info.num(k)))
+            .collect();
         let lanes = self.lanes;
         let dst_double = !matches!(inst.opcode, Deq | Dge | Dlt | Dne | Dtof | Dtoi | Dtou);
         let mut results: [Vec<u32>; 4] = std::array::from_fn(|_| vec![0u32; lanes]);
@@ -648,7 +663,9 @@ impl Machine<'_> {
             for l in 0..lanes {
                 let ev = &mut self.scratch_ev[l];
                 let d = |i: usize| double_modifier(src_d(&srcs[i], l), mods[i]);
-                let w = |i: usize| src_w(&srcs[i], l);
+                // A 32-bit source takes its modifier as its own type reads it: `ftod` of `-x` is
+                // a float negate, `itod` of `-i` two's complement (this used to be lost).
+                let w = |i: usize| apply_modifier(src_w(&srcs[i], l), mods[i], consumers[i]);
                 let r: u64 = match inst.opcode {
                     Dadd => dbl::dadd(d(0), d(1), ev),
                     Dmul => dbl::dmul(d(0), d(1), ev),

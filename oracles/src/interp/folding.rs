@@ -11,7 +11,8 @@
 
 use dxbc::{Instruction, Opcode, OperandType};
 
-use super::machine::{Machine, source_component, write_mask};
+use super::constants::literal_value;
+use super::machine::{Consumer, Machine, source_component, write_mask};
 use crate::domain::Domain;
 
 /// An operand value that folding with a literal zero can change: NaN, ±inf, a denormal, or
@@ -58,14 +59,20 @@ impl Machine<'_> {
         // Thread ids are below 2^23: as float bits always a denormal, which a compiler that
         // knows the range (the H200's does) treats as a literal zero.
         let thread_id = srcs.iter().any(|s| is_thread_id(s.ty));
+        // A literal, `icb[n]`, or a temp that holds one constant everywhere (`constants`).
         let zero_literal = thread_id
             || srcs.iter().any(|s| {
-                s.ty == OperandType::Immediate32
-                    && comps.iter().any(|c| {
-                        let v = s.imm.get(source_component(s, *c) % s.imm.len().max(1));
-                        // A denormal literal is a zero to D3D and to a GPU that flushes.
-                        v.is_some_and(|w| (w >> 23) & 0xff == 0)
-                    })
+                comps.iter().any(|c| {
+                    let v = literal_value(s, *c, &self.icb).or_else(|| {
+                        let r = match s.indices.first() {
+                            Some(dxbc::Index::Imm32(r)) if s.ty == OperandType::Temp => *r,
+                            _ => return None,
+                        };
+                        self.consts.get(r as usize)?[source_component(s, *c)]
+                    });
+                    // A denormal literal is a zero to D3D and to a GPU that flushes.
+                    v.is_some_and(|w| (w >> 23) & 0xff == 0)
+                })
             });
         // `x / x` and `x + -x` on one register component fold to 1 and 0.
         let same = matches!(inst.opcode, Div | Add)
@@ -85,10 +92,8 @@ impl Machine<'_> {
         let mut hit = vec![false; lanes];
         for s in srcs {
             for c in &comps {
-                if self
-                    .read_raw(s, source_component(s, *c), at, &mut vals)
-                    .is_err()
-                {
+                // With its modifier: `-x * 0` is `-0` in D3D for a positive x.
+                if self.read(s, *c, Consumer::Float, at, &mut vals).is_err() {
                     return;
                 }
                 for (h, v) in hit.iter_mut().zip(&vals) {

@@ -147,13 +147,29 @@ pub struct Machine<'a> {
     pub views: std::collections::BTreeMap<(OperandType, u32), super::ViewKind>,
     /// Instructions executed so far (each counts once for the whole batch).
     pub executed: u64,
-    /// The last plain store to each UAV word in this batch: (slot, byte address) → (lane,
-    /// value). Two lanes storing different values to one word race: D3D leaves the winner
-    /// undefined (FS §7.14: no ordering between threads without atomics), so both lanes get
-    /// `d3d-undefined`.
-    pub uav_stores: std::collections::HashMap<(u32, u64), (usize, u32)>,
+    /// The last plain store to each UAV word in this batch (a pixel/vertex batch) or dispatch
+    /// (compute): (slot, byte address) → (group, lane, value). Two invocations storing
+    /// different values to one word race: D3D leaves the winner undefined (FS §7.14: no
+    /// ordering between threads without atomics), so they get `d3d-undefined`. Within a compute
+    /// group [`super::race`] decides instead, since barriers order its invocations.
+    pub uav_stores: std::collections::HashMap<(u32, u64), (u32, usize, u32)>,
+    /// Race tracking per memory word and barrier epoch (compute only).
+    pub races: super::race::Races,
+    /// The index of the thread group this batch runs (0 outside a dispatch).
+    pub group: u32,
+    /// `dcl_indexrange`s of `v#` and `o#`, which bound their dynamic indices.
+    pub index_ranges: Vec<super::ranges::IndexRange>,
+    /// Temp components that hold one compile-time constant everywhere (`constants`).
+    pub consts: Vec<[Option<u32>; 4]>,
+    /// Which values are NaNs with a free payload (`nan`).
+    pub free_nan: super::nan::FreeNan,
+    /// Components of the instruction being executed that may hold a NaN: the fast path clears
+    /// the ones it computed (all normal), so the NaN scan skips them.
+    pub nan_check: u8,
     /// Where approximate results went (`approximate-amplified`).
     pub taint: super::taint::Taint,
+    /// What this run found about the program (races, indices out of range).
+    pub findings: Vec<super::findings::Finding>,
 }
 
 /// How a source operand is typed by its consumer, which decides what `-` and `|x|` mean.
@@ -218,6 +234,9 @@ impl Machine<'_> {
         self.events.fill(0);
         self.scratch_ev.fill(0);
         self.uav_stores.clear();
+        self.findings.clear();
+        self.races = super::race::Races::new(self.races.on);
+        self.free_nan.clear();
         self.executed = 0;
     }
 
@@ -306,13 +325,18 @@ impl Machine<'_> {
                         let idx = idx.clone();
                         let mut regs = vec![0u64; lanes];
                         self.index_values(&idx, at, &mut regs)?;
+                        let inside = self.check_index_range(op.ty, &idx, &regs, at);
                         let file = if op.ty == OperandType::Input {
                             &self.inputs
                         } else {
                             &self.outputs
                         };
                         for (l, o) in out.iter_mut().enumerate() {
-                            *o = file.get(regs[l] as usize, comp, l).unwrap_or(0);
+                            *o = if inside[l] {
+                                file.get(regs[l] as usize, comp, l).unwrap_or(0)
+                            } else {
+                                0
+                            };
                         }
                     }
                     _ => return Err(self.unsupported(at, "multi-dimensional input registers")),
@@ -421,6 +445,20 @@ impl Machine<'_> {
         };
         match op.ty {
             OperandType::Null => {}
+            // `o[r0.x + n]`: written where the index is in range, dropped elsewhere.
+            OperandType::Output
+                if op.indices.len() == 1 && !matches!(op.indices[0], Index::Imm32(_)) =>
+            {
+                let idx = op.indices[0].clone();
+                let mut regs = vec![0u64; lanes];
+                self.index_values(&idx, at, &mut regs)?;
+                let inside = self.check_index_range(op.ty, &idx, &regs, at);
+                for l in self.active.lanes().collect::<Vec<_>>() {
+                    if inside[l] {
+                        self.outputs.set(regs[l] as usize, comp, l, vals[l]);
+                    }
+                }
+            }
             OperandType::Temp | OperandType::Output => {
                 let r = self.first_index(op, at)?;
                 let file = if op.ty == OperandType::Temp {

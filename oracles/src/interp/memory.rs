@@ -4,7 +4,9 @@
 
 use dxbc::{Instruction, Opcode, Operand, OperandType};
 
+use super::findings::{FindingKind, record};
 use super::machine::{Consumer, Machine, source_component, write_mask};
+use super::race::{Access, Space};
 use super::resources::{Buffer, buffer_load, buffer_store};
 use super::{InterpError, ViewKind};
 use crate::domain::{Domain, raise};
@@ -74,6 +76,14 @@ impl Machine<'_> {
         })
     }
 
+    /// Record a race-tracked access (TGSM and UAVs; SRVs are read-only).
+    fn track(&mut self, t: Target, accesses: &[(usize, u64, Access)], at: usize) {
+        let Some(space) = space_of(t) else { return };
+        for &(l, addr, access) in accesses {
+            self.race_access(space, addr, l, access, at);
+        }
+    }
+
     fn view(&self, t: Target) -> ViewKind {
         let key = match t {
             Target::Srv(s) => (OperandType::Resource, s),
@@ -139,6 +149,8 @@ impl Machine<'_> {
                 let dst = &ops[0];
                 let mask = write_mask(dst);
                 let mut out: [Vec<u32>; 4] = std::array::from_fn(|_| vec![0u32; self.lanes]);
+                let mut accesses = Vec::new();
+                let mut words = Vec::new();
                 for &l in &lanes_active {
                     let base = self.address(t, a0[l], a1[l]);
                     let ev = &mut self.scratch_ev[l];
@@ -149,6 +161,8 @@ impl Machine<'_> {
                         let word = source_component(res, c) as u64;
                         o[l] = match base {
                             Some(b) => {
+                                accesses.push((l, b + 4 * word, Access::Read));
+                                words.push((l, c, b + 4 * word));
                                 let buf = match t {
                                     Target::Srv(s) => match self.res.srvs.get(&s) {
                                         Some(super::resources::Srv::Buffer(b)) => Some(b),
@@ -165,6 +179,17 @@ impl Machine<'_> {
                             }
                         };
                     }
+                }
+                self.track(t, &accesses, at);
+                if self.free_nan.on
+                    && let Some(space) = space_of(t)
+                {
+                    let mut flags: [Vec<bool>; 4] =
+                        std::array::from_fn(|_| vec![false; self.lanes]);
+                    for &(l, c, addr) in &words {
+                        flags[c][l] = self.nan_word(space, addr);
+                    }
+                    self.free_nan.loaded = Some(flags);
                 }
                 for (c, o) in out.iter().enumerate() {
                     if mask & (1 << c) != 0 {
@@ -190,6 +215,9 @@ impl Machine<'_> {
                         self.read(value_op, c, Consumer::Raw, at, v)?;
                     }
                 }
+                let mut accesses = Vec::new();
+                let mut stored = Vec::new();
+                let (group, compute) = (self.group, self.races.on);
                 for &l in &lanes_active {
                     let base = self.address(t, a0[l], a1[l]);
                     let mut ev = 0;
@@ -200,14 +228,26 @@ impl Machine<'_> {
                         match base {
                             Some(b) => {
                                 let addr = b + 4 * c as u64;
+                                accesses.push((l, addr, Access::Write(v[l])));
+                                stored.push((l, c, addr, v[l]));
+                                // Within a compute group, barriers order stores: `race` judges.
                                 if let Target::Uav(slot) = t
-                                    && let Some((other, old)) =
-                                        self.uav_stores.insert((slot, addr), (l, v[l]))
-                                    && other != l
+                                    && let Some((g, other, old)) =
+                                        self.uav_stores.insert((slot, addr), (group, l, v[l]))
                                     && old != v[l]
+                                    && (g != group || (!compute && other != l))
                                 {
                                     raise(&mut ev, Domain::D3dUndefined);
-                                    self.events[other] |= Domain::D3dUndefined.bit();
+                                    if g == group {
+                                        self.events[other] |= Domain::D3dUndefined.bit();
+                                    }
+                                    record(&mut self.findings, FindingKind::UavRace, at, || {
+                                        format!(
+                                            "u{slot} byte {addr}: different values stored by \
+                                             invocation {other} of group {g} and invocation {l} \
+                                             of group {group}"
+                                        )
+                                    });
                                 }
                                 buffer_store(self.buffer_mut(t), addr, v[l], &mut ev)
                             }
@@ -215,6 +255,12 @@ impl Machine<'_> {
                         }
                     }
                     self.scratch_ev[l] |= ev;
+                }
+                self.track(t, &accesses, at);
+                if let Some(space) = space_of(t) {
+                    for (l, c, addr, v) in stored {
+                        self.nan_store(space, addr, value_op, c, l, v);
+                    }
                 }
             }
             Bufinfo => {
@@ -307,6 +353,7 @@ impl Machine<'_> {
             vec![0; self.lanes]
         };
         let mut old_out = vec![0u32; self.lanes];
+        let mut accesses = Vec::new();
         for &l in lanes_active {
             let addr = self.address(t, a0[l], a1[l]);
             let mut ev = 0;
@@ -316,6 +363,7 @@ impl Machine<'_> {
             });
             match word {
                 Some(w) => {
+                    accesses.push((l, w as u64 * 4, Access::Atomic));
                     let Some(buf) = self.buffer_mut(t) else {
                         continue;
                     };
@@ -349,10 +397,25 @@ impl Machine<'_> {
             }
             self.scratch_ev[l] |= ev;
         }
+        self.track(t, &accesses, at);
+        if let Some(space) = space_of(t) {
+            for &(_, addr, _) in &accesses {
+                self.nan_clear_word(space, addr);
+            }
+        }
         if imm {
             self.write_scalar(&ops[0], &old_out, at)?;
         }
         Ok(())
+    }
+}
+
+/// The race- and NaN-tracked memory a target names (SRVs are read-only: not tracked).
+fn space_of(t: Target) -> Option<Space> {
+    match t {
+        Target::Tgsm(s) => Some(Space::Tgsm(s)),
+        Target::Uav(s) => Some(Space::Uav(s)),
+        Target::Srv(_) => None,
     }
 }
 

@@ -5,12 +5,17 @@
 //! Pixel and vertex programs run one lane per invocation; compute programs run one batch per
 //! thread group, so all invocations of a group advance together across `sync` barriers.
 
+mod constants;
 mod exec;
+pub mod findings;
 mod flow;
 mod folding;
 mod machine;
 pub mod mask;
 mod memory;
+mod nan;
+mod race;
+mod ranges;
 pub mod resources;
 mod taint;
 mod textures;
@@ -19,9 +24,11 @@ use std::collections::BTreeMap;
 
 use dxbc::{Opcode, OperandType, Program};
 
+pub use findings::{Finding, FindingKind};
 pub use machine::ThreadIds;
 use machine::{Machine, RegFile};
 use mask::Mask;
+pub use nan::{frees_nan, frees_nan_inst};
 pub use resources::{Address, Buffer, Format, Resources, Sampler, Srv, Texture2d};
 
 use crate::domain::Events;
@@ -72,6 +79,11 @@ pub struct BatchResult {
     pub events: Vec<Events>,
     /// The instruction budget ran out before the lane finished.
     pub inconclusive: Vec<bool>,
+    /// Where the program relies on undefined behaviour (at most [`findings::MAX_FINDINGS`]).
+    pub findings: Vec<Finding>,
+    /// Parallel to `outputs`: the word is a NaN that a payload-freeing op produced
+    /// ([`frees_nan`]), so any NaN is as right as this one.
+    pub free_nan: Vec<[bool; 4]>,
 }
 
 impl BatchResult {
@@ -95,6 +107,8 @@ impl BatchResult {
         self.discarded.extend(other.discarded);
         self.events.extend(other.events);
         self.inconclusive.extend(other.inconclusive);
+        findings::merge(&mut self.findings, other.findings);
+        self.free_nan.extend(other.free_nan);
     }
 }
 
@@ -104,6 +118,11 @@ pub struct DispatchResult {
     /// Events of every invocation, OR-ed together per thread group.
     pub events: Events,
     pub groups: u32,
+    /// Where the program relies on undefined behaviour (at most [`findings::MAX_FINDINGS`]).
+    pub findings: Vec<Finding>,
+    /// Per UAV slot, parallel to that UAV's words: the word holds a NaN that a payload-freeing
+    /// op produced ([`frees_nan`]).
+    pub free_nan: BTreeMap<u32, Vec<bool>>,
 }
 
 /// Facts read from declarations once per program.
@@ -116,6 +135,8 @@ struct Layout {
     views: BTreeMap<(OperandType, u32), ViewKind>,
     tgsm: BTreeMap<u32, u32>,
     thread_group: [u32; 3],
+    /// Temp components that hold one compile-time constant everywhere.
+    consts: Vec<[Option<u32>; 4]>,
 }
 
 fn layout(program: &Program) -> Layout {
@@ -128,6 +149,7 @@ fn layout(program: &Program) -> Layout {
         views: BTreeMap::new(),
         tgsm: BTreeMap::new(),
         thread_group: [1, 1, 1],
+        consts: Vec::new(),
     };
     let slot = |inst: &dxbc::Instruction| {
         inst.operands
@@ -184,6 +206,7 @@ fn layout(program: &Program) -> Layout {
     l.temps = l.temps.max(counts.temps as usize);
     l.inputs = counts.inputs as usize;
     l.outputs = counts.outputs as usize;
+    l.consts = constants::constant_temps(program, l.temps, &l.icb);
     l
 }
 
@@ -220,6 +243,13 @@ fn machine<'a>(
         executed: 0,
         uav_stores: std::collections::HashMap::new(),
         taint: taint::Taint::new(l.temps, l.outputs, lanes),
+        findings: Vec::new(),
+        races: race::Races::new(program.version.stage == dxbc::Stage::Compute),
+        group: 0,
+        index_ranges: ranges::index_ranges(program),
+        consts: l.consts.clone(),
+        free_nan: nan::FreeNan::new(l.temps, l.outputs, lanes),
+        nan_check: 0xf,
     })
 }
 
@@ -372,11 +402,13 @@ fn run_one(
         Err(e) => return Err(e),
     };
     let mut outputs = Vec::with_capacity(lanes * l.outputs);
+    let mut free_nan = Vec::with_capacity(lanes * l.outputs);
     for lane in 0..lanes {
         for r in 0..l.outputs {
             outputs.push(std::array::from_fn(|c| {
                 m.outputs.get(r, c, lane).unwrap_or(0)
             }));
+            free_nan.push(std::array::from_fn(|c| m.free_nan.output(r, c, lane)));
         }
     }
     Ok(BatchResult {
@@ -385,6 +417,8 @@ fn run_one(
         discarded: (0..lanes).map(|i| m.discarded.get(i)).collect(),
         events: m.events.clone(),
         inconclusive: (0..lanes).map(|i| unfinished.get(i)).collect(),
+        findings: std::mem::take(&mut m.findings),
+        free_nan,
     })
 }
 
@@ -412,6 +446,10 @@ pub fn run_dispatch(
         });
     }
     let mut result = DispatchResult::default();
+    // Plain UAV stores of the whole dispatch: groups are never ordered against each other.
+    let mut uav_stores = std::collections::HashMap::new();
+    // UAV words holding a freed NaN, carried from group to group like the UAVs themselves.
+    let mut nan_words = std::collections::HashSet::new();
     for gz in 0..groups[2] {
         for gy in 0..groups[1] {
             for gx in 0..groups[0] {
@@ -437,11 +475,30 @@ pub fn run_dispatch(
                         flattened: lane as u32,
                     };
                 }
+                m.group = result.groups;
+                m.uav_stores = std::mem::take(&mut uav_stores);
+                m.free_nan.on = !nan_words.is_empty();
+                m.free_nan.memory = std::mem::take(&mut nan_words);
                 m.run(budget)?;
+                uav_stores = std::mem::take(&mut m.uav_stores);
+                nan_words = std::mem::take(&mut m.free_nan.memory);
+                nan_words.retain(|(space, _)| matches!(space, race::Space::Uav(_)));
                 result.events |= m.events.iter().fold(0, |a, e| a | e);
+                findings::merge(&mut result.findings, std::mem::take(&mut m.findings));
                 result.groups += 1;
             }
         }
+    }
+    for (&slot, buf) in &res.uavs {
+        let mut flags = vec![false; buf.words.len()];
+        for (space, word) in &nan_words {
+            if *space == race::Space::Uav(slot)
+                && let Some(f) = flags.get_mut(*word as usize)
+            {
+                *f = true;
+            }
+        }
+        result.free_nan.insert(slot, flags);
     }
     Ok(result)
 }

@@ -6,6 +6,7 @@ use dxbc::{Instruction, Opcode, Operand, OperandType};
 
 use super::InterpError;
 use super::machine::{Consumer, Machine, source_component, write_mask};
+use super::race::{Access, Space};
 use super::resources::{Address, Format, Sampler, Srv, Texture2d};
 use crate::domain::{Domain, Events, raise};
 use crate::rules::float as fl;
@@ -101,11 +102,15 @@ impl Machine<'_> {
                 let s = slot(&ops[2], at)?;
                 let mut texels = vec![[0u32; 4]; lanes];
                 for &l in &active {
-                    let ev = &mut self.scratch_ev[l];
+                    let mut ev = 0;
                     if let Some(b) = self.res.uavs.get(&s) {
                         let f = b.format.unwrap_or(DEFAULT_FORMAT);
-                        texels[l] = typed_load(&b.words, b.size_bytes, f, addr[0][l], ev);
+                        texels[l] = typed_load(&b.words, b.size_bytes, f, addr[0][l], &mut ev);
+                        // One word per element stands for the element in race tracking.
+                        let byte = u64::from(addr[0][l]) * u64::from(f.stride());
+                        self.race_access(Space::Uav(s), byte, l, Access::Read, at);
                     }
+                    self.scratch_ev[l] |= ev;
                 }
                 self.write_texels(&ops[0], &ops[2], &texels, at)
             }
@@ -115,11 +120,13 @@ impl Machine<'_> {
                 let value = self.lane_vec(&ops[2], Consumer::Raw, at)?;
                 for &l in &active {
                     let mut ev = 0;
+                    let mut tracked = None;
                     match self.res.uavs.get_mut(&s) {
                         Some(b) => {
                             let f = b.format.unwrap_or(DEFAULT_FORMAT);
                             let byte = u64::from(addr[0][l]) * u64::from(f.stride());
                             if byte + u64::from(f.stride()) <= u64::from(b.size_bytes) {
+                                tracked = Some(byte);
                                 for (ch, v) in value.iter().take(f.channels as usize).enumerate() {
                                     let w = (byte / 4) as usize + ch;
                                     if b.words.len() <= w {
@@ -132,6 +139,24 @@ impl Machine<'_> {
                             }
                         }
                         None => raise(&mut ev, Domain::OobWrite),
+                    }
+                    if let Some(byte) = tracked {
+                        let first = value[0][l];
+                        self.race_access(Space::Uav(s), byte, l, Access::Write(first), at);
+                        let channels =
+                            self.res.uavs.get(&s).map_or(0, |b| {
+                                b.format.unwrap_or(DEFAULT_FORMAT).channels as usize
+                            });
+                        for (ch, v) in value.iter().take(channels).enumerate() {
+                            self.nan_store(
+                                Space::Uav(s),
+                                byte + 4 * ch as u64,
+                                &ops[2],
+                                ch,
+                                l,
+                                v[l],
+                            );
+                        }
                     }
                     self.scratch_ev[l] |= ev;
                 }

@@ -1,0 +1,301 @@
+//! NaN payloads. Direct3D defines that float arithmetic on a NaN, or producing one, gives *a*
+//! NaN, not which one: "the NaN bit pattern need not survive, except through a raw move"
+//! (FS §3.1.3; `../shared/docs/d3d11-vs-wgsl-semantics.md` §1.1), and a `-`/`_abs` modifier on
+//! a NaN leaves its bit pattern undefined (FS §22.18, same doc §2.10), while moves, selects,
+//! bit and integer ops, loads and stores copy bits exactly. So where the
+//! reference holds a NaN that a payload-freeing op produced, any NaN from the candidate is
+//! equally right. The interpreter follows that fact like taint: set when such an op writes a
+//! NaN, carried unchanged through `mov`/`movc`/`swapc` and through memory, cleared by any other
+//! write. The verdict side asks [`crate::verdict::nan_payload_free`].
+
+use std::collections::HashSet;
+
+use dxbc::{Instruction, Modifier, Opcode, Operand, OperandType};
+
+use super::machine::{Consumer, Machine, write_mask};
+use super::race::Space;
+
+/// Whether `op` leaves the payload of a NaN result undefined in D3D (the one place the rule is
+/// stated; docs/interpreter.md has the table):
+/// - free: float arithmetic (`add`, `mul`, `mad`, `div`, `min`, `max`, `dp*`, `frc`, `round_*`,
+///   `exp`, `log`, `rsq`, `sqrt`, `rcp`, `sincos`), conversions that make a float from a
+///   float of another width (`f16tof32`, `dtof`, `ftod`), double arithmetic, and filtered
+///   sampling (`sample*`);
+/// - exact: `mov`, `movc`, `swapc`, `dmov`, `dmovc` (bit copies, FS §22.9), bit and integer
+///   ops, comparisons, `itof`/`utof`/`ftoi`/`ftou`/`f32tof16` (whose results are never an f32
+///   NaN), `ld*`, raw/structured/typed loads and stores, and atomics.
+///
+/// A `mov`/`movc`/`swapc` with `_sat` or a modifier on a value source is a float op and frees
+/// the payload too; that depends on the instruction, not the opcode ([`frees_nan_inst`]).
+pub fn frees_nan(op: Opcode) -> bool {
+    use Opcode::*;
+    matches!(
+        op,
+        Add | Mul
+            | Mad
+            | Div
+            | Min
+            | Max
+            | Dp2
+            | Dp3
+            | Dp4
+            | Frc
+            | RoundNe
+            | RoundNi
+            | RoundPi
+            | RoundZ
+            | Exp
+            | Log
+            | Rsq
+            | Sqrt
+            | Rcp
+            | Sincos
+            | F16tof32
+            | Dtof
+            | Ftod
+            | Dadd
+            | Dmul
+            | Ddiv
+            | Dfma
+            | Drcp
+            | Dmin
+            | Dmax
+            | Sample
+            | SampleB
+            | SampleC
+            | SampleCLz
+            | SampleD
+            | SampleL
+    )
+}
+
+/// The bit-copying selects: their value sources (after the destinations and the condition).
+fn value_sources(op: Opcode) -> Option<usize> {
+    match op {
+        Opcode::Mov => Some(1),
+        Opcode::Movc => Some(2),
+        Opcode::Swapc => Some(3),
+        _ => None,
+    }
+}
+
+/// [`frees_nan`] for one instruction: a copy that `_sat` or a source modifier makes a float op
+/// frees the payload as well.
+pub fn frees_nan_inst(inst: &Instruction) -> bool {
+    frees_nan(inst.opcode)
+        || value_sources(inst.opcode).is_some_and(|first| {
+            inst.saturate
+                || inst.operands[first.min(inst.operands.len())..]
+                    .iter()
+                    .any(|o| o.modifier != Modifier::None)
+        })
+}
+
+/// An f32 NaN.
+#[inline]
+pub fn is_nan(w: u32) -> bool {
+    w & 0x7fff_ffff > 0x7f80_0000
+}
+
+/// Which values are NaNs with a free payload, in one batch.
+#[derive(Debug, Clone, Default)]
+pub struct FreeNan {
+    /// Set once any flag has been set; until then nothing needs clearing or carrying.
+    pub on: bool,
+    temps: Vec<bool>,
+    outputs: Vec<bool>,
+    lanes: usize,
+    /// Memory words (TGSM and UAVs, by word index) that hold a freed NaN.
+    pub memory: HashSet<(Space, u64)>,
+    /// The flags of the values the memory op just executed loaded, per component and lane.
+    pub loaded: Option<[Vec<bool>; 4]>,
+}
+
+impl FreeNan {
+    pub fn new(temps: usize, outputs: usize, lanes: usize) -> FreeNan {
+        FreeNan {
+            on: false,
+            temps: vec![false; temps * 4 * lanes],
+            outputs: vec![false; outputs * 4 * lanes],
+            lanes,
+            memory: HashSet::new(),
+            loaded: None,
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.on = false;
+        self.temps.fill(false);
+        self.outputs.fill(false);
+        self.memory.clear();
+        self.loaded = None;
+    }
+
+    /// The flag of register `reg` component `comp` in `lane` (inputs, literals and constants
+    /// are exact bits: never free).
+    pub fn get(&self, ty: OperandType, reg: usize, comp: usize, lane: usize) -> bool {
+        let file = match ty {
+            OperandType::Temp => &self.temps,
+            OperandType::Output => &self.outputs,
+            _ => return false,
+        };
+        file.get((reg * 4 + comp) * self.lanes + lane)
+            .copied()
+            .unwrap_or(false)
+    }
+
+    /// Output register `reg` component `comp` of `lane`.
+    pub fn output(&self, reg: usize, comp: usize, lane: usize) -> bool {
+        self.get(OperandType::Output, reg, comp, lane)
+    }
+}
+
+fn imm_index(op: &Operand) -> Option<usize> {
+    match op.indices.first() {
+        Some(dxbc::Index::Imm32(r)) if op.indices.len() == 1 => Some(*r as usize),
+        _ => None,
+    }
+}
+
+/// Per destination operand and component, the flags a copy carries from its sources.
+pub type Carried = Vec<(usize, usize, Vec<bool>)>;
+
+impl Machine<'_> {
+    /// The flag of source `op` read for destination component `c`, per lane.
+    fn source_flags(&self, op: &Operand, c: usize) -> Vec<bool> {
+        let lanes = self.lanes;
+        match imm_index(op) {
+            Some(r) if op.modifier == Modifier::None => (0..lanes)
+                .map(|l| self.free_nan.get(op.ty, r, op.source_component(c), l))
+                .collect(),
+            _ => vec![false; lanes],
+        }
+    }
+
+    /// Before a bit-copying select runs: the flags its destinations will carry (sources are
+    /// read before any destination is written).
+    pub(super) fn nan_before(&mut self, inst: &Instruction, at: usize) -> Option<Carried> {
+        let first = value_sources(inst.opcode)?;
+        if !self.free_nan.on || frees_nan_inst(inst) {
+            return None;
+        }
+        let ops = &inst.operands;
+        let mut out = Vec::new();
+        for c in 0..4 {
+            match inst.opcode {
+                Opcode::Mov => out.push((0, c, self.source_flags(&ops[first], c))),
+                _ => {
+                    let mut cond = vec![0u32; self.lanes];
+                    self.read(&ops[first - 1], c, Consumer::Int, at, &mut cond)
+                        .ok()?;
+                    let a = self.source_flags(&ops[first], c);
+                    let b = self.source_flags(&ops[first + 1], c);
+                    let pick = |x: &[bool], y: &[bool]| -> Vec<bool> {
+                        (0..self.lanes)
+                            .map(|l| if cond[l] != 0 { x[l] } else { y[l] })
+                            .collect()
+                    };
+                    if inst.opcode == Opcode::Movc {
+                        out.push((0, c, pick(&a, &b)));
+                    } else {
+                        out.push((0, c, pick(&b, &a)));
+                        out.push((1, c, pick(&a, &b)));
+                    }
+                }
+            }
+        }
+        Some(out)
+    }
+
+    /// After an instruction ran: set, carry or clear the flags of what it wrote.
+    pub(super) fn nan_after(&mut self, inst: &Instruction, carried: Option<Carried>) {
+        let loaded = self.free_nan.loaded.take();
+        let frees = frees_nan_inst(inst);
+        if !frees && !self.free_nan.on {
+            return;
+        }
+        let info = inst.info();
+        // Each 32-bit word of a double is not an f32 value: double results are never flagged.
+        let double_result =
+            info.kind == dxbc::opcodes::Kind::Double && info.num(0) == dxbc::opcodes::Num::Double;
+        let ndst = (info.dst as usize).min(inst.operands.len());
+        let mut lanes: Option<Vec<usize>> = None;
+        for (k, d) in inst.operands[..ndst].iter().enumerate() {
+            let Some(r) = imm_index(d) else { continue };
+            let mask = write_mask(d);
+            for c in (0..4).filter(|c| mask & (1 << c) != 0) {
+                let from_copy = carried
+                    .as_ref()
+                    .and_then(|v| v.iter().find(|(dk, dc, _)| *dk == k && *dc == c));
+                let scan = frees && !double_result && self.nan_check & (1 << c) != 0;
+                // Nothing to set, and nothing set to clear: the common case of arithmetic that
+                // stayed on the fast path before any NaN was flagged.
+                if !scan && !self.free_nan.on {
+                    continue;
+                }
+                let (file, flags) = match d.ty {
+                    OperandType::Temp => (&self.temps, &mut self.free_nan.temps),
+                    OperandType::Output => (&self.outputs, &mut self.free_nan.outputs),
+                    _ => continue,
+                };
+                let n = self.lanes;
+                let base = (r * 4 + c) * n;
+                let (Some(values), Some(flags)) = (file.slice(r, c), flags.get_mut(base..base + n))
+                else {
+                    continue;
+                };
+                let lanes = lanes.get_or_insert_with(|| self.active.lanes().collect());
+                let mut any = false;
+                for &l in lanes.iter() {
+                    let f = if scan {
+                        is_nan(values[l])
+                    } else if let Some((_, _, from)) = from_copy {
+                        from[l]
+                    } else if let Some(ld) = &loaded {
+                        ld[c][l]
+                    } else {
+                        false
+                    };
+                    flags[l] = f;
+                    any |= f;
+                }
+                self.free_nan.on |= any;
+            }
+        }
+    }
+
+    /// A memory word written with `value` from source `op` (component `c`) in `lane`: it
+    /// holds a freed NaN when the source did (a modifier on a NaN frees it as well).
+    pub(super) fn nan_store(
+        &mut self,
+        space: Space,
+        addr: u64,
+        op: &Operand,
+        c: usize,
+        lane: usize,
+        value: u32,
+    ) {
+        let free = is_nan(value)
+            && (op.modifier != Modifier::None
+                || imm_index(op)
+                    .is_some_and(|r| self.free_nan.get(op.ty, r, op.source_component(c), lane)));
+        if free {
+            self.free_nan.on = true;
+            self.free_nan.memory.insert((space, addr / 4));
+        } else if self.free_nan.on {
+            self.free_nan.memory.remove(&(space, addr / 4));
+        }
+    }
+
+    /// An atomic wrote an integer to a memory word.
+    pub(super) fn nan_clear_word(&mut self, space: Space, addr: u64) {
+        if self.free_nan.on {
+            self.free_nan.memory.remove(&(space, addr / 4));
+        }
+    }
+
+    /// Whether the memory word at `addr` holds a freed NaN.
+    pub(super) fn nan_word(&self, space: Space, addr: u64) -> bool {
+        self.free_nan.on && self.free_nan.memory.contains(&(space, addr / 4))
+    }
+}

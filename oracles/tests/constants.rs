@@ -1,0 +1,70 @@
+//! Compile-time constants through registers: a zero that reaches `mul`, `mad` or `dp*` through
+//! a temp that only ever holds that zero folds on a GPU just as a literal does, so the lane gets
+//! `literal-zero-folded`; a temp loaded from an input does not.
+
+use oracles::domain::Domain;
+use oracles::interp::{DEFAULT_BUDGET, Resources, run_invocations};
+
+const NAN: u32 = 0x7fc0_0000;
+
+/// Whether lane 0 of `body` (inputs `v0 = [NaN, 0, 0, 0]`) enters `literal-zero-folded`.
+fn folded(body: &str) -> bool {
+    let text = format!(
+        "vs_5_0
+dcl_immediateConstantBuffer {{ {{ 0, 1065353216, 0, 0}} }}
+dcl_input v0.xyzw
+dcl_output o0.xyzw
+dcl_temps 3
+mov o0.xyzw, l(0, 0, 0, 0)
+{body}
+ret
+"
+    );
+    let p = dxbc::assemble(&text).expect("assembles").program;
+    let r = run_invocations(
+        &p,
+        &mut Resources::default(),
+        &[vec![[NAN, 0, 0, 0]]],
+        DEFAULT_BUDGET,
+    )
+    .expect("runs");
+    r.events[0] & Domain::LiteralZeroFolded.bit() != 0
+}
+
+#[test]
+fn a_zero_moved_into_a_register_folds() {
+    assert!(folded("mov r0.x, l(0)\nmul o0.x, r0.x, v0.x"));
+}
+
+#[test]
+fn a_register_loaded_from_an_input_does_not() {
+    assert!(!folded("mov r0.x, v0.y\nmul o0.x, r0.x, v0.x"));
+}
+
+/// Through moves, swizzles and `icb[0]`; and into `mad` and `dp3`.
+#[test]
+fn constants_travel_through_moves_swizzles_and_the_icb() {
+    assert!(folded(
+        "mov r0.y, l(0)\nmov r1.xyz, r0.yyyy\nmad o0.x, v0.x, r1.z, l(1.0)"
+    ));
+    assert!(folded("mov r0.xyz, icb[0].xzw\ndp3 o0.x, v0.xyzx, r0.xyzx"));
+    // icb[0].y is 1.0: a constant, but not a zero.
+    assert!(!folded("mov r0.x, icb[0].y\nmul o0.x, r0.x, v0.x"));
+}
+
+/// A component written with two different values (or by anything but a plain move) anywhere
+/// in the program is not a constant, even where only one write has run.
+#[test]
+fn any_other_write_makes_it_vary() {
+    assert!(!folded(
+        "mov r0.x, l(0)\nmul o0.x, r0.x, v0.x\nmov r0.x, l(1.0)"
+    ));
+    assert!(!folded(
+        "mov r0.x, l(0)\nmul o0.x, r0.x, v0.x\nadd r0.x, r0.x, l(0.5)"
+    ));
+    assert!(!folded("mov_sat r0.x, l(0)\nmul o0.x, r0.x, v0.x"));
+    // The same zero from two writes, one in a branch: still the one constant.
+    assert!(folded(
+        "mov r0.x, l(0)\nif_nz v0.y\nmov r0.x, l(0)\nendif\nmul o0.x, r0.x, v0.x"
+    ));
+}

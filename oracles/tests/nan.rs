@@ -1,0 +1,141 @@
+//! NaN payloads: D3D defines that float arithmetic gives *a* NaN, not which one, while moves
+//! and bit ops copy bits. The interpreter flags output words (and UAV words) that hold a NaN a
+//! payload-freeing op produced, carried through `mov`/`movc`/`swapc` and memory.
+
+use oracles::interp::{
+    BatchResult, Buffer, DEFAULT_BUDGET, Resources, frees_nan, run_dispatch, run_invocations,
+};
+
+const NAN: u32 = 0x7fc0_1234;
+
+fn run(body: &str, lanes: &[[u32; 4]]) -> BatchResult {
+    let text = format!(
+        "vs_5_0
+dcl_input v0.xyzw
+dcl_output o0.xyzw
+dcl_output o1.xyzw
+dcl_temps 2
+mov o0.xyzw, l(0, 0, 0, 0)
+mov o1.xyzw, l(0, 0, 0, 0)
+{body}
+ret
+"
+    );
+    let p = dxbc::assemble(&text).expect("assembles").program;
+    let inputs: Vec<Vec<[u32; 4]>> = lanes.iter().map(|v| vec![*v]).collect();
+    let r = run_invocations(&p, &mut Resources::default(), &inputs, DEFAULT_BUDGET).expect("runs");
+    assert_eq!(r.free_nan.len(), r.outputs.len());
+    r
+}
+
+/// The flags of lane `l`'s `o0` and `o1`.
+fn flags(r: &BatchResult, l: usize) -> [[bool; 4]; 2] {
+    [r.free_nan[2 * l], r.free_nan[2 * l + 1]]
+}
+
+#[test]
+fn the_rule_per_op() {
+    use dxbc::Opcode::*;
+    for op in [
+        Add, Mul, Mad, Div, Min, Max, Dp3, Sqrt, Rsq, Exp, Log, Frc, RoundNe, Dtof,
+    ] {
+        assert!(frees_nan(op), "{op:?}");
+    }
+    for op in [
+        Mov, Movc, Swapc, And, Or, Iadd, Itof, Ftoi, LdRaw, StoreRaw, Dmov, Eq,
+    ] {
+        assert!(!frees_nan(op), "{op:?}");
+    }
+}
+
+#[test]
+fn arithmetic_frees_moves_and_bit_ops_do_not() {
+    let r = run(
+        "add o0.x, v0.x, v0.y
+mov o0.y, v0.x
+and o0.z, v0.x, l(0xffffffff)
+mul o0.w, v0.y, v0.y",
+        &[[NAN, 0x3f80_0000, 0, 0]],
+    );
+    assert_eq!(r.outputs_of(0)[0][0] & 0x7f80_0000, 0x7f80_0000);
+    // add of a NaN: free; mov and and copy the input's bits; 1*1 is no NaN.
+    assert_eq!(flags(&r, 0)[0], [true, false, false, false]);
+}
+
+#[test]
+fn a_freed_nan_keeps_its_flag_through_copies() {
+    let r = run(
+        "add r0.x, v0.x, l(1.0)
+mov o0.x, r0.x
+mov r1.yz, r0.xxxx
+mov o0.yz, r1.yyzy
+movc o0.w, v0.w, r0.x, v0.x
+movc o1.x, v0.z, r0.x, v0.x
+swapc o1.y, o1.z, v0.w, r0.x, v0.x
+iadd r0.x, r0.x, l(0)
+mov o1.w, r0.x",
+        &[[NAN, 0, 0, 1]],
+    );
+    let f = flags(&r, 0);
+    // movc picks r0.x (w = 1, free) or v0.x (z = 0, exact); swapc: o1.y = v0.x, o1.z = r0.x.
+    assert_eq!(f[0], [true, true, true, true]);
+    assert_eq!(f[1], [false, false, true, false], "iadd clears it");
+}
+
+/// A modifier or `_sat` makes a move a float op, which frees the payload.
+#[test]
+fn modifiers_free_the_payload() {
+    let r = run("mov o0.x, -v0.x\nmov o0.y, |v0.x|", &[[NAN, 0, 0, 0]]);
+    assert_eq!(flags(&r, 0)[0][..2], [true, true]);
+}
+
+/// Lanes are flagged one by one: in a batch that takes the fast path for most lanes, only the
+/// lane with the NaN is flagged, and a later batch starts clean.
+#[test]
+fn per_lane_and_per_batch() {
+    let mut lanes = vec![[0x3f80_0000, 0x4000_0000, 0, 0]; 1500];
+    lanes[3][0] = NAN;
+    let r = run("add o0.x, v0.x, v0.y", &lanes);
+    for l in 0..lanes.len() {
+        assert_eq!(flags(&r, l)[0][0], l == 3, "lane {l}");
+    }
+}
+
+/// UAV words: a freed NaN stored directly or through TGSM is flagged; a NaN copied from memory
+/// is not.
+#[test]
+fn uav_words() {
+    let p = dxbc::assemble(
+        "cs_5_0
+dcl_uav_raw u0
+dcl_uav_raw u1
+dcl_temps 2
+dcl_tgsm_raw g0, 4
+dcl_thread_group 1, 1, 1
+ld_raw r0.x, l(0), u1.xxxx
+add r0.y, r0.x, l(1.0)
+store_raw u0.x, l(0), r0.y
+store_raw u0.x, l(4), r0.x
+store_raw g0.x, l(0), r0.y
+sync_g_t
+ld_raw r1.x, l(0), g0.xxxx
+store_raw u0.x, l(8), r1.x
+store_raw u0.x, l(12), r0.y
+atomic_or u0, l(12), l(0)
+ret
+",
+    )
+    .expect("assembles")
+    .program;
+    let mut res = Resources::default();
+    let buf = |words: Vec<u32>| Buffer {
+        size_bytes: (words.len() * 4) as u32,
+        words,
+        format: None,
+    };
+    res.uavs.insert(0, buf(vec![0; 4]));
+    res.uavs.insert(1, buf(vec![NAN]));
+    let r = run_dispatch(&p, &mut res, [2, 1, 1], DEFAULT_BUDGET).expect("runs");
+    assert_eq!(r.free_nan[&0], vec![true, false, true, false]);
+    assert_eq!(r.free_nan[&1], vec![false]);
+}
