@@ -97,6 +97,20 @@ fn replace(dst: &mut Results, to: usize, src: &Results, from: usize) {
         x.clone_from(y);
     }
     if let (Some(df), Some(sf)) = (dst.facts.as_mut(), src.facts.as_ref()) {
+        let outs = dst.outputs_per_invocation.min(src.outputs_per_invocation);
+        for i in 0..inv {
+            for r in 0..outs {
+                let d = (to * inv + i) * dst.outputs_per_invocation + r;
+                let s = (from * inv + i) * src.outputs_per_invocation + r;
+                if let (Some(x), Some(y)) = (df.free_nan.get_mut(d), sf.free_nan.get(s)) {
+                    *x = *y;
+                }
+            }
+        }
+        if let (Some(x), Some(y)) = (df.free_uavs.get_mut(to), sf.free_uavs.get(from)) {
+            x.clone_from(y);
+        }
+        oracles::interp::findings::merge(&mut df.findings, sf.findings.clone());
         let per = if df.events.len() == dst.vectors {
             1
         } else {
@@ -168,7 +182,8 @@ pub fn judge_vector(
                 let h = have.get(reg).map_or(0, |x| x[c]);
                 if w != h {
                     let terms = judge.terms(batch.invocation(k, i), c);
-                    v = v.worst(judge.word(w, h, events, terms));
+                    let free = reference.free_output(rk, i, reg, c);
+                    v = v.worst(judge.word_free(w, h, free, events, terms));
                 }
             }
         }
@@ -180,7 +195,8 @@ pub fn judge_vector(
             for (i, w) in words.iter().enumerate() {
                 let h = have.get(i).copied().unwrap_or(0);
                 if *w != h {
-                    v = v.worst(judge.word(*w, h, events, None));
+                    let free = reference.free_uav(rk, *slot, i);
+                    v = v.worst(judge.word_free(*w, h, free, events, None));
                 }
             }
         }

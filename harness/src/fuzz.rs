@@ -387,6 +387,14 @@ pub fn run(o: &FuzzOptions, adapter: &str) -> Result<State, FuzzError> {
         };
         let out = crate::verify::guarded(&name, || v.program(&name, &blob));
         account(&mut st, &out, &blob);
+        // Bounded: one line is already a generator bug to fix.
+        for f in out
+            .findings
+            .iter()
+            .take(100usize.saturating_sub(st.findings.len()))
+        {
+            st.findings.push(format!("program {index}: {f}"));
+        }
         // A translator failure, or a panic of dxdiff itself: either way the program is saved.
         if out
             .skip_kind

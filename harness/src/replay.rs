@@ -6,7 +6,8 @@
 //! that says it was inconclusive.
 
 use oracles::case::CaseFile;
-use oracles::interp::DEFAULT_BUDGET;
+use oracles::interp::findings::merge;
+use oracles::interp::{DEFAULT_BUDGET, Finding};
 use oracles::replay::{Observed, RunOutcome, check};
 use oracles::verdict::Judge;
 
@@ -15,21 +16,38 @@ use crate::inputs;
 use crate::translators::Translator;
 
 /// What `expect` addresses, from the executor's results of a one-vector run: the first
-/// invocation's outputs, whether it was discarded, and the UAVs.
-fn observed(r: &Results) -> Observed {
+/// invocation's outputs, whether it was discarded, and the UAVs; which words are NaNs whose
+/// payload D3D leaves free comes from the interpreter's run of the same inputs (`reference`).
+fn observed(r: &Results, reference: Option<&Observed>) -> Observed {
     Observed {
         outputs: r.outputs_of(0, 0).to_vec(),
         discarded: r.discarded_of(0, 0),
         uavs: r.uavs.first().cloned().unwrap_or_default(),
-        events: 0,
+        free_outputs: reference
+            .map(|o| o.free_outputs.clone())
+            .unwrap_or_default(),
+        free_uavs: reference.map(|o| o.free_uavs.clone()).unwrap_or_default(),
+        ..Observed::default()
     }
 }
 
-/// Replay every run of a case.
+/// Replay every run of a case; also what the program relies on that D3D leaves undefined, from
+/// the interpreter's runs of the same inputs.
 pub fn replay(
     case: &CaseFile,
     exec: &mut dyn Executor,
     translator: &dyn Translator,
+) -> (Vec<(String, RunOutcome)>, Vec<Finding>) {
+    let mut findings = Vec::new();
+    let outcomes = replay_runs(case, exec, translator, &mut findings);
+    (outcomes, findings)
+}
+
+fn replay_runs(
+    case: &CaseFile,
+    exec: &mut dyn Executor,
+    translator: &dyn Translator,
+    findings: &mut Vec<Finding>,
 ) -> Vec<(String, RunOutcome)> {
     let every = |o: RunOutcome| -> Vec<(String, RunOutcome)> {
         case.runs
@@ -66,15 +84,19 @@ pub fn replay(
             let outcome = if run.flags.iter().any(|f| f == "requires_double") {
                 RunOutcome::Skipped("requires_double".into())
             } else {
+                let reference = oracles::replay::observe(&shader.program, run, DEFAULT_BUDGET).ok();
+                if let Some(o) = &reference {
+                    merge(findings, o.findings.clone());
+                }
                 match inputs::case_run(run) {
                     Err(why) => RunOutcome::Skipped(why),
                     Ok(batch) => match exec.run(&prepared, &batch, 0) {
                         Err(skip) => RunOutcome::Failed(format!("inconclusive: {skip}")),
                         Ok(r) => match r.missing.first() {
                             Some(Some(why)) => RunOutcome::Failed(format!("inconclusive: {why}")),
-                            _ => match check(run, &observed(&r)) {
+                            _ => match check(run, &observed(&r, reference.as_ref())) {
                                 RunOutcome::Failed(why) => {
-                                    attribute(why, &shader.program, run, &judge)
+                                    attribute(why, reference.as_ref(), &judge)
                                 }
                                 other => other,
                             },
@@ -89,13 +111,8 @@ pub fn replay(
 
 /// A failed run is adapted when the interpreter, on the same run, entered the domain of an
 /// entry that applies; otherwise it stays failed.
-fn attribute(
-    why: String,
-    program: &dxbc::Program,
-    run: &oracles::case::Run,
-    judge: &Judge,
-) -> RunOutcome {
-    let Ok(obs) = oracles::replay::observe(program, run, DEFAULT_BUDGET) else {
+fn attribute(why: String, reference: Option<&Observed>, judge: &Judge) -> RunOutcome {
+    let Some(obs) = reference else {
         return RunOutcome::Failed(why);
     };
     match judge.attribute(obs.events) {

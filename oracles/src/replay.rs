@@ -28,6 +28,12 @@ pub struct Observed {
     /// Final UAV contents by slot.
     pub uavs: std::collections::BTreeMap<u32, Vec<u32>>,
     pub events: crate::domain::Events,
+    /// Per `o#` of the first invocation: which words are NaNs whose payload D3D leaves free.
+    pub free_outputs: Vec<[bool; 4]>,
+    /// The same per UAV word, by slot.
+    pub free_uavs: std::collections::BTreeMap<u32, Vec<bool>>,
+    /// What the program relies on that D3D leaves undefined.
+    pub findings: Vec<interp::Finding>,
 }
 
 /// Parse the register number of an input or expectation key such as `cb0`, `v3`, `u1`.
@@ -208,6 +214,8 @@ pub fn observe(program: &Program, run: &Run, budget: u64) -> Result<Observed, Ru
             let r = interp::run_dispatch(program, &mut res, groups, budget)
                 .map_err(RunError::Interp)?;
             obs.events = r.events;
+            obs.findings = r.findings;
+            obs.free_uavs = r.free_nan;
         }
         _ => {
             let r = interp::run_invocations(program, &mut res, &invocations, budget)
@@ -220,6 +228,8 @@ pub fn observe(program: &Program, run: &Run, budget: u64) -> Result<Observed, Ru
             obs.outputs = r.outputs_of(0).to_vec();
             obs.discarded = r.discarded.first().copied().unwrap_or(false);
             obs.events = r.events.iter().fold(0, |a, e| a | e);
+            obs.free_outputs = r.free_nan.get(..r.outputs_per_lane).unwrap_or(&[]).to_vec();
+            obs.findings = r.findings;
         }
     }
     obs.uavs = res.uavs.into_iter().map(|(k, b)| (k, b.words)).collect();
@@ -243,16 +253,32 @@ pub fn check(run: &Run, obs: &Observed) -> RunOutcome {
                 .then_some(())
                 .ok_or(format!("discarded is {}, expected {want}", obs.discarded)),
             Expect::Words(w) => {
-                let actual: Vec<u32> = if let Some(n) = key_index(key, "o") {
-                    obs.outputs
-                        .get(n as usize)
-                        .map(|o| o.to_vec())
-                        .unwrap_or_default()
+                let (mut actual, free): (Vec<u32>, Vec<bool>) = if let Some(n) = key_index(key, "o")
+                {
+                    (
+                        obs.outputs
+                            .get(n as usize)
+                            .map(|o| o.to_vec())
+                            .unwrap_or_default(),
+                        obs.free_outputs
+                            .get(n as usize)
+                            .map(|f| f.to_vec())
+                            .unwrap_or_default(),
+                    )
                 } else if let Some(n) = key_index(key, "u") {
-                    obs.uavs.get(&n).cloned().unwrap_or_default()
+                    (
+                        obs.uavs.get(&n).cloned().unwrap_or_default(),
+                        obs.free_uavs.get(&n).cloned().unwrap_or_default(),
+                    )
                 } else {
                     return RunOutcome::Failed(format!("unknown expectation `{key}`"));
                 };
+                // A NaN whose payload D3D leaves free matches any expected NaN.
+                for ((a, f), want) in actual.iter_mut().zip(&free).zip(words(&w.words)) {
+                    if crate::verdict::nan_payload_free(*a, want, *f) {
+                        *a = want;
+                    }
+                }
                 w.check(&actual).map_err(|(i, want, got)| {
                     format!(
                         "{key}[{i}] is 0x{got:08x}, expected 0x{want:08x} ({:?})",
@@ -271,18 +297,46 @@ pub fn check(run: &Run, obs: &Observed) -> RunOutcome {
 
 /// Replay every run of a case file on the interpreter.
 pub fn replay_interp(case: &CaseFile, budget: u64) -> Vec<(String, RunOutcome)> {
+    replay_interp_with_findings(case, budget).0
+}
+
+/// [`replay_interp`], and what the program relies on that D3D leaves undefined (over all runs).
+/// A run whose expectation fails where the interpreter saw D3D leave the result undefined is
+/// adapted (`dxdiff/d3d-undefined`): a real driver's answer there is as right as ours.
+pub fn replay_interp_with_findings(
+    case: &CaseFile,
+    budget: u64,
+) -> (Vec<(String, RunOutcome)>, Vec<interp::Finding>) {
+    let mut findings = Vec::new();
     let program = case
         .blob()
         .map_err(|e| format!("bad dxbc: {e}"))
         .and_then(|b| dxbc::Shader::parse(&b).map_err(|e| format!("[{}] {e}", e.code())))
         .map(|s| s.program);
-    case.runs
+    let outcomes = case
+        .runs
         .iter()
         .map(|run| {
             let outcome = match &program {
                 Err(e) => RunOutcome::Failed(e.clone()),
                 Ok(p) => match observe(p, run, budget) {
-                    Ok(obs) => check(run, &obs),
+                    Ok(obs) => {
+                        let outcome = match check(run, &obs) {
+                            RunOutcome::Failed(why) => {
+                                match crate::verdict::Judge::new(p, &[], "interpreter")
+                                    .attribute(obs.events)
+                                {
+                                    crate::verdict::Verdict::Adapted(ids) => {
+                                        RunOutcome::Adapted(ids)
+                                    }
+                                    _ => RunOutcome::Failed(why),
+                                }
+                            }
+                            other => other,
+                        };
+                        interp::findings::merge(&mut findings, obs.findings);
+                        outcome
+                    }
                     Err(RunError::Input(e)) => RunOutcome::Failed(format!("bad inputs: {e}")),
                     Err(RunError::Interp(e @ InterpError::BudgetExceeded { .. })) => {
                         RunOutcome::Failed(format!("inconclusive: {e}"))
@@ -292,5 +346,6 @@ pub fn replay_interp(case: &CaseFile, budget: u64) -> Vec<(String, RunOutcome)> 
             };
             (run.id.clone(), outcome)
         })
-        .collect()
+        .collect();
+    (outcomes, findings)
 }

@@ -45,6 +45,9 @@ pub struct Verdicts {
     /// The saved counterexample of its first mismatch.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub counterexample: Option<String>,
+    /// What the program relies on that Direct3D leaves undefined (`<kind> at instruction N`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub findings: Vec<String>,
 }
 
 /// One program's line in the record.

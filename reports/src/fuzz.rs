@@ -57,6 +57,10 @@ pub struct State {
     pub next: u64,
     pub stats: Stats,
     pub divergences: Vec<Divergence>,
+    /// Generated programs that rely on what Direct3D leaves undefined, as `program N: finding`
+    /// (the generator must never write one; a line here is a generator bug).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub findings: Vec<String>,
     /// What narrowing removed: opcodes and features the translator rejects.
     pub narrowed: Vec<String>,
 }
@@ -71,6 +75,7 @@ impl State {
             next: 0,
             stats: Stats::default(),
             divergences: Vec::new(),
+            findings: Vec::new(),
             narrowed: Vec::new(),
         }
     }

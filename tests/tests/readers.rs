@@ -28,9 +28,27 @@ impl Rng {
 
 /// Values a hostile file puts where numbers, words and strings go.
 const HOSTILE: &[&str] = &[
-    "-1", "0", "4294967295", "4294967296", "18446744073709551615", "1e400", "-0", "NaN", "null",
-    "\"0x+1\"", "\"0xffffffffff\"", "\"\"", "[]", "{}", "true", "\"*\"", "\"-0.0\"", "9999999999",
-    "\"\\ud800\"", "[[[[[[[[", "\"zz\"",
+    "-1",
+    "0",
+    "4294967295",
+    "4294967296",
+    "18446744073709551615",
+    "1e400",
+    "-0",
+    "NaN",
+    "null",
+    "\"0x+1\"",
+    "\"0xffffffffff\"",
+    "\"\"",
+    "[]",
+    "{}",
+    "true",
+    "\"*\"",
+    "\"-0.0\"",
+    "9999999999",
+    "\"\\ud800\"",
+    "[[[[[[[[",
+    "\"zz\"",
 ];
 
 /// One mutant: byte flips, a deleted or duplicated span, or a number/string/value replaced by a
@@ -156,5 +174,8 @@ fn mutated_manifests_never_pass_unbounded() {
             );
         }
     }
-    assert!(refused_by_check > 0, "no mutant reached Manifest::check's refusals");
+    assert!(
+        refused_by_check > 0,
+        "no mutant reached Manifest::check's refusals"
+    );
 }

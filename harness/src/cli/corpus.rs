@@ -95,6 +95,11 @@ pub fn run(a: &CorpusArgs) -> CliResult {
         write_output(Some(m), md.as_bytes())?;
     }
     println!("{md}");
+    for p in &record.programs {
+        for f in p.verdicts.iter().flat_map(|v| &v.findings) {
+            println!("{}: program relies on undefined behaviour: {f}", p.name);
+        }
+    }
     let failed = if let Some(b) = &baseline {
         let t = reports::transition::compare(b, &record);
         println!("{}", t.text());
@@ -171,6 +176,7 @@ fn verify(
             adapted_by: rep.tally.adapted_by,
             skipped: rep.skipped,
             counterexample: rep.counterexample,
+            findings: rep.findings,
         });
     }
     eprintln!();

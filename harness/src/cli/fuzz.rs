@@ -174,6 +174,9 @@ pub fn run(a: &FuzzArgs) -> CliResult {
             d.signature, d.instructions, d.program, d.seen, d.case
         );
     }
+    for f in &st.findings {
+        println!("program relies on undefined behaviour: {f}");
+    }
     println!("{}", st.closing_line());
     Ok(if st.divergences.is_empty() {
         ExitCode::SUCCESS

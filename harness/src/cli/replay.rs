@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use oracles::replay::{RunOutcome, replay_interp};
+use oracles::replay::{RunOutcome, replay_interp_with_findings};
 
 use super::{CliError, CliResult};
 
@@ -86,10 +86,16 @@ pub fn run(a: &ReplayArgs) -> CliResult {
                 continue;
             }
         };
-        let outcomes = match &mut gpu {
+        let (outcomes, findings) = match &mut gpu {
             Some(g) => crate::replay::replay(&case, g, translator.as_ref()),
-            None => replay_interp(&case, a.budget),
+            None => replay_interp_with_findings(&case, a.budget),
         };
+        for f in &findings {
+            println!(
+                "{}: program relies on undefined behaviour: {f}",
+                file.display()
+            );
+        }
         for (id, outcome) in outcomes {
             match outcome {
                 RunOutcome::Passed => passed += 1,

@@ -7,7 +7,9 @@
 
 use std::collections::BTreeMap;
 
-use oracles::interp::{InterpError, Resources, run_dispatch, run_invocations, run_invocations_on};
+use oracles::interp::{
+    Finding, InterpError, Resources, run_dispatch, run_invocations, run_invocations_on,
+};
 use oracles::verdict::{Inconclusive, Skip, SkipKind};
 
 use super::{Batch, Executor, Facts, Prepared, Results, Unit};
@@ -32,6 +34,9 @@ struct One {
     discarded: Vec<bool>,
     events: Vec<u64>,
     uavs: BTreeMap<u32, Vec<u32>>,
+    free_nan: Vec<[bool; 4]>,
+    free_uavs: BTreeMap<u32, Vec<bool>>,
+    findings: Vec<Finding>,
     missing: Option<Inconclusive>,
 }
 
@@ -53,6 +58,9 @@ impl Interpreter {
                 discarded: b.discarded,
                 events: b.events,
                 uavs: res.uavs.into_iter().map(|(r, b)| (r, b.words)).collect(),
+                free_nan: b.free_nan,
+                findings: b.findings,
+                ..One::default()
             },
             Err(e) => One {
                 missing: Some(missing(&e)),
@@ -67,6 +75,8 @@ impl Interpreter {
             Ok(d) => One {
                 events: vec![d.events],
                 uavs: res.uavs.into_iter().map(|(r, b)| (r, b.words)).collect(),
+                free_uavs: d.free_nan,
+                findings: d.findings,
                 ..One::default()
             },
             Err(e) => One {
@@ -111,7 +121,12 @@ impl Executor for Interpreter {
                 .iter()
                 .map(|x| x.then_some(Inconclusive::Budget))
                 .collect();
-            r.facts = Some(Facts { events: b.events });
+            r.facts = Some(Facts {
+                events: b.events,
+                free_nan: b.free_nan,
+                free_uavs: Vec::new(),
+                findings: b.findings,
+            });
             return Ok(r);
         }
         let vectors: Vec<usize> = (0..batch.vectors).collect();
@@ -134,9 +149,14 @@ impl Executor for Interpreter {
         let outputs = ones.iter().map(|o| o.outputs_per_lane).max().unwrap_or(0);
         let mut r = Results::new(batch.vectors, batch.invocations, outputs);
         let mut events = Vec::with_capacity(batch.vectors * batch.invocations);
+        let mut free_nan = vec![[false; 4]; r.outputs.len()];
+        let mut free_uavs = Vec::with_capacity(batch.vectors);
+        let mut findings = Vec::new();
         for (k, one) in ones.into_iter().enumerate() {
             r.missing[k] = one.missing.clone();
             r.uavs[k] = one.uavs;
+            free_uavs.push(one.free_uavs);
+            oracles::interp::findings::merge(&mut findings, one.findings);
             if compute {
                 events.push(one.events.first().copied().unwrap_or(0));
                 continue;
@@ -149,10 +169,17 @@ impl Executor for Interpreter {
                 for reg in 0..n.min(outputs) {
                     r.outputs[d * outputs + reg] =
                         one.outputs.get(i * n + reg).copied().unwrap_or([0; 4]);
+                    free_nan[d * outputs + reg] =
+                        one.free_nan.get(i * n + reg).copied().unwrap_or_default();
                 }
             }
         }
-        r.facts = Some(Facts { events });
+        r.facts = Some(Facts {
+            events,
+            free_nan,
+            free_uavs,
+            findings,
+        });
         Ok(r)
     }
 }

@@ -136,11 +136,19 @@ pub struct Results {
     pub stopped: Option<Skip>,
 }
 
-/// The reference's knowledge about its results: the catalog domains each lane entered.
+/// The reference's knowledge about its results: the catalog domains each lane entered, which
+/// words are NaNs whose payload D3D leaves free, and what the program relies on that D3D
+/// leaves undefined.
 #[derive(Debug, Clone, Default)]
 pub struct Facts {
     /// Per vector and invocation (compute: per vector, all invocations together).
     pub events: Vec<Events>,
+    /// Parallel to [`Results::outputs`] (empty: no word is free).
+    pub free_nan: Vec<[bool; 4]>,
+    /// Parallel to [`Results::uavs`].
+    pub free_uavs: Vec<BTreeMap<u32, Vec<bool>>>,
+    /// Over every vector, deduplicated.
+    pub findings: Vec<oracles::interp::Finding>,
 }
 
 impl Results {
@@ -172,6 +180,25 @@ impl Results {
     pub fn discarded_of(&self, k: usize, i: usize) -> bool {
         self.discarded
             .get(k * self.invocations + i)
+            .copied()
+            .unwrap_or(false)
+    }
+
+    /// Whether component `c` of output `reg` of invocation `i` of vector `k` is a NaN whose
+    /// payload D3D leaves free (false without facts).
+    pub fn free_output(&self, k: usize, i: usize, reg: usize, c: usize) -> bool {
+        let Some(f) = &self.facts else { return false };
+        let at = (k * self.invocations + i) * self.outputs_per_invocation + reg;
+        f.free_nan.get(at).is_some_and(|w| w[c % 4])
+    }
+
+    /// Whether word `w` of UAV `slot` of vector `k` is a NaN whose payload D3D leaves free.
+    pub fn free_uav(&self, k: usize, slot: u32, w: usize) -> bool {
+        let Some(f) = &self.facts else { return false };
+        f.free_uavs
+            .get(k)
+            .and_then(|m| m.get(&slot))
+            .and_then(|v| v.get(w))
             .copied()
             .unwrap_or(false)
     }

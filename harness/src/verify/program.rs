@@ -49,6 +49,14 @@ fn tally(report: &mut ProgramReport, d: &Differential) -> Option<usize> {
     if let Some(s) = &d.stopped {
         report.skip(s);
     }
+    if let Some(f) = &d.reference.facts {
+        for finding in &f.findings {
+            let line = finding.to_string();
+            if !report.findings.contains(&line) {
+                report.findings.push(line);
+            }
+        }
+    }
     first
 }
 

@@ -1,28 +1,46 @@
 //! Compile-time constants in registers. A GPU compiler propagates a constant through moves
 //! before it simplifies arithmetic, so `mov r0.x, l(0)` then `mul r1.x, r0.x, v0.x` folds to 0
-//! just as `mul r1.x, l(0), v0.x` does (see `folding`). This pass finds, once per program, the
-//! temp components that hold one value wherever they are read: every write to the component,
-//! anywhere in the program, is a plain `mov` of that same value from a literal, from
-//! `icb[n]` with a constant `n`, or from another such component. Any other write, a modifier or
-//! `_sat` makes it not constant. The rule ignores control flow, which keeps it sound: a
-//! component written in a branch or a loop is constant only if every write gives the same value.
+//! just as `mul r1.x, l(0), v0.x` does (see `folding`), even where `r0.x` held something else
+//! before: the H200's driver folds `mov r0.xyzw, v0; mov r0.x, l(0); dp3 r0.w, r0, v0` with a
+//! NaN in `v0.x` to 0 (`dxdiff fuzz`).
+//!
+//! The pass walks the program once, in order, the way a compiler's constant propagation sees
+//! structured control flow, and records for every instruction the temp components it reads
+//! that hold one known value there: written last by a plain `mov` from a literal, from `icb[n]`
+//! with a constant `n`, or from another such component. Any other write, a modifier or `_sat`
+//! makes the component unknown.
+//! * `if`/`else`/`endif`: each branch starts from the state before the `if`; after `endif` a
+//!   component is known only if both paths agree.
+//! * `loop` and `switch`: every temp component written anywhere inside is unknown on entry, at
+//!   each `case`/`default` and after the end (another iteration, or another case, may have
+//!   written it). Straight-line code inside still propagates.
+//! * `label` (a subroutine body) and after a `call`: everything is unknown.
+//!
+//! This only ever claims less than a compiler can prove, never more.
+
+use std::collections::BTreeMap;
 
 use dxbc::{Index, Opcode, Operand, OperandType, Program};
 
-/// What is known of a temp component while the pass runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Value {
-    /// Not written yet, or only from components still unknown.
-    Unknown,
-    Const(u32),
-    Varies,
+/// What is known of one temp component at one point.
+type Known = Option<u32>;
+
+/// The temp components each instruction reads that hold a compile-time constant there.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Constants {
+    /// Per instruction: (temp register, the value of each component when known).
+    at: Vec<Vec<(u32, [Known; 4])>>,
 }
 
-fn meet(a: Value, b: Value) -> Value {
-    match (a, b) {
-        (Value::Unknown, x) | (x, Value::Unknown) => x,
-        (Value::Const(x), Value::Const(y)) if x == y => a,
-        _ => Value::Varies,
+impl Constants {
+    /// The value of component `comp` of temp `reg` when instruction `inst` reads it, if it is a
+    /// compile-time constant there.
+    pub fn get(&self, inst: usize, reg: u32, comp: usize) -> Option<u32> {
+        self.at
+            .get(inst)?
+            .iter()
+            .find(|(r, _)| *r == reg)
+            .and_then(|(_, v)| v.get(comp).copied().flatten())
     }
 }
 
@@ -56,50 +74,154 @@ fn temp_index(op: &Operand) -> Option<usize> {
     }
 }
 
-/// Per temp register and component, the value it always holds, if it is a compile-time
-/// constant.
-pub fn constant_temps(program: &Program, temps: usize, icb: &[u32]) -> Vec<[Option<u32>; 4]> {
-    let mut state = vec![[Value::Unknown; 4]; temps];
-    // Iterate to a fixed point: moves between temps carry what is known so far.
-    loop {
-        let mut next = vec![[Value::Unknown; 4]; temps];
-        for inst in &program.instructions {
-            let ndst = (inst.info().dst as usize).min(inst.operands.len());
-            for (k, dst) in inst.operands[..ndst].iter().enumerate() {
-                let Some(r) = temp_index(dst).filter(|r| *r < temps) else {
-                    continue;
-                };
-                let mask = dst.write_mask();
-                for c in (0..4).filter(|c| mask & (1 << c) != 0) {
-                    let plain_mov = inst.opcode == Opcode::Mov && !inst.saturate && k == 0;
-                    let v = match inst.operands.get(1).filter(|_| plain_mov) {
-                        Some(src) if src.modifier == dxbc::Modifier::None => {
-                            match (literal_value(src, c, icb), temp_index(src)) {
-                                (Some(v), _) => Value::Const(v),
-                                (None, Some(s)) => state
-                                    .get(s)
-                                    .map_or(Value::Varies, |v| v[src.source_component(c)]),
-                                _ => Value::Varies,
-                            }
+/// The temp components `inst` writes, as (register, mask).
+fn writes(inst: &dxbc::Instruction) -> impl Iterator<Item = (usize, u8)> + '_ {
+    let ndst = (inst.info().dst as usize).min(inst.operands.len());
+    inst.operands[..ndst]
+        .iter()
+        .filter_map(|d| temp_index(d).map(|r| (r, d.write_mask())))
+}
+
+/// For every `loop` and `switch`, the temp components written between it and its end.
+fn region_writes(program: &Program, temps: usize) -> BTreeMap<usize, Vec<u8>> {
+    let mut open: Vec<(usize, Vec<u8>)> = Vec::new();
+    let mut done = BTreeMap::new();
+    for (i, inst) in program.instructions.iter().enumerate() {
+        match inst.opcode {
+            Opcode::Loop | Opcode::Switch => open.push((i, vec![0; temps])),
+            Opcode::Endloop | Opcode::Endswitch => {
+                if let Some((at, w)) = open.pop() {
+                    if let Some((_, outer)) = open.last_mut() {
+                        for (o, m) in outer.iter_mut().zip(&w) {
+                            *o |= m;
                         }
-                        _ => Value::Varies,
-                    };
-                    next[r][c] = meet(next[r][c], v);
+                    }
+                    done.insert(at, w);
+                }
+            }
+            _ => {
+                for (r, m) in writes(inst) {
+                    for (_, w) in open.iter_mut() {
+                        if let Some(x) = w.get_mut(r) {
+                            *x |= m;
+                        }
+                    }
                 }
             }
         }
-        if next == state {
-            break;
-        }
-        state = next;
     }
-    state
-        .iter()
-        .map(|r| {
-            r.map(|v| match v {
-                Value::Const(x) => Some(x),
-                _ => None,
-            })
-        })
-        .collect()
+    // An unclosed region (a malformed program) forgets what it writes everywhere after.
+    for (at, w) in open {
+        done.insert(at, w);
+    }
+    done
+}
+
+fn forget(state: &mut [[Known; 4]], written: &[u8]) {
+    for (r, m) in state.iter_mut().zip(written) {
+        for (c, v) in r.iter_mut().enumerate() {
+            if m & (1 << c) != 0 {
+                *v = None;
+            }
+        }
+    }
+}
+
+fn meet(a: &mut [[Known; 4]], b: &[[Known; 4]]) {
+    for (x, y) in a.iter_mut().zip(b) {
+        for (u, v) in x.iter_mut().zip(y) {
+            if u != v {
+                *u = None;
+            }
+        }
+    }
+}
+
+/// One open construct while the pass walks the program.
+enum Frame {
+    /// An `if`: the state before it, and the state at the end of its first branch once an
+    /// `else` is seen.
+    If {
+        entry: Vec<[Known; 4]>,
+        then_end: Option<Vec<[Known; 4]>>,
+    },
+    /// A `loop` or `switch`: the components written inside.
+    Region(Vec<u8>),
+}
+
+/// The compile-time constant temp components of every instruction of `program`.
+pub fn constant_temps(program: &Program, temps: usize, icb: &[u32]) -> Constants {
+    let regions = region_writes(program, temps);
+    let mut state: Vec<[Known; 4]> = vec![[None; 4]; temps];
+    let mut frames: Vec<Frame> = Vec::new();
+    let mut at = Vec::with_capacity(program.instructions.len());
+    for (i, inst) in program.instructions.iter().enumerate() {
+        // What this instruction's temp sources hold, before its own writes.
+        let ndst = (inst.info().dst as usize).min(inst.operands.len());
+        let mut reads: Vec<(u32, [Known; 4])> = Vec::new();
+        for src in &inst.operands[ndst..] {
+            if let Some(r) = temp_index(src)
+                && let Some(v) = state.get(r)
+                && v.iter().any(Option::is_some)
+                && !reads.iter().any(|(x, _)| *x as usize == r)
+            {
+                reads.push((r as u32, *v));
+            }
+        }
+        at.push(reads);
+        match inst.opcode {
+            Opcode::If => frames.push(Frame::If {
+                entry: state.clone(),
+                then_end: None,
+            }),
+            Opcode::Else => {
+                if let Some(Frame::If { entry, then_end }) = frames.last_mut() {
+                    *then_end = Some(std::mem::replace(&mut state, entry.clone()));
+                }
+            }
+            Opcode::Endif => {
+                if let Some(Frame::If { entry, then_end }) = frames.pop() {
+                    meet(&mut state, then_end.as_ref().unwrap_or(&entry));
+                }
+            }
+            Opcode::Loop | Opcode::Switch => {
+                let w = regions.get(&i).cloned().unwrap_or_default();
+                forget(&mut state, &w);
+                frames.push(Frame::Region(w));
+            }
+            Opcode::Case | Opcode::Default => {
+                if let Some(Frame::Region(w)) = frames.last() {
+                    forget(&mut state, w);
+                }
+            }
+            Opcode::Endloop | Opcode::Endswitch => {
+                if let Some(Frame::Region(w)) = frames.pop() {
+                    forget(&mut state, &w);
+                }
+            }
+            Opcode::Label | Opcode::Call | Opcode::Callc => {
+                state.iter_mut().for_each(|r| *r = [None; 4]);
+            }
+            _ => {
+                let plain_mov = inst.opcode == Opcode::Mov && !inst.saturate;
+                let src = inst
+                    .operands
+                    .get(1)
+                    .filter(|s| plain_mov && s.modifier == dxbc::Modifier::None);
+                let before = state.clone();
+                for (r, mask) in writes(inst) {
+                    for c in (0..4).filter(|c| mask & (1 << c) != 0) {
+                        let v = src.and_then(|s| {
+                            literal_value(s, c, icb)
+                                .or_else(|| before.get(temp_index(s)?)?[s.source_component(c)])
+                        });
+                        if let Some(slot) = state.get_mut(r) {
+                            slot[c] = v;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Constants { at }
 }

@@ -59,7 +59,7 @@ impl Machine<'_> {
         // Thread ids are below 2^23: as float bits always a denormal, which a compiler that
         // knows the range (the H200's does) treats as a literal zero.
         let thread_id = srcs.iter().any(|s| is_thread_id(s.ty));
-        // A literal, `icb[n]`, or a temp that holds one constant everywhere (`constants`).
+        // A literal, `icb[n]`, or a temp that holds a compile-time constant here (`constants`).
         let zero_literal = thread_id
             || srcs.iter().any(|s| {
                 comps.iter().any(|c| {
@@ -68,7 +68,7 @@ impl Machine<'_> {
                             Some(dxbc::Index::Imm32(r)) if s.ty == OperandType::Temp => *r,
                             _ => return None,
                         };
-                        self.consts.get(r as usize)?[source_component(s, *c)]
+                        self.consts.get(at, r, source_component(s, *c))
                     });
                     // A denormal literal is a zero to D3D and to a GPU that flushes.
                     v.is_some_and(|w| (w >> 23) & 0xff == 0)

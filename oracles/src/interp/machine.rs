@@ -159,8 +159,8 @@ pub struct Machine<'a> {
     pub group: u32,
     /// `dcl_indexrange`s of `v#` and `o#`, which bound their dynamic indices.
     pub index_ranges: Vec<super::ranges::IndexRange>,
-    /// Temp components that hold one compile-time constant everywhere (`constants`).
-    pub consts: Vec<[Option<u32>; 4]>,
+    /// The temp components each instruction reads as compile-time constants (`constants`).
+    pub consts: std::sync::Arc<super::constants::Constants>,
     /// Which values are NaNs with a free payload (`nan`).
     pub free_nan: super::nan::FreeNan,
     /// Components of the instruction being executed that may hold a NaN: the fast path clears

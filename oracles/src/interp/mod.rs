@@ -135,8 +135,8 @@ struct Layout {
     views: BTreeMap<(OperandType, u32), ViewKind>,
     tgsm: BTreeMap<u32, u32>,
     thread_group: [u32; 3],
-    /// Temp components that hold one compile-time constant everywhere.
-    consts: Vec<[Option<u32>; 4]>,
+    /// The temp components each instruction reads as compile-time constants.
+    consts: std::sync::Arc<constants::Constants>,
 }
 
 fn layout(program: &Program) -> Layout {
@@ -149,7 +149,7 @@ fn layout(program: &Program) -> Layout {
         views: BTreeMap::new(),
         tgsm: BTreeMap::new(),
         thread_group: [1, 1, 1],
-        consts: Vec::new(),
+        consts: Default::default(),
     };
     let slot = |inst: &dxbc::Instruction| {
         inst.operands
@@ -206,7 +206,7 @@ fn layout(program: &Program) -> Layout {
     l.temps = l.temps.max(counts.temps as usize);
     l.inputs = counts.inputs as usize;
     l.outputs = counts.outputs as usize;
-    l.consts = constants::constant_temps(program, l.temps, &l.icb);
+    l.consts = std::sync::Arc::new(constants::constant_temps(program, l.temps, &l.icb));
     l
 }
 

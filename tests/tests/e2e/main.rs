@@ -6,6 +6,7 @@ mod catalog;
 mod cli;
 mod corpus;
 mod external;
+mod fairness;
 mod fuzz;
 mod gpu_compute;
 mod hostile;

@@ -1,0 +1,193 @@
+//! Fair to every translator (docs/catalog.md, docs/interpreter.md): a program that relies on
+//! what Direct3D leaves undefined is a finding about the program, printed on its own line,
+//! and its lanes are `adapted(dxdiff/d3d-undefined)`, never mismatches; a translator that
+//! differs from the interpreter only in NaN payloads gets no mismatch without claiming
+//! anything.
+
+use crate::support::*;
+
+use std::path::Path;
+
+fn report(dir: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).expect("report"))
+        .expect("json")
+}
+
+fn assemble(dir: &Path, name: &str, text: &str) {
+    std::fs::create_dir_all(dir).expect("scratch");
+    let asm = dir.join(format!("{name}.asm"));
+    std::fs::write(&asm, text).expect("write");
+    let st = dxdiff()
+        .arg("asm")
+        .arg(&asm)
+        .arg("-o")
+        .arg(dir.join(format!("{name}.o")))
+        .status()
+        .expect("asm");
+    assert!(st.success(), "{name}");
+    std::fs::remove_file(asm).expect("tidy");
+}
+
+/// `v[r0.x + 1]` under `dcl_indexrange v1.xyzw 3`: the edge-biased inputs put `r0.x` far
+/// outside the range in most lanes (a shipped game's vertex program did this).
+const INPUT_INDEX: &str = "ps_5_0
+dcl_input_ps constant v0.x
+dcl_input_ps constant v1.xyzw
+dcl_input_ps constant v2.xyzw
+dcl_input_ps constant v3.xyzw
+dcl_indexrange v1.xyzw 3
+dcl_output o0.xyzw
+dcl_temps 1
+mov r0.x, v0.x
+mov o0.xyzw, v[r0.x + 1].xyzw
+ret
+";
+
+/// A list compaction that relies on lockstep waves: store 0, `atomic_or` a bit, read back,
+/// with `sync` between the steps or not.
+fn compaction(sync: &str) -> String {
+    format!(
+        "cs_5_0
+dcl_uav_raw u0
+dcl_input vThreadIDInGroupFlattened
+dcl_temps 3
+dcl_tgsm_raw g0, 4
+dcl_thread_group 32, 1, 1
+ishl r0.x, l(1), vThreadIDInGroupFlattened.x
+mov r1.x, l(0)
+loop
+uge r1.y, r1.x, l(3)
+breakc_nz r1.y
+store_raw g0.x, l(0), l(0)
+{sync}
+atomic_or g0, l(0), r0.x
+{sync}
+ld_raw r2.x, l(0), g0.xxxx
+{sync}
+iadd r1.x, r1.x, l(1)
+endloop
+ishl r1.z, vThreadIDInGroupFlattened.x, l(2)
+store_raw u0.x, r1.z, r2.x
+ret
+"
+    )
+}
+
+#[test]
+fn undefined_behaviour_is_a_finding_about_the_program() {
+    let _turn = gpu_turn();
+    let dir = temp("fair", "undefined");
+    let corpus = dir.join("corpus");
+    assemble(&corpus, "input-index", INPUT_INDEX);
+    assemble(&corpus, "compaction-racy", &compaction(""));
+    assemble(&corpus, "compaction-synced", &compaction("sync_g_t"));
+    let out = dir.join("out");
+    let Some(o) = with_adapter(
+        dxdiff()
+            .args(["verify", "--corpus-only", "--profile", "exact"])
+            .args(["--corpus-cases", "200", "--corpus"])
+            .arg(&corpus)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .expect("runs"),
+    ) else {
+        return;
+    };
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{text}");
+    let line = |program: &str, kind: &str| {
+        text.lines().any(|l| {
+            l.starts_with("corpus:")
+                && l.contains(&format!(
+                    "/{program}.o: program relies on undefined behaviour: {kind} at instruction"
+                ))
+        })
+    };
+    assert!(line("input-index", "index-out-of-range"), "{text}");
+    assert!(line("compaction-racy", "tgsm-race"), "{text}");
+    assert!(
+        !text
+            .lines()
+            .any(|l| l.contains("compaction-synced.o: program relies")),
+        "{text}"
+    );
+    let r = report(&out);
+    assert_eq!(r["totals"]["mismatch"], 0, "{text}");
+    assert!(
+        r["adapted_by"]["dxdiff/d3d-undefined"]
+            .as_u64()
+            .unwrap_or(0)
+            > 0,
+        "{text}"
+    );
+    let synced = r["programs"]
+        .as_array()
+        .expect("programs")
+        .iter()
+        .find(|p| {
+            p["name"]
+                .as_str()
+                .is_some_and(|n| n.contains("compaction-synced"))
+        })
+        .expect("the synced program ran");
+    let c = &synced["counts"];
+    assert_eq!(c["mismatch"], 0, "{synced}");
+    assert_eq!(c["adapted"], 0, "{synced}");
+    assert!(c["matched"].as_u64().unwrap_or(0) > 0, "{synced}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The exact profile with every NaN it writes given another payload (`0xffc00000`, the sign
+/// set), claiming only what the exact profile claims (not `dxdiff/nan`): D3D defines that an
+/// arithmetic result is a NaN, not which one, so nothing mismatches.
+#[test]
+fn a_translator_that_differs_only_in_nan_payloads_passes_without_claims() {
+    let _turn = gpu_turn();
+    let dir = temp("fair", "nan");
+    let translator = "cmd:sh -c '\"$DXDIFF\" translate --json --profile exact /dev/stdin | sed s/0x7fc00000u/0xffc00000u/g'";
+    let Some(o) = with_adapter(
+        dxdiff()
+            .args(["verify", "--cases", "300", "--seed", "4"])
+            .args(["--translator", translator])
+            .arg("--out")
+            .arg(&dir)
+            .output()
+            .expect("runs"),
+    ) else {
+        return;
+    };
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{text}");
+    let r = report(&dir);
+    assert_eq!(r["totals"]["mismatch"], 0, "{text}");
+    assert!(
+        r["totals"]["lanes"].as_u64().unwrap_or(0) > 20_000,
+        "{text}"
+    );
+    assert!(r["adapted_by"].get("dxdiff/nan").is_none(), "{text}");
+    // The rewrite reached the WGSL: the translator really writes the other payload.
+    let blob = dir.join("add.o");
+    std::fs::write(
+        dir.join("add.asm"),
+        "ps_5_0\ndcl_input_ps constant v0.x\ndcl_output o0.x\nadd o0.x, v0.x, v0.x\nret\n",
+    )
+    .expect("write");
+    assert!(
+        dxdiff()
+            .arg("asm")
+            .arg(dir.join("add.asm"))
+            .arg("-o")
+            .arg(&blob)
+            .status()
+            .expect("asm")
+            .success()
+    );
+    let t = dxdiff()
+        .args(["translate", "--translator", translator])
+        .arg(&blob)
+        .output()
+        .expect("translate");
+    assert!(stdout(&t).contains("0xffc00000u"), "{}", stdout(&t));
+    let _ = std::fs::remove_dir_all(&dir);
+}
