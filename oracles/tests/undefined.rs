@@ -311,3 +311,31 @@ ret
     assert_eq!(r.findings[0].kind, FindingKind::IndexOutOfRange);
     assert!(r.findings[0].detail.contains("o[2]"), "{}", r.findings[0]);
 }
+
+/// An inactive lane's x# index is whatever its register holds; a flow instruction that reads
+/// x# (here `discard_nz`) must not flag it, nor leave its events for the next instruction's
+/// lanes (`dxdiff fuzz`'s generator tripped on this).
+#[test]
+fn an_inactive_lanes_index_is_not_undefined() {
+    let text = "ps_5_0
+dcl_input_ps constant v0.x
+dcl_output o0.x
+dcl_temps 1
+dcl_indexableTemp x0[2], 4
+mov x0[0].x, l(0)
+mov x0[1].x, l(0)
+mov r0.x, v0.x
+if_z v0.x
+discard_nz x0[r0.x + 0].x
+endif
+mov o0.x, l(1)
+ret
+";
+    let r = lanes_of(text, &[0, 7], 1);
+    assert!(!lane_undefined(&r, 0));
+    assert!(!lane_undefined(&r, 1));
+    // The same read in an active lane is undefined.
+    let r = lanes_of(&text.replace("if_z v0.x", "if_nz v0.x"), &[0, 7], 1);
+    assert!(!lane_undefined(&r, 0));
+    assert!(lane_undefined(&r, 1));
+}

@@ -40,7 +40,16 @@ impl Machine<'_> {
         let inst = &program.instructions[pc];
         let next = pc + 1;
         self.taint_condition(inst);
+        // A flow instruction's operand reads raise events for the lanes active before it
+        // changes the mask; commit them for those lanes, not for the next instruction's.
+        let before = (inst.info().kind == dxbc::opcodes::Kind::Flow).then(|| self.active.clone());
         if let Some(n) = self.flow(inst, pc)? {
+            if let Some(lanes) = before {
+                for l in lanes.lanes() {
+                    self.events[l] |= self.scratch_ev[l];
+                }
+            }
+            self.scratch_ev.fill(0);
             return Ok(n);
         }
         if inst.info().is_declaration() || inst.opcode == Opcode::Customdata {

@@ -358,7 +358,10 @@ impl Machine<'_> {
                         .and_then(|f| f.get(el[l] as usize, comp, l))
                         .unwrap_or(0);
                     // Out-of-range x# reads are undefined in D3D (FS §7.3); 0 is one outcome.
-                    if el[l] >= regs as u64 {
+                    // Only an active lane's read counts: an inactive lane's index is whatever
+                    // its register held, and a flow instruction's operands are read before
+                    // the events are committed for the lanes of the next one.
+                    if el[l] >= regs as u64 && self.active.get(l) {
                         self.scratch_ev[l] |= Domain::D3dUndefined.bit();
                     }
                 }

@@ -8,6 +8,7 @@ mod corpus;
 mod external;
 mod fairness;
 mod fuzz;
+mod generated;
 mod gpu_compute;
 mod hostile;
 mod lavapipe_loop_limit;
