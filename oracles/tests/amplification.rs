@@ -74,3 +74,46 @@ fn a_literal_zero_next_to_an_unusual_value_may_fold() {
     );
     assert!(has(ev[0], f));
 }
+
+/// A reciprocal of an approximate value is unbounded near 0: `sincos` of 2^-14 is within an
+/// absolute band, and `rcp` of it can be off by any factor.
+#[test]
+fn a_reciprocal_of_an_approximate_value_amplifies() {
+    let text = "vs_5_0
+dcl_input v0.xyzw
+dcl_output o0.xyzw
+dcl_temps 1
+mov r0.xyzw, v0.xyzw
+sincos r0.y, null, v0.xyzw
+rcp r0.xy, r0.xyzw
+mov o0.xyzw, r0.xyzw
+ret
+";
+    let p = dxbc::assemble(text).expect("assembles").program;
+    let r = oracles::interp::run_invocations(
+        &p,
+        &mut oracles::interp::Resources::default(),
+        &[vec![[0x3380_0000, 0x3880_0000, 0, 0]]],
+        oracles::interp::DEFAULT_BUDGET,
+    )
+    .expect("runs");
+    assert_ne!(
+        r.events[0] & oracles::domain::Domain::ApproximateAmplified.bit(),
+        0
+    );
+    // The same rcp of an input is exact to D3D and judged by its own band.
+    let plain = dxbc::assemble(&text.replace("sincos r0.y, null, v0.xyzw\n", ""))
+        .expect("assembles")
+        .program;
+    let r = oracles::interp::run_invocations(
+        &plain,
+        &mut oracles::interp::Resources::default(),
+        &[vec![[0x3380_0000, 0x3880_0000, 0, 0]]],
+        oracles::interp::DEFAULT_BUDGET,
+    )
+    .expect("runs");
+    assert_eq!(
+        r.events[0] & oracles::domain::Domain::ApproximateAmplified.bit(),
+        0
+    );
+}

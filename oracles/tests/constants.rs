@@ -67,7 +67,7 @@ fn the_write_that_reaches_the_read_decides() {
     assert!(!folded(
         "mov r0.x, l(0)\nadd r0.x, r0.x, l(0.5)\nmul o0.x, r0.x, v0.x"
     ));
-    assert!(!folded("mov_sat r0.x, l(0)\nmul o0.x, r0.x, v0.x"));
+    assert!(!folded("add r0.x, v0.y, l(0)\nmul o0.x, r0.x, v0.x"));
     assert!(!folded(
         "mov r0.x, -l(0)\nmov r0.x, |v0.y|\nmul o0.x, r0.x, v0.x"
     ));
@@ -92,5 +92,26 @@ fn the_write_that_reaches_the_read_decides() {
     ));
     assert!(!folded(
         "mov r0.x, l(0)\nloop\nmov r0.x, v0.y\nbreak\nendloop\nmul o0.x, r0.x, v0.x"
+    ));
+}
+
+/// Any ALU op of constants is a constant a compiler evaluates: the H200 folded `round_ne`,
+/// `countbits` and `sincos` of a literal 0 into a following `dp*` with a NaN (dxdiff fuzz, exact
+/// profile, 5 minutes). Its value is the lane's own at run time.
+#[test]
+fn ops_of_constants_are_constants() {
+    assert!(folded("round_ne r0.x, l(0)\ndp3 o0.x, r0.xyzx, v0.xyzx"));
+    assert!(folded("countbits r0.x, l(0)\nmul o0.x, v0.x, r0.x"));
+    assert!(folded(
+        "sincos r0.x, null, l(0)\ndp2 o0.x, r0.xyxx, v0.xyxx"
+    ));
+    assert!(folded("mov_sat r0.x, l(0)\nmul o0.x, r0.x, v0.x"));
+    assert!(folded("mov r0.x, -l(0)\nmul o0.x, r0.x, v0.x"));
+    // A constant that is not a zero does not fold to one; an op of an input is no constant.
+    assert!(!folded("round_ne r0.x, l(1.5)\nmul o0.x, v0.x, r0.x"));
+    assert!(!folded("round_ne r0.x, v0.y\nmul o0.x, v0.x, r0.x"));
+    // Two computed constants meeting after a branch are not taken for equal.
+    assert!(!folded(
+        "if_nz v0.y\nround_ne r0.x, l(0)\nelse\nround_ne r0.x, l(1.0)\nendif\nmul o0.x, r0.x, v0.x"
     ));
 }

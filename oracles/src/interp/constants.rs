@@ -6,9 +6,13 @@
 //!
 //! The pass walks the program once, in order, the way a compiler's constant propagation sees
 //! structured control flow, and records for every instruction the temp components it reads
-//! that hold one known value there: written last by a plain `mov` from a literal, from `icb[n]`
-//! with a constant `n`, or from another such component. Any other write, a modifier or `_sat`
-//! makes the component unknown.
+//! that are compile-time constants there: written last by an ALU instruction (a move, with or
+//! without modifiers, or any arithmetic, bit, comparison or conversion op) whose every source
+//! component is a literal, `icb[n]` with a constant `n`, or another such component. A compiler
+//! folds those (`round_ne r0.x, l(0)`, `countbits`, `sincos` of 0: the H200 folded each into a
+//! following `dp*` with a NaN). Anything read from inputs, constant buffers, memory or thread
+//! ids makes a component unknown. The folding check reads the constant's value at run time,
+//! where every lane holds the same one.
 //! * `if`/`else`/`endif`: each branch starts from the state before the `if`; after `endif` a
 //!   component is known only if both paths agree.
 //! * `loop` and `switch`: every temp component written anywhere inside is unknown on entry, at
@@ -22,8 +26,10 @@ use std::collections::BTreeMap;
 
 use dxbc::{Index, Opcode, Operand, OperandType, Program};
 
-/// What is known of one temp component at one point.
-type Known = Option<u32>;
+/// What is known of one temp component at one point: `None` unknown; `Some(Some(v))` the
+/// constant `v` (moved from a literal); `Some(None)` a constant computed by an op, whose value
+/// the pass does not evaluate (two such are never taken for equal where paths meet).
+type Known = Option<Option<u32>>;
 
 /// The temp components each instruction reads that hold a compile-time constant there.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -33,14 +39,14 @@ pub struct Constants {
 }
 
 impl Constants {
-    /// The value of component `comp` of temp `reg` when instruction `inst` reads it, if it is a
-    /// compile-time constant there.
-    pub fn get(&self, inst: usize, reg: u32, comp: usize) -> Option<u32> {
-        self.at
-            .get(inst)?
-            .iter()
-            .find(|(r, _)| *r == reg)
-            .and_then(|(_, v)| v.get(comp).copied().flatten())
+    /// Whether component `comp` of temp `reg` is a compile-time constant when instruction
+    /// `inst` reads it.
+    pub fn is_const(&self, inst: usize, reg: u32, comp: usize) -> bool {
+        self.at.get(inst).is_some_and(|v| {
+            v.iter()
+                .find(|(r, _)| *r == reg)
+                .is_some_and(|(_, k)| k.get(comp).is_some_and(Option::is_some))
+        })
     }
 }
 
@@ -130,11 +136,37 @@ fn forget(state: &mut [[Known; 4]], written: &[u8]) {
 fn meet(a: &mut [[Known; 4]], b: &[[Known; 4]]) {
     for (x, y) in a.iter_mut().zip(b) {
         for (u, v) in x.iter_mut().zip(y) {
-            if u != v {
+            // Equal only when both are the same known value.
+            if !matches!((*u, *v), (Some(Some(p)), Some(Some(q))) if p == q) {
                 *u = None;
             }
         }
     }
+}
+
+/// Ops a compiler evaluates when every source is a constant: ALU work with no memory, resource,
+/// flow or double-precision operand.
+fn foldable(inst: &dxbc::Instruction) -> bool {
+    use dxbc::opcodes::Kind;
+    matches!(
+        inst.info().kind,
+        Kind::AluFloat
+            | Kind::AluInt
+            | Kind::AluUint
+            | Kind::Bit
+            | Kind::Compare
+            | Kind::Conversion
+    ) || matches!(inst.opcode, Opcode::Mov | Opcode::Movc | Opcode::Swapc)
+}
+
+/// What a source component is: a constant (`Some`, with its value when it is a literal or a
+/// known move) or not.
+fn source(src: &Operand, c: usize, icb: &[u32], state: &[[Known; 4]]) -> Known {
+    if let Some(v) = literal_value(src, c, icb) {
+        return Some((src.modifier == dxbc::Modifier::None).then_some(v));
+    }
+    let k = state.get(temp_index(src)?)?[src.source_component(c)]?;
+    Some(k.filter(|_| src.modifier == dxbc::Modifier::None))
 }
 
 /// One open construct while the pass walks the program.
@@ -203,18 +235,24 @@ pub fn constant_temps(program: &Program, temps: usize, icb: &[u32]) -> Constants
                 state.iter_mut().for_each(|r| *r = [None; 4]);
             }
             _ => {
-                let plain_mov = inst.opcode == Opcode::Mov && !inst.saturate;
-                let src = inst
-                    .operands
-                    .get(1)
-                    .filter(|s| plain_mov && s.modifier == dxbc::Modifier::None);
                 let before = state.clone();
+                let ndst = (inst.info().dst as usize).min(inst.operands.len());
+                let srcs = &inst.operands[ndst..];
+                // Every component of every source (over its swizzle) is a constant.
+                let all_const = foldable(inst)
+                    && srcs
+                        .iter()
+                        .all(|s| (0..4).all(|c| source(s, c, icb, &before).is_some()));
+                let plain_mov = inst.opcode == Opcode::Mov && !inst.saturate;
                 for (r, mask) in writes(inst) {
                     for c in (0..4).filter(|c| mask & (1 << c) != 0) {
-                        let v = src.and_then(|s| {
-                            literal_value(s, c, icb)
-                                .or_else(|| before.get(temp_index(s)?)?[s.source_component(c)])
-                        });
+                        let v = if !all_const {
+                            None
+                        } else if plain_mov {
+                            srcs.first().and_then(|s| source(s, c, icb, &before))
+                        } else {
+                            Some(None)
+                        };
                         if let Some(slot) = state.get_mut(r) {
                             slot[c] = v;
                         }

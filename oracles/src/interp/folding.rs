@@ -59,21 +59,22 @@ impl Machine<'_> {
         // Thread ids are below 2^23: as float bits always a denormal, which a compiler that
         // knows the range (the H200's does) treats as a literal zero.
         let thread_id = srcs.iter().any(|s| is_thread_id(s.ty));
-        // A literal, `icb[n]`, or a temp that holds a compile-time constant here (`constants`).
-        let zero_literal = thread_id
-            || srcs.iter().any(|s| {
-                comps.iter().any(|c| {
-                    let v = literal_value(s, *c, &self.icb).or_else(|| {
-                        let r = match s.indices.first() {
-                            Some(dxbc::Index::Imm32(r)) if s.ty == OperandType::Temp => *r,
-                            _ => return None,
-                        };
-                        self.consts.get(at, r, source_component(s, *c))
-                    });
-                    // A denormal literal is a zero to D3D and to a GPU that flushes.
-                    v.is_some_and(|w| (w >> 23) & 0xff == 0)
-                })
-            });
+        // Source components that are compile-time constants: a literal, `icb[n]`, or a temp
+        // that holds one here (`constants`). Their value is read at run time, where every
+        // lane holds the same one.
+        let consts: Vec<(&dxbc::Operand, usize)> = srcs
+            .iter()
+            .flat_map(|s| comps.iter().map(move |c| (s, *c)))
+            .filter(|(s, c)| {
+                literal_value(s, *c, &self.icb).is_some()
+                    || match s.indices.first() {
+                        Some(dxbc::Index::Imm32(r)) if s.ty == OperandType::Temp => {
+                            self.consts.is_const(at, *r, source_component(s, *c))
+                        }
+                        _ => false,
+                    }
+            })
+            .collect();
         // `x / x` and `x + -x` on one register component fold to 1 and 0.
         let same = matches!(inst.opcode, Div | Add)
             && srcs.len() == 2
@@ -84,11 +85,22 @@ impl Machine<'_> {
             && comps
                 .iter()
                 .any(|c| source_component(&srcs[0], *c) == source_component(&srcs[1], *c));
-        if !zero_literal && !same {
+        if !thread_id && consts.is_empty() && !same {
             return;
         }
         let lanes = self.lanes;
         let mut vals = vec![0u32; lanes];
+        // Lanes where a constant source is a zero (a denormal counts: D3D and a GPU that
+        // flushes both read it as one).
+        let mut zero = vec![thread_id; lanes];
+        for (s, c) in &consts {
+            if self.read(s, *c, Consumer::Float, at, &mut vals).is_err() {
+                return;
+            }
+            for (z, v) in zero.iter_mut().zip(&vals) {
+                *z |= (v >> 23) & 0xff == 0;
+            }
+        }
         let mut hit = vec![false; lanes];
         for s in srcs {
             for c in &comps {
@@ -96,8 +108,8 @@ impl Machine<'_> {
                 if self.read(s, *c, Consumer::Float, at, &mut vals).is_err() {
                     return;
                 }
-                for (h, v) in hit.iter_mut().zip(&vals) {
-                    *h |= (zero_literal && unusual(*v)) || (same && degenerate(*v));
+                for ((h, v), z) in hit.iter_mut().zip(&vals).zip(&zero) {
+                    *h |= (*z && unusual(*v)) || (same && degenerate(*v));
                 }
             }
         }

@@ -1,8 +1,9 @@
 //! Where approximate results go. `exp`, `log`, `rsq`, `sqrt`, `rcp`, `div` and `sincos` are
 //! judged within a band (D3D and WGSL both allow their error), and float arithmetic carries that
 //! difference on continuously, where the program's band still applies. An integer, bit,
-//! comparison, rounding or conversion op, a branch condition, or an address that reads such a
-//! value can turn a difference inside the band into any difference at all (`rsq` one ULP off,
+//! comparison, rounding or conversion op, a branch condition, an address, or a reciprocal,
+//! logarithm or divisor (unbounded near 0) that reads such a value can turn a difference inside
+//! the band into any difference at all (`rsq` one ULP off,
 //! then `msad` over its bytes). The interpreter follows approximate values through registers,
 //! indexable temps and memory, and raises `approximate-amplified` in a lane where one reaches
 //! such an op; `dxdiff/builtin-accuracy` allows the lane's differences (found by `dxdiff fuzz`).
@@ -33,6 +34,15 @@ pub struct Taint {
 pub fn approximate(op: Opcode) -> bool {
     use Opcode::*;
     matches!(op, Exp | Log | Rsq | Sqrt | Rcp | Div | Sincos)
+}
+
+/// Source `k` of `op` turns any difference into an unbounded one near 0: a reciprocal, a
+/// reciprocal square root, a logarithm, a divisor. `sincos` near 0 is off by an absolute
+/// amount (D3D 0.0008, WGSL 2^-11), so `rcp` of it can be off by any factor (the H200 on
+/// `sincos r0.y, null, v0; rcp r0.y, r0.y` with 2^-14 in `v0.y`, dxdiff fuzz).
+fn unbounded(op: Opcode, k: usize) -> bool {
+    use Opcode::*;
+    matches!((op, k), (Rcp | Rsq | Log, _) | (Div, 1))
 }
 
 /// Ops that carry a difference on continuously (the program's band covers what they do).
@@ -195,7 +205,7 @@ impl Machine<'_> {
                 );
                 let copied = (store && k + 1 == srcs.len()) || (load && memory_value);
                 let address = (store || load) && !copied;
-                amplified |= a || (v && (selector == Some(k) || address));
+                amplified |= a || (v && (selector == Some(k) || address || unbounded(op, k)));
             }
             if value && !continuous(op) && selector.is_none() && !store && !load {
                 amplified = true;
