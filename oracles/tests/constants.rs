@@ -115,3 +115,42 @@ fn ops_of_constants_are_constants() {
         "if_nz v0.y\nround_ne r0.x, l(0)\nelse\nround_ne r0.x, l(1.0)\nendif\nmul o0.x, r0.x, v0.x"
     ));
 }
+
+/// A loop or switch that only rewrites the literal a component already holds keeps it a
+/// constant (the H200 folded `mov r2.x, l(0)` before a `switch` whose other case moved the same
+/// 0 again); one that writes anything else, or a literal the entry did not hold, does not.
+#[test]
+fn regions_that_rewrite_the_same_literal_keep_it() {
+    let switch = |other: &str| {
+        format!(
+            "mov r0.x, l(0)\nand r1.x, v0.y, l(3)\nswitch r1.x\ncase l(0)\nmul o0.x, r0.x, v0.x\nbreak\ncase l(2)\n{other}\nbreak\ndefault\nbreak\nendswitch"
+        )
+    };
+    assert!(folded(&switch("mov r0.x, l(0)")));
+    assert!(!folded(&switch("mov r0.x, v0.z")));
+    assert!(!folded(&switch("mov r0.x, l(1.0)")));
+    // A literal the entry did not hold: a case reached from the head does not see it.
+    assert!(!folded(
+        "mov r0.x, v0.z\nand r1.x, v0.y, l(3)\nswitch r1.x\ncase l(2)\nmov r0.x, l(0)\nbreak\ncase l(0)\nmul o0.x, r0.x, v0.x\nbreak\ndefault\nbreak\nendswitch"
+    ));
+    // The same in a loop, and after it.
+    assert!(folded(
+        "mov r0.x, l(0)\nloop\nmul o0.x, r0.x, v0.x\nmov r0.x, l(0)\nbreak\nendloop\nmul o0.y, r0.x, v0.x"
+    ));
+    assert!(!folded(
+        "mov r0.x, v0.z\nloop\nbreakc_nz v0.y\nmov r0.x, l(0)\nbreak\nendloop\nmul o0.x, r0.x, v0.x"
+    ));
+}
+
+/// A value provably below 2^23 is a denormal or zero as float bits, which a compiler that
+/// flushes folds like a zero: the H200 folded `countbits r1.y, v2` into a `dp4` with a NaN.
+#[test]
+fn small_integers_fold_like_zeros() {
+    assert!(folded("countbits r0.x, v0.y\nmul o0.x, r0.x, v0.x"));
+    assert!(folded("and r0.x, v0.y, l(255)\nmul o0.x, r0.x, v0.x"));
+    assert!(folded("ushr r0.x, v0.y, l(9)\nmov r1.x, r0.x\nmul o0.x, r1.x, v0.x"));
+    // Not provably small: a wide mask, a short shift, a float modifier on an input.
+    assert!(!folded("and r0.x, v0.y, l(0xffffffff)\nmul o0.x, r0.x, v0.x"));
+    assert!(!folded("ushr r0.x, v0.y, l(8)\nmul o0.x, r0.x, v0.x"));
+    assert!(!folded("mov r0.x, -v0.y\nmul o0.x, r0.x, v0.x"));
+}
