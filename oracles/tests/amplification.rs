@@ -117,3 +117,36 @@ ret
         0
     );
 }
+
+/// `sincos` is off by an absolute amount; scaled by a factor above 1 that error grows past the
+/// program's band (the H200 on `sincos` of 4e-4 times 2^31 in a `dp2`). The same product with a
+/// factor below 1, or a `sqrt` (relative error) scaled up, stays within it.
+#[test]
+fn a_scaled_absolute_error_amplifies() {
+    let run = |body: &str, v0: [u32; 4]| {
+        let text = format!(
+            "vs_5_0\ndcl_input v0.xyzw\ndcl_input v1.xyzw\ndcl_output o0.xyzw\ndcl_temps 2\nmov r1.xyzw, v1.xyzw\n{body}\nmov o0.xyzw, r0.xyzw\nret\n"
+        );
+        let p = dxbc::assemble(&text).expect("assembles").program;
+        let r = oracles::interp::run_invocations(
+            &p,
+            &mut oracles::interp::Resources::default(),
+            &[vec![v0, [0; 4]]],
+            oracles::interp::DEFAULT_BUDGET,
+        )
+        .expect("runs");
+        r.events[0] & oracles::domain::Domain::ApproximateAmplified.bit() != 0
+    };
+    let big = [0x39d1_8f50, 0x4f00_0000, 0, 0];
+    assert!(run(
+        "sincos r1.x, null, v0.x\ndp2 r0.x, r1.xyxx, v0.yzyy",
+        big
+    ));
+    assert!(run(
+        "sincos r1.x, null, v0.x\nmov r1.z, r1.x\nmul r0.x, r1.z, v0.y",
+        big
+    ));
+    let small = [0x39d1_8f50, 0x3f00_0000, 0, 0];
+    assert!(!run("sincos r1.x, null, v0.x\nmul r0.x, r1.x, v0.y", small));
+    assert!(!run("sqrt r1.x, v0.x\nmul r0.x, r1.x, v0.y", big));
+}

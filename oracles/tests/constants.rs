@@ -148,9 +148,13 @@ fn regions_that_rewrite_the_same_literal_keep_it() {
 fn small_integers_fold_like_zeros() {
     assert!(folded("countbits r0.x, v0.y\nmul o0.x, r0.x, v0.x"));
     assert!(folded("and r0.x, v0.y, l(255)\nmul o0.x, r0.x, v0.x"));
-    assert!(folded("ushr r0.x, v0.y, l(9)\nmov r1.x, r0.x\nmul o0.x, r1.x, v0.x"));
+    assert!(folded(
+        "ushr r0.x, v0.y, l(9)\nmov r1.x, r0.x\nmul o0.x, r1.x, v0.x"
+    ));
     // Not provably small: a wide mask, a short shift, a float modifier on an input.
-    assert!(!folded("and r0.x, v0.y, l(0xffffffff)\nmul o0.x, r0.x, v0.x"));
+    assert!(!folded(
+        "and r0.x, v0.y, l(0xffffffff)\nmul o0.x, r0.x, v0.x"
+    ));
     assert!(!folded("ushr r0.x, v0.y, l(8)\nmul o0.x, r0.x, v0.x"));
     assert!(!folded("mov r0.x, -v0.y\nmul o0.x, r0.x, v0.x"));
 }

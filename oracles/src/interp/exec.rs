@@ -59,6 +59,7 @@ impl Machine<'_> {
             return Ok(next);
         }
         self.literal_zero_folding(inst, pc);
+        self.taint_scaled(inst, pc);
         let carried = self.nan_before(inst, pc);
         self.nan_check = 0xf;
         self.execute(inst, pc)?;

@@ -27,6 +27,10 @@ pub struct Taint {
     indexable: Vec<bool>,
     /// An approximate value was written to TGSM or a UAV.
     memory: bool,
+    /// Per temp/output component and lane: the value's error is absolute (`sincos`, carried
+    /// by moves, adds and selections), so scaling it scales the error.
+    abs_temps: Vec<bool>,
+    abs_outputs: Vec<bool>,
     lanes: usize,
 }
 
@@ -59,7 +63,32 @@ impl Taint {
             outputs: vec![false; outputs * 4 * lanes],
             indexable: vec![false; lanes],
             memory: false,
+            abs_temps: vec![false; temps * 4 * lanes],
+            abs_outputs: vec![false; outputs * 4 * lanes],
             lanes,
+        }
+    }
+
+    fn abs(&self, ty: OperandType, reg: usize, comp: usize, lane: usize) -> bool {
+        let file = match ty {
+            OperandType::Temp => &self.abs_temps,
+            OperandType::Output => &self.abs_outputs,
+            _ => return false,
+        };
+        file.get((reg * 4 + comp) * self.lanes + lane)
+            .copied()
+            .unwrap_or(false)
+    }
+
+    fn set_abs(&mut self, ty: OperandType, reg: usize, comp: usize, lane: usize, v: bool) {
+        let lanes = self.lanes;
+        let file = match ty {
+            OperandType::Temp => &mut self.abs_temps,
+            OperandType::Output => &mut self.abs_outputs,
+            _ => return,
+        };
+        if let Some(t) = file.get_mut((reg * 4 + comp) * lanes + lane) {
+            *t = v;
         }
     }
 
@@ -94,7 +123,75 @@ fn imm_index(op: &Operand) -> Option<usize> {
     }
 }
 
+/// The components an instruction reads of each source for its result.
+fn read_comps(op: Opcode, mask: u8) -> Vec<usize> {
+    match op {
+        Opcode::Dp2 => vec![0, 1],
+        Opcode::Dp3 => vec![0, 1, 2],
+        Opcode::Dp4 => vec![0, 1, 2, 3],
+        _ if mask == 0 => vec![0, 1, 2, 3],
+        _ => (0..4).filter(|c| mask & (1 << c) != 0).collect(),
+    }
+}
+
+/// Ops whose result keeps an absolute error absolute (they do not scale their values).
+fn keeps_absolute(op: Opcode) -> bool {
+    use Opcode::*;
+    matches!(op, Mov | Movc | Swapc | Add | Min | Max)
+}
+
 impl Machine<'_> {
+    /// Whether source `op` of lane `lane` carries an absolute error in component `c` (after
+    /// its swizzle).
+    fn abs_of(&self, op: &Operand, c: usize, lane: usize) -> bool {
+        imm_index(op).is_some_and(|r| self.taint.abs(op.ty, r, source_component(op, c), lane))
+    }
+
+    /// Before an instruction runs: a value whose error is absolute (`sincos`: D3D 0.0008, WGSL
+    /// 2^-11) multiplied by a factor above 1 in magnitude, or divided by one below, leaves the
+    /// program's band, which adds absolute errors without scaling them (the H200 on `sincos`
+    /// of 4e-4 times 2^31 in a `dp2`, dxdiff fuzz). The lane gets `approximate-amplified`.
+    pub(super) fn taint_scaled(&mut self, inst: &Instruction, at: usize) {
+        use Opcode::*;
+        if !self.taint.on {
+            return;
+        }
+        // (scaled source, factor source, whether the factor divides)
+        let pairs: &[(usize, usize, bool)] = match inst.opcode {
+            Mul | Mad | Dp2 | Dp3 | Dp4 => &[(0, 1, false), (1, 0, false)],
+            Div => &[(0, 1, true)],
+            _ => return,
+        };
+        let ndst = (inst.info().dst as usize).min(inst.operands.len());
+        let srcs = &inst.operands[ndst..];
+        let mask = inst.operands.first().map_or(0xf, write_mask);
+        let lanes: Vec<usize> = self.active.lanes().collect();
+        let mut vals = vec![0u32; self.lanes];
+        for &(k, f, divides) in pairs {
+            let (Some(scaled), Some(factor)) = (srcs.get(k), srcs.get(f)) else {
+                continue;
+            };
+            for c in read_comps(inst.opcode, mask) {
+                if !lanes.iter().any(|l| self.abs_of(scaled, c, *l)) {
+                    continue;
+                }
+                if self
+                    .read(factor, c, super::machine::Consumer::Float, at, &mut vals)
+                    .is_err()
+                {
+                    return;
+                }
+                for &l in &lanes {
+                    let m = f32::from_bits(vals[l]).abs();
+                    let grows = if divides { m < 1.0 } else { m > 1.0 };
+                    if grows && self.abs_of(scaled, c, l) {
+                        self.events[l] |= Domain::ApproximateAmplified.bit();
+                    }
+                }
+            }
+        }
+    }
+
     /// Per lane: whether operand `op`, read for destination components `comps`, carries an
     /// approximate value; and whether an index of it does (an address).
     fn operand_taint(&self, op: &Operand, comps: &[usize], lane: usize) -> (bool, bool) {
@@ -165,13 +262,7 @@ impl Machine<'_> {
         let ndst = (info.dst as usize).min(inst.operands.len());
         let (dsts, srcs) = inst.operands.split_at(ndst);
         let mask = dsts.first().map_or(0xf, write_mask);
-        let comps: Vec<usize> = match op {
-            Opcode::Dp2 => vec![0, 1],
-            Opcode::Dp3 => vec![0, 1, 2],
-            Opcode::Dp4 => vec![0, 1, 2, 3],
-            _ if mask == 0 => vec![0, 1, 2, 3],
-            _ => (0..4).filter(|c| mask & (1 << c) != 0).collect(),
-        };
+        let comps = read_comps(op, mask);
         // Movc and swapc select: continuous in the values, not in the condition.
         let selector = match op {
             Opcode::Movc => Some(0),
@@ -215,6 +306,13 @@ impl Machine<'_> {
             }
             carried[l] = value || fresh;
         }
+        // Absolute errors stay absolute through moves, adds and selections; `sincos` makes one.
+        let value_srcs: Vec<&Operand> = srcs
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| selector != Some(*k))
+            .map(|(_, s)| s)
+            .collect();
         for d in dsts {
             let m = write_mask(d);
             match d.ty {
@@ -224,6 +322,10 @@ impl Machine<'_> {
                             for c in 0..4 {
                                 if m & (1 << c) != 0 {
                                     self.taint.set(d.ty, r, c, l, carried[l]);
+                                    let abs = op == Opcode::Sincos
+                                        || (keeps_absolute(op)
+                                            && value_srcs.iter().any(|s| self.abs_of(s, c, l)));
+                                    self.taint.set_abs(d.ty, r, c, l, abs);
                                 }
                             }
                         }
