@@ -126,7 +126,7 @@ impl Verifier {
                                     .cloned()
                                     .unwrap_or_else(|| inconclusive("no result".into()));
                                 if v.is_mismatch() && report.counterexample.is_none() {
-                                    let out = saved(&case, run, &d);
+                                    let out = saved(case, run, &d);
                                     report.counterexample =
                                         self.save(&format!("{}-{}", case.name, run.id), &out);
                                 }
