@@ -166,3 +166,26 @@ ret
     assert_ne!(run("vThreadIDInGroupFlattened.x") & undefined, 0);
     assert_eq!(run("l(7)") & undefined, 0);
 }
+
+/// The budget covers the whole dispatch: a legal 65535^3 dispatch (from a vkd3d test) is
+/// inconclusive at once instead of running for days, and groups share what is left.
+#[test]
+fn the_budget_covers_the_whole_dispatch() {
+    let p = dxbc::assemble(
+        "cs_5_0\ndcl_uav_raw u0\ndcl_temps 1\ndcl_thread_group 1, 1, 1\nmov r0.x, l(1)\nret\n",
+    )
+    .expect("assembles")
+    .program;
+    let mut res = oracles::interp::Resources::default();
+    let err = oracles::interp::run_dispatch(&p, &mut res, [65535, 65535, 65535], 1 << 22)
+        .expect_err("over budget");
+    assert!(matches!(
+        err,
+        oracles::interp::InterpError::BudgetExceeded { .. }
+    ));
+    // Groups share one budget: 100 groups of a few instructions each fit in 2^22, not in 100
+    // (which passes the up-front check of one instruction per group).
+    assert!(oracles::interp::run_dispatch(&p, &mut res, [100, 1, 1], 1 << 22).is_ok());
+    assert!(oracles::interp::run_dispatch(&p, &mut res, [100, 1, 1], 100).is_err());
+    assert!(oracles::interp::run_dispatch(&p, &mut res, [1, 1, 1], 100).is_ok());
+}

@@ -423,7 +423,8 @@ fn run_one(
 }
 
 /// Run a compute program over `groups` thread groups; UAVs in `res` are updated in place.
-/// Groups run one after another (a serial order D3D allows); each is one batch.
+/// Groups run one after another (a serial order D3D allows); each is one batch. `budget`
+/// bounds the instructions of the whole dispatch (each counted once per group).
 pub fn run_dispatch(
     program: &Program,
     res: &mut Resources,
@@ -445,6 +446,14 @@ pub fn run_dispatch(
             what: format!("thread group of {lanes} invocations"),
         });
     }
+    // The budget covers the whole dispatch: every group executes at least its `ret`, so more
+    // groups than the budget can never finish (a legal 65535^3 dispatch would otherwise run
+    // for days), and each group gets what the earlier ones left.
+    let total = u64::from(groups[0]) * u64::from(groups[1]) * u64::from(groups[2]);
+    if total > budget {
+        return Err(InterpError::BudgetExceeded { executed: budget });
+    }
+    let mut left = budget;
     let mut result = DispatchResult::default();
     // Plain UAV stores of the whole dispatch: groups are never ordered against each other.
     let mut uav_stores = std::collections::HashMap::new();
@@ -479,7 +488,13 @@ pub fn run_dispatch(
                 m.uav_stores = std::mem::take(&mut uav_stores);
                 m.free_nan.on = !nan_words.is_empty();
                 m.free_nan.memory = std::mem::take(&mut nan_words);
-                m.run(budget)?;
+                m.run(left).map_err(|e| match e {
+                    InterpError::BudgetExceeded { .. } => {
+                        InterpError::BudgetExceeded { executed: budget }
+                    }
+                    other => other,
+                })?;
+                left = left.saturating_sub(m.executed);
                 uav_stores = std::mem::take(&mut m.uav_stores);
                 nan_words = std::mem::take(&mut m.free_nan.memory);
                 nan_words.retain(|(space, _)| matches!(space, race::Space::Uav(_)));

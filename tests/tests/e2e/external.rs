@@ -174,9 +174,15 @@ fn vkd3d_reproduces_its_documented_divergences() {
             "{failing}: {text}"
         );
     }
-    // The quieted signalling NaN is the device's doing (executor latitude), not vkd3d's.
+    // A width conversion leaves a NaN's payload free (docs/interpreter.md), so the signalling
+    // NaN the device quiets passes outright, with no entry credited.
+    assert!(
+        !text
+            .lines()
+            .any(|l| l.contains("f16tof32_nan_payload.json")),
+        "{text}"
+    );
     for (adapted, id) in [
-        ("f16tof32_nan_payload", "dxdiff/snan-quieted"),
         ("f32tof16_rounding", "dxdiff/f16-rounding"),
         ("ne_nan", "dxdiff/nan"),
     ] {
