@@ -27,6 +27,12 @@ impl<'de> Deserialize<'de> for Word {
             .ok_or_else(|| {
                 serde::de::Error::custom(format!("word `{s}` is not 0x-prefixed hex"))
             })?;
+        // `from_str_radix` takes a leading `+`, so "0x+1" would read as 1: digits only.
+        if hex.is_empty() || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(serde::de::Error::custom(format!(
+                "word `{s}` is not a 32-bit hex value"
+            )));
+        }
         u32::from_str_radix(hex, 16)
             .map(Word)
             .map_err(|_| serde::de::Error::custom(format!("word `{s}` is not a 32-bit hex value")))
@@ -331,6 +337,23 @@ mod tests {
         assert_eq!(ulp_distance(0x7f80_0000, 0x7f7f_ffff), 1);
         assert_eq!(ulp_distance(0x3f80_0000, 0x3f80_0002), 2);
         assert_eq!(ulp_distance(0x0000_0001, 0x8000_0001), 2);
+    }
+
+    #[test]
+    fn a_word_is_hex_digits_only() {
+        for bad in [
+            "\"0x+1\"",
+            "\"0x\"",
+            "\"0x-1\"",
+            "\"0x 1\"",
+            "\"0x100000000\"",
+        ] {
+            assert!(serde_json::from_str::<Word>(bad).is_err(), "{bad}");
+        }
+        assert_eq!(
+            serde_json::from_str::<Word>("\"0XfF\"").ok(),
+            Some(Word(0xff))
+        );
     }
 
     #[test]

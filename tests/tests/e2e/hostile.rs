@@ -301,3 +301,43 @@ fn every_hostile_input_runs_under_2_gib_and_a_time_limit() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// What held before and must keep holding: an external translator that floods 200 MB, answers
+/// invalid UTF-8, kills itself or nests JSON 100,000 deep is a translator crash, under the
+/// same 2 GiB and time limits, and `translate` exits 2 naming it.
+#[test]
+fn hostile_external_translators_are_crashes_not_dxdiff_failures() {
+    let dir = temp("hostile", "external");
+    let asm = dir.join("p.asm");
+    write(
+        &asm,
+        b"ps_5_0\ndcl_input_ps constant v0.x\ndcl_output o0.x\nmov o0.x, v0.x\nret\n",
+    );
+    let blob = dir.join("p.o");
+    let (a, b) = (asm.to_str().expect("utf-8"), blob.to_str().expect("utf-8"));
+    assert!(bounded(&["asm", a, "-o", b]).status.success());
+    for (name, cmd) in [
+        ("flood", "cmd:head -c 200000000 /dev/zero | tr '\\000' a"),
+        ("utf-8", "cmd:printf '\\377\\376{'"),
+        ("self-kill", "cmd:kill -9 $$"),
+        ("nested", "cmd:head -c 100000 /dev/zero | tr '\\000' '['"),
+    ] {
+        let o = bounded(&[
+            "translate",
+            "--translator",
+            cmd,
+            "--translator-timeout",
+            "60",
+            b,
+        ]);
+        assert_eq!(
+            o.status.code(),
+            Some(2),
+            "{name}: {:?} {}",
+            o.status,
+            stderr(&o)
+        );
+        assert!(!stderr(&o).contains("panicked"), "{name}: {}", stderr(&o));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
