@@ -185,3 +185,55 @@ fn every_supported_opcode_appears_in_generated_programs() {
     let missing: Vec<&&str> = supported.iter().filter(|m| !seen.contains(*m)).collect();
     assert!(missing.is_empty(), "never generated: {missing:?}");
 }
+
+/// What held before and must keep holding: a campaign killed with SIGKILL twenty times, at
+/// staggered moments, always leaves a `state.json` that parses (it is written atomically
+/// after each program), and resuming it to the end gives the same results as a campaign that
+/// ran without interruption.
+#[test]
+fn kill_9_twenty_times_keeps_the_state_valid_and_the_results_identical() {
+    let _turn = gpu_turn();
+    let args = ["--seed", "5", "--stages", "ps", "--programs", "16"];
+    let whole = temp("fuzz", "kill-whole");
+    let Some(_) = fuzz(&whole, None, &args) else {
+        return;
+    };
+    let a = state(&whole);
+    let dir = temp("fuzz", "kill");
+    let mut interrupted_with_a_state = 0;
+    for i in 0..20u64 {
+        let mut child = dxdiff()
+            .args(["fuzz", "--profile", "exact", "--shrink-time", "30", "--out"])
+            .arg(&dir)
+            .args(args)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("spawns");
+        std::thread::sleep(std::time::Duration::from_millis(400 + (i * 389) % 1600));
+        child.kill().expect("SIGKILL");
+        child.wait().expect("reaped");
+        let path = dir.join("state.json");
+        if path.exists() {
+            let text = std::fs::read_to_string(&path).expect("state");
+            let s = State::parse(&text).unwrap_or_else(|e| panic!("kill {i}: {e}\n{text}"));
+            interrupted_with_a_state += usize::from(s.next < a.next);
+        }
+    }
+    // The kills landed mid-campaign, not all before the first program or after the last.
+    assert!(interrupted_with_a_state > 0);
+    fuzz(&dir, None, &args).expect("resumes");
+    let b = state(&dir);
+    assert_eq!((b.next, b.stats.programs), (a.next, a.stats.programs));
+    assert_eq!(b.stats.counts, a.stats.counts);
+    assert_eq!(b.stats.opcodes, a.stats.opcodes);
+    let sigs = |s: &State| {
+        s.divergences
+            .iter()
+            .map(|d| d.signature.clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(sigs(&b), sigs(&a));
+    let _ = std::fs::remove_dir_all(&whole);
+    let _ = std::fs::remove_dir_all(&dir);
+}
