@@ -390,6 +390,19 @@ const OPERAND_NAMES: [&str; 43] = [
 ];
 
 impl OperandType {
+    /// The compute thread-id registers (`vThreadID`, `vThreadGroupID`, `vThreadIDInGroup`,
+    /// `vThreadIDInGroupFlattened`): their values are below 2^23, so as float bits always a
+    /// denormal or zero, which a compiler that knows the range folds like a zero.
+    pub const fn is_thread_id(self) -> bool {
+        matches!(
+            self,
+            OperandType::InputThreadId
+                | OperandType::InputThreadGroupId
+                | OperandType::InputThreadIdInGroup
+                | OperandType::InputThreadIdInGroupFlattened
+        )
+    }
+
     pub fn from_number(n: u32) -> Option<OperandType> {
         use OperandType::*;
         const ALL: [OperandType; 43] = [

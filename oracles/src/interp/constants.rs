@@ -248,7 +248,7 @@ fn source(src: &Operand, c: usize, icb: &[u32], state: &[[Known; 4]]) -> Known {
             Known::Computed
         };
     }
-    if super::folding::is_thread_id(src.ty) {
+    if src.ty.is_thread_id() {
         return Known::Small;
     }
     let Some(k) = temp_index(src).and_then(|r| state.get(r)) else {

@@ -28,17 +28,6 @@ fn degenerate(w: u32) -> bool {
     exp == 0xff || exp == 0
 }
 
-/// The compute thread-id registers.
-pub fn is_thread_id(ty: OperandType) -> bool {
-    matches!(
-        ty,
-        OperandType::InputThreadId
-            | OperandType::InputThreadGroupId
-            | OperandType::InputThreadIdInGroup
-            | OperandType::InputThreadIdInGroupFlattened
-    )
-}
-
 impl Machine<'_> {
     pub(super) fn literal_zero_folding(&mut self, inst: &Instruction, at: usize) {
         use Opcode::*;
@@ -58,7 +47,7 @@ impl Machine<'_> {
         };
         // Thread ids are below 2^23: as float bits always a denormal, which a compiler that
         // knows the range (the H200's does) treats as a literal zero.
-        let thread_id = srcs.iter().any(|s| is_thread_id(s.ty));
+        let thread_id = srcs.iter().any(|s| s.ty.is_thread_id());
         // Source components that are compile-time constants: a literal, `icb[n]`, or a temp
         // that holds one here (`constants`). Their value is read at run time, where every
         // lane holds the same one.
