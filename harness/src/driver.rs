@@ -82,6 +82,11 @@ fn replace(dst: &mut Results, to: usize, src: &Results, from: usize) {
             if let (Some(x), Some(y)) = (dst.outputs.get_mut(d), src.outputs.get(s)) {
                 *x = *y;
             }
+            if let (Some(df), Some(sf)) = (dst.facts.as_mut(), src.facts.as_ref())
+                && let (Some(x), Some(y)) = (df.free_nan.get_mut(d), sf.free_nan.get(s))
+            {
+                *x = *y;
+            }
         }
         if let (Some(x), Some(y)) = (
             dst.discarded.get_mut(to * inv + i),
@@ -97,16 +102,6 @@ fn replace(dst: &mut Results, to: usize, src: &Results, from: usize) {
         x.clone_from(y);
     }
     if let (Some(df), Some(sf)) = (dst.facts.as_mut(), src.facts.as_ref()) {
-        let outs = dst.outputs_per_invocation.min(src.outputs_per_invocation);
-        for i in 0..inv {
-            for r in 0..outs {
-                let d = (to * inv + i) * dst.outputs_per_invocation + r;
-                let s = (from * inv + i) * src.outputs_per_invocation + r;
-                if let (Some(x), Some(y)) = (df.free_nan.get_mut(d), sf.free_nan.get(s)) {
-                    *x = *y;
-                }
-            }
-        }
         if let (Some(x), Some(y)) = (df.free_uavs.get_mut(to), sf.free_uavs.get(from)) {
             x.clone_from(y);
         }

@@ -8,7 +8,7 @@
 use oracles::case::CaseFile;
 use oracles::interp::findings::merge;
 use oracles::interp::{DEFAULT_BUDGET, Finding};
-use oracles::replay::{Observed, RunOutcome, check};
+use oracles::replay::{Observed, RunOutcome, attribute, check};
 use oracles::verdict::Judge;
 
 use crate::exec::{Executor, Results, Unit};
@@ -94,12 +94,13 @@ fn replay_runs(
                         Err(skip) => RunOutcome::Failed(format!("inconclusive: {skip}")),
                         Ok(r) => match r.missing.first() {
                             Some(Some(why)) => RunOutcome::Failed(format!("inconclusive: {why}")),
-                            _ => match check(run, &observed(&r, reference.as_ref())) {
-                                RunOutcome::Failed(why) => {
-                                    attribute(why, reference.as_ref(), &judge)
+                            _ => {
+                                let outcome = check(run, &observed(&r, reference.as_ref()));
+                                match &reference {
+                                    Some(obs) => attribute(outcome, obs.events, &judge),
+                                    None => outcome,
                                 }
-                                other => other,
-                            },
+                            }
                         },
                     },
                 }
@@ -107,16 +108,4 @@ fn replay_runs(
             (run.id.clone(), outcome)
         })
         .collect()
-}
-
-/// A failed run is adapted when the interpreter, on the same run, entered the domain of an
-/// entry that applies; otherwise it stays failed.
-fn attribute(why: String, reference: Option<&Observed>, judge: &Judge) -> RunOutcome {
-    let Some(obs) = reference else {
-        return RunOutcome::Failed(why);
-    };
-    match judge.attribute(obs.events) {
-        oracles::verdict::Verdict::Adapted(ids) => RunOutcome::Adapted(ids),
-        _ => RunOutcome::Failed(why),
-    }
 }

@@ -7,6 +7,7 @@ use crate::case::{CaseFile, Expect, Input, Run, words};
 use crate::interp::{
     self, Address, Buffer, Format, InterpError, Resources, Sampler, Srv, Texture2d,
 };
+use crate::verdict::Judge;
 
 /// The verdict on one run.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -295,19 +296,33 @@ pub fn check(run: &Run, obs: &Observed) -> RunOutcome {
     RunOutcome::Passed
 }
 
+/// A failed run is adapted when the interpreter, on the same run, entered the domain of an
+/// entry that applies (`dxdiff/d3d-undefined` included: a real driver's answer where D3D leaves
+/// the result undefined is as right as the interpreter's); any other outcome stands.
+pub fn attribute(outcome: RunOutcome, events: crate::domain::Events, judge: &Judge) -> RunOutcome {
+    match outcome {
+        RunOutcome::Failed(why) => match judge.attribute(events) {
+            crate::verdict::Verdict::Adapted(ids) => RunOutcome::Adapted(ids),
+            _ => RunOutcome::Failed(why),
+        },
+        other => other,
+    }
+}
+
 /// Replay every run of a case file on the interpreter.
 pub fn replay_interp(case: &CaseFile, budget: u64) -> Vec<(String, RunOutcome)> {
     replay_interp_with_findings(case, budget).0
 }
 
 /// [`replay_interp`], and what the program relies on that D3D leaves undefined (over all runs).
-/// A run whose expectation fails where the interpreter saw D3D leave the result undefined is
-/// adapted (`dxdiff/d3d-undefined`): a real driver's answer there is as right as ours.
+/// A failed run is adapted as [`attribute`] says.
 pub fn replay_interp_with_findings(
     case: &CaseFile,
     budget: u64,
 ) -> (Vec<(String, RunOutcome)>, Vec<interp::Finding>) {
     let mut findings = Vec::new();
+    // Built at the first failed run, once per case.
+    let mut judge: Option<Judge> = None;
     let program = case
         .blob()
         .map_err(|e| format!("bad dxbc: {e}"))
@@ -322,15 +337,10 @@ pub fn replay_interp_with_findings(
                 Ok(p) => match observe(p, run, budget) {
                     Ok(obs) => {
                         let outcome = match check(run, &obs) {
-                            RunOutcome::Failed(why) => {
-                                match crate::verdict::Judge::new(p, &[], "interpreter")
-                                    .attribute(obs.events)
-                                {
-                                    crate::verdict::Verdict::Adapted(ids) => {
-                                        RunOutcome::Adapted(ids)
-                                    }
-                                    _ => RunOutcome::Failed(why),
-                                }
+                            failed @ RunOutcome::Failed(_) => {
+                                let judge =
+                                    judge.get_or_insert_with(|| Judge::new(p, &[], "interpreter"));
+                                attribute(failed, obs.events, judge)
                             }
                             other => other,
                         };

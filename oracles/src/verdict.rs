@@ -430,8 +430,8 @@ impl Judge {
 /// word is a NaN that a payload-freeing op produced (`free`, see
 /// [`crate::interp::frees_nan`]) and both words are f32 NaNs.
 pub fn nan_payload_free(reference: u32, got: u32, free: bool) -> bool {
-    let nan = |w: u32| w & 0x7fff_ffff > 0x7f80_0000;
-    free && nan(reference) && nan(got)
+    use crate::rules::float::is_nan;
+    free && is_nan(reference) && is_nan(got)
 }
 
 /// The catalog entries that apply to a translation claiming `claimed`, run on `executor`, in

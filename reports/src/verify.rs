@@ -116,17 +116,19 @@ impl RunReport {
         )
     }
 
-    /// Every finding of every program, as `program: finding` lines.
+    /// Every finding of every program, as [`finding_line`]s.
     pub fn findings(&self) -> Vec<String> {
         self.programs
             .iter()
-            .flat_map(|p| {
-                p.findings
-                    .iter()
-                    .map(move |f| format!("{}: program relies on undefined behaviour: {f}", p.name))
-            })
+            .flat_map(|p| p.findings.iter().map(move |f| finding_line(&p.name, f)))
             .collect()
     }
+}
+
+/// The line every command prints for a program that relies on what Direct3D leaves undefined
+/// (`verify`, `corpus --verify`, `fuzz`, `replay`), one spelling for scripts to match.
+pub fn finding_line(program: &str, finding: impl std::fmt::Display) -> String {
+    format!("{program}: program relies on undefined behaviour: {finding}")
 }
 
 /// The scope of a catalog entry as a report column: who is responsible for the difference.

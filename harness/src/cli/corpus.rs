@@ -97,7 +97,7 @@ pub fn run(a: &CorpusArgs) -> CliResult {
     println!("{md}");
     for p in &record.programs {
         for f in p.verdicts.iter().flat_map(|v| &v.findings) {
-            println!("{}: program relies on undefined behaviour: {f}", p.name);
+            println!("{}", reports::verify::finding_line(&p.name, f));
         }
     }
     let failed = if let Some(b) = &baseline {

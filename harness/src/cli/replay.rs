@@ -92,8 +92,8 @@ pub fn run(a: &ReplayArgs) -> CliResult {
         };
         for f in &findings {
             println!(
-                "{}: program relies on undefined behaviour: {f}",
-                file.display()
+                "{}",
+                reports::verify::finding_line(&file.display().to_string(), f)
             );
         }
         for (id, outcome) in outcomes {

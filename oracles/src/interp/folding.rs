@@ -87,7 +87,7 @@ impl Machine<'_> {
                 return;
             }
             for (z, v) in zero.iter_mut().zip(&vals) {
-                *z |= (v >> 23) & 0xff == 0;
+                *z |= crate::rules::float::ftz(*v) & 0x7fff_ffff == 0;
             }
         }
         let mut hit = vec![false; lanes];

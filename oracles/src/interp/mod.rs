@@ -137,6 +137,8 @@ struct Layout {
     thread_group: [u32; 3],
     /// The temp components each instruction reads as compile-time constants.
     consts: std::sync::Arc<constants::Constants>,
+    /// `dcl_indexrange`s of `v#` and `o#`.
+    index_ranges: Vec<ranges::IndexRange>,
 }
 
 fn layout(program: &Program) -> Layout {
@@ -150,6 +152,7 @@ fn layout(program: &Program) -> Layout {
         tgsm: BTreeMap::new(),
         thread_group: [1, 1, 1],
         consts: Default::default(),
+        index_ranges: ranges::index_ranges(program),
     };
     let slot = |inst: &dxbc::Instruction| {
         inst.operands
@@ -246,7 +249,7 @@ fn machine<'a>(
         findings: Vec::new(),
         races: race::Races::new(program.version.stage == dxbc::Stage::Compute),
         group: 0,
-        index_ranges: ranges::index_ranges(program),
+        index_ranges: l.index_ranges.clone(),
         consts: l.consts.clone(),
         free_nan: nan::FreeNan::new(l.temps, l.outputs, lanes),
         nan_check: 0xf,

@@ -14,6 +14,7 @@ use dxbc::{Instruction, Modifier, Opcode, Operand, OperandType};
 
 use super::machine::{Consumer, Machine, write_mask};
 use super::race::Space;
+use crate::rules::float::is_nan;
 
 /// Whether `op` leaves the payload of a NaN result undefined in D3D (the one place the rule is
 /// stated; docs/interpreter.md has the table):
@@ -89,12 +90,6 @@ pub fn frees_nan_inst(inst: &Instruction) -> bool {
                     .iter()
                     .any(|o| o.modifier != Modifier::None)
         })
-}
-
-/// An f32 NaN.
-#[inline]
-pub fn is_nan(w: u32) -> bool {
-    w & 0x7fff_ffff > 0x7f80_0000
 }
 
 /// Which values are NaNs with a free payload, in one batch.
