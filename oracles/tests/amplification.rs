@@ -51,6 +51,18 @@ fn an_approximate_result_into_a_discontinuous_op_is_amplified() {
         &[TWO],
     );
     assert!(!has(ev[0], a));
+    // The second destination reads its own components: `umul`'s low word at `.y` multiplies
+    // `sqrt`'s `.y` (the H200, one ULP off, dxdiff fuzz), though the high word is `.x`.
+    let ev = events(
+        "mov r0.x, v0.x\nsqrt r0.y, v0.y\numul r1.x, r0.y, l(0, 0x3f800000, 0, 0), r0.xyzw\nmov r1.zw, l(0,0,0,0)",
+        &[0x3fc0_0000],
+    );
+    assert!(has(ev[0], a));
+    let ev = events(
+        "mov r0.x, v0.x\nsqrt r0.y, v0.y\numul r1.x, r0.z, l(0, 0x3f800000, 0, 0), r0.xyzw\nmov r1.yzw, l(0,0,0,0)",
+        &[0x3fc0_0000],
+    );
+    assert!(!has(ev[0], a));
 }
 
 #[test]

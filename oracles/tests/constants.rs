@@ -116,29 +116,83 @@ fn ops_of_constants_are_constants() {
     ));
 }
 
-/// A loop or switch that only rewrites the literal a component already holds keeps it a
-/// constant (the H200 folded `mov r2.x, l(0)` before a `switch` whose other case moved the same
-/// 0 again); one that writes anything else, or a literal the entry did not hold, does not.
+/// A loop that only rewrites the literal a component already holds keeps it a constant; one
+/// that writes anything else, or a literal the entry did not hold, does not.
 #[test]
-fn regions_that_rewrite_the_same_literal_keep_it() {
-    let switch = |other: &str| {
-        format!(
-            "mov r0.x, l(0)\nand r1.x, v0.y, l(3)\nswitch r1.x\ncase l(0)\nmul o0.x, r0.x, v0.x\nbreak\ncase l(2)\n{other}\nbreak\ndefault\nbreak\nendswitch"
-        )
-    };
-    assert!(folded(&switch("mov r0.x, l(0)")));
-    assert!(!folded(&switch("mov r0.x, v0.z")));
-    assert!(!folded(&switch("mov r0.x, l(1.0)")));
-    // A literal the entry did not hold: a case reached from the head does not see it.
-    assert!(!folded(
-        "mov r0.x, v0.z\nand r1.x, v0.y, l(3)\nswitch r1.x\ncase l(2)\nmov r0.x, l(0)\nbreak\ncase l(0)\nmul o0.x, r0.x, v0.x\nbreak\ndefault\nbreak\nendswitch"
-    ));
-    // The same in a loop, and after it.
+fn loops_that_rewrite_the_same_literal_keep_it() {
     assert!(folded(
         "mov r0.x, l(0)\nloop\nmul o0.x, r0.x, v0.x\nmov r0.x, l(0)\nbreak\nendloop\nmul o0.y, r0.x, v0.x"
     ));
     assert!(!folded(
+        "mov r0.x, l(0)\nloop\nmul o0.x, r0.x, v0.x\nmov r0.x, l(1.0)\nbreak\nendloop"
+    ));
+    assert!(!folded(
         "mov r0.x, v0.z\nloop\nbreakc_nz v0.y\nmov r0.x, l(0)\nbreak\nendloop\nmul o0.x, r0.x, v0.x"
+    ));
+}
+
+/// A `case` is reached from the `switch` and from a case before it that falls through, not
+/// from a case that ends in `break`: the H200 and lavapipe folded `mad r0.z, v0.z, r1.x, l(1)`
+/// in `case 2` with `r1.x` 0 before the `switch` and 1.0 in `case 1` (dxdiff fuzz, exact
+/// profile, 5 minutes on the H200).
+#[test]
+fn switch_cases_see_only_the_paths_that_reach_them() {
+    let switch = |first: &str| {
+        format!(
+            "mov r0.x, l(0)\niadd r1.x, v0.y, l(2)\nswitch r1.x\ncase l(1)\n{first}\ncase l(2)\nmul o0.x, r0.x, v0.x\nbreak\ndefault\nbreak\nendswitch"
+        )
+    };
+    assert!(folded(&switch("mov r0.x, l(1.0)\nbreak")));
+    assert!(folded(&switch("mov r0.x, v0.z\nret")));
+    assert!(folded(&switch("mov r0.x, l(0)")));
+    // Falling through brings the other value along.
+    assert!(!folded(&switch("mov r0.x, l(1.0)")));
+    assert!(!folded(&switch(
+        "mov r0.x, v0.z\nbreakc_nz v0.y"
+    )));
+    // A literal the entry did not hold: a case reached from the head does not see it.
+    assert!(!folded(
+        "mov r0.x, v0.z\nand r1.x, v0.y, l(3)\nswitch r1.x\ncase l(2)\nmov r0.x, l(0)\nbreak\ncase l(0)\nmul o0.x, r0.x, v0.x\nbreak\ndefault\nbreak\nendswitch"
+    ));
+    // After the end: every `break` and, without a `default`, the head.
+    let after = |cases: &str| {
+        format!(
+            "mov r0.x, l(0)\nand r1.x, v0.y, l(3)\nswitch r1.x\n{cases}\nendswitch\nmul o0.x, r0.x, v0.x"
+        )
+    };
+    assert!(folded(&after(
+        "case l(1)\nmov r0.x, l(0)\nbreak\ndefault\nbreak"
+    )));
+    assert!(!folded(&after(
+        "case l(1)\nmov r0.x, l(1.0)\nbreak\ndefault\nbreak"
+    )));
+    assert!(!folded(&after(
+        "case l(1)\nmov r0.x, l(0)\nif_nz v0.z\nmov r0.x, v0.w\nbreak\nendif\nbreak"
+    )));
+    assert!(folded(&after(
+        "case l(1)\nmov r0.x, v0.w\nret\ndefault\nbreak"
+    )));
+}
+
+/// A branch taken only when a component is 0 knows it is, and so does every temp copied from
+/// it: lavapipe and the H200 dropped the `+0` of `dp3 r3.y, r2.xxzw, v0` under `if_z v2.z`
+/// after `mov r2, v2`, turning D3D's `+0` into `-0` (dxdiff fuzz, exact profile, 5 minutes on
+/// the H200).
+#[test]
+fn a_branch_on_zero_knows_the_zero() {
+    // v0.y is 0 for lane 0.
+    assert!(folded("mov r0.xyzw, v0.xyzw\nif_z v0.y\nmul o0.x, r0.y, v0.x\nendif"));
+    assert!(folded("mov r1.x, v0.y\nmov r0.z, r1.x\nif_z r0.z\nmul o0.x, r1.x, v0.x\nendif"));
+    assert!(folded("mov r0.y, v0.y\nif_nz v0.y\nelse\nmul o0.x, r0.y, v0.x\nendif"));
+    assert!(folded("add r0.x, v0.y, v0.z\nif_z r0.x\nmul o0.x, r0.x, v0.x\nendif"));
+    // Not in the other branch, not after the end, not through a modifier.
+    assert!(!folded("mov r0.xyzw, v0.xyzw\nif_nz v0.y\nelse\nendif\nmul o0.x, r0.y, v0.x"));
+    assert!(!folded("mov r0.xyzw, v0.xyzw\nif_nz v0.y\nmul o0.x, r0.y, v0.x\nendif"));
+    assert!(!folded("mov r0.xyzw, -v0.xyzw\nif_z v0.y\nmul o0.x, r0.y, v0.x\nendif"));
+    assert!(!folded("mov r0.xyzw, v0.xyzw\nif_z v0.z\nmul o0.x, r0.y, v0.x\nendif"));
+    // A copy rewritten before the branch is no longer a copy.
+    assert!(!folded(
+        "mov r0.xyzw, v0.xyzw\nadd r0.y, r0.y, l(1.0)\nif_z v0.y\nmul o0.x, r0.y, v0.x\nendif"
     ));
 }
 
@@ -151,10 +205,34 @@ fn small_integers_fold_like_zeros() {
     assert!(folded(
         "ushr r0.x, v0.y, l(9)\nmov r1.x, r0.x\nmul o0.x, r1.x, v0.x"
     ));
-    // Not provably small: a wide mask, a short shift, a float modifier on an input.
+    // A carry or borrow (0 or 1; the H200 folded `usubb`'s into a `dp3`), a half.
+    assert!(folded(
+        "usubb null, r0.x, l(0), v0.x\ndp3 o0.y, v0.xyzx, r0.xyzx"
+    ));
+    assert!(folded("uaddc r1.x, r0.x, v0.y, v0.z\nmul o0.x, r0.x, v0.x"));
+    assert!(folded("f32tof16 r0.x, v0.y\nmul o0.x, r0.x, v0.x"));
+    // Not provably small: a sum (uaddc's first destination): a wide mask, a short shift, a float modifier on an input.
     assert!(!folded(
         "and r0.x, v0.y, l(0xffffffff)\nmul o0.x, r0.x, v0.x"
     ));
     assert!(!folded("ushr r0.x, v0.y, l(8)\nmul o0.x, r0.x, v0.x"));
     assert!(!folded("mov r0.x, -v0.y\nmul o0.x, r0.x, v0.x"));
+    assert!(!folded(
+        "uaddc r0.x, r1.x, v0.y, v0.z\nmul o0.x, r0.x, v0.x"
+    ));
+}
+
+/// `x / x` and `x + -x` of one value fold to 1 and 0, also where one side is a copy: the H200
+/// gave 1 for `mov r1, v1; div r0.w, r1.w, v1.w` with a NaN in `v1.w` (dxdiff fuzz, exact
+/// profile, 5 minutes).
+#[test]
+fn copies_of_one_value_are_one_value() {
+    assert!(folded("div o0.x, v0.x, v0.x"));
+    assert!(folded("mov r0.xyzw, v0.xyzw\ndiv o0.x, r0.x, v0.x"));
+    assert!(folded(
+        "mov r0.xyzw, v0.xyzw\nmov r1.x, r0.x\nadd o0.x, r1.x, -v0.x"
+    ));
+    assert!(!folded("mov r0.xyzw, v0.xyzw\ndiv o0.x, r0.x, v0.y"));
+    assert!(!folded("mov r0.xyzw, |v0.xyzw|\ndiv o0.x, r0.x, v0.x"));
+    assert!(!folded("mov r0.xyzw, v0.xyzw\nadd o0.x, r0.x, v0.x"));
 }

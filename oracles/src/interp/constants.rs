@@ -14,10 +14,16 @@
 //! ids makes a component unknown. The folding check reads the constant's value at run time,
 //! where every lane holds the same one.
 //! * `if`/`else`/`endif`: each branch starts from the state before the `if`; after `endif` a
-//!   component is known only if both paths agree.
-//! * `loop` and `switch`: every temp component written anywhere inside is unknown on entry, at
-//!   each `case`/`default` and after the end (another iteration, or another case, may have
-//!   written it). Straight-line code inside still propagates.
+//!   component is known only if both paths agree. A branch that only runs when the tested
+//!   component is 0 (`if_z`'s, `if_nz`'s `else`) knows it is 0, and so is every temp that
+//!   holds a plain copy of it: compilers propagate the equality into the branch (lavapipe and
+//!   the H200 fold `if_z v2.z` … `dp3 r3.y, r2.xxzw, v0` after `mov r2, v2`, dropping a `+0`).
+//! * `loop`: every temp component written anywhere inside is unknown on entry and after the
+//!   end (another iteration may have written it). Straight-line code inside still propagates.
+//! * `switch`: a `case` is reached from the `switch` (and by falling through from the case
+//!   before it), the end from every `break` out of it (and from the `switch` when there is no
+//!   `default`); code after an unconditional `break`, `continue` or `ret` is not reached by
+//!   falling through.
 //! * `label` (a subroutine body) and after a `call`: everything is unknown.
 //!
 //! This only ever claims less than a compiler can prove, never more.
@@ -40,11 +46,52 @@ enum Known {
     /// denormals folds as it folds a zero (the H200 folded `countbits` of an input into a
     /// `dp4` with a NaN).
     Small,
+    /// Not a constant, but a plain copy of a register component that does not change during
+    /// the invocation (an input, or a constant buffer word at a literal index): a branch on
+    /// the one is a branch on the other.
+    Copy(Alias),
+}
+
+/// A register component whose value is fixed for the whole invocation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Alias {
+    ty: OperandType,
+    index: [u32; 2],
+    comp: u8,
+}
+
+impl Alias {
+    /// The fixed register component a plain `src` reads for destination component `c`.
+    fn of(src: &Operand, c: usize) -> Option<Alias> {
+        if src.modifier != dxbc::Modifier::None {
+            return None;
+        }
+        Alias::under(src, c)
+    }
+
+    /// The fixed register component `src` reads for destination component `c`, whatever its
+    /// modifier.
+    fn under(src: &Operand, c: usize) -> Option<Alias> {
+        let imm = |k: usize| match src.indices.get(k) {
+            Some(Index::Imm32(r)) => Some(*r),
+            _ => None,
+        };
+        let index = match (src.ty, src.indices.len()) {
+            (OperandType::Input, 1) => [imm(0)?, 0],
+            (OperandType::ConstantBuffer, 2) => [imm(0)?, imm(1)?],
+            _ => return None,
+        };
+        Some(Alias {
+            ty: src.ty,
+            index,
+            comp: src.source_component(c) as u8,
+        })
+    }
 }
 
 impl Known {
     fn known(self) -> bool {
-        self != Known::Unknown
+        !matches!(self, Known::Unknown | Known::Copy(_))
     }
 
     /// Provably a denormal or zero as float bits.
@@ -73,6 +120,31 @@ impl Constants {
                 .find(|(r, _)| *r == reg)
                 .is_some_and(|(_, k)| k.get(comp).is_some_and(|k| k.known()))
         })
+    }
+
+    /// Whether sources `a` and `b` of instruction `inst` hold the same value in destination
+    /// component `comp` (modifiers aside): one register component, or plain copies of one
+    /// input or constant buffer word. A compiler sees one value there (the H200 folds
+    /// `mov r1, v1; div r0.w, r1.w, v1.w` to 1 with a NaN in `v1.w`).
+    pub fn same_value(&self, inst: usize, a: &Operand, b: &Operand, comp: usize) -> bool {
+        if a.ty == b.ty
+            && a.indices == b.indices
+            && a.ty != OperandType::Immediate32
+            && a.source_component(comp) == b.source_component(comp)
+        {
+            return true;
+        }
+        let held = |op: &Operand| {
+            Alias::under(op, comp).or_else(|| {
+                let r = temp_index(op)? as u32;
+                let reads = self.at.get(inst)?;
+                match reads.iter().find(|(x, _)| *x == r)?.1[op.source_component(comp)] {
+                    Known::Copy(a) => Some(a),
+                    _ => None,
+                }
+            })
+        };
+        held(a).is_some_and(|x| held(b) == Some(x))
     }
 }
 
@@ -108,10 +180,16 @@ fn temp_index(op: &Operand) -> Option<usize> {
 
 /// The temp components `inst` writes, as (register, mask).
 fn writes(inst: &dxbc::Instruction) -> impl Iterator<Item = (usize, u8)> + '_ {
+    dests(inst).map(|(_, r, m)| (r, m))
+}
+
+/// The temp components `inst` writes, as (destination operand, register, mask).
+fn dests(inst: &dxbc::Instruction) -> impl Iterator<Item = (usize, usize, u8)> + '_ {
     let ndst = (inst.info().dst as usize).min(inst.operands.len());
     inst.operands[..ndst]
         .iter()
-        .filter_map(|d| temp_index(d).map(|r| (r, d.write_mask())))
+        .enumerate()
+        .filter_map(|(k, d)| temp_index(d).map(|r| (k, r, d.write_mask())))
 }
 
 /// How a region writes one temp component: not at all, only ever a plain move of one literal
@@ -216,6 +294,7 @@ fn meet(a: &mut [[Known; 4]], b: &[[Known; 4]]) {
             // Equal only when both are the same known value; small on both paths stays small.
             *u = match (*u, *v) {
                 (Known::Value(p), Known::Value(q)) if p == q => Known::Value(p),
+                (Known::Copy(p), Known::Copy(q)) if p == q => Known::Copy(p),
                 (a, b) if a.small() && b.small() => Known::Small,
                 _ => Known::Unknown,
             };
@@ -251,18 +330,29 @@ fn source(src: &Operand, c: usize, icb: &[u32], state: &[[Known; 4]]) -> Known {
     if src.ty.is_thread_id() {
         return Known::Small;
     }
+    if let Some(a) = Alias::of(src, c) {
+        return Known::Copy(a);
+    }
     let Some(k) = temp_index(src).and_then(|r| state.get(r)) else {
         return Known::Unknown;
     };
     match k[src.source_component(c)] {
         Known::Value(_) if !plain => Known::Computed,
+        Known::Copy(_) if !plain => Known::Unknown,
         // A float modifier keeps a denormal's exponent 0.
         other => other,
     }
 }
 
-/// Whether component `c` of `inst`'s result is provably below 2^23 though not a constant.
-fn small_result(inst: &dxbc::Instruction, c: usize, icb: &[u32], state: &[[Known; 4]]) -> bool {
+/// Whether component `c` of `inst`'s destination `dst` is provably below 2^23 though not a
+/// constant.
+fn small_result(
+    inst: &dxbc::Instruction,
+    dst: usize,
+    c: usize,
+    icb: &[u32],
+    state: &[[Known; 4]],
+) -> bool {
     let ndst = (inst.info().dst as usize).min(inst.operands.len());
     let srcs = &inst.operands[ndst..];
     let src = |k: usize| {
@@ -270,7 +360,10 @@ fn small_result(inst: &dxbc::Instruction, c: usize, icb: &[u32], state: &[[Known
             .map_or(Known::Unknown, |s| source(s, c, icb, state))
     };
     match inst.opcode {
-        Opcode::Countbits => true,
+        // A bit count, a half in the low 16 bits, a carry or a borrow (the H200 folded
+        // `usubb`'s borrow into a `dp3` with a NaN).
+        Opcode::Countbits | Opcode::F32tof16 => true,
+        Opcode::Uaddc | Opcode::Usubb => dst == 1,
         Opcode::And | Opcode::Umin => (0..srcs.len()).any(|k| src(k).small()),
         Opcode::Ushr => matches!(src(1), Known::Value(n) if n & 31 >= 9),
         Opcode::Ubfe => matches!(src(0), Known::Value(w) if w & 31 <= 23 && w & 31 != 0),
@@ -281,20 +374,65 @@ fn small_result(inst: &dxbc::Instruction, c: usize, icb: &[u32], state: &[[Known
 
 /// One open construct while the pass walks the program.
 enum Frame {
-    /// An `if`: the state before it, and the state at the end of its first branch once an
-    /// `else` is seen.
+    /// An `if`: whether it is reached, the state each branch starts from, and the state at
+    /// the end of the first branch (and whether that end is reached) once an `else` is seen.
     If {
-        entry: Vec<[Known; 4]>,
-        then_end: Option<Vec<[Known; 4]>>,
+        live: bool,
+        else_entry: State,
+        then_end: Option<(State, bool)>,
     },
-    /// A `loop` or `switch`: how it writes each component, and the state at its entry.
-    Region(Vec<[Write; 4]>, Vec<[Known; 4]>),
+    /// A `loop`: how it writes each component, and the state at its entry.
+    Loop(Vec<[Write; 4]>, State),
+    /// A `switch`: the state at its entry, the meet of the states at its `break`s, and
+    /// whether it has a `default`.
+    Switch {
+        entry: State,
+        exits: Option<State>,
+        default: bool,
+    },
+}
+
+type State = Vec<[Known; 4]>;
+
+/// The state after joining a path into another, where either may be unreachable.
+fn join(state: &mut State, live: &mut bool, other: &State, other_live: bool) {
+    match (*live, other_live) {
+        (true, true) => meet(state, other),
+        (false, true) => state.clone_from(other),
+        _ => {}
+    }
+    *live |= other_live;
+}
+
+/// In a branch taken only when `test` (a single component) is 0: it is the constant 0 there,
+/// and so is every temp that holds a plain copy of it.
+fn assume_zero(state: &mut State, test: &Operand) {
+    if test.modifier != dxbc::Modifier::None {
+        return;
+    }
+    let c = test.source_component(0);
+    let alias = match temp_index(test).and_then(|r| state.get_mut(r)) {
+        Some(reg) => match std::mem::replace(&mut reg[c], Known::Value(0)) {
+            Known::Copy(a) => Some(a),
+            _ => None,
+        },
+        None => Alias::of(test, 0),
+    };
+    if let Some(a) = alias {
+        for k in state.iter_mut().flatten() {
+            if *k == Known::Copy(a) {
+                *k = Known::Value(0);
+            }
+        }
+    }
 }
 
 /// The compile-time constant temp components of every instruction of `program`.
 pub fn constant_temps(program: &Program, temps: usize, icb: &[u32]) -> Constants {
     let regions = region_writes(program, temps, icb);
-    let mut state: Vec<[Known; 4]> = vec![[Known::Unknown; 4]; temps];
+    let mut state: State = vec![[Known::Unknown; 4]; temps];
+    // Whether the current point is reached by falling through from the instruction before.
+    let mut live = true;
     let mut frames: Vec<Frame> = Vec::new();
     let mut at = Vec::with_capacity(program.instructions.len());
     for (i, inst) in program.instructions.iter().enumerate() {
@@ -304,7 +442,7 @@ pub fn constant_temps(program: &Program, temps: usize, icb: &[u32]) -> Constants
         for src in &inst.operands[ndst..] {
             if let Some(r) = temp_index(src)
                 && let Some(v) = state.get(r)
-                && v.iter().any(|k| k.known())
+                && v.iter().any(|k| *k != Known::Unknown)
                 && !reads.iter().any(|(x, _)| *x as usize == r)
             {
                 reads.push((r as u32, *v));
@@ -312,42 +450,104 @@ pub fn constant_temps(program: &Program, temps: usize, icb: &[u32]) -> Constants
         }
         at.push(reads);
         match inst.opcode {
-            Opcode::If => frames.push(Frame::If {
-                entry: state.clone(),
-                then_end: None,
-            }),
+            Opcode::If => {
+                let mut zero = state.clone();
+                if let Some(test) = inst.operands.first() {
+                    assume_zero(&mut zero, test);
+                }
+                let else_entry = if inst.test == Some(dxbc::Test::NonZero) {
+                    zero
+                } else {
+                    std::mem::replace(&mut state, zero)
+                };
+                frames.push(Frame::If {
+                    live,
+                    else_entry,
+                    then_end: None,
+                });
+            }
             Opcode::Else => {
-                if let Some(Frame::If { entry, then_end }) = frames.last_mut() {
-                    *then_end = Some(std::mem::replace(&mut state, entry.clone()));
+                if let Some(Frame::If {
+                    live: at_if,
+                    else_entry,
+                    then_end,
+                }) = frames.last_mut()
+                {
+                    *then_end = Some((std::mem::replace(&mut state, else_entry.clone()), live));
+                    live = *at_if;
                 }
             }
             Opcode::Endif => {
-                if let Some(Frame::If { entry, then_end }) = frames.pop() {
-                    meet(&mut state, then_end.as_ref().unwrap_or(&entry));
+                if let Some(Frame::If {
+                    live: at_if,
+                    else_entry,
+                    then_end,
+                }) = frames.pop()
+                {
+                    let (other, other_live) = then_end.unwrap_or((else_entry, at_if));
+                    join(&mut state, &mut live, &other, other_live);
                 }
             }
-            // A case, another iteration or the code after the end can be reached from the
-            // region's entry or from anywhere inside it: what holds there is what holds at the
-            // entry (less what the region may change) met with the path that falls through.
-            Opcode::Loop | Opcode::Switch => {
+            // Another iteration, or the code after the end, can be reached from anywhere
+            // inside: what holds there is what holds at the entry (less what the loop may
+            // change) met with the path that falls through.
+            Opcode::Loop => {
                 let w = regions.get(&i).cloned().unwrap_or_default();
                 forget(&mut state, &w);
-                frames.push(Frame::Region(w, state.clone()));
+                frames.push(Frame::Loop(w, state.clone()));
             }
-            Opcode::Case | Opcode::Default => {
-                if let Some(Frame::Region(w, entry)) = frames.last() {
-                    meet(&mut state, entry);
-                    forget(&mut state, w);
-                }
-            }
-            Opcode::Endloop | Opcode::Endswitch => {
-                if let Some(Frame::Region(w, entry)) = frames.pop() {
+            Opcode::Endloop => {
+                if let Some(Frame::Loop(w, entry)) = frames.pop() {
                     meet(&mut state, &entry);
                     forget(&mut state, &w);
+                    live = true;
                 }
             }
+            Opcode::Switch => frames.push(Frame::Switch {
+                entry: state.clone(),
+                exits: None,
+                default: false,
+            }),
+            Opcode::Case | Opcode::Default => {
+                if let Some(Frame::Switch { entry, default, .. }) = frames.last_mut() {
+                    *default |= inst.opcode == Opcode::Default;
+                    join(&mut state, &mut live, entry, true);
+                }
+            }
+            Opcode::Endswitch => {
+                if let Some(Frame::Switch {
+                    entry,
+                    exits,
+                    default,
+                }) = frames.pop()
+                {
+                    if !default {
+                        join(&mut state, &mut live, &entry, true);
+                    }
+                    if let Some(e) = exits {
+                        join(&mut state, &mut live, &e, true);
+                    }
+                }
+            }
+            Opcode::Break | Opcode::Breakc => {
+                let out = frames
+                    .iter_mut()
+                    .rev()
+                    .find(|f| !matches!(f, Frame::If { .. }));
+                if let Some(Frame::Switch { exits, .. }) = out
+                    && live
+                {
+                    match exits {
+                        Some(e) => meet(e, &state),
+                        None => *exits = Some(state.clone()),
+                    }
+                }
+                live &= inst.opcode == Opcode::Breakc;
+            }
+            Opcode::Continue | Opcode::Ret => live = false,
             Opcode::Label | Opcode::Call | Opcode::Callc => {
                 state.iter_mut().for_each(|r| *r = [Known::Unknown; 4]);
+                live |= inst.opcode == Opcode::Label;
             }
             _ => {
                 let before = state.clone();
@@ -364,14 +564,19 @@ pub fn constant_temps(program: &Program, temps: usize, icb: &[u32]) -> Constants
                         })
                     });
                 let plain_mov = inst.opcode == Opcode::Mov && !inst.saturate;
-                for (r, mask) in writes(inst) {
+                for (dst, r, mask) in dests(inst) {
                     for c in (0..4).filter(|c| mask & (1 << c) != 0) {
                         let v = if all_const && plain_mov {
                             srcs.first()
                                 .map_or(Known::Unknown, |s| source(s, c, icb, &before))
                         } else if all_const {
                             Known::Computed
-                        } else if small_result(inst, c, icb, &before) {
+                        } else if plain_mov
+                            && let Some(Known::Copy(a)) =
+                                srcs.first().map(|s| source(s, c, icb, &before))
+                        {
+                            Known::Copy(a)
+                        } else if small_result(inst, dst, c, icb, &before) {
                             Known::Small
                         } else {
                             Known::Unknown

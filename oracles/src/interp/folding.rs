@@ -7,7 +7,8 @@
 //! its sign. A lane where a float op reads a literal ±0 next to a NaN, an infinity, a −0 or a
 //! denormal gets `literal-zero-folded` (found by `dxdiff fuzz`: `dp3 r0.x, v0, l(0,0,0,0)` with
 //! a NaN in `v0` gives 0 on both GPUs). The same holds for `x / x` (to 1) and `x + -x` (to 0)
-//! on one register component, which the H200's driver folds.
+//! of one value (one register component, or copies of one input), which the H200's driver
+//! folds.
 
 use dxbc::{Instruction, Opcode, OperandType};
 
@@ -64,16 +65,13 @@ impl Machine<'_> {
                     }
             })
             .collect();
-        // `x / x` and `x + -x` on one register component fold to 1 and 0.
+        // `x / x` and `x + -x` of one value fold to 1 and 0.
         let same = matches!(inst.opcode, Div | Add)
             && srcs.len() == 2
-            && srcs[0].ty == srcs[1].ty
-            && srcs[0].indices == srcs[1].indices
-            && srcs[0].ty != OperandType::Immediate32
             && (inst.opcode == Div || srcs[0].modifier != srcs[1].modifier)
             && comps
                 .iter()
-                .any(|c| source_component(&srcs[0], *c) == source_component(&srcs[1], *c));
+                .any(|c| self.consts.same_value(at, &srcs[0], &srcs[1], *c));
         if !thread_id && consts.is_empty() && !same {
             return;
         }

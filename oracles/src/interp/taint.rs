@@ -261,7 +261,10 @@ impl Machine<'_> {
         let info = inst.info();
         let ndst = (info.dst as usize).min(inst.operands.len());
         let (dsts, srcs) = inst.operands.split_at(ndst);
-        let mask = dsts.first().map_or(0xf, write_mask);
+        // Every destination's components: `umul r1.x, r0.y, …` reads `.y` of its sources for
+        // its second destination (the H200's `sqrt` one ULP off, then `umul`'s low word, dxdiff
+        // fuzz).
+        let mask = dsts.iter().fold(0, |m, d| m | write_mask(d));
         let comps = read_comps(op, mask);
         // Movc and swapc select: continuous in the values, not in the condition.
         let selector = match op {
