@@ -109,6 +109,53 @@ impl Ctl {
     }
 }
 
+/// What an opcode computes, as far as the tools above the decoder care: the interpreter's
+/// dispatch and its taint and NaN rules, the judge, the translator and the generators all read
+/// these instead of keeping lists of their own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Flags(u16);
+
+impl Flags {
+    pub const NONE: Flags = Flags(0);
+    /// Reads or writes memory by address: raw and structured buffers and TGSM, `bufinfo`,
+    /// atomics.
+    pub const BUFFER: Flags = Flags(1);
+    /// Reads or writes through a typed view or a texture: `ld*`, `sample*`, `gather4*`,
+    /// `resinfo`, `lod`, typed UAV loads and stores.
+    pub const TYPED: Flags = Flags(1 << 1);
+    /// The result is within a band of the exact value, in D3D and in WGSL alike.
+    pub const APPROXIMATE: Flags = Flags(1 << 2);
+    /// Unbounded near 0 in its last source (a reciprocal, a logarithm, a divisor): a small
+    /// difference there can become any difference.
+    pub const POLE: Flags = Flags(1 << 3);
+    /// Continuous in its values: a small difference in a source stays a small difference.
+    pub const CONTINUOUS: Flags = Flags(1 << 4);
+    /// Carries an absolute error on without scaling it (moves, selections, sums, min/max).
+    pub const KEEPS_ABSOLUTE: Flags = Flags(1 << 5);
+    /// A NaN result's payload is the implementation's choice (float arithmetic, not a copy).
+    pub const FREES_NAN: Flags = Flags(1 << 6);
+    /// Float arithmetic that compilers simplify when an operand is a constant zero.
+    pub const FOLDS_ZERO: Flags = Flags(1 << 7);
+    /// A sum of products, which a GPU may fuse or reassociate.
+    pub const FUSED: Flags = Flags(1 << 8);
+    /// Copies bits from a source selected per component.
+    pub const MOVE: Flags = Flags(1 << 9);
+    /// A screen-space derivative (needs a pixel quad).
+    pub const DERIVATIVE: Flags = Flags(1 << 10);
+    /// An atomic whose final memory does not depend on the order of the invocations.
+    pub const COMMUTATIVE: Flags = Flags(1 << 11);
+
+    /// Both sets of flags.
+    pub const fn with(self, other: Flags) -> Flags {
+        Flags(self.0 | other.0)
+    }
+
+    /// Whether every flag of `other` is set.
+    pub const fn has(self, other: Flags) -> bool {
+        self.0 & other.0 == other.0
+    }
+}
+
 /// How an immediate in one operand slot is read and printed (fxc's rules, dxbc-format.md §6.4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Num {
@@ -148,6 +195,7 @@ pub struct OpInfo {
     pub model: Model,
     pub kind: Kind,
     pub ctl: Ctl,
+    pub flags: Flags,
     /// One letter per operand: f float, i int, u uint, t typeless, d double, r register only.
     types: &'static str,
 }
@@ -163,6 +211,11 @@ impl OpInfo {
             .as_bytes()
             .get(slot)
             .map_or(Num::Reg, |&c| Num::from_char(c))
+    }
+
+    /// Whether the opcode has every flag of `flags`.
+    pub const fn has(&self, flags: Flags) -> bool {
+        self.flags.has(flags)
     }
 
     pub const fn is_declaration(&self) -> bool {
@@ -192,7 +245,7 @@ impl OpInfo {
 }
 
 macro_rules! opcodes {
-    ($($num:literal $var:ident $mn:literal, $dst:literal, $src:literal, $model:ident, $kind:ident, $ctl:ident, $types:literal;)*) => {
+    ($($num:literal $var:ident $mn:literal, $dst:literal, $src:literal, $model:ident, $kind:ident, $ctl:ident, $types:literal $([$($flag:ident)*])?;)*) => {
         /// Every defined SM4.0–5.0 opcode (dxbc-format.md §5).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
         #[repr(u16)]
@@ -210,14 +263,17 @@ macro_rules! opcodes {
                 model: Model::$model,
                 kind: Kind::$kind,
                 ctl: Ctl::$ctl,
+                flags: Flags::NONE $($(.with(Flags::$flag))*)?,
                 types: $types,
             },)*
         ];
     };
 }
 
+// Columns: number, variant, fxc stem, destinations, sources, model, kind, control bits, one
+// type letter per operand, and the op's [`Flags`].
 opcodes! {
-      0 Add                              "add", 1, 2, Sm40, AluFloat, Value, "fff";
+      0 Add                              "add", 1, 2, Sm40, AluFloat, Value, "fff" [CONTINUOUS KEEPS_ABSOLUTE FREES_NAN FOLDS_ZERO];
       1 And                              "and", 1, 2, Sm40, Bit, Value, "uuu";
       2 Break                            "break", 0, 0, Sm40, Flow, Plain, "";
       3 Breakc                           "breakc", 0, 1, Sm40, Flow, Test, "u";
@@ -228,13 +284,13 @@ opcodes! {
       8 Continuec                        "continuec", 0, 1, Sm40, Flow, Test, "u";
       9 Cut                              "cut", 0, 0, Sm40, Other, Plain, "";
      10 Default                          "default", 0, 0, Sm40, Flow, Plain, "";
-     11 DerivRtx                         "deriv_rtx", 1, 1, Sm40, AluFloat, Value, "ff";
-     12 DerivRty                         "deriv_rty", 1, 1, Sm40, AluFloat, Value, "ff";
+     11 DerivRtx                         "deriv_rtx", 1, 1, Sm40, AluFloat, Value, "ff" [DERIVATIVE];
+     12 DerivRty                         "deriv_rty", 1, 1, Sm40, AluFloat, Value, "ff" [DERIVATIVE];
      13 Discard                          "discard", 0, 1, Sm40, Flow, Test, "u";
-     14 Div                              "div", 1, 2, Sm40, AluFloat, Value, "fff";
-     15 Dp2                              "dp2", 1, 2, Sm40, AluFloat, Value, "fff";
-     16 Dp3                              "dp3", 1, 2, Sm40, AluFloat, Value, "fff";
-     17 Dp4                              "dp4", 1, 2, Sm40, AluFloat, Value, "fff";
+     14 Div                              "div", 1, 2, Sm40, AluFloat, Value, "fff" [APPROXIMATE POLE CONTINUOUS FREES_NAN FOLDS_ZERO];
+     15 Dp2                              "dp2", 1, 2, Sm40, AluFloat, Value, "fff" [CONTINUOUS FREES_NAN FOLDS_ZERO FUSED];
+     16 Dp3                              "dp3", 1, 2, Sm40, AluFloat, Value, "fff" [CONTINUOUS FREES_NAN FOLDS_ZERO FUSED];
+     17 Dp4                              "dp4", 1, 2, Sm40, AluFloat, Value, "fff" [CONTINUOUS FREES_NAN FOLDS_ZERO FUSED];
      18 Else                             "else", 0, 0, Sm40, Flow, Plain, "";
      19 Emit                             "emit", 0, 0, Sm40, Other, Plain, "";
      20 EmitThenCut                      "emit_then_cut", 0, 0, Sm40, Other, Plain, "";
@@ -242,8 +298,8 @@ opcodes! {
      22 Endloop                          "endloop", 0, 0, Sm40, Flow, Plain, "";
      23 Endswitch                        "endswitch", 0, 0, Sm40, Flow, Plain, "";
      24 Eq                               "eq", 1, 2, Sm40, Compare, Value, "uff";
-     25 Exp                              "exp", 1, 1, Sm40, AluFloat, Value, "ff";
-     26 Frc                              "frc", 1, 1, Sm40, AluFloat, Value, "ff";
+     25 Exp                              "exp", 1, 1, Sm40, AluFloat, Value, "ff" [APPROXIMATE CONTINUOUS FREES_NAN];
+     26 Frc                              "frc", 1, 1, Sm40, AluFloat, Value, "ff" [FREES_NAN];
      27 Ftoi                             "ftoi", 1, 1, Sm40, Conversion, Value, "if";
      28 Ftou                             "ftou", 1, 1, Sm40, Conversion, Value, "uf";
      29 Ge                               "ge", 1, 2, Sm40, Compare, Value, "uff";
@@ -262,39 +318,39 @@ opcodes! {
      42 Ishr                             "ishr", 1, 2, Sm40, Bit, Value, "iii";
      43 Itof                             "itof", 1, 1, Sm40, Conversion, Value, "fi";
      44 Label                            "label", 0, 1, Sm40, Flow, Plain, "u";
-     45 Ld                               "ld", 1, 2, Sm40, Resource, Value, "tuu";
-     46 Ldms                             "ldms", 1, 3, Sm40, Resource, Value, "tuuu";
-     47 Log                              "log", 1, 1, Sm40, AluFloat, Value, "ff";
+     45 Ld                               "ld", 1, 2, Sm40, Resource, Value, "tuu" [TYPED];
+     46 Ldms                             "ldms", 1, 3, Sm40, Resource, Value, "tuuu" [TYPED];
+     47 Log                              "log", 1, 1, Sm40, AluFloat, Value, "ff" [APPROXIMATE POLE CONTINUOUS FREES_NAN];
      48 Loop                             "loop", 0, 0, Sm40, Flow, Plain, "";
      49 Lt                               "lt", 1, 2, Sm40, Compare, Value, "uff";
-     50 Mad                              "mad", 1, 3, Sm40, AluFloat, Value, "ffff";
-     51 Min                              "min", 1, 2, Sm40, AluFloat, Value, "fff";
-     52 Max                              "max", 1, 2, Sm40, AluFloat, Value, "fff";
+     50 Mad                              "mad", 1, 3, Sm40, AluFloat, Value, "ffff" [CONTINUOUS FREES_NAN FOLDS_ZERO FUSED];
+     51 Min                              "min", 1, 2, Sm40, AluFloat, Value, "fff" [CONTINUOUS KEEPS_ABSOLUTE FREES_NAN];
+     52 Max                              "max", 1, 2, Sm40, AluFloat, Value, "fff" [CONTINUOUS KEEPS_ABSOLUTE FREES_NAN];
      53 Customdata                       "customdata", 0, 0, Sm40, Other, Plain, "";
-     54 Mov                              "mov", 1, 1, Sm40, Other, Value, "tt";
-     55 Movc                             "movc", 1, 3, Sm40, Other, Value, "tutt";
-     56 Mul                              "mul", 1, 2, Sm40, AluFloat, Value, "fff";
+     54 Mov                              "mov", 1, 1, Sm40, Other, Value, "tt" [CONTINUOUS KEEPS_ABSOLUTE MOVE];
+     55 Movc                             "movc", 1, 3, Sm40, Other, Value, "tutt" [KEEPS_ABSOLUTE MOVE];
+     56 Mul                              "mul", 1, 2, Sm40, AluFloat, Value, "fff" [CONTINUOUS FREES_NAN FOLDS_ZERO];
      57 Ne                               "ne", 1, 2, Sm40, Compare, Value, "uff";
      58 Nop                              "nop", 0, 0, Sm40, Other, Plain, "";
      59 Not                              "not", 1, 1, Sm40, Bit, Value, "uu";
      60 Or                               "or", 1, 2, Sm40, Bit, Value, "uuu";
-     61 Resinfo                          "resinfo", 1, 2, Sm40, Resource, ResInfo, "fuu";
+     61 Resinfo                          "resinfo", 1, 2, Sm40, Resource, ResInfo, "fuu" [TYPED];
      62 Ret                              "ret", 0, 0, Sm40, Flow, Plain, "";
      63 Retc                             "retc", 0, 1, Sm40, Flow, Test, "u";
-     64 RoundNe                          "round_ne", 1, 1, Sm40, AluFloat, Value, "ff";
-     65 RoundNi                          "round_ni", 1, 1, Sm40, AluFloat, Value, "ff";
-     66 RoundPi                          "round_pi", 1, 1, Sm40, AluFloat, Value, "ff";
-     67 RoundZ                           "round_z", 1, 1, Sm40, AluFloat, Value, "ff";
-     68 Rsq                              "rsq", 1, 1, Sm40, AluFloat, Value, "ff";
-     69 Sample                           "sample", 1, 3, Sm40, Resource, Value, "ffuu";
-     70 SampleC                          "sample_c", 1, 4, Sm40, Resource, Value, "ffuuf";
-     71 SampleCLz                        "sample_c_lz", 1, 4, Sm40, Resource, Value, "ffuuf";
-     72 SampleL                          "sample_l", 1, 4, Sm40, Resource, Value, "ffuuf";
-     73 SampleD                          "sample_d", 1, 5, Sm40, Resource, Value, "ffuuff";
-     74 SampleB                          "sample_b", 1, 4, Sm40, Resource, Value, "ffuuf";
-     75 Sqrt                             "sqrt", 1, 1, Sm40, AluFloat, Value, "ff";
+     64 RoundNe                          "round_ne", 1, 1, Sm40, AluFloat, Value, "ff" [FREES_NAN];
+     65 RoundNi                          "round_ni", 1, 1, Sm40, AluFloat, Value, "ff" [FREES_NAN];
+     66 RoundPi                          "round_pi", 1, 1, Sm40, AluFloat, Value, "ff" [FREES_NAN];
+     67 RoundZ                           "round_z", 1, 1, Sm40, AluFloat, Value, "ff" [FREES_NAN];
+     68 Rsq                              "rsq", 1, 1, Sm40, AluFloat, Value, "ff" [APPROXIMATE POLE CONTINUOUS FREES_NAN];
+     69 Sample                           "sample", 1, 3, Sm40, Resource, Value, "ffuu" [TYPED FREES_NAN];
+     70 SampleC                          "sample_c", 1, 4, Sm40, Resource, Value, "ffuuf" [TYPED FREES_NAN];
+     71 SampleCLz                        "sample_c_lz", 1, 4, Sm40, Resource, Value, "ffuuf" [TYPED FREES_NAN];
+     72 SampleL                          "sample_l", 1, 4, Sm40, Resource, Value, "ffuuf" [TYPED FREES_NAN];
+     73 SampleD                          "sample_d", 1, 5, Sm40, Resource, Value, "ffuuff" [TYPED FREES_NAN];
+     74 SampleB                          "sample_b", 1, 4, Sm40, Resource, Value, "ffuuf" [TYPED FREES_NAN];
+     75 Sqrt                             "sqrt", 1, 1, Sm40, AluFloat, Value, "ff" [APPROXIMATE CONTINUOUS FREES_NAN];
      76 Switch                           "switch", 0, 1, Sm40, Flow, Plain, "u";
-     77 Sincos                           "sincos", 2, 1, Sm40, AluFloat, Value, "fff";
+     77 Sincos                           "sincos", 2, 1, Sm40, AluFloat, Value, "fff" [APPROXIMATE CONTINUOUS FREES_NAN];
      78 Udiv                             "udiv", 2, 2, Sm40, AluUint, Value, "uuuu";
      79 Ult                              "ult", 1, 2, Sm40, Compare, Value, "uuu";
      80 Uge                              "uge", 1, 2, Sm40, Compare, Value, "uuu";
@@ -324,10 +380,10 @@ opcodes! {
     104 DclTemps                         "dcl_temps", 0, 0, Sm40, Declaration, Plain, "";
     105 DclIndexableTemp                 "dcl_indexableTemp", 0, 0, Sm40, Declaration, Plain, "";
     106 DclGlobalFlags                   "dcl_globalFlags", 0, 0, Sm40, Declaration, DclGlobalFlags, "";
-    108 Lod                              "lod", 1, 3, Sm41, Resource, Value, "ffuu";
-    109 Gather4                          "gather4", 1, 3, Sm41, Resource, Value, "ffuu";
-    110 Samplepos                        "samplepos", 1, 2, Sm41, Resource, Value, "fuu";
-    111 Sampleinfo                       "sampleinfo", 1, 1, Sm41, Resource, SampleInfo, "fu";
+    108 Lod                              "lod", 1, 3, Sm41, Resource, Value, "ffuu" [TYPED];
+    109 Gather4                          "gather4", 1, 3, Sm41, Resource, Value, "ffuu" [TYPED];
+    110 Samplepos                        "samplepos", 1, 2, Sm41, Resource, Value, "fuu" [TYPED];
+    111 Sampleinfo                       "sampleinfo", 1, 1, Sm41, Resource, SampleInfo, "fu" [TYPED];
     113 HsDecls                          "hs_decls", 0, 0, Sm50, Other, Plain, "";
     114 HsControlPointPhase              "hs_control_point_phase", 0, 0, Sm50, Other, Plain, "";
     115 HsForkPhase                      "hs_fork_phase", 0, 0, Sm50, Other, Plain, "";
@@ -336,17 +392,17 @@ opcodes! {
     118 CutStream                        "cut_stream", 0, 1, Sm50, Other, Plain, "u";
     119 EmitThenCutStream                "emit_then_cut_stream", 0, 1, Sm50, Other, Plain, "u";
     120 Fcall                            "fcall", 0, 1, Sm50, Flow, Plain, "u";
-    121 Bufinfo                          "bufinfo", 1, 1, Sm50, Resource, Value, "uu";
-    122 DerivRtxCoarse                   "deriv_rtx_coarse", 1, 1, Sm50, AluFloat, Value, "ff";
-    123 DerivRtxFine                     "deriv_rtx_fine", 1, 1, Sm50, AluFloat, Value, "ff";
-    124 DerivRtyCoarse                   "deriv_rty_coarse", 1, 1, Sm50, AluFloat, Value, "ff";
-    125 DerivRtyFine                     "deriv_rty_fine", 1, 1, Sm50, AluFloat, Value, "ff";
-    126 Gather4C                         "gather4_c", 1, 4, Sm50, Resource, Value, "ffuuf";
-    127 Gather4Po                        "gather4_po", 1, 4, Sm50, Resource, Value, "ffiuu";
-    128 Gather4PoC                       "gather4_po_c", 1, 5, Sm50, Resource, Value, "ffiuuf";
-    129 Rcp                              "rcp", 1, 1, Sm50, AluFloat, Value, "ff";
+    121 Bufinfo                          "bufinfo", 1, 1, Sm50, Resource, Value, "uu" [BUFFER];
+    122 DerivRtxCoarse                   "deriv_rtx_coarse", 1, 1, Sm50, AluFloat, Value, "ff" [DERIVATIVE];
+    123 DerivRtxFine                     "deriv_rtx_fine", 1, 1, Sm50, AluFloat, Value, "ff" [DERIVATIVE];
+    124 DerivRtyCoarse                   "deriv_rty_coarse", 1, 1, Sm50, AluFloat, Value, "ff" [DERIVATIVE];
+    125 DerivRtyFine                     "deriv_rty_fine", 1, 1, Sm50, AluFloat, Value, "ff" [DERIVATIVE];
+    126 Gather4C                         "gather4_c", 1, 4, Sm50, Resource, Value, "ffuuf" [TYPED];
+    127 Gather4Po                        "gather4_po", 1, 4, Sm50, Resource, Value, "ffiuu" [TYPED];
+    128 Gather4PoC                       "gather4_po_c", 1, 5, Sm50, Resource, Value, "ffiuuf" [TYPED];
+    129 Rcp                              "rcp", 1, 1, Sm50, AluFloat, Value, "ff" [APPROXIMATE POLE CONTINUOUS FREES_NAN];
     130 F32tof16                         "f32tof16", 1, 1, Sm50, Conversion, Value, "uf";
-    131 F16tof32                         "f16tof32", 1, 1, Sm50, Conversion, Value, "fu";
+    131 F16tof32                         "f16tof32", 1, 1, Sm50, Conversion, Value, "fu" [FREES_NAN];
     132 Uaddc                            "uaddc", 2, 2, Sm50, AluUint, Value, "uuuu";
     133 Usubb                            "usubb", 2, 2, Sm50, AluUint, Value, "uuuu";
     134 Countbits                        "countbits", 1, 1, Sm50, Bit, Value, "uu";
@@ -357,7 +413,7 @@ opcodes! {
     139 Ibfe                             "ibfe", 1, 3, Sm50, Bit, Value, "iiii";
     140 Bfi                              "bfi", 1, 4, Sm50, Bit, Value, "uuuuu";
     141 Bfrev                            "bfrev", 1, 1, Sm50, Bit, Value, "uu";
-    142 Swapc                            "swapc", 2, 3, Sm50, Other, Value, "ttutt";
+    142 Swapc                            "swapc", 2, 3, Sm50, Other, Value, "ttutt" [KEEPS_ABSOLUTE MOVE];
     143 DclStream                        "dcl_stream", 1, 0, Sm50, Declaration, Plain, "r";
     144 DclFunctionBody                  "dcl_function_body", 0, 0, Sm50, Declaration, Plain, "";
     145 DclFunctionTable                 "dcl_function_table", 0, 0, Sm50, Declaration, Plain, "";
@@ -378,76 +434,76 @@ opcodes! {
     160 DclTgsmStructured                "dcl_tgsm_structured", 1, 0, Sm50, Declaration, Plain, "r";
     161 DclResourceRaw                   "dcl_resource_raw", 1, 0, Sm50, Declaration, Plain, "r";
     162 DclResourceStructured            "dcl_resource_structured", 1, 0, Sm50, Declaration, Plain, "r";
-    163 LdUavTyped                       "ld_uav_typed", 1, 2, Sm50, Resource, Value, "tuu";
-    164 StoreUavTyped                    "store_uav_typed", 1, 2, Sm50, Resource, Plain, "uut";
-    165 LdRaw                            "ld_raw", 1, 2, Sm50, Resource, Value, "tuu";
-    166 StoreRaw                         "store_raw", 1, 2, Sm50, Resource, Plain, "uut";
-    167 LdStructured                     "ld_structured", 1, 3, Sm50, Resource, Value, "tuuu";
-    168 StoreStructured                  "store_structured", 1, 3, Sm50, Resource, Plain, "uuut";
-    169 AtomicAnd                        "atomic_and", 1, 2, Sm50, Atomic, Plain, "uuu";
-    170 AtomicOr                         "atomic_or", 1, 2, Sm50, Atomic, Plain, "uuu";
-    171 AtomicXor                        "atomic_xor", 1, 2, Sm50, Atomic, Plain, "uuu";
-    172 AtomicCmpStore                   "atomic_cmp_store", 1, 3, Sm50, Atomic, Plain, "uuuu";
-    173 AtomicIadd                       "atomic_iadd", 1, 2, Sm50, Atomic, Plain, "uui";
-    174 AtomicImax                       "atomic_imax", 1, 2, Sm50, Atomic, Plain, "uui";
-    175 AtomicImin                       "atomic_imin", 1, 2, Sm50, Atomic, Plain, "uui";
-    176 AtomicUmax                       "atomic_umax", 1, 2, Sm50, Atomic, Plain, "uuu";
-    177 AtomicUmin                       "atomic_umin", 1, 2, Sm50, Atomic, Plain, "uuu";
-    178 ImmAtomicAlloc                   "imm_atomic_alloc", 2, 0, Sm50, Atomic, Value, "uu";
-    179 ImmAtomicConsume                 "imm_atomic_consume", 2, 0, Sm50, Atomic, Value, "uu";
-    180 ImmAtomicIadd                    "imm_atomic_iadd", 2, 2, Sm50, Atomic, Value, "iuui";
-    181 ImmAtomicAnd                     "imm_atomic_and", 2, 2, Sm50, Atomic, Value, "uuuu";
-    182 ImmAtomicOr                      "imm_atomic_or", 2, 2, Sm50, Atomic, Value, "uuuu";
-    183 ImmAtomicXor                     "imm_atomic_xor", 2, 2, Sm50, Atomic, Value, "uuuu";
-    184 ImmAtomicExch                    "imm_atomic_exch", 2, 2, Sm50, Atomic, Value, "uuuu";
-    185 ImmAtomicCmpExch                 "imm_atomic_cmp_exch", 2, 3, Sm50, Atomic, Value, "uuuuu";
-    186 ImmAtomicImax                    "imm_atomic_imax", 2, 2, Sm50, Atomic, Value, "iuui";
-    187 ImmAtomicImin                    "imm_atomic_imin", 2, 2, Sm50, Atomic, Value, "iuui";
-    188 ImmAtomicUmax                    "imm_atomic_umax", 2, 2, Sm50, Atomic, Value, "uuuu";
-    189 ImmAtomicUmin                    "imm_atomic_umin", 2, 2, Sm50, Atomic, Value, "uuuu";
+    163 LdUavTyped                       "ld_uav_typed", 1, 2, Sm50, Resource, Value, "tuu" [TYPED];
+    164 StoreUavTyped                    "store_uav_typed", 1, 2, Sm50, Resource, Plain, "uut" [TYPED];
+    165 LdRaw                            "ld_raw", 1, 2, Sm50, Resource, Value, "tuu" [BUFFER];
+    166 StoreRaw                         "store_raw", 1, 2, Sm50, Resource, Plain, "uut" [BUFFER];
+    167 LdStructured                     "ld_structured", 1, 3, Sm50, Resource, Value, "tuuu" [BUFFER];
+    168 StoreStructured                  "store_structured", 1, 3, Sm50, Resource, Plain, "uuut" [BUFFER];
+    169 AtomicAnd                        "atomic_and", 1, 2, Sm50, Atomic, Plain, "uuu" [BUFFER COMMUTATIVE];
+    170 AtomicOr                         "atomic_or", 1, 2, Sm50, Atomic, Plain, "uuu" [BUFFER COMMUTATIVE];
+    171 AtomicXor                        "atomic_xor", 1, 2, Sm50, Atomic, Plain, "uuu" [BUFFER COMMUTATIVE];
+    172 AtomicCmpStore                   "atomic_cmp_store", 1, 3, Sm50, Atomic, Plain, "uuuu" [BUFFER];
+    173 AtomicIadd                       "atomic_iadd", 1, 2, Sm50, Atomic, Plain, "uui" [BUFFER COMMUTATIVE];
+    174 AtomicImax                       "atomic_imax", 1, 2, Sm50, Atomic, Plain, "uui" [BUFFER COMMUTATIVE];
+    175 AtomicImin                       "atomic_imin", 1, 2, Sm50, Atomic, Plain, "uui" [BUFFER COMMUTATIVE];
+    176 AtomicUmax                       "atomic_umax", 1, 2, Sm50, Atomic, Plain, "uuu" [BUFFER COMMUTATIVE];
+    177 AtomicUmin                       "atomic_umin", 1, 2, Sm50, Atomic, Plain, "uuu" [BUFFER COMMUTATIVE];
+    178 ImmAtomicAlloc                   "imm_atomic_alloc", 2, 0, Sm50, Atomic, Value, "uu" [BUFFER];
+    179 ImmAtomicConsume                 "imm_atomic_consume", 2, 0, Sm50, Atomic, Value, "uu" [BUFFER];
+    180 ImmAtomicIadd                    "imm_atomic_iadd", 2, 2, Sm50, Atomic, Value, "iuui" [BUFFER COMMUTATIVE];
+    181 ImmAtomicAnd                     "imm_atomic_and", 2, 2, Sm50, Atomic, Value, "uuuu" [BUFFER COMMUTATIVE];
+    182 ImmAtomicOr                      "imm_atomic_or", 2, 2, Sm50, Atomic, Value, "uuuu" [BUFFER COMMUTATIVE];
+    183 ImmAtomicXor                     "imm_atomic_xor", 2, 2, Sm50, Atomic, Value, "uuuu" [BUFFER COMMUTATIVE];
+    184 ImmAtomicExch                    "imm_atomic_exch", 2, 2, Sm50, Atomic, Value, "uuuu" [BUFFER];
+    185 ImmAtomicCmpExch                 "imm_atomic_cmp_exch", 2, 3, Sm50, Atomic, Value, "uuuuu" [BUFFER];
+    186 ImmAtomicImax                    "imm_atomic_imax", 2, 2, Sm50, Atomic, Value, "iuui" [BUFFER COMMUTATIVE];
+    187 ImmAtomicImin                    "imm_atomic_imin", 2, 2, Sm50, Atomic, Value, "iuui" [BUFFER COMMUTATIVE];
+    188 ImmAtomicUmax                    "imm_atomic_umax", 2, 2, Sm50, Atomic, Value, "uuuu" [BUFFER COMMUTATIVE];
+    189 ImmAtomicUmin                    "imm_atomic_umin", 2, 2, Sm50, Atomic, Value, "uuuu" [BUFFER COMMUTATIVE];
     190 Sync                             "sync", 0, 0, Sm50, Sync, Sync, "";
-    191 Dadd                             "dadd", 1, 2, Sm50, Double, Value, "ddd";
-    192 Dmax                             "dmax", 1, 2, Sm50, Double, Value, "ddd";
-    193 Dmin                             "dmin", 1, 2, Sm50, Double, Value, "ddd";
-    194 Dmul                             "dmul", 1, 2, Sm50, Double, Value, "ddd";
+    191 Dadd                             "dadd", 1, 2, Sm50, Double, Value, "ddd" [FREES_NAN];
+    192 Dmax                             "dmax", 1, 2, Sm50, Double, Value, "ddd" [FREES_NAN];
+    193 Dmin                             "dmin", 1, 2, Sm50, Double, Value, "ddd" [FREES_NAN];
+    194 Dmul                             "dmul", 1, 2, Sm50, Double, Value, "ddd" [FREES_NAN];
     195 Deq                              "deq", 1, 2, Sm50, Double, Value, "udd";
     196 Dge                              "dge", 1, 2, Sm50, Double, Value, "udd";
     197 Dlt                              "dlt", 1, 2, Sm50, Double, Value, "udd";
     198 Dne                              "dne", 1, 2, Sm50, Double, Value, "udd";
     199 Dmov                             "dmov", 1, 1, Sm50, Double, Value, "dd";
     200 Dmovc                            "dmovc", 1, 3, Sm50, Double, Value, "dudd";
-    201 Dtof                             "dtof", 1, 1, Sm50, Double, Value, "fd";
-    202 Ftod                             "ftod", 1, 1, Sm50, Double, Value, "df";
+    201 Dtof                             "dtof", 1, 1, Sm50, Double, Value, "fd" [FREES_NAN];
+    202 Ftod                             "ftod", 1, 1, Sm50, Double, Value, "df" [FREES_NAN];
     203 EvalSnapped                      "eval_snapped", 1, 2, Sm50, Other, Value, "ffi";
     204 EvalSampleIndex                  "eval_sample_index", 1, 2, Sm50, Other, Value, "ffu";
     205 EvalCentroid                     "eval_centroid", 1, 1, Sm50, Other, Value, "ff";
     206 DclGsinstances                   "dcl_gsinstances", 0, 0, Sm50, Declaration, Plain, "";
     207 Abort                            "abort", 0, 0, Sm50, Other, Plain, "";
     208 DebugBreak                       "debug_break", 0, 0, Sm50, Other, Plain, "";
-    210 Ddiv                             "ddiv", 1, 2, Sm50D3d111, Double, Value, "ddd";
-    211 Dfma                             "dfma", 1, 3, Sm50D3d111, Double, Value, "dddd";
-    212 Drcp                             "drcp", 1, 1, Sm50D3d111, Double, Value, "dd";
+    210 Ddiv                             "ddiv", 1, 2, Sm50D3d111, Double, Value, "ddd" [FREES_NAN];
+    211 Dfma                             "dfma", 1, 3, Sm50D3d111, Double, Value, "dddd" [FREES_NAN];
+    212 Drcp                             "drcp", 1, 1, Sm50D3d111, Double, Value, "dd" [FREES_NAN];
     213 Msad                             "msad", 1, 3, Sm50D3d111, AluUint, Value, "uuuu";
     214 Dtoi                             "dtoi", 1, 1, Sm50D3d111, Double, Value, "id";
     215 Dtou                             "dtou", 1, 1, Sm50D3d111, Double, Value, "ud";
     216 Itod                             "itod", 1, 1, Sm50D3d111, Double, Value, "di";
     217 Utod                             "utod", 1, 1, Sm50D3d111, Double, Value, "du";
-    219 Gather4S                         "gather4_s", 2, 3, Sm50D3d112, Resource, Value, "fufuu";
-    220 Gather4CS                        "gather4_c_s", 2, 4, Sm50D3d112, Resource, Value, "fufuuf";
-    221 Gather4PoS                       "gather4_po_s", 2, 4, Sm50D3d112, Resource, Value, "fufiuu";
-    222 Gather4PoCS                      "gather4_po_c_s", 2, 5, Sm50D3d112, Resource, Value, "fufiuuf";
-    223 LdS                              "ld_s", 2, 2, Sm50D3d112, Resource, Value, "tuuu";
-    224 LdmsS                            "ldms_s", 2, 3, Sm50D3d112, Resource, Value, "tuuuu";
-    225 LdUavTypedS                      "ld_uav_typed_s", 2, 2, Sm50D3d112, Resource, Value, "tuuu";
-    226 LdRawS                           "ld_raw_s", 2, 2, Sm50D3d112, Resource, Value, "tuuu";
-    227 LdStructuredS                    "ld_structured_s", 2, 3, Sm50D3d112, Resource, Value, "tuuuu";
-    228 SampleLS                         "sample_l_s", 2, 4, Sm50D3d112, Resource, Value, "fufuuf";
-    229 SampleCLzS                       "sample_c_lz_s", 2, 4, Sm50D3d112, Resource, Value, "fufuuf";
-    230 SampleClS                        "sample_cl_s", 2, 4, Sm50D3d112, Resource, Value, "fufuuf";
-    231 SampleBClS                       "sample_b_cl_s", 2, 5, Sm50D3d112, Resource, Value, "fufuuff";
-    232 SampleDClS                       "sample_d_cl_s", 2, 6, Sm50D3d112, Resource, Value, "fufuufff";
-    233 SampleCClS                       "sample_c_cl_s", 2, 5, Sm50D3d112, Resource, Value, "fufuuff";
-    234 CheckAccessFullyMapped           "check_access_fully_mapped", 1, 1, Sm50D3d112, Resource, Value, "uu";
+    219 Gather4S                         "gather4_s", 2, 3, Sm50D3d112, Resource, Value, "fufuu" [TYPED];
+    220 Gather4CS                        "gather4_c_s", 2, 4, Sm50D3d112, Resource, Value, "fufuuf" [TYPED];
+    221 Gather4PoS                       "gather4_po_s", 2, 4, Sm50D3d112, Resource, Value, "fufiuu" [TYPED];
+    222 Gather4PoCS                      "gather4_po_c_s", 2, 5, Sm50D3d112, Resource, Value, "fufiuuf" [TYPED];
+    223 LdS                              "ld_s", 2, 2, Sm50D3d112, Resource, Value, "tuuu" [TYPED];
+    224 LdmsS                            "ldms_s", 2, 3, Sm50D3d112, Resource, Value, "tuuuu" [TYPED];
+    225 LdUavTypedS                      "ld_uav_typed_s", 2, 2, Sm50D3d112, Resource, Value, "tuuu" [TYPED];
+    226 LdRawS                           "ld_raw_s", 2, 2, Sm50D3d112, Resource, Value, "tuuu" [BUFFER];
+    227 LdStructuredS                    "ld_structured_s", 2, 3, Sm50D3d112, Resource, Value, "tuuuu" [BUFFER];
+    228 SampleLS                         "sample_l_s", 2, 4, Sm50D3d112, Resource, Value, "fufuuf" [TYPED];
+    229 SampleCLzS                       "sample_c_lz_s", 2, 4, Sm50D3d112, Resource, Value, "fufuuf" [TYPED];
+    230 SampleClS                        "sample_cl_s", 2, 4, Sm50D3d112, Resource, Value, "fufuuf" [TYPED];
+    231 SampleBClS                       "sample_b_cl_s", 2, 5, Sm50D3d112, Resource, Value, "fufuuff" [TYPED];
+    232 SampleDClS                       "sample_d_cl_s", 2, 6, Sm50D3d112, Resource, Value, "fufuufff" [TYPED];
+    233 SampleCClS                       "sample_c_cl_s", 2, 5, Sm50D3d112, Resource, Value, "fufuuff" [TYPED];
+    234 CheckAccessFullyMapped           "check_access_fully_mapped", 1, 1, Sm50D3d112, Resource, Value, "uu" [TYPED];
 }
 
 const INDEX_LEN: usize = 256;
@@ -522,5 +578,39 @@ mod tests {
         for reserved in [107, 112, 209, 218, 235, 2047] {
             assert_eq!(Opcode::from_number(reserved), None);
         }
+    }
+
+    /// The flag columns agree with each other and with the kinds.
+    #[test]
+    fn flags_are_consistent() {
+        for i in TABLE {
+            let f = i.flags;
+            let m = i.mnemonic;
+            assert!(!(f.has(Flags::BUFFER) && f.has(Flags::TYPED)), "{m}");
+            assert_eq!(
+                f.has(Flags::BUFFER) || f.has(Flags::TYPED),
+                matches!(i.kind, Kind::Resource | Kind::Atomic),
+                "{m}"
+            );
+            if f.has(Flags::APPROXIMATE) {
+                assert!(f.has(Flags::CONTINUOUS) && f.has(Flags::FREES_NAN), "{m}");
+            }
+            if f.has(Flags::POLE) {
+                assert!(f.has(Flags::APPROXIMATE), "{m}");
+            }
+            if f.has(Flags::FUSED) || f.has(Flags::FOLDS_ZERO) {
+                assert!(i.kind == Kind::AluFloat && f.has(Flags::CONTINUOUS), "{m}");
+            }
+            if f.has(Flags::MOVE) {
+                assert!(!f.has(Flags::FREES_NAN), "{m}: a copy keeps its bits");
+            }
+            if f.has(Flags::COMMUTATIVE) {
+                assert_eq!(i.kind, Kind::Atomic, "{m}");
+            }
+        }
+        let count = |f: Flags| TABLE.iter().filter(|i| i.has(f)).count();
+        assert_eq!(count(Flags::APPROXIMATE), 7);
+        assert_eq!(count(Flags::FUSED), 4);
+        assert_eq!(count(Flags::DERIVATIVE), 6);
     }
 }

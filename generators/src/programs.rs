@@ -5,7 +5,7 @@
 use dxbc::builder::{ProgramBuilder, input, output};
 use dxbc::chunks::signature::{Signature, SignatureElement};
 use dxbc::container::FourCC;
-use dxbc::opcodes::{Kind, TABLE};
+use dxbc::opcodes::{Flags, Kind, TABLE};
 use dxbc::{Instruction, Opcode, Stage};
 
 /// A generated program and what it needs.
@@ -32,15 +32,8 @@ pub fn is_single_alu(op: Opcode) -> bool {
             | Kind::Bit
             | Kind::Compare
             | Kind::Conversion
-    ) && !matches!(
-        op,
-        Opcode::DerivRtx
-            | Opcode::DerivRty
-            | Opcode::DerivRtxCoarse
-            | Opcode::DerivRtxFine
-            | Opcode::DerivRtyCoarse
-            | Opcode::DerivRtyFine
-    ) || matches!(op, Opcode::Mov | Opcode::Movc | Opcode::Swapc)
+    ) && !info.has(Flags::DERIVATIVE)
+        || info.has(Flags::MOVE)
 }
 
 pub(crate) fn signature(kind: FourCC, count: usize, name: &str) -> Signature {

@@ -24,6 +24,7 @@
 
 use std::fmt;
 
+use dxbc::opcodes::Flags;
 use dxbc::{Opcode, Program};
 
 use crate::band::{Band, ProgramBand};
@@ -238,11 +239,7 @@ impl Judge {
             _ => None,
         };
         let term_sources = match body.as_slice() {
-            [i] if matches!(
-                i.opcode,
-                Opcode::Mad | Opcode::Dp2 | Opcode::Dp3 | Opcode::Dp4
-            ) =>
-            {
+            [i] if i.info().has(Flags::FUSED) => {
                 let dst = i.info().dst as usize;
                 i.operands
                     .get(dst..)
@@ -296,8 +293,7 @@ impl Judge {
     pub fn terms(&self, inputs: &[[u32; 4]], c: usize) -> Option<f64> {
         let op = self.single?;
         let Some(srcs) = &self.term_sources else {
-            return (!matches!(op, Opcode::Mad | Opcode::Dp2 | Opcode::Dp3 | Opcode::Dp4))
-                .then_some(0.0);
+            return (!op.info().has(Flags::FUSED)).then_some(0.0);
         };
         let v = |s: usize, comp: usize| -> f64 {
             let Some(&(reg, swz)) = srcs.get(s) else {

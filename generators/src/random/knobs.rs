@@ -113,8 +113,8 @@ pub fn rows() -> Vec<Row> {
         .filter(|i| crate::programs::is_single_alu(i.opcode))
         .map(|i| Row {
             opcode: i.opcode,
-            class: match (i.opcode, i.kind) {
-                (Opcode::Mov | Opcode::Movc | Opcode::Swapc, _) => Class::Move,
+            class: match (i.has(dxbc::opcodes::Flags::MOVE), i.kind) {
+                (true, _) => Class::Move,
                 (_, Kind::AluFloat) => Class::Float,
                 (_, Kind::AluInt | Kind::AluUint) => Class::Int,
                 (_, Kind::Bit) => Class::Bit,

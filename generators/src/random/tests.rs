@@ -53,3 +53,19 @@ fn generated_containers_are_pinned_per_seed() {
 }
 
 const PINNED: u64 = 0x33bb_560c_943f_a89b;
+
+/// The generators' atomics are the table's: every `COMMUTATIVE` atomic without a returned value,
+/// each once.
+#[test]
+fn atomics_are_the_tables_commutative_ones() {
+    use dxbc::opcodes::{Flags, Kind, TABLE};
+    let mut table: Vec<_> = TABLE
+        .iter()
+        .filter(|i| i.kind == Kind::Atomic && i.dst == 1 && i.has(Flags::COMMUTATIVE))
+        .map(|i| i.opcode)
+        .collect();
+    let mut ours = ATOMICS.to_vec();
+    table.sort();
+    ours.sort();
+    assert_eq!(ours, table);
+}

@@ -47,7 +47,9 @@ pub struct Op {
     pub src: Vec<Src>,
 }
 
-/// Atomic operations whose final memory does not depend on thread order.
+/// Atomic operations whose final memory does not depend on thread order: the table's
+/// `COMMUTATIVE` atomics without a returned value, in the order seeds were recorded with (a test
+/// holds the two together).
 pub const ATOMICS: [Opcode; 8] = [
     Opcode::AtomicIadd,
     Opcode::AtomicAnd,

@@ -314,7 +314,7 @@ fn foldable(inst: &dxbc::Instruction) -> bool {
             | Kind::Bit
             | Kind::Compare
             | Kind::Conversion
-    ) || matches!(inst.opcode, Opcode::Mov | Opcode::Movc | Opcode::Swapc)
+    ) || inst.info().has(dxbc::opcodes::Flags::MOVE)
 }
 
 /// What a source component is (a thread id is small).

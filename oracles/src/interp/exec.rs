@@ -2,6 +2,7 @@
 //! else computes per component over all lanes and writes the active ones. Each ALU opcode maps to
 //! one rule function in `crate::rules`, which states the D3D semantics.
 
+use dxbc::opcodes::Flags;
 use dxbc::{Instruction, Opcode};
 
 use super::InterpError;
@@ -605,8 +606,8 @@ impl Machine<'_> {
             Msad => self.alu(inst, at, |[r, s, a], _| int::msad(r, s, a)),
             Dadd | Dmul | Dmin | Dmax | Ddiv | Dfma | Drcp | Dmov | Dmovc | Deq | Dge | Dlt
             | Dne | Dtof | Ftod | Dtoi | Dtou | Itod | Utod => self.double_op(inst, at),
-            op if super::memory::is_memory_op(op) => self.memory_op(inst, at),
-            op if super::textures::is_texture_op(op) => self.texture_op(inst, at),
+            op if op.info().has(Flags::BUFFER) => self.memory_op(inst, at),
+            op if op.info().has(Flags::TYPED) => self.texture_op(inst, at),
             op => Err(InterpError::Unsupported {
                 index: at,
                 what: format!("instruction `{}`", op.mnemonic()),

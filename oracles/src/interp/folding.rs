@@ -10,6 +10,7 @@
 //! of one value (one register component, or copies of one input), which the H200's driver
 //! folds.
 
+use dxbc::opcodes::Flags;
 use dxbc::{Instruction, Opcode, OperandType};
 
 use super::constants::literal_value;
@@ -32,12 +33,14 @@ fn degenerate(w: u32) -> bool {
 impl Machine<'_> {
     pub(super) fn literal_zero_folding(&mut self, inst: &Instruction, at: usize) {
         use Opcode::*;
+        if !inst.info().has(Flags::FOLDS_ZERO) {
+            return;
+        }
         let width = match inst.opcode {
-            Add | Mul | Mad | Div => 0,
             Dp2 => 2,
             Dp3 => 3,
             Dp4 => 4,
-            _ => return,
+            _ => 0,
         };
         let srcs = &inst.operands[1.min(inst.operands.len())..];
         let mask = inst.operands.first().map_or(0xf, write_mask);

@@ -11,39 +11,6 @@ use super::resources::{Buffer, buffer_load, buffer_store};
 use super::{InterpError, ViewKind};
 use crate::domain::{Domain, raise};
 
-pub fn is_memory_op(op: Opcode) -> bool {
-    use Opcode::*;
-    matches!(
-        op,
-        LdRaw
-            | StoreRaw
-            | LdStructured
-            | StoreStructured
-            | Bufinfo
-            | AtomicAnd
-            | AtomicOr
-            | AtomicXor
-            | AtomicCmpStore
-            | AtomicIadd
-            | AtomicImax
-            | AtomicImin
-            | AtomicUmax
-            | AtomicUmin
-            | ImmAtomicAlloc
-            | ImmAtomicConsume
-            | ImmAtomicIadd
-            | ImmAtomicAnd
-            | ImmAtomicOr
-            | ImmAtomicXor
-            | ImmAtomicExch
-            | ImmAtomicCmpExch
-            | ImmAtomicImax
-            | ImmAtomicImin
-            | ImmAtomicUmax
-            | ImmAtomicUmin
-    )
-}
-
 /// Which memory an operand names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Target {

@@ -10,6 +10,7 @@
 
 use std::collections::HashSet;
 
+use dxbc::opcodes::Flags;
 use dxbc::{Instruction, Modifier, Opcode, Operand, OperandType};
 
 use super::machine::{Consumer, Machine, write_mask};
@@ -29,55 +30,15 @@ use crate::rules::float::is_nan;
 /// A `mov`/`movc`/`swapc` with `_sat` or a modifier on a value source is a float op and frees
 /// the payload too; that depends on the instruction, not the opcode ([`frees_nan_inst`]).
 pub fn frees_nan(op: Opcode) -> bool {
-    use Opcode::*;
-    matches!(
-        op,
-        Add | Mul
-            | Mad
-            | Div
-            | Min
-            | Max
-            | Dp2
-            | Dp3
-            | Dp4
-            | Frc
-            | RoundNe
-            | RoundNi
-            | RoundPi
-            | RoundZ
-            | Exp
-            | Log
-            | Rsq
-            | Sqrt
-            | Rcp
-            | Sincos
-            | F16tof32
-            | Dtof
-            | Ftod
-            | Dadd
-            | Dmul
-            | Ddiv
-            | Dfma
-            | Drcp
-            | Dmin
-            | Dmax
-            | Sample
-            | SampleB
-            | SampleC
-            | SampleCLz
-            | SampleD
-            | SampleL
-    )
+    op.info().has(Flags::FREES_NAN)
 }
 
-/// The bit-copying selects: their value sources (after the destinations and the condition).
+/// The bit-copying selects: their value sources (after the destinations and, where there is
+/// more than one source, the condition).
 fn value_sources(op: Opcode) -> Option<usize> {
-    match op {
-        Opcode::Mov => Some(1),
-        Opcode::Movc => Some(2),
-        Opcode::Swapc => Some(3),
-        _ => None,
-    }
+    let info = op.info();
+    info.has(Flags::MOVE)
+        .then(|| info.dst as usize + usize::from(info.src > 1))
 }
 
 /// [`frees_nan`] for one instruction: a copy that `_sat` or a source modifier makes a float op

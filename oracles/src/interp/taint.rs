@@ -11,6 +11,7 @@
 //! Tracking is per lane and register component; indexable temps count per lane, and memory
 //! (TGSM and UAVs) as a whole, which can only over-approximate.
 
+use dxbc::opcodes::Flags;
 use dxbc::{Instruction, Opcode, Operand, OperandType};
 
 use super::machine::{Machine, source_component, write_mask};
@@ -36,8 +37,7 @@ pub struct Taint {
 
 /// Ops whose result is within a band rather than exact.
 pub fn approximate(op: Opcode) -> bool {
-    use Opcode::*;
-    matches!(op, Exp | Log | Rsq | Sqrt | Rcp | Div | Sincos)
+    op.info().has(Flags::APPROXIMATE)
 }
 
 /// Source `k` of `op` turns any difference into an unbounded one near 0: a reciprocal, a
@@ -45,14 +45,13 @@ pub fn approximate(op: Opcode) -> bool {
 /// amount (D3D 0.0008, WGSL 2^-11), so `rcp` of it can be off by any factor (the H200 on
 /// `sincos r0.y, null, v0; rcp r0.y, r0.y` with 2^-14 in `v0.y`, dxdiff fuzz).
 fn unbounded(op: Opcode, k: usize) -> bool {
-    use Opcode::*;
-    matches!((op, k), (Rcp | Rsq | Log, _) | (Div, 1))
+    let info = op.info();
+    info.has(Flags::POLE) && k + 1 == info.src as usize
 }
 
 /// Ops that carry a difference on continuously (the program's band covers what they do).
 fn continuous(op: Opcode) -> bool {
-    use Opcode::*;
-    approximate(op) || matches!(op, Add | Mul | Mad | Dp2 | Dp3 | Dp4 | Min | Max | Mov)
+    op.info().has(Flags::CONTINUOUS)
 }
 
 impl Taint {
@@ -136,8 +135,7 @@ fn read_comps(op: Opcode, mask: u8) -> Vec<usize> {
 
 /// Ops whose result keeps an absolute error absolute (they do not scale their values).
 fn keeps_absolute(op: Opcode) -> bool {
-    use Opcode::*;
-    matches!(op, Mov | Movc | Swapc | Add | Min | Max)
+    op.info().has(Flags::KEEPS_ABSOLUTE)
 }
 
 impl Machine<'_> {
@@ -227,13 +225,10 @@ impl Machine<'_> {
 
     /// Before a flow instruction with a condition or selector: a tainted one amplifies.
     pub(super) fn taint_condition(&mut self, inst: &Instruction) {
-        use Opcode::*;
-        if !self.taint.on
-            || !matches!(
-                inst.opcode,
-                If | Breakc | Continuec | Retc | Discard | Switch | Callc
-            )
-        {
+        // Every flow instruction with an operand: a condition, a selector (a `case` literal
+        // or a label is never tainted).
+        let info = inst.info();
+        if !self.taint.on || info.kind != dxbc::opcodes::Kind::Flow || info.src == 0 {
             return;
         }
         let Some(op) = inst.operands.first() else {

@@ -11,14 +11,6 @@ use super::resources::{Address, Format, Sampler, Srv, Texture2d};
 use crate::domain::{Domain, Events, raise};
 use crate::rules::float as fl;
 
-pub fn is_texture_op(op: Opcode) -> bool {
-    use Opcode::*;
-    matches!(
-        op,
-        Ld | LdUavTyped | StoreUavTyped | Sample | SampleL | SampleB | Resinfo
-    )
-}
-
 /// `R32_UINT`, the element format of a typed buffer bound without one.
 const DEFAULT_FORMAT: Format = Format {
     channels: 1,

@@ -1,7 +1,7 @@
 //! ALU lowering: one function per opcode family, each following the seed contract's rule in the
 //! `contract` profile and a D3D-exact polyfill in the `exact` profile.
 
-use dxbc::opcodes::{Kind, Num};
+use dxbc::opcodes::{Flags, Kind, Num};
 use dxbc::{Instruction, Opcode};
 
 use super::Ctx;
@@ -488,14 +488,15 @@ impl Ctx<'_> {
             Dp2 => self.dot(inst, 2),
             Dp3 => self.dot(inst, 3),
             Dp4 => self.dot(inst, 4),
-            Sincos | Udiv | Imul | Umul | Uaddc | Usubb | Swapc => self.alu_pair(inst),
-            DerivRtx | DerivRty | DerivRtxCoarse | DerivRtxFine | DerivRtyCoarse | DerivRtyFine => {
-                self.derivative(inst)
+            // Two results: `sincos`, `udiv`, the wide multiplies, carries and `swapc`.
+            _ if info.dst == 2 && !matches!(info.kind, Kind::Atomic | Kind::Resource) => {
+                self.alu_pair(inst)
             }
-            op if super::memory::is_memory_op(op) => self.memory(inst),
+            op if op.info().has(Flags::DERIVATIVE) => self.derivative(inst),
             Gather4 | Gather4C | Gather4Po | Gather4PoC => {
                 Err(Rejection::new(id::UNSUPPORTED, "gather4 is not lowered"))
             }
+            op if op.info().has(Flags::BUFFER) || op.info().has(Flags::TYPED) => self.memory(inst),
             _ if matches!(
                 info.kind,
                 Kind::AluFloat

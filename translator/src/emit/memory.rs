@@ -13,26 +13,6 @@ use crate::Rejection;
 use crate::manifest::Binding;
 use crate::names as id;
 
-pub fn is_memory_op(op: Opcode) -> bool {
-    use Opcode::*;
-    matches!(op.info().kind, dxbc::opcodes::Kind::Atomic)
-        || matches!(
-            op,
-            LdRaw
-                | StoreRaw
-                | LdStructured
-                | StoreStructured
-                | Bufinfo
-                | LdUavTyped
-                | StoreUavTyped
-                | Ld
-                | Sample
-                | SampleL
-                | SampleB
-                | Resinfo
-        )
-}
-
 /// Which memory an operand names, and its WGSL variable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Mem {
@@ -364,7 +344,11 @@ impl Ctx<'_> {
             Ld => self.texture_load(inst),
             Sample | SampleL | SampleB => self.sample(inst),
             Resinfo => self.resinfo(inst),
-            _ => self.atomic(inst),
+            op if op.info().kind == dxbc::opcodes::Kind::Atomic => self.atomic(inst),
+            other => Err(Rejection::new(
+                id::UNSUPPORTED,
+                format!("`{}` is not lowered", other.mnemonic()),
+            )),
         }
     }
 
