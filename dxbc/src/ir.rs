@@ -18,6 +18,15 @@ pub enum Stage {
 }
 
 impl Stage {
+    /// The output-register limit of the stage: 8 render targets for pixel shaders, 32
+    /// elsewhere. (The stage knows its limit, so `limits` need not know stages.)
+    pub const fn output_registers(self) -> Limit {
+        match self {
+            Stage::Pixel => Limit::PixelOutputRegisters,
+            _ => Limit::OutputRegisters,
+        }
+    }
+
     pub fn from_number(n: u32) -> Option<Stage> {
         Some(match n {
             0 => Stage::Pixel,
@@ -143,9 +152,7 @@ impl Program {
         RegisterCounts {
             temps: c.temps.min(Limit::TempRegisters.value()),
             inputs: c.inputs.min(Limit::InputRegisters.value()),
-            outputs: c
-                .outputs
-                .min(crate::limits::output_registers(self.version.stage).value()),
+            outputs: c.outputs.min(self.version.stage.output_registers().value()),
         }
     }
 }

@@ -142,14 +142,6 @@ impl std::fmt::Display for Limit {
 /// reject a dispatch before sizing anything by it.
 pub const DISPATCH_GROUPS_PER_DIMENSION: u32 = Limit::DispatchGroupsPerDimension.value();
 
-/// The output-register limit of a stage: 8 render targets for pixel shaders, 32 elsewhere.
-pub const fn output_registers(stage: crate::ir::Stage) -> Limit {
-    match stage {
-        crate::ir::Stage::Pixel => Limit::PixelOutputRegisters,
-        _ => Limit::OutputRegisters,
-    }
-}
-
 /// The table as Markdown rows (`| limit | value | bounds | source |`), for docs/reliability.md.
 pub fn markdown_table() -> String {
     let mut s = String::from("| limit | value | bounds | source |\n| --- | ---: | --- | --- |\n");

@@ -19,7 +19,7 @@ use std::collections::{HashMap, HashSet};
 use crate::encode::encode_instruction;
 use crate::error::{DxbcError, Result};
 use crate::ir::*;
-use crate::limits::{self, Limit};
+use crate::limits::Limit;
 use crate::opcodes::Opcode;
 
 /// Validates a decoded program (see the module docs).
@@ -297,7 +297,7 @@ fn register_limit(ty: OperandType, stage: Stage) -> Option<Limit> {
         OperandType::Temp => Limit::TempRegisters,
         OperandType::IndexableTemp => Limit::IndexableTempArrays,
         OperandType::Input | OperandType::InputPatchConstant => Limit::InputRegisters,
-        OperandType::Output => limits::output_registers(stage),
+        OperandType::Output => stage.output_registers(),
         OperandType::ConstantBuffer => Limit::ConstantBuffers,
         OperandType::Resource => Limit::ShaderResources,
         OperandType::Sampler => Limit::Samplers,

@@ -154,20 +154,20 @@ pub struct Machine<'a> {
     /// group [`super::race`] decides instead, since barriers order its invocations.
     pub uav_stores: std::collections::HashMap<(u32, u64), (u32, usize, u32)>,
     /// Race tracking per memory word and barrier epoch (compute only).
-    pub races: super::race::Races,
+    pub races: super::tracked::Races,
     /// The index of the thread group this batch runs (0 outside a dispatch).
     pub group: u32,
     /// `dcl_indexrange`s of `v#` and `o#`, which bound their dynamic indices.
-    pub index_ranges: Vec<super::ranges::IndexRange>,
+    pub index_ranges: Vec<super::tracked::IndexRange>,
     /// The temp components each instruction reads as compile-time constants (`constants`).
     pub consts: std::sync::Arc<super::constants::Constants>,
     /// Which values are NaNs with a free payload (`nan`).
-    pub free_nan: super::nan::FreeNan,
+    pub free_nan: super::tracked::FreeNan,
     /// Components of the instruction being executed that may hold a NaN: the fast path clears
     /// the ones it computed (all normal), so the NaN scan skips them.
     pub nan_check: u8,
     /// Where approximate results went (`approximate-amplified`).
-    pub taint: super::taint::Taint,
+    pub taint: super::tracked::Taint,
     /// What this run found about the program (races, indices out of range).
     pub findings: Vec<super::findings::Finding>,
 }
@@ -235,7 +235,7 @@ impl Machine<'_> {
         self.scratch_ev.fill(0);
         self.uav_stores.clear();
         self.findings.clear();
-        self.races = super::race::Races::new(self.races.on);
+        self.races = super::tracked::Races::new(self.races.on);
         self.free_nan.clear();
         self.executed = 0;
     }

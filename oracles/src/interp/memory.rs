@@ -6,8 +6,8 @@ use dxbc::{Instruction, Opcode, Operand, OperandType};
 
 use super::findings::{FindingKind, record};
 use super::machine::{Consumer, Machine, source_component, write_mask};
-use super::race::{Access, Space};
 use super::resources::{Buffer, buffer_load, buffer_store};
+use super::tracked::{Access, Space};
 use super::{InterpError, ViewKind};
 use crate::domain::{Domain, raise};
 

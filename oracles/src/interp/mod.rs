@@ -19,6 +19,7 @@ mod ranges;
 pub mod resources;
 mod taint;
 mod textures;
+mod tracked;
 
 use std::collections::BTreeMap;
 
@@ -138,7 +139,7 @@ struct Layout {
     /// The temp components each instruction reads as compile-time constants.
     consts: std::sync::Arc<constants::Constants>,
     /// `dcl_indexrange`s of `v#` and `o#`.
-    index_ranges: Vec<ranges::IndexRange>,
+    index_ranges: Vec<tracked::IndexRange>,
 }
 
 fn layout(program: &Program) -> Layout {
@@ -245,13 +246,13 @@ fn machine<'a>(
         views: l.views.clone(),
         executed: 0,
         uav_stores: std::collections::HashMap::new(),
-        taint: taint::Taint::new(l.temps, l.outputs, lanes),
+        taint: tracked::Taint::new(l.temps, l.outputs, lanes),
         findings: Vec::new(),
-        races: race::Races::new(program.version.stage == dxbc::Stage::Compute),
+        races: tracked::Races::new(program.version.stage == dxbc::Stage::Compute),
         group: 0,
         index_ranges: l.index_ranges.clone(),
         consts: l.consts.clone(),
-        free_nan: nan::FreeNan::new(l.temps, l.outputs, lanes),
+        free_nan: tracked::FreeNan::new(l.temps, l.outputs, lanes),
         nan_check: 0xf,
     })
 }
@@ -500,7 +501,7 @@ pub fn run_dispatch(
                 left = left.saturating_sub(m.executed);
                 uav_stores = std::mem::take(&mut m.uav_stores);
                 nan_words = std::mem::take(&mut m.free_nan.memory);
-                nan_words.retain(|(space, _)| matches!(space, race::Space::Uav(_)));
+                nan_words.retain(|(space, _)| matches!(space, tracked::Space::Uav(_)));
                 result.events |= m.events.iter().fold(0, |a, e| a | e);
                 findings::merge(&mut result.findings, std::mem::take(&mut m.findings));
                 result.groups += 1;
@@ -510,7 +511,7 @@ pub fn run_dispatch(
     for (&slot, buf) in &res.uavs {
         let mut flags = vec![false; buf.words.len()];
         for (space, word) in &nan_words {
-            if *space == race::Space::Uav(slot)
+            if *space == tracked::Space::Uav(slot)
                 && let Some(f) = flags.get_mut(*word as usize)
             {
                 *f = true;

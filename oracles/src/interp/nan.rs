@@ -8,13 +8,11 @@
 //! NaN, carried unchanged through `mov`/`movc`/`swapc` and through memory, cleared by any other
 //! write. The verdict side asks [`crate::verdict::nan_payload_free`].
 
-use std::collections::HashSet;
-
 use dxbc::opcodes::Flags;
 use dxbc::{Instruction, Modifier, Opcode, Operand, OperandType};
 
 use super::machine::{Consumer, Machine, write_mask};
-use super::race::Space;
+use super::tracked::Space;
 use crate::rules::float::is_nan;
 
 /// Whether `op` leaves the payload of a NaN result undefined in D3D (the one place the rule is
@@ -51,59 +49,6 @@ pub fn frees_nan_inst(inst: &Instruction) -> bool {
                     .iter()
                     .any(|o| o.modifier != Modifier::None)
         })
-}
-
-/// Which values are NaNs with a free payload, in one batch.
-#[derive(Debug, Clone, Default)]
-pub struct FreeNan {
-    /// Set once any flag has been set; until then nothing needs clearing or carrying.
-    pub on: bool,
-    temps: Vec<bool>,
-    outputs: Vec<bool>,
-    lanes: usize,
-    /// Memory words (TGSM and UAVs, by word index) that hold a freed NaN.
-    pub memory: HashSet<(Space, u64)>,
-    /// The flags of the values the memory op just executed loaded, per component and lane.
-    pub loaded: Option<[Vec<bool>; 4]>,
-}
-
-impl FreeNan {
-    pub fn new(temps: usize, outputs: usize, lanes: usize) -> FreeNan {
-        FreeNan {
-            on: false,
-            temps: vec![false; temps * 4 * lanes],
-            outputs: vec![false; outputs * 4 * lanes],
-            lanes,
-            memory: HashSet::new(),
-            loaded: None,
-        }
-    }
-
-    pub fn clear(&mut self) {
-        self.on = false;
-        self.temps.fill(false);
-        self.outputs.fill(false);
-        self.memory.clear();
-        self.loaded = None;
-    }
-
-    /// The flag of register `reg` component `comp` in `lane` (inputs, literals and constants
-    /// are exact bits: never free).
-    pub fn get(&self, ty: OperandType, reg: usize, comp: usize, lane: usize) -> bool {
-        let file = match ty {
-            OperandType::Temp => &self.temps,
-            OperandType::Output => &self.outputs,
-            _ => return false,
-        };
-        file.get((reg * 4 + comp) * self.lanes + lane)
-            .copied()
-            .unwrap_or(false)
-    }
-
-    /// Output register `reg` component `comp` of `lane`.
-    pub fn output(&self, reg: usize, comp: usize, lane: usize) -> bool {
-        self.get(OperandType::Output, reg, comp, lane)
-    }
 }
 
 fn imm_index(op: &Operand) -> Option<usize> {

@@ -12,100 +12,10 @@
 //! the invocations involved and every later reader get `d3d-undefined`, and the run records a
 //! finding.
 
-use std::collections::HashMap;
-
 use super::findings::{FindingKind, record};
 use super::machine::Machine;
+use super::tracked::{Access, Space, Who, Word};
 use crate::domain::Domain;
-
-/// Which invocations of the group did something to a word in this epoch.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-enum Who {
-    #[default]
-    Nobody,
-    One(u32),
-    Many,
-}
-
-impl Who {
-    fn add(self, l: u32) -> Who {
-        match self {
-            Who::Nobody => Who::One(l),
-            Who::One(x) if x == l => self,
-            _ => Who::Many,
-        }
-    }
-
-    /// Someone other than `l`: `Some(Some(lane))` when it is one known invocation.
-    fn other_than(self, l: u32) -> Option<Option<u32>> {
-        match self {
-            Who::One(x) if x != l => Some(Some(x)),
-            Who::Many => Some(None),
-            _ => None,
-        }
-    }
-}
-
-#[derive(Debug, Clone, Default)]
-struct Word {
-    epoch: u64,
-    writers: Who,
-    /// The value of the first plain store this epoch, and whether a later one differed.
-    value: u32,
-    mixed: bool,
-    readers: Who,
-    atomics: Who,
-    /// A race left the word's value undefined.
-    poisoned: bool,
-}
-
-/// One access to a memory word by one invocation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Access {
-    Read,
-    Write(u32),
-    Atomic,
-}
-
-/// The memory a word lives in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Space {
-    Tgsm(u32),
-    Uav(u32),
-}
-
-/// Race tracking of one thread group.
-#[derive(Debug, Clone, Default)]
-pub struct Races {
-    /// Only compute groups are tracked (pixel and vertex programs have no barriers).
-    pub on: bool,
-    tgsm_epoch: u64,
-    uav_epoch: u64,
-    words: HashMap<(Space, u64), Word>,
-}
-
-impl Races {
-    pub fn new(on: bool) -> Races {
-        Races {
-            on,
-            ..Races::default()
-        }
-    }
-
-    /// A `sync` with these flags (bit 0 thread sync, 1 TGSM fence, 2/3 UAV fences) ends the
-    /// epochs of the memories it fences, but only together with the thread sync.
-    pub fn barrier(&mut self, flags: u32) {
-        if flags & 1 == 0 {
-            return;
-        }
-        if flags & 2 != 0 {
-            self.tgsm_epoch += 1;
-        }
-        if flags & 0b1100 != 0 {
-            self.uav_epoch += 1;
-        }
-    }
-}
 
 impl Machine<'_> {
     /// Record one access of `lane` to the word at byte `addr` of `space`, at instruction `at`.

@@ -8,10 +8,8 @@ use dxbc::{Index, OperandType, Program};
 
 use super::findings::{FindingKind, record};
 use super::machine::Machine;
+use super::tracked::IndexRange;
 use crate::domain::Domain;
-
-/// A `dcl_indexrange`: register file, first register, count.
-pub type IndexRange = (OperandType, u32, u32);
 
 /// The index ranges a program declares for `v#` and `o#`.
 pub fn index_ranges(program: &Program) -> Vec<IndexRange> {

@@ -17,24 +17,6 @@ use dxbc::{Instruction, Opcode, Operand, OperandType};
 use super::machine::{Machine, source_component, write_mask};
 use crate::domain::Domain;
 
-/// Taint state of one batch.
-#[derive(Debug, Clone, Default)]
-pub struct Taint {
-    /// Set once an approximate op has run; until then nothing is tracked.
-    pub on: bool,
-    temps: Vec<bool>,
-    outputs: Vec<bool>,
-    /// Per lane: an approximate value was written to some indexable temp.
-    indexable: Vec<bool>,
-    /// An approximate value was written to TGSM or a UAV.
-    memory: bool,
-    /// Per temp/output component and lane: the value's error is absolute (`sincos`, carried
-    /// by moves, adds and selections), so scaling it scales the error.
-    abs_temps: Vec<bool>,
-    abs_outputs: Vec<bool>,
-    lanes: usize,
-}
-
 /// Ops whose result is within a band rather than exact.
 pub fn approximate(op: Opcode) -> bool {
     op.info().has(Flags::APPROXIMATE)
@@ -52,67 +34,6 @@ fn unbounded(op: Opcode, k: usize) -> bool {
 /// Ops that carry a difference on continuously (the program's band covers what they do).
 fn continuous(op: Opcode) -> bool {
     op.info().has(Flags::CONTINUOUS)
-}
-
-impl Taint {
-    pub fn new(temps: usize, outputs: usize, lanes: usize) -> Taint {
-        Taint {
-            on: false,
-            temps: vec![false; temps * 4 * lanes],
-            outputs: vec![false; outputs * 4 * lanes],
-            indexable: vec![false; lanes],
-            memory: false,
-            abs_temps: vec![false; temps * 4 * lanes],
-            abs_outputs: vec![false; outputs * 4 * lanes],
-            lanes,
-        }
-    }
-
-    fn abs(&self, ty: OperandType, reg: usize, comp: usize, lane: usize) -> bool {
-        let file = match ty {
-            OperandType::Temp => &self.abs_temps,
-            OperandType::Output => &self.abs_outputs,
-            _ => return false,
-        };
-        file.get((reg * 4 + comp) * self.lanes + lane)
-            .copied()
-            .unwrap_or(false)
-    }
-
-    fn set_abs(&mut self, ty: OperandType, reg: usize, comp: usize, lane: usize, v: bool) {
-        let lanes = self.lanes;
-        let file = match ty {
-            OperandType::Temp => &mut self.abs_temps,
-            OperandType::Output => &mut self.abs_outputs,
-            _ => return,
-        };
-        if let Some(t) = file.get_mut((reg * 4 + comp) * lanes + lane) {
-            *t = v;
-        }
-    }
-
-    fn reg(&self, ty: OperandType, reg: usize, comp: usize, lane: usize) -> bool {
-        let file = if ty == OperandType::Temp {
-            &self.temps
-        } else {
-            &self.outputs
-        };
-        file.get((reg * 4 + comp) * self.lanes + lane)
-            .copied()
-            .unwrap_or(false)
-    }
-
-    fn set(&mut self, ty: OperandType, reg: usize, comp: usize, lane: usize, v: bool) {
-        let lanes = self.lanes;
-        let file = if ty == OperandType::Temp {
-            &mut self.temps
-        } else {
-            &mut self.outputs
-        };
-        if let Some(t) = file.get_mut((reg * 4 + comp) * lanes + lane) {
-            *t = v;
-        }
-    }
 }
 
 fn imm_index(op: &Operand) -> Option<usize> {

@@ -6,8 +6,8 @@ use dxbc::{Instruction, Opcode, Operand, OperandType};
 
 use super::InterpError;
 use super::machine::{Consumer, Machine, source_component, write_mask};
-use super::race::{Access, Space};
 use super::resources::{Address, Format, Sampler, Srv, Texture2d};
+use super::tracked::{Access, Space};
 use crate::domain::{Domain, Events, raise};
 use crate::rules::float as fl;
 
