@@ -101,8 +101,18 @@ impl Instruction {
         }
     }
 
-    /// The system value of a `_sgv`/`_siv` input or output declaration.
+    /// The system value of a `_sgv`/`_siv` input or output declaration; `None` also for a
+    /// number past the table (see [`Instruction::system_value_name`] to keep it).
     pub fn system_value(&self) -> Option<SystemValue> {
+        match self.system_value_name()? {
+            SystemValueName::Known(sv) => Some(sv),
+            SystemValueName::Other(_) => None,
+        }
+    }
+
+    /// The `D3D10_SB_NAME` token of a `_sgv`/`_siv` declaration, unknown numbers included, so
+    /// a caller can reject one by its number.
+    pub fn system_value_name(&self) -> Option<SystemValueName> {
         let with_name = [
             Opcode::DclInputSgv,
             Opcode::DclInputSiv,
@@ -112,7 +122,7 @@ impl Instruction {
             Opcode::DclOutputSiv,
         ];
         match self.trailing.as_slice() {
-            [v] if self.is(&with_name) => SystemValue::from_number(*v),
+            [v] if self.is(&with_name) => Some(SystemValueName::from_number(*v)),
             _ => None,
         }
     }
@@ -124,6 +134,13 @@ impl Instruction {
         } else {
             None
         }
+    }
+
+    /// The return type of each component (x, y, z, w) of `dcl_resource`/`dcl_uav_typed` (the
+    /// payload word; [`Instruction::return_types`] is the extended opcode of a load).
+    pub fn declared_return_types(&self) -> Option<[ReturnType; 4]> {
+        let token = self.return_type_token()?;
+        Some([0, 4, 8, 12].map(|shift| ReturnType::from_number((token >> shift) & 0xF)))
     }
 
     /// The declared size of `dcl_constantbuffer` in vec4 rows (0 = not stated), SM5.0's second
@@ -141,10 +158,10 @@ impl Instruction {
 
     // ---- control fields (OpcodeToken0 bits 11..=23) ----
 
-    /// `dcl_resource`/`dcl_uav_typed` dimension (names::RESOURCE_DIMENSIONS).
-    pub fn resource_dimension(&self) -> Option<u32> {
+    /// `dcl_resource`/`dcl_uav_typed` dimension.
+    pub fn resource_dimension(&self) -> Option<ResourceDimension> {
         self.is(&[Opcode::DclResource, Opcode::DclUavTyped])
-            .then(|| bits(self, 11, 5))
+            .then(|| ResourceDimension::from_number(bits(self, 11, 5)))
     }
 
     /// Sample count of a multisampled `dcl_resource`.
@@ -152,19 +169,20 @@ impl Instruction {
         (self.opcode == Opcode::DclResource).then(|| bits(self, 16, 7))
     }
 
-    /// Interpolation mode of `dcl_input_ps*` (names::INTERPOLATION_MODES).
-    pub fn interpolation_mode(&self) -> Option<u32> {
+    /// Interpolation mode of `dcl_input_ps*`.
+    pub fn interpolation_mode(&self) -> Option<InterpolationMode> {
         let ps = [
             Opcode::DclInputPs,
             Opcode::DclInputPsSgv,
             Opcode::DclInputPsSiv,
         ];
-        self.is(&ps).then(|| bits(self, 11, 4))
+        self.is(&ps)
+            .then(|| InterpolationMode::from_number(bits(self, 11, 4)))
     }
 
-    /// `dcl_sampler` mode (names::SAMPLER_MODES).
-    pub fn sampler_mode(&self) -> Option<u32> {
-        (self.opcode == Opcode::DclSampler).then(|| bits(self, 11, 4))
+    /// `dcl_sampler` mode.
+    pub fn sampler_mode(&self) -> Option<SamplerMode> {
+        (self.opcode == Opcode::DclSampler).then(|| SamplerMode::from_number(bits(self, 11, 4)))
     }
 
     /// `dcl_constantbuffer ..., dynamicIndexed`.
@@ -172,9 +190,9 @@ impl Instruction {
         self.is(&[Opcode::DclConstantbuffer, Opcode::DclInterface]) && bits(self, 11, 1) == 1
     }
 
-    /// `resinfo`'s return type: 0 float, 1 `_rcpFloat`, 2 `_uint`.
-    pub fn resinfo_return_type(&self) -> Option<u32> {
-        (self.opcode == Opcode::Resinfo).then(|| bits(self, 11, 2))
+    /// `resinfo`'s return type.
+    pub fn resinfo_return_type(&self) -> Option<ResinfoReturnType> {
+        (self.opcode == Opcode::Resinfo).then(|| ResinfoReturnType::from_number(bits(self, 11, 2)))
     }
 
     /// `sampleinfo_uint`.
@@ -209,6 +227,11 @@ impl Instruction {
     /// `dcl_globalFlags` bits, bit 0 = `refactoringAllowed` (names::GLOBAL_FLAGS).
     pub fn global_flags(&self) -> Option<u32> {
         (self.opcode == Opcode::DclGlobalFlags).then_some(self.controls >> 11)
+    }
+
+    /// `dcl_globalFlags refactoringAllowed`.
+    pub fn is_refactoring_allowed(&self) -> bool {
+        self.global_flags().is_some_and(|f| f & 1 != 0)
     }
 
     /// `dcl_outputtopology` (names::OUTPUT_TOPOLOGIES).
@@ -248,6 +271,129 @@ impl Instruction {
     /// `sync` flags: bit 0 threads, 1 TGSM fence, 2 UAV group fence, 3 UAV global fence.
     pub fn sync_flags(&self) -> Option<u32> {
         (self.opcode == Opcode::Sync).then(|| bits(self, 11, 4))
+    }
+}
+
+/// An enumeration of the token stream that stores any number the field can hold: a value the
+/// format does not define decodes as `Other(n)`, so decoding never fails and `number` gives the
+/// bits back exactly.
+macro_rules! token_enum {
+    ($(#[$doc:meta])* $name:ident { $($(#[$vdoc:meta])* $variant:ident = $n:literal,)* }) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum $name {
+            $($(#[$vdoc])* $variant,)*
+            /// A number the format does not define.
+            Other(u32),
+        }
+
+        impl $name {
+            pub const fn from_number(n: u32) -> $name {
+                match n {
+                    $($n => $name::$variant,)*
+                    other => $name::Other(other),
+                }
+            }
+
+            pub const fn number(self) -> u32 {
+                match self {
+                    $($name::$variant => $n,)*
+                    $name::Other(n) => n,
+                }
+            }
+        }
+    };
+}
+
+token_enum! {
+    /// `D3D10_SB_RESOURCE_DIMENSION` of `dcl_resource`/`dcl_uav_typed` (spelled by
+    /// [`names::RESOURCE_DIMENSIONS`]).
+    ResourceDimension {
+        Unknown = 0,
+        Buffer = 1,
+        Texture1d = 2,
+        Texture2d = 3,
+        Texture2dMs = 4,
+        Texture3d = 5,
+        TextureCube = 6,
+        Texture1dArray = 7,
+        Texture2dArray = 8,
+        Texture2dMsArray = 9,
+        TextureCubeArray = 10,
+        RawBuffer = 11,
+        StructuredBuffer = 12,
+    }
+}
+
+token_enum! {
+    /// `D3D10_SB_RESOURCE_RETURN_TYPE` of one component (spelled by [`names::RETURN_TYPES`]).
+    ReturnType {
+        Unorm = 1,
+        Snorm = 2,
+        Sint = 3,
+        Uint = 4,
+        Float = 5,
+        Mixed = 6,
+        Double = 7,
+        Continued = 8,
+        Unused = 9,
+    }
+}
+
+token_enum! {
+    /// `resinfo`'s return type suffix.
+    ResinfoReturnType {
+        /// No suffix: sizes as floats.
+        Float = 0,
+        /// `_rcpFloat`: reciprocal sizes.
+        RcpFloat = 1,
+        /// `_uint`.
+        Uint = 2,
+    }
+}
+
+token_enum! {
+    /// `D3D10_SB_INTERPOLATION_MODE` of `dcl_input_ps*` (spelled by
+    /// [`names::INTERPOLATION_MODES`]).
+    InterpolationMode {
+        Undefined = 0,
+        Constant = 1,
+        Linear = 2,
+        LinearCentroid = 3,
+        LinearNoPerspective = 4,
+        LinearNoPerspectiveCentroid = 5,
+        LinearSample = 6,
+        LinearNoPerspectiveSample = 7,
+    }
+}
+
+token_enum! {
+    /// `D3D10_SB_SAMPLER_MODE` of `dcl_sampler` (spelled by [`names::SAMPLER_MODES`]).
+    SamplerMode {
+        Default = 0,
+        Comparison = 1,
+        Mono = 2,
+    }
+}
+
+/// The name token of a `_sgv`/`_siv` declaration: a [`SystemValue`], or a number past its
+/// table, kept so that a consumer can reject it by number instead of mistaking it for none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SystemValueName {
+    Known(SystemValue),
+    Other(u32),
+}
+
+impl SystemValueName {
+    pub fn from_number(n: u32) -> SystemValueName {
+        SystemValue::from_number(n).map_or(SystemValueName::Other(n), SystemValueName::Known)
+    }
+
+    pub const fn number(self) -> u32 {
+        match self {
+            SystemValueName::Known(sv) => sv.number(),
+            SystemValueName::Other(n) => n,
+        }
     }
 }
 
@@ -407,5 +553,61 @@ mod tests {
         }
         assert_eq!(SystemValue::from_number(23), None);
         assert_eq!(SystemValue::FinalTriInsideTessFactor.signature_code(), 14);
+        assert_eq!(SystemValueName::from_number(23), SystemValueName::Other(23));
+        assert_eq!(
+            SystemValueName::from_number(1),
+            SystemValueName::Known(SystemValue::Position)
+        );
+    }
+
+    #[test]
+    fn token_enums_keep_every_number() {
+        for n in 0..64 {
+            assert_eq!(ResourceDimension::from_number(n).number(), n);
+            assert_eq!(ReturnType::from_number(n).number(), n);
+            assert_eq!(ResinfoReturnType::from_number(n).number(), n);
+            assert_eq!(InterpolationMode::from_number(n).number(), n);
+            assert_eq!(SamplerMode::from_number(n).number(), n);
+            assert_eq!(SystemValueName::from_number(n).number(), n);
+        }
+        assert_eq!(
+            ResourceDimension::from_number(3),
+            ResourceDimension::Texture2d
+        );
+        assert_eq!(
+            ResourceDimension::from_number(13),
+            ResourceDimension::Other(13)
+        );
+        assert_eq!(ReturnType::from_number(0), ReturnType::Other(0));
+    }
+
+    #[test]
+    fn token_enums_follow_the_spelling_tables() {
+        let spelled = |table: &[&'static str], n: u32| names::name(table, n).is_some();
+        for n in 0..16 {
+            use ResourceDimension as D;
+            assert_eq!(
+                spelled(names::RESOURCE_DIMENSIONS, n),
+                !matches!(D::from_number(n), D::Other(_))
+            );
+            assert_eq!(
+                spelled(names::RETURN_TYPES, n),
+                !matches!(ReturnType::from_number(n), ReturnType::Other(_))
+            );
+            assert_eq!(
+                spelled(names::SAMPLER_MODES, n),
+                !matches!(SamplerMode::from_number(n), SamplerMode::Other(_))
+            );
+        }
+        // Mode 0 is defined but unspelled: fxc prints nothing for it.
+        for n in 1..16 {
+            assert_eq!(
+                spelled(names::INTERPOLATION_MODES, n),
+                !matches!(
+                    InterpolationMode::from_number(n),
+                    InterpolationMode::Other(_)
+                )
+            );
+        }
     }
 }

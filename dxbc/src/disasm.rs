@@ -6,6 +6,7 @@
 
 use std::fmt::Write;
 
+use crate::decl::{InterpolationMode, ResinfoReturnType, ResourceDimension};
 use crate::encode::encode_instruction;
 use crate::ir::*;
 use crate::limits::Limit;
@@ -202,9 +203,9 @@ impl Printer {
             s.push(')');
         }
         match info.ctl {
-            Ctl::ResInfo => match inst.resinfo_return_type().unwrap_or(0) {
-                1 => s.push_str("_rcpfloat"),
-                2 => s.push_str("_uint"),
+            Ctl::ResInfo => match inst.resinfo_return_type() {
+                Some(ResinfoReturnType::RcpFloat) => s.push_str("_rcpfloat"),
+                Some(ResinfoReturnType::Uint) => s.push_str("_uint"),
                 _ => {}
             },
             Ctl::SampleInfo if inst.is_sampleinfo_uint() => s.push_str("_uint"),
@@ -493,12 +494,12 @@ impl Printer {
                 format!("{m} {reg}, {access}{}", space(1)?)
             }
             Opcode::DclSampler if extra(0) => {
-                let mode = name(names::SAMPLER_MODES, inst.sampler_mode()?)?;
+                let mode = name(names::SAMPLER_MODES, inst.sampler_mode()?.number())?;
                 format!("{m} {}, {mode}{}", op()?, space(0)?)
             }
             Opcode::DclResource | Opcode::DclUavTyped if extra(1) => {
                 let dim_value = inst.resource_dimension()?;
-                let dim = name(names::RESOURCE_DIMENSIONS, dim_value)?;
+                let dim = name(names::RESOURCE_DIMENSIONS, dim_value.number())?;
                 let mut stem = if inst.opcode == Opcode::DclResource {
                     format!("dcl_resource_{dim}")
                 } else {
@@ -506,7 +507,10 @@ impl Printer {
                 };
                 if inst.opcode == Opcode::DclResource {
                     let count = inst.sample_count()?;
-                    if matches!(dim_value, 4 | 9) {
+                    if matches!(
+                        dim_value,
+                        ResourceDimension::Texture2dMs | ResourceDimension::Texture2dMsArray
+                    ) {
                         let _ = write!(stem, "({count})");
                     } else if count != 0 {
                         return None;
@@ -562,7 +566,7 @@ impl Printer {
             Opcode::DclInputPsSgv if t.len() == 1 => {
                 // fxc writes mode 1 (constant) and never prints it.
                 let mode = inst.interpolation_mode()?;
-                let mode_text = if mode == 1 {
+                let mode_text = if mode == InterpolationMode::Constant {
                     String::new()
                 } else {
                     interpolation(mode)?
@@ -657,10 +661,10 @@ fn is_range_file(ty: OperandType) -> bool {
     )
 }
 
-fn interpolation(mode: u32) -> Option<String> {
+fn interpolation(mode: InterpolationMode) -> Option<String> {
     match mode {
-        0 => Some(String::new()),
-        m => name(names::INTERPOLATION_MODES, m).map(|n| format!("{n} ")),
+        InterpolationMode::Undefined => Some(String::new()),
+        m => name(names::INTERPOLATION_MODES, m.number()).map(|n| format!("{n} ")),
     }
 }
 

@@ -33,7 +33,10 @@ pub mod validate;
 pub use asm::assemble;
 pub use checksum::dxbc_checksum;
 pub use container::{Chunk, Container, FourCC};
-pub use decl::SystemValue;
+pub use decl::{
+    InterpolationMode, ResinfoReturnType, ResourceDimension, ReturnType, SamplerMode, SystemValue,
+    SystemValueName,
+};
 pub use decode::{decode_program, decode_words};
 pub use disasm::{Syntax, disassemble};
 pub use encode::{encode_program, encode_words};

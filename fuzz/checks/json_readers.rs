@@ -30,7 +30,7 @@ pub fn manifest(bytes: &[u8]) {
         return;
     }
     for b in &m.bindings {
-        if b.kind == "cbuffer" {
+        if b.kind == translator::manifest::BindingKind::Cbuffer {
             assert!(b.size_bytes.unwrap_or(0) <= 4096 * 16, "{b:?}");
             assert!(b.register < 14, "{b:?}");
         }

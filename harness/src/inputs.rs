@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 use oracles::interp::{Buffer, Resources, Srv};
 use translator::Translation;
+use translator::manifest::BindingKind;
 
 use crate::exec::Batch;
 
@@ -75,7 +76,7 @@ fn stage_srvs(t: &Translation, seed: u64) -> BTreeMap<u32, Srv> {
     t.manifest
         .bindings
         .iter()
-        .filter(|b| b.kind == "srv")
+        .filter(|b| b.kind == BindingKind::Srv)
         .map(|b| {
             let words = generators::values::sample(
                 seed ^ u64::from(b.register).wrapping_mul(0x51_7cc1),
@@ -107,7 +108,7 @@ pub fn stage(t: &Translation, run_seed: u64, seed: u64, n: usize) -> Batch {
     let cbs: Vec<(u32, usize)> = m
         .bindings
         .iter()
-        .filter(|b| b.kind == "cbuffer")
+        .filter(|b| b.kind == BindingKind::Cbuffer)
         .map(|b| (b.register, b.size_bytes.unwrap_or(16) as usize / 4))
         .collect();
     let cb_words: usize = cbs.iter().map(|(_, n)| n).sum();
@@ -170,15 +171,15 @@ fn buffer_bytes(b: &translator::manifest::Binding, threads: u32) -> u32 {
 /// words, so a dispatch of T threads covers T thread inputs).
 pub fn compute(t: &Translation, threads: u32, seed: u64, n: usize) -> Batch {
     let m = &t.manifest;
-    let sizes: Vec<(&str, u32, u32)> = m
+    let sizes: Vec<(&BindingKind, u32, u32)> = m
         .bindings
         .iter()
         .map(|b| {
-            let bytes = match b.kind.as_str() {
-                "cbuffer" => b.size_bytes.unwrap_or(16),
+            let bytes = match b.kind {
+                BindingKind::Cbuffer => b.size_bytes.unwrap_or(16),
                 _ => buffer_bytes(b, threads),
             };
-            (b.kind.as_str(), b.register, bytes)
+            (&b.kind, b.register, bytes)
         })
         .collect();
     let per: usize = sizes.iter().map(|(_, _, b)| *b as usize / 4).sum();
@@ -195,11 +196,11 @@ pub fn compute(t: &Translation, threads: u32, seed: u64, n: usize) -> Batch {
             for (kind, reg, bytes) in &sizes {
                 let w = words[at..at + *bytes as usize / 4].to_vec();
                 at += *bytes as usize / 4;
-                match *kind {
-                    "cbuffer" => {
+                match kind {
+                    BindingKind::Cbuffer => {
                         res.cbs.insert(*reg, w);
                     }
-                    "srv" => {
+                    BindingKind::Srv => {
                         res.srvs.insert(*reg, Srv::Buffer(buffer(w, *bytes)));
                     }
                     _ => {

@@ -16,18 +16,113 @@ pub struct Manifest {
     pub outputs: Vec<Interface>,
 }
 
+/// What a binding stands for. The JSON spelling is the lowercase name; any other string (an
+/// external translator's manifest) is kept as `Other`, so reading never fails on it and
+/// writing gives it back unchanged.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BindingKind {
+    /// A constant buffer, `cb#`.
+    Cbuffer,
+    /// A shader resource view, `t#`.
+    Srv,
+    /// An unordered access view, `u#`.
+    Uav,
+    /// A sampler, `s#`.
+    Sampler,
+    #[serde(untagged)]
+    Other(String),
+}
+
+impl BindingKind {
+    /// The JSON spelling.
+    pub fn as_str(&self) -> &str {
+        match self {
+            BindingKind::Cbuffer => "cbuffer",
+            BindingKind::Srv => "srv",
+            BindingKind::Uav => "uav",
+            BindingKind::Sampler => "sampler",
+            BindingKind::Other(s) => s,
+        }
+    }
+}
+
+impl std::fmt::Display for BindingKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// How a binding's resource is laid out in WGSL. Strings other than these are kept as
+/// `Other`, as with [`BindingKind`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BindingLayout {
+    /// `array<vec4<u32>, N>` in a uniform buffer.
+    #[serde(rename = "uniform-vec4-array")]
+    UniformVec4Array,
+    /// `array<u32>` in a storage buffer.
+    #[serde(rename = "storage-u32-array")]
+    StorageU32Array,
+    /// `array<atomic<u32>>` in a storage buffer.
+    #[serde(rename = "storage-atomic-u32-array")]
+    StorageAtomicU32Array,
+    #[serde(rename = "texture_2d<f32>")]
+    Texture2dF32,
+    #[serde(rename = "texture_2d<u32>")]
+    Texture2dU32,
+    #[serde(rename = "texture_2d<i32>")]
+    Texture2dI32,
+    /// A texture of unstated type (vkd3d's manifests).
+    #[serde(rename = "texture")]
+    Texture,
+    #[serde(rename = "sampler")]
+    Sampler,
+    #[serde(untagged)]
+    Other(String),
+}
+
+impl BindingLayout {
+    /// The JSON spelling.
+    pub fn as_str(&self) -> &str {
+        match self {
+            BindingLayout::UniformVec4Array => "uniform-vec4-array",
+            BindingLayout::StorageU32Array => "storage-u32-array",
+            BindingLayout::StorageAtomicU32Array => "storage-atomic-u32-array",
+            BindingLayout::Texture2dF32 => "texture_2d<f32>",
+            BindingLayout::Texture2dU32 => "texture_2d<u32>",
+            BindingLayout::Texture2dI32 => "texture_2d<i32>",
+            BindingLayout::Texture => "texture",
+            BindingLayout::Sampler => "sampler",
+            BindingLayout::Other(s) => s,
+        }
+    }
+
+    /// Whether the resource is a storage buffer (fed as words), as opposed to a texture or
+    /// sampler. An unknown layout counts by its spelling's `storage` prefix.
+    pub fn is_storage(&self) -> bool {
+        match self {
+            BindingLayout::StorageU32Array | BindingLayout::StorageAtomicU32Array => true,
+            BindingLayout::Other(s) => s.starts_with("storage"),
+            _ => false,
+        }
+    }
+}
+
+impl std::fmt::Display for BindingLayout {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// A resource binding.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Binding {
-    /// `cbuffer`, `srv`, `uav` or `sampler`.
-    pub kind: String,
+    pub kind: BindingKind,
     /// The DXBC register number (`cb2` → 2).
     pub register: u32,
     pub group: u32,
     pub binding: u32,
-    /// How the resource is laid out: `uniform-vec4-array`, `storage-u32-array`,
-    /// `storage-atomic-u32-array`, `texture_2d<f32>`, `sampler`...
-    pub layout: String,
+    pub layout: BindingLayout,
     /// Byte size a buffer binding must have (constant buffers: the declared size).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub size_bytes: Option<u32>,
@@ -115,16 +210,16 @@ impl Manifest {
         count("inputs", self.inputs.len(), MAX_INTERFACES)?;
         count("outputs", self.outputs.len(), MAX_INTERFACES)?;
         for (i, b) in self.bindings.iter().enumerate() {
-            let slots = match b.kind.as_str() {
-                "cbuffer" => Limit::ConstantBuffers,
-                "srv" => Limit::ShaderResources,
-                "uav" => Limit::UnorderedAccessViews,
-                "sampler" => Limit::Samplers,
-                _ => continue,
+            let slots = match b.kind {
+                BindingKind::Cbuffer => Limit::ConstantBuffers,
+                BindingKind::Srv => Limit::ShaderResources,
+                BindingKind::Uav => Limit::UnorderedAccessViews,
+                BindingKind::Sampler => Limit::Samplers,
+                BindingKind::Other(_) => continue,
             };
             let reg = u64::from(b.register);
             over(format!("bindings[{i}].register"), reg + 1, 1, slots)?;
-            if b.kind == "cbuffer"
+            if b.kind == BindingKind::Cbuffer
                 && let Some(size) = b.size_bytes
             {
                 let rows = u64::from(size).div_ceil(16);
@@ -162,11 +257,11 @@ mod tests {
 
     fn cbuffer(register: u32, size_bytes: u32) -> Binding {
         Binding {
-            kind: "cbuffer".into(),
+            kind: BindingKind::Cbuffer,
             register,
             group: 0,
             binding: 0,
-            layout: "uniform-vec4-array".into(),
+            layout: BindingLayout::UniformVec4Array,
             size_bytes: Some(size_bytes),
             stride: None,
         }
@@ -195,5 +290,36 @@ mod tests {
         assert_eq!(m.check().expect_err("1M threads").field, "workgroup_size");
         m.workgroup_size = Some([0, 1, 1]);
         assert_eq!(m.check().expect_err("empty").field, "workgroup_size[0]");
+    }
+
+    #[test]
+    fn kinds_and_layouts_keep_their_json_spelling() {
+        let known = [
+            ("cbuffer", "uniform-vec4-array"),
+            ("srv", "storage-u32-array"),
+            ("uav", "storage-atomic-u32-array"),
+            ("srv", "texture_2d<f32>"),
+            ("srv", "texture_2d<u32>"),
+            ("srv", "texture_2d<i32>"),
+            ("srv", "texture"),
+            ("sampler", "sampler"),
+        ];
+        for (kind, layout) in known {
+            let json = format!(
+                r#"{{"kind":"{kind}","register":1,"group":0,"binding":2,"layout":"{layout}"}}"#
+            );
+            let b: Binding = serde_json::from_str(&json).expect("known binding");
+            assert!(!matches!(b.kind, BindingKind::Other(_)), "{kind}");
+            assert!(!matches!(b.layout, BindingLayout::Other(_)), "{layout}");
+            assert_eq!((b.kind.as_str(), b.layout.as_str()), (kind, layout));
+            assert_eq!(serde_json::to_string(&b).expect("serialize"), json);
+        }
+        // An external translator's own words survive a round trip.
+        let json =
+            r#"{"kind":"tbuffer","register":0,"group":1,"binding":0,"layout":"storage-f32"}"#;
+        let b: Binding = serde_json::from_str(json).expect("unknown strings");
+        assert_eq!(b.kind, BindingKind::Other("tbuffer".into()));
+        assert!(b.layout.is_storage());
+        assert_eq!(serde_json::to_string(&b).expect("serialize"), json);
     }
 }

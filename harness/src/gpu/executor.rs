@@ -7,6 +7,7 @@
 
 use oracles::interp::{Resources, Srv};
 use oracles::verdict::{Inconclusive, Skip, SkipKind};
+use translator::manifest::BindingKind;
 use translator::{Manifest, Translation};
 
 use super::isolated::{IsolatedGpu, Request};
@@ -92,7 +93,7 @@ fn compute_inputs(res: &Resources, with_cbs: bool) -> Result<ComputeInputs, Skip
 
 fn prepare_stage(t: &Translation) -> Result<(Stage, Manifest), Skip> {
     let m = &t.manifest;
-    let per_lane = m.bindings.iter().any(|b| b.kind == "cbuffer");
+    let per_lane = m.bindings.iter().any(|b| b.kind == BindingKind::Cbuffer);
     let wrapped = wrap::wrap_with(&t.wgsl, per_lane).map_err(|e| {
         Skip::new(
             SkipKind::Wrap,
@@ -104,13 +105,15 @@ fn prepare_stage(t: &Translation) -> Result<(Stage, Manifest), Skip> {
         let b = m
             .bindings
             .iter()
-            .find(|b| b.kind == "cbuffer" && b.group == u.group && b.binding == u.binding)
+            .find(|b| {
+                b.kind == BindingKind::Cbuffer && b.group == u.group && b.binding == u.binding
+            })
             .ok_or_else(|| Skip::new(SkipKind::Wrap, "a uniform the manifest does not list"))?;
         lane_cbs.push((b.register, u.stride_words as usize));
     }
     let mut manifest = m.clone();
     if per_lane {
-        manifest.bindings.retain(|b| b.kind != "cbuffer");
+        manifest.bindings.retain(|b| b.kind != BindingKind::Cbuffer);
     }
     let sources = wrapped
         .input_sources(&m.inputs)
@@ -270,11 +273,9 @@ impl Executor for GpuExecutor {
                 "the GPU runs a translation; there is none",
             ));
         };
-        if let Some(b) =
-            t.manifest.bindings.iter().find(|b| {
-                b.kind == "sampler" || (b.kind == "srv" && !b.layout.starts_with("storage"))
-            })
-        {
+        if let Some(b) = t.manifest.bindings.iter().find(|b| {
+            b.kind == BindingKind::Sampler || (b.kind == BindingKind::Srv && !b.layout.is_storage())
+        }) {
             return Err(Skip::new(
                 SkipKind::Texture,
                 format!(

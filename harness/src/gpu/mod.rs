@@ -16,6 +16,7 @@ pub mod isolated;
 pub mod wrap;
 
 use translator::Manifest;
+use translator::manifest::BindingKind;
 
 /// Why GPU work did not produce results.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -285,18 +286,18 @@ impl Gpu {
             Vec<u32>,
         )> = Vec::new();
         for b in &manifest.bindings {
-            let (ty, words, size) = match b.kind.as_str() {
-                "cbuffer" => {
+            let (ty, words, size) = match &b.kind {
+                BindingKind::Cbuffer => {
                     let size = u64::from(b.size_bytes.unwrap_or(16));
                     let words = inputs.cbs.get(&b.register).cloned().unwrap_or_default();
                     (wgpu::BufferBindingType::Uniform, words, size)
                 }
-                "srv" if b.layout.starts_with("storage") => {
+                BindingKind::Srv if b.layout.is_storage() => {
                     let (words, size) = inputs.srvs.get(&b.register).cloned().unwrap_or_default();
                     let ty = wgpu::BufferBindingType::Storage { read_only: true };
                     (ty, words, u64::from(size).max(4))
                 }
-                "uav" => {
+                BindingKind::Uav => {
                     let (words, size) = inputs.uavs.get(&b.register).cloned().unwrap_or_default();
                     let ty = wgpu::BufferBindingType::Storage { read_only: false };
                     (ty, words, u64::from(size).max(4))
@@ -344,7 +345,7 @@ impl Gpu {
                     contents: &bytes(words),
                     usage,
                 });
-                if b.kind == "uav" {
+                if b.kind == BindingKind::Uav {
                     uav_buffers.push((b.register, buffer.clone(), words.len() as u64 * 4));
                 }
                 buffers.push((b.binding, *ty, buffer));

@@ -265,7 +265,7 @@ pub mod adapter {
     use std::process::{Command, Stdio};
 
     use naga::{AddressSpace, Binding, BuiltIn, ShaderStage, TypeInner};
-    use translator::manifest::{Binding as Bound, Interface};
+    use translator::manifest::{Binding as Bound, BindingKind, BindingLayout, Interface};
     use translator::{Manifest, Translation};
 
     /// The protocol's answer for one program.
@@ -453,29 +453,31 @@ pub mod adapter {
             let Some(b) = g.binding else { continue };
             let (kind, layout, size) = match g.space {
                 AddressSpace::Uniform => (
-                    "cbuffer",
-                    "uniform-vec4-array".to_string(),
+                    BindingKind::Cbuffer,
+                    BindingLayout::UniformVec4Array,
                     Some(layouter[g.ty].size),
                 ),
                 AddressSpace::Storage { access } => (
                     if access.contains(naga::StorageAccess::STORE) {
-                        "uav"
+                        BindingKind::Uav
                     } else {
-                        "srv"
+                        BindingKind::Srv
                     },
-                    "storage-u32-array".to_string(),
+                    BindingLayout::StorageU32Array,
                     None,
                 ),
                 AddressSpace::Handle => match module.types[g.ty].inner {
-                    TypeInner::Sampler { .. } => ("sampler", "sampler".to_string(), None),
-                    _ => ("srv", "texture".to_string(), None),
+                    TypeInner::Sampler { .. } => {
+                        (BindingKind::Sampler, BindingLayout::Sampler, None)
+                    }
+                    _ => (BindingKind::Srv, BindingLayout::Texture, None),
                 },
                 _ => continue,
             };
             let new = bindings.len() as u32;
-            let register = register_of(g.name.as_deref(), kind).unwrap_or(b.binding);
+            let register = register_of(g.name.as_deref(), &kind).unwrap_or(b.binding);
             bindings.push(Bound {
-                kind: kind.into(),
+                kind,
                 register,
                 group: 0,
                 binding: new,
@@ -536,13 +538,13 @@ pub mod adapter {
     /// (`cb1_0`, `t3`, `s0`, `u2`: the register file's letter and number). vkd3d 1.2 numbers
     /// bindings in declaration order, not by register, so the binding number is only a
     /// fallback (for a module without names).
-    fn register_of(name: Option<&str>, kind: &str) -> Option<u32> {
+    fn register_of(name: Option<&str>, kind: &BindingKind) -> Option<u32> {
         let prefix = match kind {
-            "cbuffer" => "cb",
-            "srv" => "t",
-            "uav" => "u",
-            "sampler" => "s",
-            _ => return None,
+            BindingKind::Cbuffer => "cb",
+            BindingKind::Srv => "t",
+            BindingKind::Uav => "u",
+            BindingKind::Sampler => "s",
+            BindingKind::Other(_) => return None,
         };
         let digits: String = name?
             .strip_prefix(prefix)?

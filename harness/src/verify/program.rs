@@ -10,6 +10,7 @@ use oracles::interp::DEFAULT_BUDGET;
 use oracles::verdict::{Inconclusive, Judge, Skip, SkipKind, Verdict};
 use reports::verify::ProgramReport;
 use translator::Translation;
+use translator::manifest::BindingKind;
 
 use super::Verifier;
 use crate::driver::{Differential, Policy, differential};
@@ -164,7 +165,12 @@ impl Verifier {
             translation: Some(&t),
         };
         let compute = shader.program.version.stage == dxbc::Stage::Compute;
-        if !compute && t.manifest.bindings.iter().any(|b| b.kind == "uav") {
+        if !compute
+            && t.manifest
+                .bindings
+                .iter()
+                .any(|b| b.kind == BindingKind::Uav)
+        {
             report.skip(&Skip::new(
                 SkipKind::UavOrder,
                 "a pixel/vertex program that writes UAVs: results depend on invocation order",

@@ -163,15 +163,16 @@ fn layout(program: &Program) -> Layout {
             .unwrap_or(0) as u32
     };
     for inst in &program.instructions {
-        let t = &inst.trailing;
         match inst.opcode {
-            Opcode::DclTemps => l.temps = t.first().copied().unwrap_or(0) as usize,
-            Opcode::DclIndexableTemp if t.len() >= 3 => {
-                let id = t[0] as usize;
-                if l.indexable.len() <= id {
-                    l.indexable.resize(id + 1, None);
+            Opcode::DclTemps => l.temps = inst.temps_count().unwrap_or(0) as usize,
+            Opcode::DclIndexableTemp => {
+                if let Some((id, len, comps)) = inst.indexable_temp() {
+                    let id = id as usize;
+                    if l.indexable.len() <= id {
+                        l.indexable.resize(id + 1, None);
+                    }
+                    l.indexable[id] = Some((len as usize, comps as usize));
                 }
-                l.indexable[id] = Some((t[1] as usize, t[2] as usize));
             }
             Opcode::Customdata => {
                 if let Some(icb) = inst.icb() {
@@ -182,26 +183,33 @@ fn layout(program: &Program) -> Layout {
             | Opcode::DclUavStructured
             | Opcode::DclTgsmStructured => {
                 let ty = inst.operands.first().map_or(OperandType::Null, |o| o.ty);
-                let stride = t.first().copied().unwrap_or(4);
+                let stride = inst.structure_stride().unwrap_or(4);
                 l.views
                     .insert((ty, slot(inst)), ViewKind::Structured(stride));
                 if inst.opcode == Opcode::DclTgsmStructured {
-                    let count = t.get(1).copied().unwrap_or(0);
-                    l.tgsm.insert(slot(inst), stride.saturating_mul(count));
+                    let bytes = inst.tgsm_bytes().unwrap_or(0);
+                    l.tgsm
+                        .insert(slot(inst), u32::try_from(bytes).unwrap_or(u32::MAX));
                 }
             }
             Opcode::DclResourceRaw | Opcode::DclUavRaw | Opcode::DclTgsmRaw => {
                 let ty = inst.operands.first().map_or(OperandType::Null, |o| o.ty);
                 l.views.insert((ty, slot(inst)), ViewKind::Raw);
                 if inst.opcode == Opcode::DclTgsmRaw {
-                    l.tgsm.insert(slot(inst), t.first().copied().unwrap_or(0));
+                    // One payload word, so the byte count fits a u32.
+                    l.tgsm
+                        .insert(slot(inst), inst.tgsm_bytes().map_or(0, |b| b as u32));
                 }
             }
             Opcode::DclUavTyped | Opcode::DclResource => {
                 let ty = inst.operands.first().map_or(OperandType::Null, |o| o.ty);
                 l.views.insert((ty, slot(inst)), ViewKind::Typed);
             }
-            Opcode::DclThreadGroup if t.len() == 3 => l.thread_group = [t[0], t[1], t[2]],
+            Opcode::DclThreadGroup => {
+                if let Some(group) = inst.thread_group() {
+                    l.thread_group = group;
+                }
+            }
             _ => {}
         }
     }

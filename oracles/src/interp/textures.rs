@@ -2,7 +2,7 @@
 //! D3D's bounds rules: out-of-range coordinates or mip levels read 0 in the present channels
 //! and the format's defaults elsewhere (FS §22.4.6-9, §19.1.3.3), and dropped stores.
 
-use dxbc::{Instruction, Opcode, Operand, OperandType};
+use dxbc::{Instruction, Opcode, Operand, OperandType, ResinfoReturnType};
 
 use super::InterpError;
 use super::machine::{Consumer, Machine, source_component, write_mask};
@@ -185,7 +185,7 @@ impl Machine<'_> {
                 let mut mip = vec![0u32; lanes];
                 self.read(&ops[1], 0, Consumer::Int, at, &mut mip)?;
                 let s = slot(&ops[2], at)?;
-                let ret = inst.field(11, 2);
+                let ret = inst.resinfo_return_type();
                 let mut out = vec![[0u32; 4]; lanes];
                 for &l in &active {
                     let (levels, w, h) = match self.res.srvs.get(&s) {
@@ -201,10 +201,9 @@ impl Machine<'_> {
                     };
                     let v = [dims[0], dims[1], dims[2], levels];
                     out[l] = match ret {
-                        // _uint
-                        2 => v,
+                        Some(ResinfoReturnType::Uint) => v,
                         // _rcpFloat: the reciprocal of the dimensions; the level count stays a float.
-                        1 => {
+                        Some(ResinfoReturnType::RcpFloat) => {
                             let mut ev = 0;
                             let r = |x: u32, ev: &mut Events| {
                                 crate::rules::transcendental::rcp((x as f32).to_bits(), ev)

@@ -7,7 +7,7 @@ use std::fmt::Write;
 
 use dxbc::chunks::signature::Signature;
 use dxbc::container::FourCC;
-use dxbc::{Opcode, OperandType, Stage};
+use dxbc::{InterpolationMode, Opcode, OperandType, Stage, SystemValue, SystemValueName};
 
 use super::Ctx;
 use crate::Rejection;
@@ -16,8 +16,44 @@ use crate::names as id;
 
 type Io = (Vec<Interface>, Vec<Interface>);
 
-/// D3D_REGISTER_COMPONENT_TYPE of a signature register: 1 uint, 2 sint, 3 float.
-fn component_type(sigs: &[Signature], outputs: bool, register: u32) -> u32 {
+/// `D3D_REGISTER_COMPONENT_TYPE` of a signature register.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ComponentType {
+    Uint,
+    Sint,
+    Float,
+    /// A code the format does not define; it is carried as f32 but is not float for
+    /// interpolation, as before this was typed.
+    Other(u32),
+}
+
+impl ComponentType {
+    fn from_code(code: u32) -> ComponentType {
+        match code {
+            1 => ComponentType::Uint,
+            2 => ComponentType::Sint,
+            3 => ComponentType::Float,
+            other => ComponentType::Other(other),
+        }
+    }
+
+    /// The WGSL type of the whole register.
+    fn wgsl_vec(self) -> &'static str {
+        match self {
+            ComponentType::Uint => "vec4<u32>",
+            ComponentType::Sint => "vec4<i32>",
+            ComponentType::Float | ComponentType::Other(_) => "vec4<f32>",
+        }
+    }
+
+    /// Whether [`ComponentType::wgsl_vec`] is a float vector.
+    fn is_wgsl_float(self) -> bool {
+        matches!(self, ComponentType::Float | ComponentType::Other(_))
+    }
+}
+
+/// The component type of a signature register; float when no element names it.
+fn component_type(sigs: &[Signature], outputs: bool, register: u32) -> ComponentType {
     sigs.iter()
         .filter(|s| {
             let is_in = matches!(s.kind, FourCC::ISGN | FourCC::ISG1);
@@ -26,15 +62,18 @@ fn component_type(sigs: &[Signature], outputs: bool, register: u32) -> u32 {
         })
         .flat_map(|s| s.elements.iter())
         .find(|e| e.register == register)
-        .map_or(3, |e| e.component_type)
+        .map_or(ComponentType::Float, |e| {
+            ComponentType::from_code(e.component_type)
+        })
 }
 
-fn wgsl_vec(ct: u32) -> &'static str {
-    match ct {
-        1 => "vec4<u32>",
-        2 => "vec4<i32>",
-        _ => "vec4<f32>",
-    }
+/// What a stage input or output declaration binds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// A `v#`/`o#` register: plain data (`None`, also `undefined`) or a system value.
+    Register(Option<SystemValueName>),
+    /// A special register (vThreadID, vPrim, oDepth...), which has no `v#`/`o#` index.
+    Special(OperandType),
 }
 
 /// One declared stage input or output.
@@ -42,9 +81,8 @@ fn wgsl_vec(ct: u32) -> &'static str {
 struct Decl {
     register: Option<u32>,
     mask: u8,
-    /// `D3D10_SB_NAME` system value, 0 for none.
-    system_value: u32,
-    interpolation: u32,
+    role: Role,
+    interpolation: InterpolationMode,
 }
 
 fn declarations(c: &Ctx<'_>, outputs: bool) -> Vec<Decl> {
@@ -81,30 +119,20 @@ fn declarations(c: &Ctx<'_>, outputs: bool) -> Vec<Decl> {
             dxbc::Components::Four(dxbc::Selection::Mask(m)) => m,
             _ => 1,
         };
-        let system_value = match inst.opcode {
-            Opcode::DclInputSgv
-            | Opcode::DclInputSiv
-            | Opcode::DclInputPsSgv
-            | Opcode::DclInputPsSiv
-            | Opcode::DclOutputSgv
-            | Opcode::DclOutputSiv => inst.trailing.first().copied().unwrap_or(0),
-            _ => 0,
+        let system_value = match inst.system_value_name() {
+            Some(SystemValueName::Known(SystemValue::Undefined)) | None => None,
+            sv => sv,
         };
-        let interpolation = if matches!(
-            inst.opcode,
-            Opcode::DclInputPs | Opcode::DclInputPsSiv | Opcode::DclInputPsSgv
-        ) {
-            inst.field(11, 4)
-        } else {
-            0
-        };
+        let interpolation = inst
+            .interpolation_mode()
+            .unwrap_or(InterpolationMode::Undefined);
         if op.ty != OperandType::Input && op.ty != OperandType::Output {
             // Special registers (vThreadID, vPrim, oDepth...): compute builtins are handled by
             // the compute entry point; the rest are recorded so they can be rejected.
             v.push(Decl {
                 register: None,
                 mask,
-                system_value: 1000 + op.ty as u32,
+                role: Role::Special(op.ty),
                 interpolation,
             });
             continue;
@@ -112,7 +140,7 @@ fn declarations(c: &Ctx<'_>, outputs: bool) -> Vec<Decl> {
         // A register declared in parts (`o1.xy`, `o1.zw`) is one interface.
         if let Some(prev) = v
             .iter_mut()
-            .find(|p: &&mut Decl| p.register == register && p.system_value == system_value)
+            .find(|p: &&mut Decl| p.register == register && p.role == Role::Register(system_value))
         {
             prev.mask |= mask;
             continue;
@@ -120,26 +148,27 @@ fn declarations(c: &Ctx<'_>, outputs: bool) -> Vec<Decl> {
         v.push(Decl {
             register,
             mask,
-            system_value,
+            role: Role::Register(system_value),
             interpolation,
         });
     }
     v
 }
 
-fn interpolation_attr(mode: u32, integer: bool) -> Result<&'static str, Rejection> {
+fn interpolation_attr(mode: InterpolationMode, integer: bool) -> Result<&'static str, Rejection> {
+    use InterpolationMode as M;
     if integer {
         return Ok(" @interpolate(flat)");
     }
     Ok(match mode {
-        0 | 2 => "",
-        1 => " @interpolate(flat)",
-        3 => " @interpolate(perspective, centroid)",
-        4 => " @interpolate(linear)",
-        5 => " @interpolate(linear, centroid)",
-        6 => " @interpolate(perspective, sample)",
-        7 => " @interpolate(linear, sample)",
-        m => {
+        M::Undefined | M::Linear => "",
+        M::Constant => " @interpolate(flat)",
+        M::LinearCentroid => " @interpolate(perspective, centroid)",
+        M::LinearNoPerspective => " @interpolate(linear)",
+        M::LinearNoPerspectiveCentroid => " @interpolate(linear, centroid)",
+        M::LinearSample => " @interpolate(perspective, sample)",
+        M::LinearNoPerspectiveSample => " @interpolate(linear, sample)",
+        M::Other(m) => {
             return Err(Rejection::new(
                 id::UNSUPPORTED,
                 format!("interpolation mode {m}"),
@@ -223,56 +252,53 @@ fn compute(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
 }
 
 /// A system value this stage's lowering has no WGSL builtin for: fail closed.
-fn unsupported_system_value(what: &str, sv: u32) -> Rejection {
+fn unsupported_system_value(what: &str, sv: SystemValueName) -> Rejection {
     Rejection::new(
         id::UNSUPPORTED,
         format!(
             "{what} system value {}",
-            dxbc::names::name(dxbc::names::SYSTEM_VALUES, sv).unwrap_or("?")
+            dxbc::names::name(dxbc::names::SYSTEM_VALUES, sv.number()).unwrap_or("?")
         ),
     )
 }
 
-fn reject_special(d: &Decl) -> Result<(), Rejection> {
-    if d.system_value >= 1000 {
-        return Err(Rejection::new(
+/// The system value of a `v#`/`o#` declaration (`None`: plain data); special registers are
+/// rejected, as these stages lower none of them.
+fn reject_special(d: &Decl) -> Result<Option<SystemValueName>, Rejection> {
+    match d.role {
+        Role::Register(sv) => Ok(sv),
+        // `Some(..)` keeps the reason's text as it was when the type was looked up by number.
+        Role::Special(ty) => Err(Rejection::new(
             id::UNSUPPORTED,
-            format!(
-                "special register {:?}",
-                OperandType::from_number(d.system_value - 1000)
-            ),
-        ));
+            format!("special register {:?}", Some(ty)),
+        )),
     }
-    Ok(())
 }
 
 fn pixel(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
     let mut params = Vec::new();
     let mut copy = Vec::new();
     let mut ins = Vec::new();
-    let mut seen: BTreeMap<u32, u32> = BTreeMap::new();
+    let mut seen: BTreeMap<u32, Option<SystemValueName>> = BTreeMap::new();
     for d in declarations(c, false) {
-        reject_special(&d)?;
+        let sv = reject_special(&d)?;
         let Some(r) = d.register else { continue };
-        if seen
-            .insert(r, d.system_value)
-            .is_some_and(|prev| prev != d.system_value)
-        {
+        if seen.insert(r, sv).is_some_and(|prev| prev != sv) {
             return Err(Rejection::new(
                 id::UNSUPPORTED,
                 format!("v{r} packs a system value with other data"),
             ));
         }
-        match d.system_value {
-            0 => {
+        match sv {
+            None => {
                 let ct = component_type(c.signatures, false, r);
-                let ty = wgsl_vec(ct);
-                let interp = interpolation_attr(d.interpolation, ct != 3)?;
+                let ty = ct.wgsl_vec();
+                let interp = interpolation_attr(d.interpolation, ct != ComponentType::Float)?;
                 params.push(format!("@location({r}){interp} in{r}: {ty}"));
                 copy.push(format!("    v[{r}] = bitcast<vec4<u32>>(in{r});"));
                 ins.push(iface(Some(r), d.mask, Some(r), None, ty, "location"));
             }
-            1 => {
+            Some(SystemValueName::Known(SystemValue::Position)) => {
                 params.push(format!("@builtin(position) in{r}: vec4<f32>"));
                 copy.push(format!("    v[{r}] = bitcast<vec4<u32>>(in{r});"));
                 ins.push(iface(
@@ -284,7 +310,7 @@ fn pixel(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
                     "SV_Position",
                 ));
             }
-            9 => {
+            Some(SystemValueName::Known(SystemValue::IsFrontFace)) => {
                 c.relies(id::FRONT_FACING);
                 let comp = d.mask.trailing_zeros().min(3) as usize;
                 params.push(format!("@builtin(front_facing) in{r}: bool"));
@@ -301,22 +327,22 @@ fn pixel(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
                     "SV_IsFrontFace",
                 ));
             }
-            sv => return Err(unsupported_system_value("pixel input", sv)),
+            Some(sv) => return Err(unsupported_system_value("pixel input", sv)),
         }
     }
     let mut fields = Vec::new();
     let mut ret = Vec::new();
     let mut outs = Vec::new();
     for d in declarations(c, true) {
-        reject_special(&d)?;
+        let sv = reject_special(&d)?;
         let Some(r) = d.register else { continue };
-        if d.system_value != 0 {
+        if sv.is_some() {
             return Err(Rejection::new(
                 id::UNSUPPORTED,
                 "pixel output system values other than SV_Target",
             ));
         }
-        let ty = wgsl_vec(component_type(c.signatures, true, r));
+        let ty = component_type(c.signatures, true, r).wgsl_vec();
         fields.push(format!("    @location({r}) o{r}: {ty},"));
         ret.push(format!("bitcast<{ty}>(o[{r}])"));
         outs.push(iface(Some(r), d.mask, Some(r), None, ty, "SV_Target"));
@@ -347,17 +373,17 @@ fn vertex(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
     let mut copy = Vec::new();
     let mut ins = Vec::new();
     for d in declarations(c, false) {
-        reject_special(&d)?;
+        let sv = reject_special(&d)?;
         let Some(r) = d.register else { continue };
         let comp = super::operand::XYZW[d.mask.trailing_zeros().min(3) as usize];
-        match d.system_value {
-            0 => {
-                let ty = wgsl_vec(component_type(c.signatures, false, r));
+        match sv {
+            None => {
+                let ty = component_type(c.signatures, false, r).wgsl_vec();
                 params.push(format!("@location({r}) in{r}: {ty}"));
                 copy.push(format!("    v[{r}] = bitcast<vec4<u32>>(in{r});"));
                 ins.push(iface(Some(r), d.mask, Some(r), None, ty, "location"));
             }
-            6 => {
+            Some(SystemValueName::Known(SystemValue::VertexId)) => {
                 params.push(format!("@builtin(vertex_index) in{r}: u32"));
                 copy.push(format!("    v[{r}].{comp} = in{r};"));
                 ins.push(iface(
@@ -369,7 +395,7 @@ fn vertex(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
                     "SV_VertexID",
                 ));
             }
-            8 => {
+            Some(SystemValueName::Known(SystemValue::InstanceId)) => {
                 params.push(format!("@builtin(instance_index) in{r}: u32"));
                 copy.push(format!("    v[{r}].{comp} = in{r};"));
                 ins.push(iface(
@@ -381,7 +407,7 @@ fn vertex(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
                     "SV_InstanceID",
                 ));
             }
-            sv => return Err(unsupported_system_value("vertex input", sv)),
+            Some(sv) => return Err(unsupported_system_value("vertex input", sv)),
         }
     }
     let mut fields = Vec::new();
@@ -389,13 +415,14 @@ fn vertex(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
     let mut outs = Vec::new();
     let mut has_position = false;
     for d in declarations(c, true) {
-        reject_special(&d)?;
+        let sv = reject_special(&d)?;
         let Some(r) = d.register else { continue };
-        match d.system_value {
-            0 => {
-                let ty = wgsl_vec(component_type(c.signatures, true, r));
+        match sv {
+            None => {
+                let ct = component_type(c.signatures, true, r);
+                let ty = ct.wgsl_vec();
                 // WGSL requires integer stage outputs to be flat (found by `dxdiff fuzz`).
-                let flat = if ty.contains("f32") {
+                let flat = if ct.is_wgsl_float() {
                     ""
                 } else {
                     " @interpolate(flat)"
@@ -404,7 +431,7 @@ fn vertex(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
                 ret.push(format!("bitcast<{ty}>(o[{r}])"));
                 outs.push(iface(Some(r), d.mask, Some(r), None, ty, "location"));
             }
-            1 if !has_position => {
+            Some(SystemValueName::Known(SystemValue::Position)) if !has_position => {
                 // The seed's `precise` rule: every vertex position is invariant.
                 has_position = true;
                 fields.push(format!(
@@ -420,7 +447,7 @@ fn vertex(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
                     "SV_Position",
                 ));
             }
-            sv => return Err(unsupported_system_value("vertex output", sv)),
+            Some(sv) => return Err(unsupported_system_value("vertex output", sv)),
         }
     }
     if !has_position {

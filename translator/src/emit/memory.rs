@@ -5,12 +5,12 @@
 use std::fmt::Write;
 
 use dxbc::opcodes::Num;
-use dxbc::{Instruction, Opcode, Operand, OperandType, Stage};
+use dxbc::{Instruction, Opcode, Operand, OperandType, ResinfoReturnType, Stage};
 
 use super::operand::{XYZW, swizzled, write_mask};
 use super::{Ctx, TexelKind, View, binding};
 use crate::Rejection;
-use crate::manifest::Binding;
+use crate::manifest::{Binding, BindingKind as Kind, BindingLayout as Layout};
 use crate::names as id;
 
 /// Which memory an operand names, and its WGSL variable.
@@ -58,7 +58,7 @@ pub fn declare(c: &mut Ctx<'_>, out: &mut String, bindings: &mut Vec<Binding>) {
             out,
             "fn cb{slot}_at(i: u32) -> vec4<u32> {{\n    if ({guard}) {{\n        return cb{slot}.v[i];\n    }}\n    return vec4<u32>();\n}}"
         );
-        let mut rec = binding("cbuffer", slot, b, "uniform-vec4-array");
+        let mut rec = binding(Kind::Cbuffer, slot, b, Layout::UniformVec4Array);
         rec.size_bytes = Some(size * 16);
         bindings.push(rec);
     }
@@ -93,12 +93,7 @@ pub fn declare(c: &mut Ctx<'_>, out: &mut String, bindings: &mut Vec<Binding>) {
                     "@group(0) @binding({b}) var t{slot}: texture_2d<{}>;",
                     kind.wgsl()
                 );
-                bindings.push(binding(
-                    "srv",
-                    slot,
-                    b,
-                    &format!("texture_2d<{}>", kind.wgsl()),
-                ));
+                bindings.push(binding(Kind::Srv, slot, b, kind.texture_layout()));
             }
             _ => {
                 let _ = writeln!(
@@ -112,7 +107,7 @@ pub fn declare(c: &mut Ctx<'_>, out: &mut String, bindings: &mut Vec<Binding>) {
                     false,
                     false,
                 );
-                let mut rec = binding("srv", slot, b, "storage-u32-array");
+                let mut rec = binding(Kind::Srv, slot, b, Layout::StorageU32Array);
                 if let View::Structured(stride) = view {
                     rec.stride = Some(stride);
                 }
@@ -123,7 +118,7 @@ pub fn declare(c: &mut Ctx<'_>, out: &mut String, bindings: &mut Vec<Binding>) {
     for &slot in &c.samplers {
         let b = take();
         let _ = writeln!(out, "@group(0) @binding({b}) var s{slot}: sampler;");
-        bindings.push(binding("sampler", slot, b, "sampler"));
+        bindings.push(binding(Kind::Sampler, slot, b, Layout::Sampler));
     }
     let uavs: Vec<(u32, View)> = c.uavs.iter().map(|(k, v)| (*k, *v)).collect();
     for (slot, view) in uavs {
@@ -146,13 +141,13 @@ pub fn declare(c: &mut Ctx<'_>, out: &mut String, bindings: &mut Vec<Binding>) {
             atomic,
         );
         let mut rec = binding(
-            "uav",
+            Kind::Uav,
             slot,
             b,
             if atomic {
-                "storage-atomic-u32-array"
+                Layout::StorageAtomicU32Array
             } else {
-                "storage-u32-array"
+                Layout::StorageU32Array
             },
         );
         if let View::Structured(stride) = view {
@@ -501,9 +496,9 @@ impl Ctx<'_> {
             "let {d} = select(vec2<u32>(), textureDimensions(t{slot}, min({tm}, {n} - 1u)), {tm} < {n});"
         ));
         let v = format!("vec4<u32>({d}, 0u, {n})");
-        let texel = match inst.field(11, 2) {
-            2 => v,
-            1 => format!(
+        let texel = match inst.resinfo_return_type() {
+            Some(ResinfoReturnType::Uint) => v,
+            Some(ResinfoReturnType::RcpFloat) => format!(
                 "bitcast<vec4<u32>>(vec4<f32>(vec3<f32>(1.0) / vec3<f32>(vec3<u32>({d}, 0u)), f32({n})))"
             ),
             _ => format!("bitcast<vec4<u32>>(vec4<f32>({v}))"),

@@ -16,9 +16,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
 use dxbc::chunks::signature::Signature;
-use dxbc::{Instruction, Opcode, OperandType, Program, Stage};
+use dxbc::{
+    Instruction, Opcode, OperandType, Program, ResourceDimension as Dim, ReturnType, SamplerMode,
+    Stage,
+};
 
-use crate::manifest::{Binding, Manifest};
+use crate::manifest::{Binding, BindingKind, BindingLayout, Manifest};
 use crate::names as id;
 use crate::{Profile, Rejection, Translation};
 
@@ -95,6 +98,15 @@ impl TexelKind {
             TexelKind::Float => "f32",
             TexelKind::Uint => "u32",
             TexelKind::Sint => "i32",
+        }
+    }
+
+    /// The manifest layout of a `texture_2d` of these texels.
+    pub fn texture_layout(self) -> BindingLayout {
+        match self {
+            TexelKind::Float => BindingLayout::Texture2dF32,
+            TexelKind::Uint => BindingLayout::Texture2dU32,
+            TexelKind::Sint => BindingLayout::Texture2dI32,
         }
     }
 }
@@ -237,13 +249,14 @@ fn scan<'a>(
     };
     let mut refactoring_allowed = false;
     for (i, inst) in program.instructions.iter().enumerate() {
-        let t = &inst.trailing;
         let fail = |r: Rejection| r.at(i, inst.opcode);
         match inst.opcode {
-            Opcode::DclGlobalFlags => refactoring_allowed = inst.controls & (1 << 11) != 0,
-            Opcode::DclTemps => c.temps = c.temps.max(t.first().copied().unwrap_or(0)),
-            Opcode::DclIndexableTemp if t.len() >= 2 => {
-                c.indexable.insert(t[0], t[1]);
+            Opcode::DclGlobalFlags => refactoring_allowed = inst.is_refactoring_allowed(),
+            Opcode::DclTemps => c.temps = c.temps.max(inst.temps_count().unwrap_or(0)),
+            Opcode::DclIndexableTemp => {
+                if let Some((id, len, _)) = inst.indexable_temp() {
+                    c.indexable.insert(id, len);
+                }
             }
             Opcode::DclConstantbuffer => {
                 if program.version.is_sm51() {
@@ -261,7 +274,7 @@ fn scan<'a>(
                     .insert(first_index(inst), size.unwrap_or(0).clamp(1, 4096) as u32);
             }
             Opcode::DclSampler => {
-                if inst.field(11, 4) != 0 {
+                if inst.sampler_mode() != Some(SamplerMode::Default) {
                     return Err(fail(Rejection::new(
                         id::UNSUPPORTED,
                         "comparison and mono samplers",
@@ -270,8 +283,8 @@ fn scan<'a>(
                 c.samplers.insert(first_index(inst));
             }
             Opcode::DclResource => {
-                let view = match inst.field(11, 5) {
-                    1 => {
+                let view = match inst.resource_dimension().unwrap_or(Dim::Unknown) {
+                    Dim::Buffer => {
                         // The declaration gives a component class, not the view's format.
                         if stage != Stage::Compute {
                             return Err(fail(Rejection::new(
@@ -281,17 +294,21 @@ fn scan<'a>(
                         }
                         View::TypedBuffer
                     }
-                    3 => {
-                        View::Texture2d(texel_kind(t.first().copied().unwrap_or(0)).map_err(fail)?)
-                    }
+                    Dim::Texture2d => View::Texture2d(
+                        texel_kind(
+                            inst.declared_return_types()
+                                .map_or(ReturnType::Other(0), |[x, ..]| x),
+                        )
+                        .map_err(fail)?,
+                    ),
                     // The seed fails closed on multisampled and cube-array textures; the other
                     // dimensions are lowerable but not lowered here yet.
-                    d @ (4 | 9 | 10) => {
+                    d @ (Dim::Texture2dMs | Dim::Texture2dMsArray | Dim::TextureCubeArray) => {
                         return Err(fail(Rejection::new(
                             id::UNKNOWN_TEXTURE_DIMENSION,
                             format!(
                                 "resource dimension {}",
-                                dxbc::names::name(dxbc::names::RESOURCE_DIMENSIONS, d)
+                                dxbc::names::name(dxbc::names::RESOURCE_DIMENSIONS, d.number())
                                     .unwrap_or("unknown")
                             ),
                         )));
@@ -301,7 +318,7 @@ fn scan<'a>(
                             id::UNSUPPORTED,
                             format!(
                                 "resource dimension {}",
-                                dxbc::names::name(dxbc::names::RESOURCE_DIMENSIONS, d)
+                                dxbc::names::name(dxbc::names::RESOURCE_DIMENSIONS, d.number())
                                     .unwrap_or("unknown")
                             ),
                         )));
@@ -315,14 +332,14 @@ fn scan<'a>(
             Opcode::DclResourceStructured => {
                 c.srvs.insert(
                     first_index(inst),
-                    View::Structured(t.first().copied().unwrap_or(4)),
+                    View::Structured(inst.structure_stride().unwrap_or(4)),
                 );
             }
             Opcode::DclUavRaw => {
                 c.uavs.insert(first_index(inst), View::Raw);
             }
             Opcode::DclUavStructured => {
-                if inst.field(23, 1) != 0 {
+                if inst.has_order_preserving_counter() {
                     return Err(fail(Rejection::new(
                         id::UNSUPPORTED,
                         "UAVs with hidden counters",
@@ -330,11 +347,11 @@ fn scan<'a>(
                 }
                 c.uavs.insert(
                     first_index(inst),
-                    View::Structured(t.first().copied().unwrap_or(4)),
+                    View::Structured(inst.structure_stride().unwrap_or(4)),
                 );
             }
             Opcode::DclUavTyped => {
-                if inst.field(11, 5) != 1 {
+                if inst.resource_dimension() != Some(Dim::Buffer) {
                     return Err(fail(Rejection::new(
                         id::UNKNOWN_TEXTURE_DIMENSION,
                         "typed UAV textures",
@@ -343,17 +360,22 @@ fn scan<'a>(
                 c.uavs.insert(first_index(inst), View::TypedBuffer);
             }
             Opcode::DclTgsmRaw => {
-                c.tgsm.insert(
-                    first_index(inst),
-                    (t.first().copied().unwrap_or(4).div_ceil(4), None),
-                );
+                // One payload word, so the byte count fits a u32.
+                let bytes = inst.tgsm_bytes().map_or(4, |b| b as u32);
+                c.tgsm.insert(first_index(inst), (bytes.div_ceil(4), None));
             }
-            Opcode::DclTgsmStructured if t.len() >= 2 => {
-                let words = (u64::from(t[0]) * u64::from(t[1])).div_ceil(4);
-                c.tgsm
-                    .insert(first_index(inst), (words.min(8192) as u32, Some(t[0])));
+            Opcode::DclTgsmStructured => {
+                if let (Some(bytes), Some(stride)) = (inst.tgsm_bytes(), inst.structure_stride()) {
+                    let words = bytes.div_ceil(4);
+                    c.tgsm
+                        .insert(first_index(inst), (words.min(8192) as u32, Some(stride)));
+                }
             }
-            Opcode::DclThreadGroup if t.len() == 3 => c.workgroup = [t[0], t[1], t[2]],
+            Opcode::DclThreadGroup => {
+                if let Some(group) = inst.thread_group() {
+                    c.workgroup = group;
+                }
+            }
             Opcode::Customdata => {
                 if let Some(icb) = inst.icb() {
                     c.icb = Some(icb.to_vec());
@@ -430,14 +452,14 @@ fn scan<'a>(
     Ok(c)
 }
 
-fn texel_kind(return_token: u32) -> Result<TexelKind, Rejection> {
-    match return_token & 0xF {
-        1 | 2 | 5 => Ok(TexelKind::Float),
-        4 => Ok(TexelKind::Uint),
-        3 => Ok(TexelKind::Sint),
+fn texel_kind(x: ReturnType) -> Result<TexelKind, Rejection> {
+    match x {
+        ReturnType::Unorm | ReturnType::Snorm | ReturnType::Float => Ok(TexelKind::Float),
+        ReturnType::Uint => Ok(TexelKind::Uint),
+        ReturnType::Sint => Ok(TexelKind::Sint),
         other => Err(Rejection::new(
             id::UNSUPPORTED,
-            format!("texture return type {other}"),
+            format!("texture return type {}", other.number()),
         )),
     }
 }
@@ -538,13 +560,13 @@ pub fn emit(
 }
 
 /// The binding record for the manifest.
-pub fn binding(kind: &str, register: u32, binding: u32, layout: &str) -> Binding {
+pub fn binding(kind: BindingKind, register: u32, binding: u32, layout: BindingLayout) -> Binding {
     Binding {
-        kind: kind.to_string(),
+        kind,
         register,
         group: 0,
         binding,
-        layout: layout.to_string(),
+        layout,
         size_bytes: None,
         stride: None,
     }
