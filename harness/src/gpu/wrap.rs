@@ -306,7 +306,9 @@ fn uniforms_per_invocation(
             attrs[i..].split(')').next()?.trim().parse().ok()
         };
         let (Some(group), Some(binding)) = (num("@group("), num("@binding(")) else {
-            return Err(WrapError::Uniforms("a uniform whose binding cannot be read"));
+            return Err(WrapError::Uniforms(
+                "a uniform whose binding cannot be read",
+            ));
         };
         found.push((
             name.trim().to_string(),

@@ -482,13 +482,12 @@ pub mod adapter {
             adjust_coordinate_space: false,
             ..Default::default()
         };
-        naga::front::spv::parse_u8_slice(spv, &options)
-            .map_err(|e| {
-                Vkd3dError::NagaRead(NagaError::Parse {
-                    message: e.to_string(),
-                    offset: None,
-                })
+        naga::front::spv::parse_u8_slice(spv, &options).map_err(|e| {
+            Vkd3dError::NagaRead(NagaError::Parse {
+                message: e.to_string(),
+                offset: None,
             })
+        })
     }
 
     /// Give each resource its own binding and derive the manifest from vkd3d's mapping and the
@@ -615,9 +614,7 @@ pub mod adapter {
     }
 
     /// naga's validator over the module read from SPIR-V.
-    pub fn validate_module(
-        module: &naga::Module,
-    ) -> Result<naga::valid::ModuleInfo, Vkd3dError> {
+    pub fn validate_module(module: &naga::Module) -> Result<naga::valid::ModuleInfo, Vkd3dError> {
         naga::valid::Validator::new(
             naga::valid::ValidationFlags::all(),
             naga::valid::Capabilities::all(),
@@ -637,13 +634,12 @@ pub mod adapter {
         module: &naga::Module,
         info: &naga::valid::ModuleInfo,
     ) -> Result<String, Vkd3dError> {
-        naga::back::wgsl::write_string(module, info, naga::back::wgsl::WriterFlags::empty()).map_err(
-            |e| {
+        naga::back::wgsl::write_string(module, info, naga::back::wgsl::WriterFlags::empty())
+            .map_err(|e| {
                 Vkd3dError::NagaWrite(NagaError::Write {
                     message: e.to_string(),
                 })
-            },
-        )
+            })
     }
 }
 
