@@ -44,7 +44,8 @@ pub struct FuzzOptions {
     pub progress: bool,
 }
 
-/// Why a campaign could not run or keep its results.
+/// Why a campaign could not run or keep its results. Codes: the GPU's and the output
+/// folder's own (`gpu.*`, `out.*`), `fuzz.state`, `fuzz.write`.
 #[derive(Debug, thiserror::Error)]
 pub enum FuzzError {
     #[error("{0}")]
@@ -58,6 +59,18 @@ pub enum FuzzError {
         path: PathBuf,
         source: std::io::Error,
     },
+}
+
+impl FuzzError {
+    /// A stable, machine-readable code for this kind of error.
+    pub fn code(&self) -> &'static str {
+        match self {
+            FuzzError::Gpu(e) => e.code(),
+            FuzzError::State { .. } => "fuzz.state",
+            FuzzError::Out(e) => e.code(),
+            FuzzError::Write { .. } => "fuzz.write",
+        }
+    }
 }
 
 /// The seed of program `index`: independent of how many programs ran before.
@@ -321,7 +334,7 @@ fn load_state(path: &Path, o: &FuzzOptions) -> Result<Option<State>, FuzzError> 
         path: path.to_path_buf(),
         what,
     };
-    let s = State::parse(&text).map_err(err)?;
+    let s = State::parse(&text).map_err(|e| err(e.to_string()))?;
     if s.seed != o.seed || s.translator != o.translator.name() {
         return Err(err(format!(
             "a campaign with seed {} and translator `{}` is there; resume with those, or use another --out",
@@ -528,4 +541,32 @@ fn record(
         seen: 1,
     });
     Ok(())
+}
+
+#[cfg(test)]
+mod error_tests {
+    use super::*;
+
+    #[test]
+    fn fuzz_error_codes_are_distinct_and_not_empty() {
+        let path = PathBuf::from("x");
+        let all = [
+            FuzzError::Gpu(crate::gpu::GpuError::Device("d".into())),
+            FuzzError::State {
+                path: path.clone(),
+                what: "w".into(),
+            },
+            FuzzError::Out(crate::outdir::OutError::InUse {
+                path: path.clone(),
+                holder: "1".into(),
+            }),
+            FuzzError::Write {
+                path,
+                source: std::io::Error::other("e"),
+            },
+        ];
+        let codes: std::collections::BTreeSet<_> = all.iter().map(FuzzError::code).collect();
+        assert_eq!(codes.len(), all.len());
+        assert!(codes.iter().all(|c| !c.is_empty()));
+    }
 }

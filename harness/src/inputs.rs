@@ -228,7 +228,30 @@ pub fn compute(t: &Translation, threads: u32, seed: u64, n: usize) -> Batch {
 /// A case file's run as one vector: its resources, its invocations' `v#` registers, its
 /// dispatch. `Err` says why the run's inputs cannot be bound.
 pub fn case_run(run: &oracles::case::Run) -> Result<Batch, String> {
-    let (res, invocations) = oracles::replay::resources(run)?;
+    case_batch(run).map_err(|e| e.to_string())
+}
+
+/// Why a case file's run cannot be fed. Code: `case.inputs` (the only kind; the binding code
+/// in `oracles::replay` reports its reasons as text).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CaseInputError {
+    #[error("{0}")]
+    Inputs(String),
+}
+
+impl CaseInputError {
+    /// A stable, machine-readable code for this kind of error.
+    pub fn code(&self) -> &'static str {
+        match self {
+            CaseInputError::Inputs(_) => "case.inputs",
+        }
+    }
+}
+
+/// [`case_run`] with a typed error. `case_run` keeps its text error for its callers in the
+/// replay code, which is being changed elsewhere; new callers take this one.
+pub fn case_batch(run: &oracles::case::Run) -> Result<Batch, CaseInputError> {
+    let (res, invocations) = oracles::replay::resources(run).map_err(CaseInputError::Inputs)?;
     let regs = invocations.iter().map(Vec::len).max().unwrap_or(0);
     let mut inputs = Vec::with_capacity(invocations.len() * regs);
     for inv in &invocations {
@@ -257,6 +280,11 @@ mod tests {
         assert!(b.shared_resources());
         // The same seed gives the same words.
         assert_eq!(single_op(1, dxbc::Opcode::Add, 2, 10).inputs, b.inputs);
+    }
+
+    #[test]
+    fn case_input_error_has_a_code() {
+        assert!(!CaseInputError::Inputs("x".into()).code().is_empty());
     }
 
     #[test]

@@ -217,7 +217,8 @@ impl Entry {
     }
 }
 
-/// Why a catalog text was refused.
+/// Why a catalog text was refused. Codes: `catalog.json`, `catalog.format`,
+/// `catalog.unknown-domain`, `catalog.executors-without-scope`.
 #[derive(Debug, thiserror::Error)]
 pub enum CatalogError {
     #[error("catalog JSON: {0}")]
@@ -228,6 +229,18 @@ pub enum CatalogError {
     UnknownDomain { id: String, domain: String },
     #[error("entry `{id}`: `executors` is only meaningful with scope `executor`")]
     ExecutorsWithoutScope { id: String },
+}
+
+impl CatalogError {
+    /// A stable, machine-readable code for this kind of error.
+    pub fn code(&self) -> &'static str {
+        match self {
+            CatalogError::Json(_) => "catalog.json",
+            CatalogError::Format(_) => "catalog.format",
+            CatalogError::UnknownDomain { .. } => "catalog.unknown-domain",
+            CatalogError::ExecutorsWithoutScope { .. } => "catalog.executors-without-scope",
+        }
+    }
 }
 
 /// The whole catalog, in file order.
@@ -276,6 +289,22 @@ impl Catalog {
 mod tests {
     use super::*;
     use std::collections::BTreeSet;
+
+    #[test]
+    fn catalog_error_codes_are_distinct_and_not_empty() {
+        let all = [
+            CatalogError::Json(serde_json::from_str::<u32>("x").expect_err("not JSON")),
+            CatalogError::Format("x".into()),
+            CatalogError::UnknownDomain {
+                id: "a".into(),
+                domain: "b".into(),
+            },
+            CatalogError::ExecutorsWithoutScope { id: "a".into() },
+        ];
+        let codes: BTreeSet<_> = all.iter().map(CatalogError::code).collect();
+        assert_eq!(codes.len(), all.len());
+        assert!(codes.iter().all(|c| !c.is_empty()));
+    }
 
     #[test]
     fn parses_with_format_and_entries_of_every_category() {

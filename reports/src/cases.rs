@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use oracles::case::CaseFile;
 
-/// Why a case file could not be written.
+/// Why a case file could not be written. Codes: `case-write.io`, `case-write.json`.
 #[derive(Debug, thiserror::Error)]
 pub enum WriteError {
     #[error("{path}: {source}")]
@@ -21,6 +21,14 @@ pub enum WriteError {
 }
 
 impl WriteError {
+    /// A stable, machine-readable code for this kind of error.
+    pub fn code(&self) -> &'static str {
+        match self {
+            WriteError::Io { .. } => "case-write.io",
+            WriteError::Json { .. } => "case-write.json",
+        }
+    }
+
     /// The path that could not be written.
     pub fn path(&self) -> &Path {
         match self {
@@ -65,6 +73,21 @@ pub fn write_case(dir: &Path, stem: &str, case: &CaseFile) -> Result<PathBuf, Wr
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn write_error_codes_are_distinct_and_not_empty() {
+        let path = PathBuf::from("x.json");
+        let io = WriteError::Io {
+            path: path.clone(),
+            source: std::io::Error::other("disk full"),
+        };
+        let json = WriteError::Json {
+            path,
+            source: serde_json::from_str::<u32>("x").expect_err("not JSON"),
+        };
+        assert_ne!(io.code(), json.code());
+        assert!(!io.code().is_empty() && !json.code().is_empty());
+    }
 
     #[test]
     fn stems_are_safe_file_names() {

@@ -112,12 +112,32 @@ pub struct Record {
     pub programs: Vec<ProgramRecord>,
 }
 
+/// Why a text is not a corpus record this version reads. Codes: `corpus-record.json`,
+/// `corpus-record.format`.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    #[error("{0}")]
+    Json(#[from] serde_json::Error),
+    #[error("format `{0}`, expected `{FORMAT}`")]
+    Format(String),
+}
+
+impl RecordError {
+    /// A stable, machine-readable code for this kind of error.
+    pub fn code(&self) -> &'static str {
+        match self {
+            RecordError::Json(_) => "corpus-record.json",
+            RecordError::Format(_) => "corpus-record.format",
+        }
+    }
+}
+
 impl Record {
     /// Read a record written by `dxdiff corpus --out`.
-    pub fn parse(text: &str) -> Result<Record, String> {
-        let r: Record = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    pub fn parse(text: &str) -> Result<Record, RecordError> {
+        let r: Record = serde_json::from_str(text)?;
         if r.format != FORMAT {
-            return Err(format!("format `{}`, expected `{FORMAT}`", r.format));
+            return Err(RecordError::Format(r.format));
         }
         Ok(r)
     }
@@ -243,4 +263,18 @@ pub fn junit(r: &Record) -> String {
         })
         .collect();
     document(&format!("dxdiff corpus {}", r.translator), &cases)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn record_error_codes_are_distinct_and_not_empty() {
+        let json = Record::parse("{").expect_err("not JSON");
+        let format = RecordError::Format("dxdiff-corpus/0".into());
+        assert!(format.to_string().contains("dxdiff-corpus/0"));
+        assert_ne!(json.code(), format.code());
+        assert!(!json.code().is_empty() && !format.code().is_empty());
+    }
 }

@@ -65,6 +65,26 @@ pub struct State {
     pub narrowed: Vec<String>,
 }
 
+/// Why a text is not a fuzz state file this version reads. Codes: `fuzz-state.json`,
+/// `fuzz-state.format`.
+#[derive(Debug, thiserror::Error)]
+pub enum StateError {
+    #[error("{0}")]
+    Json(#[from] serde_json::Error),
+    #[error("format `{0}`, expected `{FORMAT}`")]
+    Format(String),
+}
+
+impl StateError {
+    /// A stable, machine-readable code for this kind of error.
+    pub fn code(&self) -> &'static str {
+        match self {
+            StateError::Json(_) => "fuzz-state.json",
+            StateError::Format(_) => "fuzz-state.format",
+        }
+    }
+}
+
 impl State {
     /// A fresh campaign's state.
     pub fn new(translator: String, seed: u64) -> State {
@@ -81,16 +101,16 @@ impl State {
     }
 
     /// Read a state file; the error says why it is not one this version reads.
-    pub fn parse(text: &str) -> Result<State, String> {
+    pub fn parse(text: &str) -> Result<State, StateError> {
         #[derive(Deserialize)]
         struct Tag {
             format: String,
         }
-        let tag: Tag = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let tag: Tag = serde_json::from_str(text)?;
         if tag.format != FORMAT {
-            return Err(format!("format `{}`, expected `{FORMAT}`", tag.format));
+            return Err(StateError::Format(tag.format));
         }
-        serde_json::from_str(text).map_err(|e| e.to_string())
+        Ok(serde_json::from_str(text)?)
     }
 
     /// The progress line.
@@ -159,6 +179,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn state_error_codes_are_distinct_and_not_empty() {
+        let json = State::parse("{").expect_err("not JSON");
+        let format = State::parse(r#"{"format":"x"}"#).expect_err("other format");
+        assert!(matches!(format, StateError::Format(_)));
+        assert_ne!(json.code(), format.code());
+        assert!(!json.code().is_empty() && !format.code().is_empty());
+    }
+
+    #[test]
     fn states_round_trip_and_refuse_other_versions() {
         let mut s = State::new("builtin/exact".into(), 7);
         s.stats.programs = 3;
@@ -169,6 +198,7 @@ mod tests {
         assert!(
             State::parse(&old)
                 .expect_err("refused")
+                .to_string()
                 .contains("dxdiff-fuzz/1")
         );
         assert_eq!(

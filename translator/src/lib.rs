@@ -16,7 +16,7 @@ use dxbc::Shader;
 use serde::{Deserialize, Serialize};
 
 pub use manifest::Manifest;
-pub use validate::validate;
+pub use validate::{NagaError, validate};
 
 /// Wrong lowerings a test can plant (through `DXDIFF_PLANT_BUG=<name>`) to prove the harness
 /// and the fuzzer catch them. Never set in normal use.
@@ -171,11 +171,36 @@ pub fn translate_blob(blob: &[u8], profile: Profile) -> Result<Translation, Tran
     translate(&shader, profile).map_err(TranslateError::Rejected)
 }
 
-/// Why a blob produced no WGSL.
+/// Why a blob produced no WGSL. Codes: `translate.malformed`, `translate.rejected`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TranslateError {
     #[error("malformed DXBC: [{code}] {0}", code = .0.code())]
     Malformed(dxbc::DxbcError),
     #[error("{0}")]
     Rejected(Rejection),
+}
+
+impl TranslateError {
+    /// A stable, machine-readable code for this kind of error.
+    pub fn code(&self) -> &'static str {
+        match self {
+            TranslateError::Malformed(_) => "translate.malformed",
+            TranslateError::Rejected(_) => "translate.rejected",
+        }
+    }
+}
+
+#[cfg(test)]
+mod error_tests {
+    use super::*;
+
+    #[test]
+    fn translate_error_codes_are_distinct_and_not_empty() {
+        let all = [
+            TranslateError::Malformed(dxbc::DxbcError::MissingChunk { tag: "SHEX".into() }),
+            TranslateError::Rejected(Rejection::new(names::UNSUPPORTED, "x".to_string())),
+        ];
+        assert_ne!(all[0].code(), all[1].code());
+        assert!(all.iter().all(|e| !e.code().is_empty()));
+    }
 }

@@ -151,7 +151,8 @@ pub struct Interface {
 
 /// Why a manifest cannot be fed: a field outside Direct3D 11's limits. The harness sizes
 /// buffers and bind groups from a manifest, and an external translator's manifest is input
-/// like any other, so it is checked before anything is allocated from it.
+/// like any other, so it is checked before anything is allocated from it. Code:
+/// `manifest.limit` (the only kind, already named in the message).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("[manifest.limit] {field}: {value} is outside {limit} ({source_name})")]
 pub struct ManifestError {
@@ -167,6 +168,13 @@ pub struct ManifestError {
 /// Bindings and interfaces a manifest may list at most: every D3D11 slot once, plus builtins.
 const MAX_BINDINGS: usize = 256;
 const MAX_INTERFACES: usize = 64;
+
+impl ManifestError {
+    /// A stable, machine-readable code for this kind of error.
+    pub fn code(&self) -> &'static str {
+        "manifest.limit"
+    }
+}
 
 impl Manifest {
     /// Check every number the harness allocates or indexes by against D3D11's limits
@@ -254,6 +262,18 @@ impl Manifest {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn manifest_error_code_is_the_one_in_its_message() {
+        let e = ManifestError {
+            field: "bindings".into(),
+            value: 300,
+            limit: "0..=256 entries".into(),
+            source_name: "every D3D11 slot once",
+        };
+        assert!(!e.code().is_empty());
+        assert!(e.to_string().starts_with(&format!("[{}]", e.code())));
+    }
 
     fn cbuffer(register: u32, size_bytes: u32) -> Binding {
         Binding {

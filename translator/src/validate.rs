@@ -9,11 +9,121 @@ pub fn capabilities() -> Capabilities {
     Capabilities::default() | Capabilities::SHADER_FLOAT16_IN_FLOAT32
 }
 
-/// Parse and validate; the error text names what naga objected to.
-pub fn validate(wgsl: &str) -> Result<naga::Module, String> {
-    let module = naga::front::wgsl::parse_str(wgsl).map_err(|e| e.emit_to_string(wgsl))?;
+/// naga refused a module: its text does not parse, it does not validate, or it cannot be
+/// written back as WGSL. Every place dxdiff runs naga reports through this one type, so the
+/// message is naga's own and the byte offset is kept where naga gives one.
+///
+/// **WGSL that naga rejects follows one policy**, decided by whose output naga judged:
+/// - a translator's WGSL (the built-in one, a `cmd:` translator, vkd3d through its adapter) is
+///   a *translator crash* (`translator.crash`, skip `translator-crash`): a translator that
+///   emits invalid WGSL has a bug, and the device never sees the module
+///   (`harness::translators::invalid_wgsl` is the one mapping);
+/// - naga failing inside the vkd3d adapter's own SPIR-V → WGSL route is that route's
+///   rejection `dxdiff/not-lowered` (it cannot lower the program; docs/vkd3d.md counts them);
+/// - dxdiff's own rewrite of valid WGSL (the compute wrapper of pixel and vertex programs)
+///   failing naga is a `wrap` skip: dxdiff's limitation, never blamed on the translator;
+/// - [`crate::translate`], the library call with no crash outcome, rejects under the same
+///   `dxdiff/not-lowered`.
+///
+/// Codes: `naga.parse`, `naga.invalid`, `naga.write`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum NagaError {
+    /// The front end (WGSL or SPIR-V) refused the input.
+    #[error("{message}")]
+    Parse {
+        message: String,
+        /// Byte offset into the source, where naga points at one.
+        offset: Option<usize>,
+    },
+    /// The validator refused the module.
+    #[error("{message}")]
+    Invalid {
+        message: String,
+        /// Byte offset into the source, where naga points at one.
+        offset: Option<usize>,
+    },
+    /// The WGSL writer cannot express the module.
+    #[error("{message}")]
+    Write { message: String },
+}
+
+impl NagaError {
+    /// A stable, machine-readable code for this kind of error.
+    pub fn code(&self) -> &'static str {
+        match self {
+            NagaError::Parse { .. } => "naga.parse",
+            NagaError::Invalid { .. } => "naga.invalid",
+            NagaError::Write { .. } => "naga.write",
+        }
+    }
+
+    /// Where in the source naga points, if it does.
+    pub fn offset(&self) -> Option<usize> {
+        match self {
+            NagaError::Parse { offset, .. } | NagaError::Invalid { offset, .. } => *offset,
+            NagaError::Write { .. } => None,
+        }
+    }
+
+    /// A WGSL parse error, rendered against `source` as naga renders it.
+    pub fn parse(e: &naga::front::wgsl::ParseError, source: &str) -> NagaError {
+        NagaError::Parse {
+            message: e.emit_to_string(source),
+            offset: e.location(source).map(|l| l.offset as usize),
+        }
+    }
+
+    /// A validation error, rendered against `source` as naga renders it.
+    pub fn invalid(e: &naga::WithSpan<naga::valid::ValidationError>, source: &str) -> NagaError {
+        NagaError::Invalid {
+            message: e.emit_to_string(source),
+            offset: e.location(source).map(|l| l.offset as usize),
+        }
+    }
+}
+
+/// Parse and validate; the error names what naga objected to.
+pub fn validate(wgsl: &str) -> Result<naga::Module, NagaError> {
+    let module = naga::front::wgsl::parse_str(wgsl).map_err(|e| NagaError::parse(&e, wgsl))?;
     Validator::new(ValidationFlags::all(), capabilities())
         .validate(&module)
-        .map_err(|e| e.emit_to_string(wgsl))?;
+        .map_err(|e| NagaError::invalid(&e, wgsl))?;
     Ok(module)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_distinct_and_not_empty() {
+        let all = [
+            NagaError::Parse {
+                message: "m".into(),
+                offset: None,
+            },
+            NagaError::Invalid {
+                message: "m".into(),
+                offset: Some(1),
+            },
+            NagaError::Write {
+                message: "m".into(),
+            },
+        ];
+        let codes: std::collections::BTreeSet<_> = all.iter().map(NagaError::code).collect();
+        assert_eq!(codes.len(), all.len());
+        assert!(codes.iter().all(|c| !c.is_empty()));
+    }
+
+    #[test]
+    fn rejections_keep_the_message_and_offset() {
+        let e = validate("fn f() { let x: u32 = ; }").expect_err("does not parse");
+        assert_eq!(e.code(), "naga.parse");
+        assert!(e.offset().is_some());
+        // f64 needs a capability a Vulkan device does not grant by default.
+        let e = validate("fn f() -> f64 { return 1.0lf; }").expect_err("does not validate");
+        assert_eq!(e.code(), "naga.invalid");
+        assert!(!e.to_string().is_empty());
+    }
 }

@@ -6,12 +6,20 @@ use dxbc::{Opcode, Stage};
 
 use super::tree::*;
 
-/// Why a generated program did not become a container (a generator bug).
+/// Why a generated program did not become a container (a generator bug). Code:
+/// `generator.lower` (the only kind).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("generated program does not assemble: {why}\n{asm}")]
 pub struct LowerError {
     pub why: String,
     pub asm: String,
+}
+
+impl LowerError {
+    /// A stable, machine-readable code for this kind of error.
+    pub fn code(&self) -> &'static str {
+        "generator.lower"
+    }
 }
 
 impl RandomProgram {
@@ -74,4 +82,18 @@ pub fn opcodes(blob: &[u8]) -> Vec<Opcode> {
     ops.sort_by_key(|o| *o as u32);
     ops.dedup();
     ops
+}
+
+#[cfg(test)]
+mod error_tests {
+    use super::*;
+
+    #[test]
+    fn lower_error_has_a_code() {
+        let e = LowerError {
+            why: "x".into(),
+            asm: String::new(),
+        };
+        assert!(!e.code().is_empty());
+    }
 }

@@ -38,7 +38,10 @@ pub fn run(a: &BenchArgs) -> CliResult {
     let timeout = Duration::from_secs(a.translator_timeout.max(1));
     let mut translators = Vec::new();
     for n in &names {
-        translators.push(crate::translators::parse(n, &a.profile, timeout).map_err(super::usage)?);
+        translators.push(
+            crate::translators::parse(n, &a.profile, timeout)
+                .map_err(|e| super::usage(e.to_string()))?,
+        );
     }
     for p in &a.paths {
         if !p.exists() {

@@ -67,9 +67,9 @@ pub fn run(a: &CorpusArgs) -> CliResult {
                 path: path.clone(),
                 source,
             })?;
-            Some(Record::parse(&text).map_err(|what| CliError::Input {
+            Some(Record::parse(&text).map_err(|e| CliError::Input {
                 path: path.clone(),
-                what,
+                what: e.to_string(),
             })?)
         }
         None => None,

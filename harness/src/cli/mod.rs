@@ -18,6 +18,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 /// Why a command failed, and which exit code that means (docs/case-format.md's contract).
+/// Codes: `cli.io`, `cli.dxbc`, `cli.input`.
 #[derive(Debug, thiserror::Error)]
 pub enum CliError {
     #[error("{path}: {source}")]
@@ -35,6 +36,15 @@ pub enum CliError {
 }
 
 impl CliError {
+    /// A stable, machine-readable code for this kind of error.
+    pub fn code(&self) -> &'static str {
+        match self {
+            CliError::Io { .. } => "cli.io",
+            CliError::Dxbc { .. } => "cli.dxbc",
+            CliError::Input { .. } => "cli.input",
+        }
+    }
+
     pub fn exit_code(&self) -> ExitCode {
         ExitCode::from(2)
     }
@@ -89,7 +99,7 @@ impl TranslatorArgs {
             &self.profile,
             std::time::Duration::from_secs(self.translator_timeout.max(1)),
         )
-        .map_err(usage)
+        .map_err(|e| usage(e.to_string()))
     }
 }
 
@@ -258,5 +268,29 @@ pub fn main() -> ExitCode {
             eprintln!("dxdiff: {e}");
             e.exit_code()
         }
+    }
+}
+
+#[cfg(test)]
+mod error_tests {
+    use super::*;
+
+    #[test]
+    fn cli_error_codes_are_distinct_and_not_empty() {
+        let path = PathBuf::from("x");
+        let all = [
+            CliError::Io {
+                path: path.clone(),
+                source: std::io::Error::other("e"),
+            },
+            CliError::Dxbc {
+                path: path.clone(),
+                source: dxbc::DxbcError::MissingChunk { tag: "SHEX".into() },
+            },
+            usage("w".into()),
+        ];
+        let codes: std::collections::BTreeSet<_> = all.iter().map(CliError::code).collect();
+        assert_eq!(codes.len(), all.len());
+        assert!(codes.iter().all(|c| !c.is_empty()));
     }
 }

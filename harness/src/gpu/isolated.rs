@@ -25,31 +25,20 @@ pub struct Request {
     pub records: Option<Records>,
 }
 
+/// A worker's answer. An error travels as its stable code and detail
+/// ([`GpuError::code`], [`GpuError::detail`]) and is rebuilt by [`GpuError::from_wire`].
 #[derive(Debug, Clone, Serialize, Deserialize)]
 enum Response {
     Ok(KernelOutput),
-    Err { kind: String, message: String },
+    Err { code: String, message: String },
 }
 
-fn error_kind(e: &GpuError) -> (&'static str, String) {
-    match e {
-        GpuError::NoAdapter(m) => ("no-adapter", m.clone()),
-        GpuError::Device(m) => ("device", m.clone()),
-        GpuError::Validation(m) => ("validation", m.clone()),
-        GpuError::Unfeedable(m) => ("unfeedable", m.clone()),
-        GpuError::Timeout(d) => ("timeout", format!("{}", d.as_secs())),
-        GpuError::DeviceLost(m) => ("device-lost", m.clone()),
-    }
-}
-
-fn from_kind(kind: &str, message: String) -> GpuError {
-    match kind {
-        "no-adapter" => GpuError::NoAdapter(message),
-        "device" => GpuError::Device(message),
-        "validation" => GpuError::Validation(message),
-        "unfeedable" => GpuError::Unfeedable(message),
-        "timeout" => GpuError::Timeout(Duration::from_secs(message.parse().unwrap_or(0))),
-        _ => GpuError::DeviceLost(message),
+impl Response {
+    fn error(e: &GpuError) -> Response {
+        Response::Err {
+            code: e.code().into(),
+            message: e.detail(),
+        }
     }
 }
 
@@ -59,10 +48,9 @@ pub fn serve(adapter: &str) -> i32 {
     let mut gpu = match Gpu::new(adapter) {
         Ok(g) => g,
         Err(e) => {
-            let (kind, message) = error_kind(&e);
             println!(
                 "{}",
-                serde_json::json!({ "error": kind, "message": message })
+                serde_json::json!({ "error": e.code(), "message": e.detail() })
             );
             return 4;
         }
@@ -79,10 +67,7 @@ pub fn serve(adapter: &str) -> i32 {
             std::process::abort();
         }
         let response = match serde_json::from_str::<Request>(&line) {
-            Err(e) => Response::Err {
-                kind: "device".into(),
-                message: format!("bad request: {e}"),
-            },
+            Err(e) => Response::error(&GpuError::Device(format!("bad request: {e}"))),
             Ok(r) => match gpu.run_kernel(
                 &r.wgsl,
                 &r.entry_point,
@@ -92,13 +77,7 @@ pub fn serve(adapter: &str) -> i32 {
                 r.records.as_ref(),
             ) {
                 Ok(out) => Response::Ok(out),
-                Err(e) => {
-                    let (kind, message) = error_kind(&e);
-                    Response::Err {
-                        kind: kind.into(),
-                        message,
-                    }
-                }
+                Err(e) => Response::error(&e),
             },
         };
         let Ok(text) = serde_json::to_string(&response) else {
@@ -181,14 +160,14 @@ impl IsolatedGpu {
             .recv_timeout(self.timeout)
             .map_err(|_| GpuError::Device("the GPU worker did not start".into()))?;
         let v: serde_json::Value = serde_json::from_str(&hello).unwrap_or_default();
-        if let Some(kind) = v.get("error").and_then(|k| k.as_str()) {
+        if let Some(code) = v.get("error").and_then(|k| k.as_str()) {
             let _ = child.wait();
             let message = v
                 .get("message")
                 .and_then(|m| m.as_str())
                 .unwrap_or("")
                 .to_string();
-            return Err(from_kind(kind, message));
+            return Err(GpuError::from_wire(code, message));
         }
         self.description = format!(
             "{} ({}, {})",
@@ -248,8 +227,8 @@ impl IsolatedGpu {
                     self.phases.add(&out.phases);
                     Ok(out)
                 }
-                Ok(Response::Err { kind, message }) => {
-                    let e = from_kind(&kind, message);
+                Ok(Response::Err { code, message }) => {
+                    let e = GpuError::from_wire(&code, message);
                     // After a timeout or a loss the device may still be busy with (or broken
                     // by) the last dispatch: the next request gets a fresh worker.
                     if matches!(e, GpuError::Timeout(_) | GpuError::DeviceLost(_)) {
@@ -282,5 +261,45 @@ impl IsolatedGpu {
 impl Drop for IsolatedGpu {
     fn drop(&mut self) {
         self.kill();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn every_error() -> Vec<GpuError> {
+        vec![
+            GpuError::NoAdapter("none".into()),
+            GpuError::Device("d".into()),
+            GpuError::Validation("v".into()),
+            GpuError::Unfeedable("u".into()),
+            GpuError::Timeout(Duration::from_millis(1500)),
+            GpuError::DeviceLost("l".into()),
+        ]
+    }
+
+    #[test]
+    fn gpu_error_codes_are_distinct_and_not_empty() {
+        let all = every_error();
+        let codes: std::collections::BTreeSet<_> = all.iter().map(GpuError::code).collect();
+        assert_eq!(codes.len(), all.len());
+        assert!(codes.iter().all(|c| !c.is_empty()));
+    }
+
+    #[test]
+    fn errors_round_trip_through_the_worker_pipe() {
+        for e in every_error() {
+            let line = serde_json::to_string(&Response::error(&e)).expect("serializes");
+            let Ok(Response::Err { code, message }) = serde_json::from_str::<Response>(&line)
+            else {
+                panic!("not an error response: {line}");
+            };
+            assert_eq!(GpuError::from_wire(&code, message), e);
+        }
+        assert!(matches!(
+            GpuError::from_wire("gpu.something-new", "x".into()),
+            GpuError::DeviceLost(_)
+        ));
     }
 }

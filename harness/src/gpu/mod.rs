@@ -18,7 +18,9 @@ pub mod wrap;
 use translator::Manifest;
 use translator::manifest::BindingKind;
 
-/// Why GPU work did not produce results.
+/// Why GPU work did not produce results. Codes: `gpu.no-adapter`, `gpu.device`,
+/// `gpu.validation`, `gpu.unfeedable`, `gpu.timeout`, `gpu.device-lost`; the isolated worker
+/// sends the code over its pipe ([`GpuError::from_wire`]).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum GpuError {
     #[error("no usable GPU adapter: {0}")]
@@ -33,6 +35,45 @@ pub enum GpuError {
     Timeout(Duration),
     #[error("device lost: {0}")]
     DeviceLost(String),
+}
+
+impl GpuError {
+    /// A stable, machine-readable code for this kind of error.
+    pub fn code(&self) -> &'static str {
+        match self {
+            GpuError::NoAdapter(_) => "gpu.no-adapter",
+            GpuError::Device(_) => "gpu.device",
+            GpuError::Validation(_) => "gpu.validation",
+            GpuError::Unfeedable(_) => "gpu.unfeedable",
+            GpuError::Timeout(_) => "gpu.timeout",
+            GpuError::DeviceLost(_) => "gpu.device-lost",
+        }
+    }
+
+    /// What the error carries, as text: the message, or a timeout's milliseconds.
+    pub fn detail(&self) -> String {
+        match self {
+            GpuError::NoAdapter(m)
+            | GpuError::Device(m)
+            | GpuError::Validation(m)
+            | GpuError::Unfeedable(m)
+            | GpuError::DeviceLost(m) => m.clone(),
+            GpuError::Timeout(d) => d.as_millis().to_string(),
+        }
+    }
+
+    /// The error a [`code`](Self::code) and [`detail`](Self::detail) came from. An unknown code
+    /// (a worker of another version) is a lost device: the request did not complete.
+    pub fn from_wire(code: &str, detail: String) -> GpuError {
+        match code {
+            "gpu.no-adapter" => GpuError::NoAdapter(detail),
+            "gpu.device" => GpuError::Device(detail),
+            "gpu.validation" => GpuError::Validation(detail),
+            "gpu.unfeedable" => GpuError::Unfeedable(detail),
+            "gpu.timeout" => GpuError::Timeout(Duration::from_millis(detail.parse().unwrap_or(0))),
+            _ => GpuError::DeviceLost(detail),
+        }
+    }
 }
 
 /// Inputs of one compute dispatch, by DXBC register.

@@ -8,6 +8,8 @@
 //! array instead, so one dispatch can run many input vectors that each have their own
 //! constant-buffer contents (uniforms are what most test programs read their inputs from).
 
+use translator::NagaError;
+
 use naga::{
     Binding, Block, BuiltIn, Expression, Literal, Module, ScalarKind, ShaderStage, Statement,
     TypeInner,
@@ -53,12 +55,12 @@ impl Wrapped {
     pub fn input_sources(
         &self,
         inputs: &[translator::manifest::Interface],
-    ) -> Result<Vec<Source>, String> {
+    ) -> Result<Vec<Source>, WrapError> {
         self.inputs
             .iter()
             .map(|slot| {
                 slot.register(inputs)
-                    .ok_or_else(|| format!("no register for input {}", slot.binding))
+                    .ok_or_else(|| WrapError::NoRegister(slot.binding.clone()))
             })
             .collect()
     }
@@ -96,8 +98,59 @@ pub struct Wrapped {
     pub lane_uniforms: Vec<LaneUniform>,
 }
 
-/// Why a program cannot be wrapped (a typed skip for the caller).
-pub type WrapError = String;
+/// Why a program cannot be wrapped (the caller's `wrap` skip). naga failing on dxdiff's own
+/// rewrite is never the translator's fault (the policy is at [`translator::NagaError`]).
+/// Codes: `wrap.parse`, `wrap.no-entry-point`, `wrap.scalar`, `wrap.interface-type`,
+/// `wrap.invalid`, `wrap.write`, `wrap.layout`, `wrap.uniforms`, `wrap.kernel-parse`,
+/// `wrap.kernel-invalid`, `wrap.no-register`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum WrapError {
+    /// The translator's WGSL does not parse.
+    #[error("{0}")]
+    Parse(NagaError),
+    #[error("no pixel or vertex entry point")]
+    NoEntryPoint,
+    #[error("interface scalar {0} is not supported")]
+    Scalar(String),
+    #[error("interface type {0} is not supported")]
+    InterfaceType(String),
+    #[error("the rewritten module does not validate: {0}")]
+    Invalid(NagaError),
+    #[error("writing the rewritten module: {0}")]
+    Write(NagaError),
+    #[error("laying out the module's types: {0}")]
+    Layout(String),
+    /// The text rewrite of uniforms found a declaration it cannot read.
+    #[error("{0}")]
+    Uniforms(&'static str),
+    #[error("the per-invocation kernel does not parse: {0}")]
+    KernelParse(NagaError),
+    #[error("the per-invocation kernel does not validate: {0}")]
+    KernelInvalid(NagaError),
+    /// The manifest names no register for an input slot.
+    #[error("no register for input {0}")]
+    NoRegister(String),
+}
+
+impl WrapError {
+    /// A stable, machine-readable code for this kind of error.
+    pub fn code(&self) -> &'static str {
+        match self {
+            WrapError::Parse(_) => "wrap.parse",
+            WrapError::NoEntryPoint => "wrap.no-entry-point",
+            WrapError::Scalar(_) => "wrap.scalar",
+            WrapError::InterfaceType(_) => "wrap.interface-type",
+            WrapError::Invalid(_) => "wrap.invalid",
+            WrapError::Write(_) => "wrap.write",
+            WrapError::Layout(_) => "wrap.layout",
+            WrapError::Uniforms(_) => "wrap.uniforms",
+            WrapError::KernelParse(_) => "wrap.kernel-parse",
+            WrapError::KernelInvalid(_) => "wrap.kernel-invalid",
+            WrapError::NoRegister(_) => "wrap.no-register",
+        }
+    }
+}
 
 fn binding_name(b: &Option<Binding>) -> String {
     match b {
@@ -129,13 +182,13 @@ fn shape(module: &Module, ty: naga::Handle<naga::Type>) -> Result<(u32, &'static
             (ScalarKind::Uint, 4) => "u32",
             (ScalarKind::Sint, 4) => "i32",
             (ScalarKind::Bool, _) => "bool",
-            _ => return Err(format!("interface scalar {s:?} is not supported")),
+            _ => return Err(WrapError::Scalar(format!("{s:?}"))),
         })
     };
     match module.types[ty].inner {
         TypeInner::Scalar(s) => Ok((1, scalar(s)?)),
         TypeInner::Vector { size, scalar: s } => Ok((size as u32, scalar(s)?)),
-        ref other => Err(format!("interface type {other:?} is not supported")),
+        ref other => Err(WrapError::InterfaceType(format!("{other:?}"))),
     }
 }
 
@@ -206,7 +259,7 @@ fn uniform_strides(module: &Module) -> Result<Strides, WrapError> {
     let mut layouter = naga::proc::Layouter::default();
     layouter
         .update(module.to_ctx())
-        .map_err(|e| format!("laying out the module's types: {e}"))?;
+        .map_err(|e| WrapError::Layout(e.to_string()))?;
     Ok(module
         .global_variables
         .iter()
@@ -239,21 +292,23 @@ fn uniforms_per_invocation(
         let end = out[at..]
             .find(';')
             .map(|e| at + e)
-            .ok_or("a uniform declaration without `;`")?;
+            .ok_or(WrapError::Uniforms("a uniform declaration without `;`"))?;
         let decl = &out[at + "var<uniform> ".len()..end];
         let (name, ty) = decl
             .split_once(':')
-            .ok_or("a uniform declaration without a type")?;
+            .ok_or(WrapError::Uniforms("a uniform declaration without a type"))?;
         let start = out[..at]
             .rfind("@group(")
-            .ok_or("a uniform without @group")?;
+            .ok_or(WrapError::Uniforms("a uniform without @group"))?;
         let attrs = &out[start..at];
         let num = |key: &str| -> Option<u32> {
             let i = attrs.find(key)? + key.len();
             attrs[i..].split(')').next()?.trim().parse().ok()
         };
         let (Some(group), Some(binding)) = (num("@group("), num("@binding(")) else {
-            return Err("a uniform whose binding cannot be read".into());
+            return Err(WrapError::Uniforms(
+                "a uniform whose binding cannot be read",
+            ));
         };
         found.push((
             name.trim().to_string(),
@@ -296,7 +351,7 @@ fn uniforms_per_invocation(
             .iter()
             .find(|(gb, _)| *gb == (*group, *binding))
             .map(|(_, s)| *s)
-            .ok_or("a uniform naga did not lay out")?;
+            .ok_or(WrapError::Uniforms("a uniform naga did not lay out"))?;
         rewritten.push_str(&format!(
             "@group(1) @binding({}) var<storage, read> dxdiff_u{k}: array<{ty}>;\n",
             2 + k
@@ -317,12 +372,13 @@ pub fn wrap(wgsl: &str) -> Result<Wrapped, WrapError> {
 
 /// [`wrap`], optionally with constant buffers read per invocation (see the module's doc).
 pub fn wrap_with(wgsl: &str, per_invocation_uniforms: bool) -> Result<Wrapped, WrapError> {
-    let mut module = naga::front::wgsl::parse_str(wgsl).map_err(|e| e.emit_to_string(wgsl))?;
+    let mut module = naga::front::wgsl::parse_str(wgsl)
+        .map_err(|e| WrapError::Parse(NagaError::parse(&e, wgsl)))?;
     let index = module
         .entry_points
         .iter()
         .position(|e| matches!(e.stage, ShaderStage::Fragment | ShaderStage::Vertex))
-        .ok_or("no pixel or vertex entry point")?;
+        .ok_or(WrapError::NoEntryPoint)?;
     let ep = module.entry_points.remove(index);
     let mut function = ep.function;
     // The discard flag, as a private global.
@@ -422,15 +478,14 @@ pub fn wrap_with(wgsl: &str, per_invocation_uniforms: bool) -> Result<Wrapped, W
         naga::valid::Capabilities::all(),
     )
     .validate(&module)
-    .map_err(|e| {
-        format!(
-            "the rewritten module does not validate: {}",
-            e.emit_to_string(wgsl)
-        )
-    })?;
+    .map_err(|e| WrapError::Invalid(NagaError::invalid(&e, wgsl)))?;
     let mut text =
         naga::back::wgsl::write_string(&module, &info, naga::back::wgsl::WriterFlags::empty())
-            .map_err(|e| format!("writing the rewritten module: {e}"))?;
+            .map_err(|e| {
+                WrapError::Write(NagaError::Write {
+                    message: e.to_string(),
+                })
+            })?;
     let mut lane_uniforms = Vec::new();
     if per_invocation_uniforms {
         (text, lane_uniforms) = uniforms_per_invocation(&text, &uniform_strides(&module)?)?;
@@ -493,18 +548,20 @@ pub fn wrap_with(wgsl: &str, per_invocation_uniforms: bool) -> Result<Wrapped, W
     ));
     if per_invocation_uniforms {
         // The text rewrite is checked here, so a mistake is a clear skip, not a device error.
-        let m = naga::front::wgsl::parse_str(&text).map_err(|e| {
-            format!(
-                "the per-invocation kernel does not parse: {}",
-                e.emit_to_string(&text)
-            )
-        })?;
+        let m = naga::front::wgsl::parse_str(&text)
+            .map_err(|e| WrapError::KernelParse(NagaError::parse(&e, &text)))?;
         naga::valid::Validator::new(
             naga::valid::ValidationFlags::all(),
             naga::valid::Capabilities::all(),
         )
         .validate(&m)
-        .map_err(|e| format!("the per-invocation kernel does not validate: {e}"))?;
+        .map_err(|e| {
+            // naga's plain message (not rendered against the source), as it always was.
+            WrapError::KernelInvalid(NagaError::Invalid {
+                message: e.to_string(),
+                offset: e.location(&text).map(|l| l.offset as usize),
+            })
+        })?;
     }
     Ok(Wrapped {
         wgsl: text,
@@ -515,4 +572,40 @@ pub fn wrap_with(wgsl: &str, per_invocation_uniforms: bool) -> Result<Wrapped, W
         discard_offset: out_offset,
         lane_uniforms,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrap_error_codes_are_distinct_and_not_empty() {
+        let naga = || NagaError::Write {
+            message: "m".into(),
+        };
+        let all = [
+            WrapError::Parse(naga()),
+            WrapError::NoEntryPoint,
+            WrapError::Scalar("s".into()),
+            WrapError::InterfaceType("t".into()),
+            WrapError::Invalid(naga()),
+            WrapError::Write(naga()),
+            WrapError::Layout("l".into()),
+            WrapError::Uniforms("u"),
+            WrapError::KernelParse(naga()),
+            WrapError::KernelInvalid(naga()),
+            WrapError::NoRegister("location 0".into()),
+        ];
+        let codes: std::collections::BTreeSet<_> = all.iter().map(WrapError::code).collect();
+        assert_eq!(codes.len(), all.len());
+        assert!(codes.iter().all(|c| !c.is_empty()));
+    }
+
+    #[test]
+    fn wgsl_that_does_not_parse_is_a_typed_wrap_error() {
+        let e = wrap("fn (").expect_err("does not parse");
+        assert_eq!(e.code(), "wrap.parse");
+        let e = wrap("@compute @workgroup_size(1) fn main() {}").expect_err("no stage");
+        assert_eq!(e.code(), "wrap.no-entry-point");
+    }
 }

@@ -4,7 +4,7 @@ use std::any::Any;
 
 use translator::{Profile, Translation};
 
-use super::{Failure, Part, Translator, crash};
+use super::{Failure, Part, Translator, invalid_wgsl};
 
 /// The built-in DXBC→WGSL translator with a profile (`contract` or `exact`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,8 +23,7 @@ impl Translator for Builtin {
             reason: r.reason,
             instruction: r.instruction,
         })?;
-        translator::validate(&t.wgsl)
-            .map_err(|e| crash(format!("its WGSL does not validate: {e}"), &[]))?;
+        translator::validate(&t.wgsl).map_err(|e| invalid_wgsl(&e, &[]))?;
         Ok(t)
     }
 

@@ -173,8 +173,7 @@ pub(super) fn answer(stdout: &[u8], stderr: &[u8]) -> Result<Translation, Failur
             manifest,
             mut adaptations,
         } => {
-            translator::validate(&wgsl)
-                .map_err(|e| crash(format!("its WGSL does not validate: {e}"), stderr))?;
+            translator::validate(&wgsl).map_err(|e| super::invalid_wgsl(&e, stderr))?;
             // Buffers are sized from the manifest: check it before anything is allocated.
             manifest
                 .check()

@@ -125,28 +125,55 @@ pub(crate) fn crash(why: impl Into<String>, stderr: &[u8]) -> Failure {
     }
 }
 
+/// The one mapping of a translator's WGSL that naga rejects: a translator crash (the policy is
+/// stated at [`translator::NagaError`]).
+pub(crate) fn invalid_wgsl(e: &translator::NagaError, stderr: &[u8]) -> Failure {
+    crash(format!("its WGSL does not validate: {e}"), stderr)
+}
+
+/// Why `--translator` (with `--profile`) names no translator. Codes: `spec.unknown-profile`,
+/// `spec.empty-command`, `spec.unknown`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SpecError {
+    #[error("unknown profile `{0}` (contract or exact)")]
+    UnknownProfile(String),
+    #[error("`cmd:` needs a command line")]
+    EmptyCommand,
+    #[error("unknown translator `{0}` (builtin, vkd3d or cmd:<command line>)")]
+    Unknown(String),
+}
+
+impl SpecError {
+    /// A stable, machine-readable code for this kind of error.
+    pub fn code(&self) -> &'static str {
+        match self {
+            SpecError::UnknownProfile(_) => "spec.unknown-profile",
+            SpecError::EmptyCommand => "spec.empty-command",
+            SpecError::Unknown(_) => "spec.unknown",
+        }
+    }
+}
+
 /// `builtin` (with `profile`), `vkd3d`, or `cmd:<command line>`.
-pub fn parse(spec: &str, profile: &str, timeout: Duration) -> Result<Shared, String> {
+pub fn parse(spec: &str, profile: &str, timeout: Duration) -> Result<Shared, SpecError> {
     if spec == "builtin" {
         return Profile::parse(profile)
             .map(|p| Arc::new(Builtin(p)) as Shared)
-            .ok_or_else(|| format!("unknown profile `{profile}` (contract or exact)"));
+            .ok_or_else(|| SpecError::UnknownProfile(profile.to_string()));
     }
     if spec == "vkd3d" {
         return Ok(Arc::new(Vkd3d { timeout }));
     }
     if let Some(line) = spec.strip_prefix("cmd:") {
         if line.trim().is_empty() {
-            return Err("`cmd:` needs a command line".into());
+            return Err(SpecError::EmptyCommand);
         }
         return Ok(Arc::new(External {
             line: line.to_string(),
             timeout,
         }));
     }
-    Err(format!(
-        "unknown translator `{spec}` (builtin, vkd3d or cmd:<command line>)"
-    ))
+    Err(SpecError::Unknown(spec.to_string()))
 }
 
 #[cfg(test)]
@@ -169,9 +196,24 @@ mod tests {
                 .name(),
             "vkd3d"
         );
-        assert!(parse("cmd:  ", "contract", DEFAULT_TIMEOUT).is_err());
-        assert!(parse("builtin", "loose", DEFAULT_TIMEOUT).is_err());
-        assert!(parse("nonsense", "contract", DEFAULT_TIMEOUT).is_err());
+        let codes: std::collections::BTreeSet<_> = [
+            ("cmd:  ", "contract"),
+            ("builtin", "loose"),
+            ("nonsense", "contract"),
+        ]
+        .iter()
+        .map(|(s, p)| parse(s, p, DEFAULT_TIMEOUT).expect_err("refused").code())
+        .collect();
+        assert_eq!(codes.len(), 3);
+        assert!(codes.iter().all(|c| !c.is_empty()));
+    }
+
+    #[test]
+    fn invalid_wgsl_is_a_crash_for_every_translator() {
+        let e = translator::validate("fn (").expect_err("does not parse");
+        let f = invalid_wgsl(&e, b"");
+        assert_eq!(f.code(), "translator.crash");
+        assert!(f.to_string().contains("its WGSL does not validate"));
     }
 
     #[test]

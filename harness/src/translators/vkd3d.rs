@@ -15,6 +15,57 @@ use translator::Translation;
 
 use super::{Failure, Part, Translator, crash, external};
 
+/// Why vkd3d's route to WGSL produced nothing. naga's failures on that route carry a
+/// [`translator::NagaError`] and become the route's rejection (the policy is stated there).
+/// Codes: `vkd3d.library`, `vkd3d.symbol`, `vkd3d.dxbc`, `vkd3d.no-compiler`, `vkd3d.io`,
+/// `vkd3d.compile`, `vkd3d.naga-read`, `vkd3d.no-entry-point`, `vkd3d.layout`,
+/// `vkd3d.naga-invalid`, `vkd3d.naga-write`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Vkd3dError {
+    #[error("libvkd3d-shader.so.1 is not installed ({0})")]
+    Library(String),
+    #[error("{0}")]
+    Symbol(String),
+    #[error("[{code}] {0}", code = .0.code())]
+    Dxbc(dxbc::DxbcError),
+    #[error("vkd3d-compiler is not available: {0}")]
+    NoCompiler(String),
+    #[error("{0}")]
+    Io(String),
+    #[error("vkd3d-shader cannot compile it ({status}): {stderr}")]
+    Compile { status: String, stderr: String },
+    #[error("naga cannot read vkd3d's SPIR-V: {0}")]
+    NagaRead(translator::NagaError),
+    #[error("vkd3d's SPIR-V has no entry point")]
+    NoEntryPoint,
+    #[error("{0}")]
+    Layout(String),
+    #[error("naga rejects vkd3d's module: {0}")]
+    NagaInvalid(translator::NagaError),
+    #[error("naga cannot write WGSL for it: {0}")]
+    NagaWrite(translator::NagaError),
+}
+
+impl Vkd3dError {
+    /// A stable, machine-readable code for this kind of error.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Vkd3dError::Library(_) => "vkd3d.library",
+            Vkd3dError::Symbol(_) => "vkd3d.symbol",
+            Vkd3dError::Dxbc(_) => "vkd3d.dxbc",
+            Vkd3dError::NoCompiler(_) => "vkd3d.no-compiler",
+            Vkd3dError::Io(_) => "vkd3d.io",
+            Vkd3dError::Compile { .. } => "vkd3d.compile",
+            Vkd3dError::NagaRead(_) => "vkd3d.naga-read",
+            Vkd3dError::NoEntryPoint => "vkd3d.no-entry-point",
+            Vkd3dError::Layout(_) => "vkd3d.layout",
+            Vkd3dError::NagaInvalid(_) => "vkd3d.naga-invalid",
+            Vkd3dError::NagaWrite(_) => "vkd3d.naga-write",
+        }
+    }
+}
+
 /// `--translator vkd3d`: vkd3d-shader's route to WGSL ([`adapter`]), run by `dxdiff
 /// vkd3d-adapter` behind the external protocol, in a guarded child.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -176,19 +227,19 @@ pub struct Library {
 
 impl Library {
     /// Load `libvkd3d-shader.so.1`; the error says why it is unavailable.
-    pub fn load() -> Result<Library, String> {
+    pub fn load() -> Result<Library, Vkd3dError> {
         // SAFETY: loading a shared library runs its initialisers; libvkd3d-shader has none with
         // preconditions.
         let lib = unsafe { libloading::Library::new("libvkd3d-shader.so.1") }
-            .map_err(|e| format!("libvkd3d-shader.so.1 is not installed ({e})"))?;
+            .map_err(|e| Vkd3dError::Library(e.to_string()))?;
         // SAFETY: the symbols have exactly these C signatures in vkd3d_shader.h (API 1.2+).
         let (compile, free_code) = unsafe {
             let c = *lib
                 .get::<CompileFn>(b"vkd3d_shader_compile\0")
-                .map_err(|e| e.to_string())?;
+                .map_err(|e| Vkd3dError::Symbol(e.to_string()))?;
             let f = *lib
                 .get::<FreeCodeFn>(b"vkd3d_shader_free_shader_code\0")
-                .map_err(|e| e.to_string())?;
+                .map_err(|e| Vkd3dError::Symbol(e.to_string()))?;
             (c, f)
         };
         Ok(Library {
@@ -266,7 +317,9 @@ pub mod adapter {
 
     use naga::{AddressSpace, Binding, BuiltIn, ShaderStage, TypeInner};
     use translator::manifest::{Binding as Bound, BindingKind, BindingLayout, Interface};
-    use translator::{Manifest, Translation};
+    use translator::{Manifest, NagaError, Translation};
+
+    use super::Vkd3dError;
 
     /// The protocol's answer for one program.
     pub fn answer(blob: &[u8]) -> serde_json::Value {
@@ -275,13 +328,13 @@ pub mod adapter {
                 "status": "ok", "wgsl": t.wgsl, "manifest": t.manifest, "adaptations": t.adaptations
             }),
             Err(reason) => serde_json::json!({
-                "status": "rejected", "reason": reason, "catalog_id": "dxdiff/not-lowered"
+                "status": "rejected", "reason": reason.to_string(), "catalog_id": "dxdiff/not-lowered"
             }),
         }
     }
 
     /// SPIR-V from `vkd3d-compiler` (buffer UAVs as storage buffers, which WGSL can express).
-    fn spirv(blob: &[u8]) -> Result<Vec<u8>, String> {
+    fn spirv(blob: &[u8]) -> Result<Vec<u8>, Vkd3dError> {
         let mut child = Command::new("vkd3d-compiler")
             .args([
                 "-x",
@@ -296,17 +349,18 @@ pub mod adapter {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
-            .map_err(|e| format!("vkd3d-compiler is not available: {e}"))?;
+            .map_err(|e| Vkd3dError::NoCompiler(e.to_string()))?;
         if let Some(mut stdin) = child.stdin.take() {
             let _ = stdin.write_all(blob);
         }
-        let out = child.wait_with_output().map_err(|e| e.to_string())?;
+        let out = child
+            .wait_with_output()
+            .map_err(|e| Vkd3dError::Io(e.to_string()))?;
         if !out.status.success() {
-            return Err(format!(
-                "vkd3d-shader cannot compile it ({}): {}",
-                out.status,
-                String::from_utf8_lossy(&out.stderr).trim()
-            ));
+            return Err(Vkd3dError::Compile {
+                status: out.status.to_string(),
+                stderr: String::from_utf8_lossy(&out.stderr).trim().to_string(),
+            });
         }
         Ok(out.stdout)
     }
@@ -388,8 +442,8 @@ pub mod adapter {
         })
     }
 
-    fn translate(blob: &[u8]) -> Result<Translation, String> {
-        let shader = dxbc::Shader::parse(blob).map_err(|e| format!("[{}] {e}", e.code()))?;
+    fn translate(blob: &[u8]) -> Result<Translation, Vkd3dError> {
+        let shader = dxbc::Shader::parse(blob).map_err(Vkd3dError::Dxbc)?;
         let spv = spirv(blob)?;
         let mut module = read_spirv(&spv)?;
         let manifest = rebind(&mut module, &shader)?;
@@ -421,29 +475,36 @@ pub mod adapter {
     ];
 
     /// naga's SPIR-V front end over vkd3d's output.
-    pub fn read_spirv(spv: &[u8]) -> Result<naga::Module, String> {
+    pub fn read_spirv(spv: &[u8]) -> Result<naga::Module, Vkd3dError> {
         // naga flips a vertex position's y by default (GL → Vulkan); vkd3d's SPIR-V is already
         // in Vulkan's convention, and D3D's result is what the oracle compares.
         let options = naga::front::spv::Options {
             adjust_coordinate_space: false,
             ..Default::default()
         };
-        naga::front::spv::parse_u8_slice(spv, &options)
-            .map_err(|e| format!("naga cannot read vkd3d's SPIR-V: {e}"))
+        naga::front::spv::parse_u8_slice(spv, &options).map_err(|e| {
+            Vkd3dError::NagaRead(NagaError::Parse {
+                message: e.to_string(),
+                offset: None,
+            })
+        })
     }
 
     /// Give each resource its own binding and derive the manifest from vkd3d's mapping and the
     /// program's signatures.
-    pub fn rebind(module: &mut naga::Module, shader: &dxbc::Shader) -> Result<Manifest, String> {
+    pub fn rebind(
+        module: &mut naga::Module,
+        shader: &dxbc::Shader,
+    ) -> Result<Manifest, Vkd3dError> {
         let ep = module
             .entry_points
             .first()
             .cloned()
-            .ok_or("vkd3d's SPIR-V has no entry point")?;
+            .ok_or(Vkd3dError::NoEntryPoint)?;
         let mut layouter = naga::proc::Layouter::default();
         layouter
             .update(module.to_ctx())
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| Vkd3dError::Layout(e.to_string()))?;
         // vkd3d's default mapping puts every resource in set 0 at its register number, so cb0
         // and t0 collide; each gets its own binding here, and the manifest keeps the register.
         let mut bindings = Vec::new();
@@ -555,21 +616,62 @@ pub mod adapter {
     }
 
     /// naga's validator over the module read from SPIR-V.
-    pub fn validate_module(module: &naga::Module) -> Result<naga::valid::ModuleInfo, String> {
+    pub fn validate_module(module: &naga::Module) -> Result<naga::valid::ModuleInfo, Vkd3dError> {
         naga::valid::Validator::new(
             naga::valid::ValidationFlags::all(),
             naga::valid::Capabilities::all(),
         )
         .validate(module)
-        .map_err(|e| format!("naga rejects vkd3d's module: {e}"))
+        .map_err(|e| {
+            // The module came from SPIR-V: there is no source text for an offset into.
+            Vkd3dError::NagaInvalid(NagaError::Invalid {
+                message: e.to_string(),
+                offset: None,
+            })
+        })
     }
 
     /// naga's WGSL writer.
     pub fn write_wgsl(
         module: &naga::Module,
         info: &naga::valid::ModuleInfo,
-    ) -> Result<String, String> {
+    ) -> Result<String, Vkd3dError> {
         naga::back::wgsl::write_string(module, info, naga::back::wgsl::WriterFlags::empty())
-            .map_err(|e| format!("naga cannot write WGSL for it: {e}"))
+            .map_err(|e| {
+                Vkd3dError::NagaWrite(NagaError::Write {
+                    message: e.to_string(),
+                })
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vkd3d_error_codes_are_distinct_and_not_empty() {
+        let naga = || translator::NagaError::Write {
+            message: "m".into(),
+        };
+        let all = [
+            Vkd3dError::Library("l".into()),
+            Vkd3dError::Symbol("s".into()),
+            Vkd3dError::Dxbc(dxbc::DxbcError::MissingChunk { tag: "SHEX".into() }),
+            Vkd3dError::NoCompiler("n".into()),
+            Vkd3dError::Io("i".into()),
+            Vkd3dError::Compile {
+                status: "exit status: 1".into(),
+                stderr: String::new(),
+            },
+            Vkd3dError::NagaRead(naga()),
+            Vkd3dError::NoEntryPoint,
+            Vkd3dError::Layout("l".into()),
+            Vkd3dError::NagaInvalid(naga()),
+            Vkd3dError::NagaWrite(naga()),
+        ];
+        let codes: std::collections::BTreeSet<_> = all.iter().map(Vkd3dError::code).collect();
+        assert_eq!(codes.len(), all.len());
+        assert!(codes.iter().all(|c| !c.is_empty()));
     }
 }
