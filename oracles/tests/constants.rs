@@ -147,9 +147,7 @@ fn switch_cases_see_only_the_paths_that_reach_them() {
     assert!(folded(&switch("mov r0.x, l(0)")));
     // Falling through brings the other value along.
     assert!(!folded(&switch("mov r0.x, l(1.0)")));
-    assert!(!folded(&switch(
-        "mov r0.x, v0.z\nbreakc_nz v0.y"
-    )));
+    assert!(!folded(&switch("mov r0.x, v0.z\nbreakc_nz v0.y")));
     // A literal the entry did not hold: a case reached from the head does not see it.
     assert!(!folded(
         "mov r0.x, v0.z\nand r1.x, v0.y, l(3)\nswitch r1.x\ncase l(2)\nmov r0.x, l(0)\nbreak\ncase l(0)\nmul o0.x, r0.x, v0.x\nbreak\ndefault\nbreak\nendswitch"
@@ -181,15 +179,31 @@ fn switch_cases_see_only_the_paths_that_reach_them() {
 #[test]
 fn a_branch_on_zero_knows_the_zero() {
     // v0.y is 0 for lane 0.
-    assert!(folded("mov r0.xyzw, v0.xyzw\nif_z v0.y\nmul o0.x, r0.y, v0.x\nendif"));
-    assert!(folded("mov r1.x, v0.y\nmov r0.z, r1.x\nif_z r0.z\nmul o0.x, r1.x, v0.x\nendif"));
-    assert!(folded("mov r0.y, v0.y\nif_nz v0.y\nelse\nmul o0.x, r0.y, v0.x\nendif"));
-    assert!(folded("add r0.x, v0.y, v0.z\nif_z r0.x\nmul o0.x, r0.x, v0.x\nendif"));
+    assert!(folded(
+        "mov r0.xyzw, v0.xyzw\nif_z v0.y\nmul o0.x, r0.y, v0.x\nendif"
+    ));
+    assert!(folded(
+        "mov r1.x, v0.y\nmov r0.z, r1.x\nif_z r0.z\nmul o0.x, r1.x, v0.x\nendif"
+    ));
+    assert!(folded(
+        "mov r0.y, v0.y\nif_nz v0.y\nelse\nmul o0.x, r0.y, v0.x\nendif"
+    ));
+    assert!(folded(
+        "add r0.x, v0.y, v0.z\nif_z r0.x\nmul o0.x, r0.x, v0.x\nendif"
+    ));
     // Not in the other branch, not after the end, not through a modifier.
-    assert!(!folded("mov r0.xyzw, v0.xyzw\nif_nz v0.y\nelse\nendif\nmul o0.x, r0.y, v0.x"));
-    assert!(!folded("mov r0.xyzw, v0.xyzw\nif_nz v0.y\nmul o0.x, r0.y, v0.x\nendif"));
-    assert!(!folded("mov r0.xyzw, -v0.xyzw\nif_z v0.y\nmul o0.x, r0.y, v0.x\nendif"));
-    assert!(!folded("mov r0.xyzw, v0.xyzw\nif_z v0.z\nmul o0.x, r0.y, v0.x\nendif"));
+    assert!(!folded(
+        "mov r0.xyzw, v0.xyzw\nif_nz v0.y\nelse\nendif\nmul o0.x, r0.y, v0.x"
+    ));
+    assert!(!folded(
+        "mov r0.xyzw, v0.xyzw\nif_nz v0.y\nmul o0.x, r0.y, v0.x\nendif"
+    ));
+    assert!(!folded(
+        "mov r0.xyzw, -v0.xyzw\nif_z v0.y\nmul o0.x, r0.y, v0.x\nendif"
+    ));
+    assert!(!folded(
+        "mov r0.xyzw, v0.xyzw\nif_z v0.z\nmul o0.x, r0.y, v0.x\nendif"
+    ));
     // A copy rewritten before the branch is no longer a copy.
     assert!(!folded(
         "mov r0.xyzw, v0.xyzw\nadd r0.y, r0.y, l(1.0)\nif_z v0.y\nmul o0.x, r0.y, v0.x\nendif"
