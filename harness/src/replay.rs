@@ -153,3 +153,109 @@ fn replay_runs(
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exec::{Batch, Prepared};
+    use crate::translators::Builtin;
+    use oracles::verdict::{Skip, SkipKind};
+
+    /// A candidate that answers as the interpreter does (or fails outright), counting its runs.
+    struct Candidate {
+        runs: usize,
+        fail: bool,
+    }
+
+    impl Executor for Candidate {
+        fn name(&self) -> String {
+            "candidate".into()
+        }
+        fn prepare(&mut self, unit: &Unit<'_>) -> Result<Prepared, Skip> {
+            Interpreter.prepare(unit)
+        }
+        fn run(&mut self, p: &Prepared, batch: &Batch, _budget: u64) -> Result<Results, Skip> {
+            self.runs += 1;
+            if self.fail {
+                return Err(Skip::new(SkipKind::Inconclusive, "device lost"));
+            }
+            let mut r = Interpreter.run(p, batch, 1 << 24)?;
+            r.facts = None;
+            Ok(r)
+        }
+    }
+
+    /// A pixel program that loops `cb0[0].x` times and writes the count, with these runs.
+    fn counting_case(runs: &str) -> CaseFile {
+        let blob = dxbc::assemble_container(
+            "ps_5_0\ndcl_constantbuffer cb0[1], immediateIndexed\ndcl_output o0.x\ndcl_temps 1\n\
+             mov r0.x, l(0)\nloop\nieq r0.y, r0.x, cb0[0].x\nbreakc_nz r0.y\n\
+             iadd r0.x, r0.x, l(1)\nendloop\nmov o0.x, r0.x\nret\n",
+        )
+        .expect("assembles")
+        .to_bytes();
+        let hex: String = blob.iter().map(|b| format!("{b:02x}")).collect();
+        CaseFile::parse(&format!(
+            r#"{{"format": "dxdiff-case/1", "name": "count", "dxbc": "{hex}", "runs": [{runs}]}}"#
+        ))
+        .expect("parses")
+    }
+
+    const RUNS: &str = r#"
+        {"id": "short", "inputs": {"cb0": ["0x3", "0x0", "0x0", "0x0"]},
+         "expect": {"o0": {"words": ["0x3"], "compare": "bits"}}},
+        {"id": "wrong", "inputs": {"cb0": ["0x3", "0x0", "0x0", "0x0"]},
+         "expect": {"o0": {"words": ["0x4"], "compare": "bits"}}},
+        {"id": "long", "inputs": {"cb0": ["0x100000", "0x0", "0x0", "0x0"]},
+         "expect": {"o0": {"words": ["0x100000"], "compare": "bits"}}},
+        {"id": "doubles", "flags": ["requires_double"]}"#;
+
+    #[test]
+    fn expectations_judge_and_the_reference_budget_gates_the_candidate() {
+        let case = counting_case(RUNS);
+        let mut cand = Candidate {
+            runs: 0,
+            fail: false,
+        };
+        let (outcomes, _) = replay(
+            &case,
+            &mut cand,
+            &Builtin(translator::Profile::Exact),
+            Policy::once(1 << 12),
+        );
+        let by_id = |id: &str| &outcomes.iter().find(|(i, _)| i == id).expect("run").1;
+        assert_eq!(by_id("short"), &RunOutcome::Passed);
+        assert!(by_id("wrong").is_failure(), "{:?}", by_id("wrong"));
+        assert_eq!(
+            by_id("long"),
+            &RunOutcome::Inconclusive(Inconclusive::Budget)
+        );
+        assert_eq!(
+            by_id("doubles"),
+            &RunOutcome::Skipped(RunSkip::unkinded("requires_double"))
+        );
+        // The run the interpreter gave up on never reached the candidate.
+        assert_eq!(cand.runs, 2);
+    }
+
+    #[test]
+    fn a_candidate_that_fails_leaves_its_runs_inconclusive() {
+        let case = counting_case(RUNS);
+        let mut cand = Candidate {
+            runs: 0,
+            fail: true,
+        };
+        let (outcomes, _) = replay(
+            &case,
+            &mut cand,
+            &Builtin(translator::Profile::Exact),
+            Policy::once(1 << 12),
+        );
+        for (id, o) in &outcomes[..2] {
+            assert!(
+                matches!(o, RunOutcome::Inconclusive(Inconclusive::Candidate(why)) if why.contains("device lost")),
+                "{id}: {o:?}"
+            );
+        }
+    }
+}
