@@ -122,9 +122,7 @@ fn replay_runs(
                     Err(why) => RunOutcome::Skipped(RunSkip::unkinded(why)),
                     Ok(batch) => match reference_run(&mut reference, &ref_prepared, &batch, policy)
                     {
-                        Err(skip) => {
-                            RunOutcome::Inconclusive(Inconclusive::Reference(skip.to_string()))
-                        }
+                        Err(skip) => RunOutcome::Inconclusive(Inconclusive::Reference(skip.detail)),
                         Ok(r) => match r.missing.first() {
                             Some(Some(why)) => RunOutcome::Inconclusive(why.clone()),
                             _ => {
@@ -133,7 +131,7 @@ fn replay_runs(
                                 }
                                 match exec.run(&prepared, &batch, 0) {
                                     Err(skip) => RunOutcome::Inconclusive(Inconclusive::Candidate(
-                                        skip.to_string(),
+                                        skip.detail,
                                     )),
                                     Ok(g) => match g.missing.first() {
                                         Some(Some(why)) => RunOutcome::Inconclusive(why.clone()),
