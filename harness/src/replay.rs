@@ -2,44 +2,67 @@
 //! is one vector; its results are checked against the run's expectations with the rules of the
 //! case format. A run that differs is `adapted` only when the interpreter, on the same run,
 //! entered a domain of a catalog entry that applies to the translation ([`Judge::attribute`]).
-//! A translator rejection is a skip naming its catalog id; an executor failure is a failed run
-//! that says it was inconclusive.
+//! A translator rejection is a skip naming its catalog id; a run the interpreter or the
+//! executor could not finish is inconclusive, which is no failure.
+//!
+//! How this relates to the differential driver ([`crate::driver`]): the reference side is the
+//! driver's own [`reference_run`] (the interpreter as an executor, with the budget-and-retry
+//! [`Policy`]), and, as in the driver, a run the reference could not finish never reaches the
+//! executor (a loop the interpreter gave up on may hang a GPU). The criterion is not the
+//! driver's [`crate::driver::judge_vector`] but the run's own `expect` (bits or ULPs, as the
+//! file says): case files carry what the right answer is, often from real drivers, and judging
+//! them by the interpreter's bands instead would change which runs pass. The [`Judge`] built as
+//! the driver builds it decides only whether a failed expectation is adapted.
 
-use oracles::case::CaseFile;
+use oracles::case::{CaseFile, RunFlag};
+use oracles::interp::Finding;
 use oracles::interp::findings::merge;
-use oracles::interp::{DEFAULT_BUDGET, Finding};
-use oracles::replay::{Observed, RunOutcome, attribute, check};
-use oracles::verdict::Judge;
+use oracles::replay::{Observed, RunOutcome, RunSkip, attribute, check};
+use oracles::verdict::{Inconclusive, Judge};
 
+use crate::driver::{Policy, reference_run};
+use crate::exec::interp::Interpreter;
 use crate::exec::{Executor, Results, Unit};
 use crate::inputs;
 use crate::translators::Translator;
 
-/// What `expect` addresses, from the executor's results of a one-vector run: the first
+/// What `expect` addresses, from the executor's results of a one-vector run (`got`): the first
 /// invocation's outputs, whether it was discarded, and the UAVs; which words are NaNs whose
-/// payload D3D leaves free comes from the interpreter's run of the same inputs (`reference`).
-fn observed(r: &Results, reference: Option<&Observed>) -> Observed {
+/// payload D3D leaves free comes from the interpreter's results of the same run (`reference`).
+fn observed(got: &Results, reference: &Results) -> Observed {
+    let free_outputs = (0..reference.outputs_per_invocation)
+        .map(|reg| std::array::from_fn(|c| reference.free_output(0, 0, reg, c)))
+        .collect();
+    let free_uavs = reference
+        .facts
+        .as_ref()
+        .and_then(|f| f.free_uavs.first().cloned())
+        .unwrap_or_default();
     Observed {
-        outputs: r.outputs_of(0, 0).to_vec(),
-        discarded: r.discarded_of(0, 0),
-        uavs: r.uavs.first().cloned().unwrap_or_default(),
-        free_outputs: reference
-            .map(|o| o.free_outputs.clone())
-            .unwrap_or_default(),
-        free_uavs: reference.map(|o| o.free_uavs.clone()).unwrap_or_default(),
+        outputs: got.outputs_of(0, 0).to_vec(),
+        discarded: got.discarded_of(0, 0),
+        uavs: got.uavs.first().cloned().unwrap_or_default(),
+        free_outputs,
+        free_uavs,
         ..Observed::default()
     }
 }
 
-/// Replay every run of a case; also what the program relies on that D3D leaves undefined, from
-/// the interpreter's runs of the same inputs.
+/// The events the interpreter recorded anywhere in a one-vector run.
+fn run_events(reference: &Results) -> oracles::domain::Events {
+    (0..reference.invocations.max(1)).fold(0, |a, i| a | reference.events_of(0, i))
+}
+
+/// Replay every run of a case, the interpreter's budget set by `policy`; also what the program
+/// relies on that D3D leaves undefined, from the interpreter's runs of the same inputs.
 pub fn replay(
     case: &CaseFile,
     exec: &mut dyn Executor,
     translator: &dyn Translator,
+    policy: Policy,
 ) -> (Vec<(String, RunOutcome)>, Vec<Finding>) {
     let mut findings = Vec::new();
-    let outcomes = replay_runs(case, exec, translator, &mut findings);
+    let outcomes = replay_runs(case, exec, translator, policy, &mut findings);
     (outcomes, findings)
 }
 
@@ -47,6 +70,7 @@ fn replay_runs(
     case: &CaseFile,
     exec: &mut dyn Executor,
     translator: &dyn Translator,
+    policy: Policy,
     findings: &mut Vec<Finding>,
 ) -> Vec<(String, RunOutcome)> {
     let every = |o: RunOutcome| -> Vec<(String, RunOutcome)> {
@@ -65,7 +89,7 @@ fn replay_runs(
     };
     let t = match translator.translate(&blob, &shader) {
         Ok(t) => t,
-        Err(f) => return every(RunOutcome::Skipped(f.to_string())),
+        Err(f) => return every(RunOutcome::Skipped(f.skip().into())),
     };
     let unit = Unit {
         name: &case.name,
@@ -73,32 +97,50 @@ fn replay_runs(
         shader: &shader,
         translation: Some(&t),
     };
+    // The candidate first, as in the driver: a program it cannot run costs no interpretation.
     let prepared = match exec.prepare(&unit) {
         Ok(p) => p,
-        Err(skip) => return every(RunOutcome::Skipped(skip.to_string())),
+        Err(skip) => return every(RunOutcome::Skipped(skip.into())),
+    };
+    let mut reference = Interpreter;
+    let ref_prepared = match reference.prepare(&unit) {
+        Ok(p) => p,
+        Err(skip) => {
+            return every(RunOutcome::Inconclusive(Inconclusive::Reference(
+                skip.to_string(),
+            )));
+        }
     };
     let judge = Judge::new(&shader.program, &t.adaptations, &exec.name());
     case.runs
         .iter()
         .map(|run| {
-            let outcome = if run.flags.iter().any(|f| f == "requires_double") {
-                RunOutcome::Skipped("requires_double".into())
+            let outcome = if run.has(RunFlag::RequiresDouble) {
+                RunOutcome::Skipped(RunSkip::unkinded(RunFlag::RequiresDouble.as_str()))
             } else {
-                let reference = oracles::replay::observe(&shader.program, run, DEFAULT_BUDGET).ok();
-                if let Some(o) = &reference {
-                    merge(findings, o.findings.clone());
-                }
                 match inputs::case_run(run) {
-                    Err(why) => RunOutcome::Skipped(why),
-                    Ok(batch) => match exec.run(&prepared, &batch, 0) {
-                        Err(skip) => RunOutcome::Failed(format!("inconclusive: {skip}")),
+                    Err(why) => RunOutcome::Skipped(RunSkip::unkinded(why)),
+                    Ok(batch) => match reference_run(&mut reference, &ref_prepared, &batch, policy)
+                    {
+                        Err(skip) => RunOutcome::Inconclusive(Inconclusive::Reference(skip.detail)),
                         Ok(r) => match r.missing.first() {
-                            Some(Some(why)) => RunOutcome::Failed(format!("inconclusive: {why}")),
+                            Some(Some(why)) => RunOutcome::Inconclusive(why.clone()),
                             _ => {
-                                let outcome = check(run, &observed(&r, reference.as_ref()));
-                                match &reference {
-                                    Some(obs) => attribute(outcome, obs.events, &judge),
-                                    None => outcome,
+                                if let Some(f) = &r.facts {
+                                    merge(findings, f.findings.clone());
+                                }
+                                match exec.run(&prepared, &batch, 0) {
+                                    Err(skip) => RunOutcome::Inconclusive(Inconclusive::Candidate(
+                                        skip.detail,
+                                    )),
+                                    Ok(g) => match g.missing.first() {
+                                        Some(Some(why)) => RunOutcome::Inconclusive(why.clone()),
+                                        _ => attribute(
+                                            check(run, &observed(&g, &r)),
+                                            run_events(&r),
+                                            &judge,
+                                        ),
+                                    },
                                 }
                             }
                         },
@@ -108,4 +150,110 @@ fn replay_runs(
             (run.id.clone(), outcome)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exec::{Batch, Prepared};
+    use crate::translators::Builtin;
+    use oracles::verdict::{Skip, SkipKind};
+
+    /// A candidate that answers as the interpreter does (or fails outright), counting its runs.
+    struct Candidate {
+        runs: usize,
+        fail: bool,
+    }
+
+    impl Executor for Candidate {
+        fn name(&self) -> String {
+            "candidate".into()
+        }
+        fn prepare(&mut self, unit: &Unit<'_>) -> Result<Prepared, Skip> {
+            Interpreter.prepare(unit)
+        }
+        fn run(&mut self, p: &Prepared, batch: &Batch, _budget: u64) -> Result<Results, Skip> {
+            self.runs += 1;
+            if self.fail {
+                return Err(Skip::new(SkipKind::Inconclusive, "device lost"));
+            }
+            let mut r = Interpreter.run(p, batch, 1 << 24)?;
+            r.facts = None;
+            Ok(r)
+        }
+    }
+
+    /// A pixel program that loops `cb0[0].x` times and writes the count, with these runs.
+    fn counting_case(runs: &str) -> CaseFile {
+        let blob = dxbc::assemble_container(
+            "ps_5_0\ndcl_constantbuffer cb0[1], immediateIndexed\ndcl_output o0.x\ndcl_temps 1\n\
+             mov r0.x, l(0)\nloop\nieq r0.y, r0.x, cb0[0].x\nbreakc_nz r0.y\n\
+             iadd r0.x, r0.x, l(1)\nendloop\nmov o0.x, r0.x\nret\n",
+        )
+        .expect("assembles")
+        .to_bytes();
+        let hex: String = blob.iter().map(|b| format!("{b:02x}")).collect();
+        CaseFile::parse(&format!(
+            r#"{{"format": "dxdiff-case/1", "name": "count", "dxbc": "{hex}", "runs": [{runs}]}}"#
+        ))
+        .expect("parses")
+    }
+
+    const RUNS: &str = r#"
+        {"id": "short", "inputs": {"cb0": ["0x3", "0x0", "0x0", "0x0"]},
+         "expect": {"o0": {"words": ["0x3"], "compare": "bits"}}},
+        {"id": "wrong", "inputs": {"cb0": ["0x3", "0x0", "0x0", "0x0"]},
+         "expect": {"o0": {"words": ["0x4"], "compare": "bits"}}},
+        {"id": "long", "inputs": {"cb0": ["0x100000", "0x0", "0x0", "0x0"]},
+         "expect": {"o0": {"words": ["0x100000"], "compare": "bits"}}},
+        {"id": "doubles", "flags": ["requires_double"]}"#;
+
+    #[test]
+    fn expectations_judge_and_the_reference_budget_gates_the_candidate() {
+        let case = counting_case(RUNS);
+        let mut cand = Candidate {
+            runs: 0,
+            fail: false,
+        };
+        let (outcomes, _) = replay(
+            &case,
+            &mut cand,
+            &Builtin(translator::Profile::Exact),
+            Policy::once(1 << 12),
+        );
+        let by_id = |id: &str| &outcomes.iter().find(|(i, _)| i == id).expect("run").1;
+        assert_eq!(by_id("short"), &RunOutcome::Passed);
+        assert!(by_id("wrong").is_failure(), "{:?}", by_id("wrong"));
+        assert_eq!(
+            by_id("long"),
+            &RunOutcome::Inconclusive(Inconclusive::Budget)
+        );
+        assert_eq!(
+            by_id("doubles"),
+            &RunOutcome::Skipped(RunSkip::unkinded("requires_double"))
+        );
+        // The run the interpreter gave up on never reached the candidate.
+        assert_eq!(cand.runs, 2);
+    }
+
+    #[test]
+    fn a_candidate_that_fails_leaves_its_runs_inconclusive() {
+        let case = counting_case(RUNS);
+        let mut cand = Candidate {
+            runs: 0,
+            fail: true,
+        };
+        let (outcomes, _) = replay(
+            &case,
+            &mut cand,
+            &Builtin(translator::Profile::Exact),
+            Policy::once(1 << 12),
+        );
+        for (id, o) in &outcomes[..2] {
+            assert!(
+                matches!(o, RunOutcome::Inconclusive(Inconclusive::Candidate(why)) if why.contains("device lost")),
+                "{id}: {o:?}"
+            );
+        }
+    }
 }

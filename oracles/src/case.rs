@@ -77,6 +77,36 @@ pub struct Run {
     pub source: Option<String>,
 }
 
+/// A run flag dxdiff acts on. `flags` stays a list of strings in the file (flags dxdiff does
+/// not know are kept and ignored); code asks [`Run::has`] instead of comparing spellings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RunFlag {
+    /// The run needs double precision, which the GPU executor does not run.
+    RequiresDouble,
+}
+
+impl RunFlag {
+    /// The spelling in a case file's `flags`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            RunFlag::RequiresDouble => "requires_double",
+        }
+    }
+}
+
+impl std::fmt::Display for RunFlag {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Run {
+    /// Whether the run carries `flag`.
+    pub fn has(&self, flag: RunFlag) -> bool {
+        self.flags.iter().any(|f| f == flag.as_str())
+    }
+}
+
 /// One entry of `inputs`. Variant order matters: serde tries them in turn.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
@@ -329,6 +359,21 @@ mod tests {
         assert!(CaseFile::parse(&case(r#"{"cb13": ["0x1"]}"#)).is_ok());
         // A key of another shape is the binder's to refuse, per run.
         assert!(CaseFile::parse(&case(r#"{"zz": ["0x1"]}"#)).is_ok());
+    }
+
+    #[test]
+    fn flags_are_typed_and_keep_their_spelling() {
+        let text = r#"{"format": "dxdiff-case/1", "name": "n", "dxbc": "", "runs": [
+            {"id": "a", "flags": ["requires_double", "something_else"]}, {"id": "b"}]}"#;
+        let case = CaseFile::parse(text).expect("parses");
+        assert!(case.runs[0].has(RunFlag::RequiresDouble));
+        assert!(!case.runs[1].has(RunFlag::RequiresDouble));
+        let json = serde_json::to_value(&case).expect("serializes");
+        assert_eq!(
+            json["runs"][0]["flags"],
+            serde_json::json!(["requires_double", "something_else"])
+        );
+        assert!(json["runs"][1].get("flags").is_none());
     }
 
     #[test]

@@ -7,9 +7,11 @@ use crate::case::{CaseFile, Expect, Input, Run, words};
 use crate::interp::{
     self, Address, Buffer, Format, InterpError, Resources, Sampler, Srv, Texture2d,
 };
-use crate::verdict::Judge;
+use crate::verdict::{Inconclusive, Judge, Skip, SkipKind};
 
-/// The verdict on one run.
+/// The verdict on one run. It speaks [`crate::verdict`]'s words where they fit, so that an
+/// inconclusive run is never mistaken for a failure: the reason is an [`Inconclusive`], a skip
+/// carries its [`SkipKind`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RunOutcome {
     Passed,
@@ -17,7 +19,53 @@ pub enum RunOutcome {
     /// recorded an event of their domains in the run, and the translation relied on them.
     Adapted(Vec<String>),
     Failed(String),
-    Skipped(String),
+    /// Not judged: the interpreter or the executor could not finish the run.
+    Inconclusive(Inconclusive),
+    Skipped(RunSkip),
+}
+
+impl RunOutcome {
+    /// True for [`RunOutcome::Failed`] only: inconclusive and skipped runs are no failures.
+    pub fn is_failure(&self) -> bool {
+        matches!(self, RunOutcome::Failed(_))
+    }
+}
+
+/// Why a run did not run: its [`SkipKind`] where one names the reason (a run-level reason such
+/// as [`crate::case::RunFlag::RequiresDouble`] or inputs the executor cannot bind has none),
+/// and the detail.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunSkip {
+    pub kind: Option<SkipKind>,
+    pub detail: String,
+}
+
+impl RunSkip {
+    /// A skip no [`SkipKind`] names.
+    pub fn unkinded(detail: impl Into<String>) -> RunSkip {
+        RunSkip {
+            kind: None,
+            detail: detail.into(),
+        }
+    }
+}
+
+impl From<Skip> for RunSkip {
+    fn from(s: Skip) -> RunSkip {
+        RunSkip {
+            kind: Some(s.kind),
+            detail: s.detail,
+        }
+    }
+}
+
+impl std::fmt::Display for RunSkip {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.kind {
+            Some(k) => write!(f, "{k}: {}", self.detail),
+            None => f.write_str(&self.detail),
+        }
+    }
 }
 
 /// What the interpreter produced for one run, in the shape `expect` addresses.
@@ -348,8 +396,8 @@ pub fn replay_interp_with_findings(
                         outcome
                     }
                     Err(RunError::Input(e)) => RunOutcome::Failed(format!("bad inputs: {e}")),
-                    Err(RunError::Interp(e @ InterpError::BudgetExceeded { .. })) => {
-                        RunOutcome::Failed(format!("inconclusive: {e}"))
+                    Err(RunError::Interp(InterpError::BudgetExceeded { .. })) => {
+                        RunOutcome::Inconclusive(Inconclusive::Budget)
                     }
                     Err(RunError::Interp(e)) => RunOutcome::Failed(format!("[{}] {e}", e.code())),
                 },
@@ -358,4 +406,55 @@ pub fn replay_interp_with_findings(
         })
         .collect();
     (outcomes, findings)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A pixel program that loops `cb0[0].x` times and writes the count.
+    fn counting_case(runs: &str) -> CaseFile {
+        let blob = dxbc::assemble_container(
+            "ps_5_0\ndcl_constantbuffer cb0[1], immediateIndexed\ndcl_output o0.x\ndcl_temps 1\n\
+             mov r0.x, l(0)\nloop\nieq r0.y, r0.x, cb0[0].x\nbreakc_nz r0.y\n\
+             iadd r0.x, r0.x, l(1)\nendloop\nmov o0.x, r0.x\nret\n",
+        )
+        .expect("assembles")
+        .to_bytes();
+        let hex: String = blob.iter().map(|b| format!("{b:02x}")).collect();
+        CaseFile::parse(&format!(
+            r#"{{"format": "dxdiff-case/1", "name": "count", "dxbc": "{hex}", "runs": [{runs}]}}"#
+        ))
+        .expect("parses")
+    }
+
+    #[test]
+    fn a_run_past_the_budget_is_inconclusive_not_failed() {
+        let case = counting_case(
+            r#"{"id": "short", "inputs": {"cb0": ["0x3", "0x0", "0x0", "0x0"]},
+                "expect": {"o0": {"words": ["0x3"], "compare": "bits"}}},
+               {"id": "wrong", "inputs": {"cb0": ["0x3", "0x0", "0x0", "0x0"]},
+                "expect": {"o0": {"words": ["0x4"], "compare": "bits"}}},
+               {"id": "long", "inputs": {"cb0": ["0x100000", "0x0", "0x0", "0x0"]},
+                "expect": {"o0": {"words": ["0x100000"], "compare": "bits"}}}"#,
+        );
+        let outcomes = replay_interp(&case, 1 << 12);
+        assert_eq!(outcomes[0].1, RunOutcome::Passed);
+        assert!(outcomes[1].1.is_failure(), "{:?}", outcomes[1]);
+        assert_eq!(
+            outcomes[2].1,
+            RunOutcome::Inconclusive(Inconclusive::Budget)
+        );
+        assert!(!outcomes[2].1.is_failure());
+    }
+
+    #[test]
+    fn a_skip_shows_its_kind_when_it_has_one() {
+        let kinded = RunSkip::from(Skip::new(SkipKind::Texture, "no samplers"));
+        assert_eq!(kinded.to_string(), "texture: no samplers");
+        assert_eq!(
+            RunSkip::unkinded("requires_double").to_string(),
+            "requires_double"
+        );
+    }
 }

@@ -1,5 +1,7 @@
 //! `dxdiff replay PATH... [--executor interp|gpu]`: run case files (or folders of them) and check
-//! their expectations. One line per failing run, then `N passed, N failed, N skipped` last.
+//! their expectations. One line per run that did not plainly pass, then `N passed, N failed, N
+//! inconclusive, N skipped` last. Only failures (and malformed files) make the exit code
+//! non-zero: an inconclusive run says nothing about the translation.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -74,7 +76,7 @@ pub fn run(a: &ReplayArgs) -> CliResult {
     for p in &a.paths {
         collect(p, &mut files)?;
     }
-    let (mut passed, mut failed, mut skipped) = (0usize, 0usize, 0usize);
+    let (mut passed, mut failed, mut inconclusive, mut skipped) = (0usize, 0usize, 0usize, 0usize);
     let mut malformed = 0usize;
     for file in &files {
         let case = match super::read_case(file) {
@@ -87,7 +89,12 @@ pub fn run(a: &ReplayArgs) -> CliResult {
             }
         };
         let (outcomes, findings) = match &mut gpu {
-            Some(g) => crate::replay::replay(&case, g, translator.as_ref()),
+            Some(g) => crate::replay::replay(
+                &case,
+                g,
+                translator.as_ref(),
+                crate::driver::Policy::once(a.budget),
+            ),
             None => replay_interp_with_findings(&case, a.budget),
         };
         for f in &findings {
@@ -108,6 +115,10 @@ pub fn run(a: &ReplayArgs) -> CliResult {
                     println!("FAIL {} {id}: {why}", file.display());
                     failed += 1;
                 }
+                RunOutcome::Inconclusive(why) => {
+                    println!("INCONCLUSIVE {} {id}: {why}", file.display());
+                    inconclusive += 1;
+                }
                 RunOutcome::Skipped(why) => {
                     println!("SKIP {} {id}: {why}", file.display());
                     skipped += 1;
@@ -115,7 +126,7 @@ pub fn run(a: &ReplayArgs) -> CliResult {
             }
         }
     }
-    println!("{passed} passed, {failed} failed, {skipped} skipped");
+    println!("{passed} passed, {failed} failed, {inconclusive} inconclusive, {skipped} skipped");
     // Malformed input is exit 2 (docs/case-format.md) even when other runs failed too: the run
     // did not cover what it was given.
     Ok(if malformed > 0 {

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use oracles::case::{CaseFile, Expect};
+use oracles::case::{CaseFile, Expect, RunFlag};
 use oracles::interp::DEFAULT_BUDGET;
 use oracles::verdict::{Inconclusive, Judge, Skip, SkipKind, Verdict};
 use reports::verify::ProgramReport;
@@ -107,8 +107,8 @@ impl Verifier {
         let judge = Judge::new(&shader.program, &t.adaptations, &self.gpu.name());
         for run in &case.runs {
             let inconclusive = |why: String| Verdict::Inconclusive(Inconclusive::Candidate(why));
-            let verdict = if run.flags.iter().any(|f| f == "requires_double") {
-                inconclusive("requires_double".into())
+            let verdict = if run.has(RunFlag::RequiresDouble) {
+                inconclusive(RunFlag::RequiresDouble.to_string())
             } else {
                 match inputs::case_run(run) {
                     Err(why) => inconclusive(why),

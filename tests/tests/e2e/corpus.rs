@@ -267,10 +267,8 @@ fn a_new_mismatch_under_verify_is_a_regression() {
             .arg(&programs)
             .args(["--profile", "exact", "--verify", "1000", "--cases-dir"])
             .arg(dir.join("cases"))
-            .args(extra);
-        if plant {
-            c.env("DXDIFF_PLANT_BUG", "udiv-without-zero-guard");
-        }
+            .args(extra)
+            .plant(plant.then_some(UDIV_BUG));
         c.output().expect("runs")
     };
     let clean = run(false, &["--out".as_ref(), base.as_os_str()]);

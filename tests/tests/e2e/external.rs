@@ -104,11 +104,13 @@ fn crashing_hanging_and_garbage_translators_are_recorded() {
             );
         }
         // replay skips every run with the reason; translate exits 2.
-        let replay = dxdiff()
-            .args(["replay", "--executor", "gpu", "--translator", translator])
-            .args(["--translator-timeout", "2", cases])
-            .output()
-            .expect("runs");
+        let replay = replay_gpu(
+            cases,
+            &["--translator", translator, "--translator-timeout", "2"],
+            None,
+        )
+        .output()
+        .expect("runs");
         let text = String::from_utf8_lossy(&replay.stdout);
         assert_eq!(replay.status.code(), Some(0), "{name}: {text}");
         assert!(
@@ -146,12 +148,13 @@ fn vkd3d_reproduces_its_documented_divergences() {
         return;
     }
     let replay_in = |folder: &str, translator: &str| {
-        dxdiff()
-            .args(["replay", "--executor", "gpu", "--profile", "exact"])
-            .args(["--translator", translator])
-            .arg(root().join(folder))
-            .output()
-            .expect("runs")
+        replay_gpu(
+            root().join(folder),
+            &["--profile", "exact", "--translator", translator],
+            None,
+        )
+        .output()
+        .expect("runs")
     };
     let replay = |translator: &str| replay_in("docs/vkd3d", translator);
     let vkd3d = replay("vkd3d");
@@ -161,7 +164,10 @@ fn vkd3d_reproduces_its_documented_divergences() {
     }
     let text = String::from_utf8_lossy(&vkd3d.stdout);
     assert_eq!(vkd3d.status.code(), Some(1), "{text}");
-    assert!(text.ends_with("3 passed, 4 failed, 0 skipped\n"), "{text}");
+    assert!(
+        text.ends_with("3 passed, 4 failed, 0 inconclusive, 0 skipped\n"),
+        "{text}"
+    );
     for failing in [
         "frc_rounds_to_one",
         "ftoi_overflow",
@@ -197,10 +203,16 @@ fn vkd3d_reproduces_its_documented_divergences() {
     let fuzzed = |translator: &str| replay_in("docs/vkd3d-fuzz", translator);
     let v = fuzzed("vkd3d");
     let text = String::from_utf8_lossy(&v.stdout);
-    assert!(text.ends_with("0 passed, 4 failed, 0 skipped\n"), "{text}");
+    assert!(
+        text.ends_with("0 passed, 4 failed, 0 inconclusive, 0 skipped\n"),
+        "{text}"
+    );
     let b = fuzzed("builtin");
     let text = String::from_utf8_lossy(&b.stdout);
-    assert!(text.ends_with("4 passed, 0 failed, 0 skipped\n"), "{text}");
+    assert!(
+        text.ends_with("4 passed, 0 failed, 0 inconclusive, 0 skipped\n"),
+        "{text}"
+    );
     let builtin = replay("builtin");
     assert_eq!(
         builtin.status.code(),

@@ -16,10 +16,8 @@ fn fuzz(dir: &Path, bug: Option<&str>, args: &[&str]) -> Option<Output> {
     let mut c = dxdiff();
     c.args(["fuzz", "--profile", "exact", "--shrink-time", "30", "--out"])
         .arg(dir)
-        .args(args);
-    if let Some(b) = bug {
-        c.env("DXDIFF_PLANT_BUG", b);
-    }
+        .args(args)
+        .plant(bug);
     let out = with_adapter(c.output().expect("runs"))?;
     Some(out)
 }
@@ -30,13 +28,11 @@ fn state(dir: &Path) -> State {
 }
 
 fn replay(case: &Path, bug: Option<&str>) -> Option<i32> {
-    let mut c = dxdiff();
-    c.args(["replay", "--executor", "gpu", "--profile", "exact"])
-        .arg(case);
-    if let Some(b) = bug {
-        c.env("DXDIFF_PLANT_BUG", b);
-    }
-    c.output().expect("runs").status.code()
+    replay_gpu(case, &["--profile", "exact"], bug)
+        .output()
+        .expect("runs")
+        .status
+        .code()
 }
 
 /// (bug, a token of the divergence's opcodes, fuzz arguments). Seeds and bounds are fixed;

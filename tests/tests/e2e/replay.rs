@@ -1,4 +1,5 @@
-//! `dxdiff replay --executor interp`: the summary line, the exit code, and the peer corpus.
+//! `dxdiff replay`: the summary line, the exit code (a failure is 1, an inconclusive run is
+//! not), and the peer corpus on the interpreter and the GPU.
 
 use crate::support::*;
 
@@ -33,7 +34,10 @@ fn a_passing_and_a_failing_run() {
         stdout.contains("wrong: o0[0] is 0x00000003, expected 0x00000004"),
         "{stdout}"
     );
-    assert_eq!(stdout.lines().last(), Some("1 passed, 1 failed, 0 skipped"));
+    assert_eq!(
+        stdout.lines().last(),
+        Some("1 passed, 1 failed, 0 inconclusive, 0 skipped")
+    );
 }
 
 #[test]
@@ -54,7 +58,10 @@ fn peer_corpus_replays_clean() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}");
     let last = stdout.lines().last().unwrap_or("");
-    assert!(last.ends_with(" passed, 0 failed, 0 skipped"), "{last}");
+    assert!(
+        last.ends_with(" passed, 0 failed, 0 inconclusive, 0 skipped"),
+        "{last}"
+    );
 }
 
 /// Ground truth on the GPU (lavapipe in CI): with the exact profile every run passes or is
@@ -124,10 +131,7 @@ fn a_crashing_gpu_worker_cannot_stop_a_replay() {
     std::fs::create_dir_all(&dir).expect("dir");
     std::fs::write(dir.join("mov.json"), case).expect("write");
     let run = |abort: bool| {
-        let mut c = dxdiff();
-        c.args(["replay", "--executor", "gpu"])
-            .arg(&dir)
-            .env("NODEVICE_SELECT", "1");
+        let mut c = replay_gpu(&dir, &[], None);
         if abort {
             c.env("DXDIFF_GPU_WORKER_ABORT", "1");
         }
@@ -140,15 +144,96 @@ fn a_crashing_gpu_worker_cannot_stop_a_replay() {
     }
     assert_eq!(
         String::from_utf8_lossy(&healthy.stdout).lines().last(),
-        Some("2 passed, 0 failed, 0 skipped")
+        Some("2 passed, 0 failed, 0 inconclusive, 0 skipped")
     );
     let crashed = run(true);
     let stdout = String::from_utf8_lossy(&crashed.stdout);
-    assert_eq!(crashed.status.code(), Some(1), "{stdout}");
+    // Inconclusive is no failure: exit 0.
+    assert_eq!(crashed.status.code(), Some(0), "{stdout}");
     assert_eq!(
-        stdout.matches("inconclusive: device lost").count(),
+        stdout
+            .lines()
+            .filter(|l| l.starts_with("INCONCLUSIVE ") && l.contains("device lost"))
+            .count(),
         2,
         "{stdout}"
     );
-    assert_eq!(stdout.lines().last(), Some("0 passed, 2 failed, 0 skipped"));
+    assert_eq!(
+        stdout.lines().last(),
+        Some("0 passed, 0 failed, 2 inconclusive, 0 skipped")
+    );
+}
+
+/// A case that loops `cb0[0].x` times and writes the count, with these runs.
+fn counting_case(runs: &str) -> String {
+    let blob = dxbc::assemble_container(
+        "ps_5_0\ndcl_constantbuffer cb0[1], immediateIndexed\ndcl_output o0.x\ndcl_temps 1\n\
+         mov r0.x, l(0)\nloop\nieq r0.y, r0.x, cb0[0].x\nbreakc_nz r0.y\n\
+         iadd r0.x, r0.x, l(1)\nendloop\nmov o0.x, r0.x\nret\n",
+    )
+    .expect("assembles")
+    .to_bytes();
+    format!(
+        r#"{{"format": "dxdiff-case/1", "name": "count", "dxbc": "{}", "runs": [{runs}]}}"#,
+        hex(&blob)
+    )
+}
+
+/// A run the interpreter cannot finish within `--budget` is reported INCONCLUSIVE, counted on
+/// its own, and leaves the exit code 0; a real mismatch beside it still makes it 1.
+#[test]
+fn an_inconclusive_run_is_no_failure() {
+    let dir = temp("replay", "inconclusive");
+    std::fs::create_dir_all(&dir).expect("dir");
+    std::fs::write(
+        dir.join("a-count.json"),
+        counting_case(
+            r#"{"id": "short", "inputs": {"cb0": ["0x3", "0x0", "0x0", "0x0"]},
+                "expect": {"o0": {"words": ["0x3"], "compare": "bits"}}},
+               {"id": "long", "inputs": {"cb0": ["0x100000", "0x0", "0x0", "0x0"]},
+                "expect": {"o0": {"words": ["0x100000"], "compare": "bits"}}}"#,
+        ),
+    )
+    .expect("write");
+    let replay = || {
+        dxdiff()
+            .args(["replay", "--executor", "interp", "--budget", "4096"])
+            .arg(&dir)
+            .output()
+            .expect("runs")
+    };
+    let out = replay();
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.lines().any(|l| l.starts_with("INCONCLUSIVE ")
+            && l.ends_with("long: the interpreter's instruction budget ran out")),
+        "{text}"
+    );
+    assert!(!text.contains("FAIL"), "{text}");
+    assert_eq!(
+        text.lines().last(),
+        Some("1 passed, 0 failed, 1 inconclusive, 0 skipped")
+    );
+
+    std::fs::write(
+        dir.join("b-wrong.json"),
+        counting_case(
+            r#"{"id": "wrong", "inputs": {"cb0": ["0x3", "0x0", "0x0", "0x0"]},
+                "expect": {"o0": {"words": ["0x4"], "compare": "bits"}}}"#,
+        ),
+    )
+    .expect("write");
+    let out = replay();
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("wrong: o0[0] is 0x00000003, expected 0x00000004"),
+        "{text}"
+    );
+    assert_eq!(
+        text.lines().last(),
+        Some("1 passed, 1 failed, 1 inconclusive, 0 skipped")
+    );
+    let _ = std::fs::remove_dir_all(dir);
 }

@@ -1,7 +1,9 @@
 //! What the end-to-end tests share: the `dxdiff` binary (built from the same `harness::cli` as
 //! the shipped one, as `dxdiff-e2e`), the project root, scratch folders, the shared corpora,
-//! and a lock that keeps the GPU-heavy tests from running all at once on a small machine.
+//! a bug planted in the built-in translator, the GPU replay every such test ends with, and a
+//! lock that keeps the GPU-heavy tests from running all at once on a small machine.
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::{Mutex, MutexGuard};
@@ -18,6 +20,35 @@ pub fn dxdiff() -> Command {
     c.env("NODEVICE_SELECT", "1")
         .env("DXDIFF", exe())
         .current_dir(root());
+    c
+}
+
+/// The wrong lowering most tests plant: `udiv` without D3D's divide-by-zero guard.
+pub const UDIV_BUG: &str = "udiv-without-zero-guard";
+
+/// Planting a bug in the built-in translator (`DXDIFF_PLANT_BUG`), one spelling for every
+/// test; `None` plants nothing, so a test can run the same command with and without.
+pub trait Plant {
+    fn plant(&mut self, bug: Option<&str>) -> &mut Self;
+}
+
+impl Plant for Command {
+    fn plant(&mut self, bug: Option<&str>) -> &mut Self {
+        if let Some(b) = bug {
+            self.env("DXDIFF_PLANT_BUG", b);
+        }
+        self
+    }
+}
+
+/// `dxdiff replay --executor gpu PATH ARGS...` with `bug` planted: how a test checks that a
+/// saved case reproduces (or no longer reproduces) a divergence on the GPU.
+pub fn replay_gpu(path: impl AsRef<OsStr>, args: &[&str], bug: Option<&str>) -> Command {
+    let mut c = dxdiff();
+    c.args(["replay", "--executor", "gpu"])
+        .args(args)
+        .arg(path)
+        .plant(bug);
     c
 }
 

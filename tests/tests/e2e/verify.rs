@@ -20,10 +20,8 @@ fn verify(profile: &str, dir: &Path, plant: bool) -> Option<(Output, serde_json:
         profile,
         "--out",
     ])
-    .arg(dir);
-    if plant {
-        c.env("DXDIFF_PLANT_BUG", "udiv-without-zero-guard");
-    }
+    .arg(dir)
+    .plant(plant.then_some(UDIV_BUG));
     let out = with_adapter(c.output().expect("runs"))?;
     let report: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(dir.join("report.json")).expect("report.json"),
@@ -92,13 +90,11 @@ fn a_planted_udiv_bug_is_caught_saved_and_replayed() {
     assert!(case.is_file());
     // The saved case reproduces the bug on the GPU, and passes once the bug is gone.
     let replay = |plant: bool| {
-        let mut c = dxdiff();
-        c.args(["replay", "--executor", "gpu", "--profile", "exact"])
-            .arg(&case);
-        if plant {
-            c.env("DXDIFF_PLANT_BUG", "udiv-without-zero-guard");
-        }
-        c.output().expect("runs").status.code()
+        replay_gpu(&case, &["--profile", "exact"], plant.then_some(UDIV_BUG))
+            .output()
+            .expect("runs")
+            .status
+            .code()
     };
     assert_eq!(replay(true), Some(1));
     assert_eq!(replay(false), Some(0));
@@ -232,10 +228,8 @@ fn a_planted_bug_in_a_corpus_program_is_shrunk_and_saved() {
         .arg("--corpus")
         .arg(&programs)
         .arg("--out")
-        .arg(&dir);
-        if plant {
-            c.env("DXDIFF_PLANT_BUG", "udiv-without-zero-guard");
-        }
+        .arg(&dir)
+        .plant(plant.then_some(UDIV_BUG));
         c.output().expect("runs")
     };
     let out = run(true);
@@ -257,13 +251,11 @@ fn a_planted_bug_in_a_corpus_program_is_shrunk_and_saved() {
     let nonzero = cb0.iter().filter(|w| *w != "0x00000000").count();
     assert!(nonzero <= 2, "{cb0:?}");
     let replay = |plant: bool| {
-        let mut c = dxdiff();
-        c.args(["replay", "--executor", "gpu", "--profile", "exact"])
-            .arg(&case);
-        if plant {
-            c.env("DXDIFF_PLANT_BUG", "udiv-without-zero-guard");
-        }
-        c.output().expect("runs").status.code()
+        replay_gpu(&case, &["--profile", "exact"], plant.then_some(UDIV_BUG))
+            .output()
+            .expect("runs")
+            .status
+            .code()
     };
     assert_eq!(replay(true), Some(1));
     assert_eq!(replay(false), Some(0));
