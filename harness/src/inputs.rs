@@ -225,12 +225,6 @@ pub fn compute(t: &Translation, threads: u32, seed: u64, n: usize) -> Batch {
     }
 }
 
-/// A case file's run as one vector: its resources, its invocations' `v#` registers, its
-/// dispatch. `Err` says why the run's inputs cannot be bound.
-pub fn case_run(run: &oracles::case::Run) -> Result<Batch, String> {
-    case_batch(run).map_err(|e| e.to_string())
-}
-
 /// Why a case file's run cannot be fed. Code: `case.inputs` (the only kind; the binding code
 /// in `oracles::replay` reports its reasons as text).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -248,8 +242,8 @@ impl CaseInputError {
     }
 }
 
-/// [`case_run`] with a typed error. `case_run` keeps its text error for its callers in the
-/// replay code, which is being changed elsewhere; new callers take this one.
+/// A case file's run as one vector: its resources, its invocations' `v#` registers, its
+/// dispatch. `Err` says why the run's inputs cannot be bound.
 pub fn case_batch(run: &oracles::case::Run) -> Result<Batch, CaseInputError> {
     let (res, invocations) = oracles::replay::resources(run).map_err(CaseInputError::Inputs)?;
     let regs = invocations.iter().map(Vec::len).max().unwrap_or(0);

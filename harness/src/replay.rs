@@ -118,8 +118,8 @@ fn replay_runs(
             let outcome = if run.has(RunFlag::RequiresDouble) {
                 RunOutcome::Skipped(RunSkip::unkinded(RunFlag::RequiresDouble.as_str()))
             } else {
-                match inputs::case_run(run) {
-                    Err(why) => RunOutcome::Skipped(RunSkip::unkinded(why)),
+                match inputs::case_batch(run) {
+                    Err(why) => RunOutcome::Skipped(RunSkip::unkinded(why.to_string())),
                     Ok(batch) => match reference_run(&mut reference, &ref_prepared, &batch, policy)
                     {
                         Err(skip) => RunOutcome::Inconclusive(Inconclusive::Reference(skip.detail)),

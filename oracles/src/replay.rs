@@ -285,10 +285,26 @@ pub fn observe(program: &Program, run: &Run, budget: u64) -> Result<Observed, Ru
     Ok(obs)
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Why a case's run could not be observed on the interpreter. Codes: `case.inputs` (the run's
+/// inputs cannot be bound), or the interpreter's own (`interp.*`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RunError {
+    /// The run's inputs cannot be bound (a resource that does not fit its declaration).
+    #[error("bad inputs: {0}")]
     Input(String),
+    /// The interpreter stopped (out of budget, or an unsupported instruction).
+    #[error(transparent)]
     Interp(InterpError),
+}
+
+impl RunError {
+    /// A stable, machine-readable code for this kind of error.
+    pub fn code(&self) -> &'static str {
+        match self {
+            RunError::Input(_) => "case.inputs",
+            RunError::Interp(e) => e.code(),
+        }
+    }
 }
 
 /// Check a run's expectations against what was observed.

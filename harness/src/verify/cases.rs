@@ -110,8 +110,8 @@ impl Verifier {
             let verdict = if run.has(RunFlag::RequiresDouble) {
                 inconclusive(RunFlag::RequiresDouble.to_string())
             } else {
-                match inputs::case_run(run) {
-                    Err(why) => inconclusive(why),
+                match inputs::case_batch(run) {
+                    Err(why) => inconclusive(why.to_string()),
                     Ok(batch) => {
                         match self.differential(&unit, &batch, &judge, Policy::once(DEFAULT_BUDGET))
                         {
