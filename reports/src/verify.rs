@@ -25,6 +25,9 @@ pub struct ProgramReport {
     pub skip_kind: Option<SkipKind>,
     /// The saved counterexample, if any lane mismatched.
     pub counterexample: Option<String>,
+    /// Why a mismatch's counterexample could not be written (the mismatch still counts).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counterexample_error: Option<String>,
     /// What the program relies on that Direct3D leaves undefined (`<kind> at instruction N`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub findings: Vec<String>,
@@ -157,6 +160,11 @@ pub fn markdown(r: &RunReport) -> String {
                     .clone()
                     .map(|c| format!("counterexample {c}"))
             })
+            .or_else(|| {
+                p.counterexample_error
+                    .as_ref()
+                    .map(|e| format!("counterexample not saved: {e}"))
+            })
             .unwrap_or_default();
         s.push_str(&format!(
             "| {} | {} | {} | {} | {} | {} | {} | {} |\n",
@@ -207,6 +215,10 @@ pub fn junit(r: &RunReport) -> String {
                     p.counterexample
                         .as_ref()
                         .map(|x| format!("; counterexample {x}"))
+                        .or_else(|| p
+                            .counterexample_error
+                            .as_ref()
+                            .map(|e| format!("; counterexample not saved: {e}")))
                         .unwrap_or_default()
                 ))
             } else if let Some(why) = &p.skipped

@@ -127,8 +127,11 @@ impl Verifier {
                                     .unwrap_or_else(|| inconclusive("no result".into()));
                                 if v.is_mismatch() && report.counterexample.is_none() {
                                     let out = saved(case, run, &d);
-                                    report.counterexample =
-                                        self.save(&format!("{}-{}", case.name, run.id), &out);
+                                    self.save(
+                                        &format!("{}-{}", case.name, run.id),
+                                        &out,
+                                        &mut report,
+                                    );
                                 }
                                 v
                             }

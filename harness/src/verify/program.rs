@@ -132,18 +132,24 @@ impl Verifier {
                 &outputs,
                 "dxdiff verify",
             );
-            report.counterexample = self.save(name, &case);
+            self.save(name, &case, &mut report);
         }
         report
     }
 
-    /// Write a counterexample; a write error is reported in the program's note.
-    pub(crate) fn save(&self, stem: &str, case: &oracles::case::CaseFile) -> Option<String> {
+    /// Write a counterexample into the program's report: its path, or why it could not be
+    /// written (with the error's code), so a full disk shows in report.json, not only on stderr.
+    pub(crate) fn save(
+        &self,
+        stem: &str,
+        case: &oracles::case::CaseFile,
+        report: &mut reports::verify::ProgramReport,
+    ) {
         match reports::cases::write_case(&self.cases_dir, stem, case) {
-            Ok(p) => Some(p.display().to_string()),
+            Ok(p) => report.counterexample = Some(p.display().to_string()),
             Err(e) => {
                 eprintln!("dxdiff: cannot save a counterexample: {e}");
-                None
+                report.counterexample_error = Some(format!("[{}] {e}", e.code()));
             }
         }
     }
@@ -254,7 +260,7 @@ impl Verifier {
                 &outputs,
                 &format!("dxdiff verify --corpus, from {name}"),
             );
-            report.counterexample = self.save(&format!("corpus-{stem}"), &case);
+            self.save(&format!("corpus-{stem}"), &case, &mut report);
         }
         self.clock("shrinking", t3);
         report

@@ -100,6 +100,30 @@ fn a_planted_udiv_bug_is_caught_saved_and_replayed() {
     assert_eq!(replay(false), Some(0));
 }
 
+/// A counterexample that cannot be written (here `cases` is a file) still counts as a mismatch,
+/// and report.json says why it is missing, with the write error's code.
+#[test]
+fn an_unwritable_counterexample_is_reported_not_lost() {
+    let _turn = gpu_turn();
+    let dir = temp("verify", "unwritable");
+    std::fs::create_dir_all(&dir).expect("scratch");
+    std::fs::write(dir.join("cases"), b"a file where the folder would go").expect("scratch");
+    let Some((out, report)) = verify("exact", &dir, true) else {
+        return;
+    };
+    assert_eq!(out.status.code(), Some(1));
+    let udiv = report["programs"]
+        .as_array()
+        .expect("programs")
+        .iter()
+        .find(|p| p["name"] == "udiv")
+        .expect("udiv");
+    assert!(udiv["counts"]["mismatch"].as_u64().unwrap_or(0) > 0);
+    assert!(udiv["counterexample"].is_null());
+    let why = udiv["counterexample_error"].as_str().expect("a reason");
+    assert!(why.starts_with("[case-write.io]"), "{why}");
+}
+
 /// Case files given on the command line run after the generated programs and the embedded cases.
 #[test]
 fn case_files_on_the_command_line_are_run() {
