@@ -164,10 +164,7 @@ fn vkd3d_reproduces_its_documented_divergences() {
     }
     let text = String::from_utf8_lossy(&vkd3d.stdout);
     assert_eq!(vkd3d.status.code(), Some(1), "{text}");
-    assert!(
-        text.ends_with("3 passed, 4 failed, 0 inconclusive, 0 skipped\n"),
-        "{text}"
-    );
+    assert!(text.ends_with("3 passed, 4 failed, 0 skipped\n"), "{text}");
     for failing in [
         "frc_rounds_to_one",
         "ftoi_overflow",
@@ -203,16 +200,10 @@ fn vkd3d_reproduces_its_documented_divergences() {
     let fuzzed = |translator: &str| replay_in("docs/vkd3d-fuzz", translator);
     let v = fuzzed("vkd3d");
     let text = String::from_utf8_lossy(&v.stdout);
-    assert!(
-        text.ends_with("0 passed, 4 failed, 0 inconclusive, 0 skipped\n"),
-        "{text}"
-    );
+    assert!(text.ends_with("0 passed, 4 failed, 0 skipped\n"), "{text}");
     let b = fuzzed("builtin");
     let text = String::from_utf8_lossy(&b.stdout);
-    assert!(
-        text.ends_with("4 passed, 0 failed, 0 inconclusive, 0 skipped\n"),
-        "{text}"
-    );
+    assert!(text.ends_with("4 passed, 0 failed, 0 skipped\n"), "{text}");
     let builtin = replay("builtin");
     assert_eq!(
         builtin.status.code(),
