@@ -126,3 +126,70 @@ pub fn rows() -> Vec<Row> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dxbc::opcodes::Flags;
+
+    #[test]
+    fn default_knobs_are_within_their_documented_ranges() {
+        let k = Knobs::default();
+        assert!((1..=8).contains(&k.temps), "temps {}", k.temps);
+        assert!(k.statements > 0 && k.depth > 0);
+        assert!(!k.stages.is_empty());
+        let mut stages = k.stages.clone();
+        stages.dedup();
+        assert_eq!(
+            stages, k.stages,
+            "a stage listed twice is drawn twice as often"
+        );
+        assert!(k.excluded.is_empty());
+        assert!(!k.oob_indices, "documented as off by default");
+        let m = k.mix;
+        let weights = [
+            m.float,
+            m.int,
+            m.bit,
+            m.conversion,
+            m.compare,
+            m.moves,
+            m.flow,
+            m.memory,
+        ];
+        assert!(weights.iter().all(|w| *w > 0), "{m:?}");
+    }
+
+    #[test]
+    fn rows_are_the_single_alu_sm50_rows_of_the_table_with_their_class() {
+        let rows = rows();
+        let mut opcodes: Vec<u32> = rows.iter().map(|r| r.opcode as u32).collect();
+        opcodes.sort();
+        opcodes.dedup();
+        assert_eq!(opcodes.len(), rows.len(), "an opcode listed twice");
+        for r in &rows {
+            let info = r.opcode.info();
+            assert!(crate::programs::is_single_alu(r.opcode), "{:?}", r.opcode);
+            assert_ne!(info.kind, Kind::Double, "{:?}", r.opcode);
+            assert!(!info.has(Flags::DERIVATIVE), "{:?}", r.opcode);
+            assert_eq!((r.dst, r.src), (info.dst, info.src), "{:?}", r.opcode);
+            assert_eq!(
+                r.class == Class::Move,
+                info.has(Flags::MOVE),
+                "{:?}",
+                r.opcode
+            );
+        }
+        // Every class has rows, so every weight of `Mix` that names one does something.
+        for c in [
+            Class::Float,
+            Class::Int,
+            Class::Bit,
+            Class::Conversion,
+            Class::Compare,
+            Class::Move,
+        ] {
+            assert!(rows.iter().any(|r| r.class == c), "no {c:?} rows");
+        }
+    }
+}

@@ -287,3 +287,79 @@ impl RandomProgram {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp(t: u32, swizzle: [u8; 4]) -> Src {
+        Src {
+            swizzle,
+            ..Src::plain(Reg::Temp(t))
+        }
+    }
+
+    #[test]
+    fn store_masks_widen_to_the_smallest_prefix_that_covers_them() {
+        for m in 0u8..16 {
+            let w = store_mask(m);
+            assert!([0x1, 0x3, 0x7, 0xF].contains(&w), "{m:#x} -> {w:#x}");
+            assert_eq!(w & m, m, "{m:#x} -> {w:#x} drops a component");
+            assert!(
+                w == 1 || (w >> 1) & m != m,
+                "{m:#x} -> {w:#x} is not the smallest"
+            );
+        }
+        assert_eq!(icb_words().len() as u32, ICB_ROWS * 4);
+        assert!(icb_words().iter().all(|w| crate::values::EDGES.contains(w)));
+    }
+
+    #[test]
+    fn walks_see_every_nested_statement_source_and_write() {
+        let op = |d: u32, s: Src| {
+            Stmt::Op(Op {
+                opcode: Opcode::Mov,
+                sat: false,
+                dst: vec![Some((d, 0xF))],
+                src: vec![s],
+            })
+        };
+        let body = vec![
+            Stmt::If {
+                nonzero: true,
+                cond: temp(0, [1; 4]),
+                then: vec![op(1, temp(2, [0, 0, 3, 3]))],
+                otherwise: Some(vec![Stmt::Loop {
+                    trips: 2,
+                    body: vec![op(3, Src::plain(Reg::CbDyn(Box::new(temp(1, [2; 4])))))],
+                }]),
+            },
+            Stmt::Exchange {
+                dst: (2, 1),
+                value: Src::plain(Reg::Input(0)),
+                sel: Src::plain(Reg::Imm([0; 4])),
+            },
+        ];
+        let mut kinds = Vec::new();
+        walk(&body, &mut |s| kinds.push(std::mem::discriminant(s)));
+        assert_eq!(kinds.len(), 5, "if, mov, loop, mov, exchange");
+        let mut writes = Vec::new();
+        walk(&body, &mut |s| writes.extend(s.written_temps()));
+        assert_eq!(writes, [1, 3, 2]);
+        let mut read = Vec::new();
+        visit_srcs(&body, &mut |s| reads(s, &mut read));
+        // The cb index's temp is read twice: once through the indexed source, once itself.
+        assert_eq!(read, [(0, 0b10), (2, 0b1001), (1, 0b100), (1, 0b100)]);
+        let p = RandomProgram {
+            stage: Stage::Compute,
+            temps: 4,
+            threads: [4, 1, 1],
+            body,
+            oob_indices: false,
+        };
+        assert_eq!(
+            p.body_opcodes(),
+            ["cb-indexed", "if", "loop", "mov", "tgsm-exchange"]
+        );
+    }
+}
