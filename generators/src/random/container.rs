@@ -10,7 +10,9 @@ use super::tree::*;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("generated program does not assemble: {why}\n{asm}")]
 pub struct LowerError {
+    /// The assembler's or container builder's message.
     pub why: String,
+    /// The assembly text that failed, so the bug can be reproduced without the seed.
     pub asm: String,
 }
 

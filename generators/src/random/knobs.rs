@@ -40,16 +40,25 @@ pub struct Knobs {
     pub discard: bool,
 }
 
-/// Relative weights of statement kinds.
+/// Relative weights of statement kinds: a campaign aims at one area by raising its weight, and
+/// a zero turns a kind off. The instruction weights split the ALU statements between classes.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Mix {
+    /// Float arithmetic rows ([`Class::Float`]).
     pub float: u32,
+    /// Signed and unsigned integer arithmetic rows ([`Class::Int`]).
     pub int: u32,
+    /// Bit manipulation rows ([`Class::Bit`]).
     pub bit: u32,
+    /// Conversion rows ([`Class::Conversion`]).
     pub conversion: u32,
+    /// Comparison rows ([`Class::Compare`]).
     pub compare: u32,
+    /// Move rows ([`Class::Move`]).
     pub moves: u32,
+    /// `if`, `loop` and `switch`, while [`Knobs::depth`] allows nesting.
     pub flow: u32,
+    /// Compute programs' buffer loads and stores, atomics and TGSM exchanges.
     pub memory: u32,
 }
 
@@ -87,20 +96,30 @@ impl Default for Knobs {
 /// The instruction class a row belongs to (its weight in [`Mix`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Class {
+    /// Float arithmetic (`Kind::AluFloat`).
     Float,
+    /// Integer arithmetic (`Kind::AluInt`, `Kind::AluUint`).
     Int,
+    /// Bit manipulation (`Kind::Bit`).
     Bit,
+    /// Conversions between number types (`Kind::Conversion`).
     Conversion,
+    /// Comparisons, and whatever else the table's kinds leave over.
     Compare,
+    /// Rows the table flags `MOVE`, whatever their kind.
     Move,
 }
 
 /// One generatable instruction: derived from the opcode table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Row {
+    /// The instruction.
     pub opcode: Opcode,
+    /// Which [`Mix`] weight draws it.
     pub class: Class,
+    /// Destination operands, as the table states them.
     pub dst: u8,
+    /// Source operands, as the table states them.
     pub src: u8,
 }
 
