@@ -11,6 +11,7 @@ use dxbc::{Instruction, Opcode, Stage};
 /// A generated program and what it needs.
 #[derive(Debug, Clone)]
 pub struct SingleOp {
+    /// The one instruction the program runs.
     pub opcode: Opcode,
     /// The container (signatures and code), ready to translate.
     pub blob: Vec<u8>,

@@ -73,9 +73,9 @@ pub fn word() -> impl Strategy<Value = u32> {
 const BLOCK: usize = 1 << 16;
 
 /// `n` edge-biased words, deterministic for a seed; the first words walk the edge list so every
-/// edge appears in every component. Blocks of [`BLOCK`] words have their own derived seeds, so
-/// they are drawn on all cores (drawing from the strategy is most of `dxdiff verify`'s input
-/// time) and the result does not depend on the core count.
+/// edge appears in every component. Blocks of `BLOCK` (2^16) words have their own derived
+/// seeds, so they are drawn on all cores (drawing from the strategy is most of `dxdiff verify`'s
+/// input time) and the result does not depend on the core count.
 pub fn sample(seed: u64, n: usize) -> Vec<u32> {
     let mut out = vec![0u32; n];
     let blocks: Vec<(usize, &mut [u32])> = out.chunks_mut(BLOCK).enumerate().collect();

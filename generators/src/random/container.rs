@@ -11,7 +11,9 @@ use super::tree::*;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("generated program does not assemble: {why}\n{asm}")]
 pub struct LowerError {
+    /// The assembler's or container builder's message.
     pub why: String,
+    /// The assembly text that failed, so the bug can be reproduced without the seed.
     pub asm: String,
 }
 
@@ -85,15 +87,75 @@ pub fn opcodes(blob: &[u8]) -> Vec<Opcode> {
 }
 
 #[cfg(test)]
-mod error_tests {
+mod tests {
     use super::*;
+    use crate::random::{Knobs, generate};
 
     #[test]
-    fn lower_error_has_a_code() {
-        let e = LowerError {
-            why: "x".into(),
-            asm: String::new(),
+    fn blobs_parse_and_carry_the_signatures_of_their_stage() {
+        for stage in [Stage::Pixel, Stage::Vertex, Stage::Compute] {
+            let k = Knobs {
+                stages: vec![stage],
+                ..Knobs::default()
+            };
+            for seed in 0..20 {
+                let p = generate(&k, seed);
+                let blob = p.blob().unwrap_or_else(|e| panic!("{stage:?} {seed}: {e}"));
+                let shader = dxbc::Shader::parse(&blob).expect("parses");
+                assert_eq!(shader.program.version.stage, stage);
+                let sig = |tag| {
+                    let all: Vec<_> = shader.signatures.iter().filter(|s| s.kind == tag).collect();
+                    assert_eq!(all.len(), 1, "{stage:?} {seed}: {tag} chunks");
+                    all[0].elements.clone()
+                };
+                let (isgn, osgn) = (sig(FourCC::ISGN), sig(FourCC::OSGN));
+                if stage == Stage::Compute {
+                    assert!(isgn.is_empty() && osgn.is_empty(), "{stage:?} {seed}");
+                    continue;
+                }
+                assert_eq!(isgn.len(), INPUTS as usize);
+                assert_eq!(osgn.len(), p.temps as usize);
+                // Interface words are `uint`, apart from a vertex program's float position.
+                let outputs = osgn.iter().map(|e| (e, true));
+                for (e, output) in isgn.iter().map(|e| (e, false)).chain(outputs) {
+                    let position =
+                        output && stage == Stage::Vertex && e.register == POSITION_OUTPUT;
+                    assert_eq!(e.system_value == 1, position, "{stage:?} {seed}: {e:?}");
+                    assert_eq!(e.component_type == 1, !position, "{stage:?} {seed}: {e:?}");
+                }
+                // The code lists no declarations and no `ret`, and `opcodes` is its set.
+                let code = code(&blob);
+                assert!(!code.is_empty());
+                assert!(
+                    code.iter()
+                        .all(|o| !o.info().is_declaration() && *o != Opcode::Ret)
+                );
+                let ops = opcodes(&blob);
+                assert!(ops.windows(2).all(|w| (w[0] as u32) < (w[1] as u32)));
+                assert!(code.iter().all(|o| ops.contains(o)));
+            }
+        }
+        assert!(code(b"not a container").is_empty());
+    }
+
+    #[test]
+    fn a_program_that_does_not_assemble_is_an_error_with_its_text() {
+        // `add` with one source: the assembler rejects the operand count.
+        let p = RandomProgram {
+            stage: Stage::Pixel,
+            temps: 1,
+            threads: [1, 1, 1],
+            body: vec![Stmt::Op(Op {
+                opcode: Opcode::Add,
+                sat: false,
+                dst: vec![Some((0, 0xF))],
+                src: vec![Src::plain(Reg::Imm([0; 4]))],
+            })],
+            oob_indices: false,
         };
+        let e = p.blob().expect_err("one source for add");
+        assert_eq!(e.asm, p.asm());
+        assert!(!e.why.is_empty());
         assert!(!e.code().is_empty());
     }
 }

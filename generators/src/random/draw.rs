@@ -371,3 +371,175 @@ pub fn generate(k: &Knobs, seed: u64) -> RandomProgram {
 pub fn program(knobs: Knobs) -> impl Strategy<Value = RandomProgram> {
     any::<u64>().prop_map(move |seed| generate(&knobs, seed))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::random::Mix;
+
+    /// What a drawn statement may be, given where it sits; the registers it names are in range.
+    fn check(p: &RandomProgram, k: &Knobs, stmts: &[Stmt], depth: usize, in_loop: bool) {
+        let src_ok = |s: &Src| {
+            let mut ok = true;
+            visit_srcs(
+                &[Stmt::Discard {
+                    nonzero: true,
+                    cond: s.clone(),
+                }],
+                &mut |s| {
+                    ok &= match &s.reg {
+                        Reg::Temp(t) => *t < p.temps,
+                        Reg::Input(r) => *r < INPUTS,
+                        Reg::Cb(r) => *r < CB_REGS,
+                        _ => true,
+                    } && s.swizzle.iter().all(|c| *c < 4);
+                },
+            );
+            ok
+        };
+        for s in stmts {
+            let what = format!("{s:?} at depth {depth}");
+            assert!(s.sources().into_iter().all(src_ok), "{what}");
+            assert!(s.written_temps().iter().all(|t| *t < p.temps), "{what}");
+            if !s.bodies().is_empty() {
+                assert!(depth < k.depth, "{what}: nested too deep");
+            }
+            match s {
+                Stmt::Op(o) => {
+                    assert!(o.dst.iter().any(Option::is_some), "{what}");
+                    if let [Some(a), Some(b)] = o.dst.as_slice() {
+                        assert_ne!(a.0, b.0, "{what}: two destinations share a temp");
+                    }
+                    assert!(!k.excluded.contains(&o.opcode), "{what}: excluded");
+                }
+                Stmt::Loop { trips, body } => {
+                    assert!((1..=4).contains(trips), "{what}");
+                    check(p, k, body, depth + 1, true);
+                    continue;
+                }
+                Stmt::BreakC { .. } | Stmt::ContinueC { .. } => assert!(in_loop, "{what}"),
+                Stmt::Switch { cases, .. } => {
+                    let labels: Vec<u32> = cases.iter().map(|c| c.0).collect();
+                    assert_eq!(
+                        labels,
+                        (0..labels.len() as u32).collect::<Vec<_>>(),
+                        "{what}"
+                    );
+                    assert!(labels.len() <= 4, "{what}");
+                }
+                Stmt::Discard { .. } => assert_eq!(p.stage, Stage::Pixel, "{what}"),
+                Stmt::Exchange { .. } => assert_eq!(depth, 0, "{what}: barrier in flow"),
+                Stmt::Atomic { opcode, .. } => assert!(ATOMICS.contains(opcode), "{what}"),
+                _ => {}
+            }
+            if matches!(
+                s,
+                Stmt::SrvLoad { .. }
+                    | Stmt::UavStore { .. }
+                    | Stmt::Atomic { .. }
+                    | Stmt::Exchange { .. }
+            ) {
+                assert_eq!(p.stage, Stage::Compute, "{what}");
+            }
+            for b in s.bodies() {
+                check(p, k, b, depth + 1, in_loop);
+            }
+        }
+    }
+
+    #[test]
+    fn drawing_is_deterministic_per_seed_and_keeps_the_tree_rules() {
+        let k = Knobs::default();
+        let mut distinct = std::collections::HashSet::new();
+        for seed in 0..300 {
+            let p = generate(&k, seed);
+            assert_eq!(generate(&k, seed), p, "seed {seed}");
+            assert!(k.stages.contains(&p.stage));
+            assert_eq!(p.body.len(), k.statements);
+            if p.stage != Stage::Compute {
+                assert_eq!(p.threads, [1, 1, 1]);
+            }
+            check(&p, &k, &p.body, 0, false);
+            distinct.insert(p);
+        }
+        assert!(distinct.len() > 290, "{} distinct programs", distinct.len());
+    }
+
+    #[test]
+    fn feature_knobs_are_honoured() {
+        let floats: Vec<Opcode> = rows()
+            .into_iter()
+            .filter(|r| r.class == Class::Float)
+            .map(|r| r.opcode)
+            .collect();
+        let k = Knobs {
+            stages: vec![Stage::Compute, Stage::Pixel],
+            temps: 40,
+            excluded: floats,
+            modifiers: false,
+            cb_indexing: false,
+            icb: false,
+            indexable_temps: false,
+            tgsm: false,
+            atomics: false,
+            buffers: false,
+            discard: false,
+            ..Knobs::default()
+        };
+        for seed in 0..300 {
+            let p = generate(&k, seed);
+            assert_eq!(p.temps, 8, "temps are clamped to 1..=8");
+            check(&p, &k, &p.body, 0, false);
+            walk(&p.body, &mut |s| {
+                assert!(
+                    matches!(
+                        s,
+                        Stmt::Op(_)
+                            | Stmt::If { .. }
+                            | Stmt::Loop { .. }
+                            | Stmt::Switch { .. }
+                            | Stmt::BreakC { .. }
+                            | Stmt::ContinueC { .. }
+                    ),
+                    "seed {seed}: {s:?} with its feature off"
+                );
+                if let Stmt::Op(o) = s {
+                    assert!(!o.sat, "seed {seed}: _sat without modifiers");
+                }
+            });
+            visit_srcs(&p.body, &mut |s| {
+                assert!(!s.neg && !s.abs, "seed {seed}: modifier on {s:?}");
+                assert!(
+                    !matches!(s.reg, Reg::CbDyn(_) | Reg::IcbDyn(_) | Reg::IndexableDyn(_)),
+                    "seed {seed}: dynamic index {s:?}"
+                );
+            });
+        }
+        // Flat, move-only programs of one temp: no flow at depth 0, only the weighted class.
+        let moves = Knobs {
+            stages: vec![Stage::Vertex],
+            depth: 0,
+            temps: 0,
+            mix: Mix {
+                float: 0,
+                int: 0,
+                bit: 0,
+                conversion: 0,
+                compare: 0,
+                ..Knobs::default().mix
+            },
+            ..Knobs::default()
+        };
+        for seed in 0..100 {
+            let p = generate(&moves, seed);
+            assert_eq!((p.stage, p.temps), (Stage::Vertex, 1));
+            for s in &p.body {
+                match s {
+                    Stmt::Op(o) => assert!(o.opcode.info().has(dxbc::opcodes::Flags::MOVE)),
+                    Stmt::IndexableStore { .. } => {}
+                    other => panic!("seed {seed}: {other:?} in a flat move-only program"),
+                }
+            }
+        }
+    }
+}

@@ -40,16 +40,25 @@ pub struct Knobs {
     pub discard: bool,
 }
 
-/// Relative weights of statement kinds.
+/// Relative weights of statement kinds: a campaign aims at one area by raising its weight, and
+/// a zero turns a kind off. The instruction weights split the ALU statements between classes.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Mix {
+    /// Float arithmetic rows ([`Class::Float`]).
     pub float: u32,
+    /// Signed and unsigned integer arithmetic rows ([`Class::Int`]).
     pub int: u32,
+    /// Bit manipulation rows ([`Class::Bit`]).
     pub bit: u32,
+    /// Conversion rows ([`Class::Conversion`]).
     pub conversion: u32,
+    /// Comparison rows ([`Class::Compare`]).
     pub compare: u32,
+    /// Move rows ([`Class::Move`]).
     pub moves: u32,
+    /// `if`, `loop` and `switch`, while [`Knobs::depth`] allows nesting.
     pub flow: u32,
+    /// Compute programs' buffer loads and stores, atomics and TGSM exchanges.
     pub memory: u32,
 }
 
@@ -87,20 +96,30 @@ impl Default for Knobs {
 /// The instruction class a row belongs to (its weight in [`Mix`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Class {
+    /// Float arithmetic (`Kind::AluFloat`).
     Float,
+    /// Integer arithmetic (`Kind::AluInt`, `Kind::AluUint`).
     Int,
+    /// Bit manipulation (`Kind::Bit`).
     Bit,
+    /// Conversions between number types (`Kind::Conversion`).
     Conversion,
+    /// Comparisons, and whatever else the table's kinds leave over.
     Compare,
+    /// Rows the table flags `MOVE`, whatever their kind.
     Move,
 }
 
 /// One generatable instruction: derived from the opcode table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Row {
+    /// The instruction.
     pub opcode: Opcode,
+    /// Which [`Mix`] weight draws it.
     pub class: Class,
+    /// Destination operands, as the table states them.
     pub dst: u8,
+    /// Source operands, as the table states them.
     pub src: u8,
 }
 
@@ -125,4 +144,71 @@ pub fn rows() -> Vec<Row> {
             src: i.src,
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dxbc::opcodes::Flags;
+
+    #[test]
+    fn default_knobs_are_within_their_documented_ranges() {
+        let k = Knobs::default();
+        assert!((1..=8).contains(&k.temps), "temps {}", k.temps);
+        assert!(k.statements > 0 && k.depth > 0);
+        assert!(!k.stages.is_empty());
+        let mut stages = k.stages.clone();
+        stages.dedup();
+        assert_eq!(
+            stages, k.stages,
+            "a stage listed twice is drawn twice as often"
+        );
+        assert!(k.excluded.is_empty());
+        assert!(!k.oob_indices, "documented as off by default");
+        let m = k.mix;
+        let weights = [
+            m.float,
+            m.int,
+            m.bit,
+            m.conversion,
+            m.compare,
+            m.moves,
+            m.flow,
+            m.memory,
+        ];
+        assert!(weights.iter().all(|w| *w > 0), "{m:?}");
+    }
+
+    #[test]
+    fn rows_are_the_single_alu_sm50_rows_of_the_table_with_their_class() {
+        let rows = rows();
+        let mut opcodes: Vec<u32> = rows.iter().map(|r| r.opcode as u32).collect();
+        opcodes.sort();
+        opcodes.dedup();
+        assert_eq!(opcodes.len(), rows.len(), "an opcode listed twice");
+        for r in &rows {
+            let info = r.opcode.info();
+            assert!(crate::programs::is_single_alu(r.opcode), "{:?}", r.opcode);
+            assert_ne!(info.kind, Kind::Double, "{:?}", r.opcode);
+            assert!(!info.has(Flags::DERIVATIVE), "{:?}", r.opcode);
+            assert_eq!((r.dst, r.src), (info.dst, info.src), "{:?}", r.opcode);
+            assert_eq!(
+                r.class == Class::Move,
+                info.has(Flags::MOVE),
+                "{:?}",
+                r.opcode
+            );
+        }
+        // Every class has rows, so every weight of `Mix` that names one does something.
+        for c in [
+            Class::Float,
+            Class::Int,
+            Class::Bit,
+            Class::Conversion,
+            Class::Compare,
+            Class::Move,
+        ] {
+            assert!(rows.iter().any(|r| r.class == c), "no {c:?} rows");
+        }
+    }
 }

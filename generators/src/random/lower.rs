@@ -481,3 +481,120 @@ impl Lower<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::random::Knobs;
+    use dxbc::{Index, Opcode, Operand, OperandType};
+
+    /// The temp registers an operand names, its index registers included.
+    fn temps_in(o: &Operand, out: &mut Vec<u32>) {
+        if o.ty == OperandType::Temp
+            && let Some(r) = o.indices.first().and_then(Index::immediate)
+        {
+            out.push(r as u32);
+        }
+        for i in &o.indices {
+            if let Index::Relative(r) | Index::Imm32Relative(_, r) | Index::Imm64Relative(_, r) = i
+            {
+                temps_in(r, out);
+            }
+        }
+    }
+
+    #[test]
+    fn lowered_programs_assemble_and_declare_every_temp_they_use() {
+        let mut deepest = 0;
+        for stage in [Stage::Pixel, Stage::Vertex, Stage::Compute] {
+            let k = Knobs {
+                stages: vec![stage],
+                ..Knobs::default()
+            };
+            for seed in 0..100 {
+                let p = crate::random::generate(&k, seed);
+                let asm = p.asm();
+                let program = dxbc::assemble(&asm)
+                    .unwrap_or_else(|e| panic!("{stage:?} {seed}: {e}\n{asm}"))
+                    .program;
+                let declared: Vec<u32> = program
+                    .instructions
+                    .iter()
+                    .filter_map(|i| i.temps_count())
+                    .collect();
+                let loops = RandomProgram::loop_depth(&p.body);
+                deepest = deepest.max(loops);
+                assert_eq!(
+                    declared,
+                    [p.temps + loops + INDEX_TEMPS],
+                    "{stage:?} {seed}"
+                );
+                let mut used = Vec::new();
+                for i in &program.instructions {
+                    if i.opcode != Opcode::DclTemps {
+                        i.operands.iter().for_each(|o| temps_in(o, &mut used));
+                    }
+                }
+                assert!(
+                    used.iter().all(|r| *r < declared[0]),
+                    "{stage:?} {seed}: r{:?} over dcl_temps {}\n{asm}",
+                    used.iter().max(),
+                    declared[0]
+                );
+                assert_eq!(
+                    program.instructions.last().map(|i| i.opcode),
+                    Some(Opcode::Ret)
+                );
+            }
+        }
+        assert!(
+            deepest >= 2,
+            "no nested loops drawn: the counters went untested"
+        );
+    }
+
+    #[test]
+    fn temps_read_before_written_are_initialised_before_the_body() {
+        let mov = |d: u32, s: Reg| {
+            Stmt::Op(Op {
+                opcode: Opcode::Mov,
+                sat: false,
+                dst: vec![Some((d, 0xF))],
+                src: vec![Src::plain(s)],
+            })
+        };
+        let p = RandomProgram {
+            stage: Stage::Pixel,
+            temps: 3,
+            threads: [1, 1, 1],
+            // r1 is read before any write; r0 is written whole first; r2 only in part.
+            body: vec![
+                mov(0, Reg::Temp(1)),
+                Stmt::Op(Op {
+                    opcode: Opcode::Mov,
+                    sat: false,
+                    dst: vec![Some((2, 0b0011))],
+                    src: vec![Src::plain(Reg::Temp(0))],
+                }),
+                mov(1, Reg::Imm([7; 4])),
+            ],
+            oob_indices: false,
+        };
+        let asm = p.asm();
+        let at = |line: &str| asm.find(line).unwrap_or_else(|| panic!("no {line}\n{asm}"));
+        assert!(
+            at("mov r1.xyzw, v1.xyzw") < at("mov r0.xyzw, r1.xyzw"),
+            "{asm}"
+        );
+        // r2's outputs read .zw, which no path writes.
+        assert!(
+            at("mov r2.xyzw, v2.xyzw") < at("mov r0.xyzw, r1.xyzw"),
+            "{asm}"
+        );
+        assert!(
+            !asm.contains("mov r0.xyzw, v0"),
+            "r0 needs no initialising\n{asm}"
+        );
+        assert!(at("mov o2.xyzw, r2.xyzw") > at("mov r1.xyzw, l("), "{asm}");
+    }
+}

@@ -442,3 +442,72 @@ impl RandomProgram {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::random::{Knobs, generate};
+
+    /// Statements, nested ones included.
+    fn size(p: &RandomProgram) -> usize {
+        let mut n = 0;
+        walk(&p.body, &mut |_| n += 1);
+        n
+    }
+
+    #[test]
+    fn a_shrink_step_never_grows_the_program_and_always_changes_it() {
+        for stage in [Stage::Pixel, Stage::Vertex, Stage::Compute] {
+            let k = Knobs {
+                stages: vec![stage],
+                ..Knobs::default()
+            };
+            for seed in 0..15 {
+                let p = generate(&k, seed);
+                let candidates = p.shrink_candidates();
+                assert!(!candidates.is_empty(), "{stage:?} {seed}");
+                for c in &candidates {
+                    assert_ne!(c, &p, "{stage:?} {seed}: a candidate equal to its program");
+                    assert!(size(c) <= size(&p), "{stage:?} {seed}: grew\n{c:?}");
+                    assert!(c.temps <= p.temps && c.stage == p.stage);
+                    assert!(c.threads.iter().product::<u32>() <= p.threads.iter().product());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn shrinking_to_a_fixed_point_keeps_the_predicate_and_ends_at_one_statement() {
+        let k = Knobs::default();
+        for seed in 0..6 {
+            let mut p = generate(&k, seed);
+            // What the divergence is about: the first instruction that is not a move.
+            let mut target = None;
+            walk(&p.body, &mut |s| {
+                if let Stmt::Op(o) = s
+                    && o.opcode != Opcode::Mov
+                {
+                    target.get_or_insert(o.opcode);
+                }
+            });
+            let Some(target) = target else { continue };
+            let keeps = |p: &RandomProgram| {
+                let mut found = false;
+                walk(&p.body, &mut |s| {
+                    found |= matches!(s, Stmt::Op(o) if o.opcode == target);
+                });
+                found
+            };
+            let mut steps = 0;
+            while let Some(next) = p.shrink_candidates().into_iter().find(|c| keeps(c)) {
+                assert!(size(&next) <= size(&p));
+                p = next;
+                steps += 1;
+                assert!(steps < 2000, "seed {seed}: shrinking does not converge");
+            }
+            assert!(keeps(&p), "seed {seed}");
+            assert_eq!(size(&p), 1, "seed {seed}: left {:?}", p.body);
+            p.blob().unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        }
+    }
+}

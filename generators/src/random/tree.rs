@@ -6,23 +6,32 @@ use dxbc::{Opcode, Stage};
 /// Where a source reads from.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Reg {
+    /// A working temp `r#`, below [`RandomProgram::temps`].
     Temp(u32),
     /// `v#` (pixel/vertex) or, in compute, `vThreadIDInGroupFlattened`.
     Input(u32),
+    /// `cb0[#]`, below [`CB_REGS`].
     Cb(u32),
     /// `cb0[rI.x + 0]`, the index masked from a scalar source.
     CbDyn(Box<Src>),
+    /// `icb[rI.x + 0]`, the index masked to [`ICB_ROWS`] (or twice that under `oob_indices`).
     IcbDyn(Box<Src>),
+    /// `x0[rI.x + 0]`, the index always masked to [`INDEXABLE`] (out of range is undefined).
     IndexableDyn(Box<Src>),
+    /// `l(a, b, c, d)`: raw words, so edge values reach the code bit-exact.
     Imm([u32; 4]),
 }
 
 /// A source operand.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Src {
+    /// What is read.
     pub reg: Reg,
+    /// Component selected per lane, x = 0.
     pub swizzle: [u8; 4],
+    /// The `-` modifier (float sources only).
     pub neg: bool,
+    /// The `|x|` modifier (float sources only).
     pub abs: bool,
 }
 
@@ -40,10 +49,13 @@ impl Src {
 /// One instruction: `opcode[_sat] dst..., src...`; a destination of `None` is `null`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Op {
+    /// One of the [`rows`](super::rows).
     pub opcode: Opcode,
+    /// `_sat` (float value ops only).
     pub sat: bool,
     /// (temp, write mask) per destination.
     pub dst: Vec<Option<(u32, u8)>>,
+    /// The sources, as many as the table states.
     pub src: Vec<Src>,
 }
 
@@ -64,67 +76,102 @@ pub const ATOMICS: [Opcode; 8] = [
 /// A statement.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Stmt {
+    /// A register instruction.
     Op(Op),
+    /// `if_z`/`if_nz` on a scalar condition.
     If {
+        /// Test for nonzero (`_nz`) rather than zero (`_z`).
         nonzero: bool,
+        /// The scalar tested.
         cond: Src,
+        /// Run when the test passes.
         then: Vec<Stmt>,
+        /// Run otherwise (`else`), if present.
         otherwise: Option<Vec<Stmt>>,
     },
+    /// A loop bounded by a counter lowering adds (rule 2).
     Loop {
+        /// Most iterations, 1..=4.
         trips: u32,
+        /// The statements after the counter's test and decrement.
         body: Vec<Stmt>,
     },
     /// Only inside a loop.
     BreakC {
+        /// Test for nonzero (`_nz`) rather than zero (`_z`).
         nonzero: bool,
+        /// The scalar tested.
         cond: Src,
     },
     /// Only inside a loop.
     ContinueC {
+        /// Test for nonzero (`_nz`) rather than zero (`_z`).
         nonzero: bool,
+        /// The scalar tested.
         cond: Src,
     },
     /// `switch` over a selector masked to 0..=3.
     Switch {
+        /// The scalar selector, before masking.
         sel: Src,
+        /// (case label, body), each body ending in `break`.
         cases: Vec<(u32, Vec<Stmt>)>,
+        /// The `default` body, if present.
         default: Option<Vec<Stmt>>,
     },
+    /// Pixel only: `discard_z`/`discard_nz`.
     Discard {
+        /// Test for nonzero (`_nz`) rather than zero (`_z`).
         nonzero: bool,
+        /// The scalar tested.
         cond: Src,
     },
     /// Write the indexable temp at a dynamic index (masked in range).
     IndexableStore {
+        /// The scalar element index, before masking.
         index: Src,
+        /// Components written.
         mask: u8,
+        /// What is written.
         value: Src,
     },
     /// Compute: a structured SRV load into a temp, in or out of range.
     SrvLoad {
+        /// (temp, write mask) loaded into.
         dst: (u32, u8),
+        /// The scalar element index, masked to the group's threads or pushed out of range.
         index: Src,
+        /// Whether the element exists (out of range reads 0 in D3D).
         in_range: bool,
+        /// Byte offset into the element, a multiple of 16.
         offset: u32,
     },
     /// Compute: a structured UAV store to the thread's own element, or out of range.
     UavStore {
+        /// The thread's own element, or one far past the end (a discarded store).
         in_range: bool,
+        /// Components written, widened by lowering to a mask fxc writes.
         mask: u8,
+        /// What is stored.
         value: Src,
     },
     /// Compute: an order-independent atomic on one of four words of a raw UAV.
     Atomic {
+        /// One of [`ATOMICS`].
         opcode: Opcode,
+        /// The scalar byte address, masked to the operation's own four words.
         address: Src,
+        /// The operand.
         value: Src,
     },
     /// Compute, top level only: each thread stores a word to its TGSM slot, barrier, reads the
     /// slot a source selects, barrier.
     Exchange {
+        /// (temp, one-component mask) the read word lands in.
         dst: (u32, u8),
+        /// The word this thread stores.
         value: Src,
+        /// The scalar choosing whose slot to read, masked to the group.
         sel: Src,
     },
 }
@@ -132,11 +179,13 @@ pub enum Stmt {
 /// A generated program.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct RandomProgram {
+    /// Pixel, vertex or compute: sets the inputs, outputs and allowed statements.
     pub stage: Stage,
     /// Working temps, and outputs.
     pub temps: u32,
     /// Compute: threads per group.
     pub threads: [u32; 3],
+    /// The statements, without the scaffolding lowering adds.
     pub body: Vec<Stmt>,
     /// Out-of-range dynamic cb/icb indices allowed (the knob, kept for lowering).
     pub oob_indices: bool,
@@ -285,5 +334,81 @@ impl RandomProgram {
         out.sort();
         out.dedup();
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp(t: u32, swizzle: [u8; 4]) -> Src {
+        Src {
+            swizzle,
+            ..Src::plain(Reg::Temp(t))
+        }
+    }
+
+    #[test]
+    fn store_masks_widen_to_the_smallest_prefix_that_covers_them() {
+        for m in 0u8..16 {
+            let w = store_mask(m);
+            assert!([0x1, 0x3, 0x7, 0xF].contains(&w), "{m:#x} -> {w:#x}");
+            assert_eq!(w & m, m, "{m:#x} -> {w:#x} drops a component");
+            assert!(
+                w == 1 || (w >> 1) & m != m,
+                "{m:#x} -> {w:#x} is not the smallest"
+            );
+        }
+        assert_eq!(icb_words().len() as u32, ICB_ROWS * 4);
+        assert!(icb_words().iter().all(|w| crate::values::EDGES.contains(w)));
+    }
+
+    #[test]
+    fn walks_see_every_nested_statement_source_and_write() {
+        let op = |d: u32, s: Src| {
+            Stmt::Op(Op {
+                opcode: Opcode::Mov,
+                sat: false,
+                dst: vec![Some((d, 0xF))],
+                src: vec![s],
+            })
+        };
+        let body = vec![
+            Stmt::If {
+                nonzero: true,
+                cond: temp(0, [1; 4]),
+                then: vec![op(1, temp(2, [0, 0, 3, 3]))],
+                otherwise: Some(vec![Stmt::Loop {
+                    trips: 2,
+                    body: vec![op(3, Src::plain(Reg::CbDyn(Box::new(temp(1, [2; 4])))))],
+                }]),
+            },
+            Stmt::Exchange {
+                dst: (2, 1),
+                value: Src::plain(Reg::Input(0)),
+                sel: Src::plain(Reg::Imm([0; 4])),
+            },
+        ];
+        let mut kinds = Vec::new();
+        walk(&body, &mut |s| kinds.push(std::mem::discriminant(s)));
+        assert_eq!(kinds.len(), 5, "if, mov, loop, mov, exchange");
+        let mut writes = Vec::new();
+        walk(&body, &mut |s| writes.extend(s.written_temps()));
+        assert_eq!(writes, [1, 3, 2]);
+        let mut read = Vec::new();
+        visit_srcs(&body, &mut |s| reads(s, &mut read));
+        // The cb index's temp is read twice: once through the indexed source, once itself.
+        assert_eq!(read, [(0, 0b10), (2, 0b1001), (1, 0b100), (1, 0b100)]);
+        let p = RandomProgram {
+            stage: Stage::Compute,
+            temps: 4,
+            threads: [4, 1, 1],
+            body,
+            oob_indices: false,
+        };
+        assert_eq!(
+            p.body_opcodes(),
+            ["cb-indexed", "if", "loop", "mov", "tgsm-exchange"]
+        );
     }
 }
