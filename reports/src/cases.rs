@@ -9,13 +9,19 @@ use oracles::case::CaseFile;
 #[derive(Debug, thiserror::Error)]
 pub enum WriteError {
     #[error("{path}: {source}")]
+    /// Creating the folder or writing the file failed (`case-write.io`).
     Io {
+        /// The file that could not be written.
         path: PathBuf,
+        /// The IO error.
         source: std::io::Error,
     },
     #[error("{path}: cannot serialize the case: {source}")]
+    /// The case could not be serialized to JSON (`case-write.json`).
     Json {
+        /// The file that was to be written.
         path: PathBuf,
+        /// The serializer's error.
         source: serde_json::Error,
     },
 }
