@@ -69,17 +69,17 @@ pub struct ProgramRecord {
     /// Unsupported or failed: why.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     /// Qualified: SHA-256 of the WGSL, lowercase hex.
-    pub wgsl_sha256: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wgsl_sha256: Option<String>,
     /// Qualified: SHA-256 of the binding manifest's compact JSON, lowercase hex.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub manifest_sha256: Option<String>,
     /// The catalog ids the translation relies on.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub adaptations: Vec<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     /// Qualified with `--verify N`: the differential check's outcome.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verdicts: Option<Verdicts>,
 }
 
@@ -119,8 +119,8 @@ pub struct Record {
     pub format: String,
     /// Name of the translator qualified.
     pub translator: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     /// The `--verify` pass's settings, when there was one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verify: Option<VerifySettings>,
     /// Programs per status.
     pub totals: Totals,
@@ -137,11 +137,11 @@ pub struct Record {
 /// `corpus-record.format`.
 #[derive(Debug, thiserror::Error)]
 pub enum RecordError {
-    #[error("{0}")]
     /// The text is not JSON of this shape (`corpus-record.json`).
+    #[error("{0}")]
     Json(#[from] serde_json::Error),
-    #[error("format `{0}`, expected `{FORMAT}`")]
     /// The format tag is not [`FORMAT`] (`corpus-record.format`); holds the tag found.
+    #[error("format `{0}`, expected `{FORMAT}`")]
     Format(String),
 }
 

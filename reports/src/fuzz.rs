@@ -79,11 +79,11 @@ pub struct State {
 /// `fuzz-state.format`.
 #[derive(Debug, thiserror::Error)]
 pub enum StateError {
-    #[error("{0}")]
     /// The text is not JSON of this shape (`fuzz-state.json`).
+    #[error("{0}")]
     Json(#[from] serde_json::Error),
-    #[error("format `{0}`, expected `{FORMAT}`")]
     /// The format tag is not [`FORMAT`] (`fuzz-state.format`); holds the tag found.
+    #[error("format `{0}`, expected `{FORMAT}`")]
     Format(String),
 }
 

@@ -17,8 +17,8 @@ pub const FORMAT: &str = "dxdiff-report/1";
 pub struct ProgramReport {
     /// The program's name (built-in program, corpus path or case id).
     pub name: String,
-    #[serde(flatten)]
     /// Its lanes per verdict and the lanes each catalog entry adapted.
+    #[serde(flatten)]
     pub tally: Tally,
     /// Why the program did not (fully) run, if it did not.
     pub skipped: Option<String>,
