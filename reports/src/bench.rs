@@ -6,27 +6,40 @@ use serde::{Deserialize, Serialize};
 /// One measured line.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Line {
+    /// The translator's name, as `--translator` gave it.
     pub translator: String,
+    /// What was timed (`translation`, `whole`, `naga validation`...).
     pub part: String,
+    /// Programs timed in each pass.
     pub shaders: usize,
+    /// DXBC bytes of those programs, summed.
     pub bytes: u64,
+    /// Whole passes run over the programs.
     pub passes: usize,
+    /// Seconds spent inside the timed part, over all passes (setup excluded).
     pub seconds: f64,
+    /// Programs per second of timed time.
     pub shaders_per_s: f64,
+    /// DXBC megabytes (10^6 bytes) per second of timed time.
     pub mb_per_s: f64,
+    /// Median time of one program, in microseconds.
     pub p50_us: f64,
+    /// 99th-percentile time of one program, in microseconds.
     pub p99_us: f64,
 }
 
 /// The run: which programs were timed, and the lines.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Bench {
+    /// Programs found under the given folders.
     pub programs: usize,
     /// Programs each translator qualified: (translator, count).
     pub qualified: Vec<(String, usize)>,
     /// Programs all of them qualified: the ones timed.
     pub common: usize,
+    /// DXBC bytes of the common programs, summed.
     pub bytes: u64,
+    /// One line per translator and part timed.
     pub lines: Vec<Line>,
     /// Why a translator has fewer lines than it should (vkd3d-shader not loadable...).
     pub notes: Vec<String>,

@@ -8,14 +8,20 @@ use oracles::case::CaseFile;
 /// Why a case file could not be written. Codes: `case-write.io`, `case-write.json`.
 #[derive(Debug, thiserror::Error)]
 pub enum WriteError {
+    /// Creating the folder or writing the file failed (`case-write.io`).
     #[error("{path}: {source}")]
     Io {
+        /// The file that could not be written.
         path: PathBuf,
+        /// The IO error.
         source: std::io::Error,
     },
+    /// The case could not be serialized to JSON (`case-write.json`).
     #[error("{path}: cannot serialize the case: {source}")]
     Json {
+        /// The file that was to be written.
         path: PathBuf,
+        /// The serializer's error.
         source: serde_json::Error,
     },
 }

@@ -14,15 +14,20 @@ use crate::counts::Counts;
 /// The record's format tag; a reader refuses any other.
 pub const FORMAT: &str = "dxdiff-corpus/1";
 
+/// What became of one program.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
+    /// The translator returned WGSL and a binding manifest.
     Qualified,
+    /// Rejected by the translator with a catalog id: a known, documented gap.
     Unsupported,
+    /// Unreadable, malformed DXBC, or a translator crash (a panic or an error without a catalog id).
     Failed,
 }
 
 impl Status {
+    /// The lowercase name the record and its renderings use.
     pub fn as_str(self) -> &'static str {
         match self {
             Status::Qualified => "qualified",
@@ -35,6 +40,7 @@ impl Status {
 /// The differential check of one qualified program (`--verify N`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Verdicts {
+    /// Lanes per verdict.
     pub counts: Counts,
     /// Lanes adapted per catalog id.
     #[serde(default)]
@@ -55,6 +61,7 @@ pub struct Verdicts {
 pub struct ProgramRecord {
     /// The folder's name given on the command line, then the path inside it.
     pub name: String,
+    /// Qualified, unsupported or failed.
     pub status: Status,
     /// Unsupported: the catalog id of the rejection.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -62,13 +69,16 @@ pub struct ProgramRecord {
     /// Unsupported or failed: why.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// Qualified: SHA-256 of the WGSL, lowercase hex.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wgsl_sha256: Option<String>,
+    /// Qualified: SHA-256 of the binding manifest's compact JSON, lowercase hex.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub manifest_sha256: Option<String>,
     /// The catalog ids the translation relies on.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub adaptations: Vec<String>,
+    /// Qualified with `--verify N`: the differential check's outcome.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verdicts: Option<Verdicts>,
 }
@@ -76,8 +86,11 @@ pub struct ProgramRecord {
 /// Programs per status.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Totals {
+    /// Programs qualified.
     pub qualified: u64,
+    /// Programs rejected with a catalog id.
     pub unsupported: u64,
+    /// Programs that failed.
     pub failed: u64,
 }
 
@@ -91,24 +104,32 @@ impl Totals {
 /// The settings of a `--verify N` pass, kept so that verdicts are compared like with like.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct VerifySettings {
+    /// Input vectors per program (the `N` of `--verify N`).
     pub inputs: usize,
+    /// Seed of the generated inputs.
     pub seed: u64,
+    /// Name of the GPU adapter the programs ran on.
     pub adapter: String,
 }
 
 /// A whole qualification run.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Record {
+    /// The format tag, [`FORMAT`].
     pub format: String,
+    /// Name of the translator qualified.
     pub translator: String,
+    /// The `--verify` pass's settings, when there was one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verify: Option<VerifySettings>,
+    /// Programs per status.
     pub totals: Totals,
     /// Per catalog id: programs rejected under it plus qualified programs relying on it.
     pub catalog_hits: BTreeMap<String, u64>,
     /// Per catalog id: lanes it adapted in the `--verify` pass.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub adapted_lanes: BTreeMap<String, u64>,
+    /// One line per program.
     pub programs: Vec<ProgramRecord>,
 }
 
@@ -116,8 +137,10 @@ pub struct Record {
 /// `corpus-record.format`.
 #[derive(Debug, thiserror::Error)]
 pub enum RecordError {
+    /// The text is not JSON of this shape (`corpus-record.json`).
     #[error("{0}")]
     Json(#[from] serde_json::Error),
+    /// The format tag is not [`FORMAT`] (`corpus-record.format`); holds the tag found.
     #[error("format `{0}`, expected `{FORMAT}`")]
     Format(String),
 }

@@ -9,11 +9,17 @@ use serde::{Deserialize, Serialize};
 /// Lanes per verdict.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Counts {
+    /// Lanes checked: the sum of the five verdict counts.
     pub lanes: u64,
+    /// Lanes whose bits equal the reference's.
     pub matched: u64,
+    /// Lanes that differ within D3D's own error band for the ops involved.
     pub within: u64,
+    /// Lanes whose difference a catalog entry accounts for.
     pub adapted: u64,
+    /// Lanes that differ with nothing to account for it: a bug.
     pub mismatch: u64,
+    /// Lanes not judged: the reference's budget ran out, or either side produced nothing.
     pub inconclusive: u64,
 }
 
@@ -40,6 +46,7 @@ impl Counts {
 /// Counts with the lanes each catalog entry adapted: what one program's lanes add up to.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tally {
+    /// Lanes per verdict.
     pub counts: Counts,
     /// Lanes adapted per catalog id.
     #[serde(default)]

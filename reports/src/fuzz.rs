@@ -15,6 +15,7 @@ pub const FORMAT: &str = "dxdiff-fuzz/2";
 /// One distinct divergence.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Divergence {
+    /// What names it: `translator | opcodes of the shrunk program | catalog ids`.
     pub signature: String,
     /// The saved case, relative to the campaign folder.
     pub case: String,
@@ -29,19 +30,23 @@ pub struct Divergence {
 /// Counters, kept across resumed runs.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Stats {
+    /// Programs generated and run.
     pub programs: u64,
     /// Lanes by verdict.
     #[serde(flatten)]
     pub counts: Counts,
     /// Programs with at least one mismatching lane.
     pub mismatching_programs: u64,
+    /// Programs the translator rejected with a catalog id.
     pub rejected: u64,
+    /// Programs where the translator crashed or the device rejected its output.
     pub crashed: u64,
     /// Programs not run for another reason (GPU trouble, a program the generator could not
     /// build).
     pub skipped: u64,
     /// Seconds spent, over resumed runs.
     pub seconds: f64,
+    /// Seconds of that spent shrinking divergences.
     pub shrink_seconds: f64,
     /// Opcode mnemonics that appeared in generated programs the translator accepted.
     pub opcodes: BTreeSet<String>,
@@ -50,12 +55,17 @@ pub struct Stats {
 /// `DIR/state.json`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct State {
+    /// The format tag, [`FORMAT`].
     pub format: String,
+    /// Name of the translator under test.
     pub translator: String,
+    /// The campaign's seed: the same seed generates the same programs.
     pub seed: u64,
     /// The next program index.
     pub next: u64,
+    /// Counters over the whole campaign.
     pub stats: Stats,
+    /// Distinct divergences, in the order first found.
     pub divergences: Vec<Divergence>,
     /// Generated programs that rely on what Direct3D leaves undefined, as `program N: finding`
     /// (the generator must never write one; a line here is a generator bug).
@@ -69,8 +79,10 @@ pub struct State {
 /// `fuzz-state.format`.
 #[derive(Debug, thiserror::Error)]
 pub enum StateError {
+    /// The text is not JSON of this shape (`fuzz-state.json`).
     #[error("{0}")]
     Json(#[from] serde_json::Error),
+    /// The format tag is not [`FORMAT`] (`fuzz-state.format`); holds the tag found.
     #[error("format `{0}`, expected `{FORMAT}`")]
     Format(String),
 }

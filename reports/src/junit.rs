@@ -22,16 +22,22 @@ pub fn xml(text: &str) -> String {
 /// One test case of a suite.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Case {
+    /// The `classname` attribute: the group the case belongs to.
     pub class: String,
+    /// The `name` attribute.
     pub name: String,
+    /// How it ended.
     pub outcome: Outcome,
 }
 
 /// How a test case ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outcome {
+    /// Passed.
     Passed,
+    /// Skipped, with the reason.
     Skipped(String),
+    /// Failed, with the message.
     Failed(String),
 }
 

@@ -14,6 +14,8 @@
 //! | [`cases`] | `dxdiff-case/1` files | one writer that returns its IO errors |
 //! | [`junit`] | the JUnit document shape | |
 
+#![deny(missing_docs)]
+
 pub mod bench;
 pub mod cases;
 pub mod corpus;

@@ -13,8 +13,11 @@ use crate::corpus::{ProgramRecord, Record, Status, Totals};
 /// One program whose status changed; `None` where it is absent from that side.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StatusChange {
+    /// The program's name, as in the records.
     pub name: String,
+    /// Its status in the baseline.
     pub from: Option<Status>,
+    /// Its status now.
     pub to: Option<Status>,
     /// The reason on the new side.
     pub reason: Option<String>,
@@ -23,8 +26,11 @@ pub struct StatusChange {
 /// The comparison of two records.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Transition {
+    /// The baseline's totals.
     pub from: Totals,
+    /// The new record's totals.
     pub to: Totals,
+    /// Programs whose status changed, appeared or disappeared.
     pub status_changed: Vec<StatusChange>,
     /// Qualified on both sides; WGSL or manifest bytes differ: (name, what changed).
     pub bytes_changed: Vec<(String, &'static str)>,

@@ -15,7 +15,9 @@ pub const FORMAT: &str = "dxdiff-report/1";
 /// One program's outcome.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ProgramReport {
+    /// The program's name (built-in program, corpus path or case id).
     pub name: String,
+    /// Its lanes per verdict and the lanes each catalog entry adapted.
     #[serde(flatten)]
     pub tally: Tally,
     /// Why the program did not (fully) run, if it did not.
@@ -62,14 +64,21 @@ impl ProgramReport {
 /// The whole run.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct RunReport {
+    /// The format tag, [`FORMAT`].
     pub format: String,
     /// The translator under test (`builtin/contract`, `cmd:…`, `vkd3d`).
     pub profile: String,
+    /// Seed of the generated inputs (`--seed`).
     pub seed: u64,
+    /// Name of the GPU adapter the programs ran on.
     pub adapter: String,
+    /// Input vectors per built-in program (`--cases`).
     pub inputs_per_program: usize,
+    /// One entry per program run or skipped.
     pub programs: Vec<ProgramReport>,
+    /// Lanes per verdict over all programs.
     pub totals: Counts,
+    /// Lanes adapted per catalog id over all programs.
     pub adapted_by: BTreeMap<String, u64>,
     /// Seconds spent in each phase of the run.
     pub seconds: BTreeMap<String, f64>,

@@ -1,9 +1,35 @@
 //! The built-in DXBC → WGSL translator, dxdiff's default system under test.
 //!
-//! It follows the seed contract's lowering rules (the `contract` profile) or emits D3D-exact
-//! polyfills wherever WGSL allows it (the `exact` profile), lowers pixel, vertex and compute
-//! programs generally, and fails closed, with a catalog id, on everything else. Every returned
-//! module has passed naga's validator with the capabilities a wgpu Vulkan device grants.
+//! [`translate`] takes a shader decoded by the `dxbc` crate and returns a [`Translation`]: the
+//! WGSL module, its binding [`Manifest`], and the catalog ids it relied on. The crate depends
+//! only on `dxbc`, `naga` and serde; the `oracles` crate (reference interpreter, catalog) is a
+//! dev-dependency of the tests and examples alone. Catalog ids are plain strings kept in one
+//! private module, and a test checks each one exists in `oracles::catalog`.
+//!
+//! - **Profiles.** [`Profile::Contract`] follows the seed contract's lowering rules, their
+//!   documented adaptations included; [`Profile::Exact`] emits D3D-exact polyfills wherever
+//!   WGSL allows them. [`Profile::claims`] lists the catalog entries each profile may rely on;
+//!   [`Translation::adaptations`] lists the ones one translation used.
+//! - **Emitting.** A private `emit` module scans the declarations, lays out the module
+//!   (bindings, typeless `vec4<u32>` registers, the body function, the stage entry point) and
+//!   builds the manifest; its submodules lower ALU operations, structured control flow,
+//!   resources and memory, stage I/O and operands, and the D3D-exact helper functions are
+//!   WGSL files of their own under `emit/polyfills/`. Pixel, vertex and compute programs are
+//!   lowered; geometry, hull and domain programs are rejected.
+//! - **Manifest.** [`manifest`] is the schema the harness feeds a program from, shared with
+//!   external translators (docs/manifest.md); [`Manifest::check`] holds it to D3D11's limits.
+//! - **Validation.** [`translate`] passes every module through naga's validator with the
+//!   capabilities a wgpu Vulkan device grants ([`validate()`]); a module naga refuses becomes a
+//!   rejection under `dxdiff/not-lowered`. [`NagaError`] documents the one policy for WGSL that
+//!   naga rejects, wherever dxdiff runs it. [`emit_unvalidated`] skips validation, for timing the
+//!   writer alone.
+//! - **Rejections.** The translator fails closed: what it cannot lower faithfully is a
+//!   [`Rejection`] with a catalog id, the reason, and the instruction to blame where there is
+//!   one. [`translate_blob`] adds malformed containers, as [`TranslateError`].
+//! - **Planted bugs.** [`PlantedBug`] lists wrong lowerings a test can switch on to prove the
+//!   harness and the fuzzer catch them.
+
+#![deny(missing_docs)]
 
 mod emit;
 pub mod manifest;
@@ -36,6 +62,7 @@ pub enum PlantedBug {
 }
 
 impl PlantedBug {
+    /// Every bug that can be planted, for tests that try each.
     pub const ALL: [PlantedBug; 5] = [
         PlantedBug::UdivWithoutZeroGuard,
         PlantedBug::NeOrdered,
@@ -79,6 +106,7 @@ pub enum Profile {
 }
 
 impl Profile {
+    /// The profile named `contract` or `exact`; `None` for any other name.
     pub fn parse(s: &str) -> Option<Profile> {
         match s {
             "contract" => Some(Profile::Contract),
@@ -109,7 +137,9 @@ impl fmt::Display for Profile {
 /// A translated program.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Translation {
+    /// The emitted WGSL module.
     pub wgsl: String,
+    /// Where each DXBC register and resource sits in that module, for the harness to feed it.
     pub manifest: Manifest,
     /// The catalog ids this translation relied on, sorted.
     pub adaptations: Vec<String>,
@@ -119,6 +149,7 @@ pub struct Translation {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
 #[error("rejected{}: {reason} [{catalog_id}]", instruction.map(|i| format!(" at instruction {i}")).unwrap_or_default())]
 pub struct Rejection {
+    /// Why the program is rejected (possibly several lines).
     pub reason: String,
     /// Index into the program's instructions, when one instruction is to blame.
     pub instruction: Option<usize>,
@@ -174,8 +205,10 @@ pub fn translate_blob(blob: &[u8], profile: Profile) -> Result<Translation, Tran
 /// Why a blob produced no WGSL. Codes: `translate.malformed`, `translate.rejected`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TranslateError {
+    /// The container does not decode as DXBC (`translate.malformed`).
     #[error("malformed DXBC: [{code}] {0}", code = .0.code())]
     Malformed(dxbc::DxbcError),
+    /// The translator rejected the program (`translate.rejected`).
     #[error("{0}")]
     Rejected(Rejection),
 }

@@ -4,15 +4,21 @@
 
 use serde::{Deserialize, Serialize};
 
+/// How to feed one translated program: its stage, entry point, bindings and stage I/O.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Manifest {
     /// `vertex`, `fragment` or `compute`.
     pub stage: String,
+    /// Name of the WGSL entry point (`main` for the built-in translator).
     pub entry_point: String,
+    /// Compute programs: `@workgroup_size` as (x, y, z), from `dcl_thread_group`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub workgroup_size: Option<[u32; 3]>,
+    /// Resources the program declares.
     pub bindings: Vec<Binding>,
+    /// Stage inputs: declared `v#` registers and system values.
     pub inputs: Vec<Interface>,
+    /// Stage outputs: declared `o#` registers and system values.
     pub outputs: Vec<Interface>,
 }
 
@@ -30,6 +36,7 @@ pub enum BindingKind {
     Uav,
     /// A sampler, `s#`.
     Sampler,
+    /// Any other spelling, kept as read.
     #[serde(untagged)]
     Other(String),
 }
@@ -66,17 +73,22 @@ pub enum BindingLayout {
     /// `array<atomic<u32>>` in a storage buffer.
     #[serde(rename = "storage-atomic-u32-array")]
     StorageAtomicU32Array,
+    /// A `texture_2d<f32>`: a `t#` with float texels.
     #[serde(rename = "texture_2d<f32>")]
     Texture2dF32,
+    /// A `texture_2d<u32>`: a `t#` with unsigned integer texels.
     #[serde(rename = "texture_2d<u32>")]
     Texture2dU32,
+    /// A `texture_2d<i32>`: a `t#` with signed integer texels.
     #[serde(rename = "texture_2d<i32>")]
     Texture2dI32,
     /// A texture of unstated type (vkd3d's manifests).
     #[serde(rename = "texture")]
     Texture,
+    /// A `sampler`.
     #[serde(rename = "sampler")]
     Sampler,
+    /// Any other spelling, kept as read.
     #[serde(untagged)]
     Other(String),
 }
@@ -117,11 +129,15 @@ impl std::fmt::Display for BindingLayout {
 /// A resource binding.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Binding {
+    /// Which kind of DXBC register it stands for.
     pub kind: BindingKind,
     /// The DXBC register number (`cb2` → 2).
     pub register: u32,
+    /// The WGSL `@group`.
     pub group: u32,
+    /// The WGSL `@binding`.
     pub binding: u32,
+    /// How the resource is declared in WGSL, and so how it is fed.
     pub layout: BindingLayout,
     /// Byte size a buffer binding must have (constant buffers: the declared size).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -138,9 +154,10 @@ pub struct Interface {
     pub register: Option<u32>,
     /// Components of the register it covers (x = 1).
     pub mask: u8,
-    /// `@location(n)`, or a builtin name (`position`, `front_facing`, `vertex_index`, ...).
+    /// `@location(n)`; `None` for a builtin.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub location: Option<u32>,
+    /// The WGSL builtin (`position`, `front_facing`, `vertex_index`, ...), when not a location.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub builtin: Option<String>,
     /// The WGSL type at the interface: `vec4<f32>`, `vec4<u32>`, `vec4<i32>`, `u32`, `bool`...
@@ -158,6 +175,7 @@ pub struct Interface {
 pub struct ManifestError {
     /// The JSON path of the field (`bindings[2].size_bytes`).
     pub field: String,
+    /// The value found.
     pub value: u64,
     /// What the field may hold.
     pub limit: String,

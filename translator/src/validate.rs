@@ -32,6 +32,7 @@ pub enum NagaError {
     /// The front end (WGSL or SPIR-V) refused the input.
     #[error("{message}")]
     Parse {
+        /// naga's message, rendered against the source.
         message: String,
         /// Byte offset into the source, where naga points at one.
         offset: Option<usize>,
@@ -39,13 +40,17 @@ pub enum NagaError {
     /// The validator refused the module.
     #[error("{message}")]
     Invalid {
+        /// naga's message, rendered against the source.
         message: String,
         /// Byte offset into the source, where naga points at one.
         offset: Option<usize>,
     },
     /// The WGSL writer cannot express the module.
     #[error("{message}")]
-    Write { message: String },
+    Write {
+        /// naga's message.
+        message: String,
+    },
 }
 
 impl NagaError {
