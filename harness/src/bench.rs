@@ -99,6 +99,7 @@ pub fn run(roots: &[std::path::PathBuf], translators: &[Shared], min: Duration) 
         .collect();
     let bytes: u64 = common.iter().map(|b| b.len() as u64).sum();
     let mut bench = Bench {
+        format: reports::bench::FORMAT.into(),
         programs: blobs.len(),
         qualified,
         common: common.len(),

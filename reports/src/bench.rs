@@ -3,6 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
+/// The format tag of `dxdiff bench --json` output; a change to the fields gets a new number.
+pub const FORMAT: &str = "dxdiff-bench/1";
+
 /// One measured line.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Line {
@@ -31,6 +34,8 @@ pub struct Line {
 /// The run: which programs were timed, and the lines.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Bench {
+    /// The format tag, [`FORMAT`].
+    pub format: String,
     /// Programs found under the given folders.
     pub programs: usize,
     /// Programs each translator qualified: (translator, count).
