@@ -1,3 +1,5 @@
+#![deny(missing_docs)]
+
 //! The reference side of every comparison: a Direct3D 11 interpreter over decoded DXBC
 //! ([`interp`]), the D3D rule functions it is built from ([`rules`]), the domain events that let
 //! the oracle attribute a difference to a catalog entry ([`domain`]), the adaptation catalog
