@@ -23,7 +23,7 @@ pub struct Buffer {
 pub struct Format {
     /// Channels present, 1..=4 (32 bits each).
     pub channels: u8,
-    /// `_FLOAT` rather than `_UINT`/`_SINT`/`_TYPELESS`: decides whether a missing alpha is 1.0 or 1.
+    /// `_FLOAT` (not `_UINT`/`_SINT`/`_TYPELESS`): a missing alpha is then 1.0 rather than 1.
     pub float: bool,
 }
 
