@@ -21,18 +21,40 @@ pub enum Band {
     Exact,
     /// At most `ulp` representable steps from the reference (the `ulp` compare of
     /// docs/case-format.md, so +0 and −0 are 0 steps apart).
-    Ulp { ulp: u32 },
+    Ulp {
+        /// Largest allowed [`ulp_distance`].
+        ulp: u32,
+    },
     /// |got − ref| ≤ rel · |ref|.
-    Rel { rel: f64 },
+    Rel {
+        /// Allowed error as a fraction of |ref|.
+        rel: f64,
+    },
     /// |got − ref| ≤ abs.
-    Abs { abs: f64 },
+    Abs {
+        /// Allowed absolute error.
+        abs: f64,
+    },
     /// Within `ulp` steps or within `abs` (WGSL `log2`: 2^-21 absolute on [0.5, 2]).
-    UlpOrAbs { ulp: u32, abs: f64 },
+    UlpOrAbs {
+        /// Largest allowed [`ulp_distance`].
+        ulp: u32,
+        /// Allowed absolute error, whichever test is looser wins.
+        abs: f64,
+    },
     /// Within `rel · |ref|` or within `abs` (D3D `log`).
-    RelOrAbs { rel: f64, abs: f64 },
+    RelOrAbs {
+        /// Allowed error as a fraction of |ref|.
+        rel: f64,
+        /// Allowed absolute error, whichever test is looser wins.
+        abs: f64,
+    },
     /// |got − ref| ≤ steps · 2^-24 · (Σ|aᵢ·bᵢ| + |c|): a fused or reassociated op's band,
     /// scaled by the magnitude of its terms rather than of its result.
-    TermScaled { steps: u32 },
+    TermScaled {
+        /// Number of 2^-24 steps of the term magnitude allowed.
+        steps: u32,
+    },
     /// Any value: the requirement does not constrain the result at all.
     Any,
 }
@@ -129,7 +151,9 @@ impl std::fmt::Display for Band {
 /// instead (`fusion-sensitive`, `cancellation`, `approximate-amplified`).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct ProgramBand {
+    /// Summed ULP bands, relative bands counted as ULPs of 2^-23.
     pub ulps: u64,
+    /// Summed absolute bands.
     pub abs: f64,
     /// Some instruction's band is [`Band::Any`].
     pub any: bool,

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+/// The `format` string every case file carries; any other value is refused.
 pub const FORMAT: &str = "dxdiff-case/1";
 
 /// A 32-bit word, serialised as `"0x%08x"`.
@@ -39,40 +40,57 @@ impl<'de> Deserialize<'de> for Word {
     }
 }
 
+/// The raw bits of case-file words.
 pub fn words(w: &[Word]) -> Vec<u32> {
     w.iter().map(|w| w.0).collect()
 }
 
+/// One case file: a program (its container) and the runs made of it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CaseFile {
+    /// Always [`FORMAT`].
     pub format: String,
+    /// The case's name, for reports.
     pub name: String,
+    /// The profile, e.g. `ps_5_0`; informational, the container's own version is what runs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shader_model: Option<String>,
     /// The whole container, lower-case hex.
     pub dxbc: String,
+    /// The program's source, informational and never compiled.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source_text: Option<String>,
+    /// The kind of `source_text`: `hlsl` or `asm`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source_text_kind: Option<String>,
+    /// The runs, each with its own inputs and expectations.
     pub runs: Vec<Run>,
 }
 
+/// One run of the program: its inputs and, optionally, the outputs expected of it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Run {
+    /// Unique within the file.
     pub id: String,
+    /// Inputs by register or slot key (`cbN`, `vN`, `uN`, `tN`, `sN`); anything left out is zero.
     #[serde(default)]
     pub inputs: BTreeMap<String, Input>,
+    /// Compute only: thread-group counts `[x, y, z]`; `None` means `[1, 1, 1]`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dispatch: Option<[u32; 3]>,
+    /// Pixel/vertex only: one input-register map per invocation, to run several in one run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub invocations: Option<Vec<BTreeMap<String, Vec<Word>>>>,
+    /// Expected outputs by `oN`, `uN` or `discarded`; `None` makes the run differential-only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expect: Option<BTreeMap<String, Expect>>,
+    /// Flag spellings as written; ask [`Run::has`] rather than comparing strings.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub flags: Vec<String>,
+    /// Markers the original test suite put on the row; informational, kept verbatim.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub upstream_flags: Option<serde_json::Value>,
+    /// Where the run came from; informational.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
 }
@@ -111,57 +129,87 @@ impl Run {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum Input {
+    /// Plain words: a constant buffer (`cbN`, four per register) or an input register (`vN`).
     Words(Vec<Word>),
-    Texture { texture2d: TextureDesc },
+    /// A 2D texture SRV (`tN`).
+    Texture {
+        /// The texture, under the `texture2d` key.
+        texture2d: TextureDesc,
+    },
+    /// A sampler (`sN`).
     Sampler(SamplerDesc),
+    /// A buffer: a UAV's initial contents (`uN`) or a buffer SRV (`tN`).
     Buffer(BufferDesc),
 }
 
+/// A buffer input: its size and the words that fill its start (the rest is zero).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BufferDesc {
+    /// Size in bytes, at most D3D11's buffer limit.
     pub size_bytes: u32,
+    /// Initial contents from byte 0; the rest of the buffer is zero.
     #[serde(default)]
     pub words: Vec<Word>,
+    /// DXGI format name (e.g. `R32_UINT`), for typed buffers only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub format: Option<String>,
 }
 
+/// A 2D texture input.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TextureDesc {
+    /// Width of mip 0 in texels, 1 up to D3D11's 2D-texture dimension limit.
     pub width: u32,
+    /// Height of mip 0 in texels, 1 up to D3D11's 2D-texture dimension limit.
     pub height: u32,
+    /// DXGI format name, e.g. `R32G32B32A32_FLOAT`.
     pub format: String,
+    /// Texel words per mip level, mip 0 first, each row-major.
     pub mips: Vec<Vec<Word>>,
 }
 
+/// A sampler input.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SamplerDesc {
+    /// `point` or `linear`.
     pub filter: String,
+    /// Address mode per coordinate: `wrap`, `clamp`, `mirror` or `border`.
     #[serde(default)]
     pub address: Vec<String>,
+    /// The four border-colour words, for `border` addressing.
     #[serde(default)]
     pub border: Vec<Word>,
 }
 
+/// What one `expect` entry asks for.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum Expect {
+    /// For `discarded` (pixel only): whether the invocation must have been discarded.
     Discarded(bool),
+    /// For `oN` or `uN`: words and how to compare them.
     Words(WordsExpect),
 }
 
+/// Expected words for an output register or UAV.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct WordsExpect {
+    /// The expected words; for a UAV only the first `words.len()` are compared.
     pub words: Vec<Word>,
+    /// How each word is compared.
     pub compare: Compare,
+    /// For [`Compare::Ulp`]: the largest [`ulp_distance`] that passes; `None` means 0.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_ulp: Option<u32>,
 }
 
+/// How an expected word is compared with the actual one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Compare {
+    /// Bit-for-bit equality.
     Bits,
+    /// Within `max_ulp` by [`ulp_distance`] (so +0 equals -0).
     Ulp,
 }
 
@@ -226,6 +274,7 @@ impl CaseFile {
         }
     }
 
+    /// Parse a case file, refusing another `format` and numbers beyond D3D11's limits.
     pub fn parse(text: &str) -> Result<CaseFile, String> {
         let case: CaseFile = serde_json::from_str(text).map_err(|e| e.to_string())?;
         if case.format != FORMAT {

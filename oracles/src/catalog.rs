@@ -77,6 +77,7 @@ pub enum Category {
 }
 
 impl Category {
+    /// Every category, in declaration order.
     pub const ALL: [Category; 5] = [
         Category::Adapted,
         Category::FailClosed,
@@ -142,6 +143,7 @@ impl Scope {
 pub struct Entry {
     /// Stable kebab-case id, prefixed by the category (`adapted/rcp-division`).
     pub id: String,
+    /// Which kind of divergence this is; also the `id`'s prefix.
     pub category: Category,
     /// The seed-contract heading or bold-bullet text, verbatim; `None` for `dxdiff/…` entries.
     pub seed_ref: Option<String>,
@@ -221,14 +223,26 @@ impl Entry {
 /// `catalog.unknown-domain`, `catalog.executors-without-scope`.
 #[derive(Debug, thiserror::Error)]
 pub enum CatalogError {
+    /// The text is not JSON of the catalog's shape.
     #[error("catalog JSON: {0}")]
     Json(#[from] serde_json::Error),
+    /// The `format` field is not the one this reader knows; holds the value found.
     #[error("catalog format is `{0}`, expected `{FORMAT}`")]
     Format(String),
+    /// An entry names a domain id no [`Domain`] has.
     #[error("entry `{id}`: unknown domain `{domain}`")]
-    UnknownDomain { id: String, domain: String },
+    UnknownDomain {
+        /// The entry's id.
+        id: String,
+        /// The unknown domain id.
+        domain: String,
+    },
+    /// An entry lists `executors` without being scoped to the executor.
     #[error("entry `{id}`: `executors` is only meaningful with scope `executor`")]
-    ExecutorsWithoutScope { id: String },
+    ExecutorsWithoutScope {
+        /// The entry's id.
+        id: String,
+    },
 }
 
 impl CatalogError {
@@ -247,7 +261,9 @@ impl CatalogError {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Catalog {
+    /// The catalog format string; any other value is refused.
     pub format: String,
+    /// The entries, in file order.
     pub entries: Vec<Entry>,
 }
 

@@ -14,13 +14,16 @@ use crate::verdict::{Inconclusive, Judge, Skip, SkipKind};
 /// carries its [`SkipKind`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RunOutcome {
+    /// Every expectation held.
     Passed,
     /// Passed because every difference falls under these catalog entries: the interpreter
     /// recorded an event of their domains in the run, and the translation relied on them.
     Adapted(Vec<String>),
+    /// An expectation did not hold, or the case, its inputs or the program were bad; the reason.
     Failed(String),
     /// Not judged: the interpreter or the executor could not finish the run.
     Inconclusive(Inconclusive),
+    /// Not run, with the reason.
     Skipped(RunSkip),
 }
 
@@ -36,7 +39,9 @@ impl RunOutcome {
 /// and the detail.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RunSkip {
+    /// The verdict's reason, or `None` for a run-level reason.
     pub kind: Option<SkipKind>,
+    /// The reason in words.
     pub detail: String,
 }
 
@@ -73,9 +78,11 @@ impl std::fmt::Display for RunSkip {
 pub struct Observed {
     /// `o#` of the first invocation.
     pub outputs: Vec<[u32; 4]>,
+    /// The first invocation executed `discard`.
     pub discarded: bool,
     /// Final UAV contents by slot.
     pub uavs: std::collections::BTreeMap<u32, Vec<u32>>,
+    /// Domain events of all invocations, OR-ed together.
     pub events: crate::domain::Events,
     /// Per `o#` of the first invocation: which words are NaNs whose payload D3D leaves free.
     pub free_outputs: Vec<[bool; 4]>,

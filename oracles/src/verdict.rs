@@ -185,11 +185,14 @@ impl fmt::Display for SkipKind {
 /// Why a program did not run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Skip {
+    /// The reason's kind.
     pub kind: SkipKind,
+    /// The reason in words.
     pub detail: String,
 }
 
 impl Skip {
+    /// A skip of `kind` with `detail`.
     pub fn new(kind: SkipKind, detail: impl Into<String>) -> Skip {
         Skip {
             kind,

@@ -42,6 +42,7 @@ impl fmt::Display for FindingKind {
 /// One place where the program relies on undefined behaviour.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
+    /// Which undefined behaviour.
     pub kind: FindingKind,
     /// Index of the instruction where it was detected.
     pub instruction: usize,

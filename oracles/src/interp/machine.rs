@@ -73,9 +73,13 @@ impl Pool {
 /// Per-lane values of the special compute inputs.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ThreadIds {
+    /// `vThreadID` (SV_DispatchThreadID): `group * group size + in_group`.
     pub thread: [u32; 3],
+    /// `vThreadGroupID` (SV_GroupID).
     pub group: [u32; 3],
+    /// `vThreadIDInGroup` (SV_GroupThreadID).
     pub in_group: [u32; 3],
+    /// `vThreadIDInGroupFlattened` (SV_GroupIndex): the lane's index within its group.
     pub flattened: u32,
 }
 

@@ -37,12 +37,28 @@ use crate::domain::Events;
 /// Why a program could not be run to completion.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum InterpError {
+    /// A legal program uses something the interpreter does not model.
     #[error("instruction {index}: unsupported: {what}")]
-    Unsupported { index: usize, what: String },
+    Unsupported {
+        /// Index of the offending instruction.
+        index: usize,
+        /// What is missing, in words.
+        what: String,
+    },
+    /// The program breaks a structural rule (e.g. `endif` without `if`).
     #[error("instruction {index}: malformed program: {what}")]
-    Malformed { index: usize, what: String },
+    Malformed {
+        /// Index of the offending instruction.
+        index: usize,
+        /// What is wrong, in words.
+        what: String,
+    },
+    /// The instruction budget ran out: the result is inconclusive, not wrong.
     #[error("instruction budget exhausted after {executed} instructions (inconclusive)")]
-    BudgetExceeded { executed: u64 },
+    BudgetExceeded {
+        /// Instructions executed before stopping.
+        executed: u64,
+    },
 }
 
 impl InterpError {
@@ -59,8 +75,11 @@ impl InterpError {
 /// How a buffer declaration views its memory.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ViewKind {
+    /// `ByteAddressBuffer`-style: addressed in bytes.
     Raw,
+    /// Structured: addressed by element index and byte offset; holds the stride in bytes.
     Structured(u32),
+    /// Typed: one formatted element per index.
     Typed,
 }
 
@@ -75,6 +94,7 @@ pub struct BatchResult {
     pub outputs_per_lane: usize,
     /// `o#` of every lane: lane `l`'s register `r` is `outputs[l * outputs_per_lane + r]`.
     pub outputs: Vec<[u32; 4]>,
+    /// Per lane: the invocation executed `discard` (pixel only).
     pub discarded: Vec<bool>,
     /// The catalog domains each lane entered.
     pub events: Vec<Events>,
@@ -88,6 +108,7 @@ pub struct BatchResult {
 }
 
 impl BatchResult {
+    /// Number of lanes (invocations) in the result.
     pub fn lanes(&self) -> usize {
         self.events.len()
     }
@@ -118,6 +139,7 @@ impl BatchResult {
 pub struct DispatchResult {
     /// Events of every invocation, OR-ed together per thread group.
     pub events: Events,
+    /// Thread groups run.
     pub groups: u32,
     /// Where the program relies on undefined behaviour (at most [`findings::MAX_FINDINGS`]).
     pub findings: Vec<Finding>,

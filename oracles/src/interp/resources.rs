@@ -10,6 +10,7 @@ use crate::domain::{Domain, Events, raise};
 /// comes from the program's declaration.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Buffer {
+    /// Contents; may be shorter than `size_bytes`, the rest reads as zero.
     pub words: Vec<u32>,
     /// Bytes in the view (`bufinfo`); words past it are out of bounds.
     pub size_bytes: u32,
@@ -22,6 +23,7 @@ pub struct Buffer {
 pub struct Format {
     /// Channels present, 1..=4 (32 bits each).
     pub channels: u8,
+    /// `_FLOAT` (not `_UINT`/`_SINT`/`_TYPELESS`): a missing alpha is then 1.0 rather than 1.
     pub float: bool,
 }
 
@@ -64,7 +66,9 @@ impl Format {
 /// expanded from the view's format).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Texture2d {
+    /// Width of mip 0 in texels.
     pub width: u32,
+    /// Height of mip 0 in texels.
     pub height: u32,
     /// Mip levels, each row-major `width >> m` by `height >> m` texels.
     pub mips: Vec<Vec<[u32; 4]>>,
@@ -77,17 +81,24 @@ pub struct Texture2d {
 /// A sampler's state.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Sampler {
+    /// Linear filtering; point sampling otherwise.
     pub linear: bool,
     /// wrap, clamp, mirror, border per axis.
     pub address: [Address; 3],
+    /// Border colour as raw words, returned for `Address::Border` outside the texture.
     pub border: [u32; 4],
 }
 
+/// A sampler address mode: what a coordinate outside [0, 1] maps to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Address {
+    /// Repeat the texture.
     Wrap,
+    /// Clamp to the edge texel.
     Clamp,
+    /// Repeat, flipping every other copy.
     Mirror,
+    /// Use the sampler's border colour.
     Border,
 }
 
@@ -104,7 +115,9 @@ impl Default for Sampler {
 /// An SRV.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Srv {
+    /// A buffer view (raw, structured or typed, per the declaration).
     Buffer(Buffer),
+    /// A 2D texture view.
     Texture2d(Texture2d),
 }
 
@@ -113,8 +126,11 @@ pub enum Srv {
 pub struct Resources {
     /// Constant buffers by slot, as words (four per register).
     pub cbs: BTreeMap<u32, Vec<u32>>,
+    /// SRVs by `t#` slot.
     pub srvs: BTreeMap<u32, Srv>,
+    /// UAVs by `u#` slot; a dispatch updates them in place.
     pub uavs: BTreeMap<u32, Buffer>,
+    /// Samplers by `s#` slot.
     pub samplers: BTreeMap<u32, Sampler>,
     /// Hidden counters of append/consume UAVs (`imm_atomic_alloc`/`consume`).
     pub counters: BTreeMap<u32, u32>,
@@ -167,5 +183,6 @@ fn in_bounds_word(b: &Buffer, byte: u64) -> Option<usize> {
 /// Group-shared memory of one thread group: raw (`dcl_tgsm_raw`) or structured, as words.
 #[derive(Debug, Clone, Default)]
 pub struct Tgsm {
+    /// Regions by `g#` slot.
     pub regions: BTreeMap<u32, Buffer>,
 }
