@@ -297,7 +297,7 @@ macro_rules! opcodes {
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
         #[repr(u16)]
         pub enum Opcode {
-            $($var = $num,)*
+            $(#[doc = concat!("`", $mn, "`, opcode ", stringify!($num), ".")] $var = $num,)*
         }
 
         /// The table, in opcode order.
