@@ -35,15 +35,15 @@ impl FourCC {
     pub const OSG1: FourCC = FourCC(*b"OSG1");
     /// Patch-constant signature, v1 layout with stream and min-precision fields.
     pub const PSG1: FourCC = FourCC(*b"PSG1");
-    /// The SM4.x token stream.
+    /// A token stream, conventionally SM4.x (readers accept either tag for any version).
     pub const SHDR: FourCC = FourCC(*b"SHDR");
-    /// The SM5.x token stream (SM5 extended form of `SHDR`).
+    /// A token stream, conventionally SM5.x (fxc also writes it for some 4.x programs).
     pub const SHEX: FourCC = FourCC(*b"SHEX");
     /// fxc's instruction statistics.
     pub const STAT: FourCC = FourCC(*b"STAT");
     /// Required optional features (a 64-bit mask).
     pub const SFI0: FourCC = FourCC(*b"SFI0");
-    /// Interface and class-instance data for SM5 dynamic linkage.
+    /// Interface and class-instance data for SM5 dynamic linkage (layout uncertain, kept as bytes).
     pub const IFCE: FourCC = FourCC(*b"IFCE");
 }
 

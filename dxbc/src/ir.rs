@@ -345,7 +345,7 @@ impl Instruction {
 pub enum OperandType {
     /// `r#`: a 32-bit temporary register.
     Temp = 0,
-    /// `v#`: an input register.
+    /// `v#`: an input register (`v[vertex][reg]` in geometry and hull inputs).
     Input = 1,
     /// `o#`: an output register.
     Output = 2,
@@ -363,7 +363,7 @@ pub enum OperandType {
     ConstantBuffer = 8,
     /// `icb[i]`: the immediate constant buffer embedded in the program.
     ImmediateConstantBuffer = 9,
-    /// `l#`: a label, the target of `call` and the start of a subroutine body.
+    /// `l#`: an SM4 subroutine label, the target of `call`.
     Label = 10,
     /// `vPrim`: the primitive id input.
     InputPrimitiveId = 11,
@@ -371,21 +371,21 @@ pub enum OperandType {
     OutputDepth = 12,
     /// `null`: a discarded destination.
     Null = 13,
-    /// `rasterizer`: a legacy SM4 register fxc does not use in practice.
+    /// `rasterizer`: the render target's sample pattern, the operand of SM4.1 `samplepos`/`sampleinfo`.
     Rasterizer = 14,
     /// `oMask`: the pixel shader's sample coverage output.
     OutputCoverageMask = 15,
     /// `m#`: a geometry shader output stream (SM5 `emit_stream`/`cut_stream`).
     Stream = 16,
-    /// `fb#`: a function body for interface dispatch (SM5 class linkage).
+    /// `fb#`: a function body for interface dispatch; also the operand of SM5 `label`.
     FunctionBody = 17,
     /// `ft#`: a function table for interface dispatch.
     FunctionTable = 18,
     /// `fp#`: an interface pointer, the operand of `fcall`.
     Interface = 19,
-    /// `fi#`: an interface-call input (reserved by the format, unused by fxc).
+    /// `fi#`: a function input of SM5 dynamic linkage (rare; fxc's spelling uncertain).
     FunctionInput = 20,
-    /// `fo#`: an interface-call output (reserved by the format, unused by fxc).
+    /// `fo#`: a function output of SM5 dynamic linkage (rare; fxc's spelling uncertain).
     FunctionOutput = 21,
     /// `vOutputControlPointID`: the hull shader's output control point index.
     OutputControlPointId = 22,

@@ -28,9 +28,9 @@ pub struct ResourceBinding {
     pub num_samples: u32,
     /// First register slot the binding occupies (`t#`, `s#`, `cb#`, `u#`).
     pub bind_point: u32,
-    /// Number of consecutive slots bound (greater than 1 for arrays).
+    /// Number of consecutive slots bound (the array size; 1 for a single resource).
     pub bind_count: u32,
-    /// `D3D_SHADER_INPUT_FLAGS` bits (user-packed, comparison sampler, component count...).
+    /// `D3D_SHADER_INPUT_FLAGS`: 1 user-packed, 2 comparison sampler, bits 2..=3 texture component count - 1.
     pub flags: u32,
     /// SM5.1 only (40-byte records): register space and range id.
     pub space_and_id: Option<(u32, u32)>,
@@ -39,9 +39,9 @@ pub struct ResourceBinding {
 /// A type record with its members (`D3D11_SHADER_TYPE_DESC`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Type {
-    /// `D3D_SHADER_VARIABLE_CLASS`: scalar, vector, matrix rows/columns, object, struct.
+    /// `D3D_SHADER_VARIABLE_CLASS`: 0 scalar, 1 vector, 2/3 row/column-major matrix, 4 object, 5 struct...
     pub class: u16,
-    /// `D3D_SHADER_VARIABLE_TYPE`: float, int, texture, sampler...
+    /// `D3D_SHADER_VARIABLE_TYPE`: 1 bool, 2 int, 3 float, 19 uint, 39 double, textures, samplers...
     pub base_type: u16,
     /// Number of rows (1 for scalars and vectors).
     pub rows: u16,
@@ -78,7 +78,7 @@ pub struct Variable {
     pub start_offset: u32,
     /// Size of the variable in bytes.
     pub size: u32,
-    /// `D3D_SHADER_VARIABLE_FLAGS` bits (bit 1: used by the shader).
+    /// `D3D_SHADER_VARIABLE_FLAGS`: 1 user-packed, 2 used, 4 interface pointer, 8 interface parameter.
     pub flags: u32,
     /// The variable's type record.
     pub ty: Type,
@@ -86,7 +86,7 @@ pub struct Variable {
     pub default_value: Option<Vec<u8>>,
     /// SM5 fields; SM4 records decode them as `0xFFFFFFFF, 0, 0xFFFFFFFF, 0`.
     pub start_texture: u32,
-    /// Number of texture slots the variable uses (SM5 interfaces).
+    /// Number of texture slots the variable uses (SM5).
     pub texture_count: u32,
     /// First sampler slot the variable uses, or `0xFFFFFFFF` for none.
     pub start_sampler: u32,
@@ -103,7 +103,7 @@ pub struct ConstantBuffer {
     pub variables: Vec<Variable>,
     /// Size of the buffer in bytes (a multiple of 16).
     pub size: u32,
-    /// `D3D_SHADER_CBUFFER_FLAGS` bits (bit 0: user-packed).
+    /// `D3D_SHADER_CBUFFER_FLAGS`: 1 user-packed (explicit `register()`).
     pub flags: u32,
     /// `D3D_CBUFFER_TYPE`.
     pub cb_type: u32,

@@ -47,7 +47,7 @@ impl Stat {
     pub fn temp_register_count(&self) -> Option<u32> {
         self.word(1)
     }
-    /// Word 2: number of constants defined (`def`, a legacy count).
+    /// Word 2: fxc's `def` count (constant definitions).
     pub fn def_count(&self) -> Option<u32> {
         self.word(2)
     }
@@ -79,7 +79,7 @@ impl Stat {
     pub fn macro_instruction_count(&self) -> Option<u32> {
         self.word(9)
     }
-    /// Word 10: number of indexable temporary arrays.
+    /// Word 10: fxc's temp-array count (indexable temporaries).
     pub fn temp_array_count(&self) -> Option<u32> {
         self.word(10)
     }
