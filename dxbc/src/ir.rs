@@ -371,7 +371,7 @@ pub enum OperandType {
     OutputDepth = 12,
     /// `null`: a discarded destination.
     Null = 13,
-    /// `rasterizer`: the render target's sample pattern, the operand of SM4.1 `samplepos`/`sampleinfo`.
+    /// `rasterizer`: the render target's sample pattern, operand of SM4.1 `samplepos`/`sampleinfo`.
     Rasterizer = 14,
     /// `oMask`: the pixel shader's sample coverage output.
     OutputCoverageMask = 15,

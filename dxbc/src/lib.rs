@@ -8,7 +8,7 @@
 //! ([`disasm`], [`asm`], [`numfmt`], [`names`]) and [`shader`], which ties a container to its
 //! decoded program.
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 pub mod asm;
 mod asm_decl;

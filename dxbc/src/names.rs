@@ -88,7 +88,7 @@ pub const GLOBAL_FLAGS: &[&str] = &[
 /// fxc's spelling of each `dcl_sampler` mode, indexed by its number.
 pub const SAMPLER_MODES: &[&str] = &["mode_default", "mode_comparison", "mode_mono"];
 
-/// fxc's spelling of each `dcl_outputtopology` topology, indexed by its number ("" where undefined).
+/// fxc's spelling of each `dcl_outputtopology` topology, indexed by number ("" where undefined).
 pub const OUTPUT_TOPOLOGIES: &[&str] = &[
     "undefined",
     "pointlist",

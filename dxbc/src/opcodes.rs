@@ -47,7 +47,8 @@ pub enum Kind {
     Sync,
     /// Declarations (`dcl_*`).
     Declaration,
-    /// Everything else: moves (`mov`, `movc`, `swapc`), `nop`, custom data, `emit`/`cut`, hull shader phase markers.
+    /// Everything else: moves (`mov`, `movc`, `swapc`), `nop`, custom data, `emit`/`cut`, hull
+    /// shader phase markers.
     Other,
 }
 
@@ -96,7 +97,7 @@ pub enum Ctl {
     DclUavTyped,
     /// `dcl_uav_raw`: `_glc` bit 16, rasterizer-ordered bit 17.
     DclUavRaw,
-    /// `dcl_uav_structured`: `_glc` bit 16, rasterizer-ordered bit 17, `_opc` hidden counter bit 23.
+    /// `dcl_uav_structured`: `_glc` bit 16, rasterizer-ordered bit 17, `_opc` counter bit 23.
     DclUavStructured,
 }
 

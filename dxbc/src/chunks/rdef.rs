@@ -30,7 +30,7 @@ pub struct ResourceBinding {
     pub bind_point: u32,
     /// Number of consecutive slots bound (the array size; 1 for a single resource).
     pub bind_count: u32,
-    /// `D3D_SHADER_INPUT_FLAGS`: 1 user-packed, 2 comparison sampler, bits 2..=3 texture component count - 1.
+    /// `D3D_SHADER_INPUT_FLAGS`: 1 user-packed, 2 comparison sampler, bits 2..=3 component count - 1.
     pub flags: u32,
     /// SM5.1 only (40-byte records): register space and range id.
     pub space_and_id: Option<(u32, u32)>,
@@ -39,9 +39,9 @@ pub struct ResourceBinding {
 /// A type record with its members (`D3D11_SHADER_TYPE_DESC`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Type {
-    /// `D3D_SHADER_VARIABLE_CLASS`: 0 scalar, 1 vector, 2/3 row/column-major matrix, 4 object, 5 struct...
+    /// `D3D_SHADER_VARIABLE_CLASS`: 0 scalar, 1 vector, 2/3 row/column-major matrix, 5 struct...
     pub class: u16,
-    /// `D3D_SHADER_VARIABLE_TYPE`: 1 bool, 2 int, 3 float, 19 uint, 39 double, textures, samplers...
+    /// `D3D_SHADER_VARIABLE_TYPE`: 1 bool, 2 int, 3 float, 19 uint, 39 double, objects...
     pub base_type: u16,
     /// Number of rows (1 for scalars and vectors).
     pub rows: u16,
@@ -78,7 +78,7 @@ pub struct Variable {
     pub start_offset: u32,
     /// Size of the variable in bytes.
     pub size: u32,
-    /// `D3D_SHADER_VARIABLE_FLAGS`: 1 user-packed, 2 used, 4 interface pointer, 8 interface parameter.
+    /// `D3D_SHADER_VARIABLE_FLAGS`: 1 user-packed, 2 used, 4 interface pointer, 8 interface arg.
     pub flags: u32,
     /// The variable's type record.
     pub ty: Type,

@@ -39,7 +39,7 @@ impl Sfi0 {
     pub const TYPED_UAV_LOAD_ADDITIONAL_FORMATS: u64 = 0x800;
     /// Uses rasterizer-ordered views.
     pub const ROVS: u64 = 0x1000;
-    /// Writes the viewport or render-target array index from any stage, not only the geometry shader.
+    /// Writes the viewport or render-target array index from a stage other than geometry.
     pub const VP_AND_RT_ARRAY_INDEX_FROM_ANY_SHADER: u64 = 0x2000;
 
     /// Every named flag with its identifier.
