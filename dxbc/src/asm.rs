@@ -19,6 +19,7 @@ use std::sync::LazyLock;
 /// The result of assembling a text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Assembled {
+    /// The assembled token-stream program.
     pub program: Program,
     /// Comment lines, for the caller to rebuild signatures from (fxc's listing header).
     pub comments: String,

@@ -97,6 +97,7 @@ impl Operand {
         self
     }
 
+    /// This operand with its sign flipped (`-x`), composing with an existing modifier.
     pub fn negated(mut self) -> Operand {
         self.modifier = match self.modifier {
             Modifier::None => Modifier::Neg,
@@ -107,6 +108,7 @@ impl Operand {
         self
     }
 
+    /// This operand as an absolute value (`|x|`), keeping any negation outside it.
     pub fn absolute(mut self) -> Operand {
         self.modifier = match self.modifier {
             Modifier::None | Modifier::Abs => Modifier::Abs,
@@ -140,11 +142,13 @@ impl Instruction {
         inst
     }
 
+    /// This instruction with `_sat` set (clamp the result to 0..=1).
     pub fn saturated(mut self) -> Instruction {
         self.saturate = true;
         self
     }
 
+    /// This conditional instruction with `_z` instead of the default `_nz`.
     pub fn test_zero(mut self) -> Instruction {
         self.test = Some(Test::Zero);
         self
@@ -158,6 +162,7 @@ pub struct ProgramBuilder {
 }
 
 impl ProgramBuilder {
+    /// An empty program for `stage` at shader model `major.minor`.
     pub fn new(stage: Stage, major: u8, minor: u8) -> ProgramBuilder {
         ProgramBuilder {
             program: Program {
@@ -205,6 +210,7 @@ impl ProgramBuilder {
         self.emit(inst)
     }
 
+    /// `dcl_temps count`: declare `count` `r#` registers.
     pub fn dcl_temps(&mut self, count: u32) -> Result<&mut ProgramBuilder> {
         self.dcl(Opcode::DclTemps, 0, None, &[count])
     }
@@ -229,14 +235,17 @@ impl ProgramBuilder {
         )
     }
 
+    /// `dcl_input v<reg>.<mask>`.
     pub fn dcl_input(&mut self, reg: u32, mask: u8) -> Result<&mut ProgramBuilder> {
         self.dcl(Opcode::DclInput, 0, Some(input(reg).mask(mask)), &[])
     }
 
+    /// `dcl_output o<reg>.<mask>`.
     pub fn dcl_output(&mut self, reg: u32, mask: u8) -> Result<&mut ProgramBuilder> {
         self.dcl(Opcode::DclOutput, 0, Some(output(reg).mask(mask)), &[])
     }
 
+    /// `dcl_thread_group x, y, z`: the compute thread group size.
     pub fn dcl_thread_group(&mut self, x: u32, y: u32, z: u32) -> Result<&mut ProgramBuilder> {
         self.dcl(Opcode::DclThreadGroup, 0, None, &[x, y, z])
     }
@@ -251,6 +260,7 @@ impl ProgramBuilder {
         self.emit(inst)
     }
 
+    /// The program built so far (a copy; the builder can keep going).
     pub fn build(&self) -> Program {
         self.program.clone()
     }

@@ -19,18 +19,31 @@ const HEADER_LEN: usize = 32;
 pub struct FourCC(pub [u8; 4]);
 
 impl FourCC {
+    /// Resource definitions: constant buffers, variables, types and bindings.
     pub const RDEF: FourCC = FourCC(*b"RDEF");
+    /// Input signature (24-byte elements).
     pub const ISGN: FourCC = FourCC(*b"ISGN");
+    /// Output signature (24-byte elements).
     pub const OSGN: FourCC = FourCC(*b"OSGN");
+    /// SM5 output signature with a stream index per element (geometry shaders).
     pub const OSG5: FourCC = FourCC(*b"OSG5");
+    /// Patch-constant signature of a hull or domain shader.
     pub const PCSG: FourCC = FourCC(*b"PCSG");
+    /// Input signature, v1 layout with stream and min-precision fields.
     pub const ISG1: FourCC = FourCC(*b"ISG1");
+    /// Output signature, v1 layout with stream and min-precision fields.
     pub const OSG1: FourCC = FourCC(*b"OSG1");
+    /// Patch-constant signature, v1 layout with stream and min-precision fields.
     pub const PSG1: FourCC = FourCC(*b"PSG1");
+    /// A token stream, conventionally SM4.x (readers accept either tag for any version).
     pub const SHDR: FourCC = FourCC(*b"SHDR");
+    /// A token stream, conventionally SM5.x (fxc also writes it for some 4.x programs).
     pub const SHEX: FourCC = FourCC(*b"SHEX");
+    /// fxc's instruction statistics.
     pub const STAT: FourCC = FourCC(*b"STAT");
+    /// Required optional features (a 64-bit mask).
     pub const SFI0: FourCC = FourCC(*b"SFI0");
+    /// Interface and class-instance data for SM5 dynamic linkage (layout uncertain, kept as bytes).
     pub const IFCE: FourCC = FourCC(*b"IFCE");
 }
 
@@ -52,13 +65,16 @@ impl fmt::Display for FourCC {
 /// One chunk: its tag and its data (without the 8-byte chunk header). Data may have any length.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Chunk {
+    /// The chunk's four-character tag.
     pub tag: FourCC,
+    /// The chunk's data bytes, after the 8-byte tag-and-size header.
     pub data: Vec<u8>,
 }
 
 /// A parsed container: its chunks in file order, plus what the stored checksum said.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Container {
+    /// Every chunk, in the order of the chunk-offset table.
     pub chunks: Vec<Chunk>,
     /// The checksum found in the input, if this container was parsed (None when built in memory).
     pub stored_checksum: Option<[u32; 4]>,

@@ -288,6 +288,7 @@ macro_rules! token_enum {
         }
 
         impl $name {
+            /// The variant for a field value; a value the format does not define is `Other(n)`.
             pub const fn from_number(n: u32) -> $name {
                 match n {
                     $($n => $name::$variant,)*
@@ -295,6 +296,7 @@ macro_rules! token_enum {
                 }
             }
 
+            /// The field value this variant encodes as.
             pub const fn number(self) -> u32 {
                 match self {
                     $($name::$variant => $n,)*
@@ -309,18 +311,31 @@ token_enum! {
     /// `D3D10_SB_RESOURCE_DIMENSION` of `dcl_resource`/`dcl_uav_typed` (spelled by
     /// [`names::RESOURCE_DIMENSIONS`]).
     ResourceDimension {
+        /// 0: no dimension declared.
         Unknown = 0,
+        /// 1: a typed buffer (`Buffer<T>`).
         Buffer = 1,
+        /// 2: a 1D texture.
         Texture1d = 2,
+        /// 3: a 2D texture.
         Texture2d = 3,
+        /// 4: a multisampled 2D texture; the sample count is a separate field.
         Texture2dMs = 4,
+        /// 5: a 3D (volume) texture.
         Texture3d = 5,
+        /// 6: a cube texture.
         TextureCube = 6,
+        /// 7: an array of 1D textures.
         Texture1dArray = 7,
+        /// 8: an array of 2D textures.
         Texture2dArray = 8,
+        /// 9: an array of multisampled 2D textures.
         Texture2dMsArray = 9,
+        /// 10: an array of cube textures (SM4.1+).
         TextureCubeArray = 10,
+        /// 11: a byte-addressed buffer (SM5).
         RawBuffer = 11,
+        /// 12: a buffer of fixed-stride structures (SM5).
         StructuredBuffer = 12,
     }
 }
@@ -328,14 +343,23 @@ token_enum! {
 token_enum! {
     /// `D3D10_SB_RESOURCE_RETURN_TYPE` of one component (spelled by [`names::RETURN_TYPES`]).
     ReturnType {
+        /// 1: unsigned normalized, read as a float in 0..=1.
         Unorm = 1,
+        /// 2: signed normalized, read as a float in -1..=1.
         Snorm = 2,
+        /// 3: signed 32-bit integer.
         Sint = 3,
+        /// 4: unsigned 32-bit integer.
         Uint = 4,
+        /// 5: 32-bit float.
         Float = 5,
+        /// 6: mixed, for resources whose components differ (raw or structured data).
         Mixed = 6,
+        /// 7: 64-bit double, split over two components.
         Double = 7,
+        /// 8: the second half of the preceding `Double` component.
         Continued = 8,
+        /// 9: the component is not returned.
         Unused = 9,
     }
 }
@@ -356,13 +380,21 @@ token_enum! {
     /// `D3D10_SB_INTERPOLATION_MODE` of `dcl_input_ps*` (spelled by
     /// [`names::INTERPOLATION_MODES`]).
     InterpolationMode {
+        /// 0: no mode (inputs that are not interpolated, such as system values).
         Undefined = 0,
+        /// 1: `constant`, no interpolation: the provoking vertex's value.
         Constant = 1,
+        /// 2: `linear`, perspective-correct at the pixel centre.
         Linear = 2,
+        /// 3: `linear centroid`, perspective-correct at the covered centroid.
         LinearCentroid = 3,
+        /// 4: `linear noperspective`, screen-space linear at the pixel centre.
         LinearNoPerspective = 4,
+        /// 5: `linear noperspective centroid`.
         LinearNoPerspectiveCentroid = 5,
+        /// 6: `linear sample`, perspective-correct at each sample (SM4.1+).
         LinearSample = 6,
+        /// 7: `linear noperspective sample` (SM4.1+).
         LinearNoPerspectiveSample = 7,
     }
 }
@@ -370,8 +402,11 @@ token_enum! {
 token_enum! {
     /// `D3D10_SB_SAMPLER_MODE` of `dcl_sampler` (spelled by [`names::SAMPLER_MODES`]).
     SamplerMode {
+        /// 0: `mode_default`, an ordinary filtering sampler.
         Default = 0,
+        /// 1: `mode_comparison`, a comparison (shadow) sampler.
         Comparison = 1,
+        /// 2: `mode_mono`, a monochrome sampler (D3D10 text filtering, unused by fxc).
         Mono = 2,
     }
 }
@@ -380,15 +415,19 @@ token_enum! {
 /// table, kept so that a consumer can reject it by number instead of mistaking it for none.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SystemValueName {
+    /// A system value the format defines (0..=22).
     Known(SystemValue),
+    /// A number past the defined system values, kept as is.
     Other(u32),
 }
 
 impl SystemValueName {
+    /// The name for a name-token value: known if it is in the table, otherwise `Other(n)`.
     pub fn from_number(n: u32) -> SystemValueName {
         SystemValue::from_number(n).map_or(SystemValueName::Other(n), SystemValueName::Known)
     }
 
+    /// The name-token value this encodes as.
     pub const fn number(self) -> u32 {
         match self {
             SystemValueName::Known(sv) => sv.number(),
@@ -400,28 +439,51 @@ impl SystemValueName {
 /// `D3D10_SB_NAME`: the system value an `_sgv`/`_siv` declaration names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SystemValue {
+    /// 0: no system value (a plain user input or output).
     Undefined = 0,
+    /// 1: `SV_Position`, clip-space or pixel position.
     Position = 1,
+    /// 2: `SV_ClipDistance`, a clip-plane distance.
     ClipDistance = 2,
+    /// 3: `SV_CullDistance`, a cull-plane distance.
     CullDistance = 3,
+    /// 4: `SV_RenderTargetArrayIndex`, the render target array slice.
     RenderTargetArrayIndex = 4,
+    /// 5: `SV_ViewportArrayIndex`, the viewport to rasterize to.
     ViewportArrayIndex = 5,
+    /// 6: `SV_VertexID`, the vertex index.
     VertexId = 6,
+    /// 7: `SV_PrimitiveID`, the primitive index.
     PrimitiveId = 7,
+    /// 8: `SV_InstanceID`, the instance index.
     InstanceId = 8,
+    /// 9: `SV_IsFrontFace`, whether the primitive faces the viewer.
     IsFrontFace = 9,
+    /// 10: `SV_SampleIndex`, the sample being shaded.
     SampleIndex = 10,
+    /// 11: quad patch tessellation factor for the u = 0 edge.
     FinalQuadUEq0EdgeTessFactor = 11,
+    /// 12: quad patch tessellation factor for the v = 0 edge.
     FinalQuadVEq0EdgeTessFactor = 12,
+    /// 13: quad patch tessellation factor for the u = 1 edge.
     FinalQuadUEq1EdgeTessFactor = 13,
+    /// 14: quad patch tessellation factor for the v = 1 edge.
     FinalQuadVEq1EdgeTessFactor = 14,
+    /// 15: quad patch inside tessellation factor along u.
     FinalQuadUInsideTessFactor = 15,
+    /// 16: quad patch inside tessellation factor along v.
     FinalQuadVInsideTessFactor = 16,
+    /// 17: triangle patch tessellation factor for the u = 0 edge.
     FinalTriUEq0EdgeTessFactor = 17,
+    /// 18: triangle patch tessellation factor for the v = 0 edge.
     FinalTriVEq0EdgeTessFactor = 18,
+    /// 19: triangle patch tessellation factor for the w = 0 edge.
     FinalTriWEq0EdgeTessFactor = 19,
+    /// 20: triangle patch inside tessellation factor.
     FinalTriInsideTessFactor = 20,
+    /// 21: isoline detail tessellation factor (segments per line).
     FinalLineDetailTessFactor = 21,
+    /// 22: isoline density tessellation factor (number of lines).
     FinalLineDensityTessFactor = 22,
 }
 
@@ -455,10 +517,12 @@ impl SystemValue {
         ]
     };
 
+    /// The system value for a name-token value, or `None` past 22.
     pub fn from_number(n: u32) -> Option<SystemValue> {
         Self::ALL.get(usize::try_from(n).ok()?).copied()
     }
 
+    /// The name-token value (`D3D10_SB_NAME`) this encodes as.
     pub const fn number(self) -> u32 {
         self as u32
     }

@@ -17,7 +17,10 @@ use crate::opcodes::{Ctl, Num, Opcode};
 /// Which spelling to write.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Syntax {
+    /// Text that reassembles to the same bits: hex where fxc's text is lossy, `.raw` lines
+    /// where text cannot express the encoding.
     Exact,
+    /// fxc's own spelling, lossy float immediates included.
     Fxc,
 }
 

@@ -30,6 +30,7 @@ pub fn encode_program(program: &Program) -> Result<Vec<u8>> {
         .collect())
 }
 
+/// The version token (word 0): program type in bits 16..=31, major in 4..=7, minor in 0..=3.
 pub fn version_token(v: Version) -> u32 {
     ((v.stage as u32) << 16) | (u32::from(v.major & 0xF) << 4) | u32::from(v.minor & 0xF)
 }

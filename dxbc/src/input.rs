@@ -18,12 +18,21 @@ pub const MAX_INPUT_BYTES: u64 = 64 << 20;
 #[non_exhaustive]
 pub enum ReadError {
     #[error("{}: {source}", path.display())]
+    /// Opening or reading the file failed.
     Io {
+        /// The file that could not be read.
         path: PathBuf,
+        /// The operating system's error.
         source: std::io::Error,
     },
     #[error("{}: more than {limit} bytes (inputs are read up to {limit} bytes)", path.display())]
-    TooLarge { path: PathBuf, limit: u64 },
+    /// The file is larger than the read limit ([`MAX_INPUT_BYTES`]).
+    TooLarge {
+        /// The oversized file.
+        path: PathBuf,
+        /// The limit in bytes that it exceeds.
+        limit: u64,
+    },
 }
 
 impl ReadError {

@@ -9,11 +9,17 @@ use crate::opcodes::{OpInfo, Opcode};
 /// Which pipeline stage a program runs in (version token bits 16..=31).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Stage {
+    /// Pixel shader (`ps_*`), program type 0.
     Pixel = 0,
+    /// Vertex shader (`vs_*`), program type 1.
     Vertex = 1,
+    /// Geometry shader (`gs_*`), program type 2.
     Geometry = 2,
+    /// Hull shader (`hs_*`, SM5 tessellation control), program type 3.
     Hull = 3,
+    /// Domain shader (`ds_*`, SM5 tessellation evaluation), program type 4.
     Domain = 4,
+    /// Compute shader (`cs_*`), program type 5.
     Compute = 5,
 }
 
@@ -27,6 +33,7 @@ impl Stage {
         }
     }
 
+    /// The stage for a version token's program-type field, or `None` for a value above 5.
     pub fn from_number(n: u32) -> Option<Stage> {
         Some(match n {
             0 => Stage::Pixel,
@@ -51,6 +58,7 @@ impl Stage {
         }
     }
 
+    /// The stage for a profile prefix such as `ps` (case-insensitive), or `None`.
     pub fn from_prefix(p: &str) -> Option<Stage> {
         [
             Stage::Pixel,
@@ -68,12 +76,16 @@ impl Stage {
 /// Shader model and stage, e.g. `ps_5_0`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Version {
+    /// The pipeline stage (version token bits 16..=31).
     pub stage: Stage,
+    /// Shader model major version (version token bits 4..=7).
     pub major: u8,
+    /// Shader model minor version (version token bits 0..=3).
     pub minor: u8,
 }
 
 impl Version {
+    /// A version for `stage` at shader model `major.minor`.
     pub fn new(stage: Stage, major: u8, minor: u8) -> Version {
         Version {
             stage,
@@ -87,6 +99,7 @@ impl Version {
         (self.major, self.minor) >= (5, 1)
     }
 
+    /// Whether this shader model is `major.minor` or later (the stage is ignored).
     pub fn at_least(self, major: u8, minor: u8) -> bool {
         (self.major, self.minor) >= (major, minor)
     }
@@ -101,7 +114,9 @@ impl std::fmt::Display for Version {
 /// A decoded token stream.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Program {
+    /// Stage and shader model, from the version token (word 0).
     pub version: Version,
+    /// Every instruction and declaration after the length token, in stream order.
     pub instructions: Vec<Instruction>,
 }
 
@@ -111,12 +126,16 @@ pub struct Program {
 /// cannot make a consumer allocate more.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct RegisterCounts {
+    /// Number of `r#` temporary registers used.
     pub temps: u32,
+    /// Number of `v#` input registers used.
     pub inputs: u32,
+    /// Number of `o#` output registers used.
     pub outputs: u32,
 }
 
 impl Program {
+    /// Counts the `r#`, `v#` and `o#` registers the program uses (see [`RegisterCounts`]).
     pub fn register_counts(&self) -> RegisterCounts {
         let mut c = RegisterCounts::default();
         let mut grow = |ty: OperandType, n: u32| match ty {
@@ -172,25 +191,32 @@ pub enum LengthForm {
 /// `_z` or `_nz` on a conditional instruction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Test {
+    /// `_z`: the condition holds when the tested value is all zero bits.
     Zero,
+    /// `_nz`: the condition holds when the tested value has any bit set.
     NonZero,
 }
 
 /// An extended opcode token (dxbc-format.md §4.3), kept in encoded order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ExtendedOpcode {
+    /// Type 0: an extended opcode token with no payload (legal, never written by fxc).
     Empty,
     /// `_aoffimmi(u,v,w)`: texel offsets, each -8..=7.
     SampleControls {
+        /// Texel offsets u, v, w, each a signed 4-bit value in -8..=7.
         offsets: [i8; 3],
     },
     /// `_indexable(dim)`; `stride` is the structure stride for structured buffers.
     ResourceDim {
+        /// Resource dimension code (the same numbering as `dcl_resource`'s).
         dim: u8,
+        /// Structure stride in bytes; 0 unless the resource is a structured buffer.
         stride: u16,
     },
     /// `(t,t,t,t)` per-component return types.
     ReturnType {
+        /// Return-type code per component x, y, z, w (the `dcl_resource` return-type numbering).
         types: [u8; 4],
     },
 }
@@ -200,14 +226,20 @@ pub enum ExtendedOpcode {
 pub struct CustomData {
     /// Bits 11..=31 of the first DWORD: 3 = immediate constant buffer.
     pub class: u32,
+    /// The block's data words after its class and length DWORDs.
     pub payload: Vec<u32>,
 }
 
 impl CustomData {
+    /// Class 0: a comment block, ignored by the runtime.
     pub const CLASS_COMMENT: u32 = 0;
+    /// Class 1: debug information.
     pub const CLASS_DEBUG: u32 = 1;
+    /// Class 2: opaque data (reserved, unused by fxc).
     pub const CLASS_OPAQUE: u32 = 2;
+    /// Class 3: an immediate constant buffer (`dcl_immediateConstantBuffer`), 4 words per entry.
     pub const CLASS_ICB: u32 = 3;
+    /// Class 4: a shader message (`printf`/`errorf`), see `MESSAGE_*`.
     pub const CLASS_MESSAGE: u32 = 4;
     /// First payload word of a `printf` shader message (class 4).
     pub const MESSAGE_PRINTF: u32 = 0x0020_0102;
@@ -218,6 +250,7 @@ impl CustomData {
 /// One instruction or declaration.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Instruction {
+    /// Which operation this is (OpcodeToken0 bits 0..=10).
     pub opcode: Opcode,
     /// `_sat` (only on value-producing opcodes).
     pub saturate: bool,
@@ -228,15 +261,18 @@ pub struct Instruction {
     /// The remaining opcode-specific control bits, in their OpcodeToken0 positions (declaration
     /// fields, `resinfo` return type, `sync` flags). Accessors below give them names.
     pub controls: u32,
+    /// Extended opcode tokens following OpcodeToken0, in encoded order.
     pub extended: Vec<ExtendedOpcode>,
     /// Raw DWORDs before the operands (`fcall`'s call-site index).
     pub leading: Vec<u32>,
+    /// Register and immediate operands, destinations first.
     pub operands: Vec<Operand>,
     /// Raw DWORDs after the operands: declaration payloads, or trailing words such as the zero
     /// fxc appends to `samplepos t#`.
     pub trailing: Vec<u32>,
     /// Set for opcode 0x35 only.
     pub custom: Option<CustomData>,
+    /// How the instruction length was encoded, kept so re-encoding is word-exact.
     pub length_form: LengthForm,
 }
 
@@ -258,6 +294,7 @@ impl Instruction {
         }
     }
 
+    /// The opcode's table row: mnemonic, operand counts, model, kind.
     pub fn info(&self) -> &'static OpInfo {
         self.opcode.info()
     }
@@ -269,6 +306,7 @@ impl Instruction {
         (self.controls >> shift) & ((1 << width) - 1)
     }
 
+    /// The `_aoffimmi(u,v,w)` texel offsets, if a sample-controls token is present.
     pub fn sample_offsets(&self) -> Option<[i8; 3]> {
         self.extended.iter().find_map(|e| match e {
             ExtendedOpcode::SampleControls { offsets } => Some(*offsets),
@@ -276,6 +314,7 @@ impl Instruction {
         })
     }
 
+    /// The `_indexable` resource dimension and structure stride, if that token is present.
     pub fn resource_dim(&self) -> Option<(u8, u16)> {
         self.extended.iter().find_map(|e| match e {
             ExtendedOpcode::ResourceDim { dim, stride } => Some((*dim, *stride)),
@@ -283,6 +322,7 @@ impl Instruction {
         })
     }
 
+    /// The per-component return types of a return-type extended token, if present.
     pub fn return_types(&self) -> Option<[u8; 4]> {
         self.extended.iter().find_map(|e| match e {
             ExtendedOpcode::ReturnType { types } => Some(*types),
@@ -303,48 +343,91 @@ impl Instruction {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum OperandType {
+    /// `r#`: a 32-bit temporary register.
     Temp = 0,
+    /// `v#`: an input register (`v[vertex][reg]` in geometry and hull inputs).
     Input = 1,
+    /// `o#`: an output register.
     Output = 2,
+    /// `x#[i]`: an indexable temporary array (`dcl_indexableTemp`).
     IndexableTemp = 3,
+    /// `l(...)`: 32-bit immediate values carried in the operand.
     Immediate32 = 4,
+    /// `d(...)`: 64-bit immediate values carried in the operand.
     Immediate64 = 5,
+    /// `s#`: a sampler.
     Sampler = 6,
+    /// `t#`: a shader resource view (texture or buffer).
     Resource = 7,
+    /// `cb#[i]`: a constant buffer, indexed by slot and element.
     ConstantBuffer = 8,
+    /// `icb[i]`: the immediate constant buffer embedded in the program.
     ImmediateConstantBuffer = 9,
+    /// `l#`: an SM4 subroutine label, the target of `call`.
     Label = 10,
+    /// `vPrim`: the primitive id input.
     InputPrimitiveId = 11,
+    /// `oDepth`: the pixel shader's depth output.
     OutputDepth = 12,
+    /// `null`: a discarded destination.
     Null = 13,
+    /// `rasterizer`: the render target's sample pattern, operand of SM4.1 `samplepos`/`sampleinfo`.
     Rasterizer = 14,
+    /// `oMask`: the pixel shader's sample coverage output.
     OutputCoverageMask = 15,
+    /// `m#`: a geometry shader output stream (SM5 `emit_stream`/`cut_stream`).
     Stream = 16,
+    /// `fb#`: a function body for interface dispatch; also the operand of SM5 `label`.
     FunctionBody = 17,
+    /// `ft#`: a function table for interface dispatch.
     FunctionTable = 18,
+    /// `fp#`: an interface pointer, the operand of `fcall`.
     Interface = 19,
+    /// `fi#`: a function input of SM5 dynamic linkage (rare; fxc's spelling uncertain).
     FunctionInput = 20,
+    /// `fo#`: a function output of SM5 dynamic linkage (rare; fxc's spelling uncertain).
     FunctionOutput = 21,
+    /// `vOutputControlPointID`: the hull shader's output control point index.
     OutputControlPointId = 22,
+    /// `vForkInstanceID`: the instance index of a hull shader fork phase.
     InputForkInstanceId = 23,
+    /// `vJoinInstanceID`: the instance index of a hull shader join phase.
     InputJoinInstanceId = 24,
+    /// `vicp`: input control points of a hull or domain shader patch.
     InputControlPoint = 25,
+    /// `vocp`: output control points, read in hull shader patch-constant phases.
     OutputControlPoint = 26,
+    /// `vpc`: patch constants read by a domain shader or hull join phase.
     InputPatchConstant = 27,
+    /// `vDomain`: the domain shader's tessellated point coordinates.
     InputDomainPoint = 28,
+    /// `this`: the class instance pointer of an interface call.
     ThisPointer = 29,
+    /// `u#`: an unordered access view (SM5).
     UnorderedAccessView = 30,
+    /// `g#`: thread group shared memory (`groupshared`).
     ThreadGroupSharedMemory = 31,
+    /// `vThreadID`: the compute thread's global id (SV_DispatchThreadID).
     InputThreadId = 32,
+    /// `vThreadGroupID`: the compute thread group's id (SV_GroupID).
     InputThreadGroupId = 33,
+    /// `vThreadIDInGroup`: the thread's id within its group (SV_GroupThreadID).
     InputThreadIdInGroup = 34,
+    /// `vCoverage`: the pixel shader's input sample coverage mask.
     InputCoverageMask = 35,
+    /// `vThreadIDInGroupFlattened`: the thread's flat index within its group (SV_GroupIndex).
     InputThreadIdInGroupFlattened = 36,
+    /// `vGSInstanceID`: the geometry shader instance index.
     InputGsInstanceId = 37,
+    /// `oDepthGE`: conservative depth output, no less than the rasterized depth.
     OutputDepthGreaterEqual = 38,
+    /// `oDepthLE`: conservative depth output, no greater than the rasterized depth.
     OutputDepthLessEqual = 39,
+    /// `vCycleCounter`: a 64-bit cycle counter for shader profiling.
     CycleCounter = 40,
+    /// `oStencilRef`: the pixel shader's stencil reference output (D3D11.3).
     OutputStencilRef = 41,
+    /// `vInnerCoverage`: whether the pixel is fully covered by the primitive (D3D11.3).
     InnerCoverage = 42,
 }
 
@@ -410,6 +493,7 @@ impl OperandType {
         )
     }
 
+    /// The operand type for an OperandToken0 type field (bits 12..=19), or `None` above 42.
     pub fn from_number(n: u32) -> Option<OperandType> {
         use OperandType::*;
         const ALL: [OperandType; 43] = [
@@ -518,8 +602,11 @@ pub enum Selection {
 /// Component count field and, for four components, the selection.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Components {
+    /// No components: the operand is not a vector (samplers, labels, `null`...).
     Zero,
+    /// One component: a scalar register or immediate.
     One,
+    /// Four components with their mask, swizzle or single-component selection.
     Four(Selection),
     /// The "N components" encoding (3): defined by the header, unused by fxc.
     N,
@@ -529,19 +616,28 @@ pub enum Components {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Modifier {
     #[default]
+    /// No modifier.
     None,
+    /// `-x`: negate the source.
     Neg,
+    /// `|x|`: take the absolute value.
     Abs,
+    /// `-|x|`: absolute value, then negate.
     AbsNeg,
 }
 
 /// One index dimension of a register.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Index {
+    /// A 32-bit constant index, as in `r[3]`.
     Imm32(u32),
+    /// A 64-bit constant index (legal in the format, never written by fxc).
     Imm64(u64),
+    /// An index taken from a register, as in `x0[r1.x]`.
     Relative(Box<Operand>),
+    /// A register plus a 32-bit constant, as in `cb0[r1.x + 4]`.
     Imm32Relative(u32, Box<Operand>),
+    /// A register plus a 64-bit constant.
     Imm64Relative(u64, Box<Operand>),
 }
 
@@ -555,6 +651,7 @@ impl Index {
         }
     }
 
+    /// The register part of a relative index, if it has one.
     pub fn relative(&self) -> Option<&Operand> {
         match self {
             Index::Relative(op) | Index::Imm32Relative(_, op) | Index::Imm64Relative(_, op) => {
@@ -594,12 +691,17 @@ pub type MinPrecision = u8;
 /// One operand: a register with its indices, or an immediate.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Operand {
+    /// The register file or immediate kind (OperandToken0 bits 12..=19).
     pub ty: OperandType,
+    /// Component count and mask/swizzle/select (OperandToken0 bits 0..=11).
     pub components: Components,
     /// Zero to three index dimensions.
     pub indices: Vec<Index>,
+    /// Source modifier (negate/absolute) from the extended operand token.
     pub modifier: Modifier,
+    /// Min-precision tag from the extended operand token; 0 means default precision.
     pub precision: MinPrecision,
+    /// SM5.1 `nonuniform` flag on a resource index, from the extended operand token.
     pub nonuniform: bool,
     /// Which extended operand token was present. fxc writes one only when it has a payload, but
     /// an empty token, or a modifier token with a zero payload, is legal and kept.
@@ -670,6 +772,7 @@ impl Operand {
         self.modifier != Modifier::None || self.precision != 0 || self.nonuniform
     }
 
+    /// Whether the operand is an `l(...)` or `d(...)` immediate.
     pub fn is_immediate(&self) -> bool {
         matches!(self.ty, OperandType::Immediate32 | OperandType::Immediate64)
     }

@@ -8,6 +8,8 @@
 //! ([`disasm`], [`asm`], [`numfmt`], [`names`]) and [`shader`], which ties a container to its
 //! decoded program.
 
+#![deny(missing_docs)]
+
 pub mod asm;
 mod asm_decl;
 mod asm_text;

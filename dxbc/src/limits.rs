@@ -10,7 +10,9 @@
 /// One row of the table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LimitInfo {
+    /// The limit this row describes.
     pub limit: Limit,
+    /// The limit's number, from the D3D11 headers.
     pub value: u32,
     /// What the value bounds, in a phrase ("r# registers plus x# elements").
     pub bounds: &'static str,
@@ -23,7 +25,7 @@ macro_rules! limits {
         /// A named limit; [`Limit::value`] and [`Limit::info`] read its row.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Limit {
-            $($var,)*
+            $(#[doc = concat!("A limit of ", stringify!($value), " on ", $bounds, ".")] $var,)*
         }
 
         /// Every limit, in [`Limit`] order.
@@ -125,6 +127,7 @@ impl Limit {
         &TABLE[self as usize]
     }
 
+    /// The limit's number (the largest count, or one past the largest index, allowed).
     pub const fn value(self) -> u32 {
         self.info().value
     }

@@ -85,8 +85,10 @@ pub const GLOBAL_FLAGS: &[&str] = &[
     "allResourcesBound",
 ];
 
+/// fxc's spelling of each `dcl_sampler` mode, indexed by its number.
 pub const SAMPLER_MODES: &[&str] = &["mode_default", "mode_comparison", "mode_mono"];
 
+/// fxc's spelling of each `dcl_outputtopology` topology, indexed by number ("" where undefined).
 pub const OUTPUT_TOPOLOGIES: &[&str] = &[
     "undefined",
     "pointlist",
@@ -116,8 +118,10 @@ pub const INPUT_PRIMITIVES: &[&str] = &[
     "triangleadj",
 ];
 
+/// fxc's spelling of each `dcl_tessellator_domain` domain, indexed by its number.
 pub const TESS_DOMAINS: &[&str] = &["undefined", "domain_isoline", "domain_tri", "domain_quad"];
 
+/// fxc's spelling of each `dcl_tessellator_partitioning` mode, indexed by its number.
 pub const TESS_PARTITIONINGS: &[&str] = &[
     "undefined",
     "partitioning_integer",
@@ -126,6 +130,7 @@ pub const TESS_PARTITIONINGS: &[&str] = &[
     "partitioning_fractional_even",
 ];
 
+/// fxc's spelling of each `dcl_tessellator_output_primitive` primitive, indexed by its number.
 pub const TESS_OUTPUT_PRIMITIVES: &[&str] = &[
     "undefined",
     "output_point",

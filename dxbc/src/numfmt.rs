@@ -6,8 +6,11 @@
 /// How an operand slot interprets its 32-bit immediates (decides the printed form).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum NumberType {
+    /// A 32-bit float, printed as a decimal fraction.
     Float,
+    /// A signed 32-bit integer: decimal up to 10000, hex above.
     Int,
+    /// An unsigned 32-bit integer: decimal up to 10000, hex above, the top 15 values as negatives.
     Uint,
     /// Data moved without interpretation (`mov`, `movc`, stores, immediate constant buffers).
     Typeless,

@@ -8,8 +8,11 @@ use std::sync::LazyLock;
 /// The lowest shader model (and D3D runtime) an opcode needs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Model {
+    /// Shader Model 4.0 (D3D10).
     Sm40,
+    /// Shader Model 4.1 (D3D10.1): `lod`, `gather4`, `sampleinfo`, `samplepos`...
     Sm41,
+    /// Shader Model 5.0 (D3D11): tessellation, compute, UAVs, doubles, interfaces.
     Sm50,
     /// 5.0 with the D3D11.1 double/shader extensions (SFI0 0x20/0x40).
     Sm50D3d111,
@@ -20,18 +23,32 @@ pub enum Model {
 /// A coarse class of opcode, for tooling and generators.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Kind {
+    /// Float arithmetic (`add`, `mad`, `sqrt`...).
     AluFloat,
+    /// Signed integer arithmetic (`iadd`, `imul`, `ishr`...).
     AluInt,
+    /// Unsigned integer arithmetic (`udiv`, `umax`, `ushr`...).
     AluUint,
+    /// Bitwise logic and bit-field operations (`and`, `bfi`, `countbits`...).
     Bit,
+    /// Comparisons producing an all-ones or zero mask (`lt`, `ieq`, `uge`...).
     Compare,
+    /// Conversions between float, integer and half (`ftoi`, `utof`, `f32tof16`...).
     Conversion,
+    /// Double-precision arithmetic and conversions (`dadd`, `dtof`...).
     Double,
+    /// Control flow (`if`, `loop`, `call`, `ret`, `discard`...).
     Flow,
+    /// Texture and buffer access (`sample`, `ld`, `store_raw`, `resinfo`...).
     Resource,
+    /// Atomic memory operations on UAVs and TGSM (`atomic_*`, `imm_atomic_*`).
     Atomic,
+    /// Barriers and fences (`sync`).
     Sync,
+    /// Declarations (`dcl_*`).
     Declaration,
+    /// Everything else: moves (`mov`, `movc`, `swapc`), `nop`, custom data, `emit`/`cut`, hull
+    /// shader phase markers.
     Other,
 }
 
@@ -52,26 +69,45 @@ pub enum Ctl {
     SampleInfo,
     /// `sync`: bits 11..=14 (threads, TGSM fence, UAV group fence, UAV global fence).
     Sync,
+    /// `dcl_resource`: dimension in bits 11..=15, sample count in bits 16..=22.
     DclResource,
+    /// `dcl_constantbuffer`: bit 11 selects dynamic indexing over immediate.
     DclConstantBuffer,
+    /// `dcl_sampler`: sampler mode in bits 11..=14.
     DclSampler,
+    /// `dcl_outputtopology`: primitive topology in bits 11..=17.
     DclTopology,
+    /// `dcl_inputprimitive`: input primitive in bits 11..=16.
     DclPrimitive,
+    /// `dcl_input_ps` and friends: interpolation mode in bits 11..=14.
     DclInterpolation,
+    /// `dcl_globalFlags`: the global flags in bits 11..=19.
     DclGlobalFlags,
+    /// `dcl_interface`: bit 11 marks a dynamically indexed interface.
     DclInterface,
+    /// `dcl_input_control_point_count`/`dcl_output_control_point_count`: count in bits 11..=16.
     DclControlPointCount,
+    /// `dcl_tessellator_domain`: domain in bits 11..=12.
     DclTessDomain,
+    /// `dcl_tessellator_partitioning`: partitioning in bits 11..=13.
     DclTessPartitioning,
+    /// `dcl_tessellator_output_primitive`: output primitive in bits 11..=13.
     DclTessOutputPrimitive,
+    /// `dcl_uav_typed`: dimension in bits 11..=15, `_glc` bit 16, rasterizer-ordered bit 17.
     DclUavTyped,
+    /// `dcl_uav_raw`: `_glc` bit 16, rasterizer-ordered bit 17.
     DclUavRaw,
+    /// `dcl_uav_structured`: `_glc` bit 16, rasterizer-ordered bit 17, `_opc` counter bit 23.
     DclUavStructured,
 }
 
+/// `_sat`: OpcodeToken0 bit 13, clamp the result to 0..=1.
 pub const SATURATE_BIT: u32 = 1 << 13;
+/// `_nz`: OpcodeToken0 bit 18; clear means `_z`.
 pub const TEST_NZ_BIT: u32 = 1 << 18;
+/// Lowest bit of the 4-bit `precise` component mask in OpcodeToken0.
 pub const PRECISE_SHIFT: u32 = 19;
+/// The `precise` component mask in OpcodeToken0 (bits 19..=22, x = bit 19).
 pub const PRECISE_MASK: u32 = 0xF << PRECISE_SHIFT;
 
 impl Ctl {
@@ -116,6 +152,7 @@ impl Ctl {
 pub struct Flags(u16);
 
 impl Flags {
+    /// No flags.
     pub const NONE: Flags = Flags(0);
     /// Reads or writes memory by address: raw and structured buffers and TGSM, `bufinfo`,
     /// atomics.
@@ -159,11 +196,15 @@ impl Flags {
 /// How an immediate in one operand slot is read and printed (fxc's rules, dxbc-format.md §6.4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Num {
+    /// Read and printed as a 32-bit float.
     Float,
+    /// Read and printed as a signed 32-bit integer.
     Int,
+    /// Read and printed as an unsigned 32-bit integer.
     Uint,
     /// Moves and stores: fxc guesses from the bits.
     Typeless,
+    /// Read and printed as a 64-bit double (two words, low first).
     Double,
     /// Registers that never hold an immediate (resources, declarations).
     Reg,
@@ -185,6 +226,7 @@ impl Num {
 /// Everything the crate knows about one opcode.
 #[derive(Debug, Clone, Copy)]
 pub struct OpInfo {
+    /// The opcode this row describes.
     pub opcode: Opcode,
     /// fxc's stem (without `_z`/`_nz`, `_sat` or suffixes).
     pub mnemonic: &'static str,
@@ -192,15 +234,20 @@ pub struct OpInfo {
     pub dst: u8,
     /// Remaining operands.
     pub src: u8,
+    /// The lowest shader model that defines the opcode.
     pub model: Model,
+    /// Coarse class of the operation.
     pub kind: Kind,
+    /// Which control bits of OpcodeToken0 the opcode may set.
     pub ctl: Ctl,
+    /// Semantic flags the interpreter and generators read.
     pub flags: Flags,
     /// One letter per operand: f float, i int, u uint, t typeless, d double, r register only.
     types: &'static str,
 }
 
 impl OpInfo {
+    /// Total operand count: destinations plus sources.
     pub const fn operand_count(&self) -> usize {
         self.dst as usize + self.src as usize
     }
@@ -218,6 +265,7 @@ impl OpInfo {
         self.flags.has(flags)
     }
 
+    /// Whether the opcode is a `dcl_*` declaration.
     pub const fn is_declaration(&self) -> bool {
         matches!(self.kind, Kind::Declaration)
     }
@@ -250,7 +298,7 @@ macro_rules! opcodes {
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
         #[repr(u16)]
         pub enum Opcode {
-            $($var = $num,)*
+            $(#[doc = concat!("`", $mn, "`, opcode ", stringify!($num), ".")] $var = $num,)*
         }
 
         /// The table, in opcode order.
@@ -547,14 +595,17 @@ impl Opcode {
             .map(|i| i.opcode)
     }
 
+    /// The opcode's row in [`TABLE`].
     pub fn info(self) -> &'static OpInfo {
         &TABLE[INDEX[self as usize] as usize]
     }
 
+    /// fxc's mnemonic stem, e.g. `add` or `dcl_temps`.
     pub fn mnemonic(self) -> &'static str {
         self.info().mnemonic
     }
 
+    /// The opcode number as encoded in OpcodeToken0 bits 0..=10.
     pub const fn number(self) -> u32 {
         self as u32
     }

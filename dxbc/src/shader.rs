@@ -14,7 +14,9 @@ use crate::ir::Program;
 /// A decoded shader blob.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Shader {
+    /// The parsed container with all its chunks.
     pub container: Container,
+    /// The program decoded from the `SHDR`/`SHEX` chunk.
     pub program: Program,
     /// The signature chunks, in container order.
     pub signatures: Vec<Signature>,

@@ -16,6 +16,7 @@ const MAX_TYPE_DEPTH: usize = 32;
 /// A resource binding record (`D3D11_SHADER_INPUT_BIND_DESC`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ResourceBinding {
+    /// The name the shader declares the resource by, e.g. `g_texture`.
     pub name: String,
     /// `D3D_SHADER_INPUT_TYPE`.
     pub input_type: u32,
@@ -25,8 +26,11 @@ pub struct ResourceBinding {
     pub dimension: u32,
     /// Sample count, structure stride or `0xFFFFFFFF`, depending on the input type.
     pub num_samples: u32,
+    /// First register slot the binding occupies (`t#`, `s#`, `cb#`, `u#`).
     pub bind_point: u32,
+    /// Number of consecutive slots bound (the array size; 1 for a single resource).
     pub bind_count: u32,
+    /// `D3D_SHADER_INPUT_FLAGS`: 1 user-packed, 2 comparison sampler, bits 2..=3 component count - 1.
     pub flags: u32,
     /// SM5.1 only (40-byte records): register space and range id.
     pub space_and_id: Option<(u32, u32)>,
@@ -35,11 +39,17 @@ pub struct ResourceBinding {
 /// A type record with its members (`D3D11_SHADER_TYPE_DESC`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Type {
+    /// `D3D_SHADER_VARIABLE_CLASS`: 0 scalar, 1 vector, 2/3 row/column-major matrix, 5 struct...
     pub class: u16,
+    /// `D3D_SHADER_VARIABLE_TYPE`: 1 bool, 2 int, 3 float, 19 uint, 39 double, objects...
     pub base_type: u16,
+    /// Number of rows (1 for scalars and vectors).
     pub rows: u16,
+    /// Number of columns (vector or matrix width).
     pub columns: u16,
+    /// Array element count, 0 when not an array.
     pub elements: u16,
+    /// Struct members in declaration order; empty for non-struct types.
     pub members: Vec<Member>,
     /// SM5 fields at +16..+32, kept raw: their meaning is uncertain (section 3.5) and in practice
     /// they are zero. They are written back unchanged, even in the canonical layout.
@@ -51,34 +61,49 @@ pub struct Type {
 /// A struct member.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Member {
+    /// Member name.
     pub name: String,
+    /// Member type.
     pub ty: Type,
+    /// Byte offset of the member from the start of its struct.
     pub offset: u32,
 }
 
 /// A constant-buffer variable.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Variable {
+    /// Variable name as declared in the source.
     pub name: String,
+    /// Byte offset of the variable from the start of its constant buffer.
     pub start_offset: u32,
+    /// Size of the variable in bytes.
     pub size: u32,
+    /// `D3D_SHADER_VARIABLE_FLAGS`: 1 user-packed, 2 used, 4 interface pointer, 8 interface arg.
     pub flags: u32,
+    /// The variable's type record.
     pub ty: Type,
     /// `size` bytes of initial data, when the record has a default-value offset.
     pub default_value: Option<Vec<u8>>,
     /// SM5 fields; SM4 records decode them as `0xFFFFFFFF, 0, 0xFFFFFFFF, 0`.
     pub start_texture: u32,
+    /// Number of texture slots the variable uses (SM5).
     pub texture_count: u32,
+    /// First sampler slot the variable uses, or `0xFFFFFFFF` for none.
     pub start_sampler: u32,
+    /// Number of sampler slots the variable uses.
     pub sampler_count: u32,
 }
 
 /// A constant buffer record with its variables.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConstantBuffer {
+    /// Buffer name (`$Globals` for loose globals).
     pub name: String,
+    /// The buffer's variables in record order.
     pub variables: Vec<Variable>,
+    /// Size of the buffer in bytes (a multiple of 16).
     pub size: u32,
+    /// `D3D_SHADER_CBUFFER_FLAGS`: 1 user-packed (explicit `register()`).
     pub flags: u32,
     /// `D3D_CBUFFER_TYPE`.
     pub cb_type: u32,
@@ -100,16 +125,22 @@ impl Eq for Original {}
 /// A decoded RDEF chunk.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rdef {
+    /// Target shader model minor version.
     pub target_minor: u8,
+    /// Target shader model major version.
     pub target_major: u8,
     /// `0xFFFF` pixel, `0xFFFE` vertex, `0x4753` GS, `0x4853` HS, `0x4453` DS, `0x4353` CS.
     pub program_type: u16,
+    /// The compiler flags fxc was run with (`D3DCOMPILE_*` bits).
     pub compile_flags: u32,
+    /// Compiler identification string, e.g. `Microsoft (R) HLSL Shader Compiler 10.1`.
     pub creator: String,
     /// The 8 DWORDs of the SM5 `RD11` extension header (magic, record sizes, interface slots),
     /// present when the target major version is 5 or more.
     pub rd11: Option<[u32; 8]>,
+    /// Constant buffer records in table order.
     pub constant_buffers: Vec<ConstantBuffer>,
+    /// Resource binding records in table order.
     pub bindings: Vec<ResourceBinding>,
     original: Original,
 }

@@ -8,23 +8,38 @@ use crate::error::Result;
 /// The SFI0 feature mask (`D3D_SHADER_REQUIRES_*`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Sfi0 {
+    /// The feature bits, `D3D_SHADER_REQUIRES_*` (the associated constants name them).
     pub flags: u64,
 }
 
 impl Sfi0 {
+    /// Uses double-precision arithmetic.
     pub const DOUBLES: u64 = 0x1;
+    /// Forces early depth/stencil testing (`[earlydepthstencil]`).
     pub const EARLY_DEPTH_STENCIL: u64 = 0x2;
+    /// Uses UAVs outside the pixel and compute stages.
     pub const UAVS_AT_EVERY_STAGE: u64 = 0x4;
+    /// Binds more than 8 UAVs (up to 64, D3D11.1).
     pub const UAVS_64: u64 = 0x8;
+    /// Uses min-precision types (`min16float` and friends).
     pub const MINIMUM_PRECISION: u64 = 0x10;
+    /// Uses the D3D11.1 double extensions (`ddiv`, `drcp`, `dfma`, double conversions).
     pub const DOUBLE_EXTENSIONS_11_1: u64 = 0x20;
+    /// Uses the D3D11.1 shader extensions (`msad`, `sad4`...).
     pub const SHADER_EXTENSIONS_11_1: u64 = 0x40;
+    /// Uses comparison filtering on feature level 9 hardware.
     pub const LEVEL_9_COMPARISON_FILTERING: u64 = 0x80;
+    /// Uses tiled-resource feedback (D3D11.2).
     pub const TILED_RESOURCES: u64 = 0x100;
+    /// Writes `SV_StencilRef` from a pixel shader.
     pub const STENCIL_REF: u64 = 0x200;
+    /// Reads `SV_InnerCoverage`.
     pub const INNER_COVERAGE: u64 = 0x400;
+    /// Loads from typed UAVs in formats beyond the basic 32-bit set.
     pub const TYPED_UAV_LOAD_ADDITIONAL_FORMATS: u64 = 0x800;
+    /// Uses rasterizer-ordered views.
     pub const ROVS: u64 = 0x1000;
+    /// Writes the viewport or render-target array index from a stage other than geometry.
     pub const VP_AND_RT_ARRAY_INDEX_FROM_ANY_SHADER: u64 = 0x2000;
 
     /// Every named flag with its identifier.

@@ -17,7 +17,9 @@ use crate::error::{DxbcError, Result};
 pub struct SignatureElement {
     /// Geometry-shader output stream (OSG5 and v1 chunks; 0 elsewhere).
     pub stream: u32,
+    /// Semantic name as written in the source, e.g. `TEXCOORD` or `SV_Position`.
     pub semantic_name: String,
+    /// Semantic index, the `3` of `TEXCOORD3`.
     pub semantic_index: u32,
     /// `D3D_NAME` value (section 2.2); pixel-shader outputs such as `SV_Target` store 0.
     pub system_value: u32,
@@ -25,6 +27,7 @@ pub struct SignatureElement {
     pub component_type: u32,
     /// Register number, or `0xFFFFFFFF` for elements in special registers (`oDepth`…).
     pub register: u32,
+    /// Components the element occupies in its register, x = bit 0.
     pub mask: u8,
     /// Inputs: components read. Outputs: components never written (complement over all four).
     pub rw_mask: u8,
@@ -41,6 +44,7 @@ pub struct SignatureElement {
 pub struct Signature {
     /// The chunk tag: ISGN, OSGN, OSG5, PCSG, ISG1, OSG1 or PSG1.
     pub kind: FourCC,
+    /// The elements in chunk order.
     pub elements: Vec<SignatureElement>,
 }
 

@@ -12,6 +12,7 @@ use crate::error::Result;
 /// The STAT chunk as raw DWORDs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Stat {
+    /// The chunk's DWORDs in order (29 for SM4, 37 for SM5).
     pub words: Vec<u32>,
 }
 
@@ -42,42 +43,55 @@ impl Stat {
     pub fn instruction_count(&self) -> Option<u32> {
         self.word(0)
     }
+    /// Word 1: number of temporary registers.
     pub fn temp_register_count(&self) -> Option<u32> {
         self.word(1)
     }
+    /// Word 2: fxc's `def` count (constant definitions).
     pub fn def_count(&self) -> Option<u32> {
         self.word(2)
     }
+    /// Word 3: number of declarations.
     pub fn dcl_count(&self) -> Option<u32> {
         self.word(3)
     }
+    /// Word 4: number of float arithmetic instructions.
     pub fn float_instruction_count(&self) -> Option<u32> {
         self.word(4)
     }
+    /// Word 5: number of signed integer instructions.
     pub fn int_instruction_count(&self) -> Option<u32> {
         self.word(5)
     }
+    /// Word 6: number of unsigned integer instructions.
     pub fn uint_instruction_count(&self) -> Option<u32> {
         self.word(6)
     }
+    /// Word 7: number of static flow-control instructions.
     pub fn static_flow_control_count(&self) -> Option<u32> {
         self.word(7)
     }
+    /// Word 8: number of dynamic flow-control instructions.
     pub fn dynamic_flow_control_count(&self) -> Option<u32> {
         self.word(8)
     }
+    /// Word 9: number of macro instructions.
     pub fn macro_instruction_count(&self) -> Option<u32> {
         self.word(9)
     }
+    /// Word 10: fxc's temp-array count (indexable temporaries).
     pub fn temp_array_count(&self) -> Option<u32> {
         self.word(10)
     }
+    /// Word 11: number of instructions that index arrays.
     pub fn array_instruction_count(&self) -> Option<u32> {
         self.word(11)
     }
+    /// Word 12: number of geometry shader `cut` instructions.
     pub fn cut_instruction_count(&self) -> Option<u32> {
         self.word(12)
     }
+    /// Word 13: number of geometry shader `emit` instructions.
     pub fn emit_instruction_count(&self) -> Option<u32> {
         self.word(13)
     }
