@@ -1,5 +1,6 @@
-//! The harness side of dxdiff: translator adapters (the built-in one, and vkd3d-shader loaded
-//! at run time) and, in later issues, the GPU executor. The `dxdiff` binary is `main.rs`.
+//! placeholder
+
+#![deny(missing_docs)]
 
 pub mod bench;
 pub mod cli;

@@ -10,6 +10,7 @@ use oracles::replay::{RunOutcome, replay_interp_with_findings};
 
 use super::{CliError, CliResult};
 
+/// Which executor runs the translated program (`--executor`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Executor {
     /// The reference interpreter.
@@ -18,6 +19,7 @@ pub enum Executor {
     Gpu,
 }
 
+/// The arguments of `dxdiff replay`.
 #[derive(Debug, clap::Args)]
 pub struct ReplayArgs {
     /// Case files, or folders searched for `*.json`.
@@ -35,6 +37,7 @@ pub struct ReplayArgs {
     adapter: String,
 }
 
+/// Append `path` to `out`, or, for a folder, every `*.json` file under it in sorted order.
 pub fn collect(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), CliError> {
     let io = |source| CliError::Io {
         path: path.to_path_buf(),
@@ -57,7 +60,9 @@ pub fn collect(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), CliError> {
     Ok(())
 }
 
-pub fn run(a: &ReplayArgs) -> CliResult {
+/// Replay every case file found and print the tally.
+pub fn run(
+a: &ReplayArgs) -> CliResult {
     let translator = a.translator.build()?;
     let mut gpu = match a.executor {
         Executor::Interp => None,

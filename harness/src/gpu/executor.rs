@@ -26,7 +26,9 @@ const MAX_GROUPS: usize = 65_535;
 /// The GPU behind the isolated worker.
 #[derive(Debug)]
 pub struct GpuExecutor {
+    /// The client of the worker process that owns the device.
     pub gpu: IsolatedGpu,
+
 }
 
 /// How a GPU error ends a program: the device refusing a module naga accepted is the
