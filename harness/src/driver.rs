@@ -67,7 +67,6 @@ pub struct Differential {
     pub stopped: Option<Skip>,
     /// Where the run spent its time.
     pub timing: Timing,
-
 }
 
 impl Differential {

@@ -73,7 +73,6 @@ pub enum FuzzError {
         /// The operating system's error.
         source: std::io::Error,
     },
-
 }
 
 impl FuzzError {

@@ -231,7 +231,6 @@ pub fn compute(t: &Translation, threads: u32, seed: u64, n: usize) -> Batch {
 pub enum CaseInputError {
     /// The run's inputs cannot be bound; `oracles::replay::resources`'s reason.
     #[error("{0}")]
-
     Inputs(String),
 }
 

@@ -52,7 +52,6 @@ impl OutError {
 pub struct OutDir {
     /// The folder, as given.
     pub path: PathBuf,
-
     _lock: Flock<File>,
 }
 

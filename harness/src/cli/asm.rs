@@ -16,8 +16,7 @@ pub struct AsmArgs {
 }
 
 /// Assemble the text and write the container.
-pub fn run(
-a: &AsmArgs) -> CliResult {
+pub fn run(a: &AsmArgs) -> CliResult {
     let text = dxbc::read_text(&a.file).map_err(read_err)?;
     let container = dxbc::assemble_container(&text).map_err(dxbc_err(&a.file))?;
     write_output(a.out.as_deref(), &container.to_bytes())?;

@@ -31,8 +31,7 @@ pub struct BenchArgs {
 }
 
 /// Measure every translator over the same programs; print the table, optionally the JSON.
-pub fn run(
-a: &BenchArgs) -> CliResult {
+pub fn run(a: &BenchArgs) -> CliResult {
     let names = if a.translators.is_empty() {
         vec!["builtin".to_string()]
     } else {

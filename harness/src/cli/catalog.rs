@@ -19,8 +19,7 @@ pub struct CatalogArgs {
 }
 
 /// Print the catalog as a table or as JSON.
-pub fn run(
-a: &CatalogArgs) -> CliResult {
+pub fn run(a: &CatalogArgs) -> CliResult {
     let entries = &catalog().entries;
     let text = if a.json {
         let mut s = serde_json::to_string_pretty(entries).map_err(|e| CliError::Input {

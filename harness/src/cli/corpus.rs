@@ -54,8 +54,7 @@ pub struct CorpusArgs {
 }
 
 /// Qualify the corpus, optionally verify it, compare with the baseline and write the records.
-pub fn run(
-a: &CorpusArgs) -> CliResult {
+pub fn run(a: &CorpusArgs) -> CliResult {
     for p in &a.paths {
         if !p.exists() {
             return Err(super::usage(format!(

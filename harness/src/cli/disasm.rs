@@ -19,8 +19,7 @@ pub struct DisasmArgs {
 }
 
 /// Print the program's listing in the chosen syntax.
-pub fn run(
-a: &DisasmArgs) -> CliResult {
+pub fn run(a: &DisasmArgs) -> CliResult {
     let blob = read_blob(&a.file)?;
     let shader = dxbc::Shader::parse(&blob).map_err(dxbc_err(&a.file))?;
     let syntax = if a.fxc {

@@ -73,8 +73,7 @@ pub fn parse_duration(s: &str) -> Option<Duration> {
 }
 
 /// Run (or resume) the campaign and print its statistics.
-pub fn run(
-a: &FuzzArgs) -> CliResult {
+pub fn run(a: &FuzzArgs) -> CliResult {
     let time = match &a.time {
         Some(t) => {
             Some(parse_duration(t).ok_or_else(|| usage(format!("--time {t}: not a duration")))?)

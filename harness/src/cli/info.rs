@@ -21,8 +21,7 @@ pub struct InfoArgs {
 }
 
 /// Describe the container: size, checksum, chunks, shader model, declarations.
-pub fn run(
-a: &InfoArgs) -> CliResult {
+pub fn run(a: &InfoArgs) -> CliResult {
     let blob = read_blob(&a.file)?;
     let container = Container::parse(&blob).map_err(dxbc_err(&a.file))?;
     let mut s = String::new();

@@ -120,7 +120,6 @@ impl TranslatorArgs {
 
 /// A `map_err` adapter: a parse error in the program read from `path`.
 pub fn dxbc_err(path: &Path) -> impl Fn(dxbc::DxbcError) -> CliError + '_ {
-
     move |source| CliError::Dxbc {
         path: path.to_path_buf(),
         source,

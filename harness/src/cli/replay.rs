@@ -61,8 +61,7 @@ pub fn collect(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), CliError> {
 }
 
 /// Replay every case file found and print the tally.
-pub fn run(
-a: &ReplayArgs) -> CliResult {
+pub fn run(a: &ReplayArgs) -> CliResult {
     let translator = a.translator.build()?;
     let mut gpu = match a.executor {
         Executor::Interp => None,

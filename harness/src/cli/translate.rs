@@ -29,8 +29,7 @@ pub struct TranslateArgs {
 }
 
 /// Translate one program and write the WGSL (or the protocol's JSON answer).
-pub fn run(
-a: &TranslateArgs) -> CliResult {
+pub fn run(a: &TranslateArgs) -> CliResult {
     let translator = a.translator.build()?;
     let blob = read_blob(&a.file)?;
     let shader = dxbc::Shader::parse(&blob).map_err(dxbc_err(&a.file))?;

@@ -44,8 +44,7 @@ pub struct VerifyArgs {
 }
 
 /// Run the verification and write its reports and counterexamples.
-pub fn run(
-a: &VerifyArgs) -> CliResult {
+pub fn run(a: &VerifyArgs) -> CliResult {
     // The output folder first: a run that cannot write its report must not start.
     let out = crate::outdir::OutDir::open(&a.out).map_err(|e| CliError::Input {
         path: a.out.clone(),

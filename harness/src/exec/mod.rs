@@ -128,7 +128,6 @@ pub struct Results {
     pub vectors: usize,
     /// Invocations per vector, as in the batch.
     pub invocations: usize,
-
     /// Per vector: why it has no results, when it has none.
     pub missing: Vec<Option<Inconclusive>>,
     /// Output registers per invocation.

@@ -28,7 +28,6 @@ const MAX_GROUPS: usize = 65_535;
 pub struct GpuExecutor {
     /// The client of the worker process that owns the device.
     pub gpu: IsolatedGpu,
-
 }
 
 /// How a GPU error ends a program: the device refusing a module naga accepted is the

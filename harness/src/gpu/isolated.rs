@@ -26,7 +26,6 @@ pub struct Request {
     pub inputs: ComputeInputs,
     /// Workgroups to dispatch (x, y, z).
     pub groups: [u32; 3],
-
     /// Per-invocation records, for wrapped pixel/vertex kernels.
     pub records: Option<Records>,
 }

@@ -23,11 +23,10 @@ use translator::manifest::BindingKind;
 /// sends the code over its pipe ([`GpuError::from_wire`]).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum GpuError {
-    /// No adapter matched the request (or the worker could not start).
+    /// No adapter matched the `--adapter` request.
     #[error("no usable GPU adapter: {0}")]
     NoAdapter(String),
-    /// The device could not be created (or the worker got a request it cannot read).
-
+    /// The device, or the worker that opens it, did not start (or a request was unreadable).
     #[error("device creation failed: {0}")]
     Device(String),
     /// wgpu or the driver rejected the WGSL module or the pipeline.
@@ -180,7 +179,6 @@ struct CachedPipeline {
 pub struct Gpu {
     /// The adapter the device was opened on.
     pub info: wgpu::AdapterInfo,
-
     device: wgpu::Device,
     queue: wgpu::Queue,
     modules: HashMap<String, wgpu::ShaderModule>,

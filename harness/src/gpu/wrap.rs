@@ -145,7 +145,6 @@ pub enum WrapError {
     /// The kernel after the per-invocation uniform rewrite does not validate.
     #[error("the per-invocation kernel does not validate: {0}")]
     KernelInvalid(NagaError),
-
     /// The manifest names no register for an input slot.
     #[error("no register for input {0}")]
     NoRegister(String),

@@ -23,7 +23,6 @@ pub struct External {
     pub line: String,
     /// How long one program's translation may take before it counts as a crash.
     pub timeout: Duration,
-
 }
 
 impl Translator for External {

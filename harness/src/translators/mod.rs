@@ -157,7 +157,6 @@ pub enum SpecError {
     /// Not `builtin`, `vkd3d` or `cmd:…`.
     #[error("unknown translator `{0}` (builtin, vkd3d or cmd:<command line>)")]
     Unknown(String),
-
 }
 
 impl SpecError {

@@ -88,7 +88,6 @@ impl Vkd3dError {
 pub struct Vkd3d {
     /// How long the guarded child gets per program before it counts as a crash.
     pub timeout: Duration,
-
 }
 
 impl Translator for Vkd3d {

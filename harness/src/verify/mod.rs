@@ -55,7 +55,6 @@ pub struct Verifier {
     pub interp: Interpreter,
     /// Where shrunk counterexamples are saved.
     pub cases_dir: PathBuf,
-
     /// Seconds per phase: translation, inputs, interpreter, gpu, judging, shrinking, cases.
     pub seconds: BTreeMap<String, f64>,
 }
