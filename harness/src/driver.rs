@@ -22,8 +22,11 @@ use crate::exec::{Batch, Executor, Results, Unit};
 /// `retries` vectors that run out get `retry`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Policy {
+    /// Instructions per invocation on the first pass, for every vector.
     pub first: u64,
+    /// The larger budget of the second pass.
     pub retry: u64,
+    /// How many exhausted vectors get the second pass; the rest stay inconclusive.
     pub retries: usize,
 }
 
@@ -41,8 +44,11 @@ impl Policy {
 /// Where a differential run spent its time, in seconds.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Timing {
+    /// Running the reference executor (both passes).
     pub reference: f64,
+    /// Running the candidate executor.
     pub candidate: f64,
+    /// Comparing the two results into verdicts.
     pub judging: f64,
 }
 
@@ -59,6 +65,7 @@ pub struct Differential {
     pub live: Vec<usize>,
     /// Why the candidate stopped early, if it did.
     pub stopped: Option<Skip>,
+    /// Where the run spent its time.
     pub timing: Timing,
 }
 

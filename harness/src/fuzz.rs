@@ -27,12 +27,15 @@ use crate::verify::{Options, Verifier};
 /// Campaign settings.
 #[derive(Debug, Clone)]
 pub struct FuzzOptions {
+    /// The translator under test.
     pub translator: Shared,
+    /// Program i is generated from (seed, i), so a campaign is reproducible and resumable.
     pub seed: u64,
     /// Stop after this many programs (counted over resumed runs too)…
     pub programs: Option<u64>,
     /// …or after this much time in this run.
     pub time: Option<Duration>,
+    /// The campaign folder: `state.json` and `cases/`.
     pub out: PathBuf,
     /// Input vectors per program (compute: dispatches are derived from it).
     pub vectors: usize,
@@ -48,15 +51,26 @@ pub struct FuzzOptions {
 /// folder's own (`gpu.*`, `out.*`), `fuzz.state`, `fuzz.write`.
 #[derive(Debug, thiserror::Error)]
 pub enum FuzzError {
+    /// No usable GPU adapter, or the worker failed.
     #[error("{0}")]
     Gpu(#[from] crate::gpu::GpuError),
+    /// The saved campaign state cannot be read, or belongs to another seed or translator.
     #[error("{path}: {what}")]
-    State { path: PathBuf, what: String },
+    State {
+        /// The `state.json` file.
+        path: PathBuf,
+        /// What is wrong with it.
+        what: String,
+    },
+    /// The campaign folder cannot be used.
     #[error(transparent)]
     Out(#[from] crate::outdir::OutError),
+    /// A state file or counterexample could not be written.
     #[error("{path}: cannot write: {source}")]
     Write {
+        /// The file being written.
         path: PathBuf,
+        /// The operating system's error.
         source: std::io::Error,
     },
 }

@@ -229,6 +229,7 @@ pub fn compute(t: &Translation, threads: u32, seed: u64, n: usize) -> Batch {
 /// in `oracles::replay` reports its reasons as text).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CaseInputError {
+    /// The run's inputs cannot be bound; `oracles::replay::resources`'s reason.
     #[error("{0}")]
     Inputs(String),
 }

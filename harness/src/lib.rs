@@ -1,5 +1,45 @@
-//! The harness side of dxdiff: translator adapters (the built-in one, and vkd3d-shader loaded
-//! at run time) and, in later issues, the GPU executor. The `dxdiff` binary is `main.rs`.
+//! The harness side of dxdiff: everything that runs programs and compares what comes out. The
+//! `dxdiff` binary (`main.rs`) is [`cli::main`].
+//!
+//! **Roles are traits.** The translator under test is a [`translators::Translator`]: the
+//! built-in one in process ([`translators::Builtin`]), any command speaking the protocol of
+//! docs/translators.md ([`translators::External`], `cmd:<command line>`, run under a subreaper
+//! guard, `dxdiff translator-guard`, so that no translator can hang dxdiff), or vkd3d-shader
+//! ([`translators::Vkd3d`], `dxdiff vkd3d-adapter` behind that same protocol in a child). A
+//! translation is WGSL that naga validates, a fail-closed rejection naming a catalog id, or a
+//! crash, which is an outcome, never the end of a run. Whatever runs a program over input
+//! vectors is an [`exec::Executor`]: the reference interpreter ([`exec::interp::Interpreter`])
+//! and the GPU ([`gpu::executor::GpuExecutor`]); data crosses the trait as flat [`exec::Batch`]
+//! and [`exec::Results`] arrays.
+//!
+//! **One differential driver.** Every comparison (`verify`, `corpus --verify`, `fuzz`, both
+//! shrinkers) goes through [`driver::differential`]: a reference and a candidate executor, one
+//! batch, one verdict per vector from one judge. The reference side is [`driver::reference_run`]:
+//! every vector gets the first budget, the first few that run out get a larger one
+//! ([`driver::Policy`]), and a vector still unfinished is inconclusive and never reaches the
+//! candidate, since a loop the interpreter gave up on may hang a GPU. `replay` uses the same
+//! `reference_run` but judges by the case file's own expectations.
+//!
+//! **Around it.** [`inputs`] builds the batches: edge-biased words for generated and corpus
+//! programs, or the inputs a case file states. [`shrink`] shrinks a mismatching vector's `v#`
+//! and constant-buffer words while it still mismatches (a fuzzed program itself is shrunk in
+//! [`fuzz`]), and [`counterexample`] turns that vector into a `dxdiff-case/1` file whose
+//! expectations are the reference's results, so that `dxdiff replay --executor gpu` reproduces it.
+//!
+//! **The GPU executor.** wgpu runs in an isolated worker process (`dxdiff gpu-worker`, one JSON
+//! line per request, [`gpu::isolated`]): a hung dispatch or a driver crash ends the worker, not
+//! the run, and the next request starts a fresh one. Compute programs run as they are; pixel and
+//! vertex programs are wrapped into compute kernels ([`gpu::wrap`]): the stage entry point is
+//! rewritten in naga IR into a plain function, and a compute entry point reads each invocation's
+//! inputs from word records and writes its outputs (and discard flag) back.
+//!
+//! **Commands.** [`cli`] has one module per subcommand (`info`, `disasm`, `asm`, `translate`,
+//! `verify`, `replay`, `catalog`, `corpus`, `bench`, `fuzz`) plus the hidden child processes
+//! above; [`verify`], [`qualify`], [`bench`], [`fuzz`] and [`replay`] do their work. What they
+//! report (run reports, corpus records, fuzz state, bench figures, case files) is modelled and
+//! rendered in the `reports` crate; the harness fills the models in.
+
+#![deny(missing_docs)]
 
 pub mod bench;
 pub mod cli;

@@ -17,15 +17,24 @@ pub const LOCK: &str = ".dxdiff.lock";
 /// Why an output folder cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum OutError {
+    /// The folder cannot be created, checked or locked.
     #[error("{path}: cannot use as the output folder: {source}")]
     Io {
+        /// The output folder.
         path: PathBuf,
+        /// The operating system's error.
         source: std::io::Error,
     },
+    /// Another process holds the folder's lock.
     #[error(
         "{path}: another dxdiff run is using this folder ({holder}); wait for it or choose another --out"
     )]
-    InUse { path: PathBuf, holder: String },
+    InUse {
+        /// The output folder.
+        path: PathBuf,
+        /// The holder as its lock file names it (`pid N`), or `a process`.
+        holder: String,
+    },
 }
 
 impl OutError {
@@ -41,6 +50,7 @@ impl OutError {
 /// An output folder this process holds.
 #[derive(Debug)]
 pub struct OutDir {
+    /// The folder, as given.
     pub path: PathBuf,
     _lock: Flock<File>,
 }

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use super::{CliResult, dxbc_err, read_err, write_output};
 
+/// The arguments of `dxdiff asm`.
 #[derive(Debug, clap::Args)]
 pub struct AsmArgs {
     /// dxdiff's assembly text or an fxc listing.
@@ -14,6 +15,7 @@ pub struct AsmArgs {
     out: Option<PathBuf>,
 }
 
+/// Assemble the text and write the container.
 pub fn run(a: &AsmArgs) -> CliResult {
     let text = dxbc::read_text(&a.file).map_err(read_err)?;
     let container = dxbc::assemble_container(&text).map_err(dxbc_err(&a.file))?;

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use super::{CliResult, write_output};
 
+/// The arguments of `dxdiff bench`.
 #[derive(Debug, clap::Args)]
 pub struct BenchArgs {
     /// Folders (or files) of programs.
@@ -29,6 +30,7 @@ pub struct BenchArgs {
     json: Option<PathBuf>,
 }
 
+/// Measure every translator over the same programs; print the table, optionally the JSON.
 pub fn run(a: &BenchArgs) -> CliResult {
     let names = if a.translators.is_empty() {
         vec!["builtin".to_string()]

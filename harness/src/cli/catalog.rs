@@ -10,6 +10,7 @@ use oracles::catalog::{Entry, catalog};
 
 use super::{CliError, CliResult, write_output};
 
+/// The arguments of `dxdiff catalog`.
 #[derive(Debug, clap::Args)]
 pub struct CatalogArgs {
     /// Print the entries as a JSON list.
@@ -17,6 +18,7 @@ pub struct CatalogArgs {
     json: bool,
 }
 
+/// Print the catalog as a table or as JSON.
 pub fn run(a: &CatalogArgs) -> CliResult {
     let entries = &catalog().entries;
     let text = if a.json {

@@ -16,6 +16,7 @@ use reports::corpus::{Record, Status, Verdicts, VerifySettings};
 
 use super::{CliError, CliResult, write_output};
 
+/// The arguments of `dxdiff corpus`.
 #[derive(Debug, clap::Args)]
 pub struct CorpusArgs {
     /// Folders (or files) of programs: DXBC containers and `dxdiff-case/1` files.
@@ -52,6 +53,7 @@ pub struct CorpusArgs {
     cases_dir: PathBuf,
 }
 
+/// Qualify the corpus, optionally verify it, compare with the baseline and write the records.
 pub fn run(a: &CorpusArgs) -> CliResult {
     for p in &a.paths {
         if !p.exists() {

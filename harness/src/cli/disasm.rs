@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use super::{CliResult, dxbc_err, read_blob, write_output};
 
+/// The arguments of `dxdiff disasm`.
 #[derive(Debug, clap::Args)]
 pub struct DisasmArgs {
     /// A DXBC container or a dxdiff-case/1 file.
@@ -17,6 +18,7 @@ pub struct DisasmArgs {
     fxc: bool,
 }
 
+/// Print the program's listing in the chosen syntax.
 pub fn run(a: &DisasmArgs) -> CliResult {
     let blob = read_blob(&a.file)?;
     let shader = dxbc::Shader::parse(&blob).map_err(dxbc_err(&a.file))?;

@@ -12,6 +12,7 @@ use crate::fuzz::{FuzzError, FuzzOptions};
 
 use super::{CliResult, usage};
 
+/// The arguments of `dxdiff fuzz`.
 #[derive(Debug, clap::Args)]
 pub struct FuzzArgs {
     #[command(flatten)]
@@ -71,6 +72,7 @@ pub fn parse_duration(s: &str) -> Option<Duration> {
     (v >= 0.0).then(|| Duration::try_from_secs_f64(v * mul).ok())?
 }
 
+/// Run (or resume) the campaign and print its statistics.
 pub fn run(a: &FuzzArgs) -> CliResult {
     let time = match &a.time {
         Some(t) => {

@@ -13,12 +13,14 @@ use dxbc::{Container, FourCC, Syntax};
 
 use super::{CliResult, dxbc_err, read_blob, write_output};
 
+/// The arguments of `dxdiff info`.
 #[derive(Debug, clap::Args)]
 pub struct InfoArgs {
     /// A DXBC container or a dxdiff-case/1 file.
     file: PathBuf,
 }
 
+/// Describe the container: size, checksum, chunks, shader model, declarations.
 pub fn run(a: &InfoArgs) -> CliResult {
     let blob = read_blob(&a.file)?;
     let container = Container::parse(&blob).map_err(dxbc_err(&a.file))?;

@@ -21,18 +21,30 @@ use clap::{Parser, Subcommand};
 /// Codes: `cli.io`, `cli.dxbc`, `cli.input`.
 #[derive(Debug, thiserror::Error)]
 pub enum CliError {
+    /// A file (or stdout) could not be read or written.
     #[error("{path}: {source}")]
     Io {
+        /// The file, or `<stdout>`.
         path: PathBuf,
+        /// The operating system's error.
         source: std::io::Error,
     },
+    /// A program's container or token stream does not parse.
     #[error("{path}: [{}] {source}", source.code())]
     Dxbc {
+        /// The file the program came from.
         path: PathBuf,
+        /// The parser's error, with its own code.
         source: dxbc::DxbcError,
     },
+    /// Anything else wrong with an input: a malformed case file, a bad argument.
     #[error("{path}: {what}")]
-    Input { path: PathBuf, what: String },
+    Input {
+        /// The file, or `<arguments>` for a usage error.
+        path: PathBuf,
+        /// What is wrong, for the user.
+        what: String,
+    },
 }
 
 impl CliError {
@@ -45,11 +57,13 @@ impl CliError {
         }
     }
 
+    /// The process exit code for this error: 2, an input or usage error (docs/case-format.md).
     pub fn exit_code(&self) -> ExitCode {
         ExitCode::from(2)
     }
 }
 
+/// What a subcommand's `run` returns: the exit code it chose, or the error that ends it.
 pub type CliResult = Result<ExitCode, CliError>;
 
 /// A clap parser for a count within `lo..=hi`: every number from the command line that sizes
@@ -93,6 +107,7 @@ pub struct TranslatorArgs {
 }
 
 impl TranslatorArgs {
+    /// The translator these options name; an unknown name or profile is a usage error.
     pub fn build(&self) -> Result<crate::translators::Shared, CliError> {
         crate::translators::parse(
             &self.translator,
@@ -103,6 +118,7 @@ impl TranslatorArgs {
     }
 }
 
+/// A `map_err` adapter: a parse error in the program read from `path`.
 pub fn dxbc_err(path: &Path) -> impl Fn(dxbc::DxbcError) -> CliError + '_ {
     move |source| CliError::Dxbc {
         path: path.to_path_buf(),

@@ -12,6 +12,7 @@ use oracles::replay::{RunOutcome, replay_interp_with_findings};
 
 use super::{CliError, CliResult};
 
+/// Which executor runs the translated program (`--executor`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Executor {
     /// The reference interpreter.
@@ -20,6 +21,7 @@ pub enum Executor {
     Gpu,
 }
 
+/// The arguments of `dxdiff replay`.
 #[derive(Debug, clap::Args)]
 pub struct ReplayArgs {
     /// Case files, or folders searched for `*.json`.
@@ -37,6 +39,7 @@ pub struct ReplayArgs {
     adapter: String,
 }
 
+/// Append `path` to `out`, or, for a folder, every `*.json` file under it in sorted order.
 pub fn collect(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), CliError> {
     let io = |source| CliError::Io {
         path: path.to_path_buf(),
@@ -59,6 +62,7 @@ pub fn collect(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), CliError> {
     Ok(())
 }
 
+/// Replay every case file found and print the tally.
 pub fn run(a: &ReplayArgs) -> CliResult {
     let translator = a.translator.build()?;
     let mut gpu = match a.executor {

@@ -9,6 +9,7 @@ use crate::translators::Failure;
 
 use super::{CliResult, dxbc_err, read_blob, write_output};
 
+/// The arguments of `dxdiff translate`.
 #[derive(Debug, clap::Args)]
 pub struct TranslateArgs {
     /// A DXBC container or a dxdiff-case/1 file.
@@ -27,6 +28,7 @@ pub struct TranslateArgs {
     translator: super::TranslatorArgs,
 }
 
+/// Translate one program and write the WGSL (or the protocol's JSON answer).
 pub fn run(a: &TranslateArgs) -> CliResult {
     let translator = a.translator.build()?;
     let blob = read_blob(&a.file)?;

@@ -11,6 +11,7 @@ use crate::verify::{self, Options, rate};
 
 use super::{CliError, CliResult, write_output};
 
+/// The arguments of `dxdiff verify`.
 #[derive(Debug, clap::Args)]
 pub struct VerifyArgs {
     /// Case files (or folders of them) to run as well, interpreter against GPU.
@@ -42,6 +43,7 @@ pub struct VerifyArgs {
     corpus_only: bool,
 }
 
+/// Run the verification and write its reports and counterexamples.
 pub fn run(a: &VerifyArgs) -> CliResult {
     // The output folder first: a run that cannot write its report must not start.
     let out = crate::outdir::OutDir::open(&a.out).map_err(|e| CliError::Input {

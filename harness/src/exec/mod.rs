@@ -22,9 +22,13 @@ use translator::Translation;
 /// its translation.
 #[derive(Debug, Clone, Copy)]
 pub struct Unit<'a> {
+    /// The program's name in reports and counterexamples.
     pub name: &'a str,
+    /// The DXBC container.
     pub blob: &'a [u8],
+    /// The parsed container.
     pub shader: &'a dxbc::Shader,
+    /// The translator's output; `None` for executors that run the DXBC itself.
     pub translation: Option<&'a Translation>,
 }
 
@@ -46,13 +50,17 @@ impl std::fmt::Debug for Prepared {
 /// or one per vector.
 #[derive(Debug, Clone, Default)]
 pub struct Batch {
+    /// How many input vectors.
     pub vectors: usize,
+    /// Invocations per vector (1 for a single lane).
     pub invocations: usize,
+    /// Input registers per invocation.
     pub regs: usize,
     /// `v#` registers: vector-major, then invocation, then register.
     pub inputs: Vec<[u32; 4]>,
     /// One set shared by every vector, or one per vector.
     pub resources: Vec<Arc<Resources>>,
+    /// Thread groups of a compute vector's dispatch (x, y, z).
     pub groups: [u32; 3],
 }
 
@@ -116,7 +124,9 @@ impl Batch {
 /// What an executor observed for a batch, in the batch's order.
 #[derive(Debug, Clone, Default)]
 pub struct Results {
+    /// How many vectors, as in the batch.
     pub vectors: usize,
+    /// Invocations per vector, as in the batch.
     pub invocations: usize,
     /// Per vector: why it has no results, when it has none.
     pub missing: Vec<Option<Inconclusive>>,

@@ -26,6 +26,7 @@ const MAX_GROUPS: usize = 65_535;
 /// The GPU behind the isolated worker.
 #[derive(Debug)]
 pub struct GpuExecutor {
+    /// The client of the worker process that owns the device.
     pub gpu: IsolatedGpu,
 }
 

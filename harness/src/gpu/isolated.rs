@@ -16,10 +16,15 @@ use super::{ComputeInputs, Gpu, GpuError, KernelOutput, Phases, Records};
 /// One kernel to run.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Request {
+    /// The compute module: the translation itself, or its wrapped kernel.
     pub wgsl: String,
+    /// The compute entry point to dispatch.
     pub entry_point: String,
+    /// Which DXBC register each group-0 binding stands for.
     pub manifest: Manifest,
+    /// The group-0 buffers' contents.
     pub inputs: ComputeInputs,
+    /// Workgroups to dispatch (x, y, z).
     pub groups: [u32; 3],
     /// Per-invocation records, for wrapped pixel/vertex kernels.
     pub records: Option<Records>,

@@ -23,16 +23,22 @@ use translator::manifest::BindingKind;
 /// sends the code over its pipe ([`GpuError::from_wire`]).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum GpuError {
+    /// No adapter matched the `--adapter` request.
     #[error("no usable GPU adapter: {0}")]
     NoAdapter(String),
+    /// The device, or the worker that opens it, did not start (or a request was unreadable).
     #[error("device creation failed: {0}")]
     Device(String),
+    /// wgpu or the driver rejected the WGSL module or the pipeline.
     #[error("the device rejected the module or pipeline: {0}")]
     Validation(String),
+    /// The program needs a binding kind the executor cannot supply yet.
     #[error("the program cannot be fed: {0}")]
     Unfeedable(String),
+    /// A dispatch (or the worker's whole answer) ran past its time limit.
     #[error("the GPU did not finish within {0:?}")]
     Timeout(Duration),
+    /// The device (or the worker process holding it) went away mid-request.
     #[error("device lost: {0}")]
     DeviceLost(String),
 }
@@ -79,6 +85,7 @@ impl GpuError {
 /// Inputs of one compute dispatch, by DXBC register.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ComputeInputs {
+    /// Constant buffers' words.
     pub cbs: BTreeMap<u32, Vec<u32>>,
     /// SRV buffers: words and view size in bytes.
     pub srvs: BTreeMap<u32, (Vec<u32>, u32)>,
@@ -117,6 +124,7 @@ pub struct Phases {
 }
 
 impl Phases {
+    /// Accumulate another request's phases into these.
     pub fn add(&mut self, o: &Phases) {
         self.pipeline += o.pipeline;
         self.upload += o.upload;
@@ -138,6 +146,7 @@ impl Phases {
         ]
     }
 
+    /// The seconds spent inside the worker (everything but `transfer` and `failed`).
     pub fn worker_total(&self) -> f64 {
         self.pipeline + self.upload + self.dispatch + self.readback
     }
@@ -147,8 +156,11 @@ impl Phases {
 /// the time went.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct KernelOutput {
+    /// Every UAV's words after the dispatch, by register.
     pub uavs: BTreeMap<u32, Vec<u32>>,
+    /// The output records of a wrapped kernel; `None` for a plain compute program.
     pub records: Option<Vec<u32>>,
+    /// Where this request's time went.
     pub phases: Phases,
 }
 
@@ -165,6 +177,7 @@ struct CachedPipeline {
 
 /// An open device with its pipeline cache.
 pub struct Gpu {
+    /// The adapter the device was opened on.
     pub info: wgpu::AdapterInfo,
     device: wgpu::Device,
     queue: wgpu::Queue,

@@ -20,7 +20,9 @@ use naga::{
 pub struct Slot {
     /// `location N` or the builtin's WGSL name.
     pub binding: String,
+    /// First word of the value within its record.
     pub offset: u32,
+    /// Components (one word each): 1 to 4.
     pub width: u32,
 }
 
@@ -80,19 +82,26 @@ pub fn push_record(sources: &[Source], regs: &[[u32; 4]], out: &mut Vec<u32>) {
 pub struct LaneUniform {
     /// The `@group`/`@binding` the constant buffer had (the manifest's binding).
     pub group: u32,
+    /// The `@binding` within that group.
     pub binding: u32,
+    /// Words per invocation's copy (the uniform type's size in a storage array).
     pub stride_words: u32,
 }
 
 /// The wrapped kernel and its record layout.
 #[derive(Debug, Clone)]
 pub struct Wrapped {
+    /// The compute module: the rewritten stage function plus the `dxdiff_kernel` entry point.
     pub wgsl: String,
+    /// The stage's arguments, in input-record order.
     pub inputs: Vec<Slot>,
+    /// The stage's results, in output-record order.
     pub outputs: Vec<Slot>,
     /// Words per input record and per output record (the last output word is the discard flag).
     pub in_stride: u32,
+    /// Words per output record: the outputs, then the discard flag.
     pub out_stride: u32,
+    /// The discard flag's word within an output record.
     pub discard_offset: u32,
     /// Constant buffers read per invocation, in binding order (empty unless asked for).
     pub lane_uniforms: Vec<LaneUniform>,
@@ -109,23 +118,31 @@ pub enum WrapError {
     /// The translator's WGSL does not parse.
     #[error("{0}")]
     Parse(NagaError),
+    /// The module has no pixel or vertex entry point to wrap.
     #[error("no pixel or vertex entry point")]
     NoEntryPoint,
+    /// An interface value's scalar is not 32-bit (or bool), so it has no word form.
     #[error("interface scalar {0} is not supported")]
     Scalar(String),
+    /// An interface value is neither a scalar nor a vector.
     #[error("interface type {0} is not supported")]
     InterfaceType(String),
+    /// The module with the entry point rewritten into a function does not validate.
     #[error("the rewritten module does not validate: {0}")]
     Invalid(NagaError),
+    /// naga cannot write the rewritten module back to WGSL.
     #[error("writing the rewritten module: {0}")]
     Write(NagaError),
+    /// naga cannot lay out the module's types (needed for per-invocation uniform strides).
     #[error("laying out the module's types: {0}")]
     Layout(String),
     /// The text rewrite of uniforms found a declaration it cannot read.
     #[error("{0}")]
     Uniforms(&'static str),
+    /// The kernel after the per-invocation uniform rewrite does not parse.
     #[error("the per-invocation kernel does not parse: {0}")]
     KernelParse(NagaError),
+    /// The kernel after the per-invocation uniform rewrite does not validate.
     #[error("the per-invocation kernel does not validate: {0}")]
     KernelInvalid(NagaError),
     /// The manifest names no register for an input slot.

@@ -19,7 +19,9 @@ const GUARD_GRACE: Duration = Duration::from_secs(5);
 /// An external translator: a command line run through `sh -c`, once per program.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct External {
+    /// The command line after `cmd:`, run with `sh -c`.
     pub line: String,
+    /// How long one program's translation may take before it counts as a crash.
     pub timeout: Duration,
 }
 

@@ -58,8 +58,11 @@ pub type Shared = Arc<dyn Translator>;
 /// One separately timed part of a translation: `setup` turns a program into the part's input
 /// (not timed; `None` leaves the program out of this part), `run` is the work timed.
 pub struct Part<'a> {
+    /// The part's column in `dxdiff bench`'s table.
     pub name: &'static str,
+    /// Prepares a program for this part, outside the timing.
     pub setup: Setup<'a>,
+    /// The timed work.
     pub run: Work<'a>,
 }
 
@@ -77,14 +80,24 @@ impl std::fmt::Debug for Part<'_> {
 /// Why a program has no translation.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Failure {
+    /// A fail-closed refusal: the translator knows it cannot translate this program exactly.
     #[error("rejected by the translator [{catalog_id}]: {reason}")]
     Rejected {
+        /// The adaptation catalog entry that says why.
         catalog_id: String,
+        /// The translator's own words.
         reason: String,
+        /// The index of the offending instruction, when the translator names one.
         instruction: Option<usize>,
     },
+    /// A non-zero exit, a timeout, output that is not the protocol's JSON, or invalid WGSL.
     #[error("translator crash: {why}{}", if stderr.is_empty() { String::new() } else { format!(" (stderr: {})", stderr.trim()) })]
-    Crashed { why: String, stderr: String },
+    Crashed {
+        /// What went wrong.
+        why: String,
+        /// The tail of the translator's stderr (at most 4 KiB).
+        stderr: String,
+    },
 }
 
 impl Failure {
@@ -135,10 +148,13 @@ pub(crate) fn invalid_wgsl(e: &translator::NagaError, stderr: &[u8]) -> Failure 
 /// `spec.empty-command`, `spec.unknown`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SpecError {
+    /// `--profile` is neither `contract` nor `exact`.
     #[error("unknown profile `{0}` (contract or exact)")]
     UnknownProfile(String),
+    /// `cmd:` with nothing after it.
     #[error("`cmd:` needs a command line")]
     EmptyCommand,
+    /// Not `builtin`, `vkd3d` or `cmd:…`.
     #[error("unknown translator `{0}` (builtin, vkd3d or cmd:<command line>)")]
     Unknown(String),
 }

@@ -23,26 +23,42 @@ use super::{Failure, Part, Translator, crash, external};
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Vkd3dError {
+    /// `libvkd3d-shader.so.1` cannot be loaded.
     #[error("libvkd3d-shader.so.1 is not installed ({0})")]
     Library(String),
+    /// The library lacks a function dxdiff calls.
     #[error("{0}")]
     Symbol(String),
+    /// The program does not parse as DXBC.
     #[error("[{code}] {0}", code = .0.code())]
     Dxbc(dxbc::DxbcError),
+    /// The `vkd3d-compiler` child cannot be started.
     #[error("vkd3d-compiler is not available: {0}")]
     NoCompiler(String),
+    /// Talking to the `vkd3d-compiler` child failed.
     #[error("{0}")]
     Io(String),
+    /// `vkd3d-compiler` exited unsuccessfully (an error, or an aborting assertion).
     #[error("vkd3d-shader cannot compile it ({status}): {stderr}")]
-    Compile { status: String, stderr: String },
+    Compile {
+        /// The child's exit status.
+        status: String,
+        /// Its stderr, trimmed.
+        stderr: String,
+    },
+    /// naga's SPIR-V front end cannot read vkd3d's output.
     #[error("naga cannot read vkd3d's SPIR-V: {0}")]
     NagaRead(translator::NagaError),
+    /// The SPIR-V module has no entry point.
     #[error("vkd3d's SPIR-V has no entry point")]
     NoEntryPoint,
+    /// naga cannot lay out the module's types while rebinding its resources.
     #[error("{0}")]
     Layout(String),
+    /// The module read from vkd3d's SPIR-V does not validate in naga.
     #[error("naga rejects vkd3d's module: {0}")]
     NagaInvalid(translator::NagaError),
+    /// naga cannot write the module as WGSL.
     #[error("naga cannot write WGSL for it: {0}")]
     NagaWrite(translator::NagaError),
 }
@@ -70,6 +86,7 @@ impl Vkd3dError {
 /// vkd3d-adapter` behind the external protocol, in a guarded child.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Vkd3d {
+    /// How long the guarded child gets per program before it counts as a crash.
     pub timeout: Duration,
 }
 

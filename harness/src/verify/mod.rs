@@ -24,13 +24,17 @@ use crate::translators::Shared;
 /// Run settings.
 #[derive(Debug, Clone)]
 pub struct Options {
+    /// The translator under test.
     pub translator: Shared,
+    /// Makes the generated inputs reproducible.
     pub seed: u64,
+    /// Input vectors per built-in program.
     pub cases: usize,
     /// Case files given on the command line, read and parsed, run after the embedded ones.
     pub extra_cases: Vec<(String, oracles::case::CaseFile)>,
     /// Folders (or files) of further programs, each run over `corpus_cases` generated vectors.
     pub corpus: Vec<PathBuf>,
+    /// Input vectors per corpus program.
     pub corpus_cases: usize,
     /// Leave out the built-in single-instruction programs and embedded cases (`--corpus-only`).
     pub skip_builtin: bool,
@@ -43,9 +47,13 @@ pub struct Options {
 /// the time went.
 #[derive(Debug)]
 pub struct Verifier {
+    /// The settings this session runs with.
     pub opts: Options,
+    /// The candidate: the translation on the GPU, through the isolated worker.
     pub gpu: GpuExecutor,
+    /// The reference: the DXBC interpreter.
     pub interp: Interpreter,
+    /// Where shrunk counterexamples are saved.
     pub cases_dir: PathBuf,
     /// Seconds per phase: translation, inputs, interpreter, gpu, judging, shrinking, cases.
     pub seconds: BTreeMap<String, f64>,
