@@ -153,6 +153,70 @@ impl State {
     }
 }
 
+/// What `dxdiff fuzz` prints when a campaign ends, its closing line last: the translator and
+/// seed, program and lane counts with rates, opcode coverage against `rows` (the generators'
+/// instruction rows, by mnemonic), every divergence and every finding.
+pub fn summary(st: &State, rows: &[&str]) -> String {
+    let s = &st.stats;
+    let secs = s.seconds.max(1e-9);
+    let mut out = format!("translator: {}, seed {}\n", st.translator, st.seed);
+    if !st.narrowed.is_empty() {
+        out += &format!(
+            "narrowed (the translator rejects): {}\n",
+            st.narrowed.join(", ")
+        );
+    }
+    out += &format!(
+        "programs: {} in {:.1} s ({:.2} programs/s); rejected {} ({:.1}%), translator crashes {}, skipped {}\n",
+        s.programs,
+        s.seconds,
+        s.programs as f64 / secs,
+        s.rejected,
+        100.0 * s.rejected as f64 / s.programs.max(1) as f64,
+        s.crashed,
+        s.skipped
+    );
+    let c = &s.counts;
+    out += &format!(
+        "lanes: {} ({:.0} lanes/s): {} match, {} within tolerance, {} adapted, {} mismatch, {} inconclusive; {} programs with a mismatch; shrinking {:.1} s\n",
+        c.lanes,
+        c.lanes as f64 / secs,
+        c.matched,
+        c.within,
+        c.adapted,
+        c.mismatch,
+        c.inconclusive,
+        s.mismatching_programs,
+        s.shrink_seconds
+    );
+    let uncovered: Vec<&str> = rows
+        .iter()
+        .copied()
+        .filter(|m| !s.opcodes.contains(*m))
+        .collect();
+    out += &format!(
+        "opcodes covered: {} ({} of the {} instruction rows){}\n",
+        s.opcodes.len(),
+        rows.len() - uncovered.len(),
+        rows.len(),
+        if uncovered.is_empty() {
+            String::new()
+        } else {
+            format!("; not yet: {}", uncovered.join(" "))
+        }
+    );
+    for d in &st.divergences {
+        out += &format!(
+            "divergence: {} ({} instructions, program {}, seen {}×): {}\n",
+            d.signature, d.instructions, d.program, d.seen, d.case
+        );
+    }
+    for f in &st.findings {
+        out += &format!("program relies on undefined behaviour: {f}\n");
+    }
+    out + &st.closing_line() + "\n"
+}
+
 /// JUnit XML: one test case per distinct divergence (a failure), or one passing case when the
 /// campaign found none.
 pub fn junit(st: &State) -> String {
@@ -189,6 +253,28 @@ pub fn junit(st: &State) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_summary_counts_coverage_and_ends_with_the_closing_line() {
+        let mut st = State::new("builtin/exact".into(), 7);
+        st.stats.programs = 4;
+        st.stats.seconds = 2.0;
+        st.stats.opcodes.insert("add".into());
+        st.findings
+            .push("program 3: tgsm-race at instruction 2".into());
+        let text = summary(&st, &["add", "mul"]);
+        assert!(
+            text.starts_with("translator: builtin/exact, seed 7\n"),
+            "{text}"
+        );
+        assert!(text.contains("(2.00 programs/s)"), "{text}");
+        assert!(
+            text.contains("opcodes covered: 1 (1 of the 2 instruction rows); not yet: mul\n"),
+            "{text}"
+        );
+        assert!(text.contains("program relies on undefined behaviour: program 3"));
+        assert_eq!(text.lines().last(), Some(st.closing_line().as_str()));
+    }
 
     #[test]
     fn state_error_codes_are_distinct_and_not_empty() {

@@ -153,6 +153,69 @@ pub fn responsible(id: &str) -> &'static str {
     }
 }
 
+/// Lanes per second, 0 for no time.
+pub fn rate(lanes: u64, seconds: f64) -> f64 {
+    if seconds > 0.0 {
+        lanes as f64 / seconds
+    } else {
+        0.0
+    }
+}
+
+/// What `dxdiff verify` prints after the Markdown table, its closing line last: throughput of
+/// the interpreter and the GPU, where the wall time went (the run's phases, the GPU's request
+/// phases), skipped programs by kind, findings, and `malformed` case files left out.
+pub fn summary(report: &RunReport, malformed: usize) -> String {
+    let t = &report.totals;
+    let secs = |k: &str| report.seconds.get(k).copied().unwrap_or(0.0);
+    let mut out = format!(
+        "throughput: interpreter {:.0} lanes/s, GPU (translated, in the worker) {:.0} lanes/s; time: translation {:.1}s, interpreter {:.1}s, GPU {:.1}s, total {:.1}s\n",
+        rate(t.lanes, secs("interpreter")),
+        rate(t.lanes, secs("gpu")),
+        secs("translation"),
+        secs("interpreter"),
+        secs("gpu"),
+        secs("total")
+    );
+    let total = secs("total");
+    if total > 0.0 {
+        let share = |v: f64| 100.0 * v / total;
+        let mut line = String::from("time share:");
+        for k in [
+            "inputs",
+            "translation",
+            "interpreter",
+            "judging",
+            "shrinking",
+            "cases",
+        ] {
+            if secs(k) > 0.0 {
+                line.push_str(&format!(" {k} {:.0}%,", share(secs(k))));
+            }
+        }
+        for (k, v) in &report.gpu_phases {
+            line.push_str(&format!(" GPU {k} {:.0}%,", share(*v)));
+        }
+        out += line.trim_end_matches(',');
+        out.push('\n');
+    }
+    if !report.skips.is_empty() {
+        let list: Vec<String> = report
+            .skips
+            .iter()
+            .map(|(k, n)| format!("{n} {k}"))
+            .collect();
+        out += &format!("skipped programs: {}\n", list.join(", "));
+    }
+    for f in report.findings() {
+        out += &format!("{f}\n");
+    }
+    if malformed > 0 {
+        out += &format!("malformed case files left out: {malformed}\n");
+    }
+    out + &report.closing_line() + "\n"
+}
+
 /// The Markdown report.
 pub fn markdown(r: &RunReport) -> String {
     let mut s = format!(
@@ -251,6 +314,23 @@ pub fn junit(r: &RunReport) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_summary_ends_with_the_closing_line() {
+        let mut r = RunReport::new("builtin/exact".into(), 1, "llvmpipe".into(), 10);
+        r.seconds.insert("total".into(), 2.0);
+        r.gpu_phases.insert("dispatch".into(), 1.0);
+        r.skips.insert("texture".into(), 3);
+        let text = summary(&r, 2);
+        assert!(text.contains("time share: GPU dispatch 50%\n"), "{text}");
+        assert!(text.contains("skipped programs: 3 texture\n"), "{text}");
+        assert!(
+            text.contains("malformed case files left out: 2\n"),
+            "{text}"
+        );
+        assert_eq!(text.lines().last(), Some(r.closing_line().as_str()));
+        assert_eq!(rate(10, 0.0), 0.0);
+    }
 
     #[test]
     fn reports_add_up_and_name_their_scopes() {

@@ -121,65 +121,11 @@ pub fn run(a: &FuzzArgs) -> CliResult {
             return Err(usage(e.to_string()));
         }
     };
-    let s = &st.stats;
-    let secs = s.seconds.max(1e-9);
-    println!("translator: {}, seed {}", st.translator, st.seed);
-    if !st.narrowed.is_empty() {
-        println!(
-            "narrowed (the translator rejects): {}",
-            st.narrowed.join(", ")
-        );
-    }
-    println!(
-        "programs: {} in {:.1} s ({:.2} programs/s); rejected {} ({:.1}%), translator crashes {}, skipped {}",
-        s.programs,
-        s.seconds,
-        s.programs as f64 / secs,
-        s.rejected,
-        100.0 * s.rejected as f64 / s.programs.max(1) as f64,
-        s.crashed,
-        s.skipped
-    );
-    let c = &s.counts;
-    println!(
-        "lanes: {} ({:.0} lanes/s): {} match, {} within tolerance, {} adapted, {} mismatch, {} inconclusive; {} programs with a mismatch; shrinking {:.1} s",
-        c.lanes,
-        c.lanes as f64 / secs,
-        c.matched,
-        c.within,
-        c.adapted,
-        c.mismatch,
-        c.inconclusive,
-        s.mismatching_programs,
-        s.shrink_seconds
-    );
-    let rows = generators::random::rows();
-    let uncovered: Vec<&str> = rows
+    let rows: Vec<&str> = generators::random::rows()
         .iter()
         .map(|r| r.opcode.mnemonic())
-        .filter(|m| !s.opcodes.contains(*m))
         .collect();
-    println!(
-        "opcodes covered: {} ({} of the {} instruction rows){}",
-        s.opcodes.len(),
-        rows.len() - uncovered.len(),
-        rows.len(),
-        if uncovered.is_empty() {
-            String::new()
-        } else {
-            format!("; not yet: {}", uncovered.join(" "))
-        }
-    );
-    for d in &st.divergences {
-        println!(
-            "divergence: {} ({} instructions, program {}, seen {}×): {}",
-            d.signature, d.instructions, d.program, d.seen, d.case
-        );
-    }
-    for f in &st.findings {
-        println!("program relies on undefined behaviour: {f}");
-    }
-    println!("{}", st.closing_line());
+    print!("{}", reports::fuzz::summary(&st, &rows));
     Ok(if st.divergences.is_empty() {
         ExitCode::SUCCESS
     } else {

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use crate::gpu::GpuError;
-use crate::verify::{self, Options, rate};
+use crate::verify::{self, Options};
 
 use super::{CliError, CliResult, write_output};
 
@@ -102,53 +102,7 @@ pub fn run(a: &VerifyArgs) -> CliResult {
     write_output(Some(&out.join("report.md")), md.as_bytes())?;
     println!("{md}");
     let t = &report.totals;
-    let secs = |k: &str| report.seconds.get(k).copied().unwrap_or(0.0);
-    println!(
-        "throughput: interpreter {:.0} lanes/s, GPU (translated, in the worker) {:.0} lanes/s; time: translation {:.1}s, interpreter {:.1}s, GPU {:.1}s, total {:.1}s",
-        rate(t.lanes, secs("interpreter")),
-        rate(t.lanes, secs("gpu")),
-        secs("translation"),
-        secs("interpreter"),
-        secs("gpu"),
-        secs("total")
-    );
-    // Where the wall time went: the run's own phases, with the GPU time split by request phase.
-    let total = secs("total");
-    if total > 0.0 {
-        let share = |v: f64| 100.0 * v / total;
-        let mut line = String::from("time share:");
-        for k in [
-            "inputs",
-            "translation",
-            "interpreter",
-            "judging",
-            "shrinking",
-            "cases",
-        ] {
-            if secs(k) > 0.0 {
-                line.push_str(&format!(" {k} {:.0}%,", share(secs(k))));
-            }
-        }
-        for (k, v) in &report.gpu_phases {
-            line.push_str(&format!(" GPU {k} {:.0}%,", share(*v)));
-        }
-        println!("{}", line.trim_end_matches(','));
-    }
-    if !report.skips.is_empty() {
-        let list: Vec<String> = report
-            .skips
-            .iter()
-            .map(|(k, n)| format!("{n} {k}"))
-            .collect();
-        println!("skipped programs: {}", list.join(", "));
-    }
-    for f in report.findings() {
-        println!("{f}");
-    }
-    if malformed > 0 {
-        println!("malformed case files left out: {malformed}");
-    }
-    println!("{}", report.closing_line());
+    print!("{}", reports::verify::summary(&report, malformed));
     Ok(if malformed > 0 {
         ExitCode::from(2)
     } else if t.mismatch > 0 {

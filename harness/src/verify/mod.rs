@@ -171,12 +171,3 @@ pub(crate) fn guarded(name: &str, f: impl FnOnce() -> ProgramReport) -> ProgramR
         p
     })
 }
-
-/// Lanes per second of a phase.
-pub fn rate(lanes: u64, seconds: f64) -> f64 {
-    if seconds > 0.0 {
-        lanes as f64 / seconds
-    } else {
-        0.0
-    }
-}
