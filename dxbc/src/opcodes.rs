@@ -52,6 +52,23 @@ pub enum Kind {
     Other,
 }
 
+impl Kind {
+    /// 32-bit value work on registers: float, integer, bit, comparison and conversion ops (no
+    /// doubles, flow, memory or declarations). Derivatives are `AluFloat` too; see
+    /// [`Flags::DERIVATIVE`].
+    pub const fn is_alu(self) -> bool {
+        matches!(
+            self,
+            Kind::AluFloat
+                | Kind::AluInt
+                | Kind::AluUint
+                | Kind::Bit
+                | Kind::Compare
+                | Kind::Conversion
+        )
+    }
+}
+
 /// Which opcode-specific control bits (OpcodeToken0 bits 11..=23) an opcode may carry.
 ///
 /// Decoding is strict: a bit outside [`Ctl::allowed_mask`] is an error, never ignored.

@@ -25,16 +25,7 @@ pub struct SingleOp {
 /// exercise): no flow, resources, memory, doubles or derivatives.
 pub fn is_single_alu(op: Opcode) -> bool {
     let info = op.info();
-    matches!(
-        info.kind,
-        Kind::AluFloat
-            | Kind::AluInt
-            | Kind::AluUint
-            | Kind::Bit
-            | Kind::Compare
-            | Kind::Conversion
-    ) && !info.has(Flags::DERIVATIVE)
-        || info.has(Flags::MOVE)
+    info.kind.is_alu() && !info.has(Flags::DERIVATIVE) || info.has(Flags::MOVE)
 }
 
 pub(crate) fn signature(kind: FourCC, count: usize, name: &str) -> Signature {

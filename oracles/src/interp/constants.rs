@@ -305,16 +305,7 @@ fn meet(a: &mut [[Known; 4]], b: &[[Known; 4]]) {
 /// Ops a compiler evaluates when every source is a constant: ALU work with no memory, resource,
 /// flow or double-precision operand.
 fn foldable(inst: &dxbc::Instruction) -> bool {
-    use dxbc::opcodes::Kind;
-    matches!(
-        inst.info().kind,
-        Kind::AluFloat
-            | Kind::AluInt
-            | Kind::AluUint
-            | Kind::Bit
-            | Kind::Compare
-            | Kind::Conversion
-    ) || inst.info().has(dxbc::opcodes::Flags::MOVE)
+    inst.info().kind.is_alu() || inst.info().has(dxbc::opcodes::Flags::MOVE)
 }
 
 /// What a source component is (a thread id is small).

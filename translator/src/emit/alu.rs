@@ -497,16 +497,7 @@ impl Ctx<'_> {
                 Err(Rejection::new(id::UNSUPPORTED, "gather4 is not lowered"))
             }
             op if op.info().has(Flags::BUFFER) || op.info().has(Flags::TYPED) => self.memory(inst),
-            _ if matches!(
-                info.kind,
-                Kind::AluFloat
-                    | Kind::AluInt
-                    | Kind::AluUint
-                    | Kind::Bit
-                    | Kind::Compare
-                    | Kind::Conversion
-                    | Kind::Double
-            ) && info.dst == 1
+            _ if (info.kind.is_alu() || info.kind == Kind::Double) && info.dst == 1
                 || inst.opcode == Movc =>
             {
                 self.alu(inst)
