@@ -183,21 +183,7 @@ mod tests {
         }
     }
 
-    /// A pixel program that loops `cb0[0].x` times and writes the count, with these runs.
-    fn counting_case(runs: &str) -> CaseFile {
-        let blob = dxbc::assemble_container(
-            "ps_5_0\ndcl_constantbuffer cb0[1], immediateIndexed\ndcl_output o0.x\ndcl_temps 1\n\
-             mov r0.x, l(0)\nloop\nieq r0.y, r0.x, cb0[0].x\nbreakc_nz r0.y\n\
-             iadd r0.x, r0.x, l(1)\nendloop\nmov o0.x, r0.x\nret\n",
-        )
-        .expect("assembles")
-        .to_bytes();
-        let hex: String = blob.iter().map(|b| format!("{b:02x}")).collect();
-        CaseFile::parse(&format!(
-            r#"{{"format": "dxdiff-case/1", "name": "count", "dxbc": "{hex}", "runs": [{runs}]}}"#
-        ))
-        .expect("parses")
-    }
+    use oracles::fixtures::counting_case;
 
     const RUNS: &str = r#"
         {"id": "short", "inputs": {"cb0": ["0x3", "0x0", "0x0", "0x0"]},

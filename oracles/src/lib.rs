@@ -45,6 +45,8 @@ pub mod band;
 pub mod case;
 pub mod catalog;
 pub mod domain;
+#[doc(hidden)]
+pub mod fixtures;
 pub mod interp;
 pub mod replay;
 pub mod rules;

@@ -435,21 +435,7 @@ pub fn replay_interp_with_findings(
 mod tests {
     use super::*;
 
-    /// A pixel program that loops `cb0[0].x` times and writes the count.
-    fn counting_case(runs: &str) -> CaseFile {
-        let blob = dxbc::assemble_container(
-            "ps_5_0\ndcl_constantbuffer cb0[1], immediateIndexed\ndcl_output o0.x\ndcl_temps 1\n\
-             mov r0.x, l(0)\nloop\nieq r0.y, r0.x, cb0[0].x\nbreakc_nz r0.y\n\
-             iadd r0.x, r0.x, l(1)\nendloop\nmov o0.x, r0.x\nret\n",
-        )
-        .expect("assembles")
-        .to_bytes();
-        let hex: String = blob.iter().map(|b| format!("{b:02x}")).collect();
-        CaseFile::parse(&format!(
-            r#"{{"format": "dxdiff-case/1", "name": "count", "dxbc": "{hex}", "runs": [{runs}]}}"#
-        ))
-        .expect("parses")
-    }
+    use crate::fixtures::counting_case;
 
     #[test]
     fn a_run_past_the_budget_is_inconclusive_not_failed() {

@@ -2,6 +2,7 @@
 //! not), and the peer corpus on the interpreter and the GPU.
 
 use crate::support::*;
+use oracles::fixtures::counting_case_json as counting_case;
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
@@ -157,21 +158,6 @@ fn a_crashing_gpu_worker_cannot_stop_a_replay() {
         stdout.contains("\n2 inconclusive (counted as skipped)\n"),
         "{stdout}"
     );
-}
-
-/// A case that loops `cb0[0].x` times and writes the count, with these runs.
-fn counting_case(runs: &str) -> String {
-    let blob = dxbc::assemble_container(
-        "ps_5_0\ndcl_constantbuffer cb0[1], immediateIndexed\ndcl_output o0.x\ndcl_temps 1\n\
-         mov r0.x, l(0)\nloop\nieq r0.y, r0.x, cb0[0].x\nbreakc_nz r0.y\n\
-         iadd r0.x, r0.x, l(1)\nendloop\nmov o0.x, r0.x\nret\n",
-    )
-    .expect("assembles")
-    .to_bytes();
-    format!(
-        r#"{{"format": "dxdiff-case/1", "name": "count", "dxbc": "{}", "runs": [{runs}]}}"#,
-        hex(&blob)
-    )
 }
 
 /// A run the interpreter cannot finish within `--budget` is reported INCONCLUSIVE, counted on
