@@ -134,14 +134,13 @@ impl Machine<'_> {
                 if !scan && !self.free_nan.on {
                     continue;
                 }
-                let (file, flags) = match d.ty {
-                    OperandType::Temp => (&self.temps, &mut self.free_nan.temps),
-                    OperandType::Output => (&self.outputs, &mut self.free_nan.outputs),
+                let file = match d.ty {
+                    OperandType::Temp => &self.temps,
+                    OperandType::Output => &self.outputs,
                     _ => continue,
                 };
-                let n = self.lanes;
-                let base = (r * 4 + c) * n;
-                let (Some(values), Some(flags)) = (file.slice(r, c), flags.get_mut(base..base + n))
+                let (Some(values), Some(flags)) =
+                    (file.slice(r, c), self.free_nan.regs.slice_mut(d.ty, r, c))
                 else {
                     continue;
                 };

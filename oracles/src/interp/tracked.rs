@@ -11,49 +11,102 @@ use dxbc::OperandType;
 /// A `dcl_indexrange`: register file, first register, count.
 pub type IndexRange = (OperandType, u32, u32);
 
+/// One flag per temp and output register component and lane (component-major, then lane, as
+/// the machine's register files are), for the trackers below.
+#[derive(Debug, Clone, Default)]
+pub struct RegisterFlags {
+    temps: Vec<bool>,
+    outputs: Vec<bool>,
+    lanes: usize,
+}
+
+impl RegisterFlags {
+    /// All clear, for `temps` and `outputs` registers of `lanes` lanes.
+    pub fn new(temps: usize, outputs: usize, lanes: usize) -> RegisterFlags {
+        RegisterFlags {
+            temps: vec![false; temps * 4 * lanes],
+            outputs: vec![false; outputs * 4 * lanes],
+            lanes,
+        }
+    }
+
+    fn file(&self, ty: OperandType) -> Option<&Vec<bool>> {
+        match ty {
+            OperandType::Temp => Some(&self.temps),
+            OperandType::Output => Some(&self.outputs),
+            _ => None,
+        }
+    }
+
+    /// The flag of register `reg` component `comp` in `lane`; other register files (inputs,
+    /// literals, constants) never carry one.
+    pub fn get(&self, ty: OperandType, reg: usize, comp: usize, lane: usize) -> bool {
+        self.file(ty)
+            .and_then(|f| f.get((reg * 4 + comp) * self.lanes + lane))
+            .copied()
+            .unwrap_or(false)
+    }
+
+    /// Set one flag (out of range, or another register file: nothing happens).
+    pub fn set(&mut self, ty: OperandType, reg: usize, comp: usize, lane: usize, v: bool) {
+        if let Some(t) = self.slice_mut(ty, reg, comp).and_then(|f| f.get_mut(lane)) {
+            *t = v;
+        }
+    }
+
+    /// Every lane's flag of register `reg` component `comp`.
+    pub fn slice_mut(&mut self, ty: OperandType, reg: usize, comp: usize) -> Option<&mut [bool]> {
+        let n = self.lanes;
+        let base = (reg * 4 + comp) * n;
+        let file = match ty {
+            OperandType::Temp => &mut self.temps,
+            OperandType::Output => &mut self.outputs,
+            _ => return None,
+        };
+        file.get_mut(base..base + n)
+    }
+
+    /// Clear every flag.
+    pub fn clear(&mut self) {
+        self.temps.fill(false);
+        self.outputs.fill(false);
+    }
+}
+
 /// Taint state of one batch.
 #[derive(Debug, Clone, Default)]
 pub struct Taint {
     /// Set once an approximate op has run; until then nothing is tracked.
     pub on: bool,
-    pub(super) temps: Vec<bool>,
-    pub(super) outputs: Vec<bool>,
+    /// Which register components hold an approximate value.
+    pub(super) values: RegisterFlags,
     /// Per lane: an approximate value was written to some indexable temp.
     pub(super) indexable: Vec<bool>,
     /// An approximate value was written to TGSM or a UAV.
     pub(super) memory: bool,
-    /// Per temp/output component and lane: the value's error is absolute (`sincos`, carried
-    /// by moves, adds and selections), so scaling it scales the error.
-    pub(super) abs_temps: Vec<bool>,
-    pub(super) abs_outputs: Vec<bool>,
-    pub(super) lanes: usize,
+    /// Which register components' error is absolute (`sincos`, carried by moves, adds and
+    /// selections), so that scaling the value scales the error.
+    pub(super) absolute: RegisterFlags,
 }
 
 impl Taint {
+    /// Nothing tainted, for `temps` and `outputs` registers of `lanes` lanes.
     pub fn new(temps: usize, outputs: usize, lanes: usize) -> Taint {
         Taint {
             on: false,
-            temps: vec![false; temps * 4 * lanes],
-            outputs: vec![false; outputs * 4 * lanes],
+            values: RegisterFlags::new(temps, outputs, lanes),
             indexable: vec![false; lanes],
             memory: false,
-            abs_temps: vec![false; temps * 4 * lanes],
-            abs_outputs: vec![false; outputs * 4 * lanes],
-            lanes,
+            absolute: RegisterFlags::new(temps, outputs, lanes),
         }
     }
 
+    /// Whether the error of a register component is absolute.
     pub(super) fn abs(&self, ty: OperandType, reg: usize, comp: usize, lane: usize) -> bool {
-        let file = match ty {
-            OperandType::Temp => &self.abs_temps,
-            OperandType::Output => &self.abs_outputs,
-            _ => return false,
-        };
-        file.get((reg * 4 + comp) * self.lanes + lane)
-            .copied()
-            .unwrap_or(false)
+        self.absolute.get(ty, reg, comp, lane)
     }
 
+    /// Mark a register component's error absolute, or not.
     pub(super) fn set_abs(
         &mut self,
         ty: OperandType,
@@ -62,38 +115,17 @@ impl Taint {
         lane: usize,
         v: bool,
     ) {
-        let lanes = self.lanes;
-        let file = match ty {
-            OperandType::Temp => &mut self.abs_temps,
-            OperandType::Output => &mut self.abs_outputs,
-            _ => return,
-        };
-        if let Some(t) = file.get_mut((reg * 4 + comp) * lanes + lane) {
-            *t = v;
-        }
+        self.absolute.set(ty, reg, comp, lane, v);
     }
 
+    /// Whether a register component holds an approximate value.
     pub(super) fn reg(&self, ty: OperandType, reg: usize, comp: usize, lane: usize) -> bool {
-        let file = if ty == OperandType::Temp {
-            &self.temps
-        } else {
-            &self.outputs
-        };
-        file.get((reg * 4 + comp) * self.lanes + lane)
-            .copied()
-            .unwrap_or(false)
+        self.values.get(ty, reg, comp, lane)
     }
 
+    /// Mark a register component approximate, or not.
     pub(super) fn set(&mut self, ty: OperandType, reg: usize, comp: usize, lane: usize, v: bool) {
-        let lanes = self.lanes;
-        let file = if ty == OperandType::Temp {
-            &mut self.temps
-        } else {
-            &mut self.outputs
-        };
-        if let Some(t) = file.get_mut((reg * 4 + comp) * lanes + lane) {
-            *t = v;
-        }
+        self.values.set(ty, reg, comp, lane, v);
     }
 }
 
@@ -102,9 +134,8 @@ impl Taint {
 pub struct FreeNan {
     /// Set once any flag has been set; until then nothing needs clearing or carrying.
     pub on: bool,
-    pub(super) temps: Vec<bool>,
-    pub(super) outputs: Vec<bool>,
-    pub(super) lanes: usize,
+    /// Which register components hold a freed NaN.
+    pub(super) regs: RegisterFlags,
     /// Memory words (TGSM and UAVs, by word index) that hold a freed NaN.
     pub memory: HashSet<(Space, u64)>,
     /// The flags of the values the memory op just executed loaded, per component and lane.
@@ -112,21 +143,20 @@ pub struct FreeNan {
 }
 
 impl FreeNan {
+    /// No freed NaN anywhere, for `temps` and `outputs` registers of `lanes` lanes.
     pub fn new(temps: usize, outputs: usize, lanes: usize) -> FreeNan {
         FreeNan {
             on: false,
-            temps: vec![false; temps * 4 * lanes],
-            outputs: vec![false; outputs * 4 * lanes],
-            lanes,
+            regs: RegisterFlags::new(temps, outputs, lanes),
             memory: HashSet::new(),
             loaded: None,
         }
     }
 
+    /// Forget every flag (a new batch).
     pub fn clear(&mut self) {
         self.on = false;
-        self.temps.fill(false);
-        self.outputs.fill(false);
+        self.regs.clear();
         self.memory.clear();
         self.loaded = None;
     }
@@ -134,14 +164,7 @@ impl FreeNan {
     /// The flag of register `reg` component `comp` in `lane` (inputs, literals and constants
     /// are exact bits: never free).
     pub fn get(&self, ty: OperandType, reg: usize, comp: usize, lane: usize) -> bool {
-        let file = match ty {
-            OperandType::Temp => &self.temps,
-            OperandType::Output => &self.outputs,
-            _ => return false,
-        };
-        file.get((reg * 4 + comp) * self.lanes + lane)
-            .copied()
-            .unwrap_or(false)
+        self.regs.get(ty, reg, comp, lane)
     }
 
     /// Output register `reg` component `comp` of `lane`.
