@@ -29,6 +29,10 @@ pub struct FuzzArgs {
     /// The campaign folder: `state.json` (resumable) and `cases/`.
     #[arg(long, default_value = "dxdiff-fuzz")]
     out: PathBuf,
+    /// Also write JUnit XML here: one failed test case per distinct divergence, or one passing
+    /// case when the campaign found none.
+    #[arg(long)]
+    junit: Option<PathBuf>,
     /// `auto` (a real GPU first, lavapipe otherwise) or a substring of the adapter's name.
     #[arg(long, default_value = "auto")]
     adapter: String,
@@ -125,6 +129,9 @@ pub fn run(a: &FuzzArgs) -> CliResult {
         .iter()
         .map(|r| r.opcode.mnemonic())
         .collect();
+    if let Some(junit) = &a.junit {
+        super::write_output(Some(junit), reports::fuzz::junit(&st).as_bytes())?;
+    }
     print!("{}", reports::fuzz::summary(&st, &rows));
     Ok(if st.divergences.is_empty() {
         ExitCode::SUCCESS

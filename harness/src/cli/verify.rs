@@ -41,6 +41,10 @@ pub struct VerifyArgs {
     /// single-instruction programs and embedded cases.
     #[arg(long)]
     corpus_only: bool,
+    /// Also write JUnit XML here: one test case per program (failed on a mismatch, skipped
+    /// when it did not run).
+    #[arg(long)]
+    junit: Option<PathBuf>,
 }
 
 /// Run the verification and write its reports and counterexamples.
@@ -100,6 +104,9 @@ pub fn run(a: &VerifyArgs) -> CliResult {
     write_output(Some(&out.join("report.json")), json.as_bytes())?;
     let md = reports::verify::markdown(&report);
     write_output(Some(&out.join("report.md")), md.as_bytes())?;
+    if let Some(junit) = &a.junit {
+        write_output(Some(junit), reports::verify::junit(&report).as_bytes())?;
+    }
     println!("{md}");
     let t = &report.totals;
     print!("{}", reports::verify::summary(&report, malformed));

@@ -126,6 +126,33 @@ fn planted_bugs_are_found_shrunk_and_saved() {
     }
 }
 
+/// `--junit`: a clean campaign is one passing test case; a planted bug's divergence fails.
+#[test]
+fn junit_reports_the_campaign() {
+    let _turn = gpu_turn();
+    let dir = temp("fuzz", "junit");
+    let junit = dir.with_extension("xml");
+    let args = ["--seed", "1", "--programs", "8", "--stages", "ps,vs"];
+    let with_junit = [&args[..], &["--junit", junit.to_str().expect("utf-8")]].concat();
+    let Some(out) = fuzz(&dir, None, &with_junit) else {
+        return;
+    };
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    let cases = junit_cases(&std::fs::read_to_string(&junit).expect("junit"));
+    assert_eq!(cases, [("8 programs".to_string(), "passed")]);
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = fuzz(&dir, Some("replicate-swizzle-ignored"), &with_junit).expect("ran once");
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let cases = junit_cases(&std::fs::read_to_string(&junit).expect("junit"));
+    assert!(
+        !cases.is_empty() && cases.iter().all(|c| c.1 == "failure"),
+        "{cases:?}"
+    );
+    assert_eq!(cases.len(), state(&dir).divergences.len());
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_file(junit);
+}
+
 #[test]
 fn a_campaign_resumes_where_it_stopped() {
     let _turn = gpu_turn();

@@ -99,3 +99,81 @@ static GPU: Mutex<()> = Mutex::new(());
 pub fn gpu_turn() -> MutexGuard<'static, ()> {
     GPU.lock().unwrap_or_else(|e| e.into_inner())
 }
+
+/// One `<testcase>` of a JUnit document: its name, and `failure`, `skipped` or `passed`.
+pub type JunitCase = (String, &'static str);
+
+/// Read a JUnit document the way a CI system does: it must be well formed (every element
+/// closed, in order, attributes quoted), one `<testsuite>` inside `<testsuites>` whose
+/// `tests`/`failures`/`skipped` counts agree with its test cases. Panics with the reason
+/// otherwise.
+pub fn junit_cases(xml: &str) -> Vec<JunitCase> {
+    let body = xml
+        .strip_prefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>")
+        .expect("an XML declaration");
+    let attr = |tag: &str, key: &str| -> Option<String> {
+        let at = tag.find(&format!(" {key}=\""))? + key.len() + 3;
+        Some(tag[at..at + tag[at..].find('"')?].to_string())
+    };
+    let mut stack: Vec<String> = Vec::new();
+    let mut cases: Vec<JunitCase> = Vec::new();
+    let mut suite: Option<String> = None;
+    let mut rest = body;
+    while let Some(open) = rest.find('<') {
+        assert!(
+            rest[..open].trim().is_empty(),
+            "text outside elements: {rest}"
+        );
+        let close = rest[open..].find('>').expect("a closed tag") + open;
+        let tag = &rest[open + 1..close];
+        rest = &rest[close + 1..];
+        assert_eq!(
+            tag.matches('"').count() % 2,
+            0,
+            "unbalanced quotes in <{tag}>"
+        );
+        if let Some(name) = tag.strip_prefix('/') {
+            assert_eq!(
+                stack.pop().as_deref(),
+                Some(name),
+                "</{name}> closes nothing"
+            );
+            continue;
+        }
+        let empty = tag.ends_with('/');
+        let name = tag.split([' ', '/']).next().unwrap_or("").to_string();
+        match name.as_str() {
+            "testsuites" => assert!(stack.is_empty(), "nested <testsuites>"),
+            "testsuite" => {
+                assert_eq!(stack.last().map(String::as_str), Some("testsuites"));
+                suite = Some(tag.to_string());
+            }
+            "testcase" => {
+                assert_eq!(stack.last().map(String::as_str), Some("testsuite"));
+                cases.push((attr(tag, "name").expect("a test case name"), "passed"));
+            }
+            "failure" | "skipped" => {
+                assert_eq!(stack.last().map(String::as_str), Some("testcase"));
+                assert!(attr(tag, "message").is_some(), "<{name}> without a message");
+                if let Some(c) = cases.last_mut() {
+                    c.1 = if name == "failure" {
+                        "failure"
+                    } else {
+                        "skipped"
+                    };
+                }
+            }
+            other => panic!("unexpected element <{other}>"),
+        }
+        if !empty {
+            stack.push(name);
+        }
+    }
+    assert!(stack.is_empty(), "unclosed elements: {stack:?}");
+    let suite = suite.expect("a <testsuite>");
+    let count = |kind: &str| cases.iter().filter(|c| c.1 == kind).count().to_string();
+    assert_eq!(attr(&suite, "tests"), Some(cases.len().to_string()));
+    assert_eq!(attr(&suite, "failures"), Some(count("failure")));
+    assert_eq!(attr(&suite, "skipped"), Some(count("skipped")));
+    cases
+}

@@ -100,6 +100,50 @@ fn a_planted_udiv_bug_is_caught_saved_and_replayed() {
     assert_eq!(replay(false), Some(0));
 }
 
+/// `--junit`: one test case per program, failed exactly where report.json counts a mismatch.
+#[test]
+fn junit_has_a_case_per_program_and_fails_the_mismatching_ones() {
+    let _turn = gpu_turn();
+    let dir = temp("verify", "junit");
+    let junit = dir.with_extension("xml");
+    let mut c = dxdiff();
+    c.args([
+        "verify",
+        "--cases",
+        "500",
+        "--seed",
+        "3",
+        "--profile",
+        "exact",
+    ])
+    .arg("--out")
+    .arg(&dir)
+    .arg("--junit")
+    .arg(&junit)
+    .plant(Some(UDIV_BUG));
+    let Some(out) = with_adapter(c.output().expect("runs")) else {
+        return;
+    };
+    assert_eq!(out.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("report.json")).expect("report.json"),
+    )
+    .expect("json");
+    let programs = report["programs"].as_array().expect("programs");
+    let cases = junit_cases(&std::fs::read_to_string(&junit).expect("junit"));
+    assert_eq!(cases.len(), programs.len());
+    for p in programs {
+        let name = p["name"].as_str().expect("name");
+        // `case:flow` is test case `flow` of class `case`.
+        let short = name.split_once(':').map_or(name, |(_, n)| n);
+        let case = cases.iter().find(|c| c.0 == short).expect(name);
+        let mismatch = p["counts"]["mismatch"].as_u64().unwrap_or(0) > 0;
+        assert_eq!(case.1 == "failure", mismatch, "{name}");
+    }
+    assert!(cases.iter().any(|c| c.0 == "udiv" && c.1 == "failure"));
+    let _ = std::fs::remove_file(junit);
+}
+
 /// A counterexample that cannot be written (here `cases` is a file) still counts as a mismatch,
 /// and report.json says why it is missing, with the write error's code.
 #[test]
