@@ -192,7 +192,7 @@ pub fn write_output(out: Option<&Path>, bytes: &[u8]) -> Result<(), CliError> {
 #[derive(Debug, Parser)]
 #[command(
     name = "dxdiff",
-    version,
+    version = concat!(env!("CARGO_PKG_VERSION"), " (commit ", env!("DXDIFF_COMMIT"), ")"),
     about = "Differential verification of DXBC -> WGSL translators"
 )]
 struct Args {

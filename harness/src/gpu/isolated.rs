@@ -141,7 +141,14 @@ impl IsolatedGpu {
     fn start(&mut self) -> Result<(), GpuError> {
         let exe = std::env::current_exe()
             .map_err(|e| GpuError::Device(format!("cannot find dxdiff: {e}")))?;
-        let mut child = Command::new(exe)
+        let mut cmd = Command::new(exe);
+        // Mesa's device-select layer prints `XDG_RUNTIME_DIR is invalid` to stderr when it is
+        // not set (CI, containers); wgpu picks the adapter itself, so the layer adds nothing.
+        // A user who set NODEVICE_SELECT keeps their choice.
+        if std::env::var_os("NODEVICE_SELECT").is_none() {
+            cmd.env("NODEVICE_SELECT", "1");
+        }
+        let mut child = cmd
             .args(["gpu-worker", "--adapter", &self.adapter])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

@@ -341,3 +341,36 @@ fn hostile_external_translators_are_crashes_not_dxdiff_failures() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `dxdiff --version` names the version and the commit it was built from.
+#[test]
+fn version_names_the_commit() {
+    let out = dxdiff().arg("--version").output().expect("runs");
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0));
+    let head = std::process::Command::new("git")
+        .args(["rev-parse", "--short=12", "HEAD"])
+        .current_dir(root())
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
+    let line = text.trim_end();
+    assert!(
+        line.starts_with(&format!("dxdiff {} (commit ", env!("CARGO_PKG_VERSION"))),
+        "{line}"
+    );
+    // The build names a commit: this checkout's, or `unknown` outside one.
+    let commit = line
+        .rsplit("(commit ")
+        .next()
+        .unwrap_or("")
+        .trim_end_matches(')');
+    assert!(
+        commit == "unknown" || commit.len() == 12 && commit.chars().all(|c| c.is_ascii_hexdigit()),
+        "{line}"
+    );
+    if let Some(head) = head {
+        assert_eq!(commit, head, "{line}");
+    }
+}

@@ -100,6 +100,28 @@ fn a_planted_udiv_bug_is_caught_saved_and_replayed() {
     assert_eq!(replay(false), Some(0));
 }
 
+/// Without `NODEVICE_SELECT` and `XDG_RUNTIME_DIR` (a CI container), a run's stderr carries no
+/// loader noise: the GPU worker turns Mesa's device-select layer off.
+#[test]
+fn no_loader_noise_without_nodevice_select() {
+    let _turn = gpu_turn();
+    let dir = temp("verify", "quiet");
+    let out = dxdiff()
+        .env_remove("NODEVICE_SELECT")
+        .env_remove("XDG_RUNTIME_DIR")
+        .args(["verify", "--cases", "10", "--out"])
+        .arg(&dir)
+        .output()
+        .expect("runs");
+    let Some(out) = with_adapter(out) else {
+        return;
+    };
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("XDG_RUNTIME_DIR"), "{err}");
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// `--junit`: one test case per program, failed exactly where report.json counts a mismatch.
 #[test]
 fn junit_has_a_case_per_program_and_fails_the_mismatching_ones() {
