@@ -392,8 +392,10 @@ pub fn run(o: &FuzzOptions, adapter: &str) -> Result<State, FuzzError> {
         corpus_cases: o.vectors.max(1),
         skip_builtin: true,
         counterexamples: false,
+        quiet: true,
     };
     let mut v = Verifier::new(opts, adapter, &scratch)?;
+    let mut bar = crate::progress::Progress::new("fuzz", o.programs, !o.progress);
     let started = Instant::now();
     let base_seconds = st.stats.seconds;
     loop {
@@ -468,13 +470,9 @@ pub fn run(o: &FuzzOptions, adapter: &str) -> Result<State, FuzzError> {
         }
         st.stats.seconds = base_seconds + started.elapsed().as_secs_f64();
         save_state(&state_path, &st)?;
-        if o.progress {
-            eprint!("\r{}", st.progress());
-        }
+        bar.set(st.next, &st.progress());
     }
-    if o.progress {
-        eprintln!();
-    }
+    bar.finish();
     st.stats.seconds = base_seconds + started.elapsed().as_secs_f64();
     save_state(&state_path, &st)?;
     let _ = std::fs::remove_dir_all(&scratch);

@@ -52,6 +52,7 @@ pub mod inputs;
 pub mod outdir;
 pub mod parallel;
 pub mod programs;
+pub mod progress;
 pub mod qualify;
 pub mod replay;
 pub mod shrink;

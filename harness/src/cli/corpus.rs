@@ -5,7 +5,6 @@
 //! Exit 1 on a regression against the baseline (unless `--accept`), or, without a baseline,
 //! when `--verify` finds a mismatch.
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -51,6 +50,9 @@ pub struct CorpusArgs {
     /// Where `--verify` saves counterexamples.
     #[arg(long, default_value = "dxdiff-corpus-cases")]
     cases_dir: PathBuf,
+    /// No progress on stderr.
+    #[arg(long, short)]
+    quiet: bool,
 }
 
 /// Qualify the corpus, optionally verify it, compare with the baseline and write the records.
@@ -145,6 +147,7 @@ fn verify(
         corpus_cases: n,
         skip_builtin: true,
         counterexamples: true,
+        quiet: a.quiet,
     };
     let mut v = match Verifier::new(opts, &a.adapter, &a.cases_dir) {
         Ok(v) => v,
@@ -157,10 +160,10 @@ fn verify(
         .iter()
         .filter_map(|(n, b)| Some((n.as_str(), b.as_deref().ok()?)))
         .collect();
-    let total = record.programs.len();
+    let mut bar =
+        crate::progress::Progress::new("verify", Some(record.programs.len() as u64), a.quiet);
     for (i, p) in record.programs.iter_mut().enumerate() {
-        eprint!("\r[{:>4}/{total}] verify {:<50.50}", i + 1, p.name);
-        let _ = std::io::stderr().flush();
+        bar.set(i as u64, &p.name);
         if p.status != Status::Qualified {
             continue;
         }
@@ -181,7 +184,8 @@ fn verify(
             findings: rep.findings,
         });
     }
-    eprintln!();
+    bar.set(record.programs.len() as u64, "");
+    bar.finish();
     record.verify = Some(VerifySettings {
         inputs: n,
         seed: a.seed,

@@ -57,6 +57,9 @@ pub struct FuzzArgs {
     /// Also generate out-of-range dynamic constant-buffer indices (D3D reads 0).
     #[arg(long)]
     oob_indices: bool,
+    /// No progress on stderr.
+    #[arg(long, short)]
+    quiet: bool,
 }
 
 /// `90s`, `10m`, `1h`, or plain seconds.
@@ -113,7 +116,7 @@ pub fn run(a: &FuzzArgs) -> CliResult {
         shrink_time: Duration::try_from_secs_f64(a.shrink_time.clamp(0.0, 86_400.0))
             .unwrap_or_default(),
         knobs,
-        progress: true,
+        progress: !a.quiet,
     };
     let st = match crate::fuzz::run(&o, &a.adapter) {
         Ok(s) => s,

@@ -45,6 +45,9 @@ pub struct VerifyArgs {
     /// when it did not run).
     #[arg(long)]
     junit: Option<PathBuf>,
+    /// No progress on stderr.
+    #[arg(long, short)]
+    quiet: bool,
 }
 
 /// Run the verification and write its reports and counterexamples.
@@ -88,6 +91,7 @@ pub fn run(a: &VerifyArgs) -> CliResult {
         corpus_cases: a.corpus_cases,
         skip_builtin: a.corpus_only,
         counterexamples: true,
+        quiet: a.quiet,
     };
     let report = match verify::run(&opts, &a.out, &a.adapter) {
         Ok(r) => r,

@@ -8,7 +8,6 @@ pub mod cases;
 mod program;
 
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -19,6 +18,7 @@ use crate::exec::interp::Interpreter;
 use crate::gpu::GpuError;
 use crate::gpu::executor::GpuExecutor;
 use crate::gpu::isolated::IsolatedGpu;
+use crate::progress::Progress;
 use crate::translators::Shared;
 
 /// Run settings.
@@ -41,6 +41,8 @@ pub struct Options {
     /// Shrink and save a counterexample for each mismatching program (off while a fuzzer
     /// shrinks a program and only needs the verdicts).
     pub counterexamples: bool,
+    /// No progress on stderr (`--quiet`).
+    pub quiet: bool,
 }
 
 /// A verification session: the options, both executors, where counterexamples go, and where
@@ -84,11 +86,6 @@ impl Verifier {
     }
 }
 
-fn progress(line: std::fmt::Arguments<'_>) {
-    eprint!("\r{line}");
-    let _ = std::io::stderr().flush();
-}
-
 /// Run every single-instruction program, the case files and the corpus programs.
 pub fn run(opts: &Options, out_dir: &Path, adapter: &str) -> Result<RunReport, GpuError> {
     let mut v = Verifier::new(opts.clone(), adapter, &out_dir.join("cases"))?;
@@ -99,20 +96,14 @@ pub fn run(opts: &Options, out_dir: &Path, adapter: &str) -> Result<RunReport, G
     } else {
         generators::programs::all_single()
     };
-    let total = programs.len();
+    let mut bar = Progress::new("opcodes", Some(programs.len() as u64), opts.quiet);
     for (i, op) in programs.iter().enumerate() {
-        progress(format_args!(
-            "[{:>3}/{total}] {:<20} {:>6.1}s",
-            i + 1,
-            op.opcode.mnemonic(),
-            started.elapsed().as_secs_f64()
-        ));
+        bar.set(i as u64, op.opcode.mnemonic());
         let name = format!("single:{}", op.opcode.mnemonic());
         report.push(guarded(&name, || v.single(op)));
     }
-    if total > 0 {
-        eprintln!();
-    }
+    bar.set(programs.len() as u64, "");
+    bar.finish();
     // The project's own case files, then those given on the command line.
     let t0 = Instant::now();
     if !opts.skip_builtin {
@@ -126,14 +117,9 @@ pub fn run(opts: &Options, out_dir: &Path, adapter: &str) -> Result<RunReport, G
     v.clock("cases", t0);
     // Further programs with generated inputs.
     let corpus = crate::programs::collect(&opts.corpus);
-    let total = corpus.len();
+    let mut bar = Progress::new("corpus", Some(corpus.len() as u64), opts.quiet);
     for (i, (name, blob)) in corpus.iter().enumerate() {
-        progress(format_args!(
-            "[{:>4}/{total}] corpus {:<50.50} {:>6.1}s",
-            i + 1,
-            name,
-            started.elapsed().as_secs_f64()
-        ));
+        bar.set(i as u64, name);
         let p = match blob {
             Ok(b) => guarded(&format!("corpus:{name}"), || v.program(name, b)),
             Err(e) => {
@@ -147,9 +133,8 @@ pub fn run(opts: &Options, out_dir: &Path, adapter: &str) -> Result<RunReport, G
         };
         report.push(p);
     }
-    if total > 0 {
-        eprintln!();
-    }
+    bar.set(corpus.len() as u64, "");
+    bar.finish();
     for (k, s) in v.gpu.gpu.phases.named() {
         report.gpu_phases.insert(k.to_string(), s);
     }

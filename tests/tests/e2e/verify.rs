@@ -122,6 +122,38 @@ fn no_loader_noise_without_nodevice_select() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// Progress goes to stderr as plain lines when stderr is not a terminal (no `\r` redraws in a
+/// CI log), ending with the count of what ran; `--quiet` prints none.
+#[test]
+fn progress_is_plain_lines_in_a_log_and_quiet_is_quiet() {
+    let _turn = gpu_turn();
+    let dir = temp("verify", "progress");
+    let run = |quiet: bool| {
+        let mut c = dxdiff();
+        c.args(["verify", "--cases", "10", "--out"]).arg(&dir);
+        if quiet {
+            c.arg("--quiet");
+        }
+        with_adapter(c.output().expect("runs"))
+    };
+    let Some(loud) = run(false) else {
+        return;
+    };
+    let err = String::from_utf8_lossy(&loud.stderr);
+    assert!(!err.contains('\r'), "{err}");
+    let total = generators::programs::all_single().len();
+    assert!(
+        err.lines()
+            .any(|l| l.starts_with(&format!("opcodes: {total}/{total} ("))),
+        "{err}"
+    );
+    let quiet = run(true).expect("ran once");
+    let err = String::from_utf8_lossy(&quiet.stderr);
+    assert!(!err.contains("opcodes:"), "{err}");
+    assert_eq!(stdout(&quiet).lines().last(), stdout(&loud).lines().last());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// `--junit`: one test case per program, failed exactly where report.json counts a mismatch.
 #[test]
 fn junit_has_a_case_per_program_and_fails_the_mismatching_ones() {
