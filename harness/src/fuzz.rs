@@ -43,8 +43,8 @@ pub struct FuzzOptions {
     pub shrink_time: Duration,
     /// The generator's configuration, before the translator narrows it.
     pub knobs: Knobs,
-    /// Print a progress line to stderr.
-    pub progress: bool,
+    /// No progress on stderr (`--quiet`), as [`crate::verify::Options::quiet`].
+    pub quiet: bool,
 }
 
 /// Why a campaign could not run or keep its results. Codes: the GPU's and the output
@@ -395,7 +395,7 @@ pub fn run(o: &FuzzOptions, adapter: &str) -> Result<State, FuzzError> {
         quiet: true,
     };
     let mut v = Verifier::new(opts, adapter, &scratch)?;
-    let mut bar = crate::progress::Progress::new("fuzz", o.programs, !o.progress);
+    let mut bar = crate::progress::Progress::new("fuzz", o.programs, o.quiet);
     let started = Instant::now();
     let base_seconds = st.stats.seconds;
     loop {

@@ -22,7 +22,7 @@ use oracles::verdict::{Inconclusive, Judge};
 
 use crate::driver::{Policy, reference_run};
 use crate::exec::interp::Interpreter;
-use crate::exec::{Executor, Results, Unit};
+use crate::exec::{Executor, Prepared, Results, Unit};
 use crate::inputs;
 use crate::translators::Translator;
 
@@ -62,17 +62,6 @@ pub fn replay(
     policy: Policy,
 ) -> (Vec<(String, RunOutcome)>, Vec<Finding>) {
     let mut findings = Vec::new();
-    let outcomes = replay_runs(case, exec, translator, policy, &mut findings);
-    (outcomes, findings)
-}
-
-fn replay_runs(
-    case: &CaseFile,
-    exec: &mut dyn Executor,
-    translator: &dyn Translator,
-    policy: Policy,
-    findings: &mut Vec<Finding>,
-) -> Vec<(String, RunOutcome)> {
     let every = |o: RunOutcome| -> Vec<(String, RunOutcome)> {
         case.runs
             .iter()
@@ -81,15 +70,18 @@ fn replay_runs(
     };
     let blob = match case.blob() {
         Ok(b) => b,
-        Err(e) => return every(RunOutcome::Failed(e)),
+        Err(e) => return (every(RunOutcome::Failed(e)), findings),
     };
     let shader = match dxbc::Shader::parse(&blob) {
         Ok(s) => s,
-        Err(e) => return every(RunOutcome::Failed(format!("[{}] {e}", e.code()))),
+        Err(e) => {
+            let failed = RunOutcome::Failed(format!("[{}] {e}", e.code()));
+            return (every(failed), findings);
+        }
     };
     let t = match translator.translate(&blob, &shader) {
         Ok(t) => t,
-        Err(f) => return every(RunOutcome::Skipped(f.skip().into())),
+        Err(f) => return (every(RunOutcome::Skipped(f.skip().into())), findings),
     };
     let unit = Unit {
         name: &case.name,
@@ -100,62 +92,76 @@ fn replay_runs(
     // The candidate first, as in the driver: a program it cannot run costs no interpretation.
     let prepared = match exec.prepare(&unit) {
         Ok(p) => p,
-        Err(skip) => return every(RunOutcome::Skipped(skip.into())),
+        Err(skip) => return (every(RunOutcome::Skipped(skip.into())), findings),
     };
-    let mut reference = Interpreter;
-    let ref_prepared = match reference.prepare(&unit) {
+    let ref_prepared = match Interpreter.prepare(&unit) {
         Ok(p) => p,
         Err(skip) => {
-            return every(RunOutcome::Inconclusive(Inconclusive::Reference(
-                skip.to_string(),
-            )));
+            let why = Inconclusive::Reference(skip.to_string());
+            return (every(RunOutcome::Inconclusive(why)), findings);
         }
     };
     let judge = Judge::new(&shader.program, &t.adaptations, &exec.name());
-    case.runs
+    let mut sides = Sides {
+        exec,
+        prepared: &prepared,
+        ref_prepared: &ref_prepared,
+        judge: &judge,
+        policy,
+    };
+    let outcomes = case
+        .runs
         .iter()
-        .map(|run| {
-            let outcome = if run.has(RunFlag::RequiresDouble) {
-                RunOutcome::Skipped(RunSkip::unkinded(RunFlag::RequiresDouble.as_str()))
-            } else {
-                match inputs::case_batch(run) {
-                    Err(why) => RunOutcome::Skipped(RunSkip::unkinded(why.to_string())),
-                    Ok(batch) => match reference_run(&mut reference, &ref_prepared, &batch, policy)
-                    {
-                        Err(skip) => RunOutcome::Inconclusive(Inconclusive::Reference(skip.detail)),
-                        Ok(r) => match r.missing.first() {
-                            Some(Some(why)) => RunOutcome::Inconclusive(why.clone()),
-                            _ => {
-                                if let Some(f) = &r.facts {
-                                    merge(findings, f.findings.clone());
-                                }
-                                match exec.run(&prepared, &batch, 0) {
-                                    Err(skip) => RunOutcome::Inconclusive(Inconclusive::Candidate(
-                                        skip.detail,
-                                    )),
-                                    Ok(g) => match g.missing.first() {
-                                        Some(Some(why)) => RunOutcome::Inconclusive(why.clone()),
-                                        _ => attribute(
-                                            check(run, &observed(&g, &r)),
-                                            run_events(&r),
-                                            &judge,
-                                        ),
-                                    },
-                                }
-                            }
-                        },
-                    },
-                }
-            };
-            (run.id.clone(), outcome)
-        })
-        .collect()
+        .map(|run| (run.id.clone(), sides.run(run, &mut findings)))
+        .collect();
+    (outcomes, findings)
+}
+
+/// Both sides of one case, prepared once for all its runs.
+struct Sides<'a> {
+    exec: &'a mut dyn Executor,
+    prepared: &'a Prepared,
+    ref_prepared: &'a Prepared,
+    judge: &'a Judge,
+    policy: Policy,
+}
+
+impl Sides<'_> {
+    /// One run: the interpreter first (a run it cannot finish never reaches the executor),
+    /// then the executor, then the run's expectations.
+    fn run(&mut self, run: &oracles::case::Run, findings: &mut Vec<Finding>) -> RunOutcome {
+        if run.has(RunFlag::RequiresDouble) {
+            return RunOutcome::Skipped(RunSkip::unkinded(RunFlag::RequiresDouble.as_str()));
+        }
+        let batch = match inputs::case_batch(run) {
+            Ok(b) => b,
+            Err(why) => return RunOutcome::Skipped(RunSkip::unkinded(why.to_string())),
+        };
+        let r = match reference_run(&mut Interpreter, self.ref_prepared, &batch, self.policy) {
+            Ok(r) => r,
+            Err(skip) => return RunOutcome::Inconclusive(Inconclusive::Reference(skip.detail)),
+        };
+        if let Some(Some(why)) = r.missing.first() {
+            return RunOutcome::Inconclusive(why.clone());
+        }
+        if let Some(f) = &r.facts {
+            merge(findings, f.findings.clone());
+        }
+        let g = match self.exec.run(self.prepared, &batch, 0) {
+            Ok(g) => g,
+            Err(skip) => return RunOutcome::Inconclusive(Inconclusive::Candidate(skip.detail)),
+        };
+        if let Some(Some(why)) = g.missing.first() {
+            return RunOutcome::Inconclusive(why.clone());
+        }
+        attribute(check(run, &observed(&g, &r)), run_events(&r), self.judge)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::exec::{Batch, Prepared};
+    use crate::exec::Batch;
     use crate::translators::Builtin;
     use oracles::verdict::{Skip, SkipKind};
 

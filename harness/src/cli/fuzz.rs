@@ -116,7 +116,7 @@ pub fn run(a: &FuzzArgs) -> CliResult {
         shrink_time: Duration::try_from_secs_f64(a.shrink_time.clamp(0.0, 86_400.0))
             .unwrap_or_default(),
         knobs,
-        progress: !a.quiet,
+        quiet: a.quiet,
     };
     let st = match crate::fuzz::run(&o, &a.adapter) {
         Ok(s) => s,

@@ -106,39 +106,7 @@ impl Verifier {
         };
         let judge = Judge::new(&shader.program, &t.adaptations, &self.gpu.name());
         for run in &case.runs {
-            let inconclusive = |why: String| Verdict::Inconclusive(Inconclusive::Candidate(why));
-            let verdict = if run.has(RunFlag::RequiresDouble) {
-                inconclusive(RunFlag::RequiresDouble.to_string())
-            } else {
-                match inputs::case_batch(run) {
-                    Err(why) => inconclusive(why.to_string()),
-                    Ok(batch) => {
-                        match self.differential(&unit, &batch, &judge, Policy::once(DEFAULT_BUDGET))
-                        {
-                            Err(skip) => {
-                                report.skip(&skip);
-                                inconclusive(skip.detail)
-                            }
-                            Ok(d) => {
-                                let v = d
-                                    .verdicts
-                                    .first()
-                                    .cloned()
-                                    .unwrap_or_else(|| inconclusive("no result".into()));
-                                if v.is_mismatch() && report.counterexample.is_none() {
-                                    let out = saved(case, run, &d);
-                                    self.save(
-                                        &format!("{}-{}", case.name, run.id),
-                                        &out,
-                                        &mut report,
-                                    );
-                                }
-                                v
-                            }
-                        }
-                    }
-                }
-            };
+            let verdict = self.case_run(case, run, &unit, &judge, &mut report);
             if let Verdict::Inconclusive(why) = &verdict
                 && report.skipped.is_none()
             {
@@ -147,5 +115,42 @@ impl Verifier {
             report.tally(&verdict);
         }
         report
+    }
+
+    /// One run of a case file through the driver: its verdict, and its counterexample saved
+    /// into `report` when it is the case's first mismatch.
+    fn case_run(
+        &mut self,
+        case: &CaseFile,
+        run: &oracles::case::Run,
+        unit: &Unit<'_>,
+        judge: &Judge,
+        report: &mut ProgramReport,
+    ) -> Verdict {
+        let inconclusive = |why: String| Verdict::Inconclusive(Inconclusive::Candidate(why));
+        if run.has(RunFlag::RequiresDouble) {
+            return inconclusive(RunFlag::RequiresDouble.to_string());
+        }
+        let batch = match inputs::case_batch(run) {
+            Ok(b) => b,
+            Err(why) => return inconclusive(why.to_string()),
+        };
+        let d = match self.differential(unit, &batch, judge, Policy::once(DEFAULT_BUDGET)) {
+            Ok(d) => d,
+            Err(skip) => {
+                report.skip(&skip);
+                return inconclusive(skip.detail);
+            }
+        };
+        let v = d
+            .verdicts
+            .first()
+            .cloned()
+            .unwrap_or_else(|| inconclusive("no result".into()));
+        if v.is_mismatch() && report.counterexample.is_none() {
+            let out = saved(case, run, &d);
+            self.save(&format!("{}-{}", case.name, run.id), &out, report);
+        }
+        v
     }
 }

@@ -31,6 +31,16 @@ fn verify(profile: &str, dir: &Path, plant: bool) -> Option<(Output, serde_json:
     Some((out, report))
 }
 
+/// The report's entry for the program `name`.
+fn program<'a>(report: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    report["programs"]
+        .as_array()
+        .expect("programs")
+        .iter()
+        .find(|p| p["name"] == name)
+        .unwrap_or_else(|| panic!("no program {name}"))
+}
+
 fn adapted(report: &serde_json::Value, id: &str) -> u64 {
     report["adapted_by"][id].as_u64().unwrap_or(0)
 }
@@ -79,12 +89,7 @@ fn a_planted_udiv_bug_is_caught_saved_and_replayed() {
         return;
     };
     assert_eq!(out.status.code(), Some(1));
-    let udiv = report["programs"]
-        .as_array()
-        .expect("programs")
-        .iter()
-        .find(|p| p["name"] == "udiv")
-        .expect("udiv");
+    let udiv = program(&report, "udiv");
     assert!(udiv["counts"]["mismatch"].as_u64().unwrap_or(0) > 0);
     let case = dir.join("cases").join("udiv.json");
     assert!(case.is_file());
@@ -210,12 +215,7 @@ fn an_unwritable_counterexample_is_reported_not_lost() {
         return;
     };
     assert_eq!(out.status.code(), Some(1));
-    let udiv = report["programs"]
-        .as_array()
-        .expect("programs")
-        .iter()
-        .find(|p| p["name"] == "udiv")
-        .expect("udiv");
+    let udiv = program(&report, "udiv");
     assert!(udiv["counts"]["mismatch"].as_u64().unwrap_or(0) > 0);
     assert!(udiv["counterexample"].is_null());
     let why = udiv["counterexample_error"].as_str().expect("a reason");
