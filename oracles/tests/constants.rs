@@ -118,6 +118,21 @@ fn ops_of_constants_are_constants() {
 
 /// A loop that only rewrites the literal a component already holds keeps it a constant; one
 /// that writes anything else, or a literal the entry did not hold, does not.
+/// An `icb` read at a register index that holds a constant is a constant: the H200 folded
+/// `and r1.x, l(0x24), l(7)` then `mul r0.y, icb[r1.x + 0].wwwx, v0` with a −0 read there
+/// (dxdiff fuzz, exact profile, seed 27).
+#[test]
+fn icb_at_a_constant_index_is_a_constant() {
+    assert!(folded(
+        "and r1.x, l(8), l(0)\nmul o0.x, icb[r1.x + 0].x, v0.x"
+    ));
+    assert!(folded(
+        "mov r1.y, l(0)\niadd r1.x, r1.y, l(0)\ndp2 o0.x, icb[r1.x + 0].xzxx, v0.xyxx"
+    ));
+    // An index read from an input is not a constant, whatever value it has.
+    assert!(!folded("mov r1.x, v0.y\nmul o0.x, icb[r1.x + 0].x, v0.x"));
+}
+
 #[test]
 fn loops_that_rewrite_the_same_literal_keep_it() {
     assert!(folded(
@@ -225,14 +240,66 @@ fn small_integers_fold_like_zeros() {
     ));
     assert!(folded("uaddc r1.x, r0.x, v0.y, v0.z\nmul o0.x, r0.x, v0.x"));
     assert!(folded("f32tof16 r0.x, v0.y\nmul o0.x, r0.x, v0.x"));
+    // A quotient by a wide literal, a remainder by a narrow one (the H200 folded
+    // `udiv r1.y, null, v0, l(0x3fc00000)` into a `dp2` with a NaN).
+    assert!(folded(
+        "udiv r0.x, null, v0.y, l(0x3fc00000)\ndp2 o0.x, v0.xyxx, r0.xyxx"
+    ));
+    assert!(folded(
+        "udiv null, r0.x, v0.y, l(1000)\nmul o0.x, r0.x, v0.x"
+    ));
+    assert!(folded(
+        "and r1.x, v0.y, l(255)\nudiv r0.x, null, r1.x, l(3)\nmul o0.x, r0.x, v0.x"
+    ));
     // Not provably small: a sum (uaddc's first destination): a wide mask, a short shift, a float modifier on an input.
     assert!(!folded(
         "and r0.x, v0.y, l(0xffffffff)\nmul o0.x, r0.x, v0.x"
     ));
     assert!(!folded("ushr r0.x, v0.y, l(8)\nmul o0.x, r0.x, v0.x"));
     assert!(!folded("mov r0.x, -v0.y\nmul o0.x, r0.x, v0.x"));
+    // A quotient by a narrow literal, a remainder by a wide one, a small dividend by zero.
+    assert!(!folded(
+        "udiv r0.x, null, v0.y, l(256)\nmul o0.x, r0.x, v0.x"
+    ));
+    assert!(!folded(
+        "udiv null, r0.x, v0.y, l(0x01000000)\nmul o0.x, r0.x, v0.x"
+    ));
+    assert!(!folded(
+        "and r1.x, v0.y, l(255)\nudiv r0.x, null, r1.x, l(0)\nmul o0.x, r0.x, v0.x"
+    ));
     assert!(!folded(
         "uaddc r0.x, r1.x, v0.y, v0.z\nmul o0.x, r0.x, v0.x"
+    ));
+}
+
+/// A value the compiler knows is one of a few constants folds where it is a zero: lavapipe and
+/// the H200 gave +0 for `ine r0.z, v0.z, v0.y` then `mul r0.x, r0.z, v0.x` with a negative
+/// denormal in `v0.x`, where D3D gives −0 (dxdiff fuzz, exact profile, seed 29).
+#[test]
+fn choices_among_constants_fold_where_they_are_zero() {
+    // A comparison's mask (the H200 also folded `ige r1.x, vThreadIDInGroupFlattened,
+    // l(0x4b800000)`, never true, into a `mul` with a NaN), `movc` of two constants, an op
+    // of a choice, a choice unchanged across a loop.
+    assert!(folded("ine r0.x, v0.y, v0.z\nmul o0.x, r0.x, v0.x"));
+    assert!(folded("lt r0.x, v0.y, v0.z\nmul o0.x, v0.x, r0.x"));
+    assert!(folded(
+        "movc r0.x, v0.y, l(1.0), l(0)\nmul o0.x, r0.x, v0.x"
+    ));
+    assert!(folded(
+        "ieq r1.x, v0.y, v0.z\nnot r0.x, r1.x\nmul o0.x, r0.x, v0.x"
+    ));
+    assert!(folded(
+        "ne r0.x, v0.y, v0.z\nloop\nbreakc_z v0.y\nendloop\nmul o0.x, r0.x, v0.x"
+    ));
+    // An integer op of inputs, `movc` with an input arm, a literal met with an input, two
+    // literals met.
+    assert!(!folded("iadd r0.x, v0.y, v0.z\nmul o0.x, r0.x, v0.x"));
+    assert!(!folded("movc r0.x, v0.y, v0.z, l(0)\nmul o0.x, r0.x, v0.x"));
+    assert!(!folded(
+        "if_nz v0.w\nmov r0.x, v0.y\nelse\nmov r0.x, l(0)\nendif\nmul o0.x, r0.x, v0.x"
+    ));
+    assert!(!folded(
+        "if_nz v0.y\nmov r0.x, l(1.0)\nelse\nmov r0.x, l(0)\nendif\nmul o0.x, r0.x, v0.x"
     ));
 }
 

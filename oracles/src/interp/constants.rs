@@ -46,6 +46,12 @@ enum Known {
     /// denormals folds as it folds a zero (the H200 folded `countbits` of an input into a
     /// `dp4` with a NaN).
     Small,
+    /// One of a few constants, chosen at run time: a comparison's mask, `movc` between
+    /// constants, and ops of these. A compiler that
+    /// knows the set folds each arm, so where the value is a zero it folds as a zero does
+    /// (lavapipe and the H200 gave +0 for `ine r0.z, v0.z, v0.y` then `mul r0.x, r0.z, v0.x`
+    /// with a negative denormal in `v0.x`, where D3D gives −0).
+    Choice,
     /// Not a constant, but a plain copy of a register component that does not change during
     /// the invocation (an input, or a constant buffer word at a literal index): a branch on
     /// the one is a branch on the other.
@@ -94,6 +100,11 @@ impl Known {
         !matches!(self, Known::Unknown | Known::Copy(_))
     }
 
+    /// A constant, or a choice among constants.
+    fn constant(self) -> bool {
+        matches!(self, Known::Value(_) | Known::Computed | Known::Choice)
+    }
+
     /// Provably a denormal or zero as float bits.
     fn small(self) -> bool {
         match self {
@@ -120,6 +131,25 @@ impl Constants {
                 .find(|(r, _)| *r == reg)
                 .is_some_and(|(_, k)| k.get(comp).is_some_and(|k| k.known()))
         })
+    }
+
+    /// Whether source `op` of instruction `inst` is a compile-time constant in destination
+    /// component `comp`: a literal, `icb[n]`, `icb` at a constant register index (the H200
+    /// folded `and r1.x, l(0x24), l(7)` then `mul r0.y, icb[r1.x].w, v0` with a −0 there),
+    /// or a temp that holds a constant (or a provably small integer) here.
+    pub fn operand_is_const(&self, inst: usize, op: &Operand, comp: usize, icb: &[u32]) -> bool {
+        if literal_value(op, comp, icb).is_some() {
+            return true;
+        }
+        if let Some((r, k)) = icb_index(op) {
+            return self.is_const(inst, r as u32, k);
+        }
+        match op.indices.first() {
+            Some(Index::Imm32(r)) if op.ty == OperandType::Temp => {
+                self.is_const(inst, *r, op.source_component(comp))
+            }
+            _ => false,
+        }
     }
 
     /// Whether sources `a` and `b` of instruction `inst` hold the same value in destination
@@ -165,6 +195,20 @@ pub fn literal_value(op: &Operand, comp: usize, icb: &[u32]) -> Option<u32> {
             }
             _ => None,
         },
+        _ => None,
+    }
+}
+
+/// The temp component an `icb` read at a register index takes its index from
+/// (`icb[r1.x + 4]`): a constant there makes the read a constant.
+fn icb_index(op: &Operand) -> Option<(usize, usize)> {
+    if op.ty != OperandType::ImmediateConstantBuffer || op.indices.len() != 1 {
+        return None;
+    }
+    match &op.indices[0] {
+        Index::Relative(r) | Index::Imm32Relative(_, r) => {
+            Some((temp_index(r)?, r.source_component(0)))
+        }
         _ => None,
     }
 }
@@ -296,6 +340,9 @@ fn meet(a: &mut [[Known; 4]], b: &[[Known; 4]]) {
                 (Known::Value(p), Known::Value(q)) if p == q => Known::Value(p),
                 (Known::Copy(p), Known::Copy(q)) if p == q => Known::Copy(p),
                 (a, b) if a.small() && b.small() => Known::Small,
+                // Unchanged on both paths (a phi of two different constants is not a
+                // choice a compiler folds per arm: none was seen to).
+                (Known::Choice, Known::Choice) => Known::Choice,
                 _ => Known::Unknown,
             };
         }
@@ -320,6 +367,12 @@ fn source(src: &Operand, c: usize, icb: &[u32], state: &[[Known; 4]]) -> Known {
     }
     if src.ty.is_thread_id() {
         return Known::Small;
+    }
+    if let Some((r, k)) = icb_index(src) {
+        return match state.get(r) {
+            Some(v) if v[k].known() => Known::Computed,
+            _ => Known::Unknown,
+        };
     }
     if let Some(a) = Alias::of(src, c) {
         return Known::Copy(a);
@@ -357,6 +410,14 @@ fn small_result(
         Opcode::Uaddc | Opcode::Usubb => dst == 1,
         Opcode::And | Opcode::Umin => (0..srcs.len()).any(|k| src(k).small()),
         Opcode::Ushr => matches!(src(1), Known::Value(n) if n & 31 >= 9),
+        // A quotient by a literal of at least 2^9, a remainder by one of at most 2^23, or
+        // either of a small dividend by a nonzero literal (a zero divisor gives 0xffffffff).
+        // The H200 folded `udiv` of an input by 0x3fc00000 (at most 4) into a `dp2` with a NaN.
+        Opcode::Udiv => match src(1) {
+            Known::Value(0) => false,
+            Known::Value(d) => src(0).small() || if dst == 0 { d >= 1 << 9 } else { d <= 1 << 23 },
+            _ => false,
+        },
         Opcode::Ubfe => matches!(src(0), Known::Value(w) if w & 31 <= 23 && w & 31 != 0),
         Opcode::Mov if !inst.saturate => src(0) == Known::Small,
         _ => false,
@@ -430,9 +491,15 @@ pub fn constant_temps(program: &Program, temps: usize, icb: &[u32]) -> Constants
         // What this instruction's temp sources hold, before its own writes.
         let ndst = (inst.info().dst as usize).min(inst.operands.len());
         let mut reads: Vec<(u32, [Known; 4])> = Vec::new();
-        for src in &inst.operands[ndst..] {
-            if let Some(r) = temp_index(src)
-                && let Some(v) = state.get(r)
+        let index_temps = inst.operands[ndst..]
+            .iter()
+            .filter_map(|s| icb_index(s).map(|(r, _)| r));
+        for r in inst.operands[ndst..]
+            .iter()
+            .filter_map(temp_index)
+            .chain(index_temps)
+        {
+            if let Some(v) = state.get(r)
                 && v.iter().any(|k| *k != Known::Unknown)
                 && !reads.iter().any(|(x, _)| *x as usize == r)
             {
@@ -544,29 +611,43 @@ pub fn constant_temps(program: &Program, temps: usize, icb: &[u32]) -> Constants
                 let before = state.clone();
                 let ndst = (inst.info().dst as usize).min(inst.operands.len());
                 let srcs = &inst.operands[ndst..];
-                // Every component of every source (over its swizzle) is a constant.
+                // Every component of every source (over its swizzle) is a constant, or a
+                // choice among constants (then so is the result).
+                let known = |s: &Operand| {
+                    (0..4)
+                        .map(|c| source(s, c, icb, &before))
+                        .collect::<Vec<_>>()
+                };
                 let all_const = foldable(inst)
-                    && srcs.iter().all(|s| {
-                        (0..4).all(|c| {
-                            matches!(
-                                source(s, c, icb, &before),
-                                Known::Value(_) | Known::Computed
-                            )
-                        })
-                    });
+                    && srcs
+                        .iter()
+                        .all(|s| known(s).into_iter().all(Known::constant));
+                let any_choice = srcs.iter().any(|s| known(s).contains(&Known::Choice));
+                // A comparison's mask is 0 or 0xffffffff; `movc` picks one of two constants.
+                let choice = foldable(inst)
+                    && (inst.info().kind == dxbc::opcodes::Kind::Compare
+                        || (inst.opcode == Opcode::Movc
+                            && srcs
+                                .iter()
+                                .skip(1)
+                                .all(|s| known(s).into_iter().all(Known::constant))));
                 let plain_mov = inst.opcode == Opcode::Mov && !inst.saturate;
                 for (dst, r, mask) in dests(inst) {
                     for c in (0..4).filter(|c| mask & (1 << c) != 0) {
                         let v = if all_const && plain_mov {
                             srcs.first()
                                 .map_or(Known::Unknown, |s| source(s, c, icb, &before))
-                        } else if all_const {
+                        } else if all_const && !any_choice {
                             Known::Computed
+                        } else if all_const {
+                            Known::Choice
                         } else if plain_mov
                             && let Some(Known::Copy(a)) =
                                 srcs.first().map(|s| source(s, c, icb, &before))
                         {
                             Known::Copy(a)
+                        } else if choice {
+                            Known::Choice
                         } else if small_result(inst, dst, c, icb, &before) {
                             Known::Small
                         } else {

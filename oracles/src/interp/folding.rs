@@ -11,10 +11,9 @@
 //! folds.
 
 use dxbc::opcodes::Flags;
-use dxbc::{Instruction, Opcode, OperandType};
+use dxbc::{Instruction, Opcode};
 
-use super::constants::literal_value;
-use super::machine::{Consumer, Machine, source_component, write_mask};
+use super::machine::{Consumer, Machine, write_mask};
 use crate::domain::Domain;
 
 /// An operand value that folding with a literal zero can change: NaN, ±inf, a denormal, or
@@ -52,21 +51,13 @@ impl Machine<'_> {
         // Thread ids are below 2^23: as float bits always a denormal, which a compiler that
         // knows the range (the H200's does) treats as a literal zero.
         let thread_id = srcs.iter().any(|s| s.ty.is_thread_id());
-        // Source components that are compile-time constants: a literal, `icb[n]`, or a temp
-        // that holds one here (`constants`). Their value is read at run time, where every
+        // Source components that are compile-time constants: a literal, `icb` at a constant
+        // index, or a temp that holds one here (`constants`). Their value is read at run time, where every
         // lane holds the same one.
         let consts: Vec<(&dxbc::Operand, usize)> = srcs
             .iter()
             .flat_map(|s| comps.iter().map(move |c| (s, *c)))
-            .filter(|(s, c)| {
-                literal_value(s, *c, &self.icb).is_some()
-                    || match s.indices.first() {
-                        Some(dxbc::Index::Imm32(r)) if s.ty == OperandType::Temp => {
-                            self.consts.is_const(at, *r, source_component(s, *c))
-                        }
-                        _ => false,
-                    }
-            })
+            .filter(|(s, c)| self.consts.operand_is_const(at, s, *c, &self.icb))
             .collect();
         // `x / x` and `x + -x` of one value fold to 1 and 0.
         let same = matches!(inst.opcode, Div | Add)

@@ -191,3 +191,31 @@ fn a_translator_that_differs_only_in_nan_payloads_passes_without_claims() {
     assert!(stdout(&t).contains("0xffc00000u"), "{}", stdout(&t));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The H200's foldings that the exact-profile fuzz campaigns found (docs/fuzz.md): each case
+/// holds D3D's result, which the interpreter reproduces, and each replays on the GPU as a
+/// match or as `adapted(dxdiff/literal-folding)`, never a mismatch (lavapipe folds the
+/// comparison mask as the H200 does).
+#[test]
+fn the_h200_foldings_replay_clean() {
+    let dir = root().join("docs/h200-fuzz");
+    let o = dxdiff().arg("replay").arg(&dir).output().expect("runs");
+    let text = stdout(&o);
+    assert!(text.ends_with("4 passed, 0 failed, 0 skipped\n"), "{text}");
+    let _turn = gpu_turn();
+    let Some(o) = with_adapter(
+        replay_gpu(&dir, &["--profile", "exact"], None)
+            .output()
+            .expect("runs"),
+    ) else {
+        return;
+    };
+    let text = stdout(&o);
+    assert!(text.ends_with("4 passed, 0 failed, 0 skipped\n"), "{text}");
+    assert!(
+        text.lines().any(|l| l.starts_with("ADAPTED ")
+            && l.contains("compare_mask_folded.json")
+            && l.contains("adapted(dxdiff/literal-folding)")),
+        "{text}"
+    );
+}
