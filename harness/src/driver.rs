@@ -15,6 +15,7 @@
 use std::time::Instant;
 
 use oracles::verdict::{Inconclusive, Judge, Skip, Verdict};
+use reports::counts::Distance;
 
 use crate::exec::{Batch, Executor, Results, Unit};
 
@@ -73,6 +74,24 @@ impl Differential {
     /// The index of the first mismatching vector.
     pub fn first_mismatch(&self) -> Option<usize> {
         self.verdicts.iter().position(Verdict::is_mismatch)
+    }
+
+    /// Vector `k`'s index in the candidate's results, when it reached the candidate.
+    pub fn candidate_index(&self, k: usize) -> Option<usize> {
+        self.live.binary_search(&k).ok()
+    }
+
+    /// The words vector `k` differs in.
+    pub fn differences(&self, k: usize) -> Vec<Difference> {
+        self.candidate_index(k)
+            .map(|gk| differences(&self.reference, k, &self.candidate, gk))
+            .unwrap_or_default()
+    }
+
+    /// The widest difference of vector `k`, for the report's histogram.
+    pub fn distance(&self, k: usize) -> Option<Distance> {
+        self.candidate_index(k)
+            .and_then(|gk| distance(&self.reference, k, &self.candidate, gk))
     }
 }
 
@@ -150,10 +169,127 @@ pub fn reference_run(
     Ok(r)
 }
 
-/// The verdict on vector `k` of `batch`: every observed output component of every invocation,
-/// whether each pixel was discarded (a discarded pixel's outputs are never written, so they
-/// are not compared), and every UAV word. `rk` and `gk` index the vector in the reference's
-/// and the candidate's results.
+/// Where a differing word is: an output component of one invocation, a UAV word, or a pixel
+/// that one side discarded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    /// Component `comp` of output register `reg` of invocation `invocation`.
+    Output {
+        /// The invocation within the vector.
+        invocation: usize,
+        /// The `o#` register.
+        reg: usize,
+        /// The component, 0..4.
+        comp: usize,
+    },
+    /// Word `word` of UAV `slot`.
+    Uav {
+        /// The `u#` register.
+        slot: u32,
+        /// The word index.
+        word: usize,
+    },
+    /// Invocation `invocation` was discarded on one side only.
+    Discard {
+        /// The invocation within the vector.
+        invocation: usize,
+    },
+}
+
+impl std::fmt::Display for Place {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Place::Output {
+                invocation,
+                reg,
+                comp,
+            } => {
+                let c = ["x", "y", "z", "w"][*comp & 3];
+                if *invocation == 0 {
+                    write!(f, "o{reg}.{c}")
+                } else {
+                    write!(f, "invocation {invocation} o{reg}.{c}")
+                }
+            }
+            Place::Uav { slot, word } => write!(f, "u{slot}[{word}]"),
+            Place::Discard { invocation } => write!(f, "invocation {invocation} discarded"),
+        }
+    }
+}
+
+/// One word the two sides disagree on: where, the reference's and the candidate's bits (a
+/// discard counts as 1 where the side discarded).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Difference {
+    /// Where the word is.
+    pub place: Place,
+    /// The reference's word.
+    pub want: u32,
+    /// The candidate's word.
+    pub have: u32,
+}
+
+/// Every word of vector `rk` of `reference` that differs from vector `gk` of `got`: every
+/// observed output component of every invocation (a pixel discarded by both is not compared,
+/// as its outputs are never written; one discarded by one side only is one difference), and
+/// every UAV word. The judge and the report's distances and counterexamples read the same list.
+pub fn differences(reference: &Results, rk: usize, got: &Results, gk: usize) -> Vec<Difference> {
+    let mut out = Vec::new();
+    for i in 0..reference.invocations {
+        let (rd, gd) = (reference.discarded_of(rk, i), got.discarded_of(gk, i));
+        if rd != gd {
+            out.push(Difference {
+                place: Place::Discard { invocation: i },
+                want: u32::from(rd),
+                have: u32::from(gd),
+            });
+            continue;
+        }
+        if rd {
+            continue;
+        }
+        let (want, have) = (reference.outputs_of(rk, i), got.outputs_of(gk, i));
+        for (reg, mask) in got.observed.iter().enumerate() {
+            for c in (0..4).filter(|c| mask & (1 << c) != 0) {
+                let w = want.get(reg).map_or(0, |x| x[c]);
+                let h = have.get(reg).map_or(0, |x| x[c]);
+                if w != h {
+                    out.push(Difference {
+                        place: Place::Output {
+                            invocation: i,
+                            reg,
+                            comp: c,
+                        },
+                        want: w,
+                        have: h,
+                    });
+                }
+            }
+        }
+    }
+    if let (Some(want), Some(have)) = (reference.uavs.get(rk), got.uavs.get(gk)) {
+        for (slot, words) in want {
+            let have = have.get(slot).map_or(&[][..], |x| x.as_slice());
+            for (i, w) in words.iter().enumerate() {
+                let h = have.get(i).copied().unwrap_or(0);
+                if *w != h {
+                    out.push(Difference {
+                        place: Place::Uav {
+                            slot: *slot,
+                            word: i,
+                        },
+                        want: *w,
+                        have: h,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The verdict on vector `k` of `batch`: the worst verdict over its [`differences`]. `rk` and
+/// `gk` index the vector in the reference's and the candidate's results.
 pub fn judge_vector(
     judge: &Judge,
     batch: &Batch,
@@ -164,46 +300,41 @@ pub fn judge_vector(
     gk: usize,
 ) -> Verdict {
     let mut v = Verdict::Match;
-    for i in 0..reference.invocations {
-        let events = reference.events_of(rk, i);
-        let (rd, gd) = (reference.discarded_of(rk, i), got.discarded_of(gk, i));
-        if rd != gd {
-            v = v.worst(judge.attribute(events));
-            continue;
-        }
-        if rd {
-            continue;
-        }
-        let (want, have) = (reference.outputs_of(rk, i), got.outputs_of(gk, i));
-        for (reg, mask) in got.observed.iter().enumerate() {
-            for c in 0..4 {
-                if mask & (1 << c) == 0 {
-                    continue;
-                }
-                let w = want.get(reg).map_or(0, |x| x[c]);
-                let h = have.get(reg).map_or(0, |x| x[c]);
-                if w != h {
-                    let terms = judge.terms(batch.invocation(k, i), c);
-                    let free = reference.free_output(rk, i, reg, c);
-                    v = v.worst(judge.word_free(w, h, free, events, terms));
-                }
-            }
-        }
-    }
-    let events = reference.events_of(rk, 0);
-    if let (Some(want), Some(have)) = (reference.uavs.get(rk), got.uavs.get(gk)) {
-        for (slot, words) in want {
-            let have = have.get(slot).map_or(&[][..], |x| x.as_slice());
-            for (i, w) in words.iter().enumerate() {
-                let h = have.get(i).copied().unwrap_or(0);
-                if *w != h {
-                    let free = reference.free_uav(rk, *slot, i);
-                    v = v.worst(judge.word_free(*w, h, free, events, None));
-                }
-            }
-        }
+    for d in differences(reference, rk, got, gk) {
+        v = v.worst(match d.place {
+            Place::Discard { invocation } => judge.attribute(reference.events_of(rk, invocation)),
+            Place::Output {
+                invocation,
+                reg,
+                comp,
+            } => judge.word_free(
+                d.want,
+                d.have,
+                reference.free_output(rk, invocation, reg, comp),
+                reference.events_of(rk, invocation),
+                judge.terms(batch.invocation(k, invocation), comp),
+            ),
+            Place::Uav { slot, word } => judge.word_free(
+                d.want,
+                d.have,
+                reference.free_uav(rk, slot, word),
+                reference.events_of(rk, 0),
+                None,
+            ),
+        });
     }
     v
+}
+
+/// The widest distance among vector `rk`'s differences (`None` when none differs).
+pub fn distance(reference: &Results, rk: usize, got: &Results, gk: usize) -> Option<Distance> {
+    differences(reference, rk, got, gk)
+        .iter()
+        .map(|d| match d.place {
+            Place::Discard { .. } => Distance::Other,
+            _ => Distance::of(d.want, d.have),
+        })
+        .max()
 }
 
 /// Run `batch` of `unit` on both executors and judge every vector.

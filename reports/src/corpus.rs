@@ -38,7 +38,7 @@ impl Status {
 }
 
 /// The differential check of one qualified program (`--verify N`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Verdicts {
     /// Lanes per verdict.
     pub counts: Counts,
@@ -184,6 +184,128 @@ impl Record {
             }
         }
     }
+}
+
+/// The self-contained HTML report of a corpus run: the summary, the catalog ids programs were
+/// rejected by or relied on, a sortable table of programs (with `--verify`, their verdicts),
+/// and the lanes each catalog entry adapted.
+pub fn html(r: &Record) -> String {
+    use crate::html::{Cell, Page, col, num};
+    let t = &r.totals;
+    let sub = match &r.verify {
+        Some(v) => format!(
+            "translator {}; verified over {} inputs per program, seed {}, adapter {}",
+            r.translator, v.inputs, v.seed, v.adapter
+        ),
+        None => format!("translator {} (qualification only)", r.translator),
+    };
+    let mut page = Page::new("dxdiff corpus", &sub);
+    page.heading("summary", "Summary");
+    page.cards(&[
+        ("programs", r.programs.len().to_string(), ""),
+        ("qualified", t.qualified.to_string(), ""),
+        ("unsupported (fail closed)", t.unsupported.to_string(), ""),
+        (
+            "failed",
+            t.failed.to_string(),
+            if t.failed > 0 { "bad" } else { "good" },
+        ),
+    ]);
+    let mut lanes = Counts::default();
+    for v in r.programs.iter().filter_map(|p| p.verdicts.as_ref()) {
+        lanes.add(&v.counts);
+    }
+    if r.verify.is_some() {
+        page.verdicts(&lanes);
+    }
+    let findings: Vec<String> = r
+        .programs
+        .iter()
+        .flat_map(|p| {
+            p.verdicts
+                .iter()
+                .flat_map(|v| &v.findings)
+                .map(|f| crate::verify::finding_line(&p.name, f))
+        })
+        .collect();
+    if !findings.is_empty() {
+        page.subheading("findings", "Programs that rely on undefined behaviour");
+        page.list(&findings);
+    }
+    page.heading("programs", "Programs");
+    let verified = r.verify.is_some();
+    let mut cols = vec![col("program"), col("status"), col("reason")];
+    if verified {
+        cols.extend([
+            num("lanes"),
+            num("match"),
+            num("within tolerance"),
+            num("adapted"),
+            num("mismatch"),
+            num("inconclusive"),
+            col("note"),
+        ]);
+    }
+    let rows: Vec<Vec<Cell>> = r
+        .programs
+        .iter()
+        .map(|p| {
+            let reason = match (&p.catalog_id, &p.reason) {
+                (Some(id), Some(why)) => format!("[{id}] {why}"),
+                (Some(id), None) => id.clone(),
+                (None, Some(why)) => why.clone(),
+                (None, None) => String::new(),
+            };
+            let mut row = vec![
+                Cell::code(&p.name),
+                Cell::text(p.status.as_str()).bad_if(p.status == Status::Failed),
+                Cell::text(reason),
+            ];
+            if verified {
+                let v = p.verdicts.clone().unwrap_or_default();
+                let c = &v.counts;
+                row.extend([
+                    Cell::num(c.lanes),
+                    Cell::num(c.matched),
+                    Cell::num(c.within),
+                    Cell::num(c.adapted),
+                    Cell::num(c.mismatch).bad_if(c.mismatch > 0),
+                    Cell::num(c.inconclusive),
+                    Cell::text(v.counterexample.or(v.skipped).unwrap_or_default()),
+                ]);
+            }
+            row
+        })
+        .collect();
+    page.table(&cols, &rows);
+    if !r.catalog_hits.is_empty() {
+        page.heading("catalog", "Programs per catalog id (rejected or relying)");
+        let rows: Vec<Vec<Cell>> = r
+            .catalog_hits
+            .iter()
+            .map(|(id, n)| vec![Cell::code(id), Cell::num(*n)])
+            .collect();
+        page.table(&[col("catalog id"), num("programs")], &rows);
+    }
+    if !r.adapted_lanes.is_empty() {
+        page.heading("adapted", "Adapted lanes per catalog entry");
+        let rows: Vec<Vec<Cell>> = r
+            .adapted_lanes
+            .iter()
+            .map(|(id, n)| {
+                vec![
+                    Cell::code(id),
+                    Cell::num(*n),
+                    Cell::text(crate::verify::responsible(id)),
+                ]
+            })
+            .collect();
+        page.table(
+            &[col("catalog entry"), num("adapted lanes"), col("scope")],
+            &rows,
+        );
+    }
+    page.finish()
 }
 
 /// The Markdown table: totals, rejections by catalog id, then one line per program.

@@ -51,6 +51,66 @@ pub struct Tally {
     /// Lanes adapted per catalog id.
     #[serde(default)]
     pub adapted_by: BTreeMap<String, u64>,
+    /// How far apart the differing lanes (within tolerance, adapted, mismatch) were: lanes per
+    /// [`Distance`] bucket (empty when no lane differed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub distance: Vec<u64>,
+}
+
+/// How far apart two words are, as a histogram bucket: the report's ULP histogram.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Distance {
+    /// Only the sign of a zero differs (0 ULP by the case format's distance).
+    SignOfZero,
+    /// `2^(k-1) <= ulp < 2^k`, `k` in 1..=32 (32 also holds everything wider).
+    Log2(u8),
+    /// A NaN on either side, or a discard that differs: no distance applies.
+    Other,
+}
+
+impl Distance {
+    /// Buckets in a histogram: the sign of zero, 32 powers of two, other.
+    pub const BUCKETS: usize = 34;
+
+    /// The bucket of a reference word `want` against `have`.
+    pub fn of(want: u32, have: u32) -> Distance {
+        let nan = |w: u32| w & 0x7f80_0000 == 0x7f80_0000 && w & 0x007f_ffff != 0;
+        if nan(want) || nan(have) {
+            return Distance::Other;
+        }
+        match oracles::case::ulp_distance(want, have) {
+            0 => Distance::SignOfZero,
+            d => Distance::Log2((d.ilog2() + 1).min(32) as u8),
+        }
+    }
+
+    /// Its index in [`Tally::distance`].
+    pub fn index(self) -> usize {
+        match self {
+            Distance::SignOfZero => 0,
+            Distance::Log2(k) => usize::from(k.clamp(1, 32)),
+            Distance::Other => 33,
+        }
+    }
+
+    /// The bucket's label: `±0`, `1`, `2-3`, `4-7`, ..., `2^31+`, `NaN/discard`.
+    pub fn label(index: usize) -> String {
+        match index {
+            0 => "±0".into(),
+            1 => "1".into(),
+            2 => "2-3".into(),
+            32 => "2^31+".into(),
+            k if k < 32 => {
+                let lo = 1u64 << (k - 1);
+                if k <= 11 {
+                    format!("{lo}-{}", 2 * lo - 1)
+                } else {
+                    format!("2^{}", k - 1)
+                }
+            }
+            _ => "NaN/discard".into(),
+        }
+    }
 }
 
 impl Tally {
@@ -75,11 +135,23 @@ impl Tally {
         false
     }
 
+    /// Count one differing lane's widest word difference.
+    pub fn add_distance(&mut self, d: Distance) {
+        self.distance.resize(Distance::BUCKETS, 0);
+        self.distance[d.index()] += 1;
+    }
+
     /// Add another tally.
     pub fn merge(&mut self, o: &Tally) {
         self.counts.add(&o.counts);
         for (id, n) in &o.adapted_by {
             *self.adapted_by.entry(id.clone()).or_default() += n;
+        }
+        if !o.distance.is_empty() {
+            self.distance.resize(Distance::BUCKETS, 0);
+            for (a, b) in self.distance.iter_mut().zip(&o.distance) {
+                *a += b;
+            }
         }
     }
 }
@@ -105,5 +177,30 @@ mod tests {
         u.merge(&t);
         assert_eq!(u.counts.lanes, 12);
         assert_eq!(u.adapted_by["dxdiff/nan"], 4);
+    }
+
+    #[test]
+    fn distances_fall_into_log2_buckets() {
+        assert_eq!(Distance::of(0, 0x8000_0000), Distance::SignOfZero);
+        assert_eq!(Distance::of(0x3f80_0000, 0x3f80_0001), Distance::Log2(1));
+        assert_eq!(Distance::of(0x3f80_0000, 0x3f80_0003), Distance::Log2(2));
+        assert_eq!(Distance::of(0x3f80_0000, 0x3f80_0004), Distance::Log2(3));
+        // Across zero: +1 ULP from -0 to the smallest positive denormal.
+        assert_eq!(Distance::of(0x8000_0000, 1), Distance::Log2(1));
+        assert_eq!(Distance::of(0x7f7f_ffff, 0xff7f_ffff), Distance::Log2(32));
+        assert_eq!(Distance::of(0x7fc0_0000, 0), Distance::Other);
+        assert_eq!(Distance::label(0), "±0");
+        assert_eq!(Distance::label(3), "4-7");
+        assert_eq!(Distance::label(12), "2^11");
+        assert_eq!(Distance::label(33), "NaN/discard");
+        let mut t = Tally::default();
+        t.add_distance(Distance::Log2(3));
+        t.add_distance(Distance::Other);
+        let mut u = Tally::default();
+        u.merge(&t);
+        u.merge(&t);
+        assert_eq!(u.distance.len(), Distance::BUCKETS);
+        assert_eq!((u.distance[3], u.distance[33]), (2, 2));
+        assert_eq!(u.distance.iter().sum::<u64>(), 4);
     }
 }

@@ -125,14 +125,13 @@ impl State {
         Ok(serde_json::from_str(text)?)
     }
 
-    /// The progress line.
+    /// The progress message, beside the program count and rate that the progress bar (or
+    /// its plain line) shows.
     pub fn progress(&self) -> String {
         let s = &self.stats;
         let secs = s.seconds.max(1e-9);
         format!(
-            "fuzz: {} programs ({:.1}/s), {} lanes ({:.0}/s), {} rejected ({:.0}%), {} crashed, {} distinct mismatches",
-            s.programs,
-            s.programs as f64 / secs,
+            "{} lanes ({:.0}/s), {} rejected ({:.0}%), {} crashed, {} distinct mismatches",
             s.counts.lanes,
             s.counts.lanes as f64 / secs,
             s.rejected,
@@ -151,6 +150,104 @@ impl State {
             self.divergences.len()
         )
     }
+}
+
+/// The self-contained HTML report of a campaign: the summary, the distinct divergences
+/// (sortable), and each one's shrunk program, as `case_text` returns the saved case's text for
+/// its path (relative to the campaign folder).
+pub fn html(st: &State, case_text: &dyn Fn(&str) -> Option<String>) -> String {
+    use crate::html::{Cell, Page, anchor, col, num};
+    let s = &st.stats;
+    let mut page = Page::new(
+        &format!("dxdiff fuzz: {}", st.translator),
+        &format!("seed {}, {} programs", st.seed, s.programs),
+    );
+    page.heading("summary", "Summary");
+    let secs = s.seconds.max(1e-9);
+    page.cards(&[
+        ("programs", s.programs.to_string(), ""),
+        (
+            "programs per second",
+            format!("{:.2}", s.programs as f64 / secs),
+            "",
+        ),
+        (
+            "distinct mismatches",
+            st.divergences.len().to_string(),
+            if st.divergences.is_empty() {
+                "good"
+            } else {
+                "bad"
+            },
+        ),
+        (
+            "programs with a mismatch",
+            s.mismatching_programs.to_string(),
+            "",
+        ),
+        ("rejected", s.rejected.to_string(), ""),
+        (
+            "translator crashes",
+            s.crashed.to_string(),
+            if s.crashed > 0 { "bad" } else { "" },
+        ),
+        ("opcodes covered", s.opcodes.len().to_string(), ""),
+    ]);
+    page.verdicts(&s.counts);
+    page.para(&st.closing_line());
+    if !st.narrowed.is_empty() {
+        page.para(&format!(
+            "narrowed (the translator rejects): {}",
+            st.narrowed.join(", ")
+        ));
+    }
+    if !st.findings.is_empty() {
+        page.subheading(
+            "findings",
+            "Generated programs that rely on undefined behaviour (a generator bug)",
+        );
+        page.list(&st.findings);
+    }
+    page.heading("divergences", "Distinct divergences");
+    let rows: Vec<Vec<Cell>> = st
+        .divergences
+        .iter()
+        .map(|d| {
+            vec![
+                Cell::code(&d.signature).link(format!("#{}", anchor("case", &d.case))),
+                Cell::num(d.instructions as u64),
+                Cell::num(d.program),
+                Cell::num(d.seen),
+                Cell::code(&d.case),
+            ]
+        })
+        .collect();
+    page.table(
+        &[
+            col("signature"),
+            num("instructions"),
+            num("first program"),
+            num("seen"),
+            col("case"),
+        ],
+        &rows,
+    );
+    for d in &st.divergences {
+        page.subheading(&anchor("case", &d.case), &d.signature);
+        page.para(&format!(
+            "reproduce with: dxdiff replay --executor gpu {}",
+            d.case
+        ));
+        match case_text(&d.case) {
+            Some(text) => page.text_block(
+                "the shrunk program and its expectations (dxdiff-case/1)",
+                &text,
+                true,
+            ),
+            None => page.para("the case file could not be read"),
+        }
+    }
+    page.finish()
 }
 
 /// What `dxdiff fuzz` prints when a campaign ends, its closing line last: the translator and

@@ -6,13 +6,14 @@
 //! | module | model | renderings |
 //! | --- | --- | --- |
 //! | [`counts`] | verdict counts per lane ([`counts::Counts`], [`counts::Tally`]) | |
-//! | [`verify`] | `dxdiff verify`'s run report (`dxdiff-report/1`) | JSON, Markdown, JUnit, closing line |
-//! | [`corpus`] | corpus qualification records (`dxdiff-corpus/1`) | JSON, Markdown, JUnit |
+//! | [`verify`] | `dxdiff verify`'s run report (`dxdiff-report/1`) | JSON, Markdown, HTML, JUnit, closing line |
+//! | [`corpus`] | corpus qualification records (`dxdiff-corpus/1`) | JSON, Markdown, HTML, JUnit |
 //! | [`transition`] | a record against its baseline | text, regressions |
-//! | [`fuzz`] | a fuzz campaign's state (`dxdiff-fuzz/2`) | JSON, progress and closing lines, JUnit |
+//! | [`fuzz`] | a fuzz campaign's state (`dxdiff-fuzz/2`) | JSON, HTML, progress and closing lines, JUnit |
 //! | [`bench`] | translation throughput | Markdown |
 //! | [`cases`] | `dxdiff-case/1` files | one writer that returns its IO errors |
 //! | [`junit`] | the JUnit document shape | |
+//! | [`html`] | the self-contained HTML page (`report.html`) | |
 
 #![deny(missing_docs)]
 
@@ -21,6 +22,7 @@ pub mod cases;
 pub mod corpus;
 pub mod counts;
 pub mod fuzz;
+pub mod html;
 pub mod junit;
 pub mod transition;
 pub mod verify;

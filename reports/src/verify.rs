@@ -33,6 +33,32 @@ pub struct ProgramReport {
     /// What the program relies on that Direct3D leaves undefined (`<kind> at instruction N`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub findings: Vec<String>,
+    /// The counterexample as the HTML report shows it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<Counterexample>,
+}
+
+/// A counterexample for people: the program's text, its translation, and the words that
+/// differ, side by side.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Counterexample {
+    /// The program's disassembly.
+    pub disassembly: String,
+    /// The WGSL the translator wrote.
+    pub wgsl: String,
+    /// Every word of the saved vector that differs.
+    pub words: Vec<WordDiff>,
+}
+
+/// One differing word of a counterexample.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WordDiff {
+    /// Where it is: `o0.y`, `u0[12]`, `invocation 3 o1.x`.
+    pub place: String,
+    /// The reference's (Direct3D's) word.
+    pub expected: u32,
+    /// The translation's word on the GPU.
+    pub got: u32,
 }
 
 impl ProgramReport {
@@ -269,6 +295,185 @@ pub fn markdown(r: &RunReport) -> String {
         s.push_str(&format!("| {k} | {v:.2} |\n"));
     }
     s
+}
+
+/// The self-contained HTML report: the summary, a sortable table of programs, the lanes each
+/// catalog entry adapted, the distance (ULP) histogram of each program's differing lanes, and
+/// each counterexample with its disassembly, its WGSL and the differing words side by side.
+pub fn html(r: &RunReport) -> String {
+    use crate::html::{Cell, Page, anchor, col, num, word};
+    let mut page = Page::new(
+        &format!("dxdiff verify: {}", r.profile),
+        &format!(
+            "seed {}, {} inputs per program, adapter {}",
+            r.seed, r.inputs_per_program, r.adapter
+        ),
+    );
+    page.heading("summary", "Summary");
+    let total = r.seconds.get("total").copied().unwrap_or(0.0);
+    page.cards(&[
+        ("programs", r.programs.len().to_string(), ""),
+        (
+            "programs with a mismatch",
+            r.programs
+                .iter()
+                .filter(|p| p.tally.counts.mismatch > 0)
+                .count()
+                .to_string(),
+            "",
+        ),
+        ("seconds", format!("{total:.1}"), ""),
+        (
+            "lanes per second",
+            format!("{:.0}", rate(r.totals.lanes, total)),
+            "",
+        ),
+    ]);
+    page.verdicts(&r.totals);
+    page.para(&r.closing_line());
+    let findings = r.findings();
+    if !findings.is_empty() {
+        page.subheading("findings", "Programs that rely on undefined behaviour");
+        page.list(&findings);
+    }
+    if !r.skips.is_empty() {
+        let skips: Vec<String> = r.skips.iter().map(|(k, n)| format!("{k}: {n}")).collect();
+        page.subheading("skips", "Programs skipped, by reason");
+        page.list(&skips);
+    }
+    page.heading("programs", "Programs");
+    let rows: Vec<Vec<Cell>> = r
+        .programs
+        .iter()
+        .map(|p| {
+            let c = &p.tally.counts;
+            let note = if p.detail.is_some() {
+                Cell::text(
+                    p.counterexample
+                        .clone()
+                        .unwrap_or_else(|| "counterexample".into()),
+                )
+                .link(format!("#{}", anchor("cx", &p.name)))
+            } else {
+                Cell::text(
+                    p.skipped
+                        .clone()
+                        .or_else(|| p.counterexample.clone())
+                        .or_else(|| p.counterexample_error.clone())
+                        .unwrap_or_default(),
+                )
+            };
+            vec![
+                Cell::code(&p.name),
+                Cell::num(c.lanes),
+                Cell::num(c.matched),
+                Cell::num(c.within),
+                Cell::num(c.adapted),
+                Cell::num(c.mismatch).bad_if(c.mismatch > 0),
+                Cell::num(c.inconclusive),
+                note,
+            ]
+        })
+        .collect();
+    page.table(
+        &[
+            col("program"),
+            num("lanes"),
+            num("match"),
+            num("within tolerance"),
+            num("adapted"),
+            num("mismatch"),
+            num("inconclusive"),
+            col("note"),
+        ],
+        &rows,
+    );
+    page.heading("adapted", "Adapted lanes per catalog entry");
+    let rows: Vec<Vec<Cell>> = r
+        .adapted_by
+        .iter()
+        .map(|(id, n)| {
+            let what = oracles::catalog::catalog()
+                .get(id)
+                .map(|e| e.domain_text.clone())
+                .unwrap_or_default();
+            vec![
+                Cell::code(id),
+                Cell::num(*n),
+                Cell::text(responsible(id)),
+                Cell::text(what),
+            ]
+        })
+        .collect();
+    page.table(
+        &[
+            col("catalog entry"),
+            num("adapted lanes"),
+            col("scope"),
+            col("what it allows"),
+        ],
+        &rows,
+    );
+    page.heading("distances", "How far the differing lanes were (ULP)");
+    page.para(
+        "Per program (a built-in program is one op), the lanes judged within tolerance, adapted or mismatching, by the widest ULP distance of their differing words; bar heights on a log scale, hover for counts.",
+    );
+    for p in r.programs.iter().filter(|p| !p.tally.distance.is_empty()) {
+        page.distance_histogram(&p.name, &p.tally.distance);
+    }
+    let with_detail: Vec<&ProgramReport> =
+        r.programs.iter().filter(|p| p.detail.is_some()).collect();
+    if !with_detail.is_empty() {
+        page.heading("counterexamples", "Counterexamples");
+    }
+    for p in with_detail {
+        let Some(d) = &p.detail else { continue };
+        page.subheading(&anchor("cx", &p.name), &p.name);
+        if let Some(path) = &p.counterexample {
+            page.para(&format!(
+                "saved as {path}; reproduce with: dxdiff replay --executor gpu {path}"
+            ));
+        }
+        let rows: Vec<Vec<Cell>> = d
+            .words
+            .iter()
+            .map(|w| {
+                vec![
+                    Cell::code(&w.place),
+                    Cell::code(word(w.expected)),
+                    Cell::code(word(w.got)).bad_if(true),
+                    {
+                        let i = crate::counts::Distance::of(w.expected, w.got).index();
+                        Cell::ranked(crate::counts::Distance::label(i), i as f64)
+                    },
+                ]
+            })
+            .collect();
+        page.table(
+            &[
+                col("word"),
+                col("expected (D3D)"),
+                col("got (GPU)"),
+                num("ULP distance"),
+            ],
+            &rows,
+        );
+        page.pair(("disassembly", &d.disassembly), ("WGSL", &d.wgsl));
+    }
+    page.heading("time", "Where the time went");
+    let rows: Vec<Vec<Cell>> = r
+        .seconds
+        .iter()
+        .map(|(k, v)| vec![Cell::text(k), Cell::ranked(format!("{v:.2}"), *v)])
+        .chain(r.gpu_phases.iter().map(|(k, v)| {
+            vec![
+                Cell::text(format!("GPU {k}")),
+                Cell::ranked(format!("{v:.2}"), *v),
+            ]
+        }))
+        .collect();
+    page.table(&[col("phase"), num("seconds")], &rows);
+    page.finish()
 }
 
 /// JUnit XML: one test case per program; a mismatch is a failure, a skip is skipped.

@@ -1,4 +1,4 @@
-//! `dxdiff corpus PATH... [--out FILE] [--baseline FILE] [--verify N] [--junit FILE]`: corpus
+//! `dxdiff corpus PATH... [--out FILE] [--html FILE] [--baseline FILE] [--verify N] [--junit FILE]`: corpus
 //! qualification (crate::qualify), optionally with a differential check of every qualified
 //! program, and the transition against a baseline record (crate::transition). Prints the
 //! Markdown table, the transition, and last `corpus: N qualified, N unsupported, N failed`.
@@ -38,6 +38,9 @@ pub struct CorpusArgs {
     /// Write the Markdown table here as well as printing it.
     #[arg(long)]
     markdown: Option<PathBuf>,
+    /// Write the self-contained HTML report here (default: beside `--out`, as `.html`).
+    #[arg(long)]
+    html: Option<PathBuf>,
     /// The changes against the baseline are intended: report regressions, exit 0.
     #[arg(long)]
     accept: bool,
@@ -93,6 +96,15 @@ pub fn run(a: &CorpusArgs) -> CliResult {
     }
     if let Some(junit) = &a.junit {
         write_output(Some(junit), reports::corpus::junit(&record).as_bytes())?;
+    }
+    let html = a.html.clone().or_else(|| {
+        a.out
+            .as_ref()
+            .filter(|o| o.extension().is_none_or(|e| e != "html"))
+            .map(|o| o.with_extension("html"))
+    });
+    if let Some(h) = &html {
+        write_output(Some(h), reports::corpus::html(&record).as_bytes())?;
     }
     let md = reports::corpus::markdown(&record);
     if let Some(m) = &a.markdown {

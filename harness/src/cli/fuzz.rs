@@ -26,7 +26,7 @@ pub struct FuzzArgs {
     /// Stop after this long: `90s`, `10m`, `1h` (or seconds).
     #[arg(long)]
     time: Option<String>,
-    /// The campaign folder: `state.json` (resumable) and `cases/`.
+    /// The campaign folder: `state.json` (resumable), `cases/` and `report.html`.
     #[arg(long, default_value = "dxdiff-fuzz")]
     out: PathBuf,
     /// Also write JUnit XML here: one failed test case per distinct divergence, or one passing
@@ -135,6 +135,11 @@ pub fn run(a: &FuzzArgs) -> CliResult {
     if let Some(junit) = &a.junit {
         super::write_output(Some(junit), reports::fuzz::junit(&st).as_bytes())?;
     }
+    let case_text = |rel: &str| std::fs::read_to_string(a.out.join(rel)).ok();
+    super::write_output(
+        Some(&a.out.join("report.html")),
+        reports::fuzz::html(&st, &case_text).as_bytes(),
+    )?;
     print!("{}", reports::fuzz::summary(&st, &rows));
     Ok(if st.divergences.is_empty() {
         ExitCode::SUCCESS

@@ -1,5 +1,5 @@
 //! `dxdiff verify [--profile P] [--adapter A] [--seed S] [--cases N] [--out DIR]`: the main job.
-//! Prints a summary table, writes `DIR/report.json` and `DIR/report.md`, saves each mismatch
+//! Prints a summary table, writes `DIR/report.json`, `DIR/report.md` and `DIR/report.html`, saves each mismatch
 //! under `DIR/cases/`, and ends with the contract's closing line. Exit 1 on a mismatch, 4
 //! without a usable adapter.
 
@@ -108,6 +108,10 @@ pub fn run(a: &VerifyArgs) -> CliResult {
     write_output(Some(&out.join("report.json")), json.as_bytes())?;
     let md = reports::verify::markdown(&report);
     write_output(Some(&out.join("report.md")), md.as_bytes())?;
+    write_output(
+        Some(&out.join("report.html")),
+        reports::verify::html(&report).as_bytes(),
+    )?;
     if let Some(junit) = &a.junit {
         write_output(Some(junit), reports::verify::junit(&report).as_bytes())?;
     }

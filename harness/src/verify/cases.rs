@@ -147,9 +147,17 @@ impl Verifier {
             .first()
             .cloned()
             .unwrap_or_else(|| inconclusive("no result".into()));
+        if matches!(v, Verdict::Within | Verdict::Adapted(_) | Verdict::Mismatch)
+            && let Some(dist) = d.distance(0)
+        {
+            report.tally.add_distance(dist);
+        }
         if v.is_mismatch() && report.counterexample.is_none() {
             let out = saved(case, run, &d);
             self.save(&format!("{}-{}", case.name, run.id), &out, report);
+            if let Some(t) = unit.translation {
+                report.detail = Some(super::program::detail(unit.shader, t, &d, 0));
+            }
         }
         v
     }

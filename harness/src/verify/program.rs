@@ -8,7 +8,7 @@ use std::time::Instant;
 use generators::programs::SingleOp;
 use oracles::interp::DEFAULT_BUDGET;
 use oracles::verdict::{Inconclusive, Judge, Skip, SkipKind, Verdict};
-use reports::verify::ProgramReport;
+use reports::verify::{Counterexample, ProgramReport, WordDiff};
 use translator::Translation;
 use translator::manifest::BindingKind;
 
@@ -33,6 +33,28 @@ const COMPUTE_RETRY: u64 = 1 << 26;
 /// Most dispatches per compute program.
 const MAX_DISPATCHES: usize = 256;
 
+/// The counterexample of vector `k` of `d` as the HTML report shows it.
+pub(super) fn detail(
+    shader: &dxbc::Shader,
+    t: &Translation,
+    d: &Differential,
+    k: usize,
+) -> Counterexample {
+    Counterexample {
+        disassembly: dxbc::disasm::disassemble(&shader.program, dxbc::disasm::Syntax::Fxc),
+        wgsl: t.wgsl.clone(),
+        words: d
+            .differences(k)
+            .into_iter()
+            .map(|x| WordDiff {
+                place: x.place.to_string(),
+                expected: x.want,
+                got: x.have,
+            })
+            .collect(),
+    }
+}
+
 /// Count a differential run into a report: every vector's verdict, why the candidate stopped
 /// (if it did), and an interpreter that could not run a vector.
 fn tally(report: &mut ProgramReport, d: &Differential) -> Option<usize> {
@@ -40,6 +62,11 @@ fn tally(report: &mut ProgramReport, d: &Differential) -> Option<usize> {
     for (k, v) in d.verdicts.iter().enumerate() {
         if report.tally(v) {
             first.get_or_insert(k);
+        }
+        if matches!(v, Verdict::Within | Verdict::Adapted(_) | Verdict::Mismatch)
+            && let Some(dist) = d.distance(k)
+        {
+            report.tally.add_distance(dist);
         }
         if let Verdict::Inconclusive(Inconclusive::Reference(why)) = v
             && report.skipped.is_none()
@@ -133,6 +160,7 @@ impl Verifier {
                 "dxdiff verify",
             );
             self.save(name, &case, &mut report);
+            report.detail = Some(detail(&shader, &t, &d, k));
         }
         report
     }
@@ -261,6 +289,7 @@ impl Verifier {
                 &format!("dxdiff verify --corpus, from {name}"),
             );
             self.save(&format!("corpus-{stem}"), &case, &mut report);
+            report.detail = Some(detail(&shader, &t, &again, 0));
         }
         self.clock("shrinking", t3);
         report

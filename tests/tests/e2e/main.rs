@@ -11,6 +11,7 @@ mod fuzz;
 mod generated;
 mod gpu_compute;
 mod hostile;
+mod html;
 mod lavapipe_loop_limit;
 mod replay;
 mod verify;
