@@ -1,9 +1,11 @@
 //! GPU work in a child process. A hung dispatch or a driver crash ends the child, not the run:
 //! the client gets a `Timeout` or `DeviceLost` error for that request, and the next request
-//! starts a fresh worker. The protocol is one JSON line per request and per response over the
-//! worker's stdin and stdout.
+//! starts a fresh worker. Requests and responses travel as frames over the worker's stdin and
+//! stdout ([`super::wire`]): a JSON header with the control data, and the buffers' words raw.
 
-use std::io::{BufRead, BufReader, Write};
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::io::{BufReader, BufWriter};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::Duration;
@@ -11,10 +13,11 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use translator::Manifest;
 
+use super::wire::{Frame, WireError, read_frame, write_frame};
 use super::{ComputeInputs, Gpu, GpuError, KernelOutput, Phases, Records};
 
 /// One kernel to run.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Request {
     /// The compute module: the translation itself, or its wrapped kernel.
     pub wgsl: String,
@@ -30,68 +33,201 @@ pub struct Request {
     pub records: Option<Records>,
 }
 
-/// A worker's answer. An error travels as its stable code and detail
-/// ([`GpuError::code`], [`GpuError::detail`]) and is rebuilt by [`GpuError::from_wire`].
-#[derive(Debug, Clone, Serialize, Deserialize)]
-enum Response {
-    Ok(KernelOutput),
-    Err { code: String, message: String },
+/// A request's JSON header: everything but the words, and what each word array is. The
+/// arrays follow in this order: constant buffers, SRVs, UAVs (each by register), then the
+/// input records and the lane buffers.
+#[derive(Serialize, Deserialize)]
+struct RequestHead<'a> {
+    wgsl: Cow<'a, str>,
+    entry_point: Cow<'a, str>,
+    manifest: Cow<'a, Manifest>,
+    groups: [u32; 3],
+    /// Constant-buffer registers.
+    cbs: Vec<u32>,
+    /// SRV registers and view sizes in bytes.
+    srvs: Vec<(u32, u32)>,
+    /// UAV registers and view sizes in bytes.
+    uavs: Vec<(u32, u32)>,
+    /// Output record words and the number of lane buffers, for a wrapped kernel.
+    records: Option<(u32, usize)>,
 }
 
-impl Response {
-    fn error(e: &GpuError) -> Response {
-        Response::Err {
-            code: e.code().into(),
-            message: e.detail(),
+impl Request {
+    /// The request as a frame's header and word arrays.
+    fn encode(&self) -> Result<(Vec<u8>, Vec<&[u32]>), GpuError> {
+        let i = &self.inputs;
+        let head = RequestHead {
+            wgsl: Cow::Borrowed(&self.wgsl),
+            entry_point: Cow::Borrowed(&self.entry_point),
+            manifest: Cow::Borrowed(&self.manifest),
+            groups: self.groups,
+            cbs: i.cbs.keys().copied().collect(),
+            srvs: i.srvs.iter().map(|(k, (_, n))| (*k, *n)).collect(),
+            uavs: i.uavs.iter().map(|(k, (_, n))| (*k, *n)).collect(),
+            records: self
+                .records
+                .as_ref()
+                .map(|r| (r.out_words, r.lane_buffers.len())),
+        };
+        let mut words: Vec<&[u32]> = i.cbs.values().map(Vec::as_slice).collect();
+        words.extend(i.srvs.values().map(|(w, _)| w.as_slice()));
+        words.extend(i.uavs.values().map(|(w, _)| w.as_slice()));
+        if let Some(r) = &self.records {
+            words.push(&r.input);
+            words.extend(r.lane_buffers.iter().map(Vec::as_slice));
         }
+        let header = serde_json::to_vec(&head).map_err(|e| GpuError::Device(e.to_string()))?;
+        Ok((header, words))
+    }
+
+    /// The request a frame carries.
+    fn decode(f: Frame) -> Result<Request, String> {
+        let head: RequestHead<'_> =
+            serde_json::from_slice(&f.header).map_err(|e| format!("bad request: {e}"))?;
+        let mut words = f.words.into_iter();
+        let mut next = || words.next().ok_or("bad request: too few word arrays");
+        let mut inputs = ComputeInputs::default();
+        for k in head.cbs {
+            inputs.cbs.insert(k, next()?);
+        }
+        for (k, n) in head.srvs {
+            inputs.srvs.insert(k, (next()?, n));
+        }
+        for (k, n) in head.uavs {
+            inputs.uavs.insert(k, (next()?, n));
+        }
+        let records = match head.records {
+            Some((out_words, lanes)) => Some(Records {
+                input: next()?,
+                out_words,
+                lane_buffers: (0..lanes).map(|_| next()).collect::<Result<_, _>>()?,
+            }),
+            None => None,
+        };
+        Ok(Request {
+            wgsl: head.wgsl.into_owned(),
+            entry_point: head.entry_point.into_owned(),
+            manifest: head.manifest.into_owned(),
+            inputs,
+            groups: head.groups,
+            records,
+        })
     }
 }
 
+/// A response's JSON header. `Ok`'s word arrays are the UAVs (by register) and then the
+/// output records. An error travels as its stable code and detail ([`GpuError::code`],
+/// [`GpuError::detail`]) and is rebuilt by [`GpuError::from_wire`].
+#[derive(Debug, Clone, Serialize, Deserialize)]
+enum ResponseHead {
+    Ok {
+        uavs: Vec<u32>,
+        records: bool,
+        phases: Phases,
+    },
+    Err {
+        code: String,
+        message: String,
+    },
+}
+
+/// A worker's answer as a frame's header and word arrays.
+fn encode_response(r: &Result<KernelOutput, GpuError>) -> (Vec<u8>, Vec<&[u32]>) {
+    let (head, words) = match r {
+        Ok(out) => {
+            let mut words: Vec<&[u32]> = out.uavs.values().map(Vec::as_slice).collect();
+            words.extend(out.records.as_deref());
+            (
+                ResponseHead::Ok {
+                    uavs: out.uavs.keys().copied().collect(),
+                    records: out.records.is_some(),
+                    phases: out.phases,
+                },
+                words,
+            )
+        }
+        Err(e) => (
+            ResponseHead::Err {
+                code: e.code().into(),
+                message: e.detail(),
+            },
+            Vec::new(),
+        ),
+    };
+    (serde_json::to_vec(&head).unwrap_or_default(), words)
+}
+
+/// The answer a frame carries: the output, or the error as its code and detail.
+fn decode_response(f: Frame) -> Result<Result<KernelOutput, GpuError>, String> {
+    let head: ResponseHead =
+        serde_json::from_slice(&f.header).map_err(|e| format!("a bad response: {e}"))?;
+    let mut words = f.words.into_iter();
+    match head {
+        ResponseHead::Ok {
+            uavs,
+            records,
+            phases,
+        } => {
+            let mut out = KernelOutput {
+                uavs: BTreeMap::new(),
+                records: None,
+                phases,
+            };
+            for k in uavs {
+                out.uavs
+                    .insert(k, words.next().ok_or("a response without its UAV words")?);
+            }
+            if records {
+                out.records = Some(words.next().ok_or("a response without its records")?);
+            }
+            Ok(Ok(out))
+        }
+        ResponseHead::Err { code, message } => Ok(Err(GpuError::from_wire(&code, message))),
+    }
+}
+
+/// Write one frame to stdout; false when the pipe is gone.
+fn send(header: &[u8], words: &[&[u32]]) -> bool {
+    let stdout = std::io::stdout();
+    let mut lock = stdout.lock();
+    write_frame(&mut lock, header, words).is_ok()
+}
+
 /// The worker's main loop: open the device, then answer requests until stdin closes. The first
-/// line it prints is the adapter description (or the error that prevented opening one).
+/// frame it writes is the adapter description (or the error that prevented opening one).
 pub fn serve(adapter: &str) -> i32 {
     let mut gpu = match Gpu::new(adapter) {
         Ok(g) => g,
         Err(e) => {
-            println!(
-                "{}",
-                serde_json::json!({ "error": e.code(), "message": e.detail() })
-            );
+            let hello = serde_json::json!({ "error": e.code(), "message": e.detail() });
+            send(hello.to_string().as_bytes(), &[]);
             return 4;
         }
     };
-    println!(
-        "{}",
-        serde_json::json!({ "adapter": gpu.info.name, "type": format!("{:?}", gpu.info.device_type), "driver": gpu.info.driver_info })
-    );
-    let stdin = std::io::stdin();
-    for line in stdin.lock().lines() {
-        let Ok(line) = line else { break };
+    let hello = serde_json::json!({ "adapter": gpu.info.name, "type": format!("{:?}", gpu.info.device_type), "driver": gpu.info.driver_info });
+    if !send(hello.to_string().as_bytes(), &[]) {
+        return 0;
+    }
+    let mut stdin = BufReader::with_capacity(1 << 16, std::io::stdin());
+    // A request that cannot be read ends the loop: the pipe is closed or out of step.
+    while let Ok(frame) = read_frame(&mut stdin) {
         // A test hook: a worker that dies mid-request, as a crashing driver would.
         if std::env::var_os("DXDIFF_GPU_WORKER_ABORT").is_some() {
             std::process::abort();
         }
-        let response = match serde_json::from_str::<Request>(&line) {
-            Err(e) => Response::error(&GpuError::Device(format!("bad request: {e}"))),
-            Ok(r) => match gpu.run_kernel(
+        let result = match Request::decode(frame) {
+            Err(e) => Err(GpuError::Device(e)),
+            Ok(r) => gpu.run_kernel(
                 &r.wgsl,
                 &r.entry_point,
                 &r.manifest,
                 &r.inputs,
                 r.groups,
                 r.records.as_ref(),
-            ) {
-                Ok(out) => Response::Ok(out),
-                Err(e) => Response::error(&e),
-            },
+            ),
         };
-        let Ok(text) = serde_json::to_string(&response) else {
-            break;
-        };
-        if writeln!(std::io::stdout(), "{text}")
-            .and_then(|()| std::io::stdout().flush())
-            .is_err()
-        {
+        let (header, words) = encode_response(&result);
+        if !send(&header, &words) {
             break;
         }
     }
@@ -100,8 +236,8 @@ pub fn serve(adapter: &str) -> i32 {
 
 struct Worker {
     child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
+    stdin: BufWriter<ChildStdin>,
+    frames: Receiver<Result<Frame, WireError>>,
 }
 
 /// The client side: starts `dxdiff gpu-worker` on demand and restarts it after a failure.
@@ -161,17 +297,20 @@ impl IsolatedGpu {
         };
         let (tx, rx) = channel();
         std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
+            let mut r = BufReader::with_capacity(1 << 16, stdout);
+            loop {
+                let f = read_frame(&mut r);
+                let end = f.is_err();
+                if tx.send(f).is_err() || end {
                     break;
                 }
             }
         });
-        let hello = rx
-            .recv_timeout(self.timeout)
-            .map_err(|_| GpuError::Device("the GPU worker did not start".into()))?;
-        let v: serde_json::Value = serde_json::from_str(&hello).unwrap_or_default();
+        let hello = match rx.recv_timeout(self.timeout) {
+            Ok(Ok(f)) => f.header,
+            _ => return Err(GpuError::Device("the GPU worker did not start".into())),
+        };
+        let v: serde_json::Value = serde_json::from_slice(&hello).unwrap_or_default();
         if let Some(code) = v.get("error").and_then(|k| k.as_str()) {
             let _ = child.wait();
             let message = v
@@ -189,8 +328,8 @@ impl IsolatedGpu {
         );
         self.worker = Some(Worker {
             child,
-            stdin,
-            lines: rx,
+            stdin: BufWriter::with_capacity(1 << 16, stdin),
+            frames: rx,
         });
         Ok(())
     }
@@ -220,27 +359,23 @@ impl IsolatedGpu {
         if self.worker.is_none() {
             self.start()?;
         }
-        let text = serde_json::to_string(request).map_err(|e| GpuError::Device(e.to_string()))?;
+        let (header, words) = request.encode()?;
         let Some(w) = self.worker.as_mut() else {
             return Err(GpuError::Device("no GPU worker".into()));
         };
-        if writeln!(w.stdin, "{text}")
-            .and_then(|()| w.stdin.flush())
-            .is_err()
-        {
+        if write_frame(&mut w.stdin, &header, &words).is_err() {
             self.kill();
             return Err(GpuError::DeviceLost("the GPU worker exited".into()));
         }
-        match w.lines.recv_timeout(self.timeout) {
-            Ok(line) => match serde_json::from_str::<Response>(&line) {
-                Ok(Response::Ok(mut out)) => {
+        match w.frames.recv_timeout(self.timeout) {
+            Ok(Ok(frame)) => match decode_response(frame) {
+                Ok(Ok(mut out)) => {
                     out.phases.transfer =
                         (started.elapsed().as_secs_f64() - out.phases.worker_total()).max(0.0);
                     self.phases.add(&out.phases);
                     Ok(out)
                 }
-                Ok(Response::Err { code, message }) => {
-                    let e = GpuError::from_wire(&code, message);
+                Ok(Err(e)) => {
                     // After a timeout or a loss the device may still be busy with (or broken
                     // by) the last dispatch: the next request gets a fresh worker.
                     if matches!(e, GpuError::Timeout(_) | GpuError::DeviceLost(_)) {
@@ -255,16 +390,24 @@ impl IsolatedGpu {
                     )))
                 }
             },
-            Err(RecvTimeoutError::Timeout) => {
-                self.kill();
-                Err(GpuError::Timeout(self.timeout))
-            }
-            Err(RecvTimeoutError::Disconnected) => {
+            // The pipe closed (the worker died) or went out of step.
+            Ok(Err(WireError::Io(_))) | Err(RecvTimeoutError::Disconnected) => {
                 let status = self.worker.as_mut().and_then(|w| w.child.wait().ok());
                 self.worker = None;
                 Err(GpuError::DeviceLost(format!(
                     "the GPU worker died ({status:?})"
                 )))
+            }
+            Ok(Err(e)) => {
+                self.kill();
+                Err(GpuError::DeviceLost(format!(
+                    "the GPU worker answered garbage: [{}] {e}",
+                    e.code()
+                )))
+            }
+            Err(RecvTimeoutError::Timeout) => {
+                self.kill();
+                Err(GpuError::Timeout(self.timeout))
             }
         }
     }
@@ -302,16 +445,68 @@ mod tests {
     #[test]
     fn errors_round_trip_through_the_worker_pipe() {
         for e in every_error() {
-            let line = serde_json::to_string(&Response::error(&e)).expect("serializes");
-            let Ok(Response::Err { code, message }) = serde_json::from_str::<Response>(&line)
-            else {
-                panic!("not an error response: {line}");
-            };
-            assert_eq!(GpuError::from_wire(&code, message), e);
+            let answer = Err(e.clone());
+            let (header, words) = encode_response(&answer);
+            let mut buf = Vec::new();
+            write_frame(&mut buf, &header, &words).expect("writes");
+            let frame = read_frame(&mut buf.as_slice()).expect("reads");
+            match decode_response(frame) {
+                Ok(Err(back)) => assert_eq!(back, e),
+                other => panic!("not an error response: {other:?}"),
+            }
         }
         assert!(matches!(
             GpuError::from_wire("gpu.something-new", "x".into()),
             GpuError::DeviceLost(_)
         ));
+    }
+
+    /// A request's and a response's words cross the pipe raw and come back in their places.
+    #[test]
+    fn requests_and_outputs_round_trip_through_frames() {
+        let mut inputs = ComputeInputs::default();
+        inputs.cbs.insert(2, vec![1, 2, 3]);
+        inputs.srvs.insert(0, (vec![0x7fc0_0000; 5], 20));
+        inputs.uavs.insert(1, (vec![], 0));
+        inputs.uavs.insert(3, (vec![9; 4], 16));
+        let request = Request {
+            wgsl: "@compute @workgroup_size(1) fn main() {}".into(),
+            entry_point: "main".into(),
+            manifest: Manifest::default(),
+            inputs,
+            groups: [3, 1, 1],
+            records: Some(Records {
+                input: vec![4, 5],
+                out_words: 8,
+                lane_buffers: vec![vec![6], vec![]],
+            }),
+        };
+        let (header, words) = request.encode().expect("encodes");
+        let mut buf = Vec::new();
+        write_frame(&mut buf, &header, &words).expect("writes");
+        let back = Request::decode(read_frame(&mut buf.as_slice()).expect("reads"));
+        assert_eq!(back.as_ref(), Ok(&request));
+        // A header that names more arrays than the frame has is refused, not a panic.
+        let short = Frame {
+            header,
+            words: Vec::new(),
+        };
+        assert!(Request::decode(short).is_err());
+        let mut uavs = BTreeMap::new();
+        uavs.insert(1, vec![0xdead_beef]);
+        uavs.insert(7, vec![]);
+        let out = KernelOutput {
+            uavs,
+            records: Some(vec![1, 2]),
+            phases: Phases::default(),
+        };
+        let answer = Ok(out.clone());
+        let (header, words) = encode_response(&answer);
+        let mut buf = Vec::new();
+        write_frame(&mut buf, &header, &words).expect("writes");
+        match decode_response(read_frame(&mut buf.as_slice()).expect("reads")) {
+            Ok(Ok(back)) => assert_eq!(back, out),
+            other => panic!("{other:?}"),
+        }
     }
 }

@@ -13,6 +13,7 @@ use std::time::Duration;
 
 pub mod executor;
 pub mod isolated;
+pub mod wire;
 pub mod wrap;
 
 use translator::Manifest;
