@@ -190,7 +190,7 @@ impl Record {
 /// rejected by or relied on, a sortable table of programs (with `--verify`, their verdicts),
 /// and the lanes each catalog entry adapted.
 pub fn html(r: &Record) -> String {
-    use crate::html::{Cell, Page, col, num};
+    use crate::html::{Cell, Page, VERDICT_COLS, col, num, verdict_cells};
     let t = &r.totals;
     let sub = match &r.verify {
         Some(v) => format!(
@@ -236,15 +236,8 @@ pub fn html(r: &Record) -> String {
     let verified = r.verify.is_some();
     let mut cols = vec![col("program"), col("status"), col("reason")];
     if verified {
-        cols.extend([
-            num("lanes"),
-            num("match"),
-            num("within tolerance"),
-            num("adapted"),
-            num("mismatch"),
-            num("inconclusive"),
-            col("note"),
-        ]);
+        cols.extend(VERDICT_COLS);
+        cols.push(col("note"));
     }
     let rows: Vec<Vec<Cell>> = r
         .programs
@@ -264,15 +257,10 @@ pub fn html(r: &Record) -> String {
             if verified {
                 let v = p.verdicts.clone().unwrap_or_default();
                 let c = &v.counts;
-                row.extend([
-                    Cell::num(c.lanes),
-                    Cell::num(c.matched),
-                    Cell::num(c.within),
-                    Cell::num(c.adapted),
-                    Cell::num(c.mismatch).bad_if(c.mismatch > 0),
-                    Cell::num(c.inconclusive),
-                    Cell::text(v.counterexample.or(v.skipped).unwrap_or_default()),
-                ]);
+                row.extend(verdict_cells(c));
+                row.push(Cell::text(
+                    v.counterexample.or(v.skipped).unwrap_or_default(),
+                ));
             }
             row
         })

@@ -374,6 +374,30 @@ mod tests {
     }
 
     #[test]
+    fn the_html_page_links_each_divergence_to_its_case() {
+        let mut st = State::new("cmd:<x>".into(), 7);
+        st.stats.programs = 2;
+        st.divergences.push(Divergence {
+            signature: "cmd:<x> | udiv | ".into(),
+            case: "cases/fuzz-1-udiv.json".into(),
+            program: 1,
+            instructions: 3,
+            seen: 2,
+        });
+        let html = html(&st, &|rel| {
+            (rel == "cases/fuzz-1-udiv.json").then(|| "{\"source_text\": \"udiv r0 <\"}".into())
+        });
+        assert!(
+            html.contains("<a href=\"#case-cases-fuzz-1-udiv-json\">cmd:&lt;x&gt; | udiv | </a>")
+        );
+        assert!(html.contains("id=\"case-cases-fuzz-1-udiv-json\""));
+        assert!(html.contains("udiv r0 &lt;"));
+        assert!(html.contains("<b>1</b><span>distinct mismatches</span>"));
+        // A case that cannot be read is said, not skipped silently.
+        assert!(super::html(&st, &|_| None).contains("the case file could not be read"));
+    }
+
+    #[test]
     fn state_error_codes_are_distinct_and_not_empty() {
         let json = State::parse("{").expect_err("not JSON");
         let format = State::parse(r#"{"format":"x"}"#).expect_err("other format");

@@ -120,6 +120,28 @@ pub const fn num(title: &'static str) -> Col {
     }
 }
 
+/// The columns of a row of verdict counts, in [`Counts`] order.
+pub const VERDICT_COLS: [Col; 6] = [
+    num("lanes"),
+    num("match"),
+    num("within tolerance"),
+    num("adapted"),
+    num("mismatch"),
+    num("inconclusive"),
+];
+
+/// The cells under [`VERDICT_COLS`]; a nonzero mismatch count is highlighted.
+pub fn verdict_cells(c: &Counts) -> [Cell; 6] {
+    [
+        Cell::num(c.lanes),
+        Cell::num(c.matched),
+        Cell::num(c.within),
+        Cell::num(c.adapted),
+        Cell::num(c.mismatch).bad_if(c.mismatch > 0),
+        Cell::num(c.inconclusive),
+    ]
+}
+
 /// A page being written.
 #[derive(Debug, Clone)]
 pub struct Page {

@@ -301,7 +301,7 @@ pub fn markdown(r: &RunReport) -> String {
 /// catalog entry adapted, the distance (ULP) histogram of each program's differing lanes, and
 /// each counterexample with its disassembly, its WGSL and the differing words side by side.
 pub fn html(r: &RunReport) -> String {
-    use crate::html::{Cell, Page, anchor, col, num, word};
+    use crate::html::{Cell, Page, VERDICT_COLS, anchor, col, num, verdict_cells, word};
     let mut page = Page::new(
         &format!("dxdiff verify: {}", r.profile),
         &format!(
@@ -363,31 +363,16 @@ pub fn html(r: &RunReport) -> String {
                         .unwrap_or_default(),
                 )
             };
-            vec![
-                Cell::code(&p.name),
-                Cell::num(c.lanes),
-                Cell::num(c.matched),
-                Cell::num(c.within),
-                Cell::num(c.adapted),
-                Cell::num(c.mismatch).bad_if(c.mismatch > 0),
-                Cell::num(c.inconclusive),
-                note,
-            ]
+            let mut row = vec![Cell::code(&p.name)];
+            row.extend(verdict_cells(c));
+            row.push(note);
+            row
         })
         .collect();
-    page.table(
-        &[
-            col("program"),
-            num("lanes"),
-            num("match"),
-            num("within tolerance"),
-            num("adapted"),
-            num("mismatch"),
-            num("inconclusive"),
-            col("note"),
-        ],
-        &rows,
-    );
+    let mut cols = vec![col("program")];
+    cols.extend(VERDICT_COLS);
+    cols.push(col("note"));
+    page.table(&cols, &rows);
     page.heading("adapted", "Adapted lanes per catalog entry");
     let rows: Vec<Vec<Cell>> = r
         .adapted_by

@@ -66,6 +66,15 @@ fn a_rerun_against_the_committed_baseline_moves_nowhere() {
     let again = std::fs::read_to_string(&out).expect("record");
     let committed = std::fs::read_to_string(root().join(BASELINE)).expect("baseline");
     assert_eq!(again, committed, "the record is not byte-identical");
+    // The HTML page beside the record lists every program.
+    let page = out.with_extension("html");
+    let html = std::fs::read_to_string(&page).expect("the page beside --out");
+    assert!(html.starts_with("<!DOCTYPE html>"));
+    for p in &base.programs {
+        let name = reports::html::escape(&p.name);
+        assert!(html.contains(&format!(">{name}</td>")), "{name}");
+    }
+    let _ = std::fs::remove_file(page);
     assert!(
         text.trim_end().ends_with(&format!(
             "corpus: {} qualified, {} unsupported, {} failed",
