@@ -51,6 +51,13 @@ pub(crate) fn signature(kind: FourCC, count: usize, name: &str) -> Signature {
 
 /// The program for one opcode.
 pub fn single(op: Opcode) -> Option<SingleOp> {
+    single_with(op, dxbc::Modifier::None, false)
+}
+
+/// The program for one opcode with `modifier` on every source and, when `saturate`, `_sat` on
+/// the instruction (`mov_sat o0, -|v0|`): what `dxdiff sweep` runs for each modifier of a
+/// move.
+pub fn single_with(op: Opcode, modifier: dxbc::Modifier, saturate: bool) -> Option<SingleOp> {
     if !is_single_alu(op) {
         return None;
     }
@@ -67,8 +74,14 @@ pub fn single(op: Opcode) -> Option<SingleOp> {
         b.dcl_output(r as u32, 0xF).ok()?;
     }
     let mut operands: Vec<_> = (0..dst).map(|r| output(r as u32)).collect();
-    operands.extend((0..src).map(|r| input(r as u32).swizzle([0, 1, 2, 3])));
-    b.emit(Instruction::with(op, operands)).ok()?;
+    operands.extend((0..src).map(|r| {
+        let mut o = input(r as u32).swizzle([0, 1, 2, 3]);
+        o.modifier = modifier;
+        o
+    }));
+    let mut inst = Instruction::with(op, operands);
+    inst.saturate = saturate;
+    b.emit(inst).ok()?;
     b.op(Opcode::Ret, vec![]).ok()?;
     let sigs = [
         signature(FourCC::ISGN, src, "IN"),

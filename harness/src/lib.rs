@@ -56,5 +56,6 @@ pub mod progress;
 pub mod qualify;
 pub mod replay;
 pub mod shrink;
+pub mod sweep;
 pub mod translators;
 pub mod verify;

@@ -10,6 +10,7 @@
 //! | [`corpus`] | corpus qualification records (`dxdiff-corpus/1`) | JSON, Markdown, HTML, JUnit |
 //! | [`transition`] | a record against its baseline | text, regressions |
 //! | [`fuzz`] | a fuzz campaign's state (`dxdiff-fuzz/2`) | JSON, HTML, progress and closing lines, JUnit |
+//! | [`sweep`] | an exhaustive sweep's state (`dxdiff-sweep/1`) | JSON, Markdown, HTML, closing line |
 //! | [`bench`] | translation throughput | Markdown |
 //! | [`cases`] | `dxdiff-case/1` files | one writer that returns its IO errors |
 //! | [`junit`] | the JUnit document shape | |
@@ -24,5 +25,6 @@ pub mod counts;
 pub mod fuzz;
 pub mod html;
 pub mod junit;
+pub mod sweep;
 pub mod transition;
 pub mod verify;

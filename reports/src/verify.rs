@@ -301,14 +301,21 @@ pub fn markdown(r: &RunReport) -> String {
 /// catalog entry adapted, the distance (ULP) histogram of each program's differing lanes, and
 /// each counterexample with its disassembly, its WGSL and the differing words side by side.
 pub fn html(r: &RunReport) -> String {
-    use crate::html::{Cell, Page, VERDICT_COLS, anchor, col, num, verdict_cells, word};
-    let mut page = Page::new(
+    html_titled(
+        r,
         &format!("dxdiff verify: {}", r.profile),
         &format!(
             "seed {}, {} inputs per program, adapter {}",
             r.seed, r.inputs_per_program, r.adapter
         ),
-    );
+    )
+}
+
+/// [`html`] under another title and subtitle: the page of any run that is a [`RunReport`]
+/// (`dxdiff sweep` renders its ops as programs).
+pub fn html_titled(r: &RunReport, title: &str, subtitle: &str) -> String {
+    use crate::html::{Cell, Page, VERDICT_COLS, anchor, col, num, verdict_cells, word};
+    let mut page = Page::new(title, subtitle);
     page.heading("summary", "Summary");
     let total = r.seconds.get("total").copied().unwrap_or(0.0);
     page.cards(&[

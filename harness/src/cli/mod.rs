@@ -9,6 +9,7 @@ pub mod disasm;
 pub mod fuzz;
 pub mod info;
 pub mod replay;
+pub mod sweep;
 pub mod translate;
 pub mod verify;
 
@@ -241,6 +242,8 @@ enum Command {
     Bench(self::bench::BenchArgs),
     /// A campaign of random programs; each distinct divergence shrunk and saved.
     Fuzz(self::fuzz::FuzzArgs),
+    /// Every 32-bit input of one-source ops in a range, interpreter against GPU.
+    Sweep(self::sweep::SweepArgs),
 }
 
 /// The `dxdiff` command line: parse the arguments, run the command, map its result to the exit
@@ -277,6 +280,7 @@ pub fn main() -> ExitCode {
         Command::Corpus(a) => self::corpus::run(&a),
         Command::Bench(a) => self::bench::run(&a),
         Command::Fuzz(a) => self::fuzz::run(&a),
+        Command::Sweep(a) => self::sweep::run(&a),
     };
     match result {
         Ok(code) => code,

@@ -120,7 +120,15 @@ impl Verifier {
 
     /// Verify one single-instruction program over `cases` lanes.
     pub fn single(&mut self, op: &SingleOp) -> ProgramReport {
-        let name = op.opcode.mnemonic();
+        let t_in = Instant::now();
+        let batch = inputs::single_op(self.opts.seed, op.opcode, op.sources, self.opts.cases);
+        self.clock("inputs", t_in);
+        self.single_over(op.opcode.mnemonic(), op, &batch)
+    }
+
+    /// Verify one single-instruction program over the given vectors, reported as `name` (the
+    /// stem of its counterexample, if one is saved).
+    pub fn single_over(&mut self, name: &str, op: &SingleOp, batch: &Batch) -> ProgramReport {
         let mut report = ProgramReport::new(name);
         let (shader, t) = match self.translate(&op.blob) {
             Ok(x) => x,
@@ -136,10 +144,7 @@ impl Verifier {
             translation: Some(&t),
         };
         let judge = Judge::new(&shader.program, &t.adaptations, &self.gpu.name());
-        let t_in = Instant::now();
-        let batch = inputs::single_op(self.opts.seed, op.opcode, op.sources, self.opts.cases);
-        self.clock("inputs", t_in);
-        let d = match self.differential(&unit, &batch, &judge, Policy::once(DEFAULT_BUDGET)) {
+        let d = match self.differential(&unit, batch, &judge, Policy::once(DEFAULT_BUDGET)) {
             Ok(d) => d,
             Err(skip) => {
                 report.skip(&skip);
@@ -153,7 +158,7 @@ impl Verifier {
             let case = counterexample::case_of(
                 name,
                 &op.blob,
-                &batch,
+                batch,
                 k,
                 &d.reference,
                 &outputs,

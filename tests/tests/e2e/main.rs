@@ -14,4 +14,5 @@ mod hostile;
 mod html;
 mod lavapipe_loop_limit;
 mod replay;
+mod sweep;
 mod verify;

@@ -1,0 +1,98 @@
+//! `dxdiff sweep OP... [--from X] [--to Y] [--translator T] [--profile P] [--out DIR]
+//! [--adapter A]`: every 32-bit input of one-source ops in a range (crate::sweep). Prints a
+//! table per op; writes `DIR/sweep.json` (resumable), `DIR/report.md`, `DIR/report.html` and the
+//! first mismatches as cases in `DIR/cases`; the last line is `sweep: N ops, N inputs: N match,
+//! N within tolerance, N adapted, N mismatch`. Exit 1 on a mismatch, 4 without a usable adapter.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use crate::sweep::{SweepError, SweepOptions};
+
+use super::{CliResult, usage, write_output};
+
+/// The arguments of `dxdiff sweep`.
+#[derive(Debug, clap::Args)]
+pub struct SweepArgs {
+    /// One-source ALU ops: a mnemonic (`rcp`, `frc`, `ftoi`, `countbits`, `mov`, ...), `_sat`
+    /// for the saturating form, `:neg`, `:abs` or `:negabs` for a source modifier
+    /// (`mov_sat:negabs`).
+    #[arg(required = true)]
+    ops: Vec<String>,
+    /// The first input (decimal or 0x-hex).
+    #[arg(long, default_value = "0", value_parser = word)]
+    from: u32,
+    /// The last input, inclusive (decimal or 0x-hex).
+    #[arg(long, default_value = "0xffffffff", value_parser = word)]
+    to: u32,
+    #[command(flatten)]
+    translator: super::TranslatorArgs,
+    /// The sweep folder: `sweep.json` (resumable), the reports and `cases/`.
+    #[arg(long, default_value = "dxdiff-sweep")]
+    out: PathBuf,
+    /// `auto` (a real GPU first, lavapipe otherwise) or a substring of the adapter's name.
+    #[arg(long, default_value = "auto")]
+    adapter: String,
+    /// No progress on stderr.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+/// A 32-bit word in decimal or `0x` hex.
+fn word(s: &str) -> Result<u32, String> {
+    let parsed = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(h) => u32::from_str_radix(&h.replace('_', ""), 16),
+        None => s.replace('_', "").parse(),
+    };
+    parsed.map_err(|e| format!("`{s}` is not a 32-bit word: {e}"))
+}
+
+/// Run (or resume) the sweep and print its reports.
+pub fn run(a: &SweepArgs) -> CliResult {
+    let o = SweepOptions {
+        translator: a.translator.build()?,
+        ops: a.ops.clone(),
+        from: a.from,
+        to: a.to,
+        out: a.out.clone(),
+        quiet: a.quiet,
+    };
+    let (st, adapter) = match crate::sweep::run(&o, &a.adapter) {
+        Ok(x) => x,
+        Err(SweepError::Gpu(e)) => {
+            eprintln!("dxdiff: {e}");
+            return Ok(ExitCode::from(4));
+        }
+        Err(e) => return Err(usage(format!("[{}] {e}", e.code()))),
+    };
+    let md = reports::sweep::markdown(&st);
+    write_output(Some(&a.out.join("report.md")), md.as_bytes())?;
+    write_output(
+        Some(&a.out.join("report.html")),
+        reports::sweep::html(&st, &adapter).as_bytes(),
+    )?;
+    println!("{md}");
+    let t = st.totals();
+    if t.inconclusive > 0 {
+        println!("{} inputs inconclusive", t.inconclusive);
+    }
+    println!("{}", st.closing_line());
+    Ok(if t.mismatch > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_are_decimal_or_hex() {
+        assert_eq!(word("0x3f80_0000"), Ok(0x3f80_0000));
+        assert_eq!(word("4294967295"), Ok(u32::MAX));
+        assert!(word("0x1_0000_0000").is_err());
+        assert!(word("-1").is_err());
+    }
+}
