@@ -33,6 +33,7 @@ fn bench(c: &mut Criterion) {
         corpus_cases: 1,
         skip_builtin: false,
         counterexamples: false,
+        shard: None,
         quiet: true,
     };
     let scratch = std::env::temp_dir().join(format!("dxdiff-bench-verify-{}", std::process::id()));

@@ -45,6 +45,8 @@ pub struct FuzzOptions {
     pub knobs: Knobs,
     /// No progress on stderr (`--quiet`), as [`crate::verify::Options::quiet`].
     pub quiet: bool,
+    /// Run only the program indices K modulo N (`--shard K/N`).
+    pub shard: Option<reports::shard::Shard>,
 }
 
 /// Why a campaign could not run or keep its results. Codes: the GPU's and the output
@@ -349,6 +351,12 @@ fn load_state(path: &Path, o: &FuzzOptions) -> Result<Option<State>, FuzzError> 
         what,
     };
     let s = State::parse(&text).map_err(|e| err(e.to_string()))?;
+    if s.shard != o.shard {
+        return Err(err(format!(
+            "a campaign of shard {} is there; resume with that, or use another --out",
+            s.shard.map_or_else(|| "none".into(), |k| k.to_string())
+        )));
+    }
     if s.seed != o.seed || s.translator != o.translator.name() {
         return Err(err(format!(
             "a campaign with seed {} and translator `{}` is there; resume with those, or use another --out",
@@ -378,8 +386,10 @@ pub fn run(o: &FuzzOptions, adapter: &str) -> Result<State, FuzzError> {
         source,
     })?;
     let state_path = out.join("state.json");
-    let mut st =
-        load_state(&state_path, o)?.unwrap_or_else(|| State::new(o.translator.name(), o.seed));
+    let mut st = load_state(&state_path, o)?.unwrap_or_else(|| State {
+        shard: o.shard,
+        ..State::new(o.translator.name(), o.seed)
+    });
     let (knobs, narrowed) = narrow(o.translator.as_ref(), &o.knobs);
     st.narrowed = narrowed;
     let scratch = std::env::temp_dir().join(format!("dxdiff-fuzz-{}", std::process::id()));
@@ -392,6 +402,7 @@ pub fn run(o: &FuzzOptions, adapter: &str) -> Result<State, FuzzError> {
         corpus_cases: o.vectors.max(1),
         skip_builtin: true,
         counterexamples: false,
+        shard: None,
         quiet: true,
     };
     let mut v = Verifier::new(opts, adapter, &scratch)?;
@@ -405,6 +416,11 @@ pub fn run(o: &FuzzOptions, adapter: &str) -> Result<State, FuzzError> {
             break;
         }
         let index = st.next;
+        // Another shard's program: its index is passed over, not run or counted.
+        if o.shard.is_some_and(|s| !s.owns(index as usize)) {
+            st.next += 1;
+            continue;
+        }
         let p = random::generate(&knobs, program_seed(o.seed, index));
         let name = format!("fuzz-{}-{index}.dxbc", o.seed);
         st.next += 1;

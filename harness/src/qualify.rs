@@ -96,6 +96,7 @@ pub fn qualify(list: &[Program], translator: &dyn Translator) -> Record {
         catalog_hits: BTreeMap::new(),
         adapted_lanes: BTreeMap::new(),
         programs,
+        shard: None,
     };
     r.recount();
     r

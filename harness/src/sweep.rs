@@ -174,6 +174,7 @@ pub fn run(o: &SweepOptions, adapter: &str) -> Result<(State, String), SweepErro
         corpus_cases: 1,
         skip_builtin: true,
         counterexamples: true,
+        shard: None,
         quiet: true,
     };
     let mut v = Verifier::new(opts, adapter, &out.join("cases"))?;

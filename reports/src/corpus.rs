@@ -131,6 +131,9 @@ pub struct Record {
     pub adapted_lanes: BTreeMap<String, u64>,
     /// One line per program.
     pub programs: Vec<ProgramRecord>,
+    /// The shard this record was (`--shard K/N`), if it was one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<crate::shard::Shard>,
 }
 
 /// Why a text is not a corpus record this version reads. Codes: `corpus-record.json`,

@@ -73,6 +73,9 @@ pub struct State {
     pub findings: Vec<String>,
     /// What narrowing removed: opcodes and features the translator rejects.
     pub narrowed: Vec<String>,
+    /// The shard this campaign is (`--shard K/N`: program indices K modulo N), if it is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<crate::shard::Shard>,
 }
 
 /// Why a text is not a fuzz state file this version reads. Codes: `fuzz-state.json`,
@@ -109,6 +112,7 @@ impl State {
             divergences: Vec::new(),
             findings: Vec::new(),
             narrowed: Vec::new(),
+            shard: None,
         }
     }
 

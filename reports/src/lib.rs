@@ -14,6 +14,7 @@
 //! | [`bench`] | translation throughput | Markdown |
 //! | [`cases`] | `dxdiff-case/1` files | one writer that returns its IO errors |
 //! | [`junit`] | the JUnit document shape | |
+//! | [`shard`] | `--shard K/N` and merging shards' reports | |
 //! | [`html`] | the self-contained HTML page (`report.html`) | |
 
 #![deny(missing_docs)]
@@ -25,6 +26,7 @@ pub mod counts;
 pub mod fuzz;
 pub mod html;
 pub mod junit;
+pub mod shard;
 pub mod sweep;
 pub mod transition;
 pub mod verify;

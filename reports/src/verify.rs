@@ -36,6 +36,9 @@ pub struct ProgramReport {
     /// The counterexample as the HTML report shows it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<Counterexample>,
+    /// Its place in the run's order, in a sharded run (what merging sorts by).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub index: Option<u64>,
 }
 
 /// A counterexample for people: the program's text, its translation, and the words that
@@ -112,6 +115,9 @@ pub struct RunReport {
     pub gpu_phases: BTreeMap<String, f64>,
     /// Programs that did not run, counted by kind.
     pub skips: BTreeMap<String, u64>,
+    /// The shard this run was (`--shard K/N`), if it was one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<crate::shard::Shard>,
 }
 
 impl RunReport {

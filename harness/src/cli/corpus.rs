@@ -56,6 +56,10 @@ pub struct CorpusArgs {
     /// No progress on stderr.
     #[arg(long, short)]
     quiet: bool,
+    /// Qualify only shard K of N (0 <= K < N): every N-th program in name order, from the K-th;
+    /// `dxdiff merge` puts the shards' records back together.
+    #[arg(long)]
+    shard: Option<reports::shard::Shard>,
 }
 
 /// Qualify the corpus, optionally verify it, compare with the baseline and write the records.
@@ -82,8 +86,18 @@ pub fn run(a: &CorpusArgs) -> CliResult {
         None => None,
     };
     let translator = a.translator.build()?;
-    let list = crate::programs::relative(&a.paths);
+    let mut list = crate::programs::relative(&a.paths);
+    if let Some(shard) = a.shard {
+        // The K-th of every N programs in name order: the same partition on any machine.
+        list = list
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| shard.owns(*i))
+            .map(|(_, p)| p)
+            .collect();
+    }
     let mut record = qualify::qualify(&list, translator.as_ref());
+    record.shard = a.shard;
     if let Some(n) = a.verify
         && let Err(code) = verify(&mut record, &list, a, n.max(1), translator)
     {
@@ -159,6 +173,7 @@ fn verify(
         corpus_cases: n,
         skip_builtin: true,
         counterexamples: true,
+        shard: None,
         quiet: a.quiet,
     };
     let mut v = match Verifier::new(opts, &a.adapter, &a.cases_dir) {

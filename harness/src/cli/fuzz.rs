@@ -60,6 +60,10 @@ pub struct FuzzArgs {
     /// No progress on stderr.
     #[arg(long, short)]
     quiet: bool,
+    /// Run only shard K of N (0 <= K < N): the program indices K modulo N; `dxdiff merge`
+    /// puts the shards' campaign folders back together.
+    #[arg(long)]
+    shard: Option<reports::shard::Shard>,
 }
 
 /// `90s`, `10m`, `1h`, or plain seconds.
@@ -117,6 +121,7 @@ pub fn run(a: &FuzzArgs) -> CliResult {
             .unwrap_or_default(),
         knobs,
         quiet: a.quiet,
+        shard: a.shard,
     };
     let st = match crate::fuzz::run(&o, &a.adapter) {
         Ok(s) => s,

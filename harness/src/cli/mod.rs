@@ -8,6 +8,7 @@ pub mod corpus;
 pub mod disasm;
 pub mod fuzz;
 pub mod info;
+pub mod merge;
 pub mod replay;
 pub mod sweep;
 pub mod translate;
@@ -244,6 +245,8 @@ enum Command {
     Fuzz(self::fuzz::FuzzArgs),
     /// Every 32-bit input of one-source ops in a range, interpreter against GPU.
     Sweep(self::sweep::SweepArgs),
+    /// Put the reports of a run's shards (`--shard K/N`) back together.
+    Merge(self::merge::MergeArgs),
 }
 
 /// The `dxdiff` command line: parse the arguments, run the command, map its result to the exit
@@ -281,6 +284,7 @@ pub fn main() -> ExitCode {
         Command::Bench(a) => self::bench::run(&a),
         Command::Fuzz(a) => self::fuzz::run(&a),
         Command::Sweep(a) => self::sweep::run(&a),
+        Command::Merge(a) => self::merge::run(&a),
     };
     match result {
         Ok(code) => code,

@@ -48,6 +48,10 @@ pub struct VerifyArgs {
     /// No progress on stderr.
     #[arg(long, short)]
     quiet: bool,
+    /// Run only shard K of N (0 <= K < N): every N-th program of the run, from the K-th;
+    /// `dxdiff merge` puts the shards' folders back together.
+    #[arg(long)]
+    shard: Option<reports::shard::Shard>,
 }
 
 /// Run the verification and write its reports and counterexamples.
@@ -91,6 +95,7 @@ pub fn run(a: &VerifyArgs) -> CliResult {
         corpus_cases: a.corpus_cases,
         skip_builtin: a.corpus_only,
         counterexamples: true,
+        shard: a.shard,
         quiet: a.quiet,
     };
     let report = match verify::run(&opts, &a.out, &a.adapter) {

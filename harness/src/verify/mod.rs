@@ -43,6 +43,9 @@ pub struct Options {
     pub counterexamples: bool,
     /// No progress on stderr (`--quiet`).
     pub quiet: bool,
+    /// Run only this shard's programs (`--shard K/N`): the K-th of every N in the run's order
+    /// (built-in programs, embedded cases, case files, corpus programs).
+    pub shard: Option<reports::shard::Shard>,
 }
 
 /// A verification session: the options, both executors, where counterexamples go, and where
@@ -96,11 +99,28 @@ pub fn run(opts: &Options, out_dir: &Path, adapter: &str) -> Result<RunReport, G
     } else {
         generators::programs::all_single()
     };
+    // Every unit of the run in its order; a shard runs the units it owns and records their
+    // place, which merging sorts by.
+    let shard = opts.shard;
+    report.shard = shard;
+    let mut next = 0u64;
+    let mut mine = || {
+        let i = next;
+        next += 1;
+        shard
+            .is_none_or(|s| s.owns(i as usize))
+            .then(|| shard.map(|_| i))
+    };
+    let push = |report: &mut RunReport, index: Option<u64>, mut p: ProgramReport| {
+        p.index = index;
+        report.push(p);
+    };
     let mut bar = Progress::new("opcodes", Some(programs.len() as u64), opts.quiet);
     for (i, op) in programs.iter().enumerate() {
+        let Some(index) = mine() else { continue };
         bar.set(i as u64, op.opcode.mnemonic());
         let name = format!("single:{}", op.opcode.mnemonic());
-        report.push(guarded(&name, || v.single(op)));
+        push(&mut report, index, guarded(&name, || v.single(op)));
     }
     bar.set(programs.len() as u64, "");
     bar.finish();
@@ -108,17 +128,25 @@ pub fn run(opts: &Options, out_dir: &Path, adapter: &str) -> Result<RunReport, G
     let t0 = Instant::now();
     if !opts.skip_builtin {
         for (name, json) in cases::EMBEDDED {
-            report.push(guarded(&format!("case:{name}"), || v.case(name, json)));
+            let Some(index) = mine() else { continue };
+            push(
+                &mut report,
+                index,
+                guarded(&format!("case:{name}"), || v.case(name, json)),
+            );
         }
     }
     for (name, case) in &opts.extra_cases {
-        report.push(guarded(&format!("case:{name}"), || v.case_file(name, case)));
+        let Some(index) = mine() else { continue };
+        let p = guarded(&format!("case:{name}"), || v.case_file(name, case));
+        push(&mut report, index, p);
     }
     v.clock("cases", t0);
     // Further programs with generated inputs.
     let corpus = crate::programs::collect(&opts.corpus);
     let mut bar = Progress::new("corpus", Some(corpus.len() as u64), opts.quiet);
     for (i, (name, blob)) in corpus.iter().enumerate() {
+        let Some(index) = mine() else { continue };
         bar.set(i as u64, name);
         let p = match blob {
             Ok(b) => guarded(&format!("corpus:{name}"), || v.program(name, b)),
@@ -131,7 +159,7 @@ pub fn run(opts: &Options, out_dir: &Path, adapter: &str) -> Result<RunReport, G
                 p
             }
         };
-        report.push(p);
+        push(&mut report, index, p);
     }
     bar.set(corpus.len() as u64, "");
     bar.finish();

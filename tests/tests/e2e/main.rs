@@ -14,5 +14,6 @@ mod hostile;
 mod html;
 mod lavapipe_loop_limit;
 mod replay;
+mod shard;
 mod sweep;
 mod verify;

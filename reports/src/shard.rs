@@ -1,0 +1,298 @@
+//! Shards of a run and merging what they report. `--shard K/N` (0 <= K < N) gives a run the
+//! units whose index in the run's own deterministic order is K modulo N: the same seed and the
+//! same N give the same partition on any machine, and the shards together are the unsharded
+//! run. [`merge_verify`] and [`merge_corpus`] put the reports back together so that they equal
+//! the unsharded run's (the corpus record byte for byte, the verify report in every count).
+
+use std::collections::BTreeSet;
+
+use serde::{Deserialize, Serialize};
+
+use crate::corpus::Record;
+use crate::fuzz::State as FuzzState;
+use crate::verify::RunReport;
+
+/// One shard: `k` of `n`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    /// This shard, 0-based (Kubernetes' `JOB_COMPLETION_INDEX` as it is).
+    pub k: u32,
+    /// The number of shards.
+    pub n: u32,
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Shard, String> {
+        let bad = || format!("`{s}` is not K/N with 0 <= K < N");
+        let (k, n) = s.split_once('/').ok_or_else(bad)?;
+        let (k, n): (u32, u32) = (
+            k.trim().parse().map_err(|_| bad())?,
+            n.trim().parse().map_err(|_| bad())?,
+        );
+        if n == 0 || k >= n {
+            return Err(bad());
+        }
+        Ok(Shard { k, n })
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.k, self.n)
+    }
+}
+
+impl Shard {
+    /// Whether unit `index` of the run's order is this shard's.
+    pub fn owns(&self, index: usize) -> bool {
+        index % self.n as usize == self.k as usize
+    }
+}
+
+/// Why shards cannot be merged. Code: `merge.shards`.
+#[derive(Debug, thiserror::Error)]
+#[error("[merge.shards] {0}")]
+pub struct MergeError(pub String);
+
+/// The shards named, checked to be one whole partition: every part sharded, the same N, each
+/// K once, none missing.
+fn check_partition(shards: &[Option<Shard>]) -> Result<(), MergeError> {
+    let mut seen = BTreeSet::new();
+    let mut n = None;
+    for (i, s) in shards.iter().enumerate() {
+        let s = s.ok_or_else(|| MergeError(format!("part {} was not run with --shard", i + 1)))?;
+        if *n.get_or_insert(s.n) != s.n {
+            return Err(MergeError(format!(
+                "shards of {} and of {} parts",
+                n.unwrap_or(0),
+                s.n
+            )));
+        }
+        if !seen.insert(s.k) {
+            return Err(MergeError(format!("shard {s} is given twice")));
+        }
+    }
+    let n = n.ok_or_else(|| MergeError("nothing to merge".into()))?;
+    let missing: Vec<String> = (0..n)
+        .filter(|k| !seen.contains(k))
+        .map(|k| format!("{k}/{n}"))
+        .collect();
+    if !missing.is_empty() {
+        return Err(MergeError(format!(
+            "missing shards: {}",
+            missing.join(", ")
+        )));
+    }
+    Ok(())
+}
+
+/// The same value in every part, or the reason they differ.
+fn same<T: PartialEq + std::fmt::Debug>(what: &str, values: &[T]) -> Result<(), MergeError> {
+    match values.iter().find(|v| *v != &values[0]) {
+        Some(v) => Err(MergeError(format!(
+            "shards run with different {what}: {:?} and {v:?}",
+            values[0]
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// Verify reports of the shards of one run, as the unsharded run's report: programs in the
+/// run's order, totals and per-entry counts recounted, phase times summed, adapters named.
+pub fn merge_verify(parts: Vec<RunReport>) -> Result<RunReport, MergeError> {
+    check_partition(&parts.iter().map(|p| p.shard).collect::<Vec<_>>())?;
+    same(
+        "formats",
+        &parts.iter().map(|p| p.format.clone()).collect::<Vec<_>>(),
+    )?;
+    same(
+        "translators",
+        &parts.iter().map(|p| p.profile.clone()).collect::<Vec<_>>(),
+    )?;
+    same("seeds", &parts.iter().map(|p| p.seed).collect::<Vec<_>>())?;
+    same(
+        "inputs per program",
+        &parts
+            .iter()
+            .map(|p| p.inputs_per_program)
+            .collect::<Vec<_>>(),
+    )?;
+    let adapters: BTreeSet<&str> = parts.iter().map(|p| p.adapter.as_str()).collect();
+    let first = &parts[0];
+    let mut merged = RunReport::new(
+        first.profile.clone(),
+        first.seed,
+        adapters.into_iter().collect::<Vec<_>>().join(", "),
+        first.inputs_per_program,
+    );
+    let mut programs = Vec::new();
+    for p in &parts {
+        for (k, v) in &p.seconds {
+            *merged.seconds.entry(k.clone()).or_default() += v;
+        }
+        for (k, v) in &p.gpu_phases {
+            *merged.gpu_phases.entry(k.clone()).or_default() += v;
+        }
+        for prog in &p.programs {
+            let index = prog
+                .index
+                .ok_or_else(|| MergeError(format!("{}: no index in the run", prog.name)))?;
+            programs.push((index, prog.clone()));
+        }
+    }
+    programs.sort_by_key(|(i, _)| *i);
+    for (_, mut p) in programs {
+        p.index = None;
+        merged.push(p);
+    }
+    Ok(merged)
+}
+
+/// Corpus records of the shards of one run, as the unsharded run's record (byte-identical
+/// once serialized): programs in name order, totals recounted.
+pub fn merge_corpus(parts: Vec<Record>) -> Result<Record, MergeError> {
+    check_partition(&parts.iter().map(|p| p.shard).collect::<Vec<_>>())?;
+    same(
+        "formats",
+        &parts.iter().map(|p| p.format.clone()).collect::<Vec<_>>(),
+    )?;
+    same(
+        "translators",
+        &parts
+            .iter()
+            .map(|p| p.translator.clone())
+            .collect::<Vec<_>>(),
+    )?;
+    same(
+        "--verify settings",
+        &parts.iter().map(|p| p.verify.clone()).collect::<Vec<_>>(),
+    )?;
+    let mut merged = parts[0].clone();
+    merged.shard = None;
+    merged.programs = parts.into_iter().flat_map(|p| p.programs).collect();
+    merged.programs.sort_by(|a, b| a.name.cmp(&b.name));
+    merged.recount();
+    Ok(merged)
+}
+
+/// Fuzz campaign states of the shards of one campaign, as the unsharded campaign's state:
+/// counters summed (seconds too), opcodes united, divergences deduplicated by signature (the
+/// first program's case kept, sightings summed), findings in program order, and the next
+/// program the lowest any shard would run.
+pub fn merge_fuzz(parts: Vec<FuzzState>) -> Result<FuzzState, MergeError> {
+    check_partition(&parts.iter().map(|p| p.shard).collect::<Vec<_>>())?;
+    same(
+        "formats",
+        &parts.iter().map(|p| p.format.clone()).collect::<Vec<_>>(),
+    )?;
+    same(
+        "translators",
+        &parts
+            .iter()
+            .map(|p| p.translator.clone())
+            .collect::<Vec<_>>(),
+    )?;
+    same("seeds", &parts.iter().map(|p| p.seed).collect::<Vec<_>>())?;
+    same(
+        "narrowing",
+        &parts.iter().map(|p| p.narrowed.clone()).collect::<Vec<_>>(),
+    )?;
+    let mut merged = FuzzState::new(parts[0].translator.clone(), parts[0].seed);
+    merged.narrowed = parts[0].narrowed.clone();
+    merged.next = parts.iter().map(|p| p.next).min().unwrap_or(0);
+    let mut divergences: Vec<crate::fuzz::Divergence> = Vec::new();
+    let mut findings = Vec::new();
+    for p in parts {
+        let (m, s) = (&mut merged.stats, &p.stats);
+        m.programs += s.programs;
+        m.counts.add(&s.counts);
+        m.mismatching_programs += s.mismatching_programs;
+        m.rejected += s.rejected;
+        m.crashed += s.crashed;
+        m.skipped += s.skipped;
+        m.seconds += s.seconds;
+        m.shrink_seconds += s.shrink_seconds;
+        m.opcodes.extend(s.opcodes.iter().cloned());
+        findings.extend(p.findings);
+        for d in p.divergences {
+            match divergences.iter_mut().find(|x| x.signature == d.signature) {
+                Some(x) => {
+                    x.seen += d.seen;
+                    if d.program < x.program {
+                        let seen = x.seen;
+                        *x = crate::fuzz::Divergence { seen, ..d };
+                    }
+                }
+                None => divergences.push(d),
+            }
+        }
+    }
+    divergences.sort_by_key(|d| d.program);
+    merged.divergences = divergences;
+    // `program N: finding` lines, in program order.
+    let key = |f: &String| {
+        f.strip_prefix("program ")
+            .and_then(|r| r.split(':').next())
+            .and_then(|n| n.parse::<u64>().ok())
+            .unwrap_or(u64::MAX)
+    };
+    findings.sort_by_key(key);
+    merged.findings = findings;
+    Ok(merged)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::verify::ProgramReport;
+    use oracles::verdict::Verdict;
+
+    fn part(k: u32, n: u32, names: &[(u64, &str)]) -> RunReport {
+        let mut r = RunReport::new("builtin/exact".into(), 1, format!("gpu{k}"), 10);
+        r.shard = Some(Shard { k, n });
+        r.seconds.insert("total".into(), 1.0);
+        for (i, name) in names {
+            let mut p = ProgramReport::new(*name);
+            p.index = Some(*i);
+            p.tally(&Verdict::Match);
+            r.push(p);
+        }
+        r
+    }
+
+    #[test]
+    fn shards_parse_partition_and_merge_in_order() {
+        assert_eq!("1/3".parse::<Shard>(), Ok(Shard { k: 1, n: 3 }));
+        for bad in ["3/3", "1", "a/2", "0/0"] {
+            assert!(bad.parse::<Shard>().is_err(), "{bad}");
+        }
+        let s = Shard { k: 1, n: 3 };
+        assert_eq!(
+            (0..7).filter(|i| s.owns(*i)).collect::<Vec<_>>(),
+            vec![1, 4]
+        );
+        let merged = merge_verify(vec![
+            part(1, 2, &[(1, "b"), (3, "d")]),
+            part(0, 2, &[(0, "a"), (2, "c")]),
+        ])
+        .expect("merges");
+        let names: Vec<&str> = merged.programs.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["a", "b", "c", "d"]);
+        assert_eq!(merged.totals.matched, 4);
+        assert_eq!(merged.seconds["total"], 2.0);
+        assert_eq!(merged.adapter, "gpu0, gpu1");
+        assert!(merged.shard.is_none() && merged.programs.iter().all(|p| p.index.is_none()));
+        // Refusals: a missing shard, one given twice, another seed, an unsharded part.
+        let e = |parts| merge_verify(parts).expect_err("refused").to_string();
+        assert!(e(vec![part(0, 3, &[]), part(1, 3, &[])]).contains("missing shards: 2/3"));
+        assert!(e(vec![part(0, 2, &[]), part(0, 2, &[])]).contains("given twice"));
+        let mut other = part(1, 2, &[]);
+        other.seed = 2;
+        assert!(e(vec![part(0, 2, &[]), other]).contains("different seeds"));
+        let mut whole = part(1, 2, &[]);
+        whole.shard = None;
+        assert!(e(vec![part(0, 2, &[]), whole]).contains("not run with --shard"));
+    }
+}

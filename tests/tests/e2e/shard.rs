@@ -1,0 +1,185 @@
+//! Shards and merging: `verify`, `fuzz` and `corpus` run in 3 shards (`--shard K/3`), merged
+//! with `dxdiff merge`, equal the unsharded run: the verify report in every program's counts
+//! (and its saved counterexample), the fuzz campaign's counters and divergences, the corpus
+//! record byte for byte. An incomplete set of shards is refused.
+
+use crate::support::*;
+
+use std::path::Path;
+
+fn report(dir: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).expect("report"))
+        .expect("json")
+}
+
+/// What must not depend on sharding: per program, everything but where its case file lives.
+fn outcome(r: &serde_json::Value) -> Vec<serde_json::Value> {
+    r["programs"]
+        .as_array()
+        .expect("programs")
+        .iter()
+        .map(|p| {
+            let mut p = p.clone();
+            p.as_object_mut().expect("object").remove("counterexample");
+            p
+        })
+        .collect()
+}
+
+#[test]
+fn verify_in_three_shards_merges_into_the_unsharded_run() {
+    let _turn = gpu_turn();
+    let base = temp("shard", "verify");
+    let run = |dir: &Path, shard: Option<&str>| {
+        let mut c = dxdiff();
+        c.args(["verify", "-q", "--cases", "300", "--seed", "2", "--out"])
+            .arg(dir)
+            .plant(Some(UDIV_BUG));
+        if let Some(s) = shard {
+            c.args(["--shard", s]);
+        }
+        c.output().expect("runs")
+    };
+    let Some(whole) = with_adapter(run(&base.join("whole"), None)) else {
+        return;
+    };
+    assert_eq!(whole.status.code(), Some(1), "{}", stdout(&whole));
+    let mut merge = dxdiff();
+    merge.arg("merge");
+    for k in 0..3 {
+        let dir = base.join(format!("s{k}"));
+        let o = run(&dir, Some(&format!("{k}/3")));
+        assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stdout(&o));
+        merge.arg(&dir);
+    }
+    let merged = base.join("merged");
+    let o = merge.arg("--out").arg(&merged).output().expect("merge");
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "the planted mismatch: {}",
+        stdout(&o)
+    );
+    let (a, b) = (report(&base.join("whole")), report(&merged));
+    assert_eq!(outcome(&a), outcome(&b));
+    for k in ["totals", "adapted_by", "skips", "profile", "seed"] {
+        assert_eq!(a[k], b[k], "{k}");
+    }
+    // The counterexample moved into the merged folder, the same case as the unsharded run's.
+    let case = |dir: &Path| std::fs::read(dir.join("cases").join("udiv.json")).expect("case");
+    assert_eq!(case(&base.join("whole")), case(&merged));
+    assert!(merged.join("report.html").is_file());
+    // Two of three shards are refused, naming the missing one.
+    let o = dxdiff()
+        .arg("merge")
+        .arg(base.join("s0"))
+        .arg(base.join("s2"))
+        .arg("--out")
+        .arg(base.join("partial"))
+        .output()
+        .expect("merge");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("missing shards: 1/3"));
+    let _ = std::fs::remove_dir_all(&base);
+}
+
+#[test]
+fn corpus_in_three_shards_merges_into_the_same_bytes() {
+    let base = temp("shard", "corpus");
+    std::fs::create_dir_all(&base).expect("scratch");
+    let run = |out: &Path, shard: Option<&str>| {
+        let mut c = dxdiff();
+        c.args(["corpus", "examples/cases", "docs/vkd3d", "--out"])
+            .arg(out);
+        if let Some(s) = shard {
+            c.args(["--shard", s]);
+        }
+        let o = c.output().expect("runs");
+        assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    };
+    run(&base.join("whole.json"), None);
+    let mut merge = dxdiff();
+    merge.arg("merge");
+    for k in 0..3 {
+        let part = base.join(format!("s{k}.json"));
+        run(&part, Some(&format!("{k}/3")));
+        merge.arg(&part);
+    }
+    let merged = base.join("merged.json");
+    let o = merge.arg("--out").arg(&merged).output().expect("merge");
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    let bytes = |p: &Path| std::fs::read(p).expect("record");
+    assert_eq!(bytes(&base.join("whole.json")), bytes(&merged));
+    let _ = std::fs::remove_dir_all(&base);
+}
+
+#[test]
+fn fuzz_in_three_shards_merges_into_the_unsharded_campaign() {
+    let _turn = gpu_turn();
+    let base = temp("shard", "fuzz");
+    let run = |dir: &Path, shard: Option<&str>| {
+        let mut c = dxdiff();
+        c.args([
+            "fuzz",
+            "-q",
+            "--profile",
+            "exact",
+            "--seed",
+            "1",
+            "--programs",
+            "8",
+        ])
+        .args([
+            "--stages",
+            "ps,vs",
+            "--vectors",
+            "64",
+            "--shrink-time",
+            "30",
+            "--out",
+        ])
+        .arg(dir)
+        .plant(Some("replicate-swizzle-ignored"));
+        if let Some(s) = shard {
+            c.args(["--shard", s]);
+        }
+        c.output().expect("runs")
+    };
+    let Some(whole) = with_adapter(run(&base.join("whole"), None)) else {
+        return;
+    };
+    assert_eq!(
+        whole.status.code(),
+        Some(1),
+        "the planted bug: {}",
+        stdout(&whole)
+    );
+    let mut merge = dxdiff();
+    merge.arg("merge");
+    for k in 0..3 {
+        let dir = base.join(format!("s{k}"));
+        let o = run(&dir, Some(&format!("{k}/3")));
+        assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stdout(&o));
+        merge.arg(&dir);
+    }
+    let merged = base.join("merged");
+    let o = merge.arg("--out").arg(&merged).output().expect("merge");
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let state = |dir: &Path| -> serde_json::Value {
+        let mut v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("state.json")).expect("state"))
+                .expect("json");
+        for k in ["seconds", "shrink_seconds"] {
+            v["stats"].as_object_mut().expect("stats").remove(k);
+        }
+        v
+    };
+    let (a, b) = (state(&base.join("whole")), state(&merged));
+    assert_eq!(a, b);
+    assert!(!a["divergences"].as_array().expect("list").is_empty());
+    for d in a["divergences"].as_array().expect("list") {
+        let case = d["case"].as_str().expect("case");
+        assert!(merged.join(case).is_file(), "{case}");
+    }
+    let _ = std::fs::remove_dir_all(&base);
+}
