@@ -36,6 +36,8 @@ pub struct SweepOptions {
     pub out: PathBuf,
     /// No progress on stderr.
     pub quiet: bool,
+    /// Run only the chunks K modulo N of each op (`--shard K/N`).
+    pub shard: Option<reports::shard::Shard>,
 }
 
 /// Why a sweep could not run. Codes: `sweep.op`, `sweep.range`, `sweep.state`, `sweep.write`,
@@ -155,7 +157,10 @@ pub fn run(o: &SweepOptions, adapter: &str) -> Result<(State, String), SweepErro
     // The folder is checked and held before any work, so nothing measured is lost to it.
     let out = OutDir::open(&o.out)?;
     let path = out.join("sweep.json");
-    let fresh = State::new(o.translator.name(), o.from, o.to, &o.ops);
+    let fresh = State {
+        shard: o.shard,
+        ..State::new(o.translator.name(), o.from, o.to, &o.ops)
+    };
     let mut st = match std::fs::read_to_string(&path) {
         Ok(text) => State::parse(&text)
             .and_then(|saved| fresh.resume(saved))
@@ -193,6 +198,12 @@ pub fn run(o: &SweepOptions, adapter: &str) -> Result<(State, String), SweepErro
         while st.ops[k].next < end {
             let start = st.ops[k].next;
             let n = CHUNK.min(end - start);
+            // Another shard's chunk: passed over, not run or counted.
+            let index = (start - u64::from(o.from)) / CHUNK;
+            if o.shard.is_some_and(|s| !s.owns(index as usize)) {
+                st.ops[k].next = start + n;
+                continue;
+            }
             let name = format!("{}-{start:08x}", st.ops[k].op.replace(':', "-"));
             let batch = chunk(start, n);
             let r = crate::verify::guarded(&name, || v.single_over(&name, p, &batch));
@@ -223,6 +234,8 @@ pub fn run(o: &SweepOptions, adapter: &str) -> Result<(State, String), SweepErro
         }
     }
     bar.finish();
+    // The last chunks may have been another shard's: the state says the ops are done.
+    save(&path, &st)?;
     Ok((st, v.gpu.name()))
 }
 

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::corpus::Record;
 use crate::fuzz::State as FuzzState;
+use crate::sweep::State as SweepState;
 use crate::verify::RunReport;
 
 /// One shard: `k` of `n`.
@@ -240,6 +241,51 @@ pub fn merge_fuzz(parts: Vec<FuzzState>) -> Result<FuzzState, MergeError> {
     };
     findings.sort_by_key(key);
     merged.findings = findings;
+    Ok(merged)
+}
+
+/// Sweep states of the shards of one sweep, as the unsharded sweep's state: per op, counts,
+/// adapted lanes and distances summed, progress the least any shard made, cases in input
+/// order (four per op, as a sweep keeps).
+pub fn merge_sweep(parts: Vec<SweepState>) -> Result<SweepState, MergeError> {
+    check_partition(&parts.iter().map(|p| p.shard).collect::<Vec<_>>())?;
+    same(
+        "formats",
+        &parts.iter().map(|p| p.format.clone()).collect::<Vec<_>>(),
+    )?;
+    same(
+        "translators",
+        &parts
+            .iter()
+            .map(|p| p.translator.clone())
+            .collect::<Vec<_>>(),
+    )?;
+    same(
+        "ranges",
+        &parts.iter().map(|p| (p.from, p.to)).collect::<Vec<_>>(),
+    )?;
+    let ops = |p: &SweepState| p.ops.iter().map(|o| o.op.clone()).collect::<Vec<_>>();
+    same("ops", &parts.iter().map(ops).collect::<Vec<_>>())?;
+    let mut merged = parts[0].clone();
+    merged.shard = None;
+    merged.seconds = parts.iter().map(|p| p.seconds).sum();
+    for (k, op) in merged.ops.iter_mut().enumerate() {
+        *op = crate::sweep::OpState {
+            op: op.op.clone(),
+            next: parts.iter().map(|p| p.ops[k].next).min().unwrap_or(op.next),
+            ..Default::default()
+        };
+        for p in &parts {
+            let o = &p.ops[k];
+            op.tally.merge(&o.tally);
+            op.cases.extend(o.cases.iter().cloned());
+            if op.skipped.is_none() {
+                op.skipped.clone_from(&o.skipped);
+            }
+        }
+        op.cases.sort();
+        op.cases.truncate(4);
+    }
     Ok(merged)
 }
 

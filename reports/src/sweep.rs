@@ -44,6 +44,9 @@ pub struct State {
     pub ops: Vec<OpState>,
     /// Seconds spent, over resumed runs.
     pub seconds: f64,
+    /// The shard this sweep is (`--shard K/N`: chunks K modulo N of each op), if it is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<crate::shard::Shard>,
 }
 
 /// Why a text is not a sweep state this version reads, or belongs to another sweep. Codes:
@@ -89,6 +92,7 @@ impl State {
                 })
                 .collect(),
             seconds: 0.0,
+            shard: None,
         }
     }
 
@@ -105,9 +109,15 @@ impl State {
         Ok(serde_json::from_str(text)?)
     }
 
-    /// `saved`, if it is this sweep (same translator, range and ops), to resume from.
+    /// `saved`, if it is this sweep (same translator, range, ops and shard), to resume from.
     pub fn resume(self, saved: State) -> Result<State, StateError> {
         let ops = |s: &State| s.ops.iter().map(|o| o.op.clone()).collect::<Vec<_>>();
+        if saved.shard != self.shard {
+            return Err(StateError::Other(format!(
+                "shard {:?}, not {:?}",
+                saved.shard, self.shard
+            )));
+        }
         if saved.translator != self.translator {
             return Err(StateError::Other(format!(
                 "translator {}, not {}",

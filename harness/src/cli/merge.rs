@@ -4,7 +4,8 @@
 //! `dxdiff corpus`) merge into the record the unsharded run writes, byte for byte. Shards of
 //! different runs (seed, translator, settings, format), a shard given twice or one missing are
 //! refused with the reason. Fuzz campaign folders (`state.json`, `cases/`) merge into one
-//! campaign folder, divergences deduplicated by signature.
+//! campaign folder, divergences deduplicated by signature; sweep folders (`sweep.json`) into
+//! one sweep folder.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -42,6 +43,9 @@ fn read(path: &Path) -> Result<String, CliError> {
 
 /// Merge the shards' reports and write them where an unsharded run would.
 pub fn run(a: &MergeArgs) -> CliResult {
+    if a.parts.iter().all(|p| p.join("sweep.json").is_file()) {
+        return sweep(a);
+    }
     if a.parts.iter().all(|p| p.join("state.json").is_file()) {
         return fuzz(a);
     }
@@ -52,7 +56,7 @@ pub fn run(a: &MergeArgs) -> CliResult {
         return corpus(a);
     }
     Err(usage(
-        "merge takes verify folders (report.json), fuzz folders (state.json) or corpus record files, all of one kind"
+        "merge takes verify folders (report.json), fuzz folders (state.json), sweep folders (sweep.json) or corpus record files, all of one kind"
             .into(),
     ))
 }
@@ -68,6 +72,7 @@ fn verify(a: &MergeArgs) -> CliResult {
         parts.push(r);
     }
     let mut merged = reports::shard::merge_verify(parts).map_err(|e| usage(e.to_string()))?;
+    folder(&a.out)?;
     // Counterexamples move into the merged folder, under the names they had.
     let cases = a.out.join("cases");
     for p in &mut merged.programs {
@@ -163,5 +168,46 @@ fn fuzz(a: &MergeArgs) -> CliResult {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
+    })
+}
+
+fn sweep(a: &MergeArgs) -> CliResult {
+    let mut parts = Vec::new();
+    for p in &a.parts {
+        let path = p.join("sweep.json");
+        parts.push(
+            reports::sweep::State::parse(&read(&path)?).map_err(|e| CliError::Input {
+                path: path.clone(),
+                what: e.to_string(),
+            })?,
+        );
+    }
+    let mut merged = reports::shard::merge_sweep(parts).map_err(|e| usage(e.to_string()))?;
+    let cases = a.out.join("cases");
+    folder(&cases)?;
+    for op in &mut merged.ops {
+        for c in &mut op.cases {
+            let from = PathBuf::from(&*c);
+            let Some(name) = from.file_name() else {
+                continue;
+            };
+            let to = cases.join(name);
+            write_output(Some(&to), read(&from)?.as_bytes())?;
+            *c = to.display().to_string();
+        }
+    }
+    let json = serde_json::to_string_pretty(&merged).map_err(|e| usage(e.to_string()))?;
+    write_output(Some(&a.out.join("sweep.json")), json.as_bytes())?;
+    let md = reports::sweep::markdown(&merged);
+    write_output(Some(&a.out.join("report.md")), md.as_bytes())?;
+    write_output(
+        Some(&a.out.join("report.html")),
+        reports::sweep::html(&merged, "merged shards").as_bytes(),
+    )?;
+    println!("{}", merged.closing_line());
+    Ok(if merged.totals().mismatch > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
     })
 }

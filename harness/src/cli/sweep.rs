@@ -36,6 +36,10 @@ pub struct SweepArgs {
     /// No progress on stderr.
     #[arg(long, short)]
     quiet: bool,
+    /// Run only shard K of N (0 <= K < N): the chunks of 2^20 inputs K modulo N of each op;
+    /// `dxdiff merge` puts the shards' folders back together.
+    #[arg(long)]
+    shard: Option<reports::shard::Shard>,
 }
 
 /// A 32-bit word in decimal or `0x` hex.
@@ -56,6 +60,7 @@ pub fn run(a: &SweepArgs) -> CliResult {
         to: a.to,
         out: a.out.clone(),
         quiet: a.quiet,
+        shard: a.shard,
     };
     let (st, adapter) = match crate::sweep::run(&o, &a.adapter) {
         Ok(x) => x,

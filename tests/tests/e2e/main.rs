@@ -5,6 +5,7 @@ mod support;
 mod catalog;
 mod cli;
 mod corpus;
+mod deploy;
 mod external;
 mod fairness;
 mod fuzz;

@@ -183,3 +183,43 @@ fn fuzz_in_three_shards_merges_into_the_unsharded_campaign() {
     }
     let _ = std::fs::remove_dir_all(&base);
 }
+
+#[test]
+fn a_sweep_in_two_shards_merges_into_the_unsharded_sweep() {
+    let _turn = gpu_turn();
+    let base = temp("shard", "sweep");
+    let run = |dir: &Path, shard: Option<&str>| {
+        let mut c = dxdiff();
+        c.args(["sweep", "rsq", "mov_sat:negabs", "--from", "0x3f800000"])
+            .args(["--to", "0x3f9fffff", "--profile", "exact", "-q", "--out"])
+            .arg(dir);
+        if let Some(s) = shard {
+            c.args(["--shard", s]);
+        }
+        c.output().expect("runs")
+    };
+    let Some(whole) = with_adapter(run(&base.join("whole"), None)) else {
+        return;
+    };
+    assert_eq!(whole.status.code(), Some(0), "{}", stdout(&whole));
+    let mut merge = dxdiff();
+    merge.arg("merge");
+    for k in 0..2 {
+        let dir = base.join(format!("s{k}"));
+        let o = run(&dir, Some(&format!("{k}/2")));
+        assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+        merge.arg(&dir);
+    }
+    let merged = base.join("merged");
+    let o = merge.arg("--out").arg(&merged).output().expect("merge");
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert_eq!(stdout(&o).lines().last(), stdout(&whole).lines().last());
+    let ops = |dir: &Path| -> serde_json::Value {
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("sweep.json")).expect("state"))
+                .expect("json");
+        v["ops"].clone()
+    };
+    assert_eq!(ops(&base.join("whole")), ops(&merged));
+    let _ = std::fs::remove_dir_all(&base);
+}
