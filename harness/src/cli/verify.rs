@@ -18,7 +18,9 @@ pub struct VerifyArgs {
     cases_files: Vec<PathBuf>,
     #[command(flatten)]
     translator: super::TranslatorArgs,
-    /// `auto` (a real GPU first, lavapipe otherwise) or a substring of the adapter's name.
+    /// `auto` (a real GPU first, lavapipe otherwise), a substring of the adapter's name, `#k`
+    /// (the k-th GPU), or `all`: every GPU of the host, one worker and one shard of the run
+    /// each, merged into one report.
     #[arg(long, default_value = "auto")]
     adapter: String,
     /// Makes the inputs reproducible.
@@ -85,6 +87,12 @@ pub fn run(a: &VerifyArgs) -> CliResult {
                 }
             }
         }
+    }
+    if a.adapter == "all" && a.shard.is_some() {
+        return Err(super::usage(
+            "--adapter all makes its own shards, one per device; give --shard with a named adapter"
+                .into(),
+        ));
     }
     let opts = Options {
         translator: a.translator.build()?,

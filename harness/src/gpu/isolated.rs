@@ -196,6 +196,12 @@ fn send(header: &[u8], words: &[&[u32]]) -> bool {
 /// The worker's main loop: open the device, then answer requests until stdin closes. The first
 /// frame it writes is the adapter description (or the error that prevented opening one).
 pub fn serve(adapter: &str) -> i32 {
+    // `gpu-worker --adapter list`: the device names, then done.
+    if adapter == LIST {
+        let names = serde_json::json!({ "devices": super::device_names() });
+        send(names.to_string().as_bytes(), &[]);
+        return 0;
+    }
     let mut gpu = match Gpu::new(adapter) {
         Ok(g) => g,
         Err(e) => {
@@ -238,6 +244,43 @@ struct Worker {
     child: Child,
     stdin: BufWriter<ChildStdin>,
     frames: Receiver<Result<Frame, WireError>>,
+}
+
+/// The worker's `--adapter` value that lists the devices instead of opening one.
+const LIST: &str = "list";
+
+/// The devices `--adapter all` spreads work over (every GPU, or lavapipe alone), asked of a
+/// worker process so that a driver that crashes while enumerating ends the child, not the run.
+pub fn devices() -> Result<Vec<String>, GpuError> {
+    let exe = std::env::current_exe()
+        .map_err(|e| GpuError::Device(format!("cannot find dxdiff: {e}")))?;
+    let mut cmd = Command::new(exe);
+    if std::env::var_os("NODEVICE_SELECT").is_none() {
+        cmd.env("NODEVICE_SELECT", "1");
+    }
+    let out = cmd
+        .args(["gpu-worker", "--adapter", LIST])
+        .stdin(Stdio::null())
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|e| GpuError::Device(format!("cannot start the GPU worker: {e}")))?;
+    let frame = read_frame(&mut out.stdout.as_slice())
+        .map_err(|e| GpuError::Device(format!("the GPU worker's device list: {e}")))?;
+    let v: serde_json::Value = serde_json::from_slice(&frame.header).unwrap_or_default();
+    let names: Vec<String> = v["devices"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|n| n.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default();
+    if names.is_empty() {
+        return Err(GpuError::NoAdapter(
+            "no Vulkan adapter (install mesa-vulkan-drivers for lavapipe)".into(),
+        ));
+    }
+    Ok(names)
 }
 
 /// The client side: starts `dxdiff gpu-worker` on demand and restarts it after a failure.

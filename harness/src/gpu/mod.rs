@@ -200,8 +200,44 @@ impl std::fmt::Debug for Gpu {
 
 /// Choose an adapter: `auto` prefers a real GPU and falls back to a CPU one (lavapipe);
 /// anything else is a case-insensitive substring of the adapter's name.
+/// The devices `--adapter all` spreads work over, in enumeration order: every GPU, or every
+/// adapter when there is no GPU (lavapipe alone). `#k` names the k-th of them.
+fn devices(adapters: Vec<wgpu::Adapter>) -> Vec<wgpu::Adapter> {
+    let gpu = |a: &wgpu::Adapter| a.get_info().device_type != wgpu::DeviceType::Cpu;
+    if adapters.iter().any(gpu) {
+        adapters.into_iter().filter(gpu).collect()
+    } else {
+        adapters
+    }
+}
+
+/// Every Vulkan adapter of this host.
+fn enumerate() -> Vec<wgpu::Adapter> {
+    let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
+    desc.backends = wgpu::Backends::VULKAN;
+    let instance = wgpu::Instance::new(desc);
+    pollster::block_on(instance.enumerate_adapters(wgpu::Backends::VULKAN))
+}
+
+/// The names of the devices `--adapter all` uses (see [`devices`]), `#0` first.
+pub fn device_names() -> Vec<String> {
+    devices(enumerate())
+        .iter()
+        .map(|a| a.get_info().name)
+        .collect()
+}
+
 fn choose(adapters: Vec<wgpu::Adapter>, want: &str) -> Result<wgpu::Adapter, GpuError> {
     let names: Vec<String> = adapters.iter().map(|a| a.get_info().name).collect();
+    if let Some(k) = want.strip_prefix('#') {
+        let all = devices(adapters);
+        let n = all.len();
+        return k
+            .parse::<usize>()
+            .ok()
+            .and_then(|k| all.into_iter().nth(k))
+            .ok_or_else(|| GpuError::NoAdapter(format!("no device {want} among {n}: {names:?}")));
+    }
     let rank = |a: &wgpu::Adapter| match a.get_info().device_type {
         wgpu::DeviceType::DiscreteGpu => 0,
         wgpu::DeviceType::IntegratedGpu => 1,
@@ -231,11 +267,7 @@ fn choose(adapters: Vec<wgpu::Adapter>, want: &str) -> Result<wgpu::Adapter, Gpu
 impl Gpu {
     /// Open the chosen adapter's device with the adapter's own limits.
     pub fn new(adapter: &str) -> Result<Gpu, GpuError> {
-        let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
-        desc.backends = wgpu::Backends::VULKAN;
-        let instance = wgpu::Instance::new(desc);
-        let adapters = pollster::block_on(instance.enumerate_adapters(wgpu::Backends::VULKAN));
-        let adapter = choose(adapters, adapter)?;
+        let adapter = choose(enumerate(), adapter)?;
         let info = adapter.get_info();
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("dxdiff"),

@@ -223,3 +223,61 @@ fn a_sweep_in_two_shards_merges_into_the_unsharded_sweep() {
     assert_eq!(ops(&base.join("whole")), ops(&merged));
     let _ = std::fs::remove_dir_all(&base);
 }
+
+/// `--adapter all` runs one shard per device and merges them: on a host with one device
+/// (lavapipe here) the report is the named adapter's run's; `#0` names the first device, and
+/// `--shard` with `all` is refused.
+#[test]
+fn adapter_all_spreads_shards_over_the_devices_and_merges_them() {
+    let _turn = gpu_turn();
+    let base = temp("shard", "all");
+    let run = |dir: &Path, adapter: &str| {
+        dxdiff()
+            .args([
+                "verify",
+                "-q",
+                "--cases",
+                "200",
+                "--seed",
+                "4",
+                "--adapter",
+                adapter,
+            ])
+            .arg("--out")
+            .arg(dir)
+            .output()
+            .expect("runs")
+    };
+    let Some(one) = with_adapter(run(&base.join("one"), "auto")) else {
+        return;
+    };
+    assert_eq!(one.status.code(), Some(0), "{}", stdout(&one));
+    let all = run(&base.join("all"), "all");
+    assert_eq!(all.status.code(), Some(0), "{}", stdout(&all));
+    let (a, b) = (report(&base.join("one")), report(&base.join("all")));
+    assert_eq!(outcome(&a), outcome(&b));
+    assert_eq!(a["totals"], b["totals"]);
+    assert!(b.get("shard").is_none());
+    let first = run(&base.join("first"), "#0");
+    assert_eq!(first.status.code(), Some(0), "{}", stdout(&first));
+    let none = run(&base.join("none"), "#99");
+    assert_eq!(none.status.code(), Some(4));
+    let both = dxdiff()
+        .args([
+            "verify",
+            "-q",
+            "--cases",
+            "10",
+            "--adapter",
+            "all",
+            "--shard",
+            "0/2",
+        ])
+        .arg("--out")
+        .arg(base.join("both"))
+        .output()
+        .expect("runs");
+    assert_eq!(both.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&both.stderr).contains("makes its own shards"));
+    let _ = std::fs::remove_dir_all(&base);
+}
