@@ -351,12 +351,16 @@ fn load_state(path: &Path, o: &FuzzOptions) -> Result<Option<State>, FuzzError> 
         what,
     };
     let s = State::parse(&text).map_err(|e| err(e.to_string()))?;
-    if s.shard != o.shard {
+    let had = s.shard.as_ref().map(|p| p.shard);
+    if had != o.shard {
         return Err(err(format!(
             "a campaign of shard {} is there; resume with that, or use another --out",
-            s.shard.map_or_else(|| "none".into(), |k| k.to_string())
+            had.map_or_else(|| "none".into(), |k| k.to_string())
         )));
     }
+    // The dxdiff that resumes is the one that ran the shard from now on.
+    let mut s = s;
+    s.shard = o.shard.map(crate::part);
     if s.seed != o.seed || s.translator != o.translator.name() {
         return Err(err(format!(
             "a campaign with seed {} and translator `{}` is there; resume with those, or use another --out",
@@ -387,7 +391,7 @@ pub fn run(o: &FuzzOptions, adapter: &str) -> Result<State, FuzzError> {
     })?;
     let state_path = out.join("state.json");
     let mut st = load_state(&state_path, o)?.unwrap_or_else(|| State {
-        shard: o.shard,
+        shard: o.shard.map(crate::part),
         ..State::new(o.translator.name(), o.seed)
     });
     let (knobs, narrowed) = narrow(o.translator.as_ref(), &o.knobs);

@@ -41,6 +41,23 @@
 
 #![deny(missing_docs)]
 
+/// `dxdiff --version`'s answer: the package version and the commit it was built from. Shards
+/// record it, and shards of different builds are not merged.
+pub const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("DXDIFF_COMMIT"),
+    ")"
+);
+
+/// A shard as this build records it in its report.
+pub fn part(shard: reports::shard::Shard) -> reports::shard::Part {
+    reports::shard::Part {
+        shard,
+        version: VERSION.into(),
+    }
+}
+
 pub mod bench;
 pub mod cli;
 pub mod counterexample;

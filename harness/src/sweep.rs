@@ -158,7 +158,7 @@ pub fn run(o: &SweepOptions, adapter: &str) -> Result<(State, String), SweepErro
     let out = OutDir::open(&o.out)?;
     let path = out.join("sweep.json");
     let fresh = State {
-        shard: o.shard,
+        shard: o.shard.map(crate::part),
         ..State::new(o.translator.name(), o.from, o.to, &o.ops)
     };
     let mut st = match std::fs::read_to_string(&path) {

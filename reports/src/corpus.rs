@@ -133,7 +133,7 @@ pub struct Record {
     pub programs: Vec<ProgramRecord>,
     /// The shard this record was (`--shard K/N`), if it was one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub shard: Option<crate::shard::Shard>,
+    pub shard: Option<crate::shard::Part>,
 }
 
 /// Why a text is not a corpus record this version reads. Codes: `corpus-record.json`,

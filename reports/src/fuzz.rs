@@ -75,7 +75,7 @@ pub struct State {
     pub narrowed: Vec<String>,
     /// The shard this campaign is (`--shard K/N`: program indices K modulo N), if it is one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub shard: Option<crate::shard::Shard>,
+    pub shard: Option<crate::shard::Part>,
 }
 
 /// Why a text is not a fuzz state file this version reads. Codes: `fuzz-state.json`,

@@ -52,6 +52,17 @@ impl Shard {
     }
 }
 
+/// A shard as its report records it: which one, and the dxdiff that ran it (`dxdiff --version`),
+/// so that shards of different builds are never merged.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Part {
+    /// Which shard.
+    #[serde(flatten)]
+    pub shard: Shard,
+    /// The dxdiff that ran it.
+    pub version: String,
+}
+
 /// Why shards cannot be merged. Code: `merge.shards`.
 #[derive(Debug, thiserror::Error)]
 #[error("[merge.shards] {0}")]
@@ -103,7 +114,19 @@ fn same<T: PartialEq + std::fmt::Debug>(what: &str, values: &[T]) -> Result<(), 
 /// Verify reports of the shards of one run, as the unsharded run's report: programs in the
 /// run's order, totals and per-entry counts recounted, phase times summed, adapters named.
 pub fn merge_verify(parts: Vec<RunReport>) -> Result<RunReport, MergeError> {
-    check_partition(&parts.iter().map(|p| p.shard).collect::<Vec<_>>())?;
+    check_partition(
+        &parts
+            .iter()
+            .map(|p| p.shard.as_ref().map(|s| s.shard))
+            .collect::<Vec<_>>(),
+    )?;
+    same(
+        "dxdiff versions",
+        &parts
+            .iter()
+            .map(|p| p.shard.as_ref().map(|s| s.version.clone()))
+            .collect::<Vec<_>>(),
+    )?;
     same(
         "formats",
         &parts.iter().map(|p| p.format.clone()).collect::<Vec<_>>(),
@@ -154,7 +177,19 @@ pub fn merge_verify(parts: Vec<RunReport>) -> Result<RunReport, MergeError> {
 /// Corpus records of the shards of one run, as the unsharded run's record (byte-identical
 /// once serialized): programs in name order, totals recounted.
 pub fn merge_corpus(parts: Vec<Record>) -> Result<Record, MergeError> {
-    check_partition(&parts.iter().map(|p| p.shard).collect::<Vec<_>>())?;
+    check_partition(
+        &parts
+            .iter()
+            .map(|p| p.shard.as_ref().map(|s| s.shard))
+            .collect::<Vec<_>>(),
+    )?;
+    same(
+        "dxdiff versions",
+        &parts
+            .iter()
+            .map(|p| p.shard.as_ref().map(|s| s.version.clone()))
+            .collect::<Vec<_>>(),
+    )?;
     same(
         "formats",
         &parts.iter().map(|p| p.format.clone()).collect::<Vec<_>>(),
@@ -183,7 +218,19 @@ pub fn merge_corpus(parts: Vec<Record>) -> Result<Record, MergeError> {
 /// first program's case kept, sightings summed), findings in program order, and the next
 /// program the lowest any shard would run.
 pub fn merge_fuzz(parts: Vec<FuzzState>) -> Result<FuzzState, MergeError> {
-    check_partition(&parts.iter().map(|p| p.shard).collect::<Vec<_>>())?;
+    check_partition(
+        &parts
+            .iter()
+            .map(|p| p.shard.as_ref().map(|s| s.shard))
+            .collect::<Vec<_>>(),
+    )?;
+    same(
+        "dxdiff versions",
+        &parts
+            .iter()
+            .map(|p| p.shard.as_ref().map(|s| s.version.clone()))
+            .collect::<Vec<_>>(),
+    )?;
     same(
         "formats",
         &parts.iter().map(|p| p.format.clone()).collect::<Vec<_>>(),
@@ -248,7 +295,19 @@ pub fn merge_fuzz(parts: Vec<FuzzState>) -> Result<FuzzState, MergeError> {
 /// adapted lanes and distances summed, progress the least any shard made, cases in input
 /// order (four per op, as a sweep keeps).
 pub fn merge_sweep(parts: Vec<SweepState>) -> Result<SweepState, MergeError> {
-    check_partition(&parts.iter().map(|p| p.shard).collect::<Vec<_>>())?;
+    check_partition(
+        &parts
+            .iter()
+            .map(|p| p.shard.as_ref().map(|s| s.shard))
+            .collect::<Vec<_>>(),
+    )?;
+    same(
+        "dxdiff versions",
+        &parts
+            .iter()
+            .map(|p| p.shard.as_ref().map(|s| s.version.clone()))
+            .collect::<Vec<_>>(),
+    )?;
     same(
         "formats",
         &parts.iter().map(|p| p.format.clone()).collect::<Vec<_>>(),
@@ -297,7 +356,10 @@ mod tests {
 
     fn part(k: u32, n: u32, names: &[(u64, &str)]) -> RunReport {
         let mut r = RunReport::new("builtin/exact".into(), 1, format!("gpu{k}"), 10);
-        r.shard = Some(Shard { k, n });
+        r.shard = Some(Part {
+            shard: Shard { k, n },
+            version: "0.1.0 (commit x)".into(),
+        });
         r.seconds.insert("total".into(), 1.0);
         for (i, name) in names {
             let mut p = ProgramReport::new(*name);
@@ -337,6 +399,11 @@ mod tests {
         let mut other = part(1, 2, &[]);
         other.seed = 2;
         assert!(e(vec![part(0, 2, &[]), other]).contains("different seeds"));
+        let mut newer = part(1, 2, &[]);
+        if let Some(p) = newer.shard.as_mut() {
+            p.version = "0.2.0 (commit y)".into();
+        }
+        assert!(e(vec![part(0, 2, &[]), newer]).contains("different dxdiff versions"));
         let mut whole = part(1, 2, &[]);
         whole.shard = None;
         assert!(e(vec![part(0, 2, &[]), whole]).contains("not run with --shard"));

@@ -46,7 +46,7 @@ pub struct State {
     pub seconds: f64,
     /// The shard this sweep is (`--shard K/N`: chunks K modulo N of each op), if it is one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub shard: Option<crate::shard::Shard>,
+    pub shard: Option<crate::shard::Part>,
 }
 
 /// Why a text is not a sweep state this version reads, or belongs to another sweep. Codes:
@@ -112,12 +112,17 @@ impl State {
     /// `saved`, if it is this sweep (same translator, range, ops and shard), to resume from.
     pub fn resume(self, saved: State) -> Result<State, StateError> {
         let ops = |s: &State| s.ops.iter().map(|o| o.op.clone()).collect::<Vec<_>>();
-        if saved.shard != self.shard {
+        let shard = |s: &State| s.shard.as_ref().map(|p| p.shard);
+        if shard(&saved) != shard(&self) {
             return Err(StateError::Other(format!(
                 "shard {:?}, not {:?}",
-                saved.shard, self.shard
+                shard(&saved),
+                shard(&self)
             )));
         }
+        // The dxdiff that resumes is the one that ran the shard from now on.
+        let mut saved = saved;
+        saved.shard = self.shard.clone();
         if saved.translator != self.translator {
             return Err(StateError::Other(format!(
                 "translator {}, not {}",

@@ -97,7 +97,7 @@ pub fn run(a: &CorpusArgs) -> CliResult {
             .collect();
     }
     let mut record = qualify::qualify(&list, translator.as_ref());
-    record.shard = a.shard;
+    record.shard = a.shard.map(crate::part);
     if let Some(n) = a.verify
         && let Err(code) = verify(&mut record, &list, a, n.max(1), translator)
     {

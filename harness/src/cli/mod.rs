@@ -194,7 +194,7 @@ pub fn write_output(out: Option<&Path>, bytes: &[u8]) -> Result<(), CliError> {
 #[derive(Debug, Parser)]
 #[command(
     name = "dxdiff",
-    version = concat!(env!("CARGO_PKG_VERSION"), " (commit ", env!("DXDIFF_COMMIT"), ")"),
+    version = crate::VERSION,
     about = "Differential verification of DXBC -> WGSL translators"
 )]
 struct Args {

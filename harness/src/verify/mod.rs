@@ -170,7 +170,7 @@ fn run_on(opts: &Options, out_dir: &Path, adapter: &str) -> Result<RunReport, Gp
     // Every unit of the run in its order; a shard runs the units it owns and records their
     // place, which merging sorts by.
     let shard = opts.shard;
-    report.shard = shard;
+    report.shard = shard.map(crate::part);
     let mut next = 0u64;
     let mut mine = || {
         let i = next;
