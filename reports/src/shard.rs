@@ -100,6 +100,56 @@ fn check_partition(shards: &[Option<Shard>]) -> Result<(), MergeError> {
     Ok(())
 }
 
+/// What every mergeable report says of itself: its shard, format and translator.
+trait Sharded {
+    fn part(&self) -> Option<&Part>;
+    fn format(&self) -> &str;
+    fn translator(&self) -> &str;
+}
+
+macro_rules! sharded {
+    ($t:ty, $translator:ident) => {
+        impl Sharded for $t {
+            fn part(&self) -> Option<&Part> {
+                self.shard.as_ref()
+            }
+            fn format(&self) -> &str {
+                &self.format
+            }
+            fn translator(&self) -> &str {
+                &self.$translator
+            }
+        }
+    };
+}
+sharded!(RunReport, profile);
+sharded!(Record, translator);
+sharded!(FuzzState, translator);
+sharded!(SweepState, translator);
+
+/// The checks every merge makes: one whole partition, one dxdiff build, one format, one
+/// translator; then `key` the same in every part.
+fn mergeable<T: Sharded, K: PartialEq + std::fmt::Debug>(
+    parts: &[T],
+    what: &str,
+    key: impl Fn(&T) -> K,
+) -> Result<(), MergeError> {
+    check_partition(
+        &parts
+            .iter()
+            .map(|p| p.part().map(|s| s.shard))
+            .collect::<Vec<_>>(),
+    )?;
+    let by = |f: &dyn Fn(&T) -> String| parts.iter().map(f).collect::<Vec<_>>();
+    same(
+        "dxdiff versions",
+        &by(&|p| p.part().map(|s| s.version.clone()).unwrap_or_default()),
+    )?;
+    same("formats", &by(&|p| p.format().to_string()))?;
+    same("translators", &by(&|p| p.translator().to_string()))?;
+    same(what, &parts.iter().map(key).collect::<Vec<_>>())
+}
+
 /// The same value in every part, or the reason they differ.
 fn same<T: PartialEq + std::fmt::Debug>(what: &str, values: &[T]) -> Result<(), MergeError> {
     match values.iter().find(|v| *v != &values[0]) {
@@ -114,35 +164,9 @@ fn same<T: PartialEq + std::fmt::Debug>(what: &str, values: &[T]) -> Result<(), 
 /// Verify reports of the shards of one run, as the unsharded run's report: programs in the
 /// run's order, totals and per-entry counts recounted, phase times summed, adapters named.
 pub fn merge_verify(parts: Vec<RunReport>) -> Result<RunReport, MergeError> {
-    check_partition(
-        &parts
-            .iter()
-            .map(|p| p.shard.as_ref().map(|s| s.shard))
-            .collect::<Vec<_>>(),
-    )?;
-    same(
-        "dxdiff versions",
-        &parts
-            .iter()
-            .map(|p| p.shard.as_ref().map(|s| s.version.clone()))
-            .collect::<Vec<_>>(),
-    )?;
-    same(
-        "formats",
-        &parts.iter().map(|p| p.format.clone()).collect::<Vec<_>>(),
-    )?;
-    same(
-        "translators",
-        &parts.iter().map(|p| p.profile.clone()).collect::<Vec<_>>(),
-    )?;
-    same("seeds", &parts.iter().map(|p| p.seed).collect::<Vec<_>>())?;
-    same(
-        "inputs per program",
-        &parts
-            .iter()
-            .map(|p| p.inputs_per_program)
-            .collect::<Vec<_>>(),
-    )?;
+    mergeable(&parts, "seeds and inputs per program", |p| {
+        (p.seed, p.inputs_per_program)
+    })?;
     let adapters: BTreeSet<&str> = parts.iter().map(|p| p.adapter.as_str()).collect();
     let first = &parts[0];
     let mut merged = RunReport::new(
@@ -177,34 +201,7 @@ pub fn merge_verify(parts: Vec<RunReport>) -> Result<RunReport, MergeError> {
 /// Corpus records of the shards of one run, as the unsharded run's record (byte-identical
 /// once serialized): programs in name order, totals recounted.
 pub fn merge_corpus(parts: Vec<Record>) -> Result<Record, MergeError> {
-    check_partition(
-        &parts
-            .iter()
-            .map(|p| p.shard.as_ref().map(|s| s.shard))
-            .collect::<Vec<_>>(),
-    )?;
-    same(
-        "dxdiff versions",
-        &parts
-            .iter()
-            .map(|p| p.shard.as_ref().map(|s| s.version.clone()))
-            .collect::<Vec<_>>(),
-    )?;
-    same(
-        "formats",
-        &parts.iter().map(|p| p.format.clone()).collect::<Vec<_>>(),
-    )?;
-    same(
-        "translators",
-        &parts
-            .iter()
-            .map(|p| p.translator.clone())
-            .collect::<Vec<_>>(),
-    )?;
-    same(
-        "--verify settings",
-        &parts.iter().map(|p| p.verify.clone()).collect::<Vec<_>>(),
-    )?;
+    mergeable(&parts, "--verify settings", |p| p.verify.clone())?;
     let mut merged = parts[0].clone();
     merged.shard = None;
     merged.programs = parts.into_iter().flat_map(|p| p.programs).collect();
@@ -218,35 +215,9 @@ pub fn merge_corpus(parts: Vec<Record>) -> Result<Record, MergeError> {
 /// first program's case kept, sightings summed), findings in program order, and the next
 /// program the lowest any shard would run.
 pub fn merge_fuzz(parts: Vec<FuzzState>) -> Result<FuzzState, MergeError> {
-    check_partition(
-        &parts
-            .iter()
-            .map(|p| p.shard.as_ref().map(|s| s.shard))
-            .collect::<Vec<_>>(),
-    )?;
-    same(
-        "dxdiff versions",
-        &parts
-            .iter()
-            .map(|p| p.shard.as_ref().map(|s| s.version.clone()))
-            .collect::<Vec<_>>(),
-    )?;
-    same(
-        "formats",
-        &parts.iter().map(|p| p.format.clone()).collect::<Vec<_>>(),
-    )?;
-    same(
-        "translators",
-        &parts
-            .iter()
-            .map(|p| p.translator.clone())
-            .collect::<Vec<_>>(),
-    )?;
-    same("seeds", &parts.iter().map(|p| p.seed).collect::<Vec<_>>())?;
-    same(
-        "narrowing",
-        &parts.iter().map(|p| p.narrowed.clone()).collect::<Vec<_>>(),
-    )?;
+    mergeable(&parts, "seeds and narrowing", |p| {
+        (p.seed, p.narrowed.clone())
+    })?;
     let mut merged = FuzzState::new(parts[0].translator.clone(), parts[0].seed);
     merged.narrowed = parts[0].narrowed.clone();
     merged.next = parts.iter().map(|p| p.next).min().unwrap_or(0);
@@ -295,36 +266,10 @@ pub fn merge_fuzz(parts: Vec<FuzzState>) -> Result<FuzzState, MergeError> {
 /// adapted lanes and distances summed, progress the least any shard made, cases in input
 /// order (four per op, as a sweep keeps).
 pub fn merge_sweep(parts: Vec<SweepState>) -> Result<SweepState, MergeError> {
-    check_partition(
-        &parts
-            .iter()
-            .map(|p| p.shard.as_ref().map(|s| s.shard))
-            .collect::<Vec<_>>(),
-    )?;
-    same(
-        "dxdiff versions",
-        &parts
-            .iter()
-            .map(|p| p.shard.as_ref().map(|s| s.version.clone()))
-            .collect::<Vec<_>>(),
-    )?;
-    same(
-        "formats",
-        &parts.iter().map(|p| p.format.clone()).collect::<Vec<_>>(),
-    )?;
-    same(
-        "translators",
-        &parts
-            .iter()
-            .map(|p| p.translator.clone())
-            .collect::<Vec<_>>(),
-    )?;
-    same(
-        "ranges",
-        &parts.iter().map(|p| (p.from, p.to)).collect::<Vec<_>>(),
-    )?;
-    let ops = |p: &SweepState| p.ops.iter().map(|o| o.op.clone()).collect::<Vec<_>>();
-    same("ops", &parts.iter().map(ops).collect::<Vec<_>>())?;
+    mergeable(&parts, "ranges and ops", |p| {
+        let ops: Vec<String> = p.ops.iter().map(|o| o.op.clone()).collect();
+        (p.from, p.to, ops)
+    })?;
     let mut merged = parts[0].clone();
     merged.shard = None;
     merged.seconds = parts.iter().map(|p| p.seconds).sum();
@@ -399,6 +344,9 @@ mod tests {
         let mut other = part(1, 2, &[]);
         other.seed = 2;
         assert!(e(vec![part(0, 2, &[]), other]).contains("different seeds"));
+        let mut other = part(1, 2, &[]);
+        other.profile = "vkd3d".into();
+        assert!(e(vec![part(0, 2, &[]), other]).contains("different translators"));
         let mut newer = part(1, 2, &[]);
         if let Some(p) = newer.shard.as_mut() {
             p.version = "0.2.0 (commit y)".into();
