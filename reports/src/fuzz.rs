@@ -118,15 +118,7 @@ impl State {
 
     /// Read a state file; the error says why it is not one this version reads.
     pub fn parse(text: &str) -> Result<State, StateError> {
-        #[derive(Deserialize)]
-        struct Tag {
-            format: String,
-        }
-        let tag: Tag = serde_json::from_str(text)?;
-        if tag.format != FORMAT {
-            return Err(StateError::Format(tag.format));
-        }
-        Ok(serde_json::from_str(text)?)
+        crate::parse_tagged(text, FORMAT, StateError::Format)
     }
 
     /// The progress message, beside the program count and rate that the progress bar (or

@@ -30,3 +30,21 @@ pub mod shard;
 pub mod sweep;
 pub mod transition;
 pub mod verify;
+
+/// Read a versioned JSON document: its `format` tag first, so a document of another format or
+/// version is named as such (`other`) rather than failing on a field it lacks; then the whole.
+pub(crate) fn parse_tagged<T, E>(text: &str, format: &str, other: fn(String) -> E) -> Result<T, E>
+where
+    T: serde::de::DeserializeOwned,
+    E: From<serde_json::Error>,
+{
+    #[derive(serde::Deserialize)]
+    struct Tag {
+        format: String,
+    }
+    let tag: Tag = serde_json::from_str(text)?;
+    if tag.format != format {
+        return Err(other(tag.format));
+    }
+    Ok(serde_json::from_str(text)?)
+}

@@ -98,15 +98,7 @@ impl State {
 
     /// Read a saved state.
     pub fn parse(text: &str) -> Result<State, StateError> {
-        #[derive(Deserialize)]
-        struct Tag {
-            format: String,
-        }
-        let tag: Tag = serde_json::from_str(text)?;
-        if tag.format != FORMAT {
-            return Err(StateError::Format(tag.format));
-        }
-        Ok(serde_json::from_str(text)?)
+        crate::parse_tagged(text, FORMAT, StateError::Format)
     }
 
     /// `saved`, if it is this sweep (same translator, range, ops and shard), to resume from.

@@ -12,6 +12,18 @@ use crate::fuzz::{FuzzError, FuzzOptions};
 
 use super::{CliResult, usage};
 
+/// Write a campaign folder's `report.html`, with the cases it holds.
+pub(super) fn write_html(
+    out: &std::path::Path,
+    st: &reports::fuzz::State,
+) -> Result<(), super::CliError> {
+    let case_text = |rel: &str| std::fs::read_to_string(out.join(rel)).ok();
+    super::write_output(
+        Some(&out.join("report.html")),
+        reports::fuzz::html(st, &case_text).as_bytes(),
+    )
+}
+
 /// The arguments of `dxdiff fuzz`.
 #[derive(Debug, clap::Args)]
 pub struct FuzzArgs {
@@ -140,11 +152,7 @@ pub fn run(a: &FuzzArgs) -> CliResult {
     if let Some(junit) = &a.junit {
         super::write_output(Some(junit), reports::fuzz::junit(&st).as_bytes())?;
     }
-    let case_text = |rel: &str| std::fs::read_to_string(a.out.join(rel)).ok();
-    super::write_output(
-        Some(&a.out.join("report.html")),
-        reports::fuzz::html(&st, &case_text).as_bytes(),
-    )?;
+    write_html(&a.out, &st)?;
     print!("{}", reports::fuzz::summary(&st, &rows));
     Ok(if st.divergences.is_empty() {
         ExitCode::SUCCESS

@@ -34,22 +34,76 @@ fn folder(dir: &Path) -> Result<(), CliError> {
     })
 }
 
-fn read(path: &Path) -> Result<String, CliError> {
-    std::fs::read_to_string(path).map_err(|source| CliError::Io {
-        path: path.to_path_buf(),
-        source,
+/// Every part's `file` (the part itself when empty), read and parsed.
+fn parts<T, E: std::fmt::Display>(
+    a: &MergeArgs,
+    file: &str,
+    parse: impl Fn(&str) -> Result<T, E>,
+) -> Result<Vec<T>, CliError> {
+    a.parts
+        .iter()
+        .map(|p| {
+            let path = if file.is_empty() {
+                p.clone()
+            } else {
+                p.join(file)
+            };
+            let text = std::fs::read_to_string(&path).map_err(|source| CliError::Io {
+                path: path.clone(),
+                source,
+            })?;
+            parse(&text).map_err(|e| CliError::Input {
+                path,
+                what: e.to_string(),
+            })
+        })
+        .collect()
+}
+
+/// Copy a shard's case file to `to`.
+fn copy(from: &Path, to: &Path) -> Result<(), CliError> {
+    if let Some(parent) = to.parent() {
+        folder(parent)?;
+    }
+    std::fs::copy(from, to)
+        .map(drop)
+        .map_err(|source| CliError::Io {
+            path: from.to_path_buf(),
+            source,
+        })
+}
+
+/// A counterexample path of a shard's report, its file copied into `cases` under its own name:
+/// the path the merged report names.
+fn moved(case: &str, cases: &Path) -> Result<String, CliError> {
+    let from = PathBuf::from(case);
+    let Some(name) = from.file_name() else {
+        return Ok(case.to_string());
+    };
+    let to = cases.join(name);
+    copy(&from, &to)?;
+    Ok(to.display().to_string())
+}
+
+/// The merge's exit: 1 when the merged run holds a mismatch, as the run itself would.
+fn exit(mismatch: bool) -> CliResult {
+    Ok(if mismatch {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
     })
 }
 
 /// Merge the shards' reports and write them where an unsharded run would.
 pub fn run(a: &MergeArgs) -> CliResult {
-    if a.parts.iter().all(|p| p.join("sweep.json").is_file()) {
+    let all = |file: &str| a.parts.iter().all(|p| p.join(file).is_file());
+    if all("sweep.json") {
         return sweep(a);
     }
-    if a.parts.iter().all(|p| p.join("state.json").is_file()) {
+    if all("state.json") {
         return fuzz(a);
     }
-    if a.parts.iter().all(|p| p.join("report.json").is_file()) {
+    if all("report.json") {
         return verify(a);
     }
     if a.parts.iter().all(|p| p.is_file()) {
@@ -62,56 +116,23 @@ pub fn run(a: &MergeArgs) -> CliResult {
 }
 
 fn verify(a: &MergeArgs) -> CliResult {
-    let mut parts = Vec::new();
-    for p in &a.parts {
-        let path = p.join("report.json");
-        let r: RunReport = serde_json::from_str(&read(&path)?).map_err(|e| CliError::Input {
-            path: path.clone(),
-            what: e.to_string(),
-        })?;
-        parts.push(r);
-    }
+    let parts = parts(a, "report.json", |t| serde_json::from_str::<RunReport>(t))?;
     let mut merged = reports::shard::merge_verify(parts).map_err(|e| usage(e.to_string()))?;
-    folder(&a.out)?;
     // Counterexamples move into the merged folder, under the names they had.
     let cases = a.out.join("cases");
     for p in &mut merged.programs {
-        let Some(from) = p.counterexample.clone() else {
-            continue;
-        };
-        let from = PathBuf::from(from);
-        let Some(name) = from.file_name() else {
-            continue;
-        };
-        folder(&cases)?;
-        let to = cases.join(name);
-        write_output(Some(&to), read(&from)?.as_bytes())?;
-        p.counterexample = Some(to.display().to_string());
+        if let Some(c) = &p.counterexample {
+            p.counterexample = Some(moved(c, &cases)?);
+        }
     }
-    let json = serde_json::to_string_pretty(&merged).map_err(|e| usage(e.to_string()))?;
-    write_output(Some(&a.out.join("report.json")), json.as_bytes())?;
-    let md = reports::verify::markdown(&merged);
-    write_output(Some(&a.out.join("report.md")), md.as_bytes())?;
-    write_output(
-        Some(&a.out.join("report.html")),
-        reports::verify::html(&merged).as_bytes(),
-    )?;
+    folder(&a.out)?;
+    super::verify::write_reports(&a.out, &merged)?;
     print!("{}", reports::verify::summary(&merged, 0));
-    Ok(if merged.totals.mismatch > 0 {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    exit(merged.totals.mismatch > 0)
 }
 
 fn corpus(a: &MergeArgs) -> CliResult {
-    let mut parts = Vec::new();
-    for p in &a.parts {
-        parts.push(Record::parse(&read(p)?).map_err(|e| CliError::Input {
-            path: p.clone(),
-            what: e.to_string(),
-        })?);
-    }
+    let parts = parts(a, "", Record::parse)?;
     let merged = reports::shard::merge_corpus(parts).map_err(|e| usage(e.to_string()))?;
     let json = serde_json::to_string_pretty(&merged).map_err(|e| usage(e.to_string()))?;
     write_output(Some(&a.out), format!("{json}\n").as_bytes())?;
@@ -128,16 +149,7 @@ fn corpus(a: &MergeArgs) -> CliResult {
 }
 
 fn fuzz(a: &MergeArgs) -> CliResult {
-    let mut parts = Vec::new();
-    for p in &a.parts {
-        let path = p.join("state.json");
-        parts.push(
-            reports::fuzz::State::parse(&read(&path)?).map_err(|e| CliError::Input {
-                path: path.clone(),
-                what: e.to_string(),
-            })?,
-        );
-    }
+    let parts = parts(a, "state.json", reports::fuzz::State::parse)?;
     let merged = reports::shard::merge_fuzz(parts).map_err(|e| usage(e.to_string()))?;
     folder(&a.out.join("cases"))?;
     // Each kept divergence's case, from the shard that found it first.
@@ -150,64 +162,28 @@ fn fuzz(a: &MergeArgs) -> CliResult {
         else {
             return Err(usage(format!("{}: in none of the shards", d.case)));
         };
-        let to = a.out.join(&d.case);
-        if let Some(parent) = to.parent() {
-            folder(parent)?;
-        }
-        write_output(Some(&to), read(&from)?.as_bytes())?;
+        copy(&from, &a.out.join(&d.case))?;
     }
     let json = serde_json::to_string_pretty(&merged).map_err(|e| usage(e.to_string()))?;
     write_output(Some(&a.out.join("state.json")), json.as_bytes())?;
-    let case_text = |rel: &str| std::fs::read_to_string(a.out.join(rel)).ok();
-    write_output(
-        Some(&a.out.join("report.html")),
-        reports::fuzz::html(&merged, &case_text).as_bytes(),
-    )?;
+    super::fuzz::write_html(&a.out, &merged)?;
     println!("{}", merged.closing_line());
-    Ok(if merged.divergences.is_empty() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    exit(!merged.divergences.is_empty())
 }
 
 fn sweep(a: &MergeArgs) -> CliResult {
-    let mut parts = Vec::new();
-    for p in &a.parts {
-        let path = p.join("sweep.json");
-        parts.push(
-            reports::sweep::State::parse(&read(&path)?).map_err(|e| CliError::Input {
-                path: path.clone(),
-                what: e.to_string(),
-            })?,
-        );
-    }
+    let parts = parts(a, "sweep.json", reports::sweep::State::parse)?;
     let mut merged = reports::shard::merge_sweep(parts).map_err(|e| usage(e.to_string()))?;
     let cases = a.out.join("cases");
     folder(&cases)?;
     for op in &mut merged.ops {
         for c in &mut op.cases {
-            let from = PathBuf::from(&*c);
-            let Some(name) = from.file_name() else {
-                continue;
-            };
-            let to = cases.join(name);
-            write_output(Some(&to), read(&from)?.as_bytes())?;
-            *c = to.display().to_string();
+            *c = moved(c, &cases)?;
         }
     }
     let json = serde_json::to_string_pretty(&merged).map_err(|e| usage(e.to_string()))?;
     write_output(Some(&a.out.join("sweep.json")), json.as_bytes())?;
-    let md = reports::sweep::markdown(&merged);
-    write_output(Some(&a.out.join("report.md")), md.as_bytes())?;
-    write_output(
-        Some(&a.out.join("report.html")),
-        reports::sweep::html(&merged, "merged shards").as_bytes(),
-    )?;
+    super::sweep::write_reports(&a.out, &merged, "merged shards")?;
     println!("{}", merged.closing_line());
-    Ok(if merged.totals().mismatch > 0 {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    exit(merged.totals().mismatch > 0)
 }

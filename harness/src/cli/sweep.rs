@@ -42,6 +42,22 @@ pub struct SweepArgs {
     shard: Option<reports::shard::Shard>,
 }
 
+/// Write a sweep folder's reports (`report.md`, `report.html`; the run keeps `sweep.json`
+/// itself); the Markdown, which the run also prints.
+pub(super) fn write_reports(
+    out: &std::path::Path,
+    st: &reports::sweep::State,
+    adapter: &str,
+) -> Result<String, super::CliError> {
+    let md = reports::sweep::markdown(st);
+    write_output(Some(&out.join("report.md")), md.as_bytes())?;
+    write_output(
+        Some(&out.join("report.html")),
+        reports::sweep::html(st, adapter).as_bytes(),
+    )?;
+    Ok(md)
+}
+
 /// A 32-bit word in decimal or `0x` hex.
 fn word(s: &str) -> Result<u32, String> {
     let parsed = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
@@ -70,13 +86,7 @@ pub fn run(a: &SweepArgs) -> CliResult {
         }
         Err(e) => return Err(usage(format!("[{}] {e}", e.code()))),
     };
-    let md = reports::sweep::markdown(&st);
-    write_output(Some(&a.out.join("report.md")), md.as_bytes())?;
-    write_output(
-        Some(&a.out.join("report.html")),
-        reports::sweep::html(&st, &adapter).as_bytes(),
-    )?;
-    println!("{md}");
+    println!("{}", write_reports(&a.out, &st, &adapter)?);
     let t = st.totals();
     if t.inconclusive > 0 {
         println!("{} inputs inconclusive", t.inconclusive);

@@ -11,6 +11,23 @@ use crate::verify::{self, Options};
 
 use super::{CliError, CliResult, write_output};
 
+/// Write a verify folder's reports (`report.json`, `report.md`, `report.html`), as a run or
+/// a merge of shards leaves them; the Markdown, which the run also prints.
+pub(super) fn write_reports(
+    out: &std::path::Path,
+    report: &reports::verify::RunReport,
+) -> Result<String, super::CliError> {
+    let json = serde_json::to_string_pretty(report).map_err(|e| super::usage(e.to_string()))?;
+    write_output(Some(&out.join("report.json")), json.as_bytes())?;
+    let md = reports::verify::markdown(report);
+    write_output(Some(&out.join("report.md")), md.as_bytes())?;
+    write_output(
+        Some(&out.join("report.html")),
+        reports::verify::html(report).as_bytes(),
+    )?;
+    Ok(md)
+}
+
 /// The arguments of `dxdiff verify`.
 #[derive(Debug, clap::Args)]
 pub struct VerifyArgs {
@@ -117,14 +134,7 @@ pub fn run(a: &VerifyArgs) -> CliResult {
             return Ok(ExitCode::from(4));
         }
     };
-    let json = serde_json::to_string_pretty(&report).map_err(|e| super::usage(e.to_string()))?;
-    write_output(Some(&out.join("report.json")), json.as_bytes())?;
-    let md = reports::verify::markdown(&report);
-    write_output(Some(&out.join("report.md")), md.as_bytes())?;
-    write_output(
-        Some(&out.join("report.html")),
-        reports::verify::html(&report).as_bytes(),
-    )?;
+    let md = write_reports(&out.path, &report)?;
     if let Some(junit) = &a.junit {
         write_output(Some(junit), reports::verify::junit(&report).as_bytes())?;
     }

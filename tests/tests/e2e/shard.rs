@@ -5,7 +5,8 @@
 
 use crate::support::*;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::process::Output;
 
 fn report(dir: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).expect("report"))
@@ -26,6 +27,32 @@ fn outcome(r: &serde_json::Value) -> Vec<serde_json::Value> {
         .collect()
 }
 
+/// Run `n` shards, part `k` as `run(base/s{k}{ext}, Some("k/n"))`, each exiting with one of
+/// `codes`, then `dxdiff merge` them into `base/merged{ext}`: that path and the merge's output.
+fn shards_merged(
+    base: &Path,
+    n: u32,
+    ext: &str,
+    codes: &[i32],
+    run: impl Fn(&Path, Option<&str>) -> Output,
+) -> (PathBuf, Output) {
+    let mut merge = dxdiff();
+    merge.arg("merge");
+    for k in 0..n {
+        let part = base.join(format!("s{k}{ext}"));
+        let o = run(&part, Some(&format!("{k}/{n}")));
+        assert!(
+            o.status.code().is_some_and(|c| codes.contains(&c)),
+            "{}",
+            stdout(&o)
+        );
+        merge.arg(&part);
+    }
+    let merged = base.join(format!("merged{ext}"));
+    let o = merge.arg("--out").arg(&merged).output().expect("merge");
+    (merged, o)
+}
+
 #[test]
 fn verify_in_three_shards_merges_into_the_unsharded_run() {
     let _turn = gpu_turn();
@@ -44,16 +71,7 @@ fn verify_in_three_shards_merges_into_the_unsharded_run() {
         return;
     };
     assert_eq!(whole.status.code(), Some(1), "{}", stdout(&whole));
-    let mut merge = dxdiff();
-    merge.arg("merge");
-    for k in 0..3 {
-        let dir = base.join(format!("s{k}"));
-        let o = run(&dir, Some(&format!("{k}/3")));
-        assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stdout(&o));
-        merge.arg(&dir);
-    }
-    let merged = base.join("merged");
-    let o = merge.arg("--out").arg(&merged).output().expect("merge");
+    let (merged, o) = shards_merged(&base, 3, "", &[0, 1], run);
     assert_eq!(
         o.status.code(),
         Some(1),
@@ -96,17 +114,10 @@ fn corpus_in_three_shards_merges_into_the_same_bytes() {
         }
         let o = c.output().expect("runs");
         assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+        o
     };
     run(&base.join("whole.json"), None);
-    let mut merge = dxdiff();
-    merge.arg("merge");
-    for k in 0..3 {
-        let part = base.join(format!("s{k}.json"));
-        run(&part, Some(&format!("{k}/3")));
-        merge.arg(&part);
-    }
-    let merged = base.join("merged.json");
-    let o = merge.arg("--out").arg(&merged).output().expect("merge");
+    let (merged, o) = shards_merged(&base, 3, ".json", &[0], run);
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
     let bytes = |p: &Path| std::fs::read(p).expect("record");
     assert_eq!(bytes(&base.join("whole.json")), bytes(&merged));
@@ -154,16 +165,7 @@ fn fuzz_in_three_shards_merges_into_the_unsharded_campaign() {
         "the planted bug: {}",
         stdout(&whole)
     );
-    let mut merge = dxdiff();
-    merge.arg("merge");
-    for k in 0..3 {
-        let dir = base.join(format!("s{k}"));
-        let o = run(&dir, Some(&format!("{k}/3")));
-        assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stdout(&o));
-        merge.arg(&dir);
-    }
-    let merged = base.join("merged");
-    let o = merge.arg("--out").arg(&merged).output().expect("merge");
+    let (merged, o) = shards_merged(&base, 3, "", &[0, 1], run);
     assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
     let state = |dir: &Path| -> serde_json::Value {
         let mut v: serde_json::Value =
@@ -202,16 +204,7 @@ fn a_sweep_in_two_shards_merges_into_the_unsharded_sweep() {
         return;
     };
     assert_eq!(whole.status.code(), Some(0), "{}", stdout(&whole));
-    let mut merge = dxdiff();
-    merge.arg("merge");
-    for k in 0..2 {
-        let dir = base.join(format!("s{k}"));
-        let o = run(&dir, Some(&format!("{k}/2")));
-        assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
-        merge.arg(&dir);
-    }
-    let merged = base.join("merged");
-    let o = merge.arg("--out").arg(&merged).output().expect("merge");
+    let (merged, o) = shards_merged(&base, 2, "", &[0], run);
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
     assert_eq!(stdout(&o).lines().last(), stdout(&whole).lines().last());
     let ops = |dir: &Path| -> serde_json::Value {
