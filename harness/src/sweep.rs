@@ -112,10 +112,7 @@ pub fn program(spec: &str) -> Result<SingleOp, SweepError> {
         Some(n) => (n, true),
         None => (head, false),
     };
-    let op = dxbc::opcodes::TABLE
-        .iter()
-        .find(|i| i.mnemonic == name)
-        .map(|i| i.opcode)
+    let op = dxbc::Opcode::from_mnemonic(name)
         .ok_or_else(|| SweepError::Op(format!("{spec}: no opcode `{name}`")))?;
     let p = generators::programs::single_with(op, modifier, saturate)
         .filter(|p| p.sources == 1)

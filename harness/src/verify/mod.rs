@@ -175,12 +175,10 @@ fn run_on(opts: &Options, out_dir: &Path, adapter: &str) -> Result<RunReport, Gp
     let mut mine = || {
         let i = next;
         next += 1;
-        shard
-            .is_none_or(|s| s.owns(i as usize))
-            .then(|| shard.map(|_| i))
+        shard.is_none_or(|s| s.owns(i as usize)).then_some(i)
     };
-    let push = |report: &mut RunReport, index: Option<u64>, mut p: ProgramReport| {
-        p.index = index;
+    let push = |report: &mut RunReport, index: u64, mut p: ProgramReport| {
+        p.index = shard.map(|_| index);
         report.push(p);
     };
     let mut bar = Progress::new("opcodes", Some(programs.len() as u64), opts.quiet);
