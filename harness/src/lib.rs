@@ -73,6 +73,7 @@ pub mod progress;
 pub mod qualify;
 pub mod replay;
 pub mod shrink;
+pub mod spread;
 pub mod sweep;
 pub mod translators;
 pub mod verify;

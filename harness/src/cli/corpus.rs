@@ -44,7 +44,9 @@ pub struct CorpusArgs {
     /// The changes against the baseline are intended: report regressions, exit 0.
     #[arg(long)]
     accept: bool,
-    /// `auto` (a real GPU first, lavapipe otherwise) or a substring of the adapter's name.
+    /// `auto` (a real GPU first, lavapipe otherwise), a substring of the adapter's name, `#k`
+    /// (the k-th GPU), or `all`: `--verify` spread over every GPU of the host, one share of
+    /// the qualified programs each.
     #[arg(long, default_value = "auto")]
     adapter: String,
     /// Makes the `--verify` inputs reproducible.
@@ -156,7 +158,9 @@ pub fn run(a: &CorpusArgs) -> CliResult {
 }
 
 /// The differential pass over qualified programs. A program the device refuses becomes
-/// failed; one the GPU cannot run keeps its status with the skip in its verdicts.
+/// failed; one the GPU cannot run keeps its status with the skip in its verdicts. With
+/// `--adapter all` each device verifies its share of the programs (the `k`-th of every `N` in
+/// record order, [`crate::spread`]); the record is the one-device run's.
 fn verify(
     record: &mut Record,
     list: &[crate::programs::Program],
@@ -176,29 +180,46 @@ fn verify(
         shard: None,
         quiet: a.quiet,
     };
-    let mut v = match Verifier::new(opts, &a.adapter, &a.cases_dir) {
-        Ok(v) => v,
-        Err(e) => {
-            eprintln!("dxdiff: {e}");
-            return Err(ExitCode::from(4));
-        }
-    };
     let blobs: std::collections::BTreeMap<&str, &[u8]> = list
         .iter()
         .filter_map(|(n, b)| Some((n.as_str(), b.as_deref().ok()?)))
         .collect();
-    let mut bar =
-        crate::progress::Progress::new("verify", Some(record.programs.len() as u64), a.quiet);
-    for (i, p) in record.programs.iter_mut().enumerate() {
-        bar.set(i as u64, &p.name);
-        if p.status != Status::Qualified {
-            continue;
-        }
-        let Some(blob) = blobs.get(p.name.as_str()) else {
-            continue;
-        };
-        let name = format!("corpus:{}", p.name);
-        let rep = crate::verify::guarded(&name, || v.program(&p.name, blob));
+    let todo: Vec<(usize, &str, &[u8])> = record
+        .programs
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.status == Status::Qualified)
+        .filter_map(|(i, p)| Some((i, p.name.as_str(), *blobs.get(p.name.as_str())?)))
+        .collect();
+    let run = if a.adapter == crate::spread::ALL {
+        crate::spread::devices().and_then(|devices| {
+            let shares = crate::spread::spread(devices, a.quiet, |shard, device| {
+                let mine: Vec<_> = todo
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, _)| shard.owns(*j))
+                    .map(|(_, t)| *t)
+                    .collect();
+                let quiet = Options {
+                    quiet: true,
+                    ..opts.clone()
+                };
+                verify_share(&quiet, device, &a.cases_dir, &mine)
+            })?;
+            let names: std::collections::BTreeSet<String> =
+                shares.iter().map(|(name, _)| name.clone()).collect();
+            let name = names.into_iter().collect::<Vec<_>>().join(", ");
+            Ok((name, shares.into_iter().flat_map(|(_, r)| r).collect()))
+        })
+    } else {
+        verify_share(&opts, &a.adapter, &a.cases_dir, &todo)
+    };
+    let (adapter, reports) = run.map_err(|e| {
+        eprintln!("dxdiff: {e}");
+        ExitCode::from(4)
+    })?;
+    for (i, rep) in reports {
+        let p = &mut record.programs[i];
         if rep.skip_kind.is_some_and(|k| k.is_translator_failure()) {
             p.status = Status::Failed;
             p.reason = rep.skipped.clone();
@@ -211,13 +232,32 @@ fn verify(
             findings: rep.findings,
         });
     }
-    bar.set(record.programs.len() as u64, "");
-    bar.finish();
     record.verify = Some(VerifySettings {
         inputs: n,
         seed: a.seed,
-        adapter: v.gpu.name(),
+        adapter,
     });
     record.recount();
     Ok(())
+}
+
+/// Verify `programs` (record index, name, blob) on one adapter: its name and each program's
+/// report.
+fn verify_share(
+    opts: &Options,
+    adapter: &str,
+    cases_dir: &std::path::Path,
+    programs: &[(usize, &str, &[u8])],
+) -> Result<(String, Vec<(usize, reports::verify::ProgramReport)>), crate::gpu::GpuError> {
+    let mut v = Verifier::new(opts.clone(), adapter, cases_dir)?;
+    let mut bar = crate::progress::Progress::new("verify", Some(programs.len() as u64), opts.quiet);
+    let mut out = Vec::with_capacity(programs.len());
+    for (k, &(i, name, blob)) in programs.iter().enumerate() {
+        bar.set(k as u64, name);
+        let label = format!("corpus:{name}");
+        out.push((i, crate::verify::guarded(&label, || v.program(name, blob))));
+    }
+    bar.set(programs.len() as u64, "");
+    bar.finish();
+    Ok((v.gpu.name(), out))
 }

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use crate::fuzz::{FuzzError, FuzzOptions};
 
-use super::{CliResult, usage};
+use super::{CliError, CliResult, usage};
 
 /// Write a campaign folder's `report.html`, with the cases it holds.
 pub(super) fn write_html(
@@ -45,7 +45,9 @@ pub struct FuzzArgs {
     /// case when the campaign found none.
     #[arg(long)]
     junit: Option<PathBuf>,
-    /// `auto` (a real GPU first, lavapipe otherwise) or a substring of the adapter's name.
+    /// `auto` (a real GPU first, lavapipe otherwise), a substring of the adapter's name, `#k`
+    /// (the k-th GPU), or `all`: every GPU of the host, one shard of the run each (in
+    /// `OUT/devices/`), merged into one campaign folder.
     #[arg(long, default_value = "auto")]
     adapter: String,
     /// Input vectors per program, 1..=65536.
@@ -76,6 +78,53 @@ pub struct FuzzArgs {
     /// puts the shards' campaign folders back together.
     #[arg(long)]
     shard: Option<reports::shard::Shard>,
+}
+
+/// A campaign that could not run: exit 4 without a usable device, a usage error otherwise.
+fn failed(e: FuzzError) -> CliResult {
+    match e {
+        FuzzError::Gpu(e) => {
+            eprintln!("dxdiff: {e}");
+            Ok(ExitCode::from(4))
+        }
+        e @ (FuzzError::State { .. } | FuzzError::Out(_) | FuzzError::Write { .. }) => {
+            Err(usage(e.to_string()))
+        }
+    }
+}
+
+/// `--adapter all`: shard `k/N` of the campaign on device `#k`, each in its own folder under
+/// `OUT/devices/` (resumable as any campaign folder), merged into `OUT` as `dxdiff merge`
+/// merges campaign folders. Each device runs the whole `--time`.
+fn on_every_device(o: &FuzzOptions) -> Result<Result<reports::fuzz::State, FuzzError>, CliError> {
+    let _held = match crate::outdir::OutDir::open(&o.out) {
+        Ok(h) => h,
+        Err(e) => return Ok(Err(e.into())),
+    };
+    let n = match crate::spread::devices() {
+        Ok(n) => n,
+        Err(e) => return Ok(Err(e.into())),
+    };
+    let dirs = crate::spread::shard_folders(&o.out, n).map_err(usage)?;
+    if !o.quiet {
+        eprintln!(
+            "dxdiff: fuzzing on {n} devices, shards in {}",
+            dirs[0].parent().unwrap_or(&o.out).display()
+        );
+    }
+    let run = crate::spread::spread(n, o.quiet, |shard, device| {
+        let mine = FuzzOptions {
+            shard: Some(shard),
+            out: dirs[shard.k as usize].clone(),
+            quiet: true,
+            ..o.clone()
+        };
+        crate::fuzz::run(&mine, device)
+    });
+    if let Err(e) = run {
+        return Ok(Err(e));
+    }
+    super::merge::fuzz_folders(&dirs, &o.out).map(Ok)
 }
 
 /// `90s`, `10m`, `1h`, or plain seconds.
@@ -135,14 +184,21 @@ pub fn run(a: &FuzzArgs) -> CliResult {
         quiet: a.quiet,
         shard: a.shard,
     };
-    let st = match crate::fuzz::run(&o, &a.adapter) {
-        Ok(s) => s,
-        Err(FuzzError::Gpu(e)) => {
-            eprintln!("dxdiff: {e}");
-            return Ok(ExitCode::from(4));
+    let st = if a.adapter == crate::spread::ALL {
+        if a.shard.is_some() {
+            return Err(usage(crate::spread::NO_SHARD.into()));
         }
-        Err(e @ (FuzzError::State { .. } | FuzzError::Out(_) | FuzzError::Write { .. })) => {
-            return Err(usage(e.to_string()));
+        match on_every_device(&o)? {
+            Ok(st) => st,
+            Err(e) => return failed(e),
+        }
+    } else {
+        match crate::fuzz::run(&o, &a.adapter) {
+            Ok(st) => {
+                write_html(&a.out, &st)?;
+                st
+            }
+            Err(e) => return failed(e),
         }
     };
     let rows: Vec<&str> = generators::random::rows()
@@ -152,7 +208,6 @@ pub fn run(a: &FuzzArgs) -> CliResult {
     if let Some(junit) = &a.junit {
         super::write_output(Some(junit), reports::fuzz::junit(&st).as_bytes())?;
     }
-    write_html(&a.out, &st)?;
     print!("{}", reports::fuzz::summary(&st, &rows));
     Ok(if st.divergences.is_empty() {
         ExitCode::SUCCESS

@@ -35,12 +35,12 @@ fn folder(dir: &Path) -> Result<(), CliError> {
 }
 
 /// Every part's `file` (the part itself when empty), read and parsed.
-fn parts<T, E: std::fmt::Display>(
-    a: &MergeArgs,
+fn read_parts<T, E: std::fmt::Display>(
+    parts: &[PathBuf],
     file: &str,
     parse: impl Fn(&str) -> Result<T, E>,
 ) -> Result<Vec<T>, CliError> {
-    a.parts
+    parts
         .iter()
         .map(|p| {
             let path = if file.is_empty() {
@@ -116,7 +116,9 @@ pub fn run(a: &MergeArgs) -> CliResult {
 }
 
 fn verify(a: &MergeArgs) -> CliResult {
-    let parts = parts(a, "report.json", |t| serde_json::from_str::<RunReport>(t))?;
+    let parts = read_parts(&a.parts, "report.json", |t| {
+        serde_json::from_str::<RunReport>(t)
+    })?;
     let mut merged = reports::shard::merge_verify(parts).map_err(|e| usage(e.to_string()))?;
     // Counterexamples move into the merged folder, under the names they had.
     let cases = a.out.join("cases");
@@ -132,7 +134,7 @@ fn verify(a: &MergeArgs) -> CliResult {
 }
 
 fn corpus(a: &MergeArgs) -> CliResult {
-    let parts = parts(a, "", Record::parse)?;
+    let parts = read_parts(&a.parts, "", Record::parse)?;
     let merged = reports::shard::merge_corpus(parts).map_err(|e| usage(e.to_string()))?;
     let json = serde_json::to_string_pretty(&merged).map_err(|e| usage(e.to_string()))?;
     write_output(Some(&a.out), format!("{json}\n").as_bytes())?;
@@ -149,32 +151,50 @@ fn corpus(a: &MergeArgs) -> CliResult {
 }
 
 fn fuzz(a: &MergeArgs) -> CliResult {
-    let parts = parts(a, "state.json", reports::fuzz::State::parse)?;
-    let merged = reports::shard::merge_fuzz(parts).map_err(|e| usage(e.to_string()))?;
-    folder(&a.out.join("cases"))?;
-    // Each kept divergence's case, from the shard that found it first.
-    for d in &merged.divergences {
-        let Some(from) = a
-            .parts
-            .iter()
-            .map(|p| p.join(&d.case))
-            .find(|f| f.is_file())
-        else {
-            return Err(usage(format!("{}: in none of the shards", d.case)));
-        };
-        copy(&from, &a.out.join(&d.case))?;
-    }
-    let json = serde_json::to_string_pretty(&merged).map_err(|e| usage(e.to_string()))?;
-    write_output(Some(&a.out.join("state.json")), json.as_bytes())?;
-    super::fuzz::write_html(&a.out, &merged)?;
+    let merged = fuzz_folders(&a.parts, &a.out)?;
     println!("{}", merged.closing_line());
     exit(!merged.divergences.is_empty())
 }
 
+/// Merge fuzz campaign folders into `out`: its `state.json`, the kept divergences' cases and
+/// `report.html`, as an unsharded campaign writes them.
+pub(super) fn fuzz_folders(
+    shards: &[PathBuf],
+    out: &Path,
+) -> Result<reports::fuzz::State, CliError> {
+    let parts = read_parts(shards, "state.json", reports::fuzz::State::parse)?;
+    let merged = reports::shard::merge_fuzz(parts).map_err(|e| usage(e.to_string()))?;
+    folder(&out.join("cases"))?;
+    // Each kept divergence's case, from the shard that found it first.
+    for d in &merged.divergences {
+        let Some(from) = shards.iter().map(|p| p.join(&d.case)).find(|f| f.is_file()) else {
+            return Err(usage(format!("{}: in none of the shards", d.case)));
+        };
+        copy(&from, &out.join(&d.case))?;
+    }
+    let json = serde_json::to_string_pretty(&merged).map_err(|e| usage(e.to_string()))?;
+    write_output(Some(&out.join("state.json")), json.as_bytes())?;
+    super::fuzz::write_html(out, &merged)?;
+    Ok(merged)
+}
+
 fn sweep(a: &MergeArgs) -> CliResult {
-    let parts = parts(a, "sweep.json", reports::sweep::State::parse)?;
+    let (merged, _) = sweep_folders(&a.parts, &a.out, "merged shards")?;
+    println!("{}", merged.closing_line());
+    exit(merged.totals().mismatch > 0)
+}
+
+/// Merge sweep folders into `out`: its `sweep.json`, the cases and the reports, as an
+/// unsharded sweep writes them; `adapter` is what the reports name as the device. The merged
+/// state and its Markdown report.
+pub(super) fn sweep_folders(
+    shards: &[PathBuf],
+    out: &Path,
+    adapter: &str,
+) -> Result<(reports::sweep::State, String), CliError> {
+    let parts = read_parts(shards, "sweep.json", reports::sweep::State::parse)?;
     let mut merged = reports::shard::merge_sweep(parts).map_err(|e| usage(e.to_string()))?;
-    let cases = a.out.join("cases");
+    let cases = out.join("cases");
     folder(&cases)?;
     for op in &mut merged.ops {
         for c in &mut op.cases {
@@ -182,8 +202,7 @@ fn sweep(a: &MergeArgs) -> CliResult {
         }
     }
     let json = serde_json::to_string_pretty(&merged).map_err(|e| usage(e.to_string()))?;
-    write_output(Some(&a.out.join("sweep.json")), json.as_bytes())?;
-    super::sweep::write_reports(&a.out, &merged, "merged shards")?;
-    println!("{}", merged.closing_line());
-    exit(merged.totals().mismatch > 0)
+    write_output(Some(&out.join("sweep.json")), json.as_bytes())?;
+    let md = super::sweep::write_reports(out, &merged, adapter)?;
+    Ok((merged, md))
 }

@@ -30,7 +30,9 @@ pub struct SweepArgs {
     /// The sweep folder: `sweep.json` (resumable), the reports and `cases/`.
     #[arg(long, default_value = "dxdiff-sweep")]
     out: PathBuf,
-    /// `auto` (a real GPU first, lavapipe otherwise) or a substring of the adapter's name.
+    /// `auto` (a real GPU first, lavapipe otherwise), a substring of the adapter's name, `#k`
+    /// (the k-th GPU), or `all`: every GPU of the host, one shard of the run each (in
+    /// `OUT/devices/`), merged into one sweep folder.
     #[arg(long, default_value = "auto")]
     adapter: String,
     /// No progress on stderr.
@@ -67,6 +69,53 @@ fn word(s: &str) -> Result<u32, String> {
     parsed.map_err(|e| format!("`{s}` is not a 32-bit word: {e}"))
 }
 
+/// A sweep that could not run: exit 4 without a usable device, a usage error otherwise.
+fn failed(e: SweepError) -> CliResult {
+    match e {
+        SweepError::Gpu(e) => {
+            eprintln!("dxdiff: {e}");
+            Ok(ExitCode::from(4))
+        }
+        e => Err(usage(format!("[{}] {e}", e.code()))),
+    }
+}
+
+/// `--adapter all`: shard `k/N` of the sweep (its chunks `k` modulo `N`) on device `#k`, each in
+/// its own folder under `OUT/devices/` (resumable as any sweep folder), merged into `OUT` as
+/// `dxdiff merge` merges sweep folders. The state and the Markdown report.
+fn on_every_device(
+    o: &SweepOptions,
+) -> Result<Result<(reports::sweep::State, String), SweepError>, super::CliError> {
+    let _held = match crate::outdir::OutDir::open(&o.out) {
+        Ok(h) => h,
+        Err(e) => return Ok(Err(e.into())),
+    };
+    let n = match crate::spread::devices() {
+        Ok(n) => n,
+        Err(e) => return Ok(Err(e.into())),
+    };
+    let dirs = crate::spread::shard_folders(&o.out, n).map_err(usage)?;
+    let run = crate::spread::spread(n, o.quiet, |shard, device| {
+        let mine = SweepOptions {
+            shard: Some(shard),
+            out: dirs[shard.k as usize].clone(),
+            quiet: true,
+            ..o.clone()
+        };
+        crate::sweep::run(&mine, device).map(|(_, adapter)| adapter)
+    });
+    let adapters = match run {
+        Ok(a) => a,
+        Err(e) => return Ok(Err(e)),
+    };
+    let names: std::collections::BTreeSet<String> = adapters.into_iter().collect();
+    let adapter = format!(
+        "{n} devices: {}",
+        names.into_iter().collect::<Vec<_>>().join(", ")
+    );
+    super::merge::sweep_folders(&dirs, &o.out, &adapter).map(Ok)
+}
+
 /// Run (or resume) the sweep and print its reports.
 pub fn run(a: &SweepArgs) -> CliResult {
     let o = SweepOptions {
@@ -78,15 +127,24 @@ pub fn run(a: &SweepArgs) -> CliResult {
         quiet: a.quiet,
         shard: a.shard,
     };
-    let (st, adapter) = match crate::sweep::run(&o, &a.adapter) {
-        Ok(x) => x,
-        Err(SweepError::Gpu(e)) => {
-            eprintln!("dxdiff: {e}");
-            return Ok(ExitCode::from(4));
+    let (st, md) = if a.adapter == crate::spread::ALL {
+        if a.shard.is_some() {
+            return Err(usage(crate::spread::NO_SHARD.into()));
         }
-        Err(e) => return Err(usage(format!("[{}] {e}", e.code()))),
+        match on_every_device(&o)? {
+            Ok(x) => x,
+            Err(e) => return failed(e),
+        }
+    } else {
+        match crate::sweep::run(&o, &a.adapter) {
+            Ok((st, adapter)) => {
+                let md = write_reports(&a.out, &st, &adapter)?;
+                (st, md)
+            }
+            Err(e) => return failed(e),
+        }
     };
-    println!("{}", write_reports(&a.out, &st, &adapter)?);
+    println!("{md}");
     let t = st.totals();
     if t.inconclusive > 0 {
         println!("{} inputs inconclusive", t.inconclusive);

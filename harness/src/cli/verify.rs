@@ -105,11 +105,8 @@ pub fn run(a: &VerifyArgs) -> CliResult {
             }
         }
     }
-    if a.adapter == "all" && a.shard.is_some() {
-        return Err(super::usage(
-            "--adapter all makes its own shards, one per device; give --shard with a named adapter"
-                .into(),
-        ));
+    if a.adapter == crate::spread::ALL && a.shard.is_some() {
+        return Err(super::usage(crate::spread::NO_SHARD.into()));
     }
     let opts = Options {
         translator: a.translator.build()?,

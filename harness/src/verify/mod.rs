@@ -92,62 +92,28 @@ impl Verifier {
 /// Run every single-instruction program, the case files and the corpus programs; with
 /// `adapter` `all`, spread over every GPU of the host ([`run_all`]).
 pub fn run(opts: &Options, out_dir: &Path, adapter: &str) -> Result<RunReport, GpuError> {
-    if adapter == "all" {
+    if adapter == crate::spread::ALL {
         return run_all(opts, out_dir);
     }
     run_on(opts, out_dir, adapter)
 }
 
 /// `--adapter all`: one worker per device (every GPU, or lavapipe alone), device `#k` running
-/// shard `k/N` of the run in its own thread, and the shards merged as `dxdiff merge` merges
-/// them, so the report is the one-device run's. A device that cannot run its shard (it does
-/// not open, or its worker fails for good) has the shard rerun on a device that could.
+/// shard `k/N` of the run ([`crate::spread`]), and the shards merged as `dxdiff merge` merges
+/// them, so the report is the one-device run's.
 pub fn run_all(opts: &Options, out_dir: &Path) -> Result<RunReport, GpuError> {
     if opts.shard.is_some() {
-        return Err(GpuError::Device(
-            "--adapter all makes its own shards, one per device; give --shard with a named adapter"
-                .into(),
-        ));
+        return Err(GpuError::Device(crate::spread::NO_SHARD.into()));
     }
-    let devices = crate::gpu::isolated::devices()?;
-    let n = devices.len() as u32;
     let started = Instant::now();
-    let shard_opts = |k: u32| Options {
-        shard: Some(reports::shard::Shard { k, n }),
-        quiet: true,
-        ..opts.clone()
-    };
-    let mut results: Vec<(u32, Result<RunReport, GpuError>)> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..n)
-            .map(|k| {
-                let o = shard_opts(k);
-                (k, s.spawn(move || run_on(&o, out_dir, &format!("#{k}"))))
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|(k, h)| {
-                let r = h.join().unwrap_or_else(|_| {
-                    Err(GpuError::Device(format!("device #{k}'s thread panicked")))
-                });
-                (k, r)
-            })
-            .collect()
-    });
-    // A failed device's shard, rerun on the first device that finished its own.
-    let working = results.iter().find(|(_, r)| r.is_ok()).map(|(k, _)| *k);
-    for (k, r) in &mut results {
-        if let (Err(e), Some(d)) = (&*r, working) {
-            if !opts.quiet {
-                eprintln!("dxdiff: device #{k} failed ({e}); its shard runs on #{d}");
-            }
-            *r = run_on(&shard_opts(*k), out_dir, &format!("#{d}"));
-        }
-    }
-    let parts = results
-        .into_iter()
-        .map(|(_, r)| r)
-        .collect::<Result<Vec<_>, _>>()?;
+    let parts = crate::spread::spread(crate::spread::devices()?, opts.quiet, |shard, device| {
+        let o = Options {
+            shard: Some(shard),
+            quiet: true,
+            ..opts.clone()
+        };
+        run_on(&o, out_dir, device)
+    })?;
     let mut merged =
         reports::shard::merge_verify(parts).map_err(|e| GpuError::Device(e.to_string()))?;
     // The devices ran side by side: the run took the wall time, not the sum.

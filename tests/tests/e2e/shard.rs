@@ -274,3 +274,98 @@ fn adapter_all_spreads_shards_over_the_devices_and_merges_them() {
     assert!(String::from_utf8_lossy(&both.stderr).contains("makes its own shards"));
     let _ = std::fs::remove_dir_all(&base);
 }
+
+/// `fuzz`, `sweep` and `corpus --verify` with `--adapter all` report what the one-device run
+/// reports: the campaign and sweep folders hold the merged state beside their shard folders
+/// (`devices/K-of-N`), and the corpus record is the same bytes. A folder left by a run on
+/// another number of devices is refused, naming it.
+#[test]
+fn fuzz_sweep_and_corpus_spread_over_every_device_report_the_one_device_run() {
+    let _turn = gpu_turn();
+    let base = temp("shard", "all-commands");
+    let fuzz = |dir: &Path, adapter: &str| {
+        dxdiff()
+            .args(["fuzz", "-q", "--seed", "3", "--programs", "6", "--stages"])
+            .args(["ps,vs", "--vectors", "32", "--adapter", adapter, "--out"])
+            .arg(dir)
+            .output()
+            .expect("runs")
+    };
+    let Some(one) = with_adapter(fuzz(&base.join("fuzz-one"), "auto")) else {
+        return;
+    };
+    assert_eq!(one.status.code(), Some(0), "{}", stdout(&one));
+    let all = fuzz(&base.join("fuzz-all"), "all");
+    assert_eq!(all.status.code(), Some(0), "{}", stdout(&all));
+    assert_eq!(stdout(&one).lines().last(), stdout(&all).lines().last());
+    let json = |p: &Path| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(p).expect("read")).expect("json")
+    };
+    let state = |dir: &Path| {
+        let mut v = json(&dir.join("state.json"));
+        for k in ["seconds", "shrink_seconds"] {
+            v["stats"].as_object_mut().expect("stats").remove(k);
+        }
+        v
+    };
+    assert_eq!(state(&base.join("fuzz-one")), state(&base.join("fuzz-all")));
+    assert!(base.join("fuzz-all/devices/0-of-1/state.json").is_file());
+    assert!(base.join("fuzz-all/report.html").is_file());
+
+    let sweep = |dir: &Path, adapter: &str| {
+        dxdiff()
+            .args([
+                "sweep",
+                "frc",
+                "--from",
+                "0xbf000000",
+                "--to",
+                "0xbf03ffff",
+                "-q",
+            ])
+            .args(["--adapter", adapter, "--out"])
+            .arg(dir)
+            .output()
+            .expect("runs")
+    };
+    let one = sweep(&base.join("sweep-one"), "auto");
+    let all = sweep(&base.join("sweep-all"), "all");
+    assert_eq!(all.status.code(), one.status.code(), "{}", stdout(&all));
+    assert_eq!(stdout(&one).lines().last(), stdout(&all).lines().last());
+    let ops = |dir: &Path| json(&dir.join("sweep.json"))["ops"].clone();
+    assert_eq!(ops(&base.join("sweep-one")), ops(&base.join("sweep-all")));
+
+    let corpus = |out: &Path, adapter: &str| {
+        let o = dxdiff()
+            .args([
+                "corpus",
+                "examples/cases",
+                "--verify",
+                "8",
+                "-q",
+                "--adapter",
+            ])
+            .arg(adapter)
+            .arg("--cases-dir")
+            .arg(base.join("corpus-cases"))
+            .arg("--out")
+            .arg(out)
+            .output()
+            .expect("runs");
+        assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    };
+    corpus(&base.join("corpus-one.json"), "auto");
+    corpus(&base.join("corpus-all.json"), "all");
+    let bytes = |p: &Path| std::fs::read(p).expect("record");
+    assert_eq!(
+        bytes(&base.join("corpus-one.json")),
+        bytes(&base.join("corpus-all.json"))
+    );
+
+    // Shards of another partition in the folder: refused before any work.
+    std::fs::create_dir_all(base.join("fuzz-other/devices/0-of-5")).expect("plant");
+    let other = fuzz(&base.join("fuzz-other"), "all");
+    assert_eq!(other.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&other.stderr).contains("0-of-5"));
+    let _ = std::fs::remove_dir_all(&base);
+}
