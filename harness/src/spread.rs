@@ -1,9 +1,15 @@
-//! `--adapter all`: one command's work spread over every device of the host.
+//! `--adapter all` and `--jobs J`: one command's work spread over workers, one GPU worker
+//! process each, on every device of the host or several on one.
 //!
-//! dxdiff grows no scheduler: a multi-device run is the sharded run (`--shard K/N`, the same
-//! deterministic partition a cluster uses) with device `#k` running shard `k/N` in its own
-//! thread, and the shards merged as `dxdiff merge` merges them. So a run on N devices reports
-//! what the one-device run reports, and the cluster recipes and this share one code path.
+//! dxdiff grows no scheduler: a spread run is the sharded run (`--shard K/N`, the same
+//! deterministic partition a cluster uses) with worker `k` running shard `k/N` in its own
+//! thread, and the shards merged as `dxdiff merge` merges them. So a spread run reports what
+//! the one-worker run reports, and the cluster recipes and this share one code path.
+//!
+//! Several workers on one device pay because a run's host side (translation, naga, the
+//! interpreter's serial parts, judging, the pipe to the worker) is serial per worker and leaves
+//! a large GPU idle: each extra worker overlaps one program's host work with another's
+//! dispatch.
 
 use std::fmt::Display;
 use std::path::{Path, PathBuf};
@@ -13,22 +19,37 @@ use reports::shard::Shard;
 /// The `--adapter` value that spreads a run over every device.
 pub const ALL: &str = "all";
 
-/// Why `--shard` and `--adapter all` do not go together, worded once for every command.
-pub const NO_SHARD: &str =
-    "--adapter all makes its own shards, one per device; give --shard with a named adapter";
+/// Why `--shard` and a spread run do not go together, worded once for every command.
+pub const NO_SHARD: &str = "--adapter all and --jobs above 1 make their own shards, one per worker; give --shard with a named adapter and one job";
 
-/// The devices of this host, as [`crate::gpu::isolated::devices`] lists them: every GPU, or
-/// lavapipe alone.
-pub fn devices() -> Result<usize, crate::gpu::GpuError> {
-    Ok(crate::gpu::isolated::devices()?.len())
+/// The help of every command's `--jobs`.
+pub const JOBS_HELP: &str = "Workers per device, each with its own GPU worker process and one shard of the run, merged into one result; more than 1 overlaps one program's host work with another's dispatch";
+
+/// The adapters of a run's workers: with `adapter` `all`, `#0`..`#N-1` for every device of the
+/// host (every GPU, or lavapipe alone, as [`crate::gpu::isolated::devices`] lists them), each
+/// `jobs` times, interleaved so that any first few workers cover every device; otherwise
+/// `adapter` itself `jobs` times. Empty when the run is not spread (one named adapter, one job).
+pub fn workers(adapter: &str, jobs: usize) -> Result<Vec<String>, crate::gpu::GpuError> {
+    let jobs = jobs.max(1);
+    if adapter != ALL {
+        return Ok(if jobs == 1 {
+            Vec::new()
+        } else {
+            vec![adapter.to_string(); jobs]
+        });
+    }
+    let n = crate::gpu::isolated::devices()?.len().max(1);
+    Ok((0..jobs)
+        .flat_map(|_| (0..n).map(|k| format!("#{k}")))
+        .collect())
 }
 
 /// The folder under a folder-based run's `--out` (`fuzz`, `sweep`) that holds its shards.
-pub const SHARDS: &str = "devices";
+pub const SHARDS: &str = "shards";
 
-/// The shard folders of a folder-based run spread over `n` devices: `out/devices/K-of-N`, each
+/// The shard folders of a folder-based run spread over `n` workers: `out/shards/K-of-N`, each
 /// a complete shard folder that resumes as any does, merged into `out` afterwards. Folders of
-/// a run on a different number of devices are refused: their shards are another partition,
+/// a run on a different number of workers are refused: their shards are another partition,
 /// and merging them with these would count programs twice or not at all.
 pub fn shard_folders(out: &Path, n: usize) -> Result<Vec<PathBuf>, String> {
     let root = out.join(SHARDS);
@@ -38,7 +59,7 @@ pub fn shard_folders(out: &Path, n: usize) -> Result<Vec<PathBuf>, String> {
             let name = e.file_name().to_string_lossy().into_owned();
             if !name.ends_with(&suffix) {
                 return Err(format!(
-                    "{}: left by a run on another number of devices ({name}); this host has {n}. Resume it with `--adapter '#k' --shard K/N` per shard, or choose another --out",
+                    "{}: left by a run on another number of workers ({name}); this run has {n}. Resume it with the same --adapter and --jobs, or with `--shard K/N` per shard, or choose another --out",
                     root.display()
                 ));
             }
@@ -47,13 +68,13 @@ pub fn shard_folders(out: &Path, n: usize) -> Result<Vec<PathBuf>, String> {
     Ok((0..n).map(|k| root.join(format!("{k}{suffix}"))).collect())
 }
 
-/// Run `work(shard k/n, "#k")` for every `k < n`, each in its own thread, and return the
-/// results in shard order. A shard whose device failed (its `work` returned an error or
-/// panicked) is rerun, one after another, on the first device whose own shard succeeded; if
-/// none did, the first error is returned. `work` for commands with resumable folders resumes
-/// the failed shard's folder, so nothing it measured is lost.
+/// Run `work(shard k/n, &workers[k])` for every worker, each in its own thread, and return
+/// the results in shard order. A shard whose worker failed (its `work` returned an error or
+/// panicked) is rerun, one after another, on the adapter of the first worker whose own shard
+/// succeeded; if none did, the first error is returned. `work` for commands with resumable
+/// folders resumes the failed shard's folder, so nothing it measured is lost.
 pub fn spread<T, E>(
-    n: usize,
+    workers: &[String],
     quiet: bool,
     work: impl Fn(Shard, &str) -> Result<T, E> + Sync,
 ) -> Result<Vec<T>, E>
@@ -61,12 +82,17 @@ where
     T: Send,
     E: Display + Send + From<crate::gpu::GpuError>,
 {
-    let n32 = u32::try_from(n.max(1)).unwrap_or(u32::MAX);
-    let shard = |k: u32| Shard { k, n: n32 };
+    let n = u32::try_from(workers.len()).unwrap_or(u32::MAX);
+    let shard = |k: usize| Shard {
+        k: u32::try_from(k).unwrap_or(u32::MAX),
+        n,
+    };
     let work = &work;
     let mut results: Vec<Result<T, E>> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..n32)
-            .map(|k| s.spawn(move || work(shard(k), &format!("#{k}"))))
+        let handles: Vec<_> = workers
+            .iter()
+            .enumerate()
+            .map(|(k, adapter)| s.spawn(move || work(shard(k), adapter)))
             .collect();
         handles
             .into_iter()
@@ -74,7 +100,7 @@ where
             .map(|(k, h)| {
                 h.join().unwrap_or_else(|_| {
                     Err(
-                        crate::gpu::GpuError::Device(format!("device #{k}'s thread panicked"))
+                        crate::gpu::GpuError::Device(format!("worker {k}'s thread panicked"))
                             .into(),
                     )
                 })
@@ -84,15 +110,16 @@ where
     let working = results.iter().position(Result::is_ok);
     for (k, r) in results.iter_mut().enumerate() {
         if let (Err(e), Some(d)) = (&*r, working) {
+            let adapter = &workers[d];
             if !quiet {
-                eprintln!("dxdiff: device #{k} failed ({e}); its shard runs on #{d}");
+                eprintln!(
+                    "dxdiff: worker {k} on {} failed ({e}); its shard runs on {adapter}",
+                    workers[k]
+                );
             }
-            let k = u32::try_from(k).unwrap_or(u32::MAX);
-            *r = crate::parallel::caught(|| work(shard(k), &format!("#{d}"))).unwrap_or_else(
-                |why| {
-                    Err(crate::gpu::GpuError::Device(format!("device #{d} panicked: {why}")).into())
-                },
-            );
+            *r = crate::parallel::caught(|| work(shard(k), adapter)).unwrap_or_else(|why| {
+                Err(crate::gpu::GpuError::Device(format!("{adapter} panicked: {why}")).into())
+            });
         }
     }
     results.into_iter().collect()
@@ -103,9 +130,22 @@ mod tests {
     use super::*;
     use crate::gpu::GpuError;
 
+    fn names(n: usize) -> Vec<String> {
+        (0..n).map(|k| format!("#{k}")).collect()
+    }
+
+    #[test]
+    fn a_named_adapter_spreads_only_over_several_jobs() {
+        assert!(workers("lavapipe", 1).expect("no probe").is_empty());
+        assert_eq!(
+            workers("llvm", 3).expect("no probe"),
+            vec!["llvm".to_string(); 3]
+        );
+    }
+
     #[test]
     fn every_shard_runs_once_on_its_own_device_in_order() {
-        let got = spread(3, true, |s, dev| {
+        let got = spread(&names(3), true, |s, dev| {
             Ok::<_, GpuError>((s.k, s.n, dev.to_string()))
         })
         .expect("no device fails");
@@ -121,7 +161,7 @@ mod tests {
 
     #[test]
     fn a_failed_devices_shard_reruns_on_one_that_worked() {
-        let got = spread(3, true, |s, dev| {
+        let got = spread(&names(3), true, |s, dev| {
             if dev == "#1" {
                 Err(GpuError::Device("lost".into()))
             } else {
@@ -134,7 +174,7 @@ mod tests {
 
     #[test]
     fn a_panicking_device_is_a_failed_device() {
-        let got = spread(2, true, |s, dev| {
+        let got = spread(&names(2), true, |s, dev| {
             if dev == "#0" {
                 panic!("driver bug");
             }
@@ -148,7 +188,7 @@ mod tests {
     fn shard_folders_are_named_by_partition_and_another_partition_is_refused() {
         let dir = std::env::temp_dir().join(format!("dxdiff-spread-{}", std::process::id()));
         let got = shard_folders(&dir, 2).expect("a fresh folder");
-        assert_eq!(got[1], dir.join("devices").join("1-of-2"));
+        assert_eq!(got[1], dir.join("shards").join("1-of-2"));
         std::fs::create_dir_all(&got[0]).expect("create");
         assert_eq!(shard_folders(&dir, 2).expect("same partition"), got);
         let why = shard_folders(&dir, 3).expect_err("another partition");
@@ -158,7 +198,7 @@ mod tests {
 
     #[test]
     fn when_no_device_works_the_error_comes_back() {
-        let r = spread(2, true, |_, dev| {
+        let r = spread(&names(2), true, |_, dev| {
             Err::<(), _>(GpuError::Device(format!("{dev} lost")))
         });
         assert!(r.expect_err("nothing ran").to_string().contains("#0 lost"));

@@ -49,6 +49,8 @@ pub struct CorpusArgs {
     /// the qualified programs each.
     #[arg(long, default_value = "auto")]
     adapter: String,
+    #[arg(long, default_value_t = 1, help = crate::spread::JOBS_HELP)]
+    jobs: usize,
     /// Makes the `--verify` inputs reproducible.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -159,8 +161,8 @@ pub fn run(a: &CorpusArgs) -> CliResult {
 
 /// The differential pass over qualified programs. A program the device refuses becomes
 /// failed; one the GPU cannot run keeps its status with the skip in its verdicts. With
-/// `--adapter all` each device verifies its share of the programs (the `k`-th of every `N` in
-/// record order, [`crate::spread`]); the record is the one-device run's.
+/// `--adapter all` or `--jobs J` each worker verifies its share of the programs (the `k`-th of
+/// every `N` in record order, [`crate::spread`]); the record is the one-worker run's.
 fn verify(
     record: &mut Record,
     list: &[crate::programs::Program],
@@ -191,29 +193,28 @@ fn verify(
         .filter(|(_, p)| p.status == Status::Qualified)
         .filter_map(|(i, p)| Some((i, p.name.as_str(), *blobs.get(p.name.as_str())?)))
         .collect();
-    let run = if a.adapter == crate::spread::ALL {
-        crate::spread::devices().and_then(|devices| {
-            let shares = crate::spread::spread(devices, a.quiet, |shard, device| {
-                let mine: Vec<_> = todo
-                    .iter()
-                    .enumerate()
-                    .filter(|(j, _)| shard.owns(*j))
-                    .map(|(_, t)| *t)
-                    .collect();
-                let quiet = Options {
-                    quiet: true,
-                    ..opts.clone()
-                };
-                verify_share(&quiet, device, &a.cases_dir, &mine)
-            })?;
-            let names: std::collections::BTreeSet<String> =
-                shares.iter().map(|(name, _)| name.clone()).collect();
-            let name = names.into_iter().collect::<Vec<_>>().join(", ");
-            Ok((name, shares.into_iter().flat_map(|(_, r)| r).collect()))
-        })
-    } else {
-        verify_share(&opts, &a.adapter, &a.cases_dir, &todo)
-    };
+    let run = crate::spread::workers(&a.adapter, a.jobs).and_then(|workers| {
+        if workers.is_empty() {
+            return verify_share(&opts, &a.adapter, &a.cases_dir, &todo);
+        }
+        let shares = crate::spread::spread(&workers, a.quiet, |shard, adapter| {
+            let mine: Vec<_> = todo
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| shard.owns(*j))
+                .map(|(_, t)| *t)
+                .collect();
+            let quiet = Options {
+                quiet: true,
+                ..opts.clone()
+            };
+            verify_share(&quiet, adapter, &a.cases_dir, &mine)
+        })?;
+        let names: std::collections::BTreeSet<String> =
+            shares.iter().map(|(name, _)| name.clone()).collect();
+        let name = names.into_iter().collect::<Vec<_>>().join(", ");
+        Ok((name, shares.into_iter().flat_map(|(_, r)| r).collect()))
+    });
     let (adapter, reports) = run.map_err(|e| {
         eprintln!("dxdiff: {e}");
         ExitCode::from(4)

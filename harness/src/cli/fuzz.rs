@@ -47,9 +47,11 @@ pub struct FuzzArgs {
     junit: Option<PathBuf>,
     /// `auto` (a real GPU first, lavapipe otherwise), a substring of the adapter's name, `#k`
     /// (the k-th GPU), or `all`: every GPU of the host, one shard of the run each (in
-    /// `OUT/devices/`), merged into one campaign folder.
+    /// `OUT/shards/`), merged into one campaign folder.
     #[arg(long, default_value = "auto")]
     adapter: String,
+    #[arg(long, default_value_t = 1, help = crate::spread::JOBS_HELP)]
+    jobs: usize,
     /// Input vectors per program, 1..=65536.
     #[arg(long, default_value_t = 256, value_parser = super::bounded(1, 65_536))]
     vectors: usize,
@@ -93,33 +95,34 @@ fn failed(e: FuzzError) -> CliResult {
     }
 }
 
-/// `--adapter all`: shard `k/N` of the campaign on device `#k`, each in its own folder under
-/// `OUT/devices/` (resumable as any campaign folder), merged into `OUT` as `dxdiff merge`
-/// merges campaign folders. Each device runs the whole `--time`.
-fn on_every_device(o: &FuzzOptions) -> Result<Result<reports::fuzz::State, FuzzError>, CliError> {
+/// `--adapter all` or `--jobs J`: shard `k/N` of the campaign on worker `k`, each in its own
+/// folder under `OUT/shards/` (resumable as any campaign folder), merged into `OUT` as
+/// `dxdiff merge` merges campaign folders. Each worker runs the whole `--time`.
+fn spread(
+    o: &FuzzOptions,
+    workers: &[String],
+) -> Result<Result<reports::fuzz::State, FuzzError>, CliError> {
     let _held = match crate::outdir::OutDir::open(&o.out) {
         Ok(h) => h,
         Err(e) => return Ok(Err(e.into())),
     };
-    let n = match crate::spread::devices() {
-        Ok(n) => n,
-        Err(e) => return Ok(Err(e.into())),
-    };
-    let dirs = crate::spread::shard_folders(&o.out, n).map_err(usage)?;
+    let dirs = crate::spread::shard_folders(&o.out, workers.len()).map_err(usage)?;
     if !o.quiet {
         eprintln!(
-            "dxdiff: fuzzing on {n} devices, shards in {}",
-            dirs[0].parent().unwrap_or(&o.out).display()
+            "dxdiff: fuzzing with {} workers ({}), shards in {}",
+            workers.len(),
+            workers.join(", "),
+            o.out.join(crate::spread::SHARDS).display()
         );
     }
-    let run = crate::spread::spread(n, o.quiet, |shard, device| {
+    let run = crate::spread::spread(workers, o.quiet, |shard, adapter| {
         let mine = FuzzOptions {
             shard: Some(shard),
             out: dirs[shard.k as usize].clone(),
             quiet: true,
             ..o.clone()
         };
-        crate::fuzz::run(&mine, device)
+        crate::fuzz::run(&mine, adapter)
     });
     if let Err(e) = run {
         return Ok(Err(e));
@@ -184,20 +187,24 @@ pub fn run(a: &FuzzArgs) -> CliResult {
         quiet: a.quiet,
         shard: a.shard,
     };
-    let st = if a.adapter == crate::spread::ALL {
-        if a.shard.is_some() {
-            return Err(usage(crate::spread::NO_SHARD.into()));
-        }
-        match on_every_device(&o)? {
-            Ok(st) => st,
-            Err(e) => return failed(e),
-        }
-    } else {
+    let workers = match crate::spread::workers(&a.adapter, a.jobs) {
+        Ok(w) => w,
+        Err(e) => return failed(e.into()),
+    };
+    let st = if workers.is_empty() {
         match crate::fuzz::run(&o, &a.adapter) {
             Ok(st) => {
                 write_html(&a.out, &st)?;
                 st
             }
+            Err(e) => return failed(e),
+        }
+    } else {
+        if a.shard.is_some() {
+            return Err(usage(crate::spread::NO_SHARD.into()));
+        }
+        match spread(&o, &workers)? {
+            Ok(st) => st,
             Err(e) => return failed(e),
         }
     };

@@ -32,9 +32,11 @@ pub struct SweepArgs {
     out: PathBuf,
     /// `auto` (a real GPU first, lavapipe otherwise), a substring of the adapter's name, `#k`
     /// (the k-th GPU), or `all`: every GPU of the host, one shard of the run each (in
-    /// `OUT/devices/`), merged into one sweep folder.
+    /// `OUT/shards/`), merged into one sweep folder.
     #[arg(long, default_value = "auto")]
     adapter: String,
+    #[arg(long, default_value_t = 1, help = crate::spread::JOBS_HELP)]
+    jobs: usize,
     /// No progress on stderr.
     #[arg(long, short)]
     quiet: bool,
@@ -80,29 +82,26 @@ fn failed(e: SweepError) -> CliResult {
     }
 }
 
-/// `--adapter all`: shard `k/N` of the sweep (its chunks `k` modulo `N`) on device `#k`, each in
-/// its own folder under `OUT/devices/` (resumable as any sweep folder), merged into `OUT` as
-/// `dxdiff merge` merges sweep folders. The state and the Markdown report.
-fn on_every_device(
+/// `--adapter all` or `--jobs J`: shard `k/N` of the sweep (its chunks `k` modulo `N`) on
+/// worker `k`, each in its own folder under `OUT/shards/` (resumable as any sweep folder),
+/// merged into `OUT` as `dxdiff merge` merges sweep folders. The state and the Markdown report.
+fn spread(
     o: &SweepOptions,
+    workers: &[String],
 ) -> Result<Result<(reports::sweep::State, String), SweepError>, super::CliError> {
     let _held = match crate::outdir::OutDir::open(&o.out) {
         Ok(h) => h,
         Err(e) => return Ok(Err(e.into())),
     };
-    let n = match crate::spread::devices() {
-        Ok(n) => n,
-        Err(e) => return Ok(Err(e.into())),
-    };
-    let dirs = crate::spread::shard_folders(&o.out, n).map_err(usage)?;
-    let run = crate::spread::spread(n, o.quiet, |shard, device| {
+    let dirs = crate::spread::shard_folders(&o.out, workers.len()).map_err(usage)?;
+    let run = crate::spread::spread(workers, o.quiet, |shard, adapter| {
         let mine = SweepOptions {
             shard: Some(shard),
             out: dirs[shard.k as usize].clone(),
             quiet: true,
             ..o.clone()
         };
-        crate::sweep::run(&mine, device).map(|(_, adapter)| adapter)
+        crate::sweep::run(&mine, adapter).map(|(_, adapter)| adapter)
     });
     let adapters = match run {
         Ok(a) => a,
@@ -110,7 +109,8 @@ fn on_every_device(
     };
     let names: std::collections::BTreeSet<String> = adapters.into_iter().collect();
     let adapter = format!(
-        "{n} devices: {}",
+        "{} workers: {}",
+        workers.len(),
         names.into_iter().collect::<Vec<_>>().join(", ")
     );
     super::merge::sweep_folders(&dirs, &o.out, &adapter).map(Ok)
@@ -127,20 +127,24 @@ pub fn run(a: &SweepArgs) -> CliResult {
         quiet: a.quiet,
         shard: a.shard,
     };
-    let (st, md) = if a.adapter == crate::spread::ALL {
-        if a.shard.is_some() {
-            return Err(usage(crate::spread::NO_SHARD.into()));
-        }
-        match on_every_device(&o)? {
-            Ok(x) => x,
-            Err(e) => return failed(e),
-        }
-    } else {
+    let workers = match crate::spread::workers(&a.adapter, a.jobs) {
+        Ok(w) => w,
+        Err(e) => return failed(e.into()),
+    };
+    let (st, md) = if workers.is_empty() {
         match crate::sweep::run(&o, &a.adapter) {
             Ok((st, adapter)) => {
                 let md = write_reports(&a.out, &st, &adapter)?;
                 (st, md)
             }
+            Err(e) => return failed(e),
+        }
+    } else {
+        if a.shard.is_some() {
+            return Err(usage(crate::spread::NO_SHARD.into()));
+        }
+        match spread(&o, &workers)? {
+            Ok(x) => x,
             Err(e) => return failed(e),
         }
     };

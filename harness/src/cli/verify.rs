@@ -40,6 +40,8 @@ pub struct VerifyArgs {
     /// each, merged into one report.
     #[arg(long, default_value = "auto")]
     adapter: String,
+    #[arg(long, default_value_t = 1, help = crate::spread::JOBS_HELP)]
+    jobs: usize,
     /// Makes the inputs reproducible.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -105,7 +107,7 @@ pub fn run(a: &VerifyArgs) -> CliResult {
             }
         }
     }
-    if a.adapter == crate::spread::ALL && a.shard.is_some() {
+    if (a.adapter == crate::spread::ALL || a.jobs > 1) && a.shard.is_some() {
         return Err(super::usage(crate::spread::NO_SHARD.into()));
     }
     let opts = Options {
@@ -120,7 +122,7 @@ pub fn run(a: &VerifyArgs) -> CliResult {
         shard: a.shard,
         quiet: a.quiet,
     };
-    let report = match verify::run(&opts, &a.out, &a.adapter) {
+    let report = match verify::run(&opts, &a.out, &a.adapter, a.jobs) {
         Ok(r) => r,
         Err(GpuError::NoAdapter(why)) => {
             eprintln!("dxdiff: no usable GPU adapter: {why}");

@@ -90,33 +90,43 @@ impl Verifier {
 }
 
 /// Run every single-instruction program, the case files and the corpus programs; with
-/// `adapter` `all`, spread over every GPU of the host ([`run_all`]).
-pub fn run(opts: &Options, out_dir: &Path, adapter: &str) -> Result<RunReport, GpuError> {
-    if adapter == crate::spread::ALL {
-        return run_all(opts, out_dir);
+/// `adapter` `all` or `jobs` above 1, spread over several workers ([`run_spread`]).
+pub fn run(
+    opts: &Options,
+    out_dir: &Path,
+    adapter: &str,
+    jobs: usize,
+) -> Result<RunReport, GpuError> {
+    let workers = crate::spread::workers(adapter, jobs)?;
+    if workers.is_empty() {
+        return run_on(opts, out_dir, adapter);
     }
-    run_on(opts, out_dir, adapter)
+    run_spread(opts, out_dir, &workers)
 }
 
-/// `--adapter all`: one worker per device (every GPU, or lavapipe alone), device `#k` running
-/// shard `k/N` of the run ([`crate::spread`]), and the shards merged as `dxdiff merge` merges
-/// them, so the report is the one-device run's.
-pub fn run_all(opts: &Options, out_dir: &Path) -> Result<RunReport, GpuError> {
+/// `--adapter all` or `--jobs J`: worker `k` runs shard `k/N` of the run on its adapter
+/// ([`crate::spread`]), and the shards are merged as `dxdiff merge` merges them, so the report
+/// is the one-worker run's.
+pub fn run_spread(
+    opts: &Options,
+    out_dir: &Path,
+    workers: &[String],
+) -> Result<RunReport, GpuError> {
     if opts.shard.is_some() {
         return Err(GpuError::Device(crate::spread::NO_SHARD.into()));
     }
     let started = Instant::now();
-    let parts = crate::spread::spread(crate::spread::devices()?, opts.quiet, |shard, device| {
+    let parts = crate::spread::spread(workers, opts.quiet, |shard, adapter| {
         let o = Options {
             shard: Some(shard),
             quiet: true,
             ..opts.clone()
         };
-        run_on(&o, out_dir, device)
+        run_on(&o, out_dir, adapter)
     })?;
     let mut merged =
         reports::shard::merge_verify(parts).map_err(|e| GpuError::Device(e.to_string()))?;
-    // The devices ran side by side: the run took the wall time, not the sum.
+    // The workers ran side by side: the run took the wall time, not the sum.
     merged
         .seconds
         .insert("total".into(), started.elapsed().as_secs_f64());

@@ -251,6 +251,19 @@ fn adapter_all_spreads_shards_over_the_devices_and_merges_them() {
     assert_eq!(outcome(&a), outcome(&b));
     assert_eq!(a["totals"], b["totals"]);
     assert!(b.get("shard").is_none());
+    // Three workers on the one device: three shards, the same report.
+    let jobs = dxdiff()
+        .args([
+            "verify", "-q", "--cases", "200", "--seed", "4", "--jobs", "3",
+        ])
+        .arg("--out")
+        .arg(base.join("jobs"))
+        .output()
+        .expect("runs");
+    assert_eq!(jobs.status.code(), Some(0), "{}", stdout(&jobs));
+    let c = report(&base.join("jobs"));
+    assert_eq!(outcome(&a), outcome(&c));
+    assert_eq!(a["totals"], c["totals"]);
     let first = run(&base.join("first"), "#0");
     assert_eq!(first.status.code(), Some(0), "{}", stdout(&first));
     let none = run(&base.join("none"), "#99");
@@ -271,13 +284,14 @@ fn adapter_all_spreads_shards_over_the_devices_and_merges_them() {
         .output()
         .expect("runs");
     assert_eq!(both.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&both.stderr).contains("makes its own shards"));
+    assert!(String::from_utf8_lossy(&both.stderr).contains("make their own shards"));
     let _ = std::fs::remove_dir_all(&base);
 }
 
-/// `fuzz`, `sweep` and `corpus --verify` with `--adapter all` report what the one-device run
-/// reports: the campaign and sweep folders hold the merged state beside their shard folders
-/// (`devices/K-of-N`), and the corpus record is the same bytes. A folder left by a run on
+/// `fuzz`, `sweep` and `corpus --verify` spread over workers (`--adapter all`, `--jobs 2`)
+/// report what the one-worker run reports: the campaign and sweep folders hold the merged state
+/// beside their shard folders
+/// (`shards/K-of-N`), and the corpus record is the same bytes. A folder left by a run on
 /// another number of devices is refused, naming it.
 #[test]
 fn fuzz_sweep_and_corpus_spread_over_every_device_report_the_one_device_run() {
@@ -295,7 +309,21 @@ fn fuzz_sweep_and_corpus_spread_over_every_device_report_the_one_device_run() {
         return;
     };
     assert_eq!(one.status.code(), Some(0), "{}", stdout(&one));
-    let all = fuzz(&base.join("fuzz-all"), "all");
+    let all = dxdiff()
+        .args(["fuzz", "-q", "--seed", "3", "--programs", "6", "--stages"])
+        .args([
+            "ps,vs",
+            "--vectors",
+            "32",
+            "--adapter",
+            "all",
+            "--jobs",
+            "2",
+            "--out",
+        ])
+        .arg(base.join("fuzz-all"))
+        .output()
+        .expect("runs");
     assert_eq!(all.status.code(), Some(0), "{}", stdout(&all));
     assert_eq!(stdout(&one).lines().last(), stdout(&all).lines().last());
     let json = |p: &Path| -> serde_json::Value {
@@ -309,7 +337,7 @@ fn fuzz_sweep_and_corpus_spread_over_every_device_report_the_one_device_run() {
         v
     };
     assert_eq!(state(&base.join("fuzz-one")), state(&base.join("fuzz-all")));
-    assert!(base.join("fuzz-all/devices/0-of-1/state.json").is_file());
+    assert!(base.join("fuzz-all/shards/1-of-2/state.json").is_file());
     assert!(base.join("fuzz-all/report.html").is_file());
 
     let sweep = |dir: &Path, adapter: &str| {
@@ -363,7 +391,7 @@ fn fuzz_sweep_and_corpus_spread_over_every_device_report_the_one_device_run() {
     );
 
     // Shards of another partition in the folder: refused before any work.
-    std::fs::create_dir_all(base.join("fuzz-other/devices/0-of-5")).expect("plant");
+    std::fs::create_dir_all(base.join("fuzz-other/shards/0-of-5")).expect("plant");
     let other = fuzz(&base.join("fuzz-other"), "all");
     assert_eq!(other.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&other.stderr).contains("0-of-5"));
