@@ -85,7 +85,7 @@ fn the_write_that_reaches_the_read_decides() {
     // In a loop, a value from another iteration may reach the read; a move inside the body
     // just before it cannot be bypassed.
     assert!(!folded(
-        "mov r0.x, l(0)\nloop\nmul o0.x, r0.x, v0.x\nmov r0.x, v0.y\nbreak\nendloop"
+        "mov r0.x, l(0)\nloop\nmul o0.x, r0.x, v0.x\nmov r0.x, v0.y\nbreakc_nz v0.z\nendloop"
     ));
     assert!(folded(
         "loop\nmov r0.x, l(0)\nmul o0.x, r0.x, v0.x\nbreak\nendloop"
@@ -138,8 +138,9 @@ fn loops_that_rewrite_the_same_literal_keep_it() {
     assert!(folded(
         "mov r0.x, l(0)\nloop\nmul o0.x, r0.x, v0.x\nmov r0.x, l(0)\nbreak\nendloop\nmul o0.y, r0.x, v0.x"
     ));
+    // The body can start again (its end falls through to `endloop`) with 1.0 in r0.x.
     assert!(!folded(
-        "mov r0.x, l(0)\nloop\nmul o0.x, r0.x, v0.x\nmov r0.x, l(1.0)\nbreak\nendloop"
+        "mov r0.x, l(0)\nloop\nmul o0.x, r0.x, v0.x\nmov r0.x, l(1.0)\nbreakc_nz v0.y\nendloop"
     ));
     assert!(!folded(
         "mov r0.x, v0.z\nloop\nbreakc_nz v0.y\nmov r0.x, l(0)\nbreak\nendloop\nmul o0.x, r0.x, v0.x"
@@ -316,4 +317,186 @@ fn copies_of_one_value_are_one_value() {
     assert!(!folded("mov r0.xyzw, v0.xyzw\ndiv o0.x, r0.x, v0.y"));
     assert!(!folded("mov r0.xyzw, |v0.xyzw|\ndiv o0.x, r0.x, v0.x"));
     assert!(!folded("mov r0.xyzw, v0.xyzw\nadd o0.x, r0.x, v0.x"));
+}
+
+/// A loop that can never start a second iteration (its body ends in an unconditional exit, and
+/// nothing continues it) runs at most once: a compiler sees straight-line code. lavapipe and the
+/// H200 folded `mov r1.w, l(0)` written in such a loop into a `mul` after it, where `r1.w`
+/// held an input before (`dxdiff fuzz`, exact profile, seed 32, program 6170: D3D gives −0 for
+/// 0 × a negative denormal, the GPUs +0).
+#[test]
+fn a_loop_that_runs_once_is_straight_line_code() {
+    // The fuzzer's program, reduced: a counter known to be 1 is not 0, so `breakc_z` is never
+    // taken; the literal `breakc_nz` always is.
+    assert!(folded(
+        "mov r1.x, v0.x\nmov r2.x, l(1)\nloop\nbreakc_z r2.x\niadd r2.x, r2.x, l(-1)\nmov r1.x, l(0)\nbreakc_nz l(0x3eaaaaab)\nendloop\nmul o0.x, r1.x, v0.x"
+    ));
+    // The body sees the state before the loop.
+    assert!(folded(
+        "mov r0.x, l(0)\nloop\nmul o0.x, r0.x, v0.x\nmov r0.x, l(1.0)\nbreak\nendloop"
+    ));
+    // Its end is the meet of its breaks: one that leaves with an input keeps the register
+    // unknown.
+    assert!(!folded(
+        "mov r1.x, v0.x\nloop\nbreakc_nz v0.y\nmov r1.x, l(0)\nbreak\nendloop\nmul o0.x, r1.x, v0.x"
+    ));
+    // Code after the exit at the loop's own depth is dead: the H200's form of the fuzzer's
+    // program had a `mov` there.
+    assert!(folded(
+        "mov r1.x, v0.x\nmov r2.x, l(1)\nloop\nbreakc_z r2.x\niadd r2.x, r2.x, l(-1)\nmov r1.x, l(0)\nbreakc_nz l(0x3eaaaaab)\nmov r0.x, l(0)\nendloop\nmul o0.x, r1.x, v0.x"
+    ));
+    // An exit inside an `if` is not at the loop's depth: the body can still fall through.
+    assert!(!folded(
+        "mov r1.x, v0.x\nloop\nmov r2.x, r1.x\nmov r1.x, l(0)\nif_nz v0.y\nbreak\nendif\nendloop\nmul o0.x, r2.x, v0.x"
+    ));
+    // A `continue` anywhere in it makes it a loop again.
+    assert!(!folded(
+        "mov r1.x, v0.x\nloop\nmov r2.x, r1.x\nmov r1.x, l(0)\ncontinuec_nz v0.y\nmov r1.x, v0.x\nbreak\nendloop\nmul o0.x, r2.x, v0.x"
+    ));
+    // A body whose end can fall through to `endloop` iterates.
+    assert!(!folded(
+        "mov r1.x, v0.x\nloop\nmov r2.x, r1.x\nmov r1.x, l(0)\nbreakc_nz v0.y\nendloop\nmul o0.x, r2.x, v0.x"
+    ));
+}
+
+/// A `breakc` on a value the pass knows is taken or not as that value says, in a `switch` too:
+/// one never taken leaves nothing at the end.
+#[test]
+fn breaks_on_known_values_are_taken_as_the_value_says() {
+    assert!(folded(
+        "mov r1.x, v0.x\nmov r2.x, l(0)\nswitch l(0)\ncase l(0)\nbreakc_nz r2.x\nmov r1.x, l(0)\nbreak\ndefault\nmov r1.x, l(0)\nbreak\nendswitch\nmul o0.x, r1.x, v0.x"
+    ));
+    assert!(!folded(
+        "mov r1.x, v0.x\nmov r2.x, l(1)\nswitch l(0)\ncase l(0)\nbreakc_nz r2.x\nmov r1.x, l(0)\nbreak\ndefault\nmov r1.x, l(0)\nbreak\nendswitch\nmul o0.x, r1.x, v0.x"
+    ));
+}
+
+/// Whether the compute program `body` (thread group `group`, `cb0[0] = [NaN, …]`) enters
+/// `literal-zero-folded`.
+fn folded_cs(group: &str, body: &str) -> bool {
+    let text = format!(
+        "cs_5_0
+dcl_constantbuffer cb0[1], immediateIndexed
+dcl_uav_raw u0
+dcl_input vThreadIDInGroupFlattened
+dcl_input vThreadIDInGroup.xyz
+dcl_temps 3
+dcl_thread_group {group}
+{body}
+store_raw u0.x, l(0), r1.x
+ret
+"
+    );
+    let p = dxbc::assemble(&text).expect("assembles").program;
+    let mut res = Resources::default();
+    res.cbs.insert(0, vec![NAN, 0, 0, 0]);
+    res.uavs.insert(
+        0,
+        oracles::interp::Buffer {
+            words: vec![0; 64],
+            size_bytes: 256,
+            format: None,
+        },
+    );
+    let d = oracles::interp::run_dispatch(&p, &mut res, [1, 1, 1], DEFAULT_BUDGET).expect("runs");
+    d.events & Domain::LiteralZeroFolded.bit() != 0
+}
+
+/// A thread id with one value in every invocation is that constant: `vThreadIDInGroupFlattened`
+/// in a group of one thread, `vThreadIDInGroup` in a dimension of size 1. A compiler knows the
+/// workgroup size; the H200 folded `round_pi`, `min` and `ibfe` of
+/// `vThreadIDInGroupFlattened` in `dcl_thread_group 1, 1, 1` into a `mad` or `dp2` with a NaN
+/// (dxdiff fuzz, exact profile, seeds 33 and 34).
+#[test]
+fn thread_ids_of_a_one_thread_dimension_are_constants() {
+    let ops = [
+        "min r0.x, l(0), vThreadIDInGroupFlattened.x",
+        "ibfe r0.x, l(0), l(0), vThreadIDInGroupFlattened.x",
+        "itof r0.x, vThreadIDInGroupFlattened.x",
+    ];
+    for op in ops {
+        let body = format!("{op}\nmul r1.x, r0.x, cb0[0].x");
+        assert!(folded_cs("1, 1, 1", &body), "{op}");
+        assert!(!folded_cs("2, 1, 1", &body), "{op} in a group of 2");
+    }
+    let body = "itof r0.x, vThreadIDInGroup.y\nmul r1.x, r0.x, cb0[0].x";
+    assert!(folded_cs("4, 1, 1", body));
+    assert!(!folded_cs("4, 2, 1", body));
+}
+
+/// A shift right of a small integer is small, and so is a rounding of one (D3D flushes the
+/// denormal it is as a float to +0 first): the H200 folded `ushr` of a literal 0 by a thread id,
+/// and `round_ni` of a thread id, into a `dp4` with a NaN (dxdiff fuzz, exact profile, seed 35).
+#[test]
+fn shifts_and_roundings_of_small_integers_are_small() {
+    for op in [
+        "ushr r0.x, l(0), vThreadIDInGroupFlattened.x",
+        "ishr r0.x, vThreadIDInGroupFlattened.x, l(1)",
+        "round_ni r0.x, vThreadIDInGroupFlattened.x",
+        "round_pi r0.x, vThreadIDInGroupFlattened.x",
+        "frc r0.x, vThreadIDInGroupFlattened.x",
+    ] {
+        let body = format!("{op}\nmul r1.x, r0.x, cb0[0].x");
+        assert!(folded_cs("64, 1, 1", &body), "{op}");
+    }
+    // A negated one is not: −(a denormal) flushes to −0.
+    assert!(!folded_cs(
+        "64, 1, 1",
+        "round_ni r0.x, -vThreadIDInGroupFlattened.x\nmul r1.x, r0.x, cb0[0].x"
+    ));
+}
+
+/// After `discard_nz`, `breakc_nz`, `continuec_nz` or `retc_nz` the path that goes on knows
+/// the tested component is 0, as after `if_nz`'s `else`: the H200 folded `mov r1, v1;
+/// discard_nz v1.x; mul r0.w, v0, r1.x` to +0 with −1 in `v0.w` (dxdiff fuzz, exact profile).
+#[test]
+fn a_conditional_exit_on_nonzero_leaves_a_zero_behind() {
+    assert!(folded(
+        "mov r1.xyzw, v0.yyyy\ndiscard_nz r1.x\nmul o0.x, r1.x, v0.x"
+    ));
+    assert!(folded(
+        "mov r1.xyzw, v0.yyyy\nretc_nz r1.x\nmul o0.x, r1.x, v0.x"
+    ));
+    assert!(folded(
+        "mov r1.xyzw, v0.yyyy\nloop\nbreakc_nz r1.x\nmul o0.x, r1.x, v0.x\nbreak\nendloop"
+    ));
+    // `_z` leaves a nonzero behind, which is not a constant.
+    assert!(!folded(
+        "mov r1.xyzw, v0.yyyy\ndiscard_z r1.x\nmul o0.x, r1.x, v0.x"
+    ));
+}
+
+/// A constant computed before an `if`, a `loop` or a `switch` that does not write it is the same
+/// constant after: the H200 folded `firstbit_shi` of a literal, computed before an empty `if`,
+/// into a `mad` with a NaN; `round_pi` of a literal before a loop, into an `add` (dxdiff fuzz,
+/// exact profile, seed 35).
+#[test]
+fn a_computed_constant_survives_constructs_that_do_not_write_it() {
+    assert!(folded(
+        "round_ne r0.y, l(0)\nif_nz v0.y\nendif\nmul o0.x, r0.y, v0.x"
+    ));
+    assert!(folded(
+        "round_ne r0.y, l(0)\nmov r2.x, v0.y\nloop\nbreakc_z r2.x\niadd r2.x, r2.x, l(-1)\nendloop\nmul o0.x, r0.y, v0.x"
+    ));
+    // Written on one path: unknown after.
+    assert!(!folded(
+        "round_ne r0.y, l(0)\nif_nz v0.y\nmov r0.y, v0.z\nendif\nmul o0.x, r0.y, v0.x"
+    ));
+}
+
+/// An op of components reads only the source component its destination component reads: the
+/// H200 folded `mov r1, v1; mov r1.z, l(…); firstbit_lo r0.z, r1.xyzw` (a constant in `.z`)
+/// into a `dp2` with a NaN (dxdiff fuzz, exact profile, seed 35). A dot product reads all its
+/// components.
+#[test]
+fn an_op_of_components_is_constant_where_its_component_is() {
+    assert!(folded(
+        "mov r1.xyzw, v0.xyzw\nmov r1.z, l(0)\nround_ne r0.z, r1.xyzw\nmul o0.x, r0.z, v0.x"
+    ));
+    assert!(!folded(
+        "mov r1.xyzw, v0.xyzw\nmov r1.z, l(0)\nround_ne r0.y, r1.xyzw\nmul o0.x, r0.y, v0.x"
+    ));
+    assert!(!folded(
+        "mov r1.xyzw, v0.xyzw\nmov r1.z, l(0)\ndp2 r0.z, r1.zzzz, r1.yyyy\nmul o0.x, r0.z, v0.x"
+    ));
 }

@@ -20,6 +20,14 @@
 //!   the H200 fold `if_z v2.z` … `dp3 r3.y, r2.xxzw, v0` after `mov r2, v2`, dropping a `+0`).
 //! * `loop`: every temp component written anywhere inside is unknown on entry and after the
 //!   end (another iteration may have written it). Straight-line code inside still propagates.
+//!   A loop that can never start a second iteration (its body ends in an unconditional exit
+//!   and no `continue` targets it) is straight-line code that runs at most once: its body
+//!   starts from the state before it, and the code after it from the meet of its `break`s, as a
+//!   `switch`'s end does (lavapipe and the H200 folded `mov r1.w, l(0)` written in such a loop
+//!   into a `mul` after it, where `r1.w` held an input before: `dxdiff fuzz`, exact profile).
+//! * `break`, `breakc`, `ret` on a condition the pass knows (a literal, or a temp component
+//!   holding one) are taken or not as that value says: a compiler evaluates them, and a branch
+//!   never taken leaves nothing behind.
 //! * `switch`: a `case` is reached from the `switch` (and by falling through from the case
 //!   before it), the end from every `break` out of it (and from the `switch` when there is no
 //!   `default`); code after an unconditional `break`, `continue` or `ret` is not reached by
@@ -28,7 +36,7 @@
 //!
 //! This only ever claims less than a compiler can prove, never more.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use dxbc::{Index, Opcode, Operand, OperandType, Program};
 
@@ -38,9 +46,12 @@ enum Known {
     Unknown,
     /// The constant `v` (moved from a literal).
     Value(u32),
-    /// A constant computed by an op, whose value the pass does not evaluate (two such are
-    /// never taken for equal where paths meet).
-    Computed,
+    /// A constant computed by an op, whose value the pass does not evaluate, named by where it
+    /// was computed (instruction index × 4 + component): two paths meet equal only when both
+    /// carry the one computed there, unchanged (a constant computed before an `if` or a `loop`
+    /// that does not write it is still that constant after; the H200 folded `firstbit_shi` of
+    /// a literal, computed before an empty `if`, into a `mad` with a NaN).
+    Computed(u32),
     /// Not a constant, but provably below 2^23 as an integer (`countbits`, `and` with a small
     /// mask, a thread id): as float bits a denormal or zero, which a compiler that flushes
     /// denormals folds as it folds a zero (the H200 folded `countbits` of an input into a
@@ -102,7 +113,7 @@ impl Known {
 
     /// A constant, or a choice among constants.
     fn constant(self) -> bool {
-        matches!(self, Known::Value(_) | Known::Computed | Known::Choice)
+        matches!(self, Known::Value(_) | Known::Computed(_) | Known::Choice)
     }
 
     /// Provably a denormal or zero as float bits.
@@ -318,6 +329,70 @@ fn region_writes(program: &Program, temps: usize, icb: &[u32]) -> BTreeMap<usize
     done
 }
 
+/// Whether a conditional flow instruction (`breakc`, `continuec`, `retc`, `if`) with a test
+/// on a value the pass knows is taken: `Some(true)` or `Some(false)`, `None` when the value is
+/// not known. An unconditional `break` or `ret` is taken.
+fn taken(inst: &dxbc::Instruction, cx: Cx<'_>, state: &[[Known; 4]]) -> Option<bool> {
+    let Some(test) = inst.test else {
+        return Some(true);
+    };
+    let op = inst.operands.first()?;
+    match source(op, 0, cx, state) {
+        Known::Value(v) if op.modifier == dxbc::Modifier::None => {
+            Some((v == 0) == (test == dxbc::Test::Zero))
+        }
+        _ => None,
+    }
+}
+
+/// The `loop`s that can never start a second iteration: an always-taken `break` or `ret`
+/// (unconditional, or on a literal) at the loop's own depth leaves nothing after it reachable
+/// by falling through, so the `endloop` is never reached that way, and no `continue` or
+/// `continuec` targets the loop.
+fn once_loops(program: &Program, cx: Cx<'_>) -> BTreeSet<usize> {
+    /// An open construct: a loop (where it starts, whether a continue targets it, whether its
+    /// own depth has an unconditional exit), a switch or an if.
+    enum Open {
+        Loop(usize, bool, bool),
+        Other,
+    }
+    let mut open: Vec<Open> = Vec::new();
+    let mut once = BTreeSet::new();
+    let no_temps: [[Known; 4]; 0] = [];
+    for (i, inst) in program.instructions.iter().enumerate() {
+        match inst.opcode {
+            Opcode::Loop => open.push(Open::Loop(i, false, false)),
+            Opcode::Switch | Opcode::If => open.push(Open::Other),
+            Opcode::Endswitch | Opcode::Endif => {
+                open.pop();
+            }
+            Opcode::Continue | Opcode::Continuec => {
+                if let Some(Open::Loop(_, continued, _)) =
+                    open.iter_mut().rev().find(|o| matches!(o, Open::Loop(..)))
+                {
+                    *continued = true;
+                }
+            }
+            Opcode::Break | Opcode::Breakc | Opcode::Ret | Opcode::Retc => {
+                if let Some(Open::Loop(_, _, exited)) = open.last_mut()
+                    && taken(inst, cx, &no_temps) == Some(true)
+                {
+                    *exited = true;
+                }
+            }
+            Opcode::Endloop => {
+                if let Some(Open::Loop(at, false, true)) = open.pop() {
+                    once.insert(at);
+                }
+            }
+            // A subroutine body ends every construct the program left open.
+            Opcode::Label => open.clear(),
+            _ => {}
+        }
+    }
+    once
+}
+
 /// Forget what a region may have changed: a component it writes stays known only when every
 /// write inside is a move of the very literal the component already holds.
 fn forget(state: &mut [[Known; 4]], written: &[[Write; 4]]) {
@@ -339,6 +414,7 @@ fn meet(a: &mut [[Known; 4]], b: &[[Known; 4]]) {
             *u = match (*u, *v) {
                 (Known::Value(p), Known::Value(q)) if p == q => Known::Value(p),
                 (Known::Copy(p), Known::Copy(q)) if p == q => Known::Copy(p),
+                (Known::Computed(p), Known::Computed(q)) if p == q => Known::Computed(p),
                 (a, b) if a.small() && b.small() => Known::Small,
                 // Unchanged on both paths (a phi of two different constants is not a
                 // choice a compiler folds per arm: none was seen to).
@@ -355,14 +431,43 @@ fn foldable(inst: &dxbc::Instruction) -> bool {
     inst.info().kind.is_alu() || inst.info().has(dxbc::opcodes::Flags::MOVE)
 }
 
-/// What a source component is (a thread id is small).
-fn source(src: &Operand, c: usize, icb: &[u32], state: &[[Known; 4]]) -> Known {
+/// The name a [`Known::Computed`] from a source read carries until the instruction that stores
+/// it names it after itself.
+const FRESH: u32 = u32::MAX;
+
+/// What the pass reads besides registers: the immediate constant buffer, and the thread
+/// group's size.
+#[derive(Debug, Clone, Copy)]
+struct Cx<'a> {
+    icb: &'a [u32],
+    group: [u32; 3],
+}
+
+impl Cx<'_> {
+    /// A thread id component that has one value in every invocation: `vThreadIDInGroup` in a
+    /// dimension of size 1, and `vThreadIDInGroupFlattened` in a group of one thread, are 0.
+    /// A compiler knows the workgroup size, so it knows them (the H200 folded `round_pi`,
+    /// `min` and `ibfe` of `vThreadIDInGroupFlattened` in `dcl_thread_group 1, 1, 1` into a
+    /// `mad` or `dp2` with a NaN: dxdiff fuzz, exact profile).
+    fn fixed_thread_id(&self, src: &Operand, c: usize) -> Option<u32> {
+        match src.ty {
+            OperandType::InputThreadIdInGroup => {
+                (self.group.get(src.source_component(c)) == Some(&1)).then_some(0)
+            }
+            OperandType::InputThreadIdInGroupFlattened => (self.group == [1, 1, 1]).then_some(0),
+            _ => None,
+        }
+    }
+}
+
+/// What a source component is (a thread id is small, or 0 where it has one value).
+fn source(src: &Operand, c: usize, cx: Cx<'_>, state: &[[Known; 4]]) -> Known {
     let plain = src.modifier == dxbc::Modifier::None;
-    if let Some(v) = literal_value(src, c, icb) {
+    if let Some(v) = literal_value(src, c, cx.icb).or_else(|| cx.fixed_thread_id(src, c)) {
         return if plain {
             Known::Value(v)
         } else {
-            Known::Computed
+            Known::Computed(FRESH)
         };
     }
     if src.ty.is_thread_id() {
@@ -370,7 +475,7 @@ fn source(src: &Operand, c: usize, icb: &[u32], state: &[[Known; 4]]) -> Known {
     }
     if let Some((r, k)) = icb_index(src) {
         return match state.get(r) {
-            Some(v) if v[k].known() => Known::Computed,
+            Some(v) if v[k].known() => Known::Computed(FRESH),
             _ => Known::Unknown,
         };
     }
@@ -381,7 +486,7 @@ fn source(src: &Operand, c: usize, icb: &[u32], state: &[[Known; 4]]) -> Known {
         return Known::Unknown;
     };
     match k[src.source_component(c)] {
-        Known::Value(_) if !plain => Known::Computed,
+        Known::Value(_) | Known::Computed(_) if !plain => Known::Computed(FRESH),
         Known::Copy(_) if !plain => Known::Unknown,
         // A float modifier keeps a denormal's exponent 0.
         other => other,
@@ -394,14 +499,14 @@ fn small_result(
     inst: &dxbc::Instruction,
     dst: usize,
     c: usize,
-    icb: &[u32],
+    cx: Cx<'_>,
     state: &[[Known; 4]],
 ) -> bool {
     let ndst = (inst.info().dst as usize).min(inst.operands.len());
     let srcs = &inst.operands[ndst..];
     let src = |k: usize| {
         srcs.get(k)
-            .map_or(Known::Unknown, |s| source(s, c, icb, state))
+            .map_or(Known::Unknown, |s| source(s, c, cx, state))
     };
     match inst.opcode {
         // A bit count, a half in the low 16 bits, a carry or a borrow (the H200 folded
@@ -409,7 +514,18 @@ fn small_result(
         Opcode::Countbits | Opcode::F32tof16 => true,
         Opcode::Uaddc | Opcode::Usubb => dst == 1,
         Opcode::And | Opcode::Umin => (0..srcs.len()).any(|k| src(k).small()),
-        Opcode::Ushr => matches!(src(1), Known::Value(n) if n & 31 >= 9),
+        Opcode::Ushr => matches!(src(1), Known::Value(n) if n & 31 >= 9) || src(0).small(),
+        // A shift right of a small non-negative integer stays small (the H200 folded `ushr` of
+        // a literal 0 by a thread id into a `dp4` with a NaN).
+        Opcode::Ishr => src(0).small(),
+        // A small integer as float bits is a denormal or 0, which D3D flushes to +0 before it
+        // rounds: +0 (the H200 folded `round_ni` of a thread id into a `dp4` with a NaN).
+        Opcode::RoundNe | Opcode::RoundNi | Opcode::RoundPi | Opcode::RoundZ | Opcode::Frc => {
+            inst.operands
+                .get(ndst)
+                .is_some_and(|s| s.modifier == dxbc::Modifier::None)
+                && src(0).small()
+        }
         // A quotient by a literal of at least 2^9, a remainder by one of at most 2^23, or
         // either of a small dividend by a nonzero literal (a zero divisor gives 0xffffffff).
         // The H200 folded `udiv` of an input by 0x3fc00000 (at most 4) into a `dp2` with a NaN.
@@ -435,6 +551,9 @@ enum Frame {
     },
     /// A `loop`: how it writes each component, and the state at its entry.
     Loop(Vec<[Write; 4]>, State),
+    /// A `loop` that runs at most once ([`once_loops`]): the meet of the states at its
+    /// `break`s.
+    Once { exits: Option<State> },
     /// A `switch`: the state at its entry, the meet of the states at its `break`s, and
     /// whether it has a `default`.
     Switch {
@@ -479,9 +598,24 @@ fn assume_zero(state: &mut State, test: &Operand) {
     }
 }
 
-/// The compile-time constant temp components of every instruction of `program`.
-pub fn constant_temps(program: &Program, temps: usize, icb: &[u32]) -> Constants {
+/// After a conditional exit taken when its component is not zero (`breakc_nz`, `retc_nz`,
+/// `continuec_nz`, `discard_nz`), the path that goes on knows it is 0, as after `if_nz`'s
+/// `else` (the H200 folded `mov r1, v1; discard_nz v1.x; mul r0.w, v0, r1.x` to +0 with −1 in
+/// `v0.w`).
+fn go_on_knowing_zero(inst: &dxbc::Instruction, state: &mut State) {
+    if inst.test == Some(dxbc::Test::NonZero)
+        && let Some(test) = inst.operands.first()
+    {
+        assume_zero(state, test);
+    }
+}
+
+/// The compile-time constant temp components of every instruction of `program`, whose thread
+/// group (compute programs; `[0; 3]` otherwise) is `group`.
+pub fn constant_temps(program: &Program, temps: usize, icb: &[u32], group: [u32; 3]) -> Constants {
+    let cx = Cx { icb, group };
     let regions = region_writes(program, temps, icb);
+    let once = once_loops(program, cx);
     let mut state: State = vec![[Known::Unknown; 4]; temps];
     // Whether the current point is reached by falling through from the instruction before.
     let mut live = true;
@@ -549,18 +683,28 @@ pub fn constant_temps(program: &Program, temps: usize, icb: &[u32]) -> Constants
             // Another iteration, or the code after the end, can be reached from anywhere
             // inside: what holds there is what holds at the entry (less what the loop may
             // change) met with the path that falls through.
+            Opcode::Loop if once.contains(&i) => frames.push(Frame::Once { exits: None }),
             Opcode::Loop => {
                 let w = regions.get(&i).cloned().unwrap_or_default();
                 forget(&mut state, &w);
                 frames.push(Frame::Loop(w, state.clone()));
             }
-            Opcode::Endloop => {
-                if let Some(Frame::Loop(w, entry)) = frames.pop() {
+            Opcode::Endloop => match frames.pop() {
+                Some(Frame::Loop(w, entry)) => {
                     meet(&mut state, &entry);
                     forget(&mut state, &w);
                     live = true;
                 }
-            }
+                // After a loop that runs once: where its breaks leave, if any is reached.
+                Some(Frame::Once { exits }) => match exits {
+                    Some(e) => {
+                        state = e;
+                        live = true;
+                    }
+                    None => live = false,
+                },
+                _ => {}
+            },
             Opcode::Switch => frames.push(Frame::Switch {
                 entry: state.clone(),
                 exits: None,
@@ -588,19 +732,26 @@ pub fn constant_temps(program: &Program, temps: usize, icb: &[u32]) -> Constants
                 }
             }
             Opcode::Break | Opcode::Breakc => {
+                let taken = taken(inst, cx, &state);
                 let out = frames
                     .iter_mut()
                     .rev()
                     .find(|f| !matches!(f, Frame::If { .. }));
-                if let Some(Frame::Switch { exits, .. }) = out
+                if let Some(Frame::Switch { exits, .. } | Frame::Once { exits }) = out
                     && live
+                    && taken != Some(false)
                 {
                     match exits {
                         Some(e) => meet(e, &state),
                         None => *exits = Some(state.clone()),
                     }
                 }
-                live &= inst.opcode == Opcode::Breakc;
+                live &= taken != Some(true);
+                go_on_knowing_zero(inst, &mut state);
+            }
+            Opcode::Retc | Opcode::Continuec | Opcode::Discard => {
+                live &= taken(inst, cx, &state) != Some(true);
+                go_on_knowing_zero(inst, &mut state);
             }
             Opcode::Continue | Opcode::Ret => live = false,
             Opcode::Label | Opcode::Call | Opcode::Callc => {
@@ -611,44 +762,65 @@ pub fn constant_temps(program: &Program, temps: usize, icb: &[u32]) -> Constants
                 let before = state.clone();
                 let ndst = (inst.info().dst as usize).min(inst.operands.len());
                 let srcs = &inst.operands[ndst..];
-                // Every component of every source (over its swizzle) is a constant, or a
-                // choice among constants (then so is the result).
-                let known = |s: &Operand| {
-                    (0..4)
-                        .map(|c| source(s, c, icb, &before))
-                        .collect::<Vec<_>>()
+                // Every source component the destination component reads (over the swizzle)
+                // is a constant, or a choice among constants (then so is the result). An op of
+                // components reads the same component of each source; a dot product or a
+                // double-precision op reads several, and all four are asked for.
+                let per_component = !matches!(inst.opcode, Opcode::Dp2 | Opcode::Dp3 | Opcode::Dp4)
+                    && inst.info().kind != dxbc::opcodes::Kind::Double;
+                let reads = |s: &Operand, c: usize| -> Vec<Known> {
+                    if per_component {
+                        vec![source(s, c, cx, &before)]
+                    } else {
+                        (0..4).map(|k| source(s, k, cx, &before)).collect()
+                    }
                 };
-                let all_const = foldable(inst)
-                    && srcs
-                        .iter()
-                        .all(|s| known(s).into_iter().all(Known::constant));
-                let any_choice = srcs.iter().any(|s| known(s).contains(&Known::Choice));
+                let all_const = |c: usize| {
+                    foldable(inst)
+                        && srcs
+                            .iter()
+                            .all(|s| reads(s, c).into_iter().all(Known::constant))
+                };
+                let any_choice =
+                    |c: usize| srcs.iter().any(|s| reads(s, c).contains(&Known::Choice));
                 // A comparison's mask is 0 or 0xffffffff; `movc` picks one of two constants.
-                let choice = foldable(inst)
-                    && (inst.info().kind == dxbc::opcodes::Kind::Compare
-                        || (inst.opcode == Opcode::Movc
-                            && srcs
-                                .iter()
-                                .skip(1)
-                                .all(|s| known(s).into_iter().all(Known::constant))));
+                let choice = |c: usize| {
+                    foldable(inst)
+                        && (inst.info().kind == dxbc::opcodes::Kind::Compare
+                            || (inst.opcode == Opcode::Movc
+                                && srcs
+                                    .iter()
+                                    .skip(1)
+                                    .all(|s| reads(s, c).into_iter().all(Known::constant))))
+                };
                 let plain_mov = inst.opcode == Opcode::Mov && !inst.saturate;
+                // A plain move of a temp carries the constant's name; anything else computes
+                // a new one, named after this instruction.
+                let copies_temp = plain_mov
+                    && srcs.first().is_some_and(|s| {
+                        temp_index(s).is_some() && s.modifier == dxbc::Modifier::None
+                    });
                 for (dst, r, mask) in dests(inst) {
                     for c in (0..4).filter(|c| mask & (1 << c) != 0) {
-                        let v = if all_const && plain_mov {
-                            srcs.first()
-                                .map_or(Known::Unknown, |s| source(s, c, icb, &before))
-                        } else if all_const && !any_choice {
-                            Known::Computed
-                        } else if all_const {
+                        let here = Known::Computed(((i as u32) << 2) | c as u32);
+                        let v = if all_const(c) && plain_mov {
+                            match srcs.first().map(|s| source(s, c, cx, &before)) {
+                                Some(Known::Computed(_)) if !copies_temp => here,
+                                Some(k) => k,
+                                None => Known::Unknown,
+                            }
+                        } else if all_const(c) && !any_choice(c) {
+                            here
+                        } else if all_const(c) {
                             Known::Choice
                         } else if plain_mov
                             && let Some(Known::Copy(a)) =
-                                srcs.first().map(|s| source(s, c, icb, &before))
+                                srcs.first().map(|s| source(s, c, cx, &before))
                         {
                             Known::Copy(a)
-                        } else if choice {
+                        } else if choice(c) {
                             Known::Choice
-                        } else if small_result(inst, dst, c, icb, &before) {
+                        } else if small_result(inst, dst, c, cx, &before) {
                             Known::Small
                         } else {
                             Known::Unknown

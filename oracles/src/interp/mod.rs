@@ -240,7 +240,12 @@ fn layout(program: &Program) -> Layout {
     l.temps = l.temps.max(counts.temps as usize);
     l.inputs = counts.inputs as usize;
     l.outputs = counts.outputs as usize;
-    l.consts = std::sync::Arc::new(constants::constant_temps(program, l.temps, &l.icb));
+    l.consts = std::sync::Arc::new(constants::constant_temps(
+        program,
+        l.temps,
+        &l.icb,
+        l.thread_group,
+    ));
     l
 }
 
