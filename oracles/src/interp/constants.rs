@@ -768,30 +768,34 @@ pub fn constant_temps(program: &Program, temps: usize, icb: &[u32], group: [u32;
                 // double-precision op reads several, and all four are asked for.
                 let per_component = !matches!(inst.opcode, Opcode::Dp2 | Opcode::Dp3 | Opcode::Dp4)
                     && inst.info().kind != dxbc::opcodes::Kind::Double;
-                let reads = |s: &Operand, c: usize| -> Vec<Known> {
-                    if per_component {
-                        vec![source(s, c, cx, &before)]
-                    } else {
-                        (0..4).map(|k| source(s, k, cx, &before)).collect()
+                // Per destination component: whether every source component it reads is a
+                // constant, whether one is a choice, and (for `movc`) whether both picks are
+                // constants. Fixed arrays: the pass runs at every program load.
+                let mut all_const = [foldable(inst); 4];
+                let mut any_choice = [false; 4];
+                let mut picks_const = [inst.opcode == Opcode::Movc; 4];
+                for c in 0..4 {
+                    for (k, s) in srcs.iter().enumerate() {
+                        let mut note = |x: Known| {
+                            all_const[c] &= x.constant();
+                            any_choice[c] |= x == Known::Choice;
+                            if k > 0 {
+                                picks_const[c] &= x.constant();
+                            }
+                        };
+                        if per_component {
+                            note(source(s, c, cx, &before));
+                        } else {
+                            (0..4).for_each(|j| note(source(s, j, cx, &before)));
+                        }
                     }
-                };
-                let all_const = |c: usize| {
-                    foldable(inst)
-                        && srcs
-                            .iter()
-                            .all(|s| reads(s, c).into_iter().all(Known::constant))
-                };
-                let any_choice =
-                    |c: usize| srcs.iter().any(|s| reads(s, c).contains(&Known::Choice));
+                }
+                let all_const = |c: usize| all_const[c];
+                let any_choice = |c: usize| any_choice[c];
                 // A comparison's mask is 0 or 0xffffffff; `movc` picks one of two constants.
                 let choice = |c: usize| {
                     foldable(inst)
-                        && (inst.info().kind == dxbc::opcodes::Kind::Compare
-                            || (inst.opcode == Opcode::Movc
-                                && srcs
-                                    .iter()
-                                    .skip(1)
-                                    .all(|s| reads(s, c).into_iter().all(Known::constant))))
+                        && (inst.info().kind == dxbc::opcodes::Kind::Compare || picks_const[c])
                 };
                 let plain_mov = inst.opcode == Opcode::Mov && !inst.saturate;
                 // A plain move of a temp carries the constant's name; anything else computes
