@@ -410,9 +410,8 @@ ret
 #[test]
 fn thread_ids_of_a_one_thread_dimension_are_constants() {
     let ops = [
-        "min r0.x, l(0), vThreadIDInGroupFlattened.x",
-        "ibfe r0.x, l(0), l(0), vThreadIDInGroupFlattened.x",
         "itof r0.x, vThreadIDInGroupFlattened.x",
+        "imul null, r0.x, vThreadIDInGroupFlattened.x, l(0x3f800000)",
     ];
     for op in ops {
         let body = format!("{op}\nmul r1.x, r0.x, cb0[0].x");
@@ -425,8 +424,10 @@ fn thread_ids_of_a_one_thread_dimension_are_constants() {
 }
 
 /// A shift right of a small integer is small, and so is a rounding of one (D3D flushes the
-/// denormal it is as a float to +0 first): the H200 folded `ushr` of a literal 0 by a thread id,
-/// and `round_ni` of a thread id, into a `dp4` with a NaN (dxdiff fuzz, exact profile, seed 35).
+/// denormal it is as a float to +0 first), the least or greatest of small ones, and a bit field
+/// of width 0: the H200 folded `ushr` of a literal 0 by a thread id and `round_ni` of a thread
+/// id into a `dp4` with a NaN (seed 35), `min` of 0 and a thread id and `ibfe` of width 0 into
+/// a `mad` (seed 34; dxdiff fuzz, exact profile).
 #[test]
 fn shifts_and_roundings_of_small_integers_are_small() {
     for op in [
@@ -435,6 +436,10 @@ fn shifts_and_roundings_of_small_integers_are_small() {
         "round_ni r0.x, vThreadIDInGroupFlattened.x",
         "round_pi r0.x, vThreadIDInGroupFlattened.x",
         "frc r0.x, vThreadIDInGroupFlattened.x",
+        "min r0.x, l(0), vThreadIDInGroupFlattened.x",
+        "imax r0.x, l(7), vThreadIDInGroupFlattened.x",
+        "ibfe r0.x, l(0), l(0), vThreadIDInGroupFlattened.x",
+        "ubfe r0.x, l(0), l(3), vThreadIDInGroupFlattened.x",
     ] {
         let body = format!("{op}\nmul r1.x, r0.x, cb0[0].x");
         assert!(folded_cs("64, 1, 1", &body), "{op}");

@@ -534,7 +534,17 @@ fn small_result(
             Known::Value(d) => src(0).small() || if dst == 0 { d >= 1 << 9 } else { d <= 1 << 23 },
             _ => false,
         },
-        Opcode::Ubfe => matches!(src(0), Known::Value(w) if w & 31 <= 23 && w & 31 != 0),
+        // A field of at most 23 bits; a field of width 0 is 0 for both (the H200 folded
+        // `ibfe r0.zw, l(0), l(0), tid` into a `mad` with a NaN).
+        Opcode::Ubfe => matches!(src(0), Known::Value(w) if w & 31 <= 23),
+        Opcode::Ibfe => matches!(src(0), Known::Value(w) if w & 31 == 0),
+        // Of small floats (denormals or +0, which D3D flushes to +0) the least or the greatest
+        // is small (the H200 folded `min r1.xzw, l(0), tid` into a `mad` with a NaN).
+        Opcode::Min | Opcode::Max | Opcode::Imin | Opcode::Imax | Opcode::Umax => {
+            !srcs.is_empty()
+                && srcs.iter().all(|s| s.modifier == dxbc::Modifier::None)
+                && (0..srcs.len()).all(|k| src(k).small())
+        }
         Opcode::Mov if !inst.saturate => src(0) == Known::Small,
         _ => false,
     }
