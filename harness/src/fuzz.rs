@@ -75,6 +75,16 @@ pub enum FuzzError {
         /// The operating system's error.
         source: std::io::Error,
     },
+    /// The translator rejects every stage the generator can write, so no program could be
+    /// compared: the campaign stops before it starts instead of reporting 0 mismatches.
+    #[error(
+        "the translator rejects every stage the generator writes ({}): no program could be compared",
+        narrowed.join(", ")
+    )]
+    NothingToGenerate {
+        /// What the support probe removed.
+        narrowed: Vec<String>,
+    },
 }
 
 impl FuzzError {
@@ -85,6 +95,7 @@ impl FuzzError {
             FuzzError::State { .. } => "fuzz.state",
             FuzzError::Out(e) => e.code(),
             FuzzError::Write { .. } => "fuzz.write",
+            FuzzError::NothingToGenerate { .. } => "fuzz.nothing",
         }
     }
 }
@@ -395,6 +406,9 @@ pub fn run(o: &FuzzOptions, adapter: &str) -> Result<State, FuzzError> {
         ..State::new(o.translator.name(), o.seed)
     });
     let (knobs, narrowed) = narrow(o.translator.as_ref(), &o.knobs);
+    if knobs.stages.is_empty() {
+        return Err(FuzzError::NothingToGenerate { narrowed });
+    }
     st.narrowed = narrowed;
     let scratch = std::env::temp_dir().join(format!("dxdiff-fuzz-{}", std::process::id()));
     let opts = Options {

@@ -152,8 +152,19 @@ pub fn run(a: &CorpusArgs) -> CliResult {
         "corpus: {} qualified, {} unsupported, {} failed",
         t.qualified, t.unsupported, t.failed
     );
+    let compared: u64 = record
+        .programs
+        .iter()
+        .filter_map(|p| p.verdicts.as_ref())
+        .map(|v| v.counts.lanes)
+        .sum();
     Ok(if failed {
         ExitCode::from(1)
+    } else if a.verify.is_some() && compared == 0 {
+        super::nothing_compared(&format!(
+            "--verify ran no program: {} qualified, {} unsupported, {} failed",
+            t.qualified, t.unsupported, t.failed
+        ))
     } else {
         ExitCode::SUCCESS
     })

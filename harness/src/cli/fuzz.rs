@@ -89,6 +89,9 @@ fn failed(e: FuzzError) -> CliResult {
             eprintln!("dxdiff: {e}");
             Ok(ExitCode::from(4))
         }
+        e @ FuzzError::NothingToGenerate { .. } => {
+            Ok(super::nothing_compared(&format!("[{}] {e}", e.code())))
+        }
         e @ (FuzzError::State { .. } | FuzzError::Out(_) | FuzzError::Write { .. }) => {
             Err(usage(e.to_string()))
         }
@@ -216,9 +219,14 @@ pub fn run(a: &FuzzArgs) -> CliResult {
         super::write_output(Some(junit), reports::fuzz::junit(&st).as_bytes())?;
     }
     print!("{}", reports::fuzz::summary(&st, &rows));
-    Ok(if st.divergences.is_empty() {
-        ExitCode::SUCCESS
-    } else {
+    Ok(if !st.divergences.is_empty() {
         ExitCode::from(1)
+    } else if st.stats.counts.lanes == 0 && st.stats.programs > 0 {
+        super::nothing_compared(&format!(
+            "{} programs: {} rejected by the translator, {} crashed it, {} skipped",
+            st.stats.programs, st.stats.rejected, st.stats.crashed, st.stats.skipped
+        ))
+    } else {
+        ExitCode::SUCCESS
     })
 }

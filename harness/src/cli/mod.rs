@@ -49,6 +49,18 @@ pub enum CliError {
     },
 }
 
+/// The exit code of a run that compared nothing: every program was skipped or rejected, or
+/// nothing could be generated. It is not a pass (docs/harness.md).
+pub const NOTHING_COMPARED: u8 = 5;
+
+/// Warn that a run compared no lane, saying why, and give [`NOTHING_COMPARED`].
+pub(crate) fn nothing_compared(why: &str) -> ExitCode {
+    eprintln!(
+        "dxdiff: warning: no lane was compared: {why}; a run that compares nothing is not a pass (exit {NOTHING_COMPARED})"
+    );
+    ExitCode::from(NOTHING_COMPARED)
+}
+
 impl CliError {
     /// A stable, machine-readable code for this kind of error.
     pub fn code(&self) -> &'static str {

@@ -145,6 +145,8 @@ pub fn run(a: &ReplayArgs) -> CliResult {
         ExitCode::from(2)
     } else if failed > 0 {
         ExitCode::from(1)
+    } else if passed == 0 && skipped + inconclusive > 0 {
+        super::nothing_compared("every run was skipped or inconclusive (the lines above say why)")
     } else {
         ExitCode::SUCCESS
     })

@@ -81,7 +81,12 @@ fn crashing_hanging_and_garbage_translators_are_recorded() {
             return;
         };
         let stdout = String::from_utf8_lossy(&out.stdout);
-        assert_eq!(out.status.code(), Some(0), "{name}: {stdout}");
+        // Every program crashed the translator: nothing was compared, which is no pass.
+        assert_eq!(out.status.code(), Some(5), "{name}: {stdout}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("no lane was compared"),
+            "{name}"
+        );
         assert!(
             stdout
                 .lines()
@@ -112,7 +117,7 @@ fn crashing_hanging_and_garbage_translators_are_recorded() {
         .output()
         .expect("runs");
         let text = String::from_utf8_lossy(&replay.stdout);
-        assert_eq!(replay.status.code(), Some(0), "{name}: {text}");
+        assert_eq!(replay.status.code(), Some(5), "{name}: {text}");
         assert!(
             text.lines().last().unwrap_or("").ends_with(" skipped"),
             "{text}"
@@ -211,4 +216,79 @@ fn vkd3d_reproduces_its_documented_divergences() {
         "{}",
         String::from_utf8_lossy(&builtin.stdout)
     );
+}
+
+/// A translator that refuses every program (a third party whose decoder reads another token
+/// format did exactly this): no command may read that as a pass. `verify`, `corpus --verify`,
+/// `sweep` and `replay` compare nothing and exit 5 with a warning; `fuzz` stops before its first
+/// program, naming what the support probe removed.
+#[test]
+fn a_translator_that_refuses_everything_is_no_pass() {
+    let _turn = gpu_turn();
+    let refuse = r#"cmd:echo '{"status":"rejected","reason":"not my format","catalog_id":"dxdiff/not-lowered","instruction":0}'"#;
+    let cases = root().join("examples/cases");
+    let cases = cases.to_str().expect("utf-8 path");
+    let dir = temp("cmd", "refuse");
+    let Some(out) = verify(
+        refuse,
+        &dir.join("verify"),
+        &["--corpus-only", "--corpus", cases],
+    ) else {
+        return;
+    };
+    let warned = |o: &std::process::Output| {
+        String::from_utf8_lossy(&o.stderr).contains("no lane was compared")
+    };
+    assert_eq!(out.status.code(), Some(5), "{}", stdout(&out));
+    assert!(warned(&out));
+    let fuzz = dxdiff()
+        .args([
+            "fuzz",
+            "-q",
+            "--programs",
+            "5",
+            "--translator",
+            refuse,
+            "--out",
+        ])
+        .arg(dir.join("fuzz"))
+        .output()
+        .expect("runs");
+    assert_eq!(fuzz.status.code(), Some(5), "{}", stdout(&fuzz));
+    assert!(String::from_utf8_lossy(&fuzz.stderr).contains("rejects every stage"));
+    let sweep = dxdiff()
+        .args([
+            "sweep",
+            "rcp",
+            "--from",
+            "0",
+            "--to",
+            "15",
+            "-q",
+            "--translator",
+            refuse,
+        ])
+        .arg("--out")
+        .arg(dir.join("sweep"))
+        .output()
+        .expect("runs");
+    assert_eq!(sweep.status.code(), Some(5), "{}", stdout(&sweep));
+    assert!(warned(&sweep));
+    let corpus = dxdiff()
+        .args([
+            "corpus",
+            cases,
+            "--verify",
+            "4",
+            "-q",
+            "--translator",
+            refuse,
+        ])
+        .arg("--cases-dir")
+        .arg(dir.join("corpus-cases"))
+        .output()
+        .expect("runs");
+    assert_eq!(corpus.status.code(), Some(5), "{}", stdout(&corpus));
+    assert!(warned(&corpus));
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -143,8 +143,9 @@ fn a_crashing_gpu_worker_cannot_stop_a_replay() {
     );
     let crashed = run(true);
     let stdout = String::from_utf8_lossy(&crashed.stdout);
-    // Inconclusive is no failure: exit 0.
-    assert_eq!(crashed.status.code(), Some(0), "{stdout}");
+    // Inconclusive is no failure, but a replay that checked nothing is no pass either: exit 5.
+    assert_eq!(crashed.status.code(), Some(5), "{stdout}");
+    assert!(String::from_utf8_lossy(&crashed.stderr).contains("no lane was compared"));
     assert_eq!(
         stdout
             .lines()
