@@ -26,17 +26,21 @@ impl<'de> Deserialize<'de> for Word {
             .strip_prefix("0x")
             .or_else(|| s.strip_prefix("0X"))
             .ok_or_else(|| {
-                serde::de::Error::custom(format!("word `{s}` is not 0x-prefixed hex"))
+                serde::de::Error::custom(format!(
+                    "word `{s}` is not 0x-prefixed hex (words are strings such as \"0x3f800000\", 1 to 8 hex digits)"
+                ))
             })?;
         // `from_str_radix` takes a leading `+`, so "0x+1" would read as 1: digits only.
         if hex.is_empty() || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
             return Err(serde::de::Error::custom(format!(
-                "word `{s}` is not a 32-bit hex value"
+                "word `{s}` is not a 32-bit hex value (1 to 8 hex digits after `0x`)"
             )));
         }
-        u32::from_str_radix(hex, 16)
-            .map(Word)
-            .map_err(|_| serde::de::Error::custom(format!("word `{s}` is not a 32-bit hex value")))
+        u32::from_str_radix(hex, 16).map(Word).map_err(|_| {
+            serde::de::Error::custom(format!(
+                "word `{s}` is not a 32-bit hex value (1 to 8 hex digits after `0x`)"
+            ))
+        })
     }
 }
 
@@ -125,8 +129,8 @@ impl Run {
     }
 }
 
-/// One entry of `inputs`. Variant order matters: serde tries them in turn.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// One entry of `inputs`, told apart by its JSON shape ([`Input::deserialize`]).
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum Input {
     /// Plain words: a constant buffer (`cbN`, four per register) or an input register (`vN`).
@@ -140,6 +144,47 @@ pub enum Input {
     Sampler(SamplerDesc),
     /// A buffer: a UAV's initial contents (`uN`) or a buffer SRV (`tN`).
     Buffer(BufferDesc),
+}
+
+/// Read a JSON value as `T`, an error naming `what` it was taken for.
+fn shaped<'de, T: serde::de::DeserializeOwned, D: Deserializer<'de>>(
+    v: serde_json::Value,
+    what: &str,
+) -> Result<T, D::Error> {
+    serde_json::from_value(v).map_err(|e| serde::de::Error::custom(format!("{what}: {e}")))
+}
+
+/// Chosen by shape, not by trying each variant in turn: serde's untagged enums drop the
+/// variants' own errors ("data did not match any variant"), so a bad word deep in an input
+/// would not be named.
+impl<'de> Deserialize<'de> for Input {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Input, D::Error> {
+        use serde_json::Value;
+        let v = Value::deserialize(d)?;
+        match &v {
+            Value::Array(_) => shaped::<_, D>(v, "a list of words").map(Input::Words),
+            Value::Object(m) if m.contains_key("texture2d") => {
+                shaped::<TextureKey, D>(v, "a texture").map(|t| Input::Texture {
+                    texture2d: t.texture2d,
+                })
+            }
+            Value::Object(m) if m.contains_key("size_bytes") => {
+                shaped::<_, D>(v, "a buffer").map(Input::Buffer)
+            }
+            Value::Object(m) if m.contains_key("filter") => {
+                shaped::<_, D>(v, "a sampler").map(Input::Sampler)
+            }
+            _ => Err(serde::de::Error::custom(
+                "an input is a list of words (`[\"0x3f800000\", …]`), a buffer (`{\"size_bytes\": N, \"words\": […]}`), a texture (`{\"texture2d\": …}`) or a sampler (`{\"filter\": …}`)",
+            )),
+        }
+    }
+}
+
+/// A texture input's `texture2d` object, read through [`shaped`].
+#[derive(Deserialize)]
+struct TextureKey {
+    texture2d: TextureDesc,
 }
 
 /// A buffer input: its size and the words that fill its start (the rest is zero).
@@ -181,14 +226,29 @@ pub struct SamplerDesc {
     pub border: Vec<Word>,
 }
 
-/// What one `expect` entry asks for.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// What one `expect` entry asks for, told apart by its JSON shape: a boolean or an object.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum Expect {
     /// For `discarded` (pixel only): whether the invocation must have been discarded.
     Discarded(bool),
     /// For `oN` or `uN`: words and how to compare them.
     Words(WordsExpect),
+}
+
+impl<'de> Deserialize<'de> for Expect {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Expect, D::Error> {
+        let v = serde_json::Value::deserialize(d)?;
+        match v {
+            serde_json::Value::Bool(b) => Ok(Expect::Discarded(b)),
+            v @ serde_json::Value::Object(_) => {
+                shaped::<_, D>(v, "expected words").map(Expect::Words)
+            }
+            _ => Err(serde::de::Error::custom(
+                "an expectation is `true`/`false` (for `discarded`) or `{\"words\": […], \"compare\": \"bits\"}`",
+            )),
+        }
+    }
 }
 
 /// Expected words for an output register or UAV.
@@ -447,6 +507,37 @@ mod tests {
         assert_eq!(
             serde_json::from_str::<Word>("\"0XfF\"").ok(),
             Some(Word(0xff))
+        );
+    }
+
+    #[test]
+    fn a_bad_word_or_input_is_named_with_the_forms_that_are_accepted() {
+        let input = |json: &str| {
+            serde_json::from_str::<Input>(json)
+                .expect_err("refused")
+                .to_string()
+        };
+        let e = input(r#"["0x1", "2"]"#);
+        assert!(
+            e.contains("a list of words") && e.contains("word `2`") && e.contains("0x3f800000"),
+            "{e}"
+        );
+        let e = input(r#"["0x123456789"]"#);
+        assert!(e.contains("1 to 8 hex digits"), "{e}");
+        let e = input(r#"{"size_bytes": 16, "words": ["zz"]}"#);
+        assert!(e.contains("a buffer") && e.contains("word `zz`"), "{e}");
+        let e = input("7");
+        assert!(e.contains("an input is a list of words"), "{e}");
+        assert_eq!(
+            serde_json::from_str::<Input>(r#"["0x1", "0xFFFFFFFF"]"#).expect("words"),
+            Input::Words(vec![Word(1), Word(u32::MAX)])
+        );
+        let e = serde_json::from_str::<Expect>(r#"{"words": ["1"], "compare": "bits"}"#)
+            .expect_err("refused")
+            .to_string();
+        assert!(
+            e.contains("expected words") && e.contains("word `1`"),
+            "{e}"
         );
     }
 

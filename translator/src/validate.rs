@@ -19,7 +19,7 @@ pub fn capabilities() -> Capabilities {
 ///   emits invalid WGSL has a bug, and the device never sees the module
 ///   (`harness::translators::invalid_wgsl` is the one mapping);
 /// - naga failing inside the vkd3d adapter's own SPIR-V → WGSL route is that route's
-///   rejection `dxdiff/not-lowered` (it cannot lower the program; docs/vkd3d.md counts them);
+///   rejection `dxdiff/refused` (it cannot lower the program; docs/vkd3d.md counts them);
 /// - dxdiff's own rewrite of valid WGSL (the compute wrapper of pixel and vertex programs)
 ///   failing naga is a `wrap` skip: dxdiff's limitation, never blamed on the translator;
 /// - [`crate::translate`], the library call with no crash outcome, rejects under the same

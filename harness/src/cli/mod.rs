@@ -224,7 +224,8 @@ enum Command {
     Asm(self::asm::AsmArgs),
     /// The main job: every ALU opcode over edge-biased inputs, interpreter against GPU.
     Verify(self::verify::VerifyArgs),
-    /// Translate a program to WGSL with the built-in translator.
+    /// Translate a program to WGSL with the translator under test (the built-in one by default,
+    /// `vkd3d`, or an external `cmd:` translator).
     Translate(self::translate::TranslateArgs),
     /// Internal: the child process that owns the GPU device (one JSON request per line).
     #[command(hide = true)]

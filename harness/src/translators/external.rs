@@ -62,6 +62,10 @@ impl Translator for External {
     }
 }
 
+/// The catalog id of a third party's refusal that names none: neutral, where
+/// `dxdiff/not-lowered` describes the built-in translator.
+pub const REFUSED: &str = "dxdiff/refused";
+
 /// The protocol's answer on stdout.
 #[derive(Debug, serde::Deserialize)]
 #[serde(tag = "status", rename_all = "snake_case")]
@@ -74,7 +78,9 @@ enum Answer {
     },
     Rejected {
         reason: String,
-        catalog_id: String,
+        /// The translator's own name for the refusal; [`REFUSED`] when it names none.
+        #[serde(default)]
+        catalog_id: Option<String>,
         #[serde(default)]
         instruction: Option<usize>,
     },
@@ -166,7 +172,7 @@ pub(super) fn answer(stdout: &[u8], stderr: &[u8]) -> Result<Translation, Failur
             catalog_id,
             instruction,
         } => Err(Failure::Rejected {
-            catalog_id,
+            catalog_id: catalog_id.unwrap_or_else(|| REFUSED.to_string()),
             reason,
             instruction,
         }),

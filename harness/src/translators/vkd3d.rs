@@ -345,7 +345,7 @@ pub mod adapter {
                 "status": "ok", "wgsl": t.wgsl, "manifest": t.manifest, "adaptations": t.adaptations
             }),
             Err(reason) => serde_json::json!({
-                "status": "rejected", "reason": reason.to_string(), "catalog_id": "dxdiff/not-lowered"
+                "status": "rejected", "reason": reason.to_string(), "catalog_id": super::super::external::REFUSED
             }),
         }
     }

@@ -225,7 +225,8 @@ fn vkd3d_reproduces_its_documented_divergences() {
 #[test]
 fn a_translator_that_refuses_everything_is_no_pass() {
     let _turn = gpu_turn();
-    let refuse = r#"cmd:echo '{"status":"rejected","reason":"not my format","catalog_id":"dxdiff/not-lowered","instruction":0}'"#;
+    // A rejection that names no catalog id: filed under the neutral `dxdiff/refused`.
+    let refuse = r#"cmd:echo '{"status":"rejected","reason":"not my format","instruction":0}'"#;
     let cases = root().join("examples/cases");
     let cases = cases.to_str().expect("utf-8 path");
     let dir = temp("cmd", "refuse");
@@ -241,6 +242,11 @@ fn a_translator_that_refuses_everything_is_no_pass() {
     };
     assert_eq!(out.status.code(), Some(5), "{}", stdout(&out));
     assert!(warned(&out));
+    let r = report(&dir.join("verify"));
+    for p in r["programs"].as_array().expect("programs") {
+        let skipped = p["skipped"].as_str().unwrap_or("");
+        assert!(skipped.contains("dxdiff/refused"), "{skipped}");
+    }
     let fuzz = dxdiff()
         .args([
             "fuzz",
