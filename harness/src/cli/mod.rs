@@ -107,8 +107,9 @@ pub fn usage(what: String) -> CliError {
 /// The options that choose the translator under test.
 #[derive(Debug, Clone, clap::Args)]
 pub struct TranslatorArgs {
-    /// `builtin`, or `cmd:<command line>` (an external translator: DXBC on stdin, JSON on
-    /// stdout; docs/translators.md).
+    /// `builtin`, `vkd3d` (vkd3d-shader, its SPIR-V through naga; docs/vkd3d.md), or
+    /// `cmd:<command line>` (an external translator: DXBC on stdin, JSON on stdout;
+    /// docs/translators.md).
     #[arg(long, default_value = "builtin")]
     pub translator: String,
     /// `contract` (the seed's lowering, the default) or `exact` (D3D-exact polyfills), for the
