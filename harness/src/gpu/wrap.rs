@@ -172,13 +172,50 @@ impl WrapError {
 fn binding_name(b: &Option<Binding>) -> String {
     match b {
         Some(Binding::Location { location, .. }) => format!("location {location}"),
-        Some(Binding::BuiltIn(BuiltIn::Position { .. })) => "position".into(),
-        Some(Binding::BuiltIn(BuiltIn::FrontFacing)) => "front_facing".into(),
-        Some(Binding::BuiltIn(BuiltIn::VertexIndex)) => "vertex_index".into(),
-        Some(Binding::BuiltIn(BuiltIn::InstanceIndex)) => "instance_index".into(),
-        Some(Binding::BuiltIn(b)) => format!("{b:?}"),
+        Some(Binding::BuiltIn(b)) => wgsl_builtin(b),
         None => "unbound".into(),
     }
+}
+
+/// A builtin as WGSL spells it (`@builtin(sample_index)`), the one vocabulary of manifests
+/// (docs/manifest.md): a translator's manifest names its builtins as its WGSL does, whatever
+/// naga calls them. A builtin WGSL has no name for gets naga's name in snake case.
+pub fn wgsl_builtin(b: &BuiltIn) -> String {
+    let name = match b {
+        BuiltIn::Position { .. } => "position",
+        BuiltIn::FrontFacing => "front_facing",
+        BuiltIn::VertexIndex => "vertex_index",
+        BuiltIn::InstanceIndex => "instance_index",
+        BuiltIn::SampleIndex => "sample_index",
+        BuiltIn::SampleMask => "sample_mask",
+        BuiltIn::PrimitiveIndex => "primitive_index",
+        BuiltIn::FragDepth => "frag_depth",
+        BuiltIn::ClipDistances => "clip_distances",
+        BuiltIn::GlobalInvocationId => "global_invocation_id",
+        BuiltIn::LocalInvocationId => "local_invocation_id",
+        BuiltIn::LocalInvocationIndex => "local_invocation_index",
+        BuiltIn::WorkGroupId => "workgroup_id",
+        BuiltIn::NumWorkGroups => "num_workgroups",
+        BuiltIn::SubgroupSize => "subgroup_size",
+        BuiltIn::SubgroupInvocationId => "subgroup_invocation_id",
+        other => {
+            let debug = format!("{other:?}");
+            let bare = debug.split([' ', '{']).next().unwrap_or_default();
+            let mut out = String::new();
+            for (i, c) in bare.chars().enumerate() {
+                if c.is_ascii_uppercase() {
+                    if i > 0 {
+                        out.push('_');
+                    }
+                    out.push(c.to_ascii_lowercase());
+                } else {
+                    out.push(c);
+                }
+            }
+            return out;
+        }
+    };
+    name.to_string()
 }
 
 /// The name naga's WGSL writer gives a struct member (its namer appends `_` to a name that ends
@@ -593,6 +630,23 @@ pub fn wrap_with(wgsl: &str, per_invocation_uniforms: bool) -> Result<Wrapped, W
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn builtins_are_named_as_wgsl_spells_them() {
+        assert_eq!(wgsl_builtin(&BuiltIn::SampleIndex), "sample_index");
+        assert_eq!(wgsl_builtin(&BuiltIn::PrimitiveIndex), "primitive_index");
+        assert_eq!(
+            wgsl_builtin(&BuiltIn::Position { invariant: true }),
+            "position"
+        );
+        assert_eq!(wgsl_builtin(&BuiltIn::WorkGroupId), "workgroup_id");
+        assert_eq!(wgsl_builtin(&BuiltIn::PointCoord), "point_coord");
+        assert_eq!(
+            wgsl_builtin(&BuiltIn::Barycentric { perspective: true }),
+            "barycentric"
+        );
+    }
+
     use super::*;
 
     #[test]
