@@ -261,8 +261,9 @@ fn every_hostile_input_runs_under_2_gib_and_a_time_limit() {
             &["verify", p, "--out", out],
         ] {
             let o = bounded(args);
+            // 5: nothing was compared (the huge dispatch is inconclusive at once).
             assert!(
-                matches!(o.status.code(), Some(0 | 1 | 2 | 4)),
+                matches!(o.status.code(), Some(0 | 1 | 2 | 4 | 5)),
                 "{args:?}: {:?} {}",
                 o.status,
                 stderr(&o)
@@ -292,7 +293,7 @@ fn every_hostile_input_runs_under_2_gib_and_a_time_limit() {
             out.to_str().expect("utf-8"),
         ]);
         assert!(
-            matches!(o.status.code(), Some(0 | 1 | 4)),
+            matches!(o.status.code(), Some(0 | 1 | 4 | 5)),
             "verify --corpus with {translator}: {:?} {}",
             o.status,
             stderr(&o)
