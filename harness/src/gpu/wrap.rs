@@ -272,33 +272,44 @@ fn to_word(value: &str, scalar: &str) -> String {
     }
 }
 
-/// Replace every `discard` in a block with "set the flag, return" (compute has no discard).
-fn replace_kills(block: &mut Block, flag: naga::Handle<Expression>, one: naga::Handle<Expression>) {
+/// What a `discard` becomes: set the flag, then return (compute has no discard), with the
+/// function's zero value when it returns one: an entry point that returns its outputs (as
+/// third-party translators write them) must still return something, and the outputs of a
+/// discarded invocation are never read.
+#[derive(Clone, Copy)]
+struct Kill {
+    flag: naga::Handle<Expression>,
+    one: naga::Handle<Expression>,
+    zero: Option<naga::Handle<Expression>>,
+}
+
+/// Replace every `discard` in a block with [`Kill`]'s statements.
+fn replace_kills(block: &mut Block, k: Kill) {
     for stmt in block.iter_mut() {
         match stmt {
             Statement::Kill => {
                 *stmt = Statement::Block(Block::from_vec(vec![
                     Statement::Store {
-                        pointer: flag,
-                        value: one,
+                        pointer: k.flag,
+                        value: k.one,
                     },
-                    Statement::Return { value: None },
+                    Statement::Return { value: k.zero },
                 ]));
             }
-            Statement::Block(b) => replace_kills(b, flag, one),
+            Statement::Block(b) => replace_kills(b, k),
             Statement::If { accept, reject, .. } => {
-                replace_kills(accept, flag, one);
-                replace_kills(reject, flag, one);
+                replace_kills(accept, k);
+                replace_kills(reject, k);
             }
             Statement::Loop {
                 body, continuing, ..
             } => {
-                replace_kills(body, flag, one);
-                replace_kills(continuing, flag, one);
+                replace_kills(body, k);
+                replace_kills(continuing, k);
             }
             Statement::Switch { cases, .. } => {
                 for c in cases {
-                    replace_kills(&mut c.body, flag, one);
+                    replace_kills(&mut c.body, k);
                 }
             }
             _ => {}
@@ -465,8 +476,12 @@ pub fn wrap_with(wgsl: &str, per_invocation_uniforms: bool) -> Result<Wrapped, W
         let one = f
             .expressions
             .append(Expression::Literal(Literal::U32(1)), naga::Span::UNDEFINED);
+        let zero = f.result.as_ref().map(|r| {
+            f.expressions
+                .append(Expression::ZeroValue(r.ty), naga::Span::UNDEFINED)
+        });
         let mut body = std::mem::take(&mut f.body);
-        replace_kills(&mut body, g, one);
+        replace_kills(&mut body, Kill { flag: g, one, zero });
         f.body = body;
     };
     for h in handles {
@@ -670,6 +685,19 @@ mod tests {
         let codes: std::collections::BTreeSet<_> = all.iter().map(WrapError::code).collect();
         assert_eq!(codes.len(), all.len());
         assert!(codes.iter().all(|c| !c.is_empty()));
+    }
+
+    #[test]
+    fn a_discard_in_an_entry_point_that_returns_its_outputs_wraps() {
+        // Third-party translators return the outputs from the entry point; a discard there
+        // must still return a value (it was `return;`, and every such program was a `wrap`
+        // skip).
+        let w = wrap(
+            "@fragment fn main(@location(0) x: vec4<f32>) -> @location(0) vec4<f32> {\n    if x.x > 0.0 { discard; }\n    return x;\n}\n",
+        )
+        .expect("wraps");
+        assert!(w.wgsl.contains("dxdiff_discarded"), "{}", w.wgsl);
+        translator::validate(&w.wgsl).expect("the kernel validates");
     }
 
     #[test]
