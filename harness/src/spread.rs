@@ -68,6 +68,47 @@ pub fn shard_folders(out: &Path, n: usize) -> Result<Vec<PathBuf>, String> {
     Ok((0..n).map(|k| root.join(format!("{k}{suffix}"))).collect())
 }
 
+/// Why a folder-based spread run stopped: before it started (its folders: a usage error), or in
+/// a shard that no worker could run.
+#[derive(Debug)]
+pub enum Stopped<E> {
+    /// `out/shards/` holds another partition's shards ([`shard_folders`]).
+    Folders(String),
+    /// The run's own error.
+    Run(E),
+}
+
+/// A folder-based run (`fuzz`, `sweep`) spread over `workers`: `out` is held for the whole
+/// run, shard `k` runs in its folder under `out/shards/` ([`shard_folders`]) through
+/// `work(shard, its folder, adapter)` ([`spread`]). The shard folders, for the merge that
+/// follows, each shard's result, and the hold on `out` (kept through the merge).
+pub fn over_folders<T, E>(
+    out: &Path,
+    workers: &[String],
+    quiet: bool,
+    work: impl Fn(Shard, &Path, &str) -> Result<T, E> + Sync,
+) -> Result<(Vec<PathBuf>, Vec<T>, crate::outdir::OutDir), Stopped<E>>
+where
+    T: Send,
+    E: Display + Send + From<crate::gpu::GpuError> + From<crate::outdir::OutError>,
+{
+    let held = crate::outdir::OutDir::open(out).map_err(|e| Stopped::Run(e.into()))?;
+    let dirs = shard_folders(out, workers.len()).map_err(Stopped::Folders)?;
+    if !quiet {
+        eprintln!(
+            "dxdiff: {} workers ({}), shards in {}",
+            workers.len(),
+            workers.join(", "),
+            out.join(SHARDS).display()
+        );
+    }
+    let results = spread(workers, quiet, |shard, adapter| {
+        work(shard, &dirs[shard.k as usize], adapter)
+    })
+    .map_err(Stopped::Run)?;
+    Ok((dirs, results, held))
+}
+
 /// Run `work(shard k/n, &workers[k])` for every worker, each in its own thread, and return
 /// the results in shard order. A shard whose worker failed (its `work` returned an error or
 /// panicked) is rerun, one after another, on the adapter of the first worker whose own shard

@@ -105,32 +105,21 @@ fn spread(
     o: &FuzzOptions,
     workers: &[String],
 ) -> Result<Result<reports::fuzz::State, FuzzError>, CliError> {
-    let _held = match crate::outdir::OutDir::open(&o.out) {
-        Ok(h) => h,
-        Err(e) => return Ok(Err(e.into())),
-    };
-    let dirs = crate::spread::shard_folders(&o.out, workers.len()).map_err(usage)?;
-    if !o.quiet {
-        eprintln!(
-            "dxdiff: fuzzing with {} workers ({}), shards in {}",
-            workers.len(),
-            workers.join(", "),
-            o.out.join(crate::spread::SHARDS).display()
-        );
-    }
-    let run = crate::spread::spread(workers, o.quiet, |shard, adapter| {
+    use crate::spread::Stopped;
+    let run = crate::spread::over_folders(&o.out, workers, o.quiet, |shard, dir, adapter| {
         let mine = FuzzOptions {
             shard: Some(shard),
-            out: dirs[shard.k as usize].clone(),
+            out: dir.to_path_buf(),
             quiet: true,
             ..o.clone()
         };
         crate::fuzz::run(&mine, adapter)
     });
-    if let Err(e) = run {
-        return Ok(Err(e));
+    match run {
+        Ok((dirs, _, _held)) => super::merge::fuzz_folders(&dirs, &o.out).map(Ok),
+        Err(Stopped::Folders(why)) => Err(usage(why)),
+        Err(Stopped::Run(e)) => Ok(Err(e)),
     }
-    super::merge::fuzz_folders(&dirs, &o.out).map(Ok)
 }
 
 /// `90s`, `10m`, `1h`, or plain seconds.

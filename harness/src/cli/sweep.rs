@@ -89,31 +89,29 @@ fn spread(
     o: &SweepOptions,
     workers: &[String],
 ) -> Result<Result<(reports::sweep::State, String), SweepError>, super::CliError> {
-    let _held = match crate::outdir::OutDir::open(&o.out) {
-        Ok(h) => h,
-        Err(e) => return Ok(Err(e.into())),
-    };
-    let dirs = crate::spread::shard_folders(&o.out, workers.len()).map_err(usage)?;
-    let run = crate::spread::spread(workers, o.quiet, |shard, adapter| {
+    use crate::spread::Stopped;
+    let run = crate::spread::over_folders(&o.out, workers, o.quiet, |shard, dir, adapter| {
         let mine = SweepOptions {
             shard: Some(shard),
-            out: dirs[shard.k as usize].clone(),
+            out: dir.to_path_buf(),
             quiet: true,
             ..o.clone()
         };
         crate::sweep::run(&mine, adapter).map(|(_, adapter)| adapter)
     });
-    let adapters = match run {
-        Ok(a) => a,
-        Err(e) => return Ok(Err(e)),
-    };
-    let names: std::collections::BTreeSet<String> = adapters.into_iter().collect();
-    let adapter = format!(
-        "{} workers: {}",
-        workers.len(),
-        names.into_iter().collect::<Vec<_>>().join(", ")
-    );
-    super::merge::sweep_folders(&dirs, &o.out, &adapter).map(Ok)
+    match run {
+        Ok((dirs, adapters, _held)) => {
+            let names: std::collections::BTreeSet<String> = adapters.into_iter().collect();
+            let adapter = format!(
+                "{} workers: {}",
+                workers.len(),
+                names.into_iter().collect::<Vec<_>>().join(", ")
+            );
+            super::merge::sweep_folders(&dirs, &o.out, &adapter).map(Ok)
+        }
+        Err(Stopped::Folders(why)) => Err(usage(why)),
+        Err(Stopped::Run(e)) => Ok(Err(e)),
+    }
 }
 
 /// Run (or resume) the sweep and print its reports.
