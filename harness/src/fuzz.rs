@@ -299,7 +299,13 @@ pub fn narrow(t: &dyn Translator, knobs: &Knobs) -> (Knobs, Vec<String>) {
 
 /// Shrink a mismatching program: greedy, first simpler candidate that still mismatches wins,
 /// until none does or the time cap is reached. `v` saves no counterexamples meanwhile.
-fn shrink(v: &mut Verifier, name: &str, start: RandomProgram, cap: Duration) -> RandomProgram {
+fn shrink(
+    v: &mut Verifier,
+    name: &str,
+    start: RandomProgram,
+    cap: Duration,
+    still: impl Fn(&ProgramReport) -> bool,
+) -> RandomProgram {
     let started = Instant::now();
     let mut current = start;
     'outer: while started.elapsed() < cap {
@@ -309,7 +315,7 @@ fn shrink(v: &mut Verifier, name: &str, start: RandomProgram, cap: Duration) -> 
             }
             let Ok(blob) = cand.blob() else { continue };
             let o = v.program(name, &blob);
-            if o.counts().mismatch > 0 {
+            if still(&o) {
                 current = cand;
                 continue 'outer;
             }
@@ -317,6 +323,43 @@ fn shrink(v: &mut Verifier, name: &str, start: RandomProgram, cap: Duration) -> 
         break;
     }
     current
+}
+
+/// What makes two crashes one: the first line of the reason (it names the skip kind, and keeps
+/// the start of the translator's stderr, where a panic's message is), with numbers (offsets,
+/// sizes, exit statuses, line numbers) and quoted names blanked, so that one translator bug met
+/// at different places is one divergence and two different bugs are two.
+fn crash_class(out: &ProgramReport) -> Option<String> {
+    let kind = out.skip_kind?;
+    if !(kind.is_translator_failure() || kind == SkipKind::Crash) {
+        return None;
+    }
+    let reason = out.skipped.as_deref().unwrap_or("");
+    let line = reason.lines().next().unwrap_or("");
+    let mut class = String::new();
+    let mut quoted = false;
+    for c in line.chars() {
+        match c {
+            '`' | '"' | '\'' => {
+                quoted = !quoted;
+                class.push('…');
+            }
+            _ if quoted => {}
+            '0'..='9' => {
+                if !class.ends_with('#') {
+                    class.push('#');
+                }
+            }
+            c => class.push(c),
+        }
+    }
+    class.truncate(
+        class
+            .char_indices()
+            .nth(120)
+            .map_or(class.len(), |(i, _)| i),
+    );
+    Some(format!("crash: {}", class.trim()))
 }
 
 /// A divergence's signature: translator, the shrunk program's opcodes, the catalog ids its
@@ -458,29 +501,28 @@ pub fn run(o: &FuzzOptions, adapter: &str) -> Result<State, FuzzError> {
         {
             st.findings.push(format!("program {index}: {f}"));
         }
-        // A translator failure, or a panic of dxdiff itself: either way the program is saved.
-        if out
-            .skip_kind
-            .is_some_and(|k| k.is_translator_failure() || k == SkipKind::Crash)
-        {
-            record(
-                &mut st,
-                &cases,
-                index,
-                format!(
-                    "{} | crash: {} | ",
-                    o.translator.name(),
-                    out.skip_kind.map_or("", SkipKind::as_str)
-                ),
-                &p,
-                &blob,
-                None,
-            )?;
+        // A translator failure, or a panic of dxdiff itself: either way the program is shrunk
+        // while it still fails the same way, and saved under a signature of its own.
+        if let Some(class) = crash_class(&out) {
+            let t0 = Instant::now();
+            let small = shrink(&mut v, &name, p.clone(), o.shrink_time, |r| {
+                crash_class(r).as_ref() == Some(&class)
+            });
+            let small_blob = small.blob().unwrap_or_else(|_| blob.clone());
+            let sig = format!(
+                "{} | {} | {class}",
+                o.translator.name(),
+                small.body_opcodes().join(" ")
+            );
+            record(&mut st, &cases, index, sig, &small, &small_blob, None)?;
+            st.stats.shrink_seconds += t0.elapsed().as_secs_f64();
         }
         if out.counts().mismatch > 0 {
             st.stats.mismatching_programs += 1;
             let t0 = Instant::now();
-            let small = shrink(&mut v, &name, p.clone(), o.shrink_time);
+            let small = shrink(&mut v, &name, p.clone(), o.shrink_time, |r| {
+                r.counts().mismatch > 0
+            });
             let small_blob = small.blob().unwrap_or_else(|_| blob.clone());
             let sig = signature(o.translator.as_ref(), &small, &small_blob);
             if let Some(d) = st.divergences.iter_mut().find(|d| d.signature == sig) {

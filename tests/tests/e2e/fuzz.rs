@@ -260,3 +260,66 @@ fn kill_9_twenty_times_keeps_the_state_valid_and_the_results_identical() {
     let _ = std::fs::remove_dir_all(&whole);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A translator crash is shrunk like a divergence, while it still fails the same way, and kept
+/// under a signature of its own (its kind and the first line of its reason, numbers blanked):
+/// a translator that crashes on every program over 700 bytes gives cases just over that size.
+#[test]
+fn translator_crashes_are_shrunk_and_signed_by_their_reason() {
+    let _turn = gpu_turn();
+    let dir = temp("fuzz", "crash");
+    let big = "cmd:f=$(mktemp); cat >\"$f\"; n=$(wc -c <\"$f\"); if [ \"$n\" -gt 700 ]; then echo \"program of $n bytes\" >&2; rm -f \"$f\"; exit 3; fi; DXDIFF_PROFILE=exact sh examples/translators/builtin.sh <\"$f\"; s=$?; rm -f \"$f\"; exit $s";
+    let Some(out) = with_adapter(
+        dxdiff()
+            .args([
+                "fuzz",
+                "-q",
+                "--seed",
+                "2",
+                "--programs",
+                "6",
+                "--stages",
+                "ps",
+            ])
+            .args([
+                "--vectors",
+                "16",
+                "--shrink-time",
+                "20",
+                "--translator",
+                big,
+                "--out",
+            ])
+            .arg(&dir)
+            .output()
+            .expect("runs"),
+    ) else {
+        return;
+    };
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let st = state(&dir);
+    let crashes: Vec<_> = st
+        .divergences
+        .iter()
+        .filter(|d| {
+            d.signature
+                .contains("exited with exit status: # (stderr: program of # bytes")
+        })
+        .collect();
+    assert!(!crashes.is_empty(), "{:?}", st.divergences);
+    assert!(st.stats.shrink_seconds > 0.0);
+    for d in crashes {
+        let case = oracles::case::CaseFile::parse(
+            &std::fs::read_to_string(dir.join(&d.case)).expect("case"),
+        )
+        .expect("case json");
+        let bytes = case.dxbc.len() / 2;
+        // Still a crash (over the limit), and shrunk towards it.
+        assert!(
+            bytes > 700 && bytes < 1100,
+            "{bytes} bytes: {}",
+            d.signature
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
