@@ -24,6 +24,12 @@ pub struct Counts {
 }
 
 impl Counts {
+    /// Lanes that got a verdict (all but the inconclusive): what a run compared. A run where
+    /// this is 0 showed nothing, right or wrong.
+    pub fn judged(&self) -> u64 {
+        self.lanes.saturating_sub(self.inconclusive)
+    }
+
     /// Add another set of counts.
     pub fn add(&mut self, o: &Counts) {
         self.lanes += o.lanes;

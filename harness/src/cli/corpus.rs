@@ -156,7 +156,7 @@ pub fn run(a: &CorpusArgs) -> CliResult {
         .programs
         .iter()
         .filter_map(|p| p.verdicts.as_ref())
-        .map(|v| v.counts.lanes)
+        .map(|v| v.counts.judged())
         .sum();
     Ok(if failed {
         ExitCode::from(1)

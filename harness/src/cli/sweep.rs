@@ -154,8 +154,8 @@ pub fn run(a: &SweepArgs) -> CliResult {
     println!("{}", st.closing_line());
     Ok(if t.mismatch > 0 {
         ExitCode::from(1)
-    } else if t.lanes == 0 && t.inconclusive == 0 {
-        super::nothing_compared("every op was rejected by the translator, or skipped")
+    } else if t.judged() == 0 {
+        super::nothing_compared("every op was rejected by the translator, skipped, or inconclusive")
     } else {
         ExitCode::SUCCESS
     })

@@ -144,9 +144,9 @@ pub fn run(a: &VerifyArgs) -> CliResult {
         ExitCode::from(2)
     } else if t.mismatch > 0 {
         ExitCode::from(1)
-    } else if t.lanes == 0 {
+    } else if t.judged() == 0 {
         super::nothing_compared(
-            "every program was skipped, or rejected by the translator (the skips above say why)",
+            "every program was skipped, rejected by the translator, or inconclusive (the skips above say why)",
         )
     } else {
         ExitCode::SUCCESS

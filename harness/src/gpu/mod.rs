@@ -384,7 +384,9 @@ impl Gpu {
                     let ty = wgpu::BufferBindingType::Storage { read_only: true };
                     (ty, words, u64::from(size).max(4))
                 }
-                BindingKind::Uav => {
+                // A UAV the WGSL declares as a storage texture is not a buffer: binding a buffer
+                // there makes the device reject the pipeline, which would blame the translator.
+                BindingKind::Uav if b.layout.is_storage() => {
                     let (words, size) = inputs.uavs.get(&b.register).cloned().unwrap_or_default();
                     let ty = wgpu::BufferBindingType::Storage { read_only: false };
                     (ty, words, u64::from(size).max(4))

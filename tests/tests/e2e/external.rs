@@ -298,3 +298,44 @@ fn a_translator_that_refuses_everything_is_no_pass() {
     assert!(warned(&corpus));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A UAV that a translator's WGSL declares as a storage texture cannot be fed as a buffer: the
+/// program is skipped as unfeedable (the harness's limit), not recorded as a translator crash
+/// (binding a buffer there made the device reject the pipeline). Every lane inconclusive:
+/// nothing was compared, exit 5.
+#[test]
+fn a_storage_texture_uav_is_unfeedable_not_a_crash() {
+    let _turn = gpu_turn();
+    let dir = temp("cmd", "storage-texture");
+    std::fs::create_dir_all(&dir).expect("scratch");
+    let script = dir.join("translator.sh");
+    std::fs::write(
+        &script,
+        r#"cat >/dev/null
+cat <<'JSON'
+{"status":"ok","wgsl":"@group(0) @binding(0) var u0: texture_storage_2d<r32uint, write>;\n@compute @workgroup_size(32, 1, 1)\nfn main(@builtin(local_invocation_index) i: u32) {\n    textureStore(u0, vec2<i32>(i32(i), 0), vec4<u32>(i, 0u, 0u, 0u));\n}\n","manifest":{"bindings":[{"binding":0,"group":0,"kind":"uav","layout":"texture_storage_2d<r32uint, write>","register":0}],"entry_point":"main","inputs":[{"builtin":"local_invocation_index","mask":1,"register":null,"semantic":"SV_GroupIndex","wgsl_type":"u32"}],"outputs":[],"stage":"compute","workgroup_size":[32,1,1]}}
+JSON
+"#,
+    )
+    .expect("script");
+    let translator = format!("cmd:sh {}", script.display());
+    let case = root().join("examples/cases/compute_atomics.json");
+    let case = case.to_str().expect("utf-8 path");
+    let Some(out) = verify(
+        &translator,
+        &dir.join("out"),
+        &["--corpus-only", "--corpus", case],
+    ) else {
+        return;
+    };
+    assert_eq!(out.status.code(), Some(5), "{}", stdout(&out));
+    let r = report(&dir.join("out"));
+    assert!(r["skips"]["translator-crash"].is_null(), "{}", r["skips"]);
+    let p = &r["programs"][0];
+    let why = p["skipped"].as_str().unwrap_or("");
+    assert!(
+        why.contains("cannot be fed") && why.contains("texture_storage_2d"),
+        "{why}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
