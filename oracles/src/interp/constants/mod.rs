@@ -36,9 +36,13 @@
 //!
 //! This only ever claims less than a compiler can prove, never more.
 
-use std::collections::{BTreeMap, BTreeSet};
+mod regions;
+mod small;
 
 use dxbc::{Index, Opcode, Operand, OperandType, Program};
+
+use regions::{Write, forget, once_loops, region_writes};
+use small::small_result;
 
 /// What is known of one temp component at one point.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -247,88 +251,6 @@ fn dests(inst: &dxbc::Instruction) -> impl Iterator<Item = (usize, usize, u8)> +
         .filter_map(|(k, d)| temp_index(d).map(|r| (k, r, d.write_mask())))
 }
 
-/// How a region writes one temp component: not at all, only ever a plain move of one literal
-/// value (a region that rewrites the value the component already holds keeps it constant, as
-/// `mov r2.x, l(0)` before and inside a `switch` does), or otherwise.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Write {
-    None,
-    Literal(u32),
-    Other,
-}
-
-impl Write {
-    fn join(self, o: Write) -> Write {
-        match (self, o) {
-            (Write::None, x) | (x, Write::None) => x,
-            (Write::Literal(a), Write::Literal(b)) if a == b => self,
-            _ => Write::Other,
-        }
-    }
-}
-
-/// How `inst` writes each temp component it writes.
-fn write_kinds(inst: &dxbc::Instruction, icb: &[u32]) -> Vec<(usize, usize, Write)> {
-    let plain_mov = inst.opcode == Opcode::Mov && !inst.saturate;
-    let src = inst
-        .operands
-        .get(1)
-        .filter(|s| plain_mov && s.modifier == dxbc::Modifier::None);
-    let mut out = Vec::new();
-    for (r, mask) in writes(inst) {
-        for c in (0..4).filter(|c| mask & (1 << c) != 0) {
-            let w = src
-                .and_then(|s| literal_value(s, c, icb))
-                .map_or(Write::Other, Write::Literal);
-            out.push((r, c, w));
-        }
-    }
-    out
-}
-
-/// For every `loop` and `switch`, how it writes each temp component between it and its end.
-fn region_writes(program: &Program, temps: usize, icb: &[u32]) -> BTreeMap<usize, Vec<[Write; 4]>> {
-    let mut open: Vec<(usize, Vec<[Write; 4]>)> = Vec::new();
-    let mut done = BTreeMap::new();
-    for (i, inst) in program.instructions.iter().enumerate() {
-        match inst.opcode {
-            Opcode::Loop | Opcode::Switch => open.push((i, vec![[Write::None; 4]; temps])),
-            Opcode::Endloop | Opcode::Endswitch => {
-                if let Some((at, w)) = open.pop() {
-                    if let Some((_, outer)) = open.last_mut() {
-                        for (o, m) in outer.iter_mut().zip(&w) {
-                            for (a, b) in o.iter_mut().zip(m) {
-                                *a = a.join(*b);
-                            }
-                        }
-                    }
-                    done.insert(at, w);
-                }
-            }
-            // A subroutine call inside may write anything.
-            Opcode::Call | Opcode::Callc => {
-                for (_, w) in open.iter_mut() {
-                    w.iter_mut().for_each(|r| *r = [Write::Other; 4]);
-                }
-            }
-            _ => {
-                for (r, c, k) in write_kinds(inst, icb) {
-                    for (_, w) in open.iter_mut() {
-                        if let Some(x) = w.get_mut(r) {
-                            x[c] = x[c].join(k);
-                        }
-                    }
-                }
-            }
-        }
-    }
-    // An unclosed region (a malformed program) forgets what it writes everywhere after.
-    for (at, w) in open {
-        done.insert(at, w);
-    }
-    done
-}
-
 /// Whether a conditional flow instruction (`breakc`, `continuec`, `retc`, `if`) with a test
 /// on a value the pass knows is taken: `Some(true)` or `Some(false)`, `None` when the value is
 /// not known. An unconditional `break` or `ret` is taken.
@@ -342,68 +264,6 @@ fn taken(inst: &dxbc::Instruction, cx: Cx<'_>, state: &[[Known; 4]]) -> Option<b
             Some((v == 0) == (test == dxbc::Test::Zero))
         }
         _ => None,
-    }
-}
-
-/// The `loop`s that can never start a second iteration: an always-taken `break` or `ret`
-/// (unconditional, or on a literal) at the loop's own depth leaves nothing after it reachable
-/// by falling through, so the `endloop` is never reached that way, and no `continue` or
-/// `continuec` targets the loop.
-fn once_loops(program: &Program, cx: Cx<'_>) -> BTreeSet<usize> {
-    /// An open construct: a loop (where it starts, whether a continue targets it, whether its
-    /// own depth has an unconditional exit), a switch or an if.
-    enum Open {
-        Loop(usize, bool, bool),
-        Other,
-    }
-    let mut open: Vec<Open> = Vec::new();
-    let mut once = BTreeSet::new();
-    let no_temps: [[Known; 4]; 0] = [];
-    for (i, inst) in program.instructions.iter().enumerate() {
-        match inst.opcode {
-            Opcode::Loop => open.push(Open::Loop(i, false, false)),
-            Opcode::Switch | Opcode::If => open.push(Open::Other),
-            Opcode::Endswitch | Opcode::Endif => {
-                open.pop();
-            }
-            Opcode::Continue | Opcode::Continuec => {
-                if let Some(Open::Loop(_, continued, _)) =
-                    open.iter_mut().rev().find(|o| matches!(o, Open::Loop(..)))
-                {
-                    *continued = true;
-                }
-            }
-            Opcode::Break | Opcode::Breakc | Opcode::Ret | Opcode::Retc => {
-                if let Some(Open::Loop(_, _, exited)) = open.last_mut()
-                    && taken(inst, cx, &no_temps) == Some(true)
-                {
-                    *exited = true;
-                }
-            }
-            Opcode::Endloop => {
-                if let Some(Open::Loop(at, false, true)) = open.pop() {
-                    once.insert(at);
-                }
-            }
-            // A subroutine body ends every construct the program left open.
-            Opcode::Label => open.clear(),
-            _ => {}
-        }
-    }
-    once
-}
-
-/// Forget what a region may have changed: a component it writes stays known only when every
-/// write inside is a move of the very literal the component already holds.
-fn forget(state: &mut [[Known; 4]], written: &[[Write; 4]]) {
-    for (r, m) in state.iter_mut().zip(written) {
-        for (v, w) in r.iter_mut().zip(m) {
-            match (*w, *v) {
-                (Write::None, _) => {}
-                (Write::Literal(x), Known::Value(y)) if x == y => {}
-                _ => *v = Known::Unknown,
-            }
-        }
     }
 }
 
@@ -490,63 +350,6 @@ fn source(src: &Operand, c: usize, cx: Cx<'_>, state: &[[Known; 4]]) -> Known {
         Known::Copy(_) if !plain => Known::Unknown,
         // A float modifier keeps a denormal's exponent 0.
         other => other,
-    }
-}
-
-/// Whether component `c` of `inst`'s destination `dst` is provably below 2^23 though not a
-/// constant.
-fn small_result(
-    inst: &dxbc::Instruction,
-    dst: usize,
-    c: usize,
-    cx: Cx<'_>,
-    state: &[[Known; 4]],
-) -> bool {
-    let ndst = (inst.info().dst as usize).min(inst.operands.len());
-    let srcs = &inst.operands[ndst..];
-    let src = |k: usize| {
-        srcs.get(k)
-            .map_or(Known::Unknown, |s| source(s, c, cx, state))
-    };
-    match inst.opcode {
-        // A bit count, a half in the low 16 bits, a carry or a borrow (the H200 folded
-        // `usubb`'s borrow into a `dp3` with a NaN).
-        Opcode::Countbits | Opcode::F32tof16 => true,
-        Opcode::Uaddc | Opcode::Usubb => dst == 1,
-        Opcode::And | Opcode::Umin => (0..srcs.len()).any(|k| src(k).small()),
-        Opcode::Ushr => matches!(src(1), Known::Value(n) if n & 31 >= 9) || src(0).small(),
-        // A shift right of a small non-negative integer stays small (the H200 folded `ushr` of
-        // a literal 0 by a thread id into a `dp4` with a NaN).
-        Opcode::Ishr => src(0).small(),
-        // A small integer as float bits is a denormal or 0, which D3D flushes to +0 before it
-        // rounds: +0 (the H200 folded `round_ni` of a thread id into a `dp4` with a NaN).
-        Opcode::RoundNe | Opcode::RoundNi | Opcode::RoundPi | Opcode::RoundZ | Opcode::Frc => {
-            inst.operands
-                .get(ndst)
-                .is_some_and(|s| s.modifier == dxbc::Modifier::None)
-                && src(0).small()
-        }
-        // A quotient by a literal of at least 2^9, a remainder by one of at most 2^23, or
-        // either of a small dividend by a nonzero literal (a zero divisor gives 0xffffffff).
-        // The H200 folded `udiv` of an input by 0x3fc00000 (at most 4) into a `dp2` with a NaN.
-        Opcode::Udiv => match src(1) {
-            Known::Value(0) => false,
-            Known::Value(d) => src(0).small() || if dst == 0 { d >= 1 << 9 } else { d <= 1 << 23 },
-            _ => false,
-        },
-        // A field of at most 23 bits; a field of width 0 is 0 for both (the H200 folded
-        // `ibfe r0.zw, l(0), l(0), tid` into a `mad` with a NaN).
-        Opcode::Ubfe => matches!(src(0), Known::Value(w) if w & 31 <= 23),
-        Opcode::Ibfe => matches!(src(0), Known::Value(w) if w & 31 == 0),
-        // Of small floats (denormals or +0, which D3D flushes to +0) the least or the greatest
-        // is small (the H200 folded `min r1.xzw, l(0), tid` into a `mad` with a NaN).
-        Opcode::Min | Opcode::Max | Opcode::Imin | Opcode::Imax | Opcode::Umax => {
-            !srcs.is_empty()
-                && srcs.iter().all(|s| s.modifier == dxbc::Modifier::None)
-                && (0..srcs.len()).all(|k| src(k).small())
-        }
-        Opcode::Mov if !inst.saturate => src(0) == Known::Small,
-        _ => false,
     }
 }
 
@@ -800,8 +603,6 @@ pub fn constant_temps(program: &Program, temps: usize, icb: &[u32], group: [u32;
                         }
                     }
                 }
-                let all_const = |c: usize| all_const[c];
-                let any_choice = |c: usize| any_choice[c];
                 // A comparison's mask is 0 or 0xffffffff; `movc` picks one of two constants.
                 let choice = |c: usize| {
                     foldable(inst)
@@ -817,15 +618,15 @@ pub fn constant_temps(program: &Program, temps: usize, icb: &[u32], group: [u32;
                 for (dst, r, mask) in dests(inst) {
                     for c in (0..4).filter(|c| mask & (1 << c) != 0) {
                         let here = Known::Computed(((i as u32) << 2) | c as u32);
-                        let v = if all_const(c) && plain_mov {
+                        let v = if all_const[c] && plain_mov {
                             match srcs.first().map(|s| source(s, c, cx, &before)) {
                                 Some(Known::Computed(_)) if !copies_temp => here,
                                 Some(k) => k,
                                 None => Known::Unknown,
                             }
-                        } else if all_const(c) && !any_choice(c) {
+                        } else if all_const[c] && !any_choice[c] {
                             here
-                        } else if all_const(c) {
+                        } else if all_const[c] {
                             Known::Choice
                         } else if plain_mov
                             && let Some(Known::Copy(a)) =

@@ -1,0 +1,63 @@
+//! Values that are not constants but provably below 2^23 as integers: as float bits a
+//! denormal or zero, which a compiler that flushes denormals folds as it folds a zero.
+
+use dxbc::Opcode;
+
+use super::{Cx, Known, source};
+
+/// Whether component `c` of `inst`'s destination `dst` is provably below 2^23 though not a
+/// constant.
+pub(super) fn small_result(
+    inst: &dxbc::Instruction,
+    dst: usize,
+    c: usize,
+    cx: Cx<'_>,
+    state: &[[Known; 4]],
+) -> bool {
+    let ndst = (inst.info().dst as usize).min(inst.operands.len());
+    let srcs = &inst.operands[ndst..];
+    let src = |k: usize| {
+        srcs.get(k)
+            .map_or(Known::Unknown, |s| source(s, c, cx, state))
+    };
+    match inst.opcode {
+        // A bit count, a half in the low 16 bits, a carry or a borrow (the H200 folded
+        // `usubb`'s borrow into a `dp3` with a NaN).
+        Opcode::Countbits | Opcode::F32tof16 => true,
+        Opcode::Uaddc | Opcode::Usubb => dst == 1,
+        Opcode::And | Opcode::Umin => (0..srcs.len()).any(|k| src(k).small()),
+        Opcode::Ushr => matches!(src(1), Known::Value(n) if n & 31 >= 9) || src(0).small(),
+        // A shift right of a small non-negative integer stays small (the H200 folded `ushr` of
+        // a literal 0 by a thread id into a `dp4` with a NaN).
+        Opcode::Ishr => src(0).small(),
+        // A small integer as float bits is a denormal or 0, which D3D flushes to +0 before it
+        // rounds: +0 (the H200 folded `round_ni` of a thread id into a `dp4` with a NaN).
+        Opcode::RoundNe | Opcode::RoundNi | Opcode::RoundPi | Opcode::RoundZ | Opcode::Frc => {
+            inst.operands
+                .get(ndst)
+                .is_some_and(|s| s.modifier == dxbc::Modifier::None)
+                && src(0).small()
+        }
+        // A quotient by a literal of at least 2^9, a remainder by one of at most 2^23, or
+        // either of a small dividend by a nonzero literal (a zero divisor gives 0xffffffff).
+        // The H200 folded `udiv` of an input by 0x3fc00000 (at most 4) into a `dp2` with a NaN.
+        Opcode::Udiv => match src(1) {
+            Known::Value(0) => false,
+            Known::Value(d) => src(0).small() || if dst == 0 { d >= 1 << 9 } else { d <= 1 << 23 },
+            _ => false,
+        },
+        // A field of at most 23 bits; a field of width 0 is 0 for both (the H200 folded
+        // `ibfe r0.zw, l(0), l(0), tid` into a `mad` with a NaN).
+        Opcode::Ubfe => matches!(src(0), Known::Value(w) if w & 31 <= 23),
+        Opcode::Ibfe => matches!(src(0), Known::Value(w) if w & 31 == 0),
+        // Of small floats (denormals or +0, which D3D flushes to +0) the least or the greatest
+        // is small (the H200 folded `min r1.xzw, l(0), tid` into a `mad` with a NaN).
+        Opcode::Min | Opcode::Max | Opcode::Imin | Opcode::Imax | Opcode::Umax => {
+            !srcs.is_empty()
+                && srcs.iter().all(|s| s.modifier == dxbc::Modifier::None)
+                && (0..srcs.len()).all(|k| src(k).small())
+        }
+        Opcode::Mov if !inst.saturate => src(0) == Known::Small,
+        _ => false,
+    }
+}
