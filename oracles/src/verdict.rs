@@ -122,6 +122,8 @@ pub enum SkipKind {
     UavOrder,
     /// The WGSL could not be wrapped into a compute kernel.
     Wrap,
+    /// The module enables a WGSL extension (`Manifest::enables`) the device does not grant.
+    Feature,
     /// The executor could not produce results (a hang, a lost device).
     Inconclusive,
     /// The reference interpreter could not run it.
@@ -133,7 +135,7 @@ pub enum SkipKind {
 
 impl SkipKind {
     /// Every kind, in report order.
-    pub const ALL: [SkipKind; 11] = [
+    pub const ALL: [SkipKind; 12] = [
         SkipKind::Rejected,
         SkipKind::TranslatorCrash,
         SkipKind::DeviceRejected,
@@ -142,6 +144,7 @@ impl SkipKind {
         SkipKind::Texture,
         SkipKind::UavOrder,
         SkipKind::Wrap,
+        SkipKind::Feature,
         SkipKind::Inconclusive,
         SkipKind::Interpreter,
         SkipKind::Crash,
@@ -158,6 +161,7 @@ impl SkipKind {
             SkipKind::Texture => "texture",
             SkipKind::UavOrder => "uav-order",
             SkipKind::Wrap => "wrap",
+            SkipKind::Feature => "feature",
             SkipKind::Inconclusive => "inconclusive",
             SkipKind::Interpreter => "interpreter",
             SkipKind::Crash => "crash",

@@ -42,7 +42,7 @@ use dxbc::Shader;
 use serde::{Deserialize, Serialize};
 
 pub use manifest::Manifest;
-pub use validate::{NagaError, validate};
+pub use validate::{NagaError, enable_capability, validate, validate_enabling};
 
 /// Wrong lowerings a test can plant (through `DXDIFF_PLANT_BUG=<name>`) to prove the harness
 /// and the fuzzer catch them. Never set in normal use.

@@ -20,6 +20,11 @@ pub struct Manifest {
     pub inputs: Vec<Interface>,
     /// Stage outputs: declared `o#` registers and system values.
     pub outputs: Vec<Interface>,
+    /// WGSL `enable` extensions the module needs (`f16`, `clip_distances`,
+    /// `dual_source_blending`, `primitive_index`): validation grants their naga capabilities,
+    /// and a device without the matching feature skips the program (`feature`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub enables: Vec<String>,
 }
 
 /// What a binding stands for. The JSON spelling is the lowercase name; any other string (an

@@ -9,6 +9,16 @@ pub fn capabilities() -> Capabilities {
     Capabilities::default() | Capabilities::SHADER_FLOAT16_IN_FLOAT32
 }
 
+/// The naga capability a WGSL `enable` extension needs, by its WGSL name (naga's own table);
+/// `None` for a name naga does not implement.
+pub fn enable_capability(name: &str) -> Option<Capabilities> {
+    use naga::front::wgsl::{EnableExtension, ImplementedEnableExtension};
+    ImplementedEnableExtension::all()
+        .iter()
+        .find(|e| EnableExtension::Implemented(**e).to_ident() == name)
+        .map(|e| e.capability())
+}
+
 /// naga refused a module: its text does not parse, it does not validate, or it cannot be
 /// written back as WGSL. Every place dxdiff runs naga reports through this one type, so the
 /// message is naga's own and the byte offset is kept where naga gives one.
@@ -90,8 +100,20 @@ impl NagaError {
 
 /// Parse and validate; the error names what naga objected to.
 pub fn validate(wgsl: &str) -> Result<naga::Module, NagaError> {
+    validate_enabling(wgsl, &[])
+}
+
+/// [`validate`], granting also the capabilities of the `enable` extensions a manifest
+/// declares (`Manifest::enables`). An extension the WGSL uses without declaring it is still
+/// refused: the manifest is how the harness learns what a module needs. A name naga does not
+/// know grants nothing (the WGSL's own `enable` then fails to parse, with naga's message).
+pub fn validate_enabling(wgsl: &str, enables: &[String]) -> Result<naga::Module, NagaError> {
     let module = naga::front::wgsl::parse_str(wgsl).map_err(|e| NagaError::parse(&e, wgsl))?;
-    Validator::new(ValidationFlags::all(), capabilities())
+    let granted = enables
+        .iter()
+        .filter_map(|e| enable_capability(e))
+        .fold(capabilities(), |a, c| a | c);
+    Validator::new(ValidationFlags::all(), granted)
         .validate(&module)
         .map_err(|e| NagaError::invalid(&e, wgsl))?;
     Ok(module)
@@ -130,5 +152,17 @@ mod tests {
         let e = validate("fn f() -> f64 { return 1.0lf; }").expect_err("does not validate");
         assert_eq!(e.code(), "naga.invalid");
         assert!(!e.to_string().is_empty());
+    }
+
+    #[test]
+    fn declared_enables_grant_their_capability_and_only_theirs() {
+        let src = "enable primitive_index;\n@fragment fn main(@builtin(primitive_index) p: u32) -> @location(0) vec4<u32> { return vec4<u32>(p); }";
+        let e = validate(src).expect_err("undeclared");
+        assert_eq!(e.code(), "naga.invalid");
+        validate_enabling(src, &["primitive_index".into()]).expect("declared");
+        let e = validate_enabling(src, &["f16".into()]).expect_err("another one");
+        assert_eq!(e.code(), "naga.invalid");
+        assert!(enable_capability("clip_distances").is_some());
+        assert!(enable_capability("no_such_thing").is_none());
     }
 }

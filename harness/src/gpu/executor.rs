@@ -35,6 +35,7 @@ pub struct GpuExecutor {
 pub fn skip_of(e: &GpuError) -> Skip {
     match e {
         GpuError::Validation(_) => Skip::new(SkipKind::DeviceRejected, e.to_string()),
+        GpuError::Feature(_) => Skip::new(SkipKind::Feature, e.to_string()),
         _ => Skip::new(SkipKind::Inconclusive, e.to_string()),
     }
 }
@@ -221,6 +222,7 @@ impl GpuExecutor {
                 inputs: compute_inputs(batch.resources_of(first), s.lane_cbs.is_empty())?,
                 groups: [n.div_ceil(WORKGROUP).max(1) as u32, 1, 1],
                 records: Some(Records {
+                    group: w.records_group,
                     input,
                     out_words: (n as u32) * w.out_stride,
                     lane_buffers,

@@ -23,9 +23,9 @@ pub struct Request {
     pub wgsl: String,
     /// The compute entry point to dispatch.
     pub entry_point: String,
-    /// Which DXBC register each group-0 binding stands for.
+    /// Which DXBC register each binding stands for, and where the WGSL declares it.
     pub manifest: Manifest,
-    /// The group-0 buffers' contents.
+    /// The bound buffers' contents.
     pub inputs: ComputeInputs,
     /// Workgroups to dispatch (x, y, z).
     pub groups: [u32; 3],
@@ -48,8 +48,9 @@ struct RequestHead<'a> {
     srvs: Vec<(u32, u32)>,
     /// UAV registers and view sizes in bytes.
     uavs: Vec<(u32, u32)>,
-    /// Output record words and the number of lane buffers, for a wrapped kernel.
-    records: Option<(u32, usize)>,
+    /// Output record words, the number of lane buffers and the records' bind group, for a
+    /// wrapped kernel.
+    records: Option<(u32, usize, u32)>,
 }
 
 impl Request {
@@ -67,7 +68,7 @@ impl Request {
             records: self
                 .records
                 .as_ref()
-                .map(|r| (r.out_words, r.lane_buffers.len())),
+                .map(|r| (r.out_words, r.lane_buffers.len(), r.group)),
         };
         let mut words: Vec<&[u32]> = i.cbs.values().map(Vec::as_slice).collect();
         words.extend(i.srvs.values().map(|(w, _)| w.as_slice()));
@@ -97,7 +98,8 @@ impl Request {
             inputs.uavs.insert(k, (next()?, n));
         }
         let records = match head.records {
-            Some((out_words, lanes)) => Some(Records {
+            Some((out_words, lanes, group)) => Some(Records {
+                group,
                 input: next()?,
                 out_words,
                 lane_buffers: (0..lanes).map(|_| next()).collect::<Result<_, _>>()?,
@@ -519,6 +521,7 @@ mod tests {
             inputs,
             groups: [3, 1, 1],
             records: Some(Records {
+                group: 2,
                 input: vec![4, 5],
                 out_words: 8,
                 lane_buffers: vec![vec![6], vec![]],

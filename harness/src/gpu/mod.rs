@@ -20,7 +20,7 @@ use translator::Manifest;
 use translator::manifest::BindingKind;
 
 /// Why GPU work did not produce results. Codes: `gpu.no-adapter`, `gpu.device`,
-/// `gpu.validation`, `gpu.unfeedable`, `gpu.timeout`, `gpu.device-lost`; the isolated worker
+/// `gpu.validation`, `gpu.unfeedable`, `gpu.feature`, `gpu.timeout`, `gpu.device-lost`; the isolated worker
 /// sends the code over its pipe ([`GpuError::from_wire`]).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum GpuError {
@@ -36,6 +36,9 @@ pub enum GpuError {
     /// The program needs a binding kind the executor cannot supply yet.
     #[error("the program cannot be fed: {0}")]
     Unfeedable(String),
+    /// The module enables a WGSL extension whose feature the device does not grant.
+    #[error("the device lacks a feature the module needs: {0}")]
+    Feature(String),
     /// A dispatch (or the worker's whole answer) ran past its time limit.
     #[error("the GPU did not finish within {0:?}")]
     Timeout(Duration),
@@ -52,6 +55,7 @@ impl GpuError {
             GpuError::Device(_) => "gpu.device",
             GpuError::Validation(_) => "gpu.validation",
             GpuError::Unfeedable(_) => "gpu.unfeedable",
+            GpuError::Feature(_) => "gpu.feature",
             GpuError::Timeout(_) => "gpu.timeout",
             GpuError::DeviceLost(_) => "gpu.device-lost",
         }
@@ -64,6 +68,7 @@ impl GpuError {
             | GpuError::Device(m)
             | GpuError::Validation(m)
             | GpuError::Unfeedable(m)
+            | GpuError::Feature(m)
             | GpuError::DeviceLost(m) => m.clone(),
             GpuError::Timeout(d) => d.as_millis().to_string(),
         }
@@ -77,6 +82,7 @@ impl GpuError {
             "gpu.device" => GpuError::Device(detail),
             "gpu.validation" => GpuError::Validation(detail),
             "gpu.unfeedable" => GpuError::Unfeedable(detail),
+            "gpu.feature" => GpuError::Feature(detail),
             "gpu.timeout" => GpuError::Timeout(Duration::from_millis(detail.parse().unwrap_or(0))),
             _ => GpuError::DeviceLost(detail),
         }
@@ -94,9 +100,12 @@ pub struct ComputeInputs {
     pub uavs: BTreeMap<u32, (Vec<u32>, u32)>,
 }
 
-/// Per-invocation data of a wrapped pixel/vertex kernel, bound as group 1.
+/// Per-invocation data of a wrapped pixel/vertex kernel, bound in its own group.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Records {
+    /// The bind group these buffers take (`wrap::Wrapped::records_group`): one the
+    /// translator's module leaves free.
+    pub group: u32,
     /// Input records (binding 0).
     pub input: Vec<u32>,
     /// Length in words of the output records (binding 1).
@@ -165,15 +174,15 @@ pub struct KernelOutput {
     pub phases: Phases,
 }
 
-/// What a pipeline depends on: the module's text, its entry point, the group-0 binding types
-/// and how many group-1 (record) buffers there are.
-type PipelineKey = (String, String, Vec<(u32, String)>, Option<usize>);
+/// What a pipeline depends on: the module's text, its entry point, and the type of every
+/// (group, binding) bound, the harness's records included.
+type PipelineKey = (String, String, Vec<(u32, u32, String)>);
 
 #[derive(Debug, Clone)]
 struct CachedPipeline {
     pipeline: wgpu::ComputePipeline,
-    group0: wgpu::BindGroupLayout,
-    group1: wgpu::BindGroupLayout,
+    /// One layout per bind group, from 0.
+    layouts: Vec<wgpu::BindGroupLayout>,
 }
 
 /// An open device with its pipeline cache.
@@ -264,6 +273,58 @@ fn choose(adapters: Vec<wgpu::Adapter>, want: &str) -> Result<wgpu::Adapter, Gpu
     })
 }
 
+/// The device features behind the WGSL `enable` extensions a translator may declare
+/// (`Manifest::enables`); the device is opened with those of them the adapter has.
+const ENABLE_FEATURES: wgpu::Features = wgpu::Features::SHADER_F16
+    .union(wgpu::Features::CLIP_DISTANCES)
+    .union(wgpu::Features::DUAL_SOURCE_BLENDING)
+    .union(wgpu::Features::PRIMITIVE_INDEX);
+
+/// The device feature a WGSL `enable` needs; `None` for one this executor cannot grant.
+fn enable_feature(name: &str) -> Option<wgpu::Features> {
+    Some(match name {
+        "f16" => wgpu::Features::SHADER_F16,
+        "clip_distances" => wgpu::Features::CLIP_DISTANCES,
+        "dual_source_blending" => wgpu::Features::DUAL_SOURCE_BLENDING,
+        "primitive_index" => wgpu::Features::PRIMITIVE_INDEX,
+        _ => return None,
+    })
+}
+
+/// The extensions a module's `enable` directives name. Directives come first in WGSL, so the
+/// scan stops at the first other declaration; comments are skipped.
+pub fn directive_enables(wgsl: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut rest = wgsl;
+    loop {
+        rest = rest.trim_start();
+        if let Some(r) = rest.strip_prefix("//") {
+            rest = r.split_once('\n').map_or("", |(_, r)| r);
+        } else if let Some(r) = rest.strip_prefix("/*") {
+            rest = r.split_once("*/").map_or("", |(_, r)| r);
+        } else if let Some(r) = rest.strip_prefix("enable") {
+            let Some((list, r)) = r.split_once(';') else {
+                break;
+            };
+            names.extend(
+                list.split(',')
+                    .map(str::trim)
+                    .filter(|n| !n.is_empty())
+                    .map(String::from),
+            );
+            rest = r;
+        } else if let Some(r) = rest
+            .strip_prefix("requires")
+            .or(rest.strip_prefix("diagnostic"))
+        {
+            rest = r.split_once(';').map_or("", |(_, r)| r);
+        } else {
+            break;
+        }
+    }
+    names
+}
+
 impl Gpu {
     /// Open the chosen adapter's device with the adapter's own limits.
     pub fn new(adapter: &str) -> Result<Gpu, GpuError> {
@@ -271,7 +332,7 @@ impl Gpu {
         let info = adapter.get_info();
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("dxdiff"),
-            required_features: wgpu::Features::empty(),
+            required_features: adapter.features() & ENABLE_FEATURES,
             required_limits: adapter.limits(),
             ..Default::default()
         }))
@@ -363,10 +424,19 @@ impl Gpu {
             clock = std::time::Instant::now();
         };
         self.check_lost()?;
+        for name in directive_enables(wgsl) {
+            let granted = enable_feature(&name).is_some_and(|f| self.device.features().contains(f));
+            if !granted {
+                return Err(GpuError::Feature(format!(
+                    "`enable {name};` ({} does not grant it)",
+                    self.info.name
+                )));
+            }
+        }
         let module = self.module(wgsl)?;
         lap(&mut phases.pipeline);
         let device = self.device.clone();
-        // What each group-0 binding holds, decided before anything is created.
+        // What each binding holds, decided before anything is created.
         let mut planned: Vec<(
             &translator::manifest::Binding,
             wgpu::BufferBindingType,
@@ -409,20 +479,12 @@ impl Gpu {
             }
             v
         };
-        let storage = |binding: u32, read_only: bool| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::Buffer {
-                ty: wgpu::BufferBindingType::Storage { read_only },
-                has_dynamic_offset: false,
-                min_binding_size: None,
-            },
-            count: None,
-        };
         // Every buffer gets its own allocation for this dispatch: a queue write would land
         // before an earlier encoded dispatch ran.
-        let (buffers, uav_buffers, record_buffers) = self.scoped(|| {
-            let mut buffers: Vec<(u32, wgpu::BufferBindingType, wgpu::Buffer)> = Vec::new();
+        let (buffers, uav_buffers, record_out) = self.scoped(|| {
+            // (group, binding, type, buffer): the translator's resources where its manifest
+            // declares them, then the harness's records in the group the wrapper chose.
+            let mut buffers: Vec<(u32, u32, wgpu::BufferBindingType, wgpu::Buffer)> = Vec::new();
             let mut uav_buffers: Vec<(u32, wgpu::Buffer, u64)> = Vec::new();
             for (b, ty, words) in &planned {
                 let usage = match ty {
@@ -437,9 +499,9 @@ impl Gpu {
                 if b.kind == BindingKind::Uav {
                     uav_buffers.push((b.register, buffer.clone(), words.len() as u64 * 4));
                 }
-                buffers.push((b.binding, *ty, buffer));
+                buffers.push((b.group, b.binding, *ty, buffer));
             }
-            let record_buffers = records.map(|r| {
+            let record_out = records.map(|r| {
                 let init = |label, words: &[u32]| {
                     device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
                         label: Some(label),
@@ -454,65 +516,70 @@ impl Gpu {
                     usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
                     mapped_at_creation: false,
                 });
-                let mut group = vec![init("records in", &r.input), output.clone()];
-                group.extend(r.lane_buffers.iter().map(|w| init("per-invocation", w)));
-                (group, output, size)
+                let read = wgpu::BufferBindingType::Storage { read_only: true };
+                let write = wgpu::BufferBindingType::Storage { read_only: false };
+                buffers.push((r.group, 0, read, init("records in", &r.input)));
+                buffers.push((r.group, 1, write, output.clone()));
+                for (i, w) in r.lane_buffers.iter().enumerate() {
+                    buffers.push((r.group, 2 + i as u32, read, init("per-invocation", w)));
+                }
+                (output, size)
             });
-            (buffers, uav_buffers, record_buffers)
+            (buffers, uav_buffers, record_out)
         })?;
         lap(&mut phases.upload);
+        // Groups 0..=the highest one used; a group nothing is bound in gets an empty layout.
+        let group_count = buffers
+            .iter()
+            .map(|(g, ..)| g.saturating_add(1))
+            .max()
+            .unwrap_or(0);
+        let allowed = device.limits().max_bind_groups;
+        if group_count > allowed {
+            return Err(GpuError::Unfeedable(format!(
+                "the module needs {group_count} bind groups (its own and the harness's records), \
+                 the device allows {allowed}"
+            )));
+        }
         let key: PipelineKey = (
             wgsl.to_string(),
             entry_point.to_string(),
             buffers
                 .iter()
-                .map(|(b, ty, _)| (*b, format!("{ty:?}")))
+                .map(|(g, b, ty, _)| (*g, *b, format!("{ty:?}")))
                 .collect(),
-            record_buffers.as_ref().map(|(group, _, _)| group.len()),
         );
         let cached = match self.pipelines.get(&key) {
             Some(c) => c.clone(),
             None => {
                 let c = self.scoped(|| {
-                    let layout_entries: Vec<wgpu::BindGroupLayoutEntry> = buffers
-                        .iter()
-                        .map(|(binding, ty, _)| wgpu::BindGroupLayoutEntry {
-                            binding: *binding,
-                            visibility: wgpu::ShaderStages::COMPUTE,
-                            ty: wgpu::BindingType::Buffer {
-                                ty: *ty,
-                                has_dynamic_offset: false,
-                                min_binding_size: None,
-                            },
-                            count: None,
+                    let layouts: Vec<wgpu::BindGroupLayout> = (0..group_count)
+                        .map(|group| {
+                            let entries: Vec<wgpu::BindGroupLayoutEntry> = buffers
+                                .iter()
+                                .filter(|(g, ..)| *g == group)
+                                .map(|(_, binding, ty, _)| wgpu::BindGroupLayoutEntry {
+                                    binding: *binding,
+                                    visibility: wgpu::ShaderStages::COMPUTE,
+                                    ty: wgpu::BindingType::Buffer {
+                                        ty: *ty,
+                                        has_dynamic_offset: false,
+                                        min_binding_size: None,
+                                    },
+                                    count: None,
+                                })
+                                .collect();
+                            device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                                label: None,
+                                entries: &entries,
+                            })
                         })
                         .collect();
-                    let group0 =
-                        device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                            label: None,
-                            entries: &layout_entries,
-                        });
-                    let record_entries: Vec<wgpu::BindGroupLayoutEntry> = record_buffers
-                        .as_ref()
-                        .map(|(group, _, _)| {
-                            (0..group.len() as u32)
-                                .map(|i| storage(i, i != 1))
-                                .collect()
-                        })
-                        .unwrap_or_default();
-                    let group1 =
-                        device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                            label: None,
-                            entries: &record_entries,
-                        });
-                    let layouts: Vec<Option<&wgpu::BindGroupLayout>> = if record_buffers.is_some() {
-                        vec![Some(&group0), Some(&group1)]
-                    } else {
-                        vec![Some(&group0)]
-                    };
+                    let refs: Vec<Option<&wgpu::BindGroupLayout>> =
+                        layouts.iter().map(Some).collect();
                     let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                         label: None,
-                        bind_group_layouts: &layouts,
+                        bind_group_layouts: &refs,
                         immediate_size: 0,
                     });
                     let pipeline =
@@ -524,47 +591,32 @@ impl Gpu {
                             compilation_options: Default::default(),
                             cache: None,
                         });
-                    CachedPipeline {
-                        pipeline,
-                        group0,
-                        group1,
-                    }
+                    CachedPipeline { pipeline, layouts }
                 })?;
                 self.pipelines.insert(key, c.clone());
                 c
             }
         };
         let pipeline = cached.pipeline.clone();
-        let (bgl, record_bgl) = (&cached.group0, &cached.group1);
-        let (bind_group, record_group) = self.scoped(|| {
-            let entries: Vec<wgpu::BindGroupEntry> = buffers
-                .iter()
-                .map(|(binding, _, buf)| wgpu::BindGroupEntry {
-                    binding: *binding,
-                    resource: buf.as_entire_binding(),
-                })
-                .collect();
-            let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: None,
-                layout: bgl,
-                entries: &entries,
-            });
-            let record_group = record_buffers.as_ref().map(|(group, _, _)| {
-                let entries: Vec<wgpu::BindGroupEntry> = group
-                    .iter()
-                    .enumerate()
-                    .map(|(i, buf)| wgpu::BindGroupEntry {
-                        binding: i as u32,
-                        resource: buf.as_entire_binding(),
+        let bind_groups = self.scoped(|| {
+            (0..group_count)
+                .zip(&cached.layouts)
+                .map(|(group, layout)| {
+                    let entries: Vec<wgpu::BindGroupEntry> = buffers
+                        .iter()
+                        .filter(|(g, ..)| *g == group)
+                        .map(|(_, binding, _, buf)| wgpu::BindGroupEntry {
+                            binding: *binding,
+                            resource: buf.as_entire_binding(),
+                        })
+                        .collect();
+                    device.create_bind_group(&wgpu::BindGroupDescriptor {
+                        label: None,
+                        layout,
+                        entries: &entries,
                     })
-                    .collect();
-                device.create_bind_group(&wgpu::BindGroupDescriptor {
-                    label: None,
-                    layout: record_bgl,
-                    entries: &entries,
                 })
-            });
-            (bind_group, record_group)
+                .collect::<Vec<_>>()
         })?;
         lap(&mut phases.pipeline);
         let mut encoder =
@@ -572,16 +624,13 @@ impl Gpu {
         {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
             pass.set_pipeline(&pipeline);
-            pass.set_bind_group(0, &bind_group, &[]);
-            if let Some(g) = &record_group {
-                pass.set_bind_group(1, g, &[]);
+            for (group, g) in (0..).zip(&bind_groups) {
+                pass.set_bind_group(group, g, &[]);
             }
             pass.dispatch_workgroups(groups[0], groups[1], groups[2]);
         }
         let mut readbacks = Vec::new();
-        let record_out = record_buffers
-            .as_ref()
-            .map(|(_, output, size)| (u32::MAX, output.clone(), *size));
+        let record_out = record_out.map(|(output, size)| (u32::MAX, output, size));
         let staging = self.scoped(|| {
             for (register, buf, size) in uav_buffers.iter().chain(record_out.iter()) {
                 let staging = device.create_buffer(&wgpu::BufferDescriptor {
@@ -629,5 +678,38 @@ impl Gpu {
             records: records_out,
             phases,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn directives_are_read_up_to_the_first_declaration() {
+        let src = "// a module\nenable f16, clip_distances;\n/* x */ requires packed_4x8_integer_dot_product;\nenable primitive_index ;\nfn enable_me() {}\nenable dual_source_blending;";
+        assert_eq!(
+            directive_enables(src),
+            ["f16", "clip_distances", "primitive_index"]
+        );
+        assert!(directive_enables("fn main() {}").is_empty());
+        assert!(directive_enables("enable f16").is_empty());
+    }
+
+    #[test]
+    fn every_grantable_enable_is_a_naga_extension_with_a_requested_feature() {
+        for name in [
+            "f16",
+            "clip_distances",
+            "dual_source_blending",
+            "primitive_index",
+        ] {
+            let f = enable_feature(name).expect("mapped");
+            assert!(ENABLE_FEATURES.contains(f), "{name}");
+            assert!(translator::enable_capability(name).is_some(), "{name}");
+        }
+        assert!(enable_feature("wgpu_mesh_shader").is_none());
+        let e = GpuError::Feature("x".into());
+        assert_eq!(GpuError::from_wire(e.code(), e.detail()), e);
     }
 }

@@ -76,8 +76,9 @@ pub fn push_record(sources: &[Source], regs: &[[u32; 4]], out: &mut Vec<u32>) {
     }
 }
 
-/// A constant buffer that the wrapped kernel reads per invocation: group 1, binding
-/// `2 + index` holds one copy of `stride_words` words for each invocation.
+/// A constant buffer that the wrapped kernel reads per invocation: the records group
+/// ([`Wrapped::records_group`]), binding `2 + index`, holds one copy of `stride_words` words
+/// for each invocation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LaneUniform {
     /// The `@group`/`@binding` the constant buffer had (the manifest's binding).
@@ -105,6 +106,20 @@ pub struct Wrapped {
     pub discard_offset: u32,
     /// Constant buffers read per invocation, in binding order (empty unless asked for).
     pub lane_uniforms: Vec<LaneUniform>,
+    /// The bind group of the harness's own buffers (records in, records out, per-invocation
+    /// constants): the lowest group the translator's module leaves free, so a translator may
+    /// declare its resources in any groups it likes.
+    pub records_group: u32,
+}
+
+/// The lowest bind group no global of `module` is bound in.
+fn free_group(module: &Module) -> u32 {
+    let used: std::collections::BTreeSet<u32> = module
+        .global_variables
+        .iter()
+        .filter_map(|(_, g)| g.binding.as_ref().map(|b| b.group))
+        .collect();
+    (0..).find(|g| !used.contains(g)).unwrap_or(0)
 }
 
 /// Why a program cannot be wrapped (the caller's `wrap` skip). naga failing on dxdiff's own
@@ -350,6 +365,7 @@ fn uniform_strides(module: &Module) -> Result<Strides, WrapError> {
 fn uniforms_per_invocation(
     text: &str,
     strides: &Strides,
+    records_group: u32,
 ) -> Result<(String, Vec<LaneUniform>), WrapError> {
     let mut out = text.to_string();
     let mut found: Vec<(String, String, u32, u32)> = Vec::new();
@@ -418,7 +434,7 @@ fn uniforms_per_invocation(
             .map(|(_, s)| *s)
             .ok_or(WrapError::Uniforms("a uniform naga did not lay out"))?;
         rewritten.push_str(&format!(
-            "@group(1) @binding({}) var<storage, read> dxdiff_u{k}: array<{ty}>;\n",
+            "@group({records_group}) @binding({}) var<storage, read> dxdiff_u{k}: array<{ty}>;\n",
             2 + k
         ));
         lanes.push(LaneUniform {
@@ -555,15 +571,17 @@ pub fn wrap_with(wgsl: &str, per_invocation_uniforms: bool) -> Result<Wrapped, W
                     message: e.to_string(),
                 })
             })?;
+    let records_group = free_group(&module);
     let mut lane_uniforms = Vec::new();
     if per_invocation_uniforms {
-        (text, lane_uniforms) = uniforms_per_invocation(&text, &uniform_strides(&module)?)?;
+        (text, lane_uniforms) =
+            uniforms_per_invocation(&text, &uniform_strides(&module)?, records_group)?;
     }
     let in_stride = in_offset.max(1);
     let out_stride = out_offset + 1;
     text.push_str(&format!(
-        "\n@group(1) @binding(0) var<storage, read> dxdiff_in: array<u32>;\n\
-         @group(1) @binding(1) var<storage, read_write> dxdiff_out: array<u32>;\n\n\
+        "\n@group({records_group}) @binding(0) var<storage, read> dxdiff_in: array<u32>;\n\
+         @group({records_group}) @binding(1) var<storage, read_write> dxdiff_out: array<u32>;\n\n\
          @compute @workgroup_size(64)\nfn dxdiff_kernel(@builtin(global_invocation_id) gid: vec3<u32>) {{\n\
          \x20   let lane = gid.x;\n    if (lane >= arrayLength(&dxdiff_out) / {out_stride}u) {{\n        return;\n    }}\n\
          \x20   let base = lane * {in_stride}u;\n"
@@ -640,6 +658,7 @@ pub fn wrap_with(wgsl: &str, per_invocation_uniforms: bool) -> Result<Wrapped, W
         out_stride,
         discard_offset: out_offset,
         lane_uniforms,
+        records_group,
     })
 }
 
@@ -706,5 +725,24 @@ mod tests {
         assert_eq!(e.code(), "wrap.parse");
         let e = wrap("@compute @workgroup_size(1) fn main() {}").expect_err("no stage");
         assert_eq!(e.code(), "wrap.no-entry-point");
+    }
+
+    #[test]
+    fn the_records_take_the_lowest_group_the_module_leaves_free() {
+        let body = "@fragment fn main(@location(0) x: vec4<u32>) -> @location(0) vec4<u32> {\n    return x + a.v + b.v;\n}\n";
+        let decls = |ga: u32, gb: u32| {
+            format!(
+                "struct S {{ v: vec4<u32> }}\n@group({ga}) @binding(0) var<uniform> a: S;\n@group({gb}) @binding(0) var<uniform> b: S;\n{body}"
+            )
+        };
+        for (ga, gb, free) in [(0, 1, 2), (1, 3, 0), (0, 2, 1)] {
+            let w = wrap_with(&decls(ga, gb), true).expect("wraps");
+            assert_eq!(w.records_group, free);
+            assert!(w.wgsl.contains(&format!(
+                "@group({free}) @binding(0) var<storage, read> dxdiff_in"
+            )));
+            assert!(w.wgsl.contains(&format!("@group({free}) @binding(2)")));
+            translator::validate(&w.wgsl).expect("the kernel validates");
+        }
     }
 }

@@ -181,7 +181,8 @@ pub(super) fn answer(stdout: &[u8], stderr: &[u8]) -> Result<Translation, Failur
             manifest,
             mut adaptations,
         } => {
-            translator::validate(&wgsl).map_err(|e| super::invalid_wgsl(&e, stderr))?;
+            translator::validate_enabling(&wgsl, &manifest.enables)
+                .map_err(|e| super::invalid_wgsl(&e, stderr))?;
             // Buffers are sized from the manifest: check it before anything is allocated.
             manifest
                 .check()

@@ -463,10 +463,13 @@ pub mod adapter {
         let shader = dxbc::Shader::parse(blob).map_err(Vkd3dError::Dxbc)?;
         let spv = spirv(blob)?;
         let mut module = read_spirv(&spv)?;
-        let manifest = rebind(&mut module, &shader)?;
+        let mut manifest = rebind(&mut module, &shader)?;
         let info = validate_module(&module)?;
+        let wgsl = write_wgsl(&module, &info)?;
+        // naga's writer puts the extensions the module uses first; the manifest declares them.
+        manifest.enables = crate::gpu::directive_enables(&wgsl);
         Ok(Translation {
-            wgsl: write_wgsl(&module, &info)?,
+            wgsl,
             manifest,
             adaptations: CLAIMS.iter().map(|c| c.to_string()).collect(),
         })
@@ -609,6 +612,7 @@ pub mod adapter {
             bindings,
             inputs,
             outputs,
+            enables: Vec::new(),
         })
     }
 

@@ -14,6 +14,7 @@ mod gpu_compute;
 mod hostile;
 mod html;
 mod lavapipe_loop_limit;
+mod manifest;
 mod replay;
 mod shard;
 mod sweep;

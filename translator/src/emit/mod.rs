@@ -551,6 +551,7 @@ pub fn emit(
         bindings,
         inputs: manifest_io.0,
         outputs: manifest_io.1,
+        enables: Vec::new(),
     };
     Ok(Translation {
         wgsl: out,
