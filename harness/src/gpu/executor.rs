@@ -89,6 +89,9 @@ fn compute_inputs(res: &Resources, with_cbs: bool) -> Result<ComputeInputs, Skip
     }
     for (slot, b) in &res.uavs {
         inputs.uavs.insert(*slot, (b.words.clone(), b.size_bytes));
+        if let Some(f) = b.format {
+            inputs.uav_channels.insert(*slot, u32::from(f.channels));
+        }
     }
     Ok(inputs)
 }

@@ -48,6 +48,9 @@ struct RequestHead<'a> {
     srvs: Vec<(u32, u32)>,
     /// UAV registers and view sizes in bytes.
     uavs: Vec<(u32, u32)>,
+    /// Words per element of typed UAVs (`ComputeInputs::uav_channels`).
+    #[serde(default)]
+    uav_channels: BTreeMap<u32, u32>,
     /// Output record words, the number of lane buffers and the records' bind group, for a
     /// wrapped kernel.
     records: Option<(u32, usize, u32)>,
@@ -65,6 +68,7 @@ impl Request {
             cbs: i.cbs.keys().copied().collect(),
             srvs: i.srvs.iter().map(|(k, (_, n))| (*k, *n)).collect(),
             uavs: i.uavs.iter().map(|(k, (_, n))| (*k, *n)).collect(),
+            uav_channels: i.uav_channels.clone(),
             records: self
                 .records
                 .as_ref()
@@ -97,6 +101,7 @@ impl Request {
         for (k, n) in head.uavs {
             inputs.uavs.insert(k, (next()?, n));
         }
+        inputs.uav_channels = head.uav_channels;
         let records = match head.records {
             Some((out_words, lanes, group)) => Some(Records {
                 group,

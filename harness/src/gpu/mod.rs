@@ -11,10 +11,17 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+mod bound;
+mod enables;
 pub mod executor;
 pub mod isolated;
+pub mod storage;
 pub mod wire;
 pub mod wrap;
+
+use bound::{Bound, Readback, Unpack};
+pub use enables::directive_enables;
+use enables::{ENABLE_FEATURES, enable_feature};
 
 use translator::Manifest;
 use translator::manifest::BindingKind;
@@ -98,6 +105,9 @@ pub struct ComputeInputs {
     pub srvs: BTreeMap<u32, (Vec<u32>, u32)>,
     /// UAV buffers: initial words and view size in bytes.
     pub uavs: BTreeMap<u32, (Vec<u32>, u32)>,
+    /// Words per element of the typed UAVs (their format's channels; 1 when not listed): how
+    /// a UAV bound as a storage texture maps words to texels.
+    pub uav_channels: BTreeMap<u32, u32>,
 }
 
 /// Per-invocation data of a wrapped pixel/vertex kernel, bound in its own group.
@@ -273,58 +283,6 @@ fn choose(adapters: Vec<wgpu::Adapter>, want: &str) -> Result<wgpu::Adapter, Gpu
     })
 }
 
-/// The device features behind the WGSL `enable` extensions a translator may declare
-/// (`Manifest::enables`); the device is opened with those of them the adapter has.
-const ENABLE_FEATURES: wgpu::Features = wgpu::Features::SHADER_F16
-    .union(wgpu::Features::CLIP_DISTANCES)
-    .union(wgpu::Features::DUAL_SOURCE_BLENDING)
-    .union(wgpu::Features::PRIMITIVE_INDEX);
-
-/// The device feature a WGSL `enable` needs; `None` for one this executor cannot grant.
-fn enable_feature(name: &str) -> Option<wgpu::Features> {
-    Some(match name {
-        "f16" => wgpu::Features::SHADER_F16,
-        "clip_distances" => wgpu::Features::CLIP_DISTANCES,
-        "dual_source_blending" => wgpu::Features::DUAL_SOURCE_BLENDING,
-        "primitive_index" => wgpu::Features::PRIMITIVE_INDEX,
-        _ => return None,
-    })
-}
-
-/// The extensions a module's `enable` directives name. Directives come first in WGSL, so the
-/// scan stops at the first other declaration; comments are skipped.
-pub fn directive_enables(wgsl: &str) -> Vec<String> {
-    let mut names = Vec::new();
-    let mut rest = wgsl;
-    loop {
-        rest = rest.trim_start();
-        if let Some(r) = rest.strip_prefix("//") {
-            rest = r.split_once('\n').map_or("", |(_, r)| r);
-        } else if let Some(r) = rest.strip_prefix("/*") {
-            rest = r.split_once("*/").map_or("", |(_, r)| r);
-        } else if let Some(r) = rest.strip_prefix("enable") {
-            let Some((list, r)) = r.split_once(';') else {
-                break;
-            };
-            names.extend(
-                list.split(',')
-                    .map(str::trim)
-                    .filter(|n| !n.is_empty())
-                    .map(String::from),
-            );
-            rest = r;
-        } else if let Some(r) = rest
-            .strip_prefix("requires")
-            .or(rest.strip_prefix("diagnostic"))
-        {
-            rest = r.split_once(';').map_or("", |(_, r)| r);
-        } else {
-            break;
-        }
-    }
-    names
-}
-
 impl Gpu {
     /// Open the chosen adapter's device with the adapter's own limits.
     pub fn new(adapter: &str) -> Result<Gpu, GpuError> {
@@ -442,7 +400,18 @@ impl Gpu {
             wgpu::BufferBindingType,
             Vec<u32>,
         )> = Vec::new();
+        // UAVs declared as storage textures: binding, layout, words, elements, channels.
+        let mut textures = Vec::new();
         for b in &manifest.bindings {
+            if b.kind == BindingKind::Uav
+                && let Some(layout) = storage::StorageTexture::parse(b.layout.as_str())?
+            {
+                let (words, size) = inputs.uavs.get(&b.register).cloned().unwrap_or_default();
+                let channels = inputs.uav_channels.get(&b.register).copied().unwrap_or(1);
+                let elements = size / (4 * channels.max(1));
+                textures.push((b, layout, words, elements, channels.max(1)));
+                continue;
+            }
             let (ty, words, size) = match &b.kind {
                 BindingKind::Cbuffer => {
                     let size = u64::from(b.size_bytes.unwrap_or(16));
@@ -454,8 +423,6 @@ impl Gpu {
                     let ty = wgpu::BufferBindingType::Storage { read_only: true };
                     (ty, words, u64::from(size).max(4))
                 }
-                // A UAV the WGSL declares as a storage texture is not a buffer: binding a buffer
-                // there makes the device reject the pipeline, which would blame the translator.
                 BindingKind::Uav if b.layout.is_storage() => {
                     let (words, size) = inputs.uavs.get(&b.register).cloned().unwrap_or_default();
                     let ty = wgpu::BufferBindingType::Storage { read_only: false };
@@ -484,8 +451,8 @@ impl Gpu {
         let (buffers, uav_buffers, record_out) = self.scoped(|| {
             // (group, binding, type, buffer): the translator's resources where its manifest
             // declares them, then the harness's records in the group the wrapper chose.
-            let mut buffers: Vec<(u32, u32, wgpu::BufferBindingType, wgpu::Buffer)> = Vec::new();
-            let mut uav_buffers: Vec<(u32, wgpu::Buffer, u64)> = Vec::new();
+            let mut buffers: Vec<(u32, u32, Bound)> = Vec::new();
+            let mut uav_buffers: Vec<(u32, Readback)> = Vec::new();
             for (b, ty, words) in &planned {
                 let usage = match ty {
                     wgpu::BufferBindingType::Uniform => wgpu::BufferUsages::UNIFORM,
@@ -497,9 +464,46 @@ impl Gpu {
                     usage,
                 });
                 if b.kind == BindingKind::Uav {
-                    uav_buffers.push((b.register, buffer.clone(), words.len() as u64 * 4));
+                    let size = words.len() as u64 * 4;
+                    uav_buffers.push((b.register, Readback::Buffer(buffer.clone(), size)));
                 }
-                buffers.push((b.group, b.binding, *ty, buffer));
+                buffers.push((b.group, b.binding, Bound::Buffer(*ty, buffer)));
+            }
+            for (b, layout, words, elements, channels) in &textures {
+                let size = layout.extent(*elements, &device)?;
+                let dimension = match layout.dimension {
+                    wgpu::TextureViewDimension::D1 => wgpu::TextureDimension::D1,
+                    _ => wgpu::TextureDimension::D2,
+                };
+                let texture = device.create_texture_with_data(
+                    &self.queue,
+                    &wgpu::TextureDescriptor {
+                        label: Some("storage texture UAV"),
+                        size,
+                        mip_level_count: 1,
+                        sample_count: 1,
+                        dimension,
+                        format: layout.format,
+                        usage: wgpu::TextureUsages::STORAGE_BINDING | wgpu::TextureUsages::COPY_SRC,
+                        view_formats: &[],
+                    },
+                    wgpu::util::TextureDataOrder::LayerMajor,
+                    &layout.texels(words, *elements, *channels),
+                );
+                let view = texture.create_view(&wgpu::TextureViewDescriptor {
+                    dimension: Some(layout.dimension),
+                    ..Default::default()
+                });
+                uav_buffers.push((
+                    b.register,
+                    Readback::Texture {
+                        texture,
+                        layout: *layout,
+                        elements: *elements,
+                        channels: *channels,
+                    },
+                ));
+                buffers.push((b.group, b.binding, Bound::Texture(*layout, view)));
             }
             let record_out = records.map(|r| {
                 let init = |label, words: &[u32]| {
@@ -518,15 +522,17 @@ impl Gpu {
                 });
                 let read = wgpu::BufferBindingType::Storage { read_only: true };
                 let write = wgpu::BufferBindingType::Storage { read_only: false };
-                buffers.push((r.group, 0, read, init("records in", &r.input)));
-                buffers.push((r.group, 1, write, output.clone()));
+                let in_ = init("records in", &r.input);
+                buffers.push((r.group, 0, Bound::Buffer(read, in_)));
+                buffers.push((r.group, 1, Bound::Buffer(write, output.clone())));
                 for (i, w) in r.lane_buffers.iter().enumerate() {
-                    buffers.push((r.group, 2 + i as u32, read, init("per-invocation", w)));
+                    let lane = init("per-invocation", w);
+                    buffers.push((r.group, 2 + i as u32, Bound::Buffer(read, lane)));
                 }
                 (output, size)
             });
-            (buffers, uav_buffers, record_out)
-        })?;
+            Ok((buffers, uav_buffers, record_out))
+        })??;
         lap(&mut phases.upload);
         // Groups 0..=the highest one used; a group nothing is bound in gets an empty layout.
         let group_count = buffers
@@ -546,7 +552,7 @@ impl Gpu {
             entry_point.to_string(),
             buffers
                 .iter()
-                .map(|(g, b, ty, _)| (*g, *b, format!("{ty:?}")))
+                .map(|(g, b, bound)| (*g, *b, format!("{:?}", bound.layout_ty())))
                 .collect(),
         );
         let cached = match self.pipelines.get(&key) {
@@ -558,14 +564,10 @@ impl Gpu {
                             let entries: Vec<wgpu::BindGroupLayoutEntry> = buffers
                                 .iter()
                                 .filter(|(g, ..)| *g == group)
-                                .map(|(_, binding, ty, _)| wgpu::BindGroupLayoutEntry {
+                                .map(|(_, binding, bound)| wgpu::BindGroupLayoutEntry {
                                     binding: *binding,
                                     visibility: wgpu::ShaderStages::COMPUTE,
-                                    ty: wgpu::BindingType::Buffer {
-                                        ty: *ty,
-                                        has_dynamic_offset: false,
-                                        min_binding_size: None,
-                                    },
+                                    ty: bound.layout_ty(),
                                     count: None,
                                 })
                                 .collect();
@@ -605,9 +607,9 @@ impl Gpu {
                     let entries: Vec<wgpu::BindGroupEntry> = buffers
                         .iter()
                         .filter(|(g, ..)| *g == group)
-                        .map(|(_, binding, _, buf)| wgpu::BindGroupEntry {
+                        .map(|(_, binding, bound)| wgpu::BindGroupEntry {
                             binding: *binding,
-                            resource: buf.as_entire_binding(),
+                            resource: bound.resource(),
                         })
                         .collect();
                     device.create_bind_group(&wgpu::BindGroupDescriptor {
@@ -629,23 +631,56 @@ impl Gpu {
             }
             pass.dispatch_workgroups(groups[0], groups[1], groups[2]);
         }
-        let mut readbacks = Vec::new();
-        let record_out = record_out.map(|(output, size)| (u32::MAX, output, size));
+        let record_out =
+            record_out.map(|(output, size)| (u32::MAX, Readback::Buffer(output, size)));
+        // Each readback: its register, the staging buffer, and how to unpack it.
+        let mut readbacks: Vec<(u32, wgpu::Buffer, Option<Unpack>)> = Vec::new();
         let staging = self.scoped(|| {
-            for (register, buf, size) in uav_buffers.iter().chain(record_out.iter()) {
-                let staging = device.create_buffer(&wgpu::BufferDescriptor {
-                    label: None,
-                    size: *size,
-                    usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-                    mapped_at_creation: false,
-                });
-                encoder.copy_buffer_to_buffer(buf, 0, &staging, 0, *size);
-                readbacks.push((*register, staging));
+            for (register, back) in uav_buffers.iter().chain(record_out.iter()) {
+                let stage = |size: u64| {
+                    device.create_buffer(&wgpu::BufferDescriptor {
+                        label: None,
+                        size,
+                        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+                        mapped_at_creation: false,
+                    })
+                };
+                match back {
+                    Readback::Buffer(buf, size) => {
+                        let staging = stage(*size);
+                        encoder.copy_buffer_to_buffer(buf, 0, &staging, 0, *size);
+                        readbacks.push((*register, staging, None));
+                    }
+                    Readback::Texture {
+                        texture,
+                        layout,
+                        elements,
+                        channels,
+                    } => {
+                        // One row: no row pitch to align.
+                        let size = texture.size();
+                        let bytes = u64::from(size.width) * u64::from(layout.lanes()) * 4;
+                        let staging = stage(bytes);
+                        encoder.copy_texture_to_buffer(
+                            texture.as_image_copy(),
+                            wgpu::TexelCopyBufferInfo {
+                                buffer: &staging,
+                                layout: wgpu::TexelCopyBufferLayout {
+                                    offset: 0,
+                                    bytes_per_row: None,
+                                    rows_per_image: None,
+                                },
+                            },
+                            size,
+                        );
+                        readbacks.push((*register, staging, Some((*layout, *elements, *channels))));
+                    }
+                }
             }
             encoder.finish()
         })?;
         self.queue.submit([staging]);
-        for (_, staging) in &readbacks {
+        for (_, staging, _) in &readbacks {
             staging.slice(..).map_async(wgpu::MapMode::Read, |_| {});
         }
         self.device
@@ -660,15 +695,18 @@ impl Gpu {
         self.check_lost()?;
         lap(&mut phases.dispatch);
         let mut out = BTreeMap::new();
-        for (register, staging) in readbacks {
+        for (register, staging, unpack) in readbacks {
             let view = staging
                 .slice(..)
                 .get_mapped_range()
                 .map_err(|e| GpuError::DeviceLost(format!("readback failed: {e}")))?;
-            let words = view
-                .chunks_exact(4)
-                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                .collect();
+            let words = match unpack {
+                Some((layout, elements, channels)) => layout.words(&view, elements, channels),
+                None => view
+                    .chunks_exact(4)
+                    .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                    .collect(),
+            };
             out.insert(register, words);
         }
         let records_out = out.remove(&u32::MAX);
@@ -678,38 +716,5 @@ impl Gpu {
             records: records_out,
             phases,
         })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn directives_are_read_up_to_the_first_declaration() {
-        let src = "// a module\nenable f16, clip_distances;\n/* x */ requires packed_4x8_integer_dot_product;\nenable primitive_index ;\nfn enable_me() {}\nenable dual_source_blending;";
-        assert_eq!(
-            directive_enables(src),
-            ["f16", "clip_distances", "primitive_index"]
-        );
-        assert!(directive_enables("fn main() {}").is_empty());
-        assert!(directive_enables("enable f16").is_empty());
-    }
-
-    #[test]
-    fn every_grantable_enable_is_a_naga_extension_with_a_requested_feature() {
-        for name in [
-            "f16",
-            "clip_distances",
-            "dual_source_blending",
-            "primitive_index",
-        ] {
-            let f = enable_feature(name).expect("mapped");
-            assert!(ENABLE_FEATURES.contains(f), "{name}");
-            assert!(translator::enable_capability(name).is_some(), "{name}");
-        }
-        assert!(enable_feature("wgpu_mesh_shader").is_none());
-        let e = GpuError::Feature("x".into());
-        assert_eq!(GpuError::from_wire(e.code(), e.detail()), e);
     }
 }

@@ -299,42 +299,140 @@ fn a_translator_that_refuses_everything_is_no_pass() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// A UAV that a translator's WGSL declares as a storage texture cannot be fed as a buffer: the
-/// program is skipped as unfeedable (the harness's limit), not recorded as a translator crash
-/// (binding a buffer there made the device reject the pipeline). Every lane inconclusive:
-/// nothing was compared, exit 5.
+/// A case whose program stores `(3i, i)` into element `i` of a typed UAV of `R32G32_UINT`
+/// elements, for 32 threads, expecting exactly that (`verify` draws its own inputs for it:
+/// a UAV of `R32_UINT` elements).
+fn typed_uav_case(dir: &Path) -> std::path::PathBuf {
+    let text = dir.join("typed.asm");
+    std::fs::write(
+        &text,
+        "cs_5_0\ndcl_uav_typed_buffer (uint,uint,uint,uint) u0\ndcl_input vThreadIDInGroupFlattened\n\
+         dcl_temps 1\ndcl_thread_group 32, 1, 1\nimul null, r0.x, vThreadIDInGroupFlattened.x, l(3)\n\
+         mov r0.y, vThreadIDInGroupFlattened.x\n\
+         store_uav_typed u0.xyzw, vThreadIDInGroupFlattened.xxxx, r0.xyxx\nret\n",
+    )
+    .expect("text");
+    let blob = dir.join("typed.dxbc");
+    let out = dxdiff()
+        .arg("asm")
+        .arg(&text)
+        .arg("-o")
+        .arg(&blob)
+        .output()
+        .expect("asm");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let hex: String = std::fs::read(&blob)
+        .expect("blob")
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let expect: Vec<String> = (0..32u32)
+        .flat_map(|i| [3 * i, i])
+        .map(|w| format!("0x{w:08x}"))
+        .collect();
+    let case = serde_json::json!({
+        "format": "dxdiff-case/1", "name": "typed-uav", "dxbc": hex,
+        "runs": [{ "id": "one", "dispatch": [1, 1, 1],
+            "inputs": { "u0": { "size_bytes": 256, "words": [], "format": "R32G32_UINT" } },
+            "expect": { "u0": { "words": expect, "compare": "bits" } } }],
+    });
+    let path = dir.join("typed.json");
+    std::fs::write(&path, case.to_string()).expect("case");
+    path
+}
+
+/// A translator that lowers the typed UAV to `texture_storage_1d<FORMAT, write>` and stores
+/// `value` (WGSL of `i`) at texel `i`.
+fn storage_texture_translator(dir: &Path, name: &str, format: &str, value: &str) -> String {
+    let wgsl = format!(
+        "@group(0) @binding(0) var u0: texture_storage_1d<{format}, write>;\n\
+         @compute @workgroup_size(32, 1, 1)\n\
+         fn main(@builtin(local_invocation_index) i: u32) {{\n    textureStore(u0, i32(i), {value});\n}}\n"
+    );
+    let answer = serde_json::json!({
+        "status": "ok", "wgsl": wgsl, "adaptations": [],
+        "manifest": { "stage": "compute", "entry_point": "main", "workgroup_size": [32, 1, 1],
+            "bindings": [{ "kind": "uav", "register": 0, "group": 0, "binding": 0,
+                "layout": format!("texture_storage_1d<{format}, write>") }],
+            "inputs": [{ "builtin": "local_invocation_index", "mask": 1, "register": null,
+                "semantic": "SV_GroupIndex", "wgsl_type": "u32" }],
+            "outputs": [] },
+    });
+    let doc = dir.join(format!("{name}.json"));
+    std::fs::write(&doc, answer.to_string()).expect("answer");
+    format!("cmd:cat >/dev/null; cat '{}'", doc.display())
+}
+
+/// A UAV that a translator's WGSL declares as a storage texture is bound as one texture row,
+/// one texel per element, filled from the UAV's words and read back into them: a right
+/// lowering matches (in `verify`, and in `replay` with two-word elements), a wrong one
+/// mismatches. A format whose texels are not 32-bit lanes is the harness's limit
+/// (unfeedable, nothing compared, exit 5), never a translator crash.
 #[test]
-fn a_storage_texture_uav_is_unfeedable_not_a_crash() {
+fn a_storage_texture_uav_is_fed_as_a_texture() {
     let _turn = gpu_turn();
     let dir = temp("cmd", "storage-texture");
     std::fs::create_dir_all(&dir).expect("scratch");
-    let script = dir.join("translator.sh");
-    std::fs::write(
-        &script,
-        r#"cat >/dev/null
-cat <<'JSON'
-{"status":"ok","wgsl":"@group(0) @binding(0) var u0: texture_storage_2d<r32uint, write>;\n@compute @workgroup_size(32, 1, 1)\nfn main(@builtin(local_invocation_index) i: u32) {\n    textureStore(u0, vec2<i32>(i32(i), 0), vec4<u32>(i, 0u, 0u, 0u));\n}\n","manifest":{"bindings":[{"binding":0,"group":0,"kind":"uav","layout":"texture_storage_2d<r32uint, write>","register":0}],"entry_point":"main","inputs":[{"builtin":"local_invocation_index","mask":1,"register":null,"semantic":"SV_GroupIndex","wgsl_type":"u32"}],"outputs":[],"stage":"compute","workgroup_size":[32,1,1]}}
-JSON
-"#,
-    )
-    .expect("script");
-    let translator = format!("cmd:sh {}", script.display());
-    let case = root().join("examples/cases/compute_atomics.json");
+    let case = typed_uav_case(&dir);
     let case = case.to_str().expect("utf-8 path");
-    let Some(out) = verify(
-        &translator,
-        &dir.join("out"),
-        &["--corpus-only", "--corpus", case],
-    ) else {
+    let run = |name: &str, format: &str, value: &str| {
+        let translator = storage_texture_translator(&dir, name, format, value);
+        let out = verify(
+            &translator,
+            &dir.join(name),
+            &["--corpus-only", "--corpus", case],
+        )?;
+        Some((out.status.code(), report(&dir.join(name))))
+    };
+    let Some((code, r)) = run("right", "rgba32uint", "vec4<u32>(3u * i, i, 0u, 0u)") else {
         return;
     };
-    assert_eq!(out.status.code(), Some(5), "{}", stdout(&out));
-    let r = report(&dir.join("out"));
-    assert!(r["skips"]["translator-crash"].is_null(), "{}", r["skips"]);
-    let p = &r["programs"][0];
-    let why = p["skipped"].as_str().unwrap_or("");
+    assert_eq!(code, Some(0), "{}", r["totals"]);
+    let lanes = r["totals"]["lanes"].as_u64().unwrap_or(0);
     assert!(
-        why.contains("cannot be fed") && why.contains("texture_storage_2d"),
+        lanes > 0 && r["totals"]["matched"] == lanes,
+        "{}",
+        r["totals"]
+    );
+    let (code, r) = run("wrong", "rg32uint", "vec4<u32>(3u * i + 1u, i, 0u, 0u)").expect("adapter");
+    assert_eq!(code, Some(1), "{}", r["totals"]);
+    assert!(
+        r["totals"]["mismatch"].as_u64().unwrap_or(0) > 0,
+        "{}",
+        r["totals"]
+    );
+    // Two words per element: the texel's second lane is the element's second word.
+    for (name, format, value, passes) in [
+        ("two", "rg32uint", "vec4<u32>(3u * i, i, 0u, 0u)", true),
+        (
+            "two-wrong",
+            "rgba32uint",
+            "vec4<u32>(3u * i, i + 1u, 0u, 0u)",
+            false,
+        ),
+    ] {
+        let translator = storage_texture_translator(&dir, name, format, value);
+        let out = replay_gpu(case, &["--translator", &translator], None)
+            .output()
+            .expect("runs");
+        let text = stdout(&out);
+        let want = if passes {
+            "1 passed, 0 failed"
+        } else {
+            "0 passed, 1 failed"
+        };
+        assert!(text.contains(want), "{name}: {text}");
+    }
+    let (code, r) = run("unorm", "rgba8unorm", "vec4<f32>(1.0)").expect("adapter");
+    assert_eq!(code, Some(5), "{}", r["totals"]);
+    assert!(r["skips"]["translator-crash"].is_null(), "{}", r["skips"]);
+    let why = r["programs"][0]["skipped"].as_str().unwrap_or("");
+    assert!(
+        why.contains("cannot be fed") && why.contains("rgba8unorm"),
         "{why}"
     );
     let _ = std::fs::remove_dir_all(&dir);
