@@ -78,6 +78,10 @@ pub enum BindingLayout {
     /// `array<atomic<u32>>` in a storage buffer.
     #[serde(rename = "storage-atomic-u32-array")]
     StorageAtomicU32Array,
+    /// `array<vec4<u32>>` in a storage buffer: a typed buffer with each element in a vec4,
+    /// its missing channels filled as a D3D typed load fills them.
+    #[serde(rename = "storage-vec4-u32-array")]
+    StorageVec4U32Array,
     /// A `texture_2d<f32>`: a `t#` with float texels.
     #[serde(rename = "texture_2d<f32>")]
     Texture2dF32,
@@ -105,6 +109,7 @@ impl BindingLayout {
             BindingLayout::UniformVec4Array => "uniform-vec4-array",
             BindingLayout::StorageU32Array => "storage-u32-array",
             BindingLayout::StorageAtomicU32Array => "storage-atomic-u32-array",
+            BindingLayout::StorageVec4U32Array => "storage-vec4-u32-array",
             BindingLayout::Texture2dF32 => "texture_2d<f32>",
             BindingLayout::Texture2dU32 => "texture_2d<u32>",
             BindingLayout::Texture2dI32 => "texture_2d<i32>",
@@ -118,7 +123,9 @@ impl BindingLayout {
     /// sampler. An unknown layout counts by its spelling's `storage` prefix.
     pub fn is_storage(&self) -> bool {
         match self {
-            BindingLayout::StorageU32Array | BindingLayout::StorageAtomicU32Array => true,
+            BindingLayout::StorageU32Array
+            | BindingLayout::StorageAtomicU32Array
+            | BindingLayout::StorageVec4U32Array => true,
             BindingLayout::Other(s) => s.starts_with("storage"),
             _ => false,
         }

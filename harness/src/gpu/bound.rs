@@ -33,14 +33,12 @@ impl Bound {
 /// texture's texels with the element count and words per element to unpack.
 #[derive(Debug)]
 pub(super) enum Readback {
-    Buffer(wgpu::Buffer, u64),
+    Buffer(wgpu::Buffer, u64, Option<Unpack>),
     Texture {
         texture: wgpu::Texture,
-        layout: storage::StorageTexture,
-        elements: u32,
-        channels: u32,
+        unpack: Unpack,
     },
 }
 
-/// How a storage texture's readback becomes words: its layout, elements and words per element.
-pub(super) type Unpack = (storage::StorageTexture, u32, u32);
+/// How typed elements come back from wider slots: words per slot, elements, the element.
+pub(super) type Unpack = (u32, u32, storage::Element);

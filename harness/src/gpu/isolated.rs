@@ -13,8 +13,9 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use translator::Manifest;
 
+use super::storage::Element;
 use super::wire::{Frame, WireError, read_frame, write_frame};
-use super::{ComputeInputs, Gpu, GpuError, KernelOutput, Phases, Records};
+use super::{BindingClass, ComputeInputs, Gpu, GpuError, KernelOutput, Phases, Records};
 
 /// One kernel to run.
 #[derive(Debug, Clone, PartialEq)]
@@ -48,9 +49,9 @@ struct RequestHead<'a> {
     srvs: Vec<(u32, u32)>,
     /// UAV registers and view sizes in bytes.
     uavs: Vec<(u32, u32)>,
-    /// Words per element of typed UAVs (`ComputeInputs::uav_channels`).
+    /// Typed elements (`ComputeInputs::elements`).
     #[serde(default)]
-    uav_channels: BTreeMap<u32, u32>,
+    elements: Vec<((BindingClass, u32), Element)>,
     /// Output record words, the number of lane buffers and the records' bind group, for a
     /// wrapped kernel.
     records: Option<(u32, usize, u32)>,
@@ -68,7 +69,7 @@ impl Request {
             cbs: i.cbs.keys().copied().collect(),
             srvs: i.srvs.iter().map(|(k, (_, n))| (*k, *n)).collect(),
             uavs: i.uavs.iter().map(|(k, (_, n))| (*k, *n)).collect(),
-            uav_channels: i.uav_channels.clone(),
+            elements: i.elements.iter().map(|(k, e)| (*k, *e)).collect(),
             records: self
                 .records
                 .as_ref()
@@ -101,7 +102,7 @@ impl Request {
         for (k, n) in head.uavs {
             inputs.uavs.insert(k, (next()?, n));
         }
-        inputs.uav_channels = head.uav_channels;
+        inputs.elements = head.elements.into_iter().collect();
         let records = match head.records {
             Some((out_words, lanes, group)) => Some(Records {
                 group,

@@ -24,7 +24,7 @@ pub use enables::directive_enables;
 use enables::{ENABLE_FEATURES, enable_feature};
 
 use translator::Manifest;
-use translator::manifest::BindingKind;
+use translator::manifest::{BindingKind, BindingLayout};
 
 /// Why GPU work did not produce results. Codes: `gpu.no-adapter`, `gpu.device`,
 /// `gpu.validation`, `gpu.unfeedable`, `gpu.feature`, `gpu.timeout`, `gpu.device-lost`; the isolated worker
@@ -105,9 +105,20 @@ pub struct ComputeInputs {
     pub srvs: BTreeMap<u32, (Vec<u32>, u32)>,
     /// UAV buffers: initial words and view size in bytes.
     pub uavs: BTreeMap<u32, (Vec<u32>, u32)>,
-    /// Words per element of the typed UAVs (their format's channels; 1 when not listed): how
-    /// a UAV bound as a storage texture maps words to texels.
-    pub uav_channels: BTreeMap<u32, u32>,
+    /// The element of each typed SRV and UAV (its format; `R32_UINT` when not listed): how
+    /// words map to the slots of a storage texture or a `storage-vec4-u32-array`.
+    pub elements: BTreeMap<(BindingClass, u32), storage::Element>,
+}
+
+/// Which register file a typed element's register is in.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+pub enum BindingClass {
+    /// `t#`.
+    Srv,
+    /// `u#`.
+    Uav,
 }
 
 /// Per-invocation data of a wrapped pixel/vertex kernel, bound in its own group.
@@ -395,38 +406,64 @@ impl Gpu {
         lap(&mut phases.pipeline);
         let device = self.device.clone();
         // What each binding holds, decided before anything is created.
+        // Buffers: binding, type, words, and how a UAV's words come back (typed elements in
+        // vec4 slots).
         let mut planned: Vec<(
             &translator::manifest::Binding,
             wgpu::BufferBindingType,
             Vec<u32>,
+            Option<Unpack>,
         )> = Vec::new();
-        // UAVs declared as storage textures: binding, layout, words, elements, channels.
+        // UAVs declared as storage textures: binding, layout, words, elements, element.
         let mut textures = Vec::new();
+        let element = |class, register| {
+            inputs
+                .elements
+                .get(&(class, register))
+                .copied()
+                .unwrap_or_default()
+        };
         for b in &manifest.bindings {
             if b.kind == BindingKind::Uav
                 && let Some(layout) = storage::StorageTexture::parse(b.layout.as_str())?
             {
                 let (words, size) = inputs.uavs.get(&b.register).cloned().unwrap_or_default();
-                let channels = inputs.uav_channels.get(&b.register).copied().unwrap_or(1);
-                let elements = size / (4 * channels.max(1));
-                textures.push((b, layout, words, elements, channels.max(1)));
+                let e = element(BindingClass::Uav, b.register);
+                textures.push((b, layout, words, e.count(size), e));
                 continue;
             }
-            let (ty, words, size) = match &b.kind {
+            let read_only = wgpu::BufferBindingType::Storage { read_only: true };
+            let read_write = wgpu::BufferBindingType::Storage { read_only: false };
+            let (ty, words, size, unpack) = match &b.kind {
                 BindingKind::Cbuffer => {
                     let size = u64::from(b.size_bytes.unwrap_or(16));
                     let words = inputs.cbs.get(&b.register).cloned().unwrap_or_default();
-                    (wgpu::BufferBindingType::Uniform, words, size)
+                    (wgpu::BufferBindingType::Uniform, words, size, None)
+                }
+                BindingKind::Srv | BindingKind::Uav
+                    if b.layout == BindingLayout::StorageVec4U32Array =>
+                {
+                    let (class, (words, size), ty) = if b.kind == BindingKind::Srv {
+                        let srv = inputs.srvs.get(&b.register).cloned();
+                        (BindingClass::Srv, srv.unwrap_or_default(), read_only)
+                    } else {
+                        let uav = inputs.uavs.get(&b.register).cloned();
+                        (BindingClass::Uav, uav.unwrap_or_default(), read_write)
+                    };
+                    let e = element(class, b.register);
+                    let n = e.count(size);
+                    let words = e.pack(&words, n, 4);
+                    let size = words.len() as u64 * 4;
+                    let unpack = (class == BindingClass::Uav).then_some((4, n, e));
+                    (ty, words, size, unpack)
                 }
                 BindingKind::Srv if b.layout.is_storage() => {
                     let (words, size) = inputs.srvs.get(&b.register).cloned().unwrap_or_default();
-                    let ty = wgpu::BufferBindingType::Storage { read_only: true };
-                    (ty, words, u64::from(size).max(4))
+                    (read_only, words, u64::from(size).max(4), None)
                 }
                 BindingKind::Uav if b.layout.is_storage() => {
                     let (words, size) = inputs.uavs.get(&b.register).cloned().unwrap_or_default();
-                    let ty = wgpu::BufferBindingType::Storage { read_only: false };
-                    (ty, words, u64::from(size).max(4))
+                    (read_write, words, u64::from(size).max(4), None)
                 }
                 other => {
                     return Err(GpuError::Unfeedable(format!(
@@ -437,7 +474,7 @@ impl Gpu {
             };
             let mut words = words;
             words.resize((size / 4) as usize, 0);
-            planned.push((b, ty, words));
+            planned.push((b, ty, words, unpack));
         }
         let bytes = |words: &[u32]| -> Vec<u8> {
             let mut v: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
@@ -453,7 +490,7 @@ impl Gpu {
             // declares them, then the harness's records in the group the wrapper chose.
             let mut buffers: Vec<(u32, u32, Bound)> = Vec::new();
             let mut uav_buffers: Vec<(u32, Readback)> = Vec::new();
-            for (b, ty, words) in &planned {
+            for (b, ty, words, unpack) in &planned {
                 let usage = match ty {
                     wgpu::BufferBindingType::Uniform => wgpu::BufferUsages::UNIFORM,
                     _ => wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
@@ -465,11 +502,12 @@ impl Gpu {
                 });
                 if b.kind == BindingKind::Uav {
                     let size = words.len() as u64 * 4;
-                    uav_buffers.push((b.register, Readback::Buffer(buffer.clone(), size)));
+                    let back = Readback::Buffer(buffer.clone(), size, *unpack);
+                    uav_buffers.push((b.register, back));
                 }
                 buffers.push((b.group, b.binding, Bound::Buffer(*ty, buffer)));
             }
-            for (b, layout, words, elements, channels) in &textures {
+            for (b, layout, words, elements, element) in &textures {
                 let size = layout.extent(*elements, &device)?;
                 let dimension = match layout.dimension {
                     wgpu::TextureViewDimension::D1 => wgpu::TextureDimension::D1,
@@ -488,7 +526,7 @@ impl Gpu {
                         view_formats: &[],
                     },
                     wgpu::util::TextureDataOrder::LayerMajor,
-                    &layout.texels(words, *elements, *channels),
+                    &bytes(&element.pack(words, *elements, layout.lanes())),
                 );
                 let view = texture.create_view(&wgpu::TextureViewDescriptor {
                     dimension: Some(layout.dimension),
@@ -498,9 +536,7 @@ impl Gpu {
                     b.register,
                     Readback::Texture {
                         texture,
-                        layout: *layout,
-                        elements: *elements,
-                        channels: *channels,
+                        unpack: (layout.lanes(), *elements, *element),
                     },
                 ));
                 buffers.push((b.group, b.binding, Bound::Texture(*layout, view)));
@@ -632,7 +668,7 @@ impl Gpu {
             pass.dispatch_workgroups(groups[0], groups[1], groups[2]);
         }
         let record_out =
-            record_out.map(|(output, size)| (u32::MAX, Readback::Buffer(output, size)));
+            record_out.map(|(output, size)| (u32::MAX, Readback::Buffer(output, size, None)));
         // Each readback: its register, the staging buffer, and how to unpack it.
         let mut readbacks: Vec<(u32, wgpu::Buffer, Option<Unpack>)> = Vec::new();
         let staging = self.scoped(|| {
@@ -646,20 +682,15 @@ impl Gpu {
                     })
                 };
                 match back {
-                    Readback::Buffer(buf, size) => {
+                    Readback::Buffer(buf, size, unpack) => {
                         let staging = stage(*size);
                         encoder.copy_buffer_to_buffer(buf, 0, &staging, 0, *size);
-                        readbacks.push((*register, staging, None));
+                        readbacks.push((*register, staging, *unpack));
                     }
-                    Readback::Texture {
-                        texture,
-                        layout,
-                        elements,
-                        channels,
-                    } => {
+                    Readback::Texture { texture, unpack } => {
                         // One row: no row pitch to align.
                         let size = texture.size();
-                        let bytes = u64::from(size.width) * u64::from(layout.lanes()) * 4;
+                        let bytes = u64::from(size.width) * u64::from(unpack.0) * 4;
                         let staging = stage(bytes);
                         encoder.copy_texture_to_buffer(
                             texture.as_image_copy(),
@@ -673,7 +704,7 @@ impl Gpu {
                             },
                             size,
                         );
-                        readbacks.push((*register, staging, Some((*layout, *elements, *channels))));
+                        readbacks.push((*register, staging, Some(*unpack)));
                     }
                 }
             }
@@ -700,12 +731,13 @@ impl Gpu {
                 .slice(..)
                 .get_mapped_range()
                 .map_err(|e| GpuError::DeviceLost(format!("readback failed: {e}")))?;
+            let words: Vec<u32> = view
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect();
             let words = match unpack {
-                Some((layout, elements, channels)) => layout.words(&view, elements, channels),
-                None => view
-                    .chunks_exact(4)
-                    .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                    .collect(),
+                Some((lanes, elements, element)) => element.unpack(&words, elements, lanes),
+                None => words,
             };
             out.insert(register, words);
         }

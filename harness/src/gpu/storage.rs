@@ -1,13 +1,77 @@
-//! UAVs a translator declares as storage textures (`texture_storage_1d<rgba32uint, write>`):
-//! the harness's UAVs are element arrays of 32-bit words (typed buffers), so such a UAV is bound
-//! as a one-row texture with one texel per element, filled from the words before the dispatch
-//! and read back into words after it.
+//! Typed elements in wider slots: a typed buffer's elements (one to four 32-bit words each, by
+//! format) as a translator may lay them out, in a storage texture
+//! (`texture_storage_1d<rgba32uint, write>`, one texel per element) or in a storage buffer of
+//! `vec4<u32>` (`storage-vec4-u32-array`, one vec4 per element). Before the dispatch each
+//! element fills its slot's first lanes and the rest take D3D's defaults for a missing
+//! channel (0, and 1 or 1.0 for alpha: what a typed load of the element returns); after it,
+//! the element's own lanes are read back into words.
 //!
-//! Only formats whose texels are 32-bit lanes carry words unchanged; any other format, a 3D
-//! or array texture, or an element count past the device's texture size is unfeedable (the
-//! harness's limit, never the translator's crash).
+//! Only texture formats of 32-bit lanes carry words unchanged; any other format, a 3D or array
+//! texture, or an element count past the device's texture size is unfeedable (the harness's
+//! limit, never the translator's crash).
 
 use super::GpuError;
+
+/// A typed element: its channels (words) and whether the format is float, which decides the
+/// default of a missing alpha.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Element {
+    /// 1..=4 words.
+    pub channels: u32,
+    /// `_FLOAT`: a missing alpha is 1.0 rather than 1.
+    pub float: bool,
+}
+
+impl Default for Element {
+    /// `R32_UINT`, a typed buffer's element when its view gives no format.
+    fn default() -> Self {
+        Element {
+            channels: 1,
+            float: false,
+        }
+    }
+}
+
+impl Element {
+    /// Elements in `size_bytes`.
+    pub fn count(&self, size_bytes: u32) -> u32 {
+        size_bytes / (4 * self.channels.max(1))
+    }
+
+    /// Slots of `lanes` words: element `e`'s words, then D3D's defaults for a missing channel.
+    pub fn pack(&self, words: &[u32], elements: u32, lanes: u32) -> Vec<u32> {
+        let ch = self.channels.max(1);
+        let one = if self.float { 0x3f80_0000 } else { 1 };
+        let mut out = Vec::with_capacity((elements.max(1) * lanes) as usize);
+        for e in 0..elements.max(1) {
+            for lane in 0..lanes {
+                out.push(match lane {
+                    _ if e >= elements => 0,
+                    l if l < ch => words.get((e * ch + l) as usize).copied().unwrap_or(0),
+                    3 => one,
+                    _ => 0,
+                });
+            }
+        }
+        out
+    }
+
+    /// The words of `elements` elements read back from slots of `lanes` words (the inverse of
+    /// [`pack`](Self::pack)); a channel past the slot reads 0.
+    pub fn unpack(&self, slots: &[u32], elements: u32, lanes: u32) -> Vec<u32> {
+        let ch = self.channels.max(1);
+        (0..elements)
+            .flat_map(|e| (0..ch).map(move |c| (e, c)))
+            .map(|(e, c)| {
+                if c < lanes {
+                    slots.get((e * lanes + c) as usize).copied().unwrap_or(0)
+                } else {
+                    0
+                }
+            })
+            .collect()
+    }
+}
 
 /// A storage-texture binding, read from its manifest layout.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -105,43 +169,6 @@ impl StorageTexture {
             depth_or_array_layers: 1,
         })
     }
-
-    /// The texels' bytes: element `e`'s `channels` words in its texel's first lanes, the rest
-    /// zero.
-    pub fn texels(&self, words: &[u32], elements: u32, channels: u32) -> Vec<u8> {
-        let lanes = self.lanes();
-        let mut out = Vec::with_capacity((elements.max(1) * lanes * 4) as usize);
-        for e in 0..elements.max(1) {
-            for lane in 0..lanes {
-                let w = if lane < channels && e < elements {
-                    words
-                        .get((e * channels + lane) as usize)
-                        .copied()
-                        .unwrap_or(0)
-                } else {
-                    0
-                };
-                out.extend_from_slice(&w.to_le_bytes());
-            }
-        }
-        out
-    }
-
-    /// The words of `elements` elements read back from the texels' bytes (the inverse of
-    /// [`texels`](Self::texels)).
-    pub fn words(&self, bytes: &[u8], elements: u32, channels: u32) -> Vec<u32> {
-        let lanes = self.lanes() as usize;
-        let texel = |e: usize, lane: usize| -> u32 {
-            let at = (e * lanes + lane) * 4;
-            bytes
-                .get(at..at + 4)
-                .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-        };
-        (0..elements as usize)
-            .flat_map(|e| (0..channels as usize).map(move |lane| (e, lane)))
-            .map(|(e, lane)| if lane < lanes { texel(e, lane) } else { 0 })
-            .collect()
-    }
 }
 
 #[cfg(test)]
@@ -178,20 +205,23 @@ mod tests {
     }
 
     #[test]
-    fn words_round_trip_through_texels_of_any_width() {
+    fn elements_round_trip_through_slots_of_any_width_with_d3d_defaults() {
         let words: Vec<u32> = (1..=6).collect();
-        for (layout, channels) in [
-            ("texture_storage_1d<rgba32uint, write>", 2),
-            ("texture_storage_1d<r32uint, write>", 1),
-            ("texture_storage_1d<rg32float, write>", 2),
-        ] {
-            let t = StorageTexture::parse(layout).expect("ok").expect("texture");
-            let elements = words.len() as u32 / channels;
-            let bytes = t.texels(&words, elements, channels);
-            assert_eq!(bytes.len() as u32, elements * t.lanes() * 4);
-            let back = t.words(&bytes, elements, channels);
-            let kept = (elements * channels.min(t.lanes())) as usize;
-            assert_eq!(&back[..kept], &words[..kept], "{layout}");
-        }
+        let two = Element {
+            channels: 2,
+            float: false,
+        };
+        assert_eq!(two.pack(&words, 3, 4), [1, 2, 0, 1, 3, 4, 0, 1, 5, 6, 0, 1]);
+        assert_eq!(two.unpack(&two.pack(&words, 3, 4), 3, 4), words);
+        let float = Element {
+            channels: 1,
+            float: true,
+        };
+        assert_eq!(float.pack(&[7], 1, 4), [7, 0, 0, 0x3f80_0000]);
+        // A slot narrower than the element keeps its first lanes only.
+        assert_eq!(two.unpack(&[1, 3, 5], 3, 1), [1, 0, 3, 0, 5, 0]);
+        assert_eq!(two.count(24), 3);
+        // No element still makes one slot (a texture is at least one texel wide).
+        assert_eq!(two.pack(&[], 0, 2), [0, 0]);
     }
 }
