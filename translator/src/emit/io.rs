@@ -54,6 +54,17 @@ impl ComponentType {
 
 /// The component type of a signature register; float when no element names it.
 fn component_type(sigs: &[Signature], outputs: bool, register: u32) -> ComponentType {
+    element(sigs, outputs, register).map_or(ComponentType::Float, |e| {
+        ComponentType::from_code(e.component_type)
+    })
+}
+
+/// The first signature element of an input or output register.
+fn element(
+    sigs: &[Signature],
+    outputs: bool,
+    register: u32,
+) -> Option<&dxbc::chunks::signature::SignatureElement> {
     sigs.iter()
         .filter(|s| {
             let is_in = matches!(s.kind, FourCC::ISGN | FourCC::ISG1);
@@ -62,9 +73,16 @@ fn component_type(sigs: &[Signature], outputs: bool, register: u32) -> Component
         })
         .flat_map(|s| s.elements.iter())
         .find(|e| e.register == register)
-        .map_or(ComponentType::Float, |e| {
-            ComponentType::from_code(e.component_type)
-        })
+}
+
+/// The manifest's `semantic` of a plain register: its signature element's name and index
+/// (`TEXCOORD1`), or `location` for a program without a signature.
+fn semantic(sigs: &[Signature], outputs: bool, register: u32) -> String {
+    match element(sigs, outputs, register) {
+        Some(e) if e.semantic_index > 0 => format!("{}{}", e.semantic_name, e.semantic_index),
+        Some(e) => e.semantic_name.clone(),
+        None => "location".into(),
+    }
 }
 
 /// What a stage input or output declaration binds.
@@ -296,7 +314,14 @@ fn pixel(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
                 let interp = interpolation_attr(d.interpolation, ct != ComponentType::Float)?;
                 params.push(format!("@location({r}){interp} in{r}: {ty}"));
                 copy.push(format!("    v[{r}] = bitcast<vec4<u32>>(in{r});"));
-                ins.push(iface(Some(r), d.mask, Some(r), None, ty, "location"));
+                ins.push(iface(
+                    Some(r),
+                    d.mask,
+                    Some(r),
+                    None,
+                    ty,
+                    &semantic(c.signatures, false, r),
+                ));
             }
             Some(SystemValueName::Known(SystemValue::Position)) => {
                 params.push(format!("@builtin(position) in{r}: vec4<f32>"));
@@ -381,7 +406,14 @@ fn vertex(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
                 let ty = component_type(c.signatures, false, r).wgsl_vec();
                 params.push(format!("@location({r}) in{r}: {ty}"));
                 copy.push(format!("    v[{r}] = bitcast<vec4<u32>>(in{r});"));
-                ins.push(iface(Some(r), d.mask, Some(r), None, ty, "location"));
+                ins.push(iface(
+                    Some(r),
+                    d.mask,
+                    Some(r),
+                    None,
+                    ty,
+                    &semantic(c.signatures, false, r),
+                ));
             }
             Some(SystemValueName::Known(SystemValue::VertexId)) => {
                 params.push(format!("@builtin(vertex_index) in{r}: u32"));
@@ -429,7 +461,14 @@ fn vertex(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
                 };
                 fields.push(format!("    @location({r}){flat} o{r}: {ty},"));
                 ret.push(format!("bitcast<{ty}>(o[{r}])"));
-                outs.push(iface(Some(r), d.mask, Some(r), None, ty, "location"));
+                outs.push(iface(
+                    Some(r),
+                    d.mask,
+                    Some(r),
+                    None,
+                    ty,
+                    &semantic(c.signatures, true, r),
+                ));
             }
             Some(SystemValueName::Known(SystemValue::Position)) if !has_position => {
                 // The seed's `precise` rule: every vertex position is invariant.

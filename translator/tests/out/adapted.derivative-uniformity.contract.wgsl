@@ -55,7 +55,7 @@ fn main(@location(0) in0: vec4<f32>) -> PsOut {
       "mask": 3,
       "location": 0,
       "wgsl_type": "vec4<f32>",
-      "semantic": "location"
+      "semantic": "TEXCOORD"
     }
   ],
   "outputs": [

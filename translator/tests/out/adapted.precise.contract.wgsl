@@ -38,7 +38,7 @@ fn main(@location(0) in0: vec4<f32>) -> VsOut {
       "mask": 15,
       "location": 0,
       "wgsl_type": "vec4<f32>",
-      "semantic": "location"
+      "semantic": "TEXCOORD"
     }
   ],
   "outputs": [
