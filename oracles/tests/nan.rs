@@ -139,3 +139,24 @@ ret
     assert_eq!(r.free_nan[&0], vec![true, false, true, false]);
     assert_eq!(r.free_nan[&1], vec![false]);
 }
+
+/// An integer, bit or comparison op reading a freed NaN's bits makes a result D3D leaves
+/// undefined: the lane is `d3d-undefined`. A float op on it, a float comparison, a copy and a
+/// bit op on an input NaN (whose bits are defined) are not.
+#[test]
+fn bits_of_a_freed_nan_are_undefined_wherever_they_go() {
+    use oracles::domain::Domain;
+    let undefined = |body: &str| {
+        let r = run(body, &[[NAN, 0x7fff_ffff, 0, 0]]);
+        r.events[0] & Domain::D3dUndefined.bit() != 0
+    };
+    assert!(undefined("add r0.x, v0.x, l(1.0)\nand o0.x, r0.x, l(1)"));
+    assert!(undefined("mov r0.x, |v0.y|\nand o0.x, r0.x, l(1)"));
+    assert!(undefined("round_ni r0.x, v0.x\nimul null, o0.x, r0.x, l(3)"));
+    assert!(undefined("add r0.x, v0.x, l(1.0)\nmov r1.x, r0.x\nieq o0.x, r1.x, l(0x7fc00000)"));
+    assert!(undefined("add r0.x, v0.x, l(1.0)\nitof o0.x, r0.x"));
+    assert!(!undefined("add r0.x, v0.x, l(1.0)\nmov o0.x, r0.x"));
+    assert!(!undefined("add r0.x, v0.x, l(1.0)\neq o0.x, r0.x, r0.x"));
+    assert!(!undefined("add r0.x, v0.x, l(1.0)\nftoi o0.x, r0.x"));
+    assert!(!undefined("and o0.x, v0.x, l(1)"));
+}

@@ -62,6 +62,7 @@ impl Machine<'_> {
         self.literal_zero_folding(inst, pc);
         self.taint_scaled(inst, pc);
         let carried = self.nan_before(inst, pc);
+        self.nan_bits_read(inst);
         self.nan_check = 0xf;
         self.execute(inst, pc)?;
         self.nan_after(inst, carried);

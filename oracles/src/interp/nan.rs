@@ -108,6 +108,45 @@ impl Machine<'_> {
         Some(out)
     }
 
+    /// An integer, bit, comparison or conversion op that reads a freed NaN as bits: D3D leaves
+    /// those bits undefined, so what the op makes of them is undefined too, and the lane is
+    /// `d3d-undefined` (a don't-care where it reaches an output). Float sources are exempt
+    /// (a float op frees the payload again, a float comparison does not look at it), and so are
+    /// the copies, which carry the flag instead ([`nan_before`](Self::nan_before)).
+    pub(super) fn nan_bits_read(&mut self, inst: &Instruction) {
+        use dxbc::opcodes::Kind;
+        if !self.free_nan.on {
+            return;
+        }
+        let info = inst.info();
+        let reads_bits = matches!(
+            info.kind,
+            Kind::AluInt | Kind::AluUint | Kind::Bit | Kind::Compare | Kind::Conversion
+        );
+        if !reads_bits || info.has(Flags::MOVE) {
+            return;
+        }
+        let ndst = (info.dst as usize).min(inst.operands.len());
+        let mask = inst.operands[..ndst]
+            .iter()
+            .filter(|d| d.ty != OperandType::Null)
+            .fold(0, |m, d| m | write_mask(d));
+        let mask = if mask == 0 { 0xf } else { mask };
+        for (k, src) in inst.operands.iter().enumerate().skip(ndst) {
+            if Consumer::of(info.num(k)) == Consumer::Float {
+                continue;
+            }
+            for c in (0..4).filter(|c| mask & (1 << c) != 0) {
+                let flags = self.source_flags(src, c);
+                for l in self.active.lanes() {
+                    if flags[l] {
+                        self.scratch_ev[l] |= crate::domain::Domain::D3dUndefined.bit();
+                    }
+                }
+            }
+        }
+    }
+
     /// After an instruction ran: set, carry or clear the flags of what it wrote.
     pub(super) fn nan_after(&mut self, inst: &Instruction, carried: Option<Carried>) {
         let loaded = self.free_nan.loaded.take();
