@@ -160,3 +160,47 @@ fn bits_of_a_freed_nan_are_undefined_wherever_they_go() {
     assert!(!undefined("add r0.x, v0.x, l(1.0)\nftoi o0.x, r0.x"));
     assert!(!undefined("and o0.x, v0.x, l(1)"));
 }
+
+/// The selector of `switch` and the operands of atomics read bits too: a freed NaN there makes
+/// the lane `d3d-undefined` (fuzzing iridia: lavapipe's NaN `0xffc00000` took another case, and
+/// `atomic_iadd` of it stored another word).
+#[test]
+fn a_freed_nan_as_a_selector_or_an_atomic_operand_is_undefined() {
+    use oracles::domain::Domain;
+    let r = run(
+        "rsq r0.x, v0.y
+switch r0.x
+case l(0x7fc00000)
+mov o0.x, l(1)
+break
+default
+mov o0.x, l(2)
+break
+endswitch",
+        &[[0, 0xbf00_0000, 0, 0], [0, 0x3f80_0000, 0, 0]],
+    );
+    assert_ne!(r.events[0] & Domain::D3dUndefined.bit(), 0);
+    assert_eq!(r.events[1] & Domain::D3dUndefined.bit(), 0);
+
+    let text = "cs_5_0
+dcl_uav_raw u0
+dcl_temps 1
+dcl_thread_group 1, 1, 1
+mov r0.x, l(-0.5)
+rsq r0.x, r0.x
+atomic_iadd u0, l(0), r0.x
+ret
+";
+    let p = dxbc::assemble(text).expect("assembles").program;
+    let mut res = Resources::default();
+    res.uavs.insert(
+        0,
+        Buffer {
+            words: vec![1],
+            size_bytes: 4,
+            format: None,
+        },
+    );
+    let d = run_dispatch(&p, &mut res, [1, 1, 1], DEFAULT_BUDGET).expect("runs");
+    assert_ne!(d.events & Domain::D3dUndefined.bit(), 0, "{:?}", d.events);
+}

@@ -44,6 +44,9 @@ impl Machine<'_> {
         // A flow instruction's operand reads raise events for the lanes active before it
         // changes the mask; commit them for those lanes, not for the next instruction's.
         let before = (inst.info().kind == dxbc::opcodes::Kind::Flow).then(|| self.active.clone());
+        if inst.opcode == Opcode::Switch {
+            self.nan_bits_read(inst);
+        }
         if let Some(n) = self.flow(inst, pc)? {
             if let Some(lanes) = before {
                 for l in lanes.lanes() {

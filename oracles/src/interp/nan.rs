@@ -108,30 +108,50 @@ impl Machine<'_> {
         Some(out)
     }
 
-    /// An integer, bit, comparison or conversion op that reads a freed NaN as bits: D3D leaves
-    /// those bits undefined, so what the op makes of them is undefined too, and the lane is
-    /// `d3d-undefined` (a don't-care where it reaches an output). Float sources are exempt
-    /// (a float op frees the payload again, a float comparison does not look at it), and so are
-    /// the copies, which carry the flag instead ([`nan_before`](Self::nan_before)).
+    /// An op that reads a freed NaN as bits: D3D leaves those bits undefined, so what the op
+    /// makes of them is undefined too, and the lane is `d3d-undefined` (a don't-care where it
+    /// reaches an output). The bit readers are the integer, bit, comparison and conversion ops,
+    /// the atomics (their address and values) and `switch` (its selector is compared as bits).
+    /// Float sources are exempt (a float op frees the payload again, a float comparison does
+    /// not look at it), and so are the copies, which carry the flag instead
+    /// ([`nan_before`](Self::nan_before)), and the `!= 0` tests of `if`/`breakc`/`discard`,
+    /// which every NaN passes alike.
     pub(super) fn nan_bits_read(&mut self, inst: &Instruction) {
         use dxbc::opcodes::Kind;
         if !self.free_nan.on {
             return;
         }
         let info = inst.info();
-        let reads_bits = matches!(
-            info.kind,
-            Kind::AluInt | Kind::AluUint | Kind::Bit | Kind::Compare | Kind::Conversion
-        );
-        if !reads_bits || info.has(Flags::MOVE) {
+        let reads_bits = match info.kind {
+            Kind::AluInt | Kind::AluUint | Kind::Bit | Kind::Compare | Kind::Conversion => {
+                !info.has(Flags::MOVE)
+            }
+            Kind::Atomic => true,
+            Kind::Flow => inst.opcode == Opcode::Switch,
+            _ => false,
+        };
+        if !reads_bits {
             return;
         }
-        let ndst = (info.dst as usize).min(inst.operands.len());
-        let mask = inst.operands[..ndst]
-            .iter()
-            .filter(|d| d.ty != OperandType::Null)
-            .fold(0, |m, d| m | write_mask(d));
-        let mask = if mask == 0 { 0xf } else { mask };
+        let ndst = if info.kind == Kind::Flow {
+            0
+        } else {
+            (info.dst as usize).min(inst.operands.len())
+        };
+        // An ALU op reads the source components its destinations' lanes select; a selector, an
+        // atomic's address and values, or an op with only null destinations: every component
+        // the sources name.
+        let mask = match info.kind {
+            Kind::Flow | Kind::Atomic => 0xf,
+            _ => match inst.operands[..ndst]
+                .iter()
+                .filter(|d| d.ty != OperandType::Null)
+                .fold(0, |m, d| m | write_mask(d))
+            {
+                0 => 0xf,
+                m => m,
+            },
+        };
         for (k, src) in inst.operands.iter().enumerate().skip(ndst) {
             if Consumer::of(info.num(k)) == Consumer::Float {
                 continue;
