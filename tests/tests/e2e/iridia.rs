@@ -231,3 +231,44 @@ fn the_peer_corpus_replays_through_iridia() {
         "{qualified} of {programs} programs qualified: {text}"
     );
 }
+
+/// The iridia bugs docs/iridia.md classifies, one minimal case each
+/// (examples/translators/iridia/cases/): each still fails or crashes through iridia, and each
+/// passes with the built-in exact translator, so the case states D3D's result, not dxdiff's.
+#[test]
+fn each_iridia_bug_case_fails_through_iridia_and_passes_with_the_builtin() {
+    let cases = root().join("examples/translators/iridia/cases");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&cases)
+        .expect("the cases folder")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 5, "{files:?}");
+    let _turn = gpu_turn();
+    let builtin = replay_gpu(&cases, &["--profile", "exact"], None)
+        .output()
+        .expect("runs");
+    let Some(builtin) = with_adapter(builtin) else {
+        return;
+    };
+    let text = stdout(&builtin);
+    assert_eq!(builtin.status.code(), Some(0), "{text}");
+    let Some(exe) = adapter() else {
+        return;
+    };
+    let translator = format!("cmd:'{}'", exe.display());
+    for file in &files {
+        let out = replay_gpu(file, &["--translator", &translator], None)
+            .output()
+            .expect("runs");
+        let text = stdout(&out);
+        let name = file.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        // A wrong result fails (exit 1); a crash is skipped with its reason (exit 5).
+        match out.status.code() {
+            Some(1) => assert!(text.contains("FAIL"), "{name}: {text}"),
+            Some(5) => assert!(text.contains("translator crash"), "{name}: {text}"),
+            other => panic!("{name}: exit {other:?}, iridia no longer shows the bug: {text}"),
+        }
+    }
+}
