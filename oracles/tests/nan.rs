@@ -152,8 +152,12 @@ fn bits_of_a_freed_nan_are_undefined_wherever_they_go() {
     };
     assert!(undefined("add r0.x, v0.x, l(1.0)\nand o0.x, r0.x, l(1)"));
     assert!(undefined("mov r0.x, |v0.y|\nand o0.x, r0.x, l(1)"));
-    assert!(undefined("round_ni r0.x, v0.x\nimul null, o0.x, r0.x, l(3)"));
-    assert!(undefined("add r0.x, v0.x, l(1.0)\nmov r1.x, r0.x\nieq o0.x, r1.x, l(0x7fc00000)"));
+    assert!(undefined(
+        "round_ni r0.x, v0.x\nimul null, o0.x, r0.x, l(3)"
+    ));
+    assert!(undefined(
+        "add r0.x, v0.x, l(1.0)\nmov r1.x, r0.x\nieq o0.x, r1.x, l(0x7fc00000)"
+    ));
     assert!(undefined("add r0.x, v0.x, l(1.0)\nitof o0.x, r0.x"));
     assert!(!undefined("add r0.x, v0.x, l(1.0)\nmov o0.x, r0.x"));
     assert!(!undefined("add r0.x, v0.x, l(1.0)\neq o0.x, r0.x, r0.x"));
