@@ -151,6 +151,12 @@ domains! {
     /// a −0 or a denormal: GPU compilers fold `x * 0`, `x + 0`, `0 / x` on literals, which WGSL
     /// allows (no NaN or infinity assumed, the sign of zero ignorable) and D3D does not.
     LiteralZeroFolded = "literal-zero-folded",
+    /// An integer, bit, comparison or conversion op, an atomic or a `switch` read the bits of a
+    /// NaN whose payload D3D leaves free (a float op made it): those bits, and so what the op
+    /// makes of them, are undefined. A don't-care like [`Domain::D3dUndefined`], but about the
+    /// data a lane met, not about the program (so no finding, and the fuzzer's generator may
+    /// reach it).
+    NanBitsRead = "nan-bits-read",
 }
 
 impl Domain {

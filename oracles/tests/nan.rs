@@ -141,14 +141,14 @@ ret
 }
 
 /// An integer, bit or comparison op reading a freed NaN's bits makes a result D3D leaves
-/// undefined: the lane is `d3d-undefined`. A float op on it, a float comparison, a copy and a
+/// undefined: the lane is `nan-bits-read`. A float op on it, a float comparison, a copy and a
 /// bit op on an input NaN (whose bits are defined) are not.
 #[test]
 fn bits_of_a_freed_nan_are_undefined_wherever_they_go() {
     use oracles::domain::Domain;
     let undefined = |body: &str| {
         let r = run(body, &[[NAN, 0x7fff_ffff, 0, 0]]);
-        r.events[0] & Domain::D3dUndefined.bit() != 0
+        r.events[0] & Domain::NanBitsRead.bit() != 0
     };
     assert!(undefined("add r0.x, v0.x, l(1.0)\nand o0.x, r0.x, l(1)"));
     assert!(undefined("mov r0.x, |v0.y|\nand o0.x, r0.x, l(1)"));
@@ -166,7 +166,7 @@ fn bits_of_a_freed_nan_are_undefined_wherever_they_go() {
 }
 
 /// The selector of `switch` and the operands of atomics read bits too: a freed NaN there makes
-/// the lane `d3d-undefined` (fuzzing iridia: lavapipe's NaN `0xffc00000` took another case, and
+/// the lane `nan-bits-read` (fuzzing iridia: lavapipe's NaN `0xffc00000` took another case, and
 /// `atomic_iadd` of it stored another word).
 #[test]
 fn a_freed_nan_as_a_selector_or_an_atomic_operand_is_undefined() {
@@ -183,8 +183,8 @@ break
 endswitch",
         &[[0, 0xbf00_0000, 0, 0], [0, 0x3f80_0000, 0, 0]],
     );
-    assert_ne!(r.events[0] & Domain::D3dUndefined.bit(), 0);
-    assert_eq!(r.events[1] & Domain::D3dUndefined.bit(), 0);
+    assert_ne!(r.events[0] & Domain::NanBitsRead.bit(), 0);
+    assert_eq!(r.events[1] & Domain::NanBitsRead.bit(), 0);
 
     let text = "cs_5_0
 dcl_uav_raw u0
@@ -206,5 +206,5 @@ ret
         },
     );
     let d = run_dispatch(&p, &mut res, [1, 1, 1], DEFAULT_BUDGET).expect("runs");
-    assert_ne!(d.events & Domain::D3dUndefined.bit(), 0, "{:?}", d.events);
+    assert_ne!(d.events & Domain::NanBitsRead.bit(), 0, "{:?}", d.events);
 }

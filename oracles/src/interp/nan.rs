@@ -109,7 +109,7 @@ impl Machine<'_> {
     }
 
     /// An op that reads a freed NaN as bits: D3D leaves those bits undefined, so what the op
-    /// makes of them is undefined too, and the lane is `d3d-undefined` (a don't-care where it
+    /// makes of them is undefined too, and the lane is `nan-bits-read` (a don't-care where it
     /// reaches an output). The bit readers are the integer, bit, comparison and conversion ops,
     /// the atomics (their address and values) and `switch` (its selector is compared as bits).
     /// Float sources are exempt (a float op frees the payload again, a float comparison does
@@ -160,7 +160,7 @@ impl Machine<'_> {
                 let flags = self.source_flags(src, c);
                 for l in self.active.lanes() {
                     if flags[l] {
-                        self.scratch_ev[l] |= crate::domain::Domain::D3dUndefined.bit();
+                        self.scratch_ev[l] |= crate::domain::Domain::NanBitsRead.bit();
                     }
                 }
             }
