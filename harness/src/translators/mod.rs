@@ -114,9 +114,15 @@ impl Failure {
     pub fn skip(&self) -> oracles::verdict::Skip {
         use oracles::verdict::{Skip, SkipKind};
         match self {
+            // The instruction index says where, as `translate` does.
             Failure::Rejected {
-                catalog_id, reason, ..
-            } => Skip::new(SkipKind::Rejected, format!("[{catalog_id}] {reason}")),
+                catalog_id,
+                reason,
+                instruction,
+            } => {
+                let at = instruction.map_or(String::new(), |i| format!(" (instruction {i})"));
+                Skip::new(SkipKind::Rejected, format!("[{catalog_id}] {reason}{at}"))
+            }
             Failure::Crashed { .. } => Skip::new(SkipKind::TranslatorCrash, self.to_string()),
         }
     }
@@ -241,7 +247,10 @@ mod tests {
             instruction: Some(3),
         };
         assert_eq!(r.skip().kind, SkipKind::Rejected);
-        assert!(r.skip().detail.contains("fail-closed/subroutines"));
+        assert_eq!(
+            r.skip().detail,
+            "[fail-closed/subroutines] fcall (instruction 3)"
+        );
         assert_eq!(crash("boom", b"").skip().kind, SkipKind::TranslatorCrash);
     }
 }
