@@ -303,27 +303,13 @@ fn a_translator_that_refuses_everything_is_no_pass() {
 /// elements, for 32 threads, expecting exactly that (`verify` draws its own inputs for it:
 /// a UAV of `R32_UINT` elements).
 fn typed_uav_case(dir: &Path) -> std::path::PathBuf {
-    let text = dir.join("typed.asm");
-    std::fs::write(
-        &text,
+    let blob = assemble(
+        dir,
+        "typed",
         "cs_5_0\ndcl_uav_typed_buffer (uint,uint,uint,uint) u0\ndcl_input vThreadIDInGroupFlattened\n\
          dcl_temps 1\ndcl_thread_group 32, 1, 1\nimul null, r0.x, vThreadIDInGroupFlattened.x, l(3)\n\
          mov r0.y, vThreadIDInGroupFlattened.x\n\
          store_uav_typed u0.xyzw, vThreadIDInGroupFlattened.xxxx, r0.xyxx\nret\n",
-    )
-    .expect("text");
-    let blob = dir.join("typed.dxbc");
-    let out = dxdiff()
-        .arg("asm")
-        .arg(&text)
-        .arg("-o")
-        .arg(&blob)
-        .output()
-        .expect("asm");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
     );
     let hex: String = std::fs::read(&blob)
         .expect("blob")

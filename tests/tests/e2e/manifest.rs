@@ -36,28 +36,12 @@ fn fixed_answer(dir: &Path, answer: &serde_json::Value) -> String {
 /// A pixel program, assembled here, whose `v0` and `o0` the fixed answers below split into
 /// two signature elements each.
 fn split_program(dir: &Path) -> PathBuf {
-    std::fs::create_dir_all(dir).expect("scratch");
-    let text = dir.join("split.asm");
-    std::fs::write(
-        &text,
+    assemble(
+        dir,
+        "split",
         "ps_5_0\ndcl_input_ps constant v0.xyzw\ndcl_output o0.xyzw\n\
          xor o0.x, v0.x, v0.z\nmov o0.yz, v0.yyw\nmov o0.w, l(1.0)\nret\n",
     )
-    .expect("text");
-    let blob = dir.join("split.dxbc");
-    let out = dxdiff()
-        .arg("asm")
-        .arg(&text)
-        .arg("-o")
-        .arg(&blob)
-        .output()
-        .expect("asm");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    blob
 }
 
 /// WGSL that reads `v0` as two `vec2<u32>` elements at locations 0 and 1 and writes `o0` the

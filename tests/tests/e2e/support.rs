@@ -78,6 +78,28 @@ pub fn temp(prefix: &str, name: &str) -> PathBuf {
     d
 }
 
+/// Assemble dxdiff assembly `text` with `dxdiff asm` into `dir/NAME.dxbc` (the text kept
+/// beside it as `NAME.asm`), panicking with asm's message when it does not assemble.
+pub fn assemble(dir: &Path, name: &str, text: &str) -> PathBuf {
+    std::fs::create_dir_all(dir).expect("scratch");
+    let source = dir.join(format!("{name}.asm"));
+    std::fs::write(&source, text).expect("text");
+    let blob = dir.join(format!("{name}.dxbc"));
+    let out = dxdiff()
+        .arg("asm")
+        .arg(&source)
+        .arg("-o")
+        .arg(&blob)
+        .output()
+        .expect("asm");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    blob
+}
+
 /// Stdout as text.
 pub fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()

@@ -75,6 +75,18 @@ fn element(
         .find(|e| e.register == register)
 }
 
+/// The manifest entry of a plain register at `@location(r)`.
+fn located(sigs: &[Signature], outputs: bool, r: u32, mask: u8, ty: &str) -> Interface {
+    iface(
+        Some(r),
+        mask,
+        Some(r),
+        None,
+        ty,
+        &semantic(sigs, outputs, r),
+    )
+}
+
 /// The manifest's `semantic` of a plain register: its signature element's name and index
 /// (`TEXCOORD1`), or `location` for a program without a signature.
 fn semantic(sigs: &[Signature], outputs: bool, register: u32) -> String {
@@ -314,14 +326,7 @@ fn pixel(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
                 let interp = interpolation_attr(d.interpolation, ct != ComponentType::Float)?;
                 params.push(format!("@location({r}){interp} in{r}: {ty}"));
                 copy.push(format!("    v[{r}] = bitcast<vec4<u32>>(in{r});"));
-                ins.push(iface(
-                    Some(r),
-                    d.mask,
-                    Some(r),
-                    None,
-                    ty,
-                    &semantic(c.signatures, false, r),
-                ));
+                ins.push(located(c.signatures, false, r, d.mask, ty));
             }
             Some(SystemValueName::Known(SystemValue::Position)) => {
                 params.push(format!("@builtin(position) in{r}: vec4<f32>"));
@@ -406,14 +411,7 @@ fn vertex(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
                 let ty = component_type(c.signatures, false, r).wgsl_vec();
                 params.push(format!("@location({r}) in{r}: {ty}"));
                 copy.push(format!("    v[{r}] = bitcast<vec4<u32>>(in{r});"));
-                ins.push(iface(
-                    Some(r),
-                    d.mask,
-                    Some(r),
-                    None,
-                    ty,
-                    &semantic(c.signatures, false, r),
-                ));
+                ins.push(located(c.signatures, false, r, d.mask, ty));
             }
             Some(SystemValueName::Known(SystemValue::VertexId)) => {
                 params.push(format!("@builtin(vertex_index) in{r}: u32"));
@@ -461,14 +459,7 @@ fn vertex(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
                 };
                 fields.push(format!("    @location({r}){flat} o{r}: {ty},"));
                 ret.push(format!("bitcast<{ty}>(o[{r}])"));
-                outs.push(iface(
-                    Some(r),
-                    d.mask,
-                    Some(r),
-                    None,
-                    ty,
-                    &semantic(c.signatures, true, r),
-                ));
+                outs.push(located(c.signatures, true, r, d.mask, ty));
             }
             Some(SystemValueName::Known(SystemValue::Position)) if !has_position => {
                 // The seed's `precise` rule: every vertex position is invariant.
