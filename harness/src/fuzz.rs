@@ -111,15 +111,19 @@ fn program_seed(seed: u64, index: u64) -> u64 {
 /// Narrow the knobs to what the translator accepts: every opcode row is probed with its
 /// single-instruction program, every feature with a small program using it. A rejection
 /// removes the opcode or feature; anything else (a crash too) keeps it, so a crash stays a
-/// finding.
+/// finding. Each removal names the translator's reason (`opcode msad ([dxdiff/refused] …)`),
+/// so a user can tell a stage dropped for the translator's reason from one dropped for
+/// dxdiff's.
 pub fn narrow(t: &dyn Translator, knobs: &Knobs) -> (Knobs, Vec<String>) {
     let mut k = knobs.clone();
     let mut removed = Vec::new();
-    let rejects = |blob: &[u8]| -> bool {
-        let Ok(shader) = dxbc::Shader::parse(blob) else {
-            return false;
-        };
-        matches!(t.translate(blob, &shader), Err(Failure::Rejected { .. }))
+    // The rejection's catalog id and reason, when the translator refuses the probe.
+    let rejects = |blob: &[u8]| -> Option<String> {
+        let shader = dxbc::Shader::parse(blob).ok()?;
+        match t.translate(blob, &shader) {
+            Err(f @ Failure::Rejected { .. }) => Some(f.skip().detail),
+            _ => None,
+        }
     };
     let rows = random::rows();
     let blobs: Vec<(dxbc::Opcode, Option<Vec<u8>>)> = rows
@@ -132,11 +136,13 @@ pub fn narrow(t: &dyn Translator, knobs: &Knobs) -> (Knobs, Vec<String>) {
         })
         .collect();
     let verdicts =
-        crate::parallel::par_map(&blobs, |(_, b)| b.as_deref().is_some_and(rejects), || false);
+        crate::parallel::par_map(&blobs, |(_, b)| b.as_deref().and_then(rejects), || None);
     for ((op, _), rejected) in blobs.iter().zip(verdicts) {
-        if rejected && !k.excluded.contains(op) {
+        if let Some(why) = rejected
+            && !k.excluded.contains(op)
+        {
             k.excluded.push(*op);
-            removed.push(format!("opcode {}", op.mnemonic()));
+            removed.push(format!("opcode {} ({why})", op.mnemonic()));
         }
     }
     // Features, each probed alone in the smallest program that has it.
@@ -276,10 +282,10 @@ pub fn narrow(t: &dyn Translator, knobs: &Knobs) -> (Knobs, Vec<String>) {
     ];
     for (name, p) in features {
         let Ok(blob) = p.blob() else { continue };
-        if !rejects(&blob) {
+        let Some(why) = rejects(&blob) else {
             continue;
-        }
-        removed.push(format!("feature {name}"));
+        };
+        removed.push(format!("feature {name} ({why})"));
         match name {
             "stage pixel" => k.stages.retain(|s| *s != Pixel),
             "stage vertex" => k.stages.retain(|s| *s != Vertex),

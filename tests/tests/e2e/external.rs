@@ -261,7 +261,13 @@ fn a_translator_that_refuses_everything_is_no_pass() {
         .output()
         .expect("runs");
     assert_eq!(fuzz.status.code(), Some(5), "{}", stdout(&fuzz));
-    assert!(String::from_utf8_lossy(&fuzz.stderr).contains("rejects every stage"));
+    let said = String::from_utf8_lossy(&fuzz.stderr);
+    assert!(said.contains("rejects every stage"), "{said}");
+    // Each probe it dropped names the translator's own reason.
+    assert!(
+        said.contains("feature stage pixel ([dxdiff/refused] not my format (instruction 0))"),
+        "{said}"
+    );
     let sweep = dxdiff()
         .args([
             "sweep",
