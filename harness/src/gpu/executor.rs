@@ -11,7 +11,6 @@ use translator::manifest::BindingKind;
 use translator::{Manifest, Translation};
 
 use super::isolated::{IsolatedGpu, Request};
-use super::storage::Element;
 use super::wrap::{self, Source, Wrapped};
 use super::{BindingClass, ComputeInputs, GpuError, Records};
 use crate::exec::{Batch, Executor, Prepared, Results, Unit};
@@ -62,14 +61,6 @@ struct Ready {
     stage: Option<Stage>,
 }
 
-/// A typed view's element as the executor packs it.
-fn element(f: oracles::interp::resources::Format) -> Element {
-    Element {
-        channels: u32::from(f.channels),
-        float: f.float,
-    }
-}
-
 /// The resources of a vector as the worker binds them (constant buffers only when they are
 /// not read per invocation).
 fn compute_inputs(res: &Resources, with_cbs: bool) -> Result<ComputeInputs, Skip> {
@@ -88,9 +79,7 @@ fn compute_inputs(res: &Resources, with_cbs: bool) -> Result<ComputeInputs, Skip
             Srv::Buffer(b) => {
                 inputs.srvs.insert(*slot, (b.words.clone(), b.size_bytes));
                 if let Some(f) = b.format {
-                    inputs
-                        .elements
-                        .insert((BindingClass::Srv, *slot), element(f));
+                    inputs.elements.insert((BindingClass::Srv, *slot), f);
                 }
             }
             Srv::Texture2d(_) => {
@@ -104,9 +93,7 @@ fn compute_inputs(res: &Resources, with_cbs: bool) -> Result<ComputeInputs, Skip
     for (slot, b) in &res.uavs {
         inputs.uavs.insert(*slot, (b.words.clone(), b.size_bytes));
         if let Some(f) = b.format {
-            inputs
-                .elements
-                .insert((BindingClass::Uav, *slot), element(f));
+            inputs.elements.insert((BindingClass::Uav, *slot), f);
         }
     }
     Ok(inputs)

@@ -22,6 +22,7 @@ pub mod wrap;
 use bound::{Bound, Readback, Unpack};
 pub use enables::directive_enables;
 use enables::{ENABLE_FEATURES, enable_feature};
+use storage::Slots;
 
 use translator::Manifest;
 use translator::manifest::{BindingKind, BindingLayout};
@@ -342,6 +343,16 @@ impl Gpu {
         if let Some(m) = self.modules.get(wgsl) {
             return Ok(m.clone());
         }
+        // Once per module text: the extensions it enables must be features of this device.
+        for name in directive_enables(wgsl) {
+            let granted = enable_feature(&name).is_some_and(|f| self.device.features().contains(f));
+            if !granted {
+                return Err(GpuError::Feature(format!(
+                    "`enable {name};` ({} does not grant it)",
+                    self.info.name
+                )));
+            }
+        }
         let device = self.device.clone();
         let m = self.scoped(|| {
             device.create_shader_module(wgpu::ShaderModuleDescriptor {
@@ -393,15 +404,6 @@ impl Gpu {
             clock = std::time::Instant::now();
         };
         self.check_lost()?;
-        for name in directive_enables(wgsl) {
-            let granted = enable_feature(&name).is_some_and(|f| self.device.features().contains(f));
-            if !granted {
-                return Err(GpuError::Feature(format!(
-                    "`enable {name};` ({} does not grant it)",
-                    self.info.name
-                )));
-            }
-        }
         let module = self.module(wgsl)?;
         lap(&mut phases.pipeline);
         let device = self.device.clone();
@@ -475,6 +477,23 @@ impl Gpu {
             let mut words = words;
             words.resize((size / 4) as usize, 0);
             planned.push((b, ty, words, unpack));
+        }
+        // Groups 0..=the highest one used (a group nothing is bound in gets an empty layout),
+        // checked before anything is allocated.
+        let group_count = planned
+            .iter()
+            .map(|(b, ..)| b.group)
+            .chain(textures.iter().map(|(b, ..)| b.group))
+            .chain(records.map(|r| r.group))
+            .map(|g| g.saturating_add(1))
+            .max()
+            .unwrap_or(0);
+        let allowed = device.limits().max_bind_groups;
+        if group_count > allowed {
+            return Err(GpuError::Unfeedable(format!(
+                "the module needs {group_count} bind groups (its own and the harness's records), \
+                 the device allows {allowed}"
+            )));
         }
         let bytes = |words: &[u32]| -> Vec<u8> {
             let mut v: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
@@ -570,19 +589,6 @@ impl Gpu {
             Ok((buffers, uav_buffers, record_out))
         })??;
         lap(&mut phases.upload);
-        // Groups 0..=the highest one used; a group nothing is bound in gets an empty layout.
-        let group_count = buffers
-            .iter()
-            .map(|(g, ..)| g.saturating_add(1))
-            .max()
-            .unwrap_or(0);
-        let allowed = device.limits().max_bind_groups;
-        if group_count > allowed {
-            return Err(GpuError::Unfeedable(format!(
-                "the module needs {group_count} bind groups (its own and the harness's records), \
-                 the device allows {allowed}"
-            )));
-        }
         let key: PipelineKey = (
             wgsl.to_string(),
             entry_point.to_string(),

@@ -12,54 +12,47 @@
 
 use super::GpuError;
 
-/// A typed element: its channels (words) and whether the format is float, which decides the
-/// default of a missing alpha.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Element {
-    /// 1..=4 words.
-    pub channels: u32,
-    /// `_FLOAT`: a missing alpha is 1.0 rather than 1.
-    pub float: bool,
-}
+/// A typed element: the view's format (its channels, and whether a missing alpha is 1.0 or 1),
+/// `R32_UINT` by default, as the interpreter reads it.
+pub type Element = oracles::interp::Format;
 
-impl Default for Element {
-    /// `R32_UINT`, a typed buffer's element when its view gives no format.
-    fn default() -> Self {
-        Element {
-            channels: 1,
-            float: false,
-        }
-    }
-}
-
-impl Element {
+/// Typed elements in slots of `lanes` words.
+pub trait Slots {
     /// Elements in `size_bytes`.
-    pub fn count(&self, size_bytes: u32) -> u32 {
-        size_bytes / (4 * self.channels.max(1))
+    fn count(&self, size_bytes: u32) -> u32;
+    /// Slots of `lanes` words: element `e`'s words, then D3D's defaults for a missing channel
+    /// ([`oracles::interp::Format::expand`]); at least one slot.
+    fn pack(&self, words: &[u32], elements: u32, lanes: u32) -> Vec<u32>;
+    /// The words of `elements` elements read back from slots of `lanes` words (the inverse of
+    /// [`pack`](Self::pack)); a channel past the slot reads 0.
+    fn unpack(&self, slots: &[u32], elements: u32, lanes: u32) -> Vec<u32>;
+}
+
+impl Slots for Element {
+    fn count(&self, size_bytes: u32) -> u32 {
+        size_bytes / self.stride().max(4)
     }
 
-    /// Slots of `lanes` words: element `e`'s words, then D3D's defaults for a missing channel.
-    pub fn pack(&self, words: &[u32], elements: u32, lanes: u32) -> Vec<u32> {
-        let ch = self.channels.max(1);
-        let one = if self.float { 0x3f80_0000 } else { 1 };
-        let mut out = Vec::with_capacity((elements.max(1) * lanes) as usize);
-        for e in 0..elements.max(1) {
-            for lane in 0..lanes {
-                out.push(match lane {
-                    _ if e >= elements => 0,
-                    l if l < ch => words.get((e * ch + l) as usize).copied().unwrap_or(0),
-                    3 => one,
-                    _ => 0,
-                });
-            }
+    fn pack(&self, words: &[u32], elements: u32, lanes: u32) -> Vec<u32> {
+        let ch = usize::from(self.channels.max(1));
+        let lanes = lanes as usize;
+        let mut out = Vec::with_capacity(elements.max(1) as usize * lanes);
+        for e in 0..elements as usize {
+            // Words past the end of `words` read as zero, as in the interpreter's buffers.
+            let present: [u32; 4] = std::array::from_fn(|c| {
+                (c < ch)
+                    .then(|| words.get(e * ch + c).copied())
+                    .flatten()
+                    .unwrap_or(0)
+            });
+            out.extend_from_slice(&self.expand(&present[..ch.min(4)])[..lanes]);
         }
+        out.resize(out.len().max(lanes), 0);
         out
     }
 
-    /// The words of `elements` elements read back from slots of `lanes` words (the inverse of
-    /// [`pack`](Self::pack)); a channel past the slot reads 0.
-    pub fn unpack(&self, slots: &[u32], elements: u32, lanes: u32) -> Vec<u32> {
-        let ch = self.channels.max(1);
+    fn unpack(&self, slots: &[u32], elements: u32, lanes: u32) -> Vec<u32> {
+        let ch = u32::from(self.channels.max(1));
         (0..elements)
             .flat_map(|e| (0..ch).map(move |c| (e, c)))
             .map(|(e, c)| {
@@ -84,19 +77,19 @@ pub struct StorageTexture {
     pub access: wgpu::StorageTextureAccess,
 }
 
-/// Words per texel of the formats that carry words unchanged, by WGSL name.
-fn format(name: &str) -> Option<(wgpu::TextureFormat, u32)> {
+/// The texture formats that carry words unchanged (32-bit lanes), by WGSL name.
+fn format(name: &str) -> Option<wgpu::TextureFormat> {
     use wgpu::TextureFormat as F;
     Some(match name {
-        "r32uint" => (F::R32Uint, 1),
-        "r32sint" => (F::R32Sint, 1),
-        "r32float" => (F::R32Float, 1),
-        "rg32uint" => (F::Rg32Uint, 2),
-        "rg32sint" => (F::Rg32Sint, 2),
-        "rg32float" => (F::Rg32Float, 2),
-        "rgba32uint" => (F::Rgba32Uint, 4),
-        "rgba32sint" => (F::Rgba32Sint, 4),
-        "rgba32float" => (F::Rgba32Float, 4),
+        "r32uint" => F::R32Uint,
+        "r32sint" => F::R32Sint,
+        "r32float" => F::R32Float,
+        "rg32uint" => F::Rg32Uint,
+        "rg32sint" => F::Rg32Sint,
+        "rg32float" => F::Rg32Float,
+        "rgba32uint" => F::Rgba32Uint,
+        "rgba32sint" => F::Rgba32Sint,
+        "rgba32float" => F::Rgba32Float,
         _ => return None,
     })
 }
@@ -120,7 +113,7 @@ impl StorageTexture {
         };
         let args = args.trim_end().trim_end_matches('>');
         let (name, access) = args.split_once(',').unwrap_or((args, "write"));
-        let Some((format, _)) = format(name.trim()) else {
+        let Some(format) = format(name.trim()) else {
             return unfeedable("only formats of 32-bit lanes carry the UAV's words unchanged");
         };
         let access = match access.trim() {

@@ -19,12 +19,22 @@ pub struct Buffer {
 }
 
 /// A typed element format: 32-bit channels only (what buffers and UAVs here carry).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Format {
     /// Channels present, 1..=4 (32 bits each).
     pub channels: u8,
     /// `_FLOAT` (not `_UINT`/`_SINT`/`_TYPELESS`): a missing alpha is then 1.0 rather than 1.
     pub float: bool,
+}
+
+impl Default for Format {
+    /// `R32_UINT`, the element format of a typed buffer bound without one.
+    fn default() -> Self {
+        Format {
+            channels: 1,
+            float: false,
+        }
+    }
 }
 
 impl Format {

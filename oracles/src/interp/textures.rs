@@ -11,12 +11,6 @@ use super::tracked::{Access, Space};
 use crate::domain::{Domain, Events, raise};
 use crate::rules::float as fl;
 
-/// `R32_UINT`, the element format of a typed buffer bound without one.
-const DEFAULT_FORMAT: Format = Format {
-    channels: 1,
-    float: false,
-};
-
 fn slot(op: &Operand, at: usize) -> Result<u32, InterpError> {
     match op.indices.first() {
         Some(dxbc::Index::Imm32(v)) => Ok(*v),
@@ -76,7 +70,7 @@ impl Machine<'_> {
                     let ev = &mut self.scratch_ev[l];
                     texels[l] = match self.res.srvs.get(&s) {
                         Some(Srv::Buffer(b)) => {
-                            let f = b.format.unwrap_or(DEFAULT_FORMAT);
+                            let f = b.format.unwrap_or_default();
                             typed_load(&b.words, b.size_bytes, f, addr[0][l], ev)
                         }
                         Some(Srv::Texture2d(t)) => {
@@ -96,7 +90,7 @@ impl Machine<'_> {
                 for &l in &active {
                     let mut ev = 0;
                     if let Some(b) = self.res.uavs.get(&s) {
-                        let f = b.format.unwrap_or(DEFAULT_FORMAT);
+                        let f = b.format.unwrap_or_default();
                         texels[l] = typed_load(&b.words, b.size_bytes, f, addr[0][l], &mut ev);
                         // One word per element stands for the element in race tracking.
                         let byte = u64::from(addr[0][l]) * u64::from(f.stride());
@@ -115,7 +109,7 @@ impl Machine<'_> {
                     let mut tracked = None;
                     match self.res.uavs.get_mut(&s) {
                         Some(b) => {
-                            let f = b.format.unwrap_or(DEFAULT_FORMAT);
+                            let f = b.format.unwrap_or_default();
                             let byte = u64::from(addr[0][l]) * u64::from(f.stride());
                             if byte + u64::from(f.stride()) <= u64::from(b.size_bytes) {
                                 tracked = Some(byte);
@@ -135,10 +129,11 @@ impl Machine<'_> {
                     if let Some(byte) = tracked {
                         let first = value[0][l];
                         self.race_access(Space::Uav(s), byte, l, Access::Write(first), at);
-                        let channels =
-                            self.res.uavs.get(&s).map_or(0, |b| {
-                                b.format.unwrap_or(DEFAULT_FORMAT).channels as usize
-                            });
+                        let channels = self
+                            .res
+                            .uavs
+                            .get(&s)
+                            .map_or(0, |b| b.format.unwrap_or_default().channels as usize);
                         for (ch, v) in value.iter().take(channels).enumerate() {
                             self.nan_store(
                                 Space::Uav(s),

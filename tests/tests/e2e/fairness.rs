@@ -6,28 +6,6 @@
 
 use crate::support::*;
 
-use std::path::Path;
-
-fn report(dir: &Path) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).expect("report"))
-        .expect("json")
-}
-
-fn assemble(dir: &Path, name: &str, text: &str) {
-    std::fs::create_dir_all(dir).expect("scratch");
-    let asm = dir.join(format!("{name}.asm"));
-    std::fs::write(&asm, text).expect("write");
-    let st = dxdiff()
-        .arg("asm")
-        .arg(&asm)
-        .arg("-o")
-        .arg(dir.join(format!("{name}.o")))
-        .status()
-        .expect("asm");
-    assert!(st.success(), "{name}");
-    std::fs::remove_file(asm).expect("tidy");
-}
-
 /// `v[r0.x + 1]` under `dcl_indexrange v1.xyzw 3`: the edge-biased inputs put `r0.x` far
 /// outside the range in most lanes (a shipped game's vertex program did this).
 const INPUT_INDEX: &str = "ps_5_0
@@ -167,21 +145,10 @@ fn a_translator_that_differs_only_in_nan_payloads_passes_without_claims() {
     );
     assert!(r["adapted_by"].get("dxdiff/nan").is_none(), "{text}");
     // The rewrite reached the WGSL: the translator really writes the other payload.
-    let blob = dir.join("add.o");
-    std::fs::write(
-        dir.join("add.asm"),
+    let blob = assemble(
+        &dir,
+        "add",
         "ps_5_0\ndcl_input_ps constant v0.x\ndcl_output o0.x\nadd o0.x, v0.x, v0.x\nret\n",
-    )
-    .expect("write");
-    assert!(
-        dxdiff()
-            .arg("asm")
-            .arg(dir.join("add.asm"))
-            .arg("-o")
-            .arg(&blob)
-            .status()
-            .expect("asm")
-            .success()
     );
     let t = dxdiff()
         .args(["translate", "--translator", translator])

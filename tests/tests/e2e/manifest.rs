@@ -7,11 +7,6 @@ use crate::support::*;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-fn report(dir: &Path) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).expect("report"))
-        .expect("json")
-}
-
 /// `verify --corpus-only` over `corpus` with `translator`; `None` without a GPU adapter.
 fn verify(translator: &str, corpus: &Path, dir: &Path) -> Option<Output> {
     let out = dxdiff()
@@ -23,14 +18,6 @@ fn verify(translator: &str, corpus: &Path, dir: &Path) -> Option<Output> {
         .output()
         .expect("runs");
     with_adapter(out)
-}
-
-/// A `cmd:` translator that answers every program with `answer` (a protocol document).
-fn fixed_answer(dir: &Path, answer: &serde_json::Value) -> String {
-    std::fs::create_dir_all(dir).expect("scratch");
-    let doc = dir.join("answer.json");
-    std::fs::write(&doc, answer.to_string()).expect("answer");
-    format!("cmd:cat >/dev/null; cat '{}'", doc.display())
 }
 
 /// A pixel program, assembled here, whose `v0` and `o0` the fixed answers below split into

@@ -37,11 +37,6 @@ fn translator(plant: Option<&str>) -> String {
     }
 }
 
-fn report(dir: &Path) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).expect("report"))
-        .expect("json")
-}
-
 /// `verify` over the built-in programs (200 inputs each) and the example's case files (2,000
 /// inputs each) through the node translator; `None` when there is no usable adapter.
 fn verify(plant: Option<&str>, dir: &Path) -> Option<Output> {

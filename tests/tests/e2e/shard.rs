@@ -8,11 +8,6 @@ use crate::support::*;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-fn report(dir: &Path) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).expect("report"))
-        .expect("json")
-}
-
 /// What must not depend on sharding: per program, everything but where its case file lives.
 fn outcome(r: &serde_json::Value) -> Vec<serde_json::Value> {
     r["programs"]

@@ -78,13 +78,14 @@ pub fn temp(prefix: &str, name: &str) -> PathBuf {
     d
 }
 
-/// Assemble dxdiff assembly `text` with `dxdiff asm` into `dir/NAME.dxbc` (the text kept
-/// beside it as `NAME.asm`), panicking with asm's message when it does not assemble.
+/// Assemble dxdiff assembly `text` with `dxdiff asm` into the container `dir/NAME.o` (the
+/// text is an intermediate file, removed after), panicking with asm's message when it does
+/// not assemble.
 pub fn assemble(dir: &Path, name: &str, text: &str) -> PathBuf {
     std::fs::create_dir_all(dir).expect("scratch");
     let source = dir.join(format!("{name}.asm"));
     std::fs::write(&source, text).expect("text");
-    let blob = dir.join(format!("{name}.dxbc"));
+    let blob = dir.join(format!("{name}.o"));
     let out = dxdiff()
         .arg("asm")
         .arg(&source)
@@ -94,10 +95,26 @@ pub fn assemble(dir: &Path, name: &str, text: &str) -> PathBuf {
         .expect("asm");
     assert!(
         out.status.success(),
-        "{}",
+        "{name}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
+    std::fs::remove_file(source).expect("tidy");
     blob
+}
+
+/// A `cmd:` translator that answers every program with `answer` (a protocol document), kept
+/// in `dir/answer.json`.
+pub fn fixed_answer(dir: &Path, answer: &serde_json::Value) -> String {
+    std::fs::create_dir_all(dir).expect("scratch");
+    let doc = dir.join("answer.json");
+    std::fs::write(&doc, answer.to_string()).expect("answer");
+    format!("cmd:cat >/dev/null; cat '{}'", doc.display())
+}
+
+/// A run's `report.json` in `dir`.
+pub fn report(dir: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).expect("report"))
+        .expect("json")
 }
 
 /// Stdout as text.

@@ -261,11 +261,6 @@ fn case_files_on_the_command_line_are_run() {
     );
 }
 
-fn report_of(dir: &Path) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).expect("report"))
-        .expect("json")
-}
-
 /// `--corpus`: every peer program runs over generated inputs (constant buffers vary per
 /// invocation; a compute program gets one dispatch per vector), what cannot run is a counted,
 /// typed skip, and nothing mismatches.
@@ -300,7 +295,7 @@ fn corpus_programs_run_over_generated_inputs() {
         }
         let stdout = String::from_utf8_lossy(&out.stdout);
         assert_eq!(out.status.code(), Some(0), "{profile}: {stdout}");
-        let report = report_of(&dir);
+        let report = report(&dir);
         let programs = report["programs"].as_array().expect("programs");
         assert_eq!(programs.len(), 73, "{profile}");
         // Doubles are rejected with their catalog id, and nothing else is skipped.
