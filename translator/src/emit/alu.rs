@@ -471,12 +471,19 @@ impl Ctx<'_> {
         use Opcode::*;
         let info = inst.info();
         let sources = &inst.operands[(info.dst as usize).min(inst.operands.len())..];
-        self.opaque_literals = !sources.is_empty()
-            && inst.opcode != Mov
+        let alu = inst.opcode != Mov
             && matches!(
                 info.kind,
-                Kind::AluFloat | Kind::AluInt | Kind::AluUint | Kind::Bit | Kind::Conversion
-            )
+                Kind::AluFloat
+                    | Kind::AluInt
+                    | Kind::AluUint
+                    | Kind::Bit
+                    | Kind::Conversion
+                    | Kind::Compare
+            );
+        self.opaque_non_finite = alu;
+        self.opaque_literals = alu
+            && !sources.is_empty()
             && sources
                 .iter()
                 .all(|o| o.ty == dxbc::OperandType::Immediate32);

@@ -113,11 +113,17 @@ impl TexelKind {
 
 /// Everything the body needs to know, gathered from declarations before emission.
 pub struct Ctx<'a> {
-    /// The instruction being lowered reads only immediates: they are bound to `let`s first, so
-    /// that WGSL does not evaluate the expression as a constant (where an integer overflow,
-    /// such as `0x3f800000u << 26u`, is a shader-creation error; D3D wraps). Found by
-    /// `dxdiff fuzz`.
+    /// The instruction being lowered reads only immediates: they are bound to function
+    /// `var`s first, so that WGSL does not evaluate the expression as a constant (where an
+    /// integer overflow, such as `0x3f800000u << 26u`, or a float result out of range, such as
+    /// `exp2` of 2^31, is a shader-creation error; D3D wraps or gives infinity). A `let` is not
+    /// enough: Chrome's Dawn folds it back into a constant when it creates the pipeline.
+    /// Found by `dxdiff fuzz` (naga) and `dxdiff fuzz --executor chrome` (Tint).
     pub opaque_literals: bool,
+    /// The ALU instruction being lowered may read an immediate as a float: one whose bits are
+    /// an infinity or a NaN is bound to a `var` too, because `bitcast<f32>` of such a constant
+    /// is a shader-creation error in WGSL (Tint enforces it; naga does not).
+    pub opaque_non_finite: bool,
     pub program: &'a Program,
     pub signatures: &'a [Signature],
     pub profile: Profile,
@@ -243,6 +249,7 @@ fn scan<'a>(
         indent: 1,
         needs_derivative_opt_out: false,
         opaque_literals: false,
+        opaque_non_finite: false,
         varying_depth: 0,
         next_temp: 0,
         switch_open: Vec::new(),

@@ -143,9 +143,10 @@ impl Ctx<'_> {
                 } else {
                     op.imm.first().copied().unwrap_or(0)
                 };
-                if self.opaque_literals {
+                let non_finite = v & 0x7f80_0000 == 0x7f80_0000;
+                if self.opaque_literals || (self.opaque_non_finite && non_finite) {
                     let t = self.fresh();
-                    self.line(&format!("let {t} = {};", lit(v)));
+                    self.line(&format!("var {t} = {};", lit(v)));
                     return Ok(t);
                 }
                 Ok(lit(v))
