@@ -35,6 +35,7 @@ fn bench(c: &mut Criterion) {
         counterexamples: false,
         shard: None,
         quiet: true,
+        runner: Default::default(),
     };
     let scratch = std::env::temp_dir().join(format!("dxdiff-bench-verify-{}", std::process::id()));
     match Verifier::new(opts, "auto", &scratch) {

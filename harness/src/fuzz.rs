@@ -47,6 +47,8 @@ pub struct FuzzOptions {
     pub quiet: bool,
     /// Run only the program indices K modulo N (`--shard K/N`).
     pub shard: Option<reports::shard::Shard>,
+    /// What runs the translation's kernels (`--executor`).
+    pub runner: crate::gpu::executor::Runner,
 }
 
 /// Why a campaign could not run or keep its results. Codes: the GPU's and the output
@@ -471,6 +473,7 @@ pub fn run(o: &FuzzOptions, adapter: &str) -> Result<State, FuzzError> {
         counterexamples: false,
         shard: None,
         quiet: true,
+        runner: o.runner.clone(),
     };
     let mut v = Verifier::new(opts, adapter, &scratch)?;
     let mut bar = crate::progress::Progress::new("fuzz", o.programs, o.quiet);

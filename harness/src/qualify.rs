@@ -97,6 +97,7 @@ pub fn qualify(list: &[Program], translator: &dyn Translator) -> Record {
         adapted_lanes: BTreeMap::new(),
         programs,
         shard: None,
+        gate: None,
     };
     r.recount();
     r

@@ -38,6 +38,8 @@ pub struct SweepOptions {
     pub quiet: bool,
     /// Run only the chunks K modulo N of each op (`--shard K/N`).
     pub shard: Option<reports::shard::Shard>,
+    /// What runs the translation's kernels (`--executor`).
+    pub runner: crate::gpu::executor::Runner,
 }
 
 /// Why a sweep could not run. Codes: `sweep.op`, `sweep.range`, `sweep.state`, `sweep.write`,
@@ -178,6 +180,7 @@ pub fn run(o: &SweepOptions, adapter: &str) -> Result<(State, String), SweepErro
         counterexamples: true,
         shard: None,
         quiet: true,
+        runner: o.runner.clone(),
     };
     let mut v = Verifier::new(opts, adapter, &out.join("cases"))?;
     let end = u64::from(o.to) + 1;

@@ -134,6 +134,10 @@ pub struct Record {
     /// The shard this record was (`--shard K/N`), if it was one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<crate::shard::Part>,
+    /// The second compiler every qualified program's WGSL also passed (`--gate tint`): its
+    /// name and adapter. A program it rejects is failed, with its message.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gate: Option<String>,
 }
 
 /// Why a text is not a corpus record this version reads. Codes: `corpus-record.json`,

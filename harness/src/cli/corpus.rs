@@ -29,6 +29,10 @@ pub struct CorpusArgs {
     /// A record from an earlier run: print the transition, exit 1 on a regression.
     #[arg(long)]
     baseline: Option<PathBuf>,
+    /// A second compiler every qualified program's WGSL must pass: `tint` (Chrome's, through
+    /// the browser `--chrome` names). A module naga accepts and it rejects is failed.
+    #[arg(long, value_enum)]
+    gate: Option<Gate>,
     /// Also run every qualified program over N generated input vectors on the GPU.
     #[arg(long)]
     verify: Option<usize>,
@@ -49,6 +53,8 @@ pub struct CorpusArgs {
     /// the qualified programs each.
     #[arg(long, default_value = "auto")]
     adapter: String,
+    #[command(flatten)]
+    executor: super::ExecutorArgs,
     #[arg(long, default_value_t = 1, help = crate::spread::JOBS_HELP)]
     jobs: usize,
     /// Makes the `--verify` inputs reproducible.
@@ -64,6 +70,13 @@ pub struct CorpusArgs {
     /// `dxdiff merge` puts the shards' records back together.
     #[arg(long)]
     shard: Option<reports::shard::Shard>,
+}
+
+/// A second compiler for `--gate`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Gate {
+    /// Chrome's Tint, through `createShaderModule` and `getCompilationInfo`.
+    Tint,
 }
 
 /// Qualify the corpus, optionally verify it, compare with the baseline and write the records.
@@ -102,6 +115,25 @@ pub fn run(a: &CorpusArgs) -> CliResult {
     }
     let mut record = qualify::qualify(&list, translator.as_ref());
     record.shard = a.shard.map(crate::part);
+    if a.gate == Some(Gate::Tint) {
+        let opts = a.executor.chrome.options();
+        match crate::chrome::gate::tint(&mut record, &list, translator.as_ref(), opts) {
+            Ok(g) => eprintln!(
+                "dxdiff: tint compiled {} modules, rejected {}{}",
+                g.compiled,
+                g.rejected,
+                if g.lost > 0 {
+                    format!(", {} lost to the browser", g.lost)
+                } else {
+                    String::new()
+                }
+            ),
+            Err(e) => {
+                eprintln!("dxdiff: the tint gate: {e}");
+                return Ok(ExitCode::from(4));
+            }
+        }
+    }
     if let Some(n) = a.verify
         && let Err(code) = verify(&mut record, &list, a, n.max(1), translator)
     {
@@ -192,6 +224,7 @@ fn verify(
         counterexamples: true,
         shard: None,
         quiet: a.quiet,
+        runner: a.executor.runner(),
     };
     let blobs: std::collections::BTreeMap<&str, &[u8]> = list
         .iter()

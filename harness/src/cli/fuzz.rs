@@ -50,6 +50,8 @@ pub struct FuzzArgs {
     /// `OUT/shards/`), merged into one campaign folder.
     #[arg(long, default_value = "auto")]
     adapter: String,
+    #[command(flatten)]
+    executor: super::ExecutorArgs,
     #[arg(long, default_value_t = 1, help = crate::spread::JOBS_HELP)]
     jobs: usize,
     /// Input vectors per program, 1..=65536.
@@ -178,6 +180,7 @@ pub fn run(a: &FuzzArgs) -> CliResult {
         knobs,
         quiet: a.quiet,
         shard: a.shard,
+        runner: a.executor.runner(),
     };
     let workers = match crate::spread::workers(&a.adapter, a.jobs) {
         Ok(w) => w,

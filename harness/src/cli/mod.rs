@@ -133,6 +133,62 @@ impl TranslatorArgs {
     }
 }
 
+/// How dxdiff starts the browser for `--executor chrome` (docs/chrome.md).
+#[derive(Debug, Clone, clap::Args)]
+pub struct ChromeArgs {
+    /// The browser binary; default: `$CHROME`, else `chromium` on PATH.
+    #[arg(long)]
+    pub chrome: Option<PathBuf>,
+    /// A further browser flag (repeatable). `--chrome-flag=--use-webgpu-adapter=default`
+    /// uses a real GPU instead of SwiftShader.
+    #[arg(long = "chrome-flag", allow_hyphen_values = true)]
+    pub chrome_flags: Vec<String>,
+    /// Seconds one job may run in the browser before its GPU process is killed.
+    #[arg(long, default_value_t = 30)]
+    pub chrome_timeout: u64,
+}
+
+impl ChromeArgs {
+    /// The browser options these flags give.
+    pub fn options(&self) -> crate::chrome::ChromeOptions {
+        crate::chrome::ChromeOptions {
+            binary: self.chrome.clone(),
+            flags: self.chrome_flags.clone(),
+            timeout: std::time::Duration::from_secs(self.chrome_timeout.max(1)),
+        }
+    }
+}
+
+/// Which WebGPU implementation runs the translator's WGSL.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Candidate {
+    /// wgpu and naga on Vulkan (a real GPU, or lavapipe).
+    Gpu,
+    /// Chrome's Dawn and Tint, in a headless browser dxdiff starts.
+    Chrome,
+}
+
+/// `--executor` with the browser's options, for the commands that compare against the GPU.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ExecutorArgs {
+    /// `gpu` (wgpu) or `chrome` (the browser's WebGPU).
+    #[arg(long, value_enum, default_value = "gpu")]
+    pub executor: Candidate,
+    /// The browser's options, used with `chrome`.
+    #[command(flatten)]
+    pub chrome: ChromeArgs,
+}
+
+impl ExecutorArgs {
+    /// The runner these options choose.
+    pub fn runner(&self) -> crate::gpu::executor::Runner {
+        match self.executor {
+            Candidate::Gpu => crate::gpu::executor::Runner::Wgpu,
+            Candidate::Chrome => crate::gpu::executor::Runner::Chrome(self.chrome.options()),
+        }
+    }
+}
+
 /// A `map_err` adapter: a parse error in the program read from `path`.
 pub fn dxbc_err(path: &Path) -> impl Fn(dxbc::DxbcError) -> CliError + '_ {
     move |source| CliError::Dxbc {

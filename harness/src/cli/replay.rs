@@ -1,5 +1,6 @@
-//! `dxdiff replay PATH... [--executor interp|gpu]`: run case files (or folders of them) and check
-//! their expectations. One line per run that did not plainly pass, then `N passed, N failed, N
+//! `dxdiff replay PATH... [--executor interp|gpu|chrome[,...]]`: run case files (or folders of
+//! them) and check their expectations; with several executors, every run on each and a table
+//! comparing them. One line per run that did not plainly pass, then `N passed, N failed, N
 //! skipped` last: the line docs/case-format.md promises scripts. An inconclusive run (the
 //! reference or the executor could not finish it) says nothing about the translation, so it is
 //! counted among the skipped there, and a line `N inconclusive (counted as skipped)` just before
@@ -19,6 +20,18 @@ pub enum Executor {
     Interp,
     /// The translator's WGSL on a GPU through wgpu (lavapipe without one).
     Gpu,
+    /// The translator's WGSL on Chrome's WebGPU (Dawn and Tint), in a headless browser.
+    Chrome,
+}
+
+impl Executor {
+    fn name(self) -> &'static str {
+        match self {
+            Executor::Interp => "interp",
+            Executor::Gpu => "gpu",
+            Executor::Chrome => "chrome",
+        }
+    }
 }
 
 /// The arguments of `dxdiff replay`.
@@ -27,8 +40,10 @@ pub struct ReplayArgs {
     /// Case files, or folders searched for `*.json`.
     #[arg(required = true)]
     paths: Vec<PathBuf>,
-    #[arg(long, value_enum, default_value = "interp")]
-    executor: Executor,
+    /// One executor, or several (`gpu,chrome`): each run goes to every one of them, and a
+    /// table compares them.
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "interp")]
+    executor: Vec<Executor>,
     /// Instruction budget per batch; a run that exhausts it is inconclusive.
     #[arg(long, default_value_t = oracles::interp::DEFAULT_BUDGET)]
     budget: u64,
@@ -37,6 +52,18 @@ pub struct ReplayArgs {
     /// `auto` (a real GPU first, lavapipe otherwise) or a substring of the adapter's name.
     #[arg(long, default_value = "auto")]
     adapter: String,
+    #[command(flatten)]
+    chrome: super::ChromeArgs,
+}
+
+/// One executor's outcomes.
+#[derive(Debug, Default)]
+struct Tally {
+    passed: usize,
+    adapted: usize,
+    failed: usize,
+    inconclusive: usize,
+    skipped: usize,
 }
 
 /// Append `path` to `out`, or, for a folder, every `*.json` file under it in sorted order.
@@ -65,73 +92,119 @@ pub fn collect(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), CliError> {
 /// Replay every case file found and print the tally.
 pub fn run(a: &ReplayArgs) -> CliResult {
     let translator = a.translator.build()?;
-    let mut gpu = match a.executor {
-        Executor::Interp => None,
-        Executor::Gpu => match crate::gpu::isolated::IsolatedGpu::new(&a.adapter) {
-            Ok(g) => {
-                eprintln!("dxdiff: adapter {}", g.description);
+    let mut kinds = a.executor.clone();
+    kinds.dedup();
+    let several = kinds.len() > 1;
+    // Each executor: its kind, and the GPU behind it (none for the interpreter).
+    let mut executors = Vec::new();
+    for kind in &kinds {
+        let runner = match kind {
+            Executor::Interp => None,
+            Executor::Gpu => Some(crate::gpu::executor::Runner::Wgpu),
+            Executor::Chrome => Some(crate::gpu::executor::Runner::Chrome(a.chrome.options())),
+        };
+        let gpu = match runner.map(|r| r.open(&a.adapter)) {
+            None => None,
+            Some(Ok(g)) => {
+                eprintln!("dxdiff: {} adapter {}", kind.name(), g.description());
                 Some(crate::gpu::executor::GpuExecutor { gpu: g })
             }
-            Err(e) => {
+            Some(Err(e)) => {
                 eprintln!("dxdiff: {e}");
                 return Ok(ExitCode::from(4));
             }
-        },
-    };
+        };
+        executors.push((*kind, gpu, Tally::default()));
+    }
     let mut files = Vec::new();
     for p in &a.paths {
         collect(p, &mut files)?;
     }
-    let (mut passed, mut failed, mut inconclusive, mut skipped) = (0usize, 0usize, 0usize, 0usize);
     let mut malformed = 0usize;
+    // Runs whose outcome class differs between executors: (file, run, class per executor).
+    let mut differ: Vec<(String, String, Vec<&'static str>)> = Vec::new();
     for file in &files {
         let case = match super::read_case(file) {
             Ok(c) => c,
             Err(e) => {
                 println!("FAIL {e}");
-                failed += 1;
                 malformed += 1;
                 continue;
             }
         };
-        let (outcomes, findings) = match &mut gpu {
-            Some(g) => crate::replay::replay(
-                &case,
-                g,
-                translator.as_ref(),
-                crate::driver::Policy::once(a.budget),
-            ),
-            None => replay_interp_with_findings(&case, a.budget),
-        };
-        for f in &findings {
-            println!(
-                "{}",
-                reports::verify::finding_line(&file.display().to_string(), f)
-            );
+        let mut classes: std::collections::BTreeMap<String, Vec<&'static str>> = Default::default();
+        for (kind, gpu, tally) in &mut executors {
+            let tag = if several {
+                format!("[{}] ", kind.name())
+            } else {
+                String::new()
+            };
+            let (outcomes, findings) = match gpu {
+                Some(g) => crate::replay::replay(
+                    &case,
+                    g,
+                    translator.as_ref(),
+                    crate::driver::Policy::once(a.budget),
+                ),
+                None => replay_interp_with_findings(&case, a.budget),
+            };
+            for f in &findings {
+                println!(
+                    "{tag}{}",
+                    reports::verify::finding_line(&file.display().to_string(), f)
+                );
+            }
+            for (id, outcome) in outcomes {
+                let class = match outcome {
+                    RunOutcome::Passed => {
+                        tally.passed += 1;
+                        "passed"
+                    }
+                    RunOutcome::Adapted(ids) => {
+                        let list: Vec<String> =
+                            ids.iter().map(|i| format!("adapted({i})")).collect();
+                        println!("{tag}ADAPTED {} {id}: {}", file.display(), list.join(", "));
+                        tally.passed += 1;
+                        tally.adapted += 1;
+                        "adapted"
+                    }
+                    RunOutcome::Failed(why) => {
+                        println!("{tag}FAIL {} {id}: {why}", file.display());
+                        tally.failed += 1;
+                        "failed"
+                    }
+                    RunOutcome::Inconclusive(why) => {
+                        println!("{tag}INCONCLUSIVE {} {id}: {why}", file.display());
+                        tally.inconclusive += 1;
+                        "inconclusive"
+                    }
+                    RunOutcome::Skipped(why) => {
+                        println!("{tag}SKIP {} {id}: {why}", file.display());
+                        tally.skipped += 1;
+                        "skipped"
+                    }
+                };
+                classes.entry(id).or_default().push(class);
+            }
         }
-        for (id, outcome) in outcomes {
-            match outcome {
-                RunOutcome::Passed => passed += 1,
-                RunOutcome::Adapted(ids) => {
-                    let list: Vec<String> = ids.iter().map(|i| format!("adapted({i})")).collect();
-                    println!("ADAPTED {} {id}: {}", file.display(), list.join(", "));
-                    passed += 1;
-                }
-                RunOutcome::Failed(why) => {
-                    println!("FAIL {} {id}: {why}", file.display());
-                    failed += 1;
-                }
-                RunOutcome::Inconclusive(why) => {
-                    println!("INCONCLUSIVE {} {id}: {why}", file.display());
-                    inconclusive += 1;
-                }
-                RunOutcome::Skipped(why) => {
-                    println!("SKIP {} {id}: {why}", file.display());
-                    skipped += 1;
-                }
+        for (id, c) in classes {
+            if c.windows(2).any(|w| w[0] != w[1]) {
+                differ.push((file.display().to_string(), id, c));
             }
         }
     }
+    if several {
+        print_comparison(&executors, &differ);
+    }
+    let total = executors.iter().fold(Tally::default(), |mut t, (_, _, x)| {
+        t.passed += x.passed;
+        t.failed += x.failed;
+        t.inconclusive += x.inconclusive;
+        t.skipped += x.skipped;
+        t
+    });
+    let (passed, failed, inconclusive) = (total.passed, total.failed, total.inconclusive);
+    let skipped = total.skipped;
     if inconclusive > 0 {
         println!("{inconclusive} inconclusive (counted as skipped)");
     }
@@ -150,4 +223,44 @@ pub fn run(a: &ReplayArgs) -> CliResult {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The executors side by side: a Markdown table of their tallies, then every run whose
+/// outcome differs between them.
+fn print_comparison(
+    executors: &[(Executor, Option<crate::gpu::executor::GpuExecutor>, Tally)],
+    differ: &[(String, String, Vec<&'static str>)],
+) {
+    use crate::exec::Executor as _;
+    println!();
+    println!("| executor | adapter | passed | of them adapted | failed | inconclusive | skipped |");
+    println!("| --- | --- | ---: | ---: | ---: | ---: | ---: |");
+    for (kind, gpu, t) in executors {
+        let adapter = gpu.as_ref().map_or("interpreter".into(), |g| g.name());
+        println!(
+            "| {} | {adapter} | {} | {} | {} | {} | {} |",
+            kind.name(),
+            t.passed,
+            t.adapted,
+            t.failed,
+            t.inconclusive,
+            t.skipped
+        );
+    }
+    println!();
+    let names: Vec<&str> = executors.iter().map(|(k, ..)| k.name()).collect();
+    println!(
+        "{} runs differ between {}",
+        differ.len(),
+        names.join(" and ")
+    );
+    for (file, id, classes) in differ {
+        let pairs: Vec<String> = names
+            .iter()
+            .zip(classes)
+            .map(|(n, c)| format!("{n} {c}"))
+            .collect();
+        println!("DIFFER {file} {id}: {}", pairs.join(", "));
+    }
+    println!();
 }

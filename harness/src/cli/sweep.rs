@@ -35,6 +35,8 @@ pub struct SweepArgs {
     /// `OUT/shards/`), merged into one sweep folder.
     #[arg(long, default_value = "auto")]
     adapter: String,
+    #[command(flatten)]
+    executor: super::ExecutorArgs,
     #[arg(long, default_value_t = 1, help = crate::spread::JOBS_HELP)]
     jobs: usize,
     /// No progress on stderr.
@@ -124,6 +126,7 @@ pub fn run(a: &SweepArgs) -> CliResult {
         out: a.out.clone(),
         quiet: a.quiet,
         shard: a.shard,
+        runner: a.executor.runner(),
     };
     let workers = match crate::spread::workers(&a.adapter, a.jobs) {
         Ok(w) => w,

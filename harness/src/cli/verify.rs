@@ -40,6 +40,8 @@ pub struct VerifyArgs {
     /// each, merged into one report.
     #[arg(long, default_value = "auto")]
     adapter: String,
+    #[command(flatten)]
+    executor: super::ExecutorArgs,
     #[arg(long, default_value_t = 1, help = crate::spread::JOBS_HELP)]
     jobs: usize,
     /// Makes the inputs reproducible.
@@ -121,6 +123,7 @@ pub fn run(a: &VerifyArgs) -> CliResult {
         counterexamples: true,
         shard: a.shard,
         quiet: a.quiet,
+        runner: a.executor.runner(),
     };
     let report = match verify::run(&opts, &a.out, &a.adapter, a.jobs) {
         Ok(r) => r,

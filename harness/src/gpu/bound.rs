@@ -29,16 +29,13 @@ impl Bound {
     }
 }
 
-/// A UAV to read back after the dispatch: a buffer's bytes as they are, or a storage
-/// texture's texels with the element count and words per element to unpack.
+/// A binding to read back after the dispatch: a buffer's bytes as they are, or a storage
+/// texture's one row of texels of this many words each.
 #[derive(Debug)]
 pub(super) enum Readback {
-    Buffer(wgpu::Buffer, u64, Option<Unpack>),
-    Texture {
-        texture: wgpu::Texture,
-        unpack: Unpack,
-    },
+    Buffer(wgpu::Buffer, u64),
+    Texture(wgpu::Texture, u32),
 }
 
 /// How typed elements come back from wider slots: words per slot, elements, the element.
-pub(super) type Unpack = (u32, u32, storage::Element);
+pub type Unpack = (u32, u32, storage::Element);

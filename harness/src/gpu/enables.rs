@@ -8,15 +8,36 @@ pub(super) const ENABLE_FEATURES: wgpu::Features = wgpu::Features::SHADER_F16
     .union(wgpu::Features::DUAL_SOURCE_BLENDING)
     .union(wgpu::Features::PRIMITIVE_INDEX);
 
+/// Each WGSL extension with its wgpu feature and its WebGPU feature name: one table for both
+/// executors.
+const EXTENSIONS: [(&str, wgpu::Features, &str); 4] = [
+    ("f16", wgpu::Features::SHADER_F16, "shader-f16"),
+    (
+        "clip_distances",
+        wgpu::Features::CLIP_DISTANCES,
+        "clip-distances",
+    ),
+    (
+        "dual_source_blending",
+        wgpu::Features::DUAL_SOURCE_BLENDING,
+        "dual-source-blending",
+    ),
+    (
+        "primitive_index",
+        wgpu::Features::PRIMITIVE_INDEX,
+        "primitive-index",
+    ),
+];
+
 /// The device feature a WGSL `enable` needs; `None` for one this executor cannot grant.
 pub(super) fn enable_feature(name: &str) -> Option<wgpu::Features> {
-    Some(match name {
-        "f16" => wgpu::Features::SHADER_F16,
-        "clip_distances" => wgpu::Features::CLIP_DISTANCES,
-        "dual_source_blending" => wgpu::Features::DUAL_SOURCE_BLENDING,
-        "primitive_index" => wgpu::Features::PRIMITIVE_INDEX,
-        _ => return None,
-    })
+    EXTENSIONS.iter().find(|e| e.0 == name).map(|e| e.1)
+}
+
+/// The WebGPU feature (`GPUFeatureName`) a WGSL `enable` needs; `None` for one no executor
+/// grants.
+pub fn webgpu_feature(name: &str) -> Option<&'static str> {
+    EXTENSIONS.iter().find(|e| e.0 == name).map(|e| e.2)
 }
 
 /// The extensions a module's `enable` directives name. Directives come first in WGSL, so the
@@ -82,6 +103,7 @@ mod tests {
             assert!(translator::enable_capability(name).is_some(), "{name}");
         }
         assert!(enable_feature("wgpu_mesh_shader").is_none());
+        assert_eq!(webgpu_feature("f16"), Some("shader-f16"));
         let e = GpuError::Feature("x".into());
         assert_eq!(GpuError::from_wire(e.code(), e.detail()), e);
     }

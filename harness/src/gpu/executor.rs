@@ -13,6 +13,7 @@ use translator::{Manifest, Translation};
 use super::isolated::{IsolatedGpu, Request};
 use super::wrap::{self, Source, Wrapped};
 use super::{BindingClass, ComputeInputs, GpuError, Records};
+use super::{KernelOutput, Phases};
 use crate::exec::{Batch, Executor, Prepared, Results, Unit};
 
 /// Most words one GPU request carries (records and per-invocation constant buffers), which
@@ -23,11 +24,86 @@ const WORKGROUP: usize = 64;
 /// Most workgroups in one dimension of a dispatch.
 const MAX_GROUPS: usize = 65_535;
 
-/// The GPU behind the isolated worker.
+/// Compute vectors handed to the runner at once: a browser pulls them as one batch.
+const REQUESTS_AT_ONCE: usize = 16;
+
+/// Something that runs compute kernels as [`super::plan`] feeds them: the isolated wgpu
+/// worker, or a browser's WebGPU ([`crate::chrome::Chrome`]). Everything above it (wrapping
+/// pixel and vertex programs, chunking vectors, reading records) is the executor's and shared.
+pub trait KernelRunner: std::fmt::Debug + Send {
+    /// The adapter, as reports name it.
+    fn description(&self) -> String;
+
+    /// Run one kernel.
+    fn run(&mut self, request: &Request) -> Result<KernelOutput, GpuError>;
+
+    /// Run kernels in order. The answer stops after the first error that ends the device (a
+    /// hang, a loss): what follows would meet it again. A runner that can take a batch in one
+    /// exchange overrides this.
+    fn run_all(&mut self, requests: &[Request]) -> Vec<Result<KernelOutput, GpuError>> {
+        let mut out = Vec::with_capacity(requests.len());
+        for r in requests {
+            let got = self.run(r);
+            let stop = got.as_ref().is_err_and(ends_device);
+            out.push(got);
+            if stop {
+                break;
+            }
+        }
+        out
+    }
+
+    /// Where the time of every request so far went.
+    fn phases(&self) -> Phases;
+}
+
+/// Whether an error leaves the device unusable for the next request of the same program.
+pub fn ends_device(e: &GpuError) -> bool {
+    matches!(
+        e,
+        GpuError::Timeout(_) | GpuError::DeviceLost(_) | GpuError::Device(_)
+    )
+}
+
+impl KernelRunner for IsolatedGpu {
+    fn description(&self) -> String {
+        self.description.clone()
+    }
+
+    fn run(&mut self, request: &Request) -> Result<KernelOutput, GpuError> {
+        IsolatedGpu::run(self, request)
+    }
+
+    fn phases(&self) -> Phases {
+        self.phases
+    }
+}
+
+/// Which implementation of WebGPU runs the translator's kernels (`--executor`).
+#[derive(Debug, Clone, Default)]
+pub enum Runner {
+    /// wgpu and naga, through the isolated worker (`gpu`).
+    #[default]
+    Wgpu,
+    /// Chrome's Dawn and Tint, in a browser dxdiff starts (`chrome`).
+    Chrome(crate::chrome::ChromeOptions),
+}
+
+impl Runner {
+    /// Open the runner on `adapter` (wgpu's adapter choice; the browser picks its own).
+    pub fn open(&self, adapter: &str) -> Result<Box<dyn KernelRunner>, GpuError> {
+        Ok(match self {
+            Runner::Wgpu => Box::new(IsolatedGpu::new(adapter)?),
+            Runner::Chrome(o) => Box::new(crate::chrome::Chrome::new(o.clone())?),
+        })
+    }
+}
+
+/// A GPU (through wgpu's worker, or a browser) as the candidate executor.
 #[derive(Debug)]
 pub struct GpuExecutor {
-    /// The client of the worker process that owns the device.
-    pub gpu: IsolatedGpu,
+    /// What runs the kernels.
+    pub gpu: Box<dyn KernelRunner>,
 }
 
 /// How a GPU error ends a program: the device refusing a module naga accepted is the
@@ -158,28 +234,47 @@ impl GpuExecutor {
     fn run_compute(&mut self, r: &Ready, batch: &Batch) -> Result<Results, Skip> {
         let t = &r.translation;
         let mut out = Results::new(batch.vectors, 1, 0);
-        for k in 0..batch.vectors {
-            let inputs = compute_inputs(batch.resources_of(k), true)?;
-            let got = self.gpu.run(&Request {
-                wgsl: t.wgsl.clone(),
-                entry_point: t.manifest.entry_point.clone(),
-                manifest: r.manifest.clone(),
-                inputs,
-                groups: batch.groups,
-                records: None,
-            });
-            match got {
-                Ok(g) => out.uavs[k] = g.uavs,
-                Err(e) if k == 0 => return Err(skip_of(&e)),
-                Err(e) => {
-                    // A dispatch that hangs or kills the device would do so again: the rest
-                    // of the vectors are inconclusive too.
-                    for m in &mut out.missing[k..] {
-                        *m = Some(Inconclusive::Candidate(e.to_string()));
+        let keys: Vec<usize> = (0..batch.vectors).collect();
+        for part in keys.chunks(REQUESTS_AT_ONCE) {
+            let requests = part
+                .iter()
+                .map(|&k| {
+                    Ok(Request {
+                        wgsl: t.wgsl.clone(),
+                        entry_point: t.manifest.entry_point.clone(),
+                        manifest: r.manifest.clone(),
+                        inputs: compute_inputs(batch.resources_of(k), true)?,
+                        groups: batch.groups,
+                        records: None,
+                    })
+                })
+                .collect::<Result<Vec<_>, Skip>>()?;
+            let answers = self.gpu.run_all(&requests);
+            let answered = answers.len();
+            let mut stopped = None;
+            for (&k, got) in part.iter().zip(answers) {
+                match got {
+                    Ok(g) => out.uavs[k] = g.uavs,
+                    Err(e) if k == 0 => return Err(skip_of(&e)),
+                    Err(e) if ends_device(&e) => {
+                        stopped = Some((k, e));
+                        break;
                     }
-                    out.stopped = Some(skip_of(&e));
-                    break;
+                    Err(e) => out.missing[k] = Some(Inconclusive::Candidate(e.to_string())),
                 }
+            }
+            if stopped.is_none() && answered < part.len() {
+                let e = GpuError::DeviceLost("the runner answered fewer kernels than asked".into());
+                stopped = Some((part[answered], e));
+            }
+            if let Some((k, e)) = stopped {
+                // A dispatch that hangs or kills the device would do so again: the rest
+                // of the vectors are inconclusive too.
+                for m in &mut out.missing[k..] {
+                    *m = Some(Inconclusive::Candidate(e.to_string()));
+                }
+                out.stopped = Some(skip_of(&e));
+                break;
             }
         }
         Ok(out)
@@ -272,7 +367,7 @@ impl GpuExecutor {
 
 impl Executor for GpuExecutor {
     fn name(&self) -> String {
-        self.gpu.description.clone()
+        self.gpu.description()
     }
 
     fn prepare(&mut self, unit: &Unit<'_>) -> Result<Prepared, Skip> {

@@ -15,17 +15,16 @@ mod bound;
 mod enables;
 pub mod executor;
 pub mod isolated;
+pub mod plan;
 pub mod storage;
 pub mod wire;
 pub mod wrap;
 
-use bound::{Bound, Readback, Unpack};
-pub use enables::directive_enables;
+use bound::{Bound, Readback};
 use enables::{ENABLE_FEATURES, enable_feature};
-use storage::Slots;
+pub use enables::{directive_enables, webgpu_feature};
 
 use translator::Manifest;
-use translator::manifest::{BindingKind, BindingLayout};
 
 /// Why GPU work did not produce results. Codes: `gpu.no-adapter`, `gpu.device`,
 /// `gpu.validation`, `gpu.unfeedable`, `gpu.feature`, `gpu.timeout`, `gpu.device-lost`; the isolated worker
@@ -407,187 +406,98 @@ impl Gpu {
         let module = self.module(wgsl)?;
         lap(&mut phases.pipeline);
         let device = self.device.clone();
-        // What each binding holds, decided before anything is created.
-        // Buffers: binding, type, words, and how a UAV's words come back (typed elements in
-        // vec4 slots).
-        let mut planned: Vec<(
-            &translator::manifest::Binding,
-            wgpu::BufferBindingType,
-            Vec<u32>,
-            Option<Unpack>,
-        )> = Vec::new();
-        // UAVs declared as storage textures: binding, layout, words, elements, element.
-        let mut textures = Vec::new();
-        let element = |class, register| {
-            inputs
-                .elements
-                .get(&(class, register))
-                .copied()
-                .unwrap_or_default()
-        };
-        for b in &manifest.bindings {
-            if b.kind == BindingKind::Uav
-                && let Some(layout) = storage::StorageTexture::parse(b.layout.as_str())?
-            {
-                let (words, size) = inputs.uavs.get(&b.register).cloned().unwrap_or_default();
-                let e = element(BindingClass::Uav, b.register);
-                textures.push((b, layout, words, e.count(size), e));
-                continue;
-            }
-            let read_only = wgpu::BufferBindingType::Storage { read_only: true };
-            let read_write = wgpu::BufferBindingType::Storage { read_only: false };
-            let (ty, words, size, unpack) = match &b.kind {
-                BindingKind::Cbuffer => {
-                    let size = u64::from(b.size_bytes.unwrap_or(16));
-                    let words = inputs.cbs.get(&b.register).cloned().unwrap_or_default();
-                    (wgpu::BufferBindingType::Uniform, words, size, None)
-                }
-                BindingKind::Srv | BindingKind::Uav
-                    if b.layout == BindingLayout::StorageVec4U32Array =>
-                {
-                    let (class, (words, size), ty) = if b.kind == BindingKind::Srv {
-                        let srv = inputs.srvs.get(&b.register).cloned();
-                        (BindingClass::Srv, srv.unwrap_or_default(), read_only)
-                    } else {
-                        let uav = inputs.uavs.get(&b.register).cloned();
-                        (BindingClass::Uav, uav.unwrap_or_default(), read_write)
-                    };
-                    let e = element(class, b.register);
-                    let n = e.count(size);
-                    let words = e.pack(&words, n, 4);
-                    let size = words.len() as u64 * 4;
-                    let unpack = (class == BindingClass::Uav).then_some((4, n, e));
-                    (ty, words, size, unpack)
-                }
-                BindingKind::Srv if b.layout.is_storage() => {
-                    let (words, size) = inputs.srvs.get(&b.register).cloned().unwrap_or_default();
-                    (read_only, words, u64::from(size).max(4), None)
-                }
-                BindingKind::Uav if b.layout.is_storage() => {
-                    let (words, size) = inputs.uavs.get(&b.register).cloned().unwrap_or_default();
-                    (read_write, words, u64::from(size).max(4), None)
-                }
-                other => {
-                    return Err(GpuError::Unfeedable(format!(
-                        "{other} bindings ({}) are not fed yet",
-                        b.layout
-                    )));
-                }
-            };
-            let mut words = words;
-            words.resize((size / 4) as usize, 0);
-            planned.push((b, ty, words, unpack));
-        }
-        // Groups 0..=the highest one used (a group nothing is bound in gets an empty layout),
-        // checked before anything is allocated.
-        let group_count = planned
-            .iter()
-            .map(|(b, ..)| b.group)
-            .chain(textures.iter().map(|(b, ..)| b.group))
-            .chain(records.map(|r| r.group))
-            .map(|g| g.saturating_add(1))
-            .max()
-            .unwrap_or(0);
-        let allowed = device.limits().max_bind_groups;
-        if group_count > allowed {
-            return Err(GpuError::Unfeedable(format!(
-                "the module needs {group_count} bind groups (its own and the harness's records), \
-                 the device allows {allowed}"
-            )));
-        }
-        let bytes = |words: &[u32]| -> Vec<u8> {
-            let mut v: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-            if v.is_empty() {
-                v.extend_from_slice(&[0; 4]);
-            }
-            v
-        };
+        let limits = device.limits();
+        let plan = plan::plan(
+            manifest,
+            inputs,
+            records,
+            &plan::Limits {
+                bind_groups: limits.max_bind_groups,
+                texture_1d: limits.max_texture_dimension_1d,
+                texture_2d: limits.max_texture_dimension_2d,
+            },
+        )?;
+        let group_count = plan.group_count;
         // Every buffer gets its own allocation for this dispatch: a queue write would land
         // before an earlier encoded dispatch ran.
-        let (buffers, uav_buffers, record_out) = self.scoped(|| {
-            // (group, binding, type, buffer): the translator's resources where its manifest
-            // declares them, then the harness's records in the group the wrapper chose.
+        let (buffers, backs) = self.scoped(|| {
+            // (group, binding, what is bound), and what is read back, in plan order.
             let mut buffers: Vec<(u32, u32, Bound)> = Vec::new();
-            let mut uav_buffers: Vec<(u32, Readback)> = Vec::new();
-            for (b, ty, words, unpack) in &planned {
-                let usage = match ty {
-                    wgpu::BufferBindingType::Uniform => wgpu::BufferUsages::UNIFORM,
-                    _ => wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+            let mut backs: Vec<Readback> = Vec::new();
+            for p in &plan.bindings {
+                let bytes = p.bytes();
+                let bound = match p.slot {
+                    plan::Slot::Texture { texture, width } => {
+                        let size = wgpu::Extent3d {
+                            width,
+                            height: 1,
+                            depth_or_array_layers: 1,
+                        };
+                        let dimension = match texture.dimension {
+                            wgpu::TextureViewDimension::D1 => wgpu::TextureDimension::D1,
+                            _ => wgpu::TextureDimension::D2,
+                        };
+                        let tex = device.create_texture_with_data(
+                            &self.queue,
+                            &wgpu::TextureDescriptor {
+                                label: Some("storage texture UAV"),
+                                size,
+                                mip_level_count: 1,
+                                sample_count: 1,
+                                dimension,
+                                format: texture.format,
+                                usage: wgpu::TextureUsages::STORAGE_BINDING
+                                    | wgpu::TextureUsages::COPY_SRC,
+                                view_formats: &[],
+                            },
+                            wgpu::util::TextureDataOrder::LayerMajor,
+                            &bytes,
+                        );
+                        let view = tex.create_view(&wgpu::TextureViewDescriptor {
+                            dimension: Some(texture.dimension),
+                            ..Default::default()
+                        });
+                        if p.back.is_some() {
+                            backs.push(Readback::Texture(tex, texture.lanes()));
+                        }
+                        Bound::Texture(texture, view)
+                    }
+                    slot => {
+                        let (ty, usage) = match slot {
+                            plan::Slot::Uniform => (
+                                wgpu::BufferBindingType::Uniform,
+                                wgpu::BufferUsages::UNIFORM,
+                            ),
+                            plan::Slot::Storage { read_only } => (
+                                wgpu::BufferBindingType::Storage { read_only },
+                                wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+                            ),
+                            plan::Slot::Texture { .. } => unreachable!("matched above"),
+                        };
+                        let buffer = if p.words.is_empty() {
+                            device.create_buffer(&wgpu::BufferDescriptor {
+                                label: None,
+                                size: bytes.len() as u64,
+                                usage,
+                                mapped_at_creation: false,
+                            })
+                        } else {
+                            device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                                label: None,
+                                contents: &bytes,
+                                usage,
+                            })
+                        };
+                        if p.back.is_some() {
+                            backs.push(Readback::Buffer(buffer.clone(), bytes.len() as u64));
+                        }
+                        Bound::Buffer(ty, buffer)
+                    }
                 };
-                let buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                    label: None,
-                    contents: &bytes(words),
-                    usage,
-                });
-                if b.kind == BindingKind::Uav {
-                    let size = words.len() as u64 * 4;
-                    let back = Readback::Buffer(buffer.clone(), size, *unpack);
-                    uav_buffers.push((b.register, back));
-                }
-                buffers.push((b.group, b.binding, Bound::Buffer(*ty, buffer)));
+                buffers.push((p.group, p.binding, bound));
             }
-            for (b, layout, words, elements, element) in &textures {
-                let size = layout.extent(*elements, &device)?;
-                let dimension = match layout.dimension {
-                    wgpu::TextureViewDimension::D1 => wgpu::TextureDimension::D1,
-                    _ => wgpu::TextureDimension::D2,
-                };
-                let texture = device.create_texture_with_data(
-                    &self.queue,
-                    &wgpu::TextureDescriptor {
-                        label: Some("storage texture UAV"),
-                        size,
-                        mip_level_count: 1,
-                        sample_count: 1,
-                        dimension,
-                        format: layout.format,
-                        usage: wgpu::TextureUsages::STORAGE_BINDING | wgpu::TextureUsages::COPY_SRC,
-                        view_formats: &[],
-                    },
-                    wgpu::util::TextureDataOrder::LayerMajor,
-                    &bytes(&element.pack(words, *elements, layout.lanes())),
-                );
-                let view = texture.create_view(&wgpu::TextureViewDescriptor {
-                    dimension: Some(layout.dimension),
-                    ..Default::default()
-                });
-                uav_buffers.push((
-                    b.register,
-                    Readback::Texture {
-                        texture,
-                        unpack: (layout.lanes(), *elements, *element),
-                    },
-                ));
-                buffers.push((b.group, b.binding, Bound::Texture(*layout, view)));
-            }
-            let record_out = records.map(|r| {
-                let init = |label, words: &[u32]| {
-                    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                        label: Some(label),
-                        contents: &bytes(words),
-                        usage: wgpu::BufferUsages::STORAGE,
-                    })
-                };
-                let size = u64::from(r.out_words.max(1)) * 4;
-                let output = device.create_buffer(&wgpu::BufferDescriptor {
-                    label: Some("records out"),
-                    size,
-                    usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
-                    mapped_at_creation: false,
-                });
-                let read = wgpu::BufferBindingType::Storage { read_only: true };
-                let write = wgpu::BufferBindingType::Storage { read_only: false };
-                let in_ = init("records in", &r.input);
-                buffers.push((r.group, 0, Bound::Buffer(read, in_)));
-                buffers.push((r.group, 1, Bound::Buffer(write, output.clone())));
-                for (i, w) in r.lane_buffers.iter().enumerate() {
-                    let lane = init("per-invocation", w);
-                    buffers.push((r.group, 2 + i as u32, Bound::Buffer(read, lane)));
-                }
-                (output, size)
-            });
-            Ok((buffers, uav_buffers, record_out))
-        })??;
+            (buffers, backs)
+        })?;
         lap(&mut phases.upload);
         let key: PipelineKey = (
             wgsl.to_string(),
@@ -673,12 +583,9 @@ impl Gpu {
             }
             pass.dispatch_workgroups(groups[0], groups[1], groups[2]);
         }
-        let record_out =
-            record_out.map(|(output, size)| (u32::MAX, Readback::Buffer(output, size, None)));
-        // Each readback: its register, the staging buffer, and how to unpack it.
-        let mut readbacks: Vec<(u32, wgpu::Buffer, Option<Unpack>)> = Vec::new();
+        let mut staged: Vec<wgpu::Buffer> = Vec::new();
         let staging = self.scoped(|| {
-            for (register, back) in uav_buffers.iter().chain(record_out.iter()) {
+            for back in &backs {
                 let stage = |size: u64| {
                     device.create_buffer(&wgpu::BufferDescriptor {
                         label: None,
@@ -688,15 +595,15 @@ impl Gpu {
                     })
                 };
                 match back {
-                    Readback::Buffer(buf, size, unpack) => {
+                    Readback::Buffer(buf, size) => {
                         let staging = stage(*size);
                         encoder.copy_buffer_to_buffer(buf, 0, &staging, 0, *size);
-                        readbacks.push((*register, staging, *unpack));
+                        staged.push(staging);
                     }
-                    Readback::Texture { texture, unpack } => {
+                    Readback::Texture(texture, lanes) => {
                         // One row: no row pitch to align.
                         let size = texture.size();
-                        let bytes = u64::from(size.width) * u64::from(unpack.0) * 4;
+                        let bytes = u64::from(size.width) * u64::from(*lanes) * 4;
                         let staging = stage(bytes);
                         encoder.copy_texture_to_buffer(
                             texture.as_image_copy(),
@@ -710,14 +617,14 @@ impl Gpu {
                             },
                             size,
                         );
-                        readbacks.push((*register, staging, Some(*unpack)));
+                        staged.push(staging);
                     }
                 }
             }
             encoder.finish()
         })?;
         self.queue.submit([staging]);
-        for (_, staging, _) in &readbacks {
+        for staging in &staged {
             staging.slice(..).map_async(wgpu::MapMode::Read, |_| {});
         }
         self.device
@@ -731,26 +638,22 @@ impl Gpu {
             })?;
         self.check_lost()?;
         lap(&mut phases.dispatch);
-        let mut out = BTreeMap::new();
-        for (register, staging, unpack) in readbacks {
+        let mut read = Vec::with_capacity(staged.len());
+        for staging in staged {
             let view = staging
                 .slice(..)
                 .get_mapped_range()
                 .map_err(|e| GpuError::DeviceLost(format!("readback failed: {e}")))?;
-            let words: Vec<u32> = view
-                .chunks_exact(4)
-                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                .collect();
-            let words = match unpack {
-                Some((lanes, elements, element)) => element.unpack(&words, elements, lanes),
-                None => words,
-            };
-            out.insert(register, words);
+            read.push(
+                view.chunks_exact(4)
+                    .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                    .collect(),
+            );
         }
-        let records_out = out.remove(&u32::MAX);
+        let (uavs, records_out) = plan.unpack(read);
         lap(&mut phases.readback);
         Ok(KernelOutput {
-            uavs: out,
+            uavs,
             records: records_out,
             phases,
         })

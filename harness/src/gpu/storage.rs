@@ -77,21 +77,25 @@ pub struct StorageTexture {
     pub access: wgpu::StorageTextureAccess,
 }
 
-/// The texture formats that carry words unchanged (32-bit lanes), by WGSL name.
-fn format(name: &str) -> Option<wgpu::TextureFormat> {
+/// The texture formats that carry words unchanged (32-bit lanes), by WGSL name: the one table
+/// both ways (parsing a layout, and naming the format to a browser).
+const FORMATS: [(&str, wgpu::TextureFormat); 9] = {
     use wgpu::TextureFormat as F;
-    Some(match name {
-        "r32uint" => F::R32Uint,
-        "r32sint" => F::R32Sint,
-        "r32float" => F::R32Float,
-        "rg32uint" => F::Rg32Uint,
-        "rg32sint" => F::Rg32Sint,
-        "rg32float" => F::Rg32Float,
-        "rgba32uint" => F::Rgba32Uint,
-        "rgba32sint" => F::Rgba32Sint,
-        "rgba32float" => F::Rgba32Float,
-        _ => return None,
-    })
+    [
+        ("r32uint", F::R32Uint),
+        ("r32sint", F::R32Sint),
+        ("r32float", F::R32Float),
+        ("rg32uint", F::Rg32Uint),
+        ("rg32sint", F::Rg32Sint),
+        ("rg32float", F::Rg32Float),
+        ("rgba32uint", F::Rgba32Uint),
+        ("rgba32sint", F::Rgba32Sint),
+        ("rgba32float", F::Rgba32Float),
+    ]
+};
+
+fn format(name: &str) -> Option<wgpu::TextureFormat> {
+    FORMATS.iter().find(|(n, _)| *n == name).map(|(_, f)| *f)
 }
 
 impl StorageTexture {
@@ -143,24 +147,45 @@ impl StorageTexture {
         }
     }
 
-    /// The texture's size for `elements` elements: one row, at least one texel.
-    pub fn extent(&self, elements: u32, device: &wgpu::Device) -> Result<wgpu::Extent3d, GpuError> {
+    /// The row's width for `elements` elements: at least one texel, at most the device's
+    /// widest texture of this dimension.
+    pub fn width(&self, elements: u32, limits: &super::plan::Limits) -> Result<u32, GpuError> {
         let width = elements.max(1);
-        let limits = device.limits();
         let max = match self.dimension {
-            wgpu::TextureViewDimension::D1 => limits.max_texture_dimension_1d,
-            _ => limits.max_texture_dimension_2d,
+            wgpu::TextureViewDimension::D1 => limits.texture_1d,
+            _ => limits.texture_2d,
         };
         if width > max {
             return Err(GpuError::Unfeedable(format!(
                 "a storage texture of {width} texels; the device allows {max}"
             )));
         }
-        Ok(wgpu::Extent3d {
-            width,
-            height: 1,
-            depth_or_array_layers: 1,
-        })
+        Ok(width)
+    }
+
+    /// The texel format's WGSL (and WebGPU) name.
+    pub fn format_name(&self) -> &'static str {
+        FORMATS
+            .iter()
+            .find(|(_, f)| *f == self.format)
+            .map_or("r32uint", |(n, _)| n)
+    }
+
+    /// The WebGPU `storageTexture.access` value.
+    pub fn access_name(&self) -> &'static str {
+        match self.access {
+            wgpu::StorageTextureAccess::ReadOnly => "read-only",
+            wgpu::StorageTextureAccess::ReadWrite => "read-write",
+            _ => "write-only",
+        }
+    }
+
+    /// The WebGPU view dimension (`1d` or `2d`).
+    pub fn dimension_name(&self) -> &'static str {
+        match self.dimension {
+            wgpu::TextureViewDimension::D1 => "1d",
+            _ => "2d",
+        }
     }
 }
 
@@ -175,6 +200,8 @@ mod tests {
             .expect("a storage texture");
         assert_eq!(t.lanes(), 4);
         assert_eq!(t.access, wgpu::StorageTextureAccess::ReadWrite);
+        let names = (t.format_name(), t.access_name(), t.dimension_name());
+        assert_eq!(names, ("rgba32uint", "read-write", "1d"));
         let t = StorageTexture::parse("texture_storage_2d<r32float, write>")
             .expect("fed")
             .expect("a storage texture");

@@ -17,7 +17,6 @@ use crate::exec::Executor;
 use crate::exec::interp::Interpreter;
 use crate::gpu::GpuError;
 use crate::gpu::executor::GpuExecutor;
-use crate::gpu::isolated::IsolatedGpu;
 use crate::progress::Progress;
 use crate::translators::Shared;
 
@@ -46,6 +45,8 @@ pub struct Options {
     /// Run only this shard's programs (`--shard K/N`): the K-th of every N in the run's order
     /// (built-in programs, embedded cases, case files, corpus programs).
     pub shard: Option<reports::shard::Shard>,
+    /// What runs the translation's kernels (`--executor`).
+    pub runner: crate::gpu::executor::Runner,
 }
 
 /// A verification session: the options, both executors, where counterexamples go, and where
@@ -65,13 +66,13 @@ pub struct Verifier {
 }
 
 impl Verifier {
-    /// Start the GPU worker on `adapter`; counterexamples go to `cases_dir`.
+    /// Open the options' runner on `adapter`; counterexamples go to `cases_dir`.
     pub fn new(opts: Options, adapter: &str, cases_dir: &Path) -> Result<Verifier, GpuError> {
         Ok(Verifier {
-            opts,
             gpu: GpuExecutor {
-                gpu: IsolatedGpu::new(adapter)?,
+                gpu: opts.runner.open(adapter)?,
             },
+            opts,
             interp: Interpreter,
             cases_dir: cases_dir.to_path_buf(),
             seconds: BTreeMap::new(),
@@ -205,7 +206,7 @@ fn run_on(opts: &Options, out_dir: &Path, adapter: &str) -> Result<RunReport, Gp
     }
     bar.set(corpus.len() as u64, "");
     bar.finish();
-    for (k, s) in v.gpu.gpu.phases.named() {
+    for (k, s) in v.gpu.gpu.phases().named() {
         report.gpu_phases.insert(k.to_string(), s);
     }
     report.seconds = v.seconds;

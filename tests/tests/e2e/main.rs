@@ -3,6 +3,7 @@
 mod support;
 
 mod catalog;
+mod chrome;
 mod cli;
 mod corpus;
 mod deploy;

@@ -1,0 +1,309 @@
+//! What one dispatch binds, decided before any device object exists: every binding's group,
+//! slot kind and initial words, and which of them come back afterwards. wgpu
+//! ([`super::Gpu::run_kernel`]) and the browser ([`crate::chrome`]) both execute the same plan,
+//! so a difference between them is a difference of the implementations, never of the feeding.
+
+use translator::Manifest;
+use translator::manifest::{BindingKind, BindingLayout};
+
+use super::bound::Unpack;
+use super::storage::{Slots, StorageTexture};
+use super::{BindingClass, ComputeInputs, GpuError, Records};
+
+/// The device limits a plan is checked against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Most bind groups a pipeline may use.
+    pub bind_groups: u32,
+    /// Widest 1D texture.
+    pub texture_1d: u32,
+    /// Widest 2D texture.
+    pub texture_2d: u32,
+}
+
+/// How a binding is declared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Slot {
+    /// `var<uniform>`.
+    Uniform,
+    /// `var<storage>`, read-only or read-write.
+    Storage {
+        /// `read` rather than `read_write`.
+        read_only: bool,
+    },
+    /// A storage texture one row of `width` texels.
+    Texture {
+        /// Its declaration.
+        texture: StorageTexture,
+        /// Texels in the row.
+        width: u32,
+    },
+}
+
+/// What a binding's words become after the dispatch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Back {
+    /// The UAV at this register: its words, unpacked from wider slots when typed.
+    Uav(u32, Option<Unpack>),
+    /// The output records of a wrapped pixel or vertex kernel.
+    Records,
+}
+
+/// One binding of the dispatch.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Planned {
+    /// `@group`.
+    pub group: u32,
+    /// `@binding`.
+    pub binding: u32,
+    /// How it is declared.
+    pub slot: Slot,
+    /// Initial words; the rest of [`Planned::words_len`] is zero.
+    pub words: Vec<u32>,
+    /// The resource's length in words (at least one).
+    pub words_len: usize,
+    /// Whether and how it is read back.
+    pub back: Option<Back>,
+}
+
+impl Planned {
+    /// The initial contents as bytes, zero-filled to the full length.
+    pub fn bytes(&self) -> Vec<u8> {
+        let mut v = Vec::with_capacity(self.words_len * 4);
+        for w in self.words.iter().take(self.words_len) {
+            v.extend_from_slice(&w.to_le_bytes());
+        }
+        v.resize(self.words_len * 4, 0);
+        v
+    }
+}
+
+/// Every binding of one dispatch, and how many bind groups its pipeline has (groups nothing
+/// is bound in get empty layouts).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Plan {
+    /// The translator's resources where its manifest declares them, then the harness's
+    /// records in the group the wrapper chose.
+    pub bindings: Vec<Planned>,
+    /// Groups 0..group_count.
+    pub group_count: u32,
+}
+
+impl Plan {
+    /// The UAV words and output records from the words read back, in the order of the
+    /// bindings that have a [`Back`].
+    pub fn unpack(
+        &self,
+        read: Vec<Vec<u32>>,
+    ) -> (std::collections::BTreeMap<u32, Vec<u32>>, Option<Vec<u32>>) {
+        let mut uavs = std::collections::BTreeMap::new();
+        let mut records = None;
+        let backs = self.bindings.iter().filter_map(|b| b.back);
+        for (back, words) in backs.zip(read) {
+            match back {
+                Back::Uav(register, None) => {
+                    uavs.insert(register, words);
+                }
+                Back::Uav(register, Some((lanes, elements, element))) => {
+                    uavs.insert(register, element.unpack(&words, elements, lanes));
+                }
+                Back::Records => records = Some(words),
+            }
+        }
+        (uavs, records)
+    }
+}
+
+/// The plan for `manifest`'s bindings fed from `inputs`, plus `records`; an error when the
+/// harness cannot feed a binding or the device's limits do not allow it.
+pub fn plan(
+    manifest: &Manifest,
+    inputs: &ComputeInputs,
+    records: Option<&Records>,
+    limits: &Limits,
+) -> Result<Plan, GpuError> {
+    let element = |class, register| {
+        inputs
+            .elements
+            .get(&(class, register))
+            .copied()
+            .unwrap_or_default()
+    };
+    let mut bindings = Vec::new();
+    for b in &manifest.bindings {
+        let at = |slot, words: Vec<u32>, words_len: usize, back| Planned {
+            group: b.group,
+            binding: b.binding,
+            slot,
+            words,
+            words_len: words_len.max(1),
+            back,
+        };
+        let uav = b.kind == BindingKind::Uav;
+        if uav && let Some(texture) = StorageTexture::parse(b.layout.as_str())? {
+            let (words, size) = inputs.uavs.get(&b.register).cloned().unwrap_or_default();
+            let e = element(BindingClass::Uav, b.register);
+            let elements = e.count(size);
+            let width = texture.width(elements, limits)?;
+            let lanes = texture.lanes();
+            let packed = e.pack(&words, elements, lanes);
+            let len = (width * lanes) as usize;
+            let back = Back::Uav(b.register, Some((lanes, elements, e)));
+            bindings.push(at(
+                Slot::Texture { texture, width },
+                packed,
+                len,
+                Some(back),
+            ));
+            continue;
+        }
+        let storage = Slot::Storage { read_only: !uav };
+        let planned = match &b.kind {
+            BindingKind::Cbuffer => {
+                let words = inputs.cbs.get(&b.register).cloned().unwrap_or_default();
+                let len = b.size_bytes.unwrap_or(16) as usize / 4;
+                at(Slot::Uniform, words, len, None)
+            }
+            BindingKind::Srv | BindingKind::Uav
+                if b.layout == BindingLayout::StorageVec4U32Array =>
+            {
+                let (class, (words, size)) = if uav {
+                    let w = inputs.uavs.get(&b.register).cloned();
+                    (BindingClass::Uav, w.unwrap_or_default())
+                } else {
+                    let w = inputs.srvs.get(&b.register).cloned();
+                    (BindingClass::Srv, w.unwrap_or_default())
+                };
+                let e = element(class, b.register);
+                let n = e.count(size);
+                let words = e.pack(&words, n, 4);
+                let len = words.len();
+                let back = uav.then_some(Back::Uav(b.register, Some((4, n, e))));
+                at(storage, words, len, back)
+            }
+            BindingKind::Srv | BindingKind::Uav if b.layout.is_storage() => {
+                let held = if uav { &inputs.uavs } else { &inputs.srvs };
+                let (words, size) = held.get(&b.register).cloned().unwrap_or_default();
+                let back = uav.then_some(Back::Uav(b.register, None));
+                at(storage, words, size as usize / 4, back)
+            }
+            other => {
+                return Err(GpuError::Unfeedable(format!(
+                    "{other} bindings ({}) are not fed yet",
+                    b.layout
+                )));
+            }
+        };
+        bindings.push(planned);
+    }
+    if let Some(r) = records {
+        let at = |binding, slot, words: Vec<u32>, words_len: usize, back| Planned {
+            group: r.group,
+            binding,
+            slot,
+            words,
+            words_len: words_len.max(1),
+            back,
+        };
+        let read = Slot::Storage { read_only: true };
+        let write = Slot::Storage { read_only: false };
+        let n = r.input.len();
+        bindings.push(at(0, read, r.input.clone(), n, None));
+        let out = r.out_words as usize;
+        bindings.push(at(1, write, Vec::new(), out, Some(Back::Records)));
+        for (i, w) in r.lane_buffers.iter().enumerate() {
+            bindings.push(at(2 + i as u32, read, w.clone(), w.len(), None));
+        }
+    }
+    let group_count = bindings
+        .iter()
+        .map(|b| b.group.saturating_add(1))
+        .max()
+        .unwrap_or(0);
+    if group_count > limits.bind_groups {
+        return Err(GpuError::Unfeedable(format!(
+            "the module needs {group_count} bind groups (its own and the harness's records), \
+             the device allows {}",
+            limits.bind_groups
+        )));
+    }
+    Ok(Plan {
+        bindings,
+        group_count,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use translator::manifest::Binding;
+
+    fn binding(kind: BindingKind, register: u32, group: u32, layout: BindingLayout) -> Binding {
+        Binding {
+            kind,
+            register,
+            group,
+            binding: register,
+            layout,
+            size_bytes: Some(16),
+            stride: None,
+        }
+    }
+
+    const LIMITS: Limits = Limits {
+        bind_groups: 4,
+        texture_1d: 8,
+        texture_2d: 8,
+    };
+
+    #[test]
+    fn buffers_textures_and_records_are_planned_in_order_and_read_back() {
+        let m = Manifest {
+            bindings: vec![
+                binding(BindingKind::Cbuffer, 0, 0, BindingLayout::UniformVec4Array),
+                binding(BindingKind::Uav, 1, 0, BindingLayout::StorageU32Array),
+                binding(
+                    BindingKind::Uav,
+                    2,
+                    2,
+                    BindingLayout::Other("texture_storage_1d<rg32uint, write>".into()),
+                ),
+            ],
+            ..Manifest::default()
+        };
+        let mut inputs = ComputeInputs::default();
+        inputs.cbs.insert(0, vec![7]);
+        inputs.uavs.insert(1, (vec![1, 2], 12));
+        inputs.uavs.insert(2, (vec![5, 6, 7], 12));
+        let records = Records {
+            group: 3,
+            input: vec![9; 4],
+            out_words: 8,
+            lane_buffers: vec![],
+        };
+        let p = plan(&m, &inputs, Some(&records), &LIMITS).expect("planned");
+        assert_eq!(p.group_count, 4);
+        assert_eq!(p.bindings[0].bytes().len(), 16);
+        assert_eq!(p.bindings[1].bytes(), [1, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0]);
+        let Slot::Texture { width, .. } = p.bindings[2].slot else {
+            panic!("a texture")
+        };
+        // Three one-word elements, one rg32uint texel each.
+        assert_eq!((width, p.bindings[2].words_len), (3, 6));
+        let (uavs, out) = p.unpack(vec![vec![3, 4, 5], vec![1, 0, 2, 0, 3, 0], vec![8; 8]]);
+        assert_eq!(uavs[&1], [3, 4, 5]);
+        assert_eq!(uavs[&2], [1, 2, 3]);
+        assert_eq!(out, Some(vec![8; 8]));
+        let tight = Limits {
+            bind_groups: 3,
+            ..LIMITS
+        };
+        let e = plan(&m, &inputs, Some(&records), &tight).expect_err("4 groups");
+        assert_eq!(e.code(), "gpu.unfeedable");
+        let narrow = Limits {
+            texture_1d: 2,
+            ..LIMITS
+        };
+        assert!(plan(&m, &inputs, None, &narrow).is_err());
+    }
+}

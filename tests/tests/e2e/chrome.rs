@@ -1,0 +1,241 @@
+//! Chrome's WebGPU as a kernel runner (`--executor chrome`) and Tint as a gate. Every test
+//! needs a browser; where none is installed it says so and returns.
+//!
+//! The first test is the evidence behind the catalog entries scoped to Chrome's SwiftShader
+//! (`dxdiff/chrome-no-nan`, and `swiftshader` in `dxdiff/ftz-before-rounding`): minimal WGSL
+//! kernels whose results are the latitude. When it fails on SwiftShader, the behaviour changed
+//! and the entries should follow.
+
+use std::time::{Duration, Instant};
+
+use crate::support::*;
+
+use harness::chrome::{Chrome, ChromeOptions};
+use harness::gpu::executor::KernelRunner;
+use harness::gpu::isolated::Request;
+use harness::gpu::{ComputeInputs, GpuError};
+use translator::Manifest;
+
+/// NaN tests, exp2 of a NaN, and a product just below 2^-126 that rounds up to it; every
+/// operand comes from the buffer, so nothing folds at compile time.
+const LATITUDES: &str = r#"
+@group(0) @binding(0) var<storage, read_write> io: array<u32>;
+
+@compute @workgroup_size(1)
+fn main() {
+    let x = bitcast<f32>(io[0]);
+    io[1] = u32(x != x);
+    io[2] = bitcast<u32>(exp2(x));
+    io[3] = bitcast<u32>(bitcast<f32>(io[4]) * bitcast<f32>(io[5]));
+}
+"#;
+
+/// A loop that ends only when its buffer says so, which it never does.
+const HANG: &str = r#"
+@group(0) @binding(0) var<storage, read_write> io: array<u32>;
+
+@compute @workgroup_size(1)
+fn main() {
+    loop {
+        if (io[0] == 12345u) { break; }
+        io[1] = io[1] + 1u;
+    }
+}
+"#;
+
+fn request(wgsl: &str, words: Vec<u32>) -> Request {
+    let manifest: Manifest = serde_json::from_value(serde_json::json!({
+        "entry_point": "main",
+        "stage": "compute",
+        "workgroup_size": [1, 1, 1],
+        "bindings": [{"kind": "uav", "register": 0, "group": 0, "binding": 0,
+                      "layout": "storage-u32-array"}],
+        "inputs": [], "outputs": []
+    }))
+    .expect("manifest");
+    let mut inputs = ComputeInputs::default();
+    let bytes = words.len() as u32 * 4;
+    inputs.uavs.insert(0, (words, bytes));
+    Request {
+        wgsl: wgsl.into(),
+        entry_point: "main".into(),
+        manifest,
+        inputs,
+        groups: [1, 1, 1],
+        records: None,
+    }
+}
+
+fn browser(timeout: Duration) -> Option<Chrome> {
+    if !harness::chrome::available(None) {
+        eprintln!("skipped: no browser (install chromium or set $CHROME)");
+        return None;
+    }
+    match Chrome::new(ChromeOptions {
+        timeout,
+        ..ChromeOptions::default()
+    }) {
+        Ok(c) => Some(c),
+        Err(GpuError::NoAdapter(why)) => {
+            eprintln!("skipped: {why}");
+            None
+        }
+        Err(e) => panic!("the browser: {e}"),
+    }
+}
+
+#[test]
+fn a_kernel_runs_in_the_browser_and_its_words_show_the_chrome_latitudes() {
+    let Some(mut chrome) = browser(Duration::from_secs(30)) else {
+        return;
+    };
+    let words = vec![0x7fc0_0000, 7, 7, 7, 0x3f7f_ffff, 0x0080_0000];
+    let got = chrome.run(&request(LATITUDES, words)).expect("runs");
+    let io = &got.uavs[&0];
+    eprintln!("{}: {io:08x?}", chrome.description);
+    // The untouched words come back as they went.
+    assert_eq!(&io[4..], [0x3f7f_ffff, 0x0080_0000]);
+    let applies = |id: &str| {
+        oracles::catalog::catalog()
+            .get(id)
+            .expect("the entry exists")
+            .applies(&[], &chrome.description)
+    };
+    assert!(applies("dxdiff/chrome-no-nan"), "scoped to every Chrome");
+    if chrome.description.contains("swiftshader") {
+        // The NaN test is folded away, and exp2 of a NaN is +inf.
+        assert_eq!(io[1], 0);
+        assert_eq!(io[2], 0x7f80_0000);
+        // Tininess before rounding: 2^-126 - 2^-150 flushes where it should round to 2^-126.
+        assert!(applies("dxdiff/ftz-before-rounding"));
+        assert_eq!(io[3], 0);
+    }
+}
+
+#[test]
+fn a_hung_job_and_a_killed_browser_cost_only_their_own_jobs() {
+    let Some(mut chrome) = browser(Duration::from_secs(2)) else {
+        return;
+    };
+    let good = || request(LATITUDES, vec![0, 0, 0, 0, 0x3f80_0000, 0x4000_0000]);
+    // A hang: the page gives up after its deadline and the GPU process is killed.
+    let hung = chrome.run(&request(HANG, vec![0, 0]));
+    assert!(
+        matches!(hung, Err(GpuError::Timeout(_) | GpuError::DeviceLost(_))),
+        "{hung:?}"
+    );
+    let after = chrome.run(&good()).expect("the next job runs");
+    assert_eq!(after.uavs[&0][3], 0x4000_0000, "1 * 2");
+    // The browser killed mid-job: that job is lost, the browser comes back for the next.
+    let pid = chrome.browser_pid().expect("a browser");
+    let killer = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(700));
+        let _ = std::process::Command::new("kill")
+            .args(["-KILL", "--", &format!("-{pid}")])
+            .status();
+    });
+    let mut long = Chrome::run(&mut chrome, &request(HANG, vec![0, 0]));
+    killer.join().expect("killer");
+    if long.is_ok() {
+        // The job finished before the kill landed (it cannot: it never ends); run again.
+        long = chrome.run(&request(HANG, vec![0, 0]));
+    }
+    assert!(long.is_err(), "{long:?}");
+    let started = Instant::now();
+    let again = chrome
+        .run(&good())
+        .expect("a restarted browser runs the next job");
+    assert_eq!(again.uavs[&0][3], 0x4000_0000);
+    assert!(chrome.starts >= 2, "the browser was started again");
+    eprintln!("restart and job: {:?}", started.elapsed());
+}
+
+#[test]
+fn replay_runs_on_both_executors_and_compares_them() {
+    if !harness::chrome::available(None) {
+        eprintln!("skipped: no browser");
+        return;
+    }
+    let _turn = gpu_turn();
+    let case = root().join("examples/cases/flow.json");
+    let out = dxdiff()
+        .args(["replay", "--executor", "gpu,chrome"])
+        .arg(&case)
+        .output()
+        .expect("runs");
+    let Some(out) = with_adapter(out) else { return };
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("| chrome | Chrome "), "{text}");
+    assert!(
+        text.contains("0 runs differ between gpu and chrome"),
+        "{text}"
+    );
+}
+
+/// `corpus --gate tint`: WGSL that naga accepts and Tint rejects (a barrier behind a branch
+/// on a private variable that holds the invocation index, which naga's uniformity analysis
+/// misses) is failed with Tint's message; the same module without the branch qualifies.
+#[test]
+fn the_tint_gate_fails_what_tint_rejects_and_keeps_what_it_accepts() {
+    if !harness::chrome::available(None) {
+        eprintln!("skipped: no browser");
+        return;
+    }
+    let dir = temp("chrome", "gate");
+    let case = root().join("examples/cases/compute_tgsm_barrier.json");
+    let translated = dxdiff()
+        .args(["translate", "--json"])
+        .arg(&case)
+        .output()
+        .expect("runs");
+    let answer: serde_json::Value = serde_json::from_slice(&translated.stdout).expect("json");
+    let wgsl = answer["wgsl"].as_str().expect("wgsl").to_string();
+    assert!(wgsl.contains("    workgroupBarrier();"), "{wgsl}");
+    for (name, wgsl, status) in [
+        ("uniform", wgsl.clone(), "qualified"),
+        (
+            "divergent",
+            wgsl.replace(
+                "    workgroupBarrier();",
+                "    if (r0.x == 0u) { workgroupBarrier(); }",
+            ),
+            "failed",
+        ),
+    ] {
+        let mut a = answer.clone();
+        a["wgsl"] = wgsl.into();
+        let translator = fixed_answer(&dir.join(name), &a);
+        let record = dir.join(name).join("record.json");
+        let out = dxdiff()
+            .args([
+                "corpus",
+                "--gate",
+                "tint",
+                "--translator",
+                &translator,
+                "--out",
+            ])
+            .arg(&record)
+            .arg(&case)
+            .output()
+            .expect("runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("dxdiff: tint compiled 1 modules"), "{err}");
+        let r: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&record).expect("record")).expect("json");
+        assert!(
+            r["gate"]
+                .as_str()
+                .is_some_and(|g| g.starts_with("tint (Chrome"))
+        );
+        let p = &r["programs"][0];
+        assert_eq!(p["status"], status, "{name}: {p}");
+        if status == "failed" {
+            let reason = p["reason"].as_str().unwrap_or("");
+            assert!(reason.contains("tint rejected"), "{reason}");
+            assert!(reason.contains("uniform control flow"), "{reason}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
