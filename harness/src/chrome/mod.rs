@@ -156,6 +156,7 @@ impl Drop for Chrome {
         if let Some(b) = self.browser.take() {
             b.kill();
         }
+        let _ = std::fs::remove_file(&self.log);
     }
 }
 
@@ -189,7 +190,11 @@ impl Chrome {
         let hub = Arc::new(Hub::default());
         let port = server::serve(hub.clone())
             .map_err(|e| GpuError::Device(format!("cannot serve the page: {e}")))?;
-        let log = std::env::temp_dir().join(format!("dxdiff-chrome-{}.log", std::process::id()));
+        // One log per runner: `--jobs J` starts several in one process.
+        static RUNNERS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = RUNNERS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let log =
+            std::env::temp_dir().join(format!("dxdiff-chrome-{}-{n}.log", std::process::id()));
         let mut c = Chrome {
             opts,
             binary,

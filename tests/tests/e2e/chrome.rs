@@ -174,8 +174,8 @@ fn replay_runs_on_both_executors_and_compares_them() {
 }
 
 /// `corpus --gate tint`: WGSL that naga accepts and Tint rejects (a barrier behind a branch
-/// on a private variable that holds the invocation index, which naga's uniformity analysis
-/// misses) is failed with Tint's message; the same module without the branch qualifies.
+/// on a register that holds the invocation index, which naga's uniformity analysis misses)
+/// is failed with Tint's message; the same module without the branch qualifies.
 #[test]
 fn the_tint_gate_fails_what_tint_rejects_and_keeps_what_it_accepts() {
     if !harness::chrome::available(None) {
@@ -198,7 +198,7 @@ fn the_tint_gate_fails_what_tint_rejects_and_keeps_what_it_accepts() {
             "divergent",
             wgsl.replace(
                 "    workgroupBarrier();",
-                "    if (r0.x == 0u) { workgroupBarrier(); }",
+                "    if (r0x == 0u) { workgroupBarrier(); }",
             ),
             "failed",
         ),

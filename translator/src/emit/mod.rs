@@ -526,9 +526,6 @@ pub fn emit(
         "var<private> o: array<vec4<u32>, {}>;",
         c.outputs.max(1)
     );
-    for r in 0..c.temps {
-        let _ = writeln!(out, "var<private> r{r}: vec4<u32>;");
-    }
     for (x, n) in &c.indexable {
         let _ = writeln!(out, "var<private> x{x}: array<vec4<u32>, {}>;", n.max(&1));
     }
@@ -543,6 +540,12 @@ pub fn emit(
         }
     }
     out.push_str("fn run() {\n");
+    for r in 0..c.temps {
+        let _ = writeln!(
+            out,
+            "    var r{r}x: u32;\n    var r{r}y: u32;\n    var r{r}z: u32;\n    var r{r}w: u32;"
+        );
+    }
     out.push_str(&c.body);
     out.push_str("}\n\n");
     out.push_str(&entry);

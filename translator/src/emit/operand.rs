@@ -59,10 +59,6 @@ impl Ctx<'_> {
             })
         };
         Ok(match op.ty {
-            OperandType::Temp => format!(
-                "r{}",
-                imm_index(0).ok_or_else(|| unsupported("relative temp".into()))?
-            ),
             OperandType::Input | OperandType::Output => {
                 if op.indices.len() != 1 {
                     return Err(unsupported("multi-dimensional input registers".into()));
@@ -151,6 +147,7 @@ impl Ctx<'_> {
                 }
                 Ok(lit(v))
             }
+            OperandType::Temp => temp_component(op, c),
             _ => Ok(format!("{}.{}", self.register(op)?, XYZW[c])),
         }
     }
@@ -182,10 +179,10 @@ impl Ctx<'_> {
         }
         let c = XYZW[comp];
         match op.ty {
-            OperandType::Temp
-            | OperandType::Output
-            | OperandType::Input
-            | OperandType::IndexableTemp => Ok(Some(format!("{}.{c}", self.register(op)?))),
+            OperandType::Temp => temp_component(op, comp).map(Some),
+            OperandType::Output | OperandType::Input | OperandType::IndexableTemp => {
+                Ok(Some(format!("{}.{c}", self.register(op)?)))
+            }
             other => Err(unsupported(format!("writing {other:?}"))),
         }
     }
@@ -205,5 +202,17 @@ impl Ctx<'_> {
             self.line(&w);
         }
         Ok(())
+    }
+}
+
+/// Component `c` of a temporary register: one function-local `u32` per component (`r0x`).
+/// Tint's uniformity analysis follows function-local scalars exactly, but treats a module-scope
+/// `var<private>` as non-uniform and a `vec4` as one value, so a barrier behind a branch on a
+/// uniform component of a register was rejected there (naga accepted it). Found by
+/// `dxdiff corpus --gate tint` (docs/chrome.md).
+pub fn temp_component(op: &Operand, c: usize) -> Result<String, Rejection> {
+    match op.indices.first() {
+        Some(Index::Imm32(r)) => Ok(format!("r{r}{}", XYZW[c % 4])),
+        _ => Err(unsupported("relative temp".into())),
     }
 }

@@ -13,30 +13,36 @@ fn cb0_at(i: u32) -> vec4<u32> {
 }
 var<private> v: array<vec4<u32>, 1>;
 var<private> o: array<vec4<u32>, 1>;
-var<private> r0: vec4<u32>;
-var<private> r1: vec4<u32>;
 
 fn run() {
+    var r0x: u32;
+    var r0y: u32;
+    var r0z: u32;
+    var r0w: u32;
+    var r1x: u32;
+    var r1y: u32;
+    var r1z: u32;
+    var r1w: u32;
     let tmp1 = 0x00000000u;
     let tmp2 = 0x00000000u;
-    r0.x = tmp1;
-    r0.y = tmp2;
+    r0x = tmp1;
+    r0y = tmp2;
     loop {
-        let tmp3 = select(0u, 0xffffffffu, r0.x >= cb0.v[0].x);
-        r1.x = tmp3;
-        if (r1.x != 0u) { break; }
-        let tmp4 = (r0.x + 0x00000001u);
-        r0.x = tmp4;
-        let tmp5 = (r0.x & 0x00000001u);
-        r1.y = tmp5;
-        if (r1.y != 0u) { continue; }
-        let tmp6 = (r0.y + r0.x);
-        r0.y = tmp6;
+        let tmp3 = select(0u, 0xffffffffu, r0x >= cb0.v[0].x);
+        r1x = tmp3;
+        if (r1x != 0u) { break; }
+        let tmp4 = (r0x + 0x00000001u);
+        r0x = tmp4;
+        let tmp5 = (r0x & 0x00000001u);
+        r1y = tmp5;
+        if (r1y != 0u) { continue; }
+        let tmp6 = (r0y + r0x);
+        r0y = tmp6;
     }
-    let tmp7 = r0.x;
-    let tmp8 = r0.y;
-    let tmp9 = r0.y;
-    let tmp10 = r0.y;
+    let tmp7 = r0x;
+    let tmp8 = r0y;
+    let tmp9 = r0y;
+    let tmp10 = r0y;
     o[0].x = tmp7;
     o[0].y = tmp8;
     o[0].z = tmp9;

@@ -5,27 +5,30 @@ diagnostic(off, derivative_uniformity);
 
 var<private> v: array<vec4<u32>, 1>;
 var<private> o: array<vec4<u32>, 1>;
-var<private> r0: vec4<u32>;
 
 fn run() {
+    var r0x: u32;
+    var r0y: u32;
+    var r0z: u32;
+    var r0w: u32;
     let tmp1 = 0x00000000u;
     let tmp2 = 0x00000000u;
     let tmp3 = 0x00000000u;
     let tmp4 = 0x00000000u;
-    r0.x = tmp1;
-    r0.y = tmp2;
-    r0.z = tmp3;
-    r0.w = tmp4;
+    r0x = tmp1;
+    r0y = tmp2;
+    r0z = tmp3;
+    r0w = tmp4;
     let tmp5 = select(0u, 0xffffffffu, bitcast<f32>(v[0].x) < bitcast<f32>(0x3f000000u));
-    r0.w = tmp5;
-    if (r0.w != 0u) {
+    r0w = tmp5;
+    if (r0w != 0u) {
         let tmp6 = bitcast<u32>(dpdx(bitcast<f32>(v[0].y)));
-        r0.x = tmp6;
+        r0x = tmp6;
     }
-    let tmp7 = r0.x;
-    let tmp8 = r0.y;
-    let tmp9 = r0.z;
-    let tmp10 = r0.w;
+    let tmp7 = r0x;
+    let tmp8 = r0y;
+    let tmp9 = r0z;
+    let tmp10 = r0w;
     o[0].x = tmp7;
     o[0].y = tmp8;
     o[0].z = tmp9;

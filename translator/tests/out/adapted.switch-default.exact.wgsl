@@ -13,28 +13,31 @@ fn cb0_at(i: u32) -> vec4<u32> {
 }
 var<private> v: array<vec4<u32>, 1>;
 var<private> o: array<vec4<u32>, 1>;
-var<private> r0: vec4<u32>;
 
 fn run() {
+    var r0x: u32;
+    var r0y: u32;
+    var r0z: u32;
+    var r0w: u32;
     let tmp1 = 0x00000007u;
-    r0.x = tmp1;
+    r0x = tmp1;
     switch (cb0.v[0].x) {
         case 0u, 1u: {
             let tmp2 = 0x0000000au;
-            r0.x = tmp2;
+            r0x = tmp2;
             break;
         }
         case 2u: {
             let tmp3 = 0x00000014u;
-            r0.x = tmp3;
+            r0x = tmp3;
             break;
         }
         default: {}
     }
-    let tmp4 = r0.x;
-    let tmp5 = r0.x;
-    let tmp6 = r0.x;
-    let tmp7 = r0.x;
+    let tmp4 = r0x;
+    let tmp5 = r0x;
+    let tmp6 = r0x;
+    let tmp7 = r0x;
     o[0].x = tmp4;
     o[0].y = tmp5;
     o[0].z = tmp6;

@@ -22,23 +22,26 @@ fn u0_store(w: u32, value: u32) {
 }
 var<private> v: array<vec4<u32>, 1>;
 var<private> o: array<vec4<u32>, 1>;
-var<private> r0: vec4<u32>;
 var<private> thread_id: vec3<u32>;
 var<private> group_id: vec3<u32>;
 var<private> thread_in_group: vec3<u32>;
 var<private> thread_index: u32;
 
 fn run() {
+    var r0x: u32;
+    var r0y: u32;
+    var r0z: u32;
+    var r0w: u32;
     let tmp1 = (vec4<u32>(thread_id, 0u).x * 8u + 0x00000000u) >> 2u;
     let tmp2 = select(0u, t0_load(tmp1 + 0u), vec4<u32>(thread_id, 0u).x < ((arrayLength(&t0) * 4u) / 8u));
     let tmp3 = select(0u, t0_load(tmp1 + 1u), vec4<u32>(thread_id, 0u).x < ((arrayLength(&t0) * 4u) / 8u));
-    r0.x = tmp2;
-    r0.y = tmp3;
+    r0x = tmp2;
+    r0y = tmp3;
     let tmp4 = (vec4<u32>(thread_id, 0u).x << (0x00000003u & 31u));
-    r0.z = tmp4;
-    let tmp5 = r0.x;
-    let tmp6 = r0.y;
-    let tmp7 = r0.z >> 2u;
+    r0z = tmp4;
+    let tmp5 = r0x;
+    let tmp6 = r0y;
+    let tmp7 = r0z >> 2u;
     if (true) {
         u0_store(tmp7 + 0u, tmp5);
         u0_store(tmp7 + 1u, tmp6);
@@ -51,7 +54,7 @@ fn run() {
         tmp11 = atomicAdd(&u0[tmp10], tmp8);
     }
     let tmp12 = tmp11;
-    r0.w = tmp12;
+    r0w = tmp12;
     return;
 }
 
