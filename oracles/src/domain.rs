@@ -134,9 +134,10 @@ domains! {
     /// llvmpipe (lavapipe) ends every loop after 65,535 iterations.
     LongLoop = "long-loop",
     /// A mad or dot product whose exact value, rounded once, differs from the unfused
-    /// evaluation the reference computes: a fused or reordered evaluation (which D3D allows,
-    /// FS §3.1.3.2, and WGSL may choose) gives another result, and later instructions can
-    /// amplify the difference (cancellation).
+    /// evaluation the reference computes, or two of whose products share an operand that,
+    /// factored out, changes their rounded sum: a fused, reordered or factored evaluation
+    /// (which D3D allows, FS §3.1.3.2, and GPU compilers choose) gives another result, and
+    /// later instructions can amplify the difference (cancellation, integer ops).
     FusionSensitive = "fusion-sensitive",
     /// An add (alone, or inside mad or a dot product) whose result is below 2^-10 of its larger
     /// operand: at least ten leading bits cancel, so an operand's error from an approximate op

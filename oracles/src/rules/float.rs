@@ -150,10 +150,14 @@ const ONE_BITS: u32 = 0x3f80_0000;
 
 /// Raise `FusionSensitive` when a sum of products, evaluated once exactly (in f64, inputs
 /// flushed) and rounded, differs from the unfused result `r`: there a fused or reordered
-/// evaluation, which D3D allows, gives another answer.
+/// evaluation, which D3D allows, gives another answer. Also when two products share an
+/// operand (`a*b + a*c`) and factoring it out (`a*(b + c)`, rounded step by step) changes
+/// their rounded sum: GPU compilers factor such sums (lavapipe and SwiftShader both turn
+/// `dp2 r0.x, v0.yyyy, v1.xyzw` into one product, one ULP off; found by `dxdiff fuzz`).
 fn fusion_check(terms: &[(u32, u32)], r: u32, ev: &mut Events) {
     let mut scratch = 0;
-    let v = |x: u32, scratch: &mut Events| f64::from(f32::from_bits(flush_in(x, scratch)));
+    let flushed = |x: u32, scratch: &mut Events| f32::from_bits(flush_in(x, scratch));
+    let v = |x: u32, scratch: &mut Events| f64::from(flushed(x, scratch));
     let exact: f64 = terms
         .iter()
         .map(|(x, y)| v(*x, &mut scratch) * v(*y, &mut scratch))
@@ -162,6 +166,25 @@ fn fusion_check(terms: &[(u32, u32)], r: u32, ev: &mut Events) {
     let unfused = f32::from_bits(r);
     if rounded.is_finite() && unfused.is_finite() && rounded != unfused {
         raise(ev, Domain::FusionSensitive);
+        return;
+    }
+    for (i, &(a, b)) in terms.iter().enumerate() {
+        for &(c, d) in &terms[i + 1..] {
+            let [a, b, c, d] = [a, b, c, d].map(|x| flushed(x, &mut scratch));
+            // The shared operand and the two others, for each way the pair can share one.
+            let shared = [(a, b, c, d), (b, a, c, d), (a, b, d, c), (b, a, d, c)];
+            for (s, x, t, y) in shared {
+                if s.to_bits() != t.to_bits() {
+                    continue;
+                }
+                let factored = s * (x + y);
+                let apart = s * x + s * y;
+                if factored.is_finite() && apart.is_finite() && factored != apart {
+                    raise(ev, Domain::FusionSensitive);
+                    return;
+                }
+            }
+        }
     }
 }
 
@@ -497,6 +520,20 @@ mod tests {
         assert_eq!(run2(fmul, MAX, TWO), (INF, vec![D::InfProduced]));
         assert_eq!(run2(fmul, QNAN, 0).0, QNAN);
         assert_eq!(run2(fmul, ONE, MAX).0, MAX);
+    }
+
+    #[test]
+    fn a_sum_of_products_that_factoring_changes_is_fusion_sensitive() {
+        // 65520 * 2147483520 + 65520 * 65504: exactly rounded and unfused agree, but
+        // 65520 * (2147483520 + 65504) rounds the sum first and lands one ULP away.
+        let a = 0x477f_f000;
+        let mut ev = 0;
+        dp2([a, a], [0x4eff_ffff, 0x477f_e000], &mut ev);
+        assert_eq!(ev & D::FusionSensitive.bit(), D::FusionSensitive.bit());
+        // No shared operand and nothing to round differently: no event.
+        let mut ev = 0;
+        dp2([f(2.0), f(3.0)], [f(5.0), f(7.0)], &mut ev);
+        assert_eq!(ev & D::FusionSensitive.bit(), 0);
     }
 
     #[test]
