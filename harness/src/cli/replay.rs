@@ -203,7 +203,9 @@ pub fn run(a: &ReplayArgs) -> CliResult {
         t.skipped += x.skipped;
         t
     });
-    let (passed, failed, inconclusive) = (total.passed, total.failed, total.inconclusive);
+    // A malformed file is a failure of the run, whichever executor would have run it.
+    let (passed, failed, inconclusive) =
+        (total.passed, total.failed + malformed, total.inconclusive);
     let skipped = total.skipped;
     if inconclusive > 0 {
         println!("{inconclusive} inconclusive (counted as skipped)");
