@@ -179,16 +179,46 @@ fn fusion_sensitive(terms: &[(u32, u32)], unfused: f32) -> bool {
     }
     let t = &held[..terms.len()];
     let differs = |v: f32| v.to_bits() != unfused.to_bits() && !(v == 0.0 && unfused == 0.0);
-    let exact: f64 = t.iter().map(|(x, y)| f64::from(*x) * f64::from(*y)).sum();
+    // One pass: the exact sum, the products' magnitudes, and whether an operand is large
+    // enough (2^126 or more) for a sum of two operands (a factored form) to overflow.
+    let (mut exact, mut magnitude, mut large) = (0.0f64, 0.0f64, false);
+    for (x, y) in t {
+        let product = f64::from(*x) * f64::from(*y);
+        exact += product;
+        magnitude += product.abs();
+        large |= x.abs() >= 8.5e37 || y.abs() >= 8.5e37;
+    }
     let rounded = exact as f32;
     if rounded.is_finite() && differs(rounded) {
         return true;
     }
+    // Every evaluation below rounds at most 2n - 1 times (n products, n - 1 sums), each by at
+    // most half an ULP of a value no larger than the sum of the products' magnitudes (plus a
+    // flushed denormal each): when the whole interval that leaves around the exact sum rounds
+    // to `unfused`, none of them can differ. Most lanes stop here, which keeps the check cheap.
+    let n = t.len() as f64;
+    let slack =
+        magnitude * (n + 1.0) * f64::from(f32::EPSILON) + 2.0 * n * f64::from(f32::MIN_POSITIVE);
+    if !large
+        && magnitude.is_finite()
+        && ((exact - slack) as f32).to_bits() == unfused.to_bits()
+        && ((exact + slack) as f32).to_bits() == unfused.to_bits()
+    {
+        return false;
+    }
+    other_orders_differ(t, differs)
+}
+
+/// The slow half of [`fusion_sensitive`], for the rare lane near a rounding boundary: kept out
+/// of line so that the common case stays small.
+#[cold]
+#[inline(never)]
+fn other_orders_differ(t: &[(f32, f32)], differs: impl Fn(f32) -> bool) -> bool {
+    let n = t.len();
     // Serial sums, left to right or right to left, where each step either adds the rounded
     // product or fuses it (`fma(x, y, acc)`): every contraction a compiler may choose.
     let fma = |x: f32, y: f32, acc: f32| (f64::from(x) * f64::from(y) + f64::from(acc)) as f32;
     let p = |i: usize| t[i].0 * t[i].1;
-    let n = t.len();
     for reversed in [false, true] {
         let at = |k: usize| if reversed { n - 1 - k } else { k };
         for fused in 0..(1u32 << (n - 1)) {
