@@ -11,5 +11,6 @@
 pub mod convert;
 pub mod double;
 pub mod float;
+pub mod fusion;
 pub mod int;
 pub mod transcendental;
