@@ -11,8 +11,10 @@ use nix::unistd::Pid;
 
 /// The flags every start gets. `--disable-domain-blocking-for-3d-apis` and
 /// `--disable-gpu-process-crash-limit` keep WebGPU available after the GPU process was killed
-/// a few times; the rest make a quiet headless WebGPU browser.
-const FLAGS: [&str; 8] = [
+/// a few times; `--disable-dev-shm-usage` keeps a container's small `/dev/shm` from crashing
+/// it; the rest make a quiet headless WebGPU browser.
+const FLAGS: [&str; 9] = [
+    "--disable-dev-shm-usage",
     "--headless=new",
     "--no-sandbox",
     "--enable-unsafe-webgpu",

@@ -221,6 +221,10 @@ fn the_tint_gate_fails_what_tint_rejects_and_keeps_what_it_accepts() {
             .output()
             .expect("runs");
         let err = String::from_utf8_lossy(&out.stderr);
+        if out.status.code() == Some(4) {
+            eprintln!("skipped: the browser did not start: {err}");
+            return;
+        }
         assert!(err.contains("dxdiff: tint compiled 1 modules"), "{err}");
         let r: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(&record).expect("record")).expect("json");
