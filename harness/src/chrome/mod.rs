@@ -288,8 +288,10 @@ impl Chrome {
     fn missing_feature(&self, wgsl: &str) -> Option<String> {
         let features = self.hello["features"].as_array();
         directive_enables(wgsl).into_iter().find(|name| {
-            let want = webgpu_feature(name);
-            !features.is_some_and(|f| f.iter().any(|x| x.as_str().is_some() && x.as_str() == want))
+            let granted = webgpu_feature(name)
+                .zip(features)
+                .is_some_and(|(want, have)| have.iter().any(|x| x.as_str() == Some(want)));
+            !granted
         })
     }
 
@@ -477,15 +479,7 @@ impl KernelRunner for Chrome {
                 bindings: job_bindings(&p),
             };
             let head = serde_json::to_value(&head).unwrap_or_default();
-            let words = p
-                .bindings
-                .iter()
-                .map(|b| {
-                    let mut w = b.words.clone();
-                    w.resize(b.words_len, 0);
-                    w
-                })
-                .collect();
+            let words = p.bindings.iter().map(plan::Planned::full_words).collect();
             jobs.push((head, words));
             plans.push(p);
             out.push(None);

@@ -67,6 +67,14 @@ pub struct Planned {
 }
 
 impl Planned {
+    /// The initial contents as words, zero-filled to the full length (what a browser job
+    /// carries).
+    pub fn full_words(&self) -> Vec<u32> {
+        let mut w = self.words.clone();
+        w.resize(self.words_len, 0);
+        w
+    }
+
     /// The initial contents as bytes, zero-filled to the full length.
     pub fn bytes(&self) -> Vec<u8> {
         let mut v = Vec::with_capacity(self.words_len * 4);

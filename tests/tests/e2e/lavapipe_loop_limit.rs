@@ -6,7 +6,6 @@
 use crate::support::*;
 
 use harness::gpu::{ComputeInputs, Gpu, GpuError};
-use translator::Manifest;
 
 const KERNEL: &str = r#"
 @group(0) @binding(0) var<storage, read_write> out: array<u32>;
@@ -34,15 +33,7 @@ fn a_loop_of_70000_trips() {
         }
         Err(e) => panic!("device: {e}"),
     };
-    let manifest: Manifest = serde_json::from_value(serde_json::json!({
-        "entry_point": "main",
-        "stage": "compute",
-        "workgroup_size": [1, 1, 1],
-        "bindings": [{"kind": "uav", "register": 0, "group": 0, "binding": 0,
-                      "layout": "storage-u32-array"}],
-        "inputs": [], "outputs": []
-    }))
-    .expect("manifest");
+    let manifest = one_uav_manifest();
     let mut inputs = ComputeInputs::default();
     inputs.uavs.insert(0, (vec![0, 70_000], 8));
     let got = gpu

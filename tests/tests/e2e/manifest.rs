@@ -127,12 +127,7 @@ fn declared_enables_validate_and_undeclared_ones_do_not() {
     let _turn = gpu_turn();
     let dir = temp("manifest", "enables");
     let case = root().join("examples/cases/compute_atomics.json");
-    let translated = dxdiff()
-        .args(["translate", "--json"])
-        .arg(&case)
-        .output()
-        .expect("runs");
-    let mut answer: serde_json::Value = serde_json::from_slice(&translated.stdout).expect("json");
+    let mut answer = translated(&case);
     // A helper function in f16 that the kernel never calls: the module needs the extension,
     // the results do not change.
     let wgsl = answer["wgsl"].as_str().expect("wgsl");

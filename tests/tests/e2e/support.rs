@@ -216,3 +216,27 @@ pub fn junit_cases(xml: &str) -> Vec<JunitCase> {
     assert_eq!(attr(&suite, "skipped"), Some(count("skipped")));
     cases
 }
+
+/// The manifest of a one-thread compute kernel `main` whose only binding is `u0`, a
+/// `storage-u32-array` at group 0, binding 0: what the minimal WGSL reproducers declare.
+pub fn one_uav_manifest() -> translator::Manifest {
+    serde_json::from_value(serde_json::json!({
+        "entry_point": "main",
+        "stage": "compute",
+        "workgroup_size": [1, 1, 1],
+        "bindings": [{"kind": "uav", "register": 0, "group": 0, "binding": 0,
+                      "layout": "storage-u32-array"}],
+        "inputs": [], "outputs": []
+    }))
+    .expect("manifest")
+}
+
+/// `dxdiff translate --json CASE`: the built-in translator's answer in the external protocol.
+pub fn translated(case: &Path) -> serde_json::Value {
+    let out = dxdiff()
+        .args(["translate", "--json"])
+        .arg(case)
+        .output()
+        .expect("runs");
+    serde_json::from_slice(&out.stdout).expect("json")
+}
