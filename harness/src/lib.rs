@@ -61,6 +61,7 @@ pub fn part(shard: reports::shard::Shard) -> reports::shard::Part {
 pub mod bench;
 pub mod chrome;
 pub mod cli;
+pub mod contract;
 pub mod counterexample;
 pub mod driver;
 pub mod exec;

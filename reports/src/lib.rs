@@ -7,6 +7,7 @@
 //! | --- | --- | --- |
 //! | [`counts`] | verdict counts per lane ([`counts::Counts`], [`counts::Tally`]) | |
 //! | [`verify`] | `dxdiff verify`'s run report (`dxdiff-report/1`) | JSON, Markdown, HTML, JUnit, closing line |
+//! | [`contract`] | `dxdiff contract`'s per-entry rows (`dxdiff-contract/1`) | table, JSON, Markdown, JUnit, closing line |
 //! | [`corpus`] | corpus qualification records (`dxdiff-corpus/1`) | JSON, Markdown, HTML, JUnit |
 //! | [`transition`] | a record against its baseline | text, regressions |
 //! | [`fuzz`] | a fuzz campaign's state (`dxdiff-fuzz/2`) | JSON, HTML, progress and closing lines, JUnit |
@@ -21,6 +22,7 @@
 
 pub mod bench;
 pub mod cases;
+pub mod contract;
 pub mod corpus;
 pub mod counts;
 pub mod fuzz;

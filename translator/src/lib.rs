@@ -59,16 +59,20 @@ pub enum PlantedBug {
     /// A dynamically indexed constant-buffer read without its bounds check (D3D reads 0 past
     /// the declared size).
     CbIndexUnguarded,
+    /// The exact profile's `ftoi` with its NaN case taken by the plain WGSL conversion
+    /// (D3D gives 0; WGSL's `i32()` of a NaN is indeterminate).
+    FtoiWithoutNanSelect,
 }
 
 impl PlantedBug {
     /// Every bug that can be planted, for tests that try each.
-    pub const ALL: [PlantedBug; 5] = [
+    pub const ALL: [PlantedBug; 6] = [
         PlantedBug::UdivWithoutZeroGuard,
         PlantedBug::NeOrdered,
         PlantedBug::IshrAsUshr,
         PlantedBug::ReplicateSwizzleIgnored,
         PlantedBug::CbIndexUnguarded,
+        PlantedBug::FtoiWithoutNanSelect,
     ];
 
     /// The value of `DXDIFF_PLANT_BUG` that plants it.
@@ -79,6 +83,7 @@ impl PlantedBug {
             PlantedBug::IshrAsUshr => "ishr-as-ushr",
             PlantedBug::ReplicateSwizzleIgnored => "replicate-swizzle-ignored",
             PlantedBug::CbIndexUnguarded => "cb-index-unguarded",
+            PlantedBug::FtoiWithoutNanSelect => "ftoi-without-nan-select",
         }
     }
 }

@@ -19,6 +19,12 @@ pub const UDIV: &str = "bounded/udiv";
 
 pub const GEOMETRY_HULL_DOMAIN: &str = "fail-closed/geometry-hull-domain";
 pub const SUBROUTINES: &str = "fail-closed/subroutines";
+pub const SYSTEM_CRASH: &str = "fail-closed/system-crash";
+pub const TEXTURE_OFFSETS: &str = "fail-closed/texture-offsets";
+pub const SAMPLER_MODES: &str = "fail-closed/sampler-modes";
+pub const MIN_PRECISION_KINDS: &str = "fail-closed/min-precision-kinds";
+pub const SYSTEM_VALUES: &str = "fail-closed/system-values";
+pub const INTERPOLATION_MODES: &str = "fail-closed/interpolation-modes";
 pub const TYPED_BUFFER_SRV_FORMAT: &str = "fail-closed/typed-buffer-srv-format";
 pub const UNKNOWN_TEXTURE_DIMENSION: &str = "fail-closed/unknown-texture-dimension";
 

@@ -4,6 +4,7 @@
 pub mod asm;
 pub mod bench;
 pub mod catalog;
+pub mod contract;
 pub mod corpus;
 pub mod disasm;
 pub mod fuzz;
@@ -281,6 +282,9 @@ enum Command {
     Asm(self::asm::AsmArgs),
     /// The main job: every ALU opcode over edge-biased inputs, interpreter against GPU.
     Verify(self::verify::VerifyArgs),
+    /// One property per seed-contract entry, checked on the GPU: the translator's
+    /// conformance map against the contract.
+    Contract(self::contract::ContractArgs),
     /// Translate a program to WGSL with the translator under test (the built-in one by default,
     /// `vkd3d`, or an external `cmd:` translator).
     Translate(self::translate::TranslateArgs),
@@ -349,6 +353,7 @@ pub fn main() -> ExitCode {
         }
         Command::Translate(a) => self::translate::run(&a),
         Command::Verify(a) => self::verify::run(&a),
+        Command::Contract(a) => self::contract::run(&a),
         Command::Catalog(a) => self::catalog::run(&a),
         Command::Corpus(a) => self::corpus::run(&a),
         Command::Bench(a) => self::bench::run(&a),

@@ -217,7 +217,7 @@ fn run_on(opts: &Options, out_dir: &Path, adapter: &str) -> Result<RunReport, Gp
 }
 
 /// One program's report, or a `crash` skip naming the panic when dxdiff panicked on it.
-pub(crate) fn guarded(name: &str, f: impl FnOnce() -> ProgramReport) -> ProgramReport {
+pub fn guarded(name: &str, f: impl FnOnce() -> ProgramReport) -> ProgramReport {
     crate::parallel::caught(f).unwrap_or_else(|why| {
         let mut p = ProgramReport::new(name.to_string());
         p.skip(&oracles::verdict::Skip::new(

@@ -189,19 +189,35 @@ impl Verifier {
 
     /// Verify one corpus program over `corpus_cases` generated vectors.
     pub fn program(&mut self, name: &str, blob: &[u8]) -> ProgramReport {
-        let mut report = ProgramReport::new(format!("corpus:{name}"));
-        let (shader, t) = match self.translate(blob) {
-            Ok(x) => x,
+        match self.translate(blob) {
+            Ok((shader, t)) => self.translated("corpus", name, blob, &shader, &t, &mut Vec::new()),
             Err(skip) => {
+                let mut report = ProgramReport::new(format!("corpus:{name}"));
                 report.skip(&skip);
-                return report;
+                report
             }
-        };
+        }
+    }
+
+    /// [`Verifier::program`] for a program already translated; the reference's domain events
+    /// of every vector (compute: every dispatch) are appended to `events`, for a caller that
+    /// asks which lanes entered a catalog entry's domain (`dxdiff contract`). The report is
+    /// named `{kind}:{name}`, a counterexample `{kind}-{stem of name}.json`.
+    pub fn translated(
+        &mut self,
+        kind: &str,
+        name: &str,
+        blob: &[u8],
+        shader: &dxbc::Shader,
+        t: &Translation,
+        events: &mut Vec<oracles::domain::Events>,
+    ) -> ProgramReport {
+        let mut report = ProgramReport::new(format!("{kind}:{name}"));
         let unit = Unit {
             name,
             blob,
-            shader: &shader,
-            translation: Some(&t),
+            shader,
+            translation: Some(t),
         };
         let compute = shader.program.version.stage == dxbc::Stage::Compute;
         if !compute
@@ -229,7 +245,7 @@ impl Verifier {
                 .clamp(16, MAX_DISPATCHES);
             let per = |b: u64| (b / u64::from(threads)).max(1 << 10);
             (
-                inputs::compute(&t, threads, seed, n),
+                inputs::compute(t, threads, seed, n),
                 Policy {
                     first: per(COMPUTE_FIRST),
                     retry: per(COMPUTE_RETRY),
@@ -238,7 +254,7 @@ impl Verifier {
             )
         } else {
             (
-                inputs::stage(&t, self.opts.seed, seed, self.opts.corpus_cases),
+                inputs::stage(t, self.opts.seed, seed, self.opts.corpus_cases),
                 STAGE,
             )
         };
@@ -250,6 +266,9 @@ impl Verifier {
                 return report;
             }
         };
+        if let Some(f) = &d.reference.facts {
+            events.extend_from_slice(&f.events);
+        }
         let Some(k) = tally(&mut report, &d) else {
             return report;
         };
@@ -291,10 +310,17 @@ impl Verifier {
                 0,
                 &again.reference,
                 &outputs,
-                &format!("dxdiff verify --corpus, from {name}"),
+                &format!(
+                    "dxdiff {}, from {name}",
+                    if kind == "corpus" {
+                        "verify --corpus"
+                    } else {
+                        kind
+                    }
+                ),
             );
-            self.save(&format!("corpus-{stem}"), &case, &mut report);
-            report.detail = Some(detail(&shader, &t, &again, 0));
+            self.save(&format!("{kind}-{stem}"), &case, &mut report);
+            report.detail = Some(detail(shader, t, &again, 0));
         }
         self.clock("shrinking", t3);
         report

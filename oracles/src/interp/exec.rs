@@ -377,7 +377,10 @@ impl Machine<'_> {
                     }
                 }
                 if inst.saturate {
-                    out.iter_mut().for_each(|v| *v = fl::saturate(*v));
+                    let ev = &mut m.scratch_ev[..lanes];
+                    for (v, e) in out.iter_mut().zip(ev.iter_mut()) {
+                        *v = fl::saturate_ev(*v, e);
+                    }
                 }
             }
             for c in 0..4 {
@@ -414,14 +417,14 @@ impl Machine<'_> {
                 let [o0, o1] = &mut pool.out;
                 let (o0, o1) = (&mut o0[c][..lanes], &mut o1[c][..lanes]);
                 for l in 0..lanes {
-                    let (x, y) = f(std::array::from_fn(|k| src[k][l]), &mut m.scratch_ev[l]);
+                    let ev = &mut m.scratch_ev[l];
+                    let (x, y) = f(std::array::from_fn(|k| src[k][l]), ev);
                     o0[l] = x;
                     o1[l] = y;
-                }
-                if inst.saturate {
-                    o0.iter_mut()
-                        .chain(o1.iter_mut())
-                        .for_each(|v| *v = fl::saturate(*v));
+                    if inst.saturate {
+                        o0[l] = fl::saturate_ev(x, ev);
+                        o1[l] = fl::saturate_ev(y, ev);
+                    }
                 }
             }
             for c in 0..4 {
@@ -459,7 +462,7 @@ impl Machine<'_> {
                     ),
                 };
                 if inst.saturate {
-                    v = fl::saturate(v);
+                    v = fl::saturate_ev(v, ev);
                 }
                 out[l] = v;
             }

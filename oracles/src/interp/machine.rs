@@ -398,6 +398,11 @@ impl Machine<'_> {
                 self.index_values(&idx, at, &mut regs)?;
                 for (l, o) in out.iter_mut().enumerate() {
                     *o = cb_read(Some(&self.icb), regs[l], comp);
+                    // D3D reads 0 past the table; WGSL's array access there is the
+                    // implementation's choice (adapted/icb-const-array).
+                    if regs[l] >= (self.icb.len() / 4) as u64 {
+                        self.scratch_ev[l] |= Domain::OobRead.bit();
+                    }
                 }
             }
             OperandType::InputThreadId => fill_ids(out, &self.ids, |t| t.thread[comp.min(2)]),

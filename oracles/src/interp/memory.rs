@@ -98,6 +98,18 @@ impl Machine<'_> {
         }
     }
 
+    /// Whether word `word` of a structured access at byte `offset` lies past its structure
+    /// (or the offset is not a whole word): D3D leaves a load there undefined and a store
+    /// makes the whole view undefined (FS §22.4.12-13), so the lane enters `d3d-undefined`.
+    fn offset_overruns(&self, t: Target, offset: u32, word: u64) -> bool {
+        match self.view(t) {
+            ViewKind::Structured(stride) => {
+                !offset.is_multiple_of(4) || u64::from(offset) + 4 * word + 4 > u64::from(stride)
+            }
+            _ => false,
+        }
+    }
+
     pub fn memory_op(&mut self, inst: &Instruction, at: usize) -> Result<(), InterpError> {
         use Opcode::*;
         let ops = &inst.operands;
@@ -120,7 +132,13 @@ impl Machine<'_> {
                 let mut words = Vec::new();
                 for &l in &lanes_active {
                     let base = self.address(t, a0[l], a1[l]);
+                    let overruns = (0..4)
+                        .filter(|c| mask & (1 << c) != 0)
+                        .any(|c| self.offset_overruns(t, a1[l], source_component(res, c) as u64));
                     let ev = &mut self.scratch_ev[l];
+                    if overruns {
+                        raise(ev, Domain::D3dUndefined);
+                    }
                     for (c, o) in out.iter_mut().enumerate() {
                         if mask & (1 << c) == 0 {
                             continue;
@@ -188,6 +206,12 @@ impl Machine<'_> {
                 for &l in &lanes_active {
                     let base = self.address(t, a0[l], a1[l]);
                     let mut ev = 0;
+                    if (0..4)
+                        .filter(|c| mask & (1 << c) != 0)
+                        .any(|c| self.offset_overruns(t, a1[l], c as u64))
+                    {
+                        raise(&mut ev, Domain::D3dUndefined);
+                    }
                     for (c, v) in vals.iter().enumerate() {
                         if mask & (1 << c) == 0 {
                             continue;

@@ -162,6 +162,9 @@ struct Layout {
     consts: std::sync::Arc<constants::Constants>,
     /// `dcl_indexrange`s of `v#` and `o#`.
     index_ranges: Vec<tracked::IndexRange>,
+    /// A vertex program declares an output component that no instruction writes: D3D leaves
+    /// it undefined (FS §4.4), so every invocation enters `d3d-undefined`.
+    unwritten_outputs: bool,
 }
 
 fn layout(program: &Program) -> Layout {
@@ -176,6 +179,7 @@ fn layout(program: &Program) -> Layout {
         thread_group: [1, 1, 1],
         consts: Default::default(),
         index_ranges: ranges::index_ranges(program),
+        unwritten_outputs: unwritten_vertex_outputs(program),
     };
     let slot = |inst: &dxbc::Instruction| {
         inst.operands
@@ -247,6 +251,36 @@ fn layout(program: &Program) -> Layout {
         l.thread_group,
     ));
     l
+}
+
+/// Whether a vertex program declares an `o#` component that no instruction names as a
+/// destination. A relatively indexed output write (`o[r0.x + n]`) counts as writing every
+/// declared output, so only a component that is plainly never written counts.
+fn unwritten_vertex_outputs(program: &Program) -> bool {
+    if program.version.stage != dxbc::Stage::Vertex {
+        return false;
+    }
+    let mut declared: BTreeMap<u32, u8> = BTreeMap::new();
+    let mut written: BTreeMap<u32, u8> = BTreeMap::new();
+    for inst in &program.instructions {
+        let is_dcl = inst.opcode.info().kind == dxbc::opcodes::Kind::Declaration;
+        let dsts = if is_dcl { 1 } else { inst.info().dst as usize };
+        for o in inst.operands.iter().take(dsts) {
+            if o.ty != OperandType::Output {
+                continue;
+            }
+            let mask = o.write_mask();
+            match o.indices.first().and_then(dxbc::Index::immediate) {
+                Some(r) if is_dcl => *declared.entry(r as u32).or_default() |= mask,
+                Some(r) => *written.entry(r as u32).or_default() |= mask,
+                None if !is_dcl => return false,
+                None => {}
+            }
+        }
+    }
+    declared
+        .iter()
+        .any(|(r, m)| m & !written.get(r).copied().unwrap_or(0) != 0)
 }
 
 fn machine<'a>(
@@ -440,6 +474,11 @@ fn run_one(
         Err(InterpError::BudgetExceeded { .. }) => m.alive.clone(),
         Err(e) => return Err(e),
     };
+    if l.unwritten_outputs {
+        for e in &mut m.events {
+            *e |= crate::domain::Domain::D3dUndefined.bit();
+        }
+    }
     let mut outputs = Vec::with_capacity(lanes * l.outputs);
     let mut free_nan = Vec::with_capacity(lanes * l.outputs);
     for lane in 0..lanes {

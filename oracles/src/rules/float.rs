@@ -287,6 +287,23 @@ pub fn fge(a: u32, b: u32, ev: &mut Events) -> u32 {
 /// `_sat` (FS §22.19.1): min(1, max(0, x)) with the D3D min/max rules, so NaN → +0,
 /// +inf → 1, −inf → 0, −0 → +0, a denormal → +0.
 pub fn saturate(x: u32) -> u32 {
+    saturate_ev(x, &mut 0)
+}
+
+/// [`saturate`] of an instruction's result, with the domains its input enters: a NaN
+/// (`NanInput`: WGSL's clamp of a NaN is indeterminate) and a denormal (`DenormInputFlushed`:
+/// D3D flushes it to +0, WGSL may keep it). Bit movers (`movc_sat`) raise nothing else, so
+/// this is where their saturation's latitude is named.
+pub fn saturate_ev(x: u32, ev: &mut Events) -> u32 {
+    if is_nan(x) {
+        raise(ev, Domain::NanInput);
+    } else if x & 0x7f80_0000 == 0 && x & 0x007f_ffff != 0 {
+        raise(ev, Domain::DenormInputFlushed);
+    }
+    saturate_plain(x)
+}
+
+fn saturate_plain(x: u32) -> u32 {
     if is_nan(x) {
         return 0;
     }

@@ -5,6 +5,7 @@ mod support;
 mod catalog;
 mod chrome;
 mod cli;
+mod contract;
 mod corpus;
 mod deploy;
 mod external;

@@ -152,6 +152,11 @@ impl Ctx<'_> {
                     _ => format!("{x} >= {y}"),
                 })
             }
+            Ftoi if exact && crate::planted(crate::PlantedBug::FtoiWithoutNanSelect) => {
+                let isnan = self.helper("d3d_isnan");
+                let ftoi = self.helper("d3d_ftoi");
+                format!("select({ftoi}({a}), bitcast<u32>(i32(bitcast<f32>({a}))), {isnan}({a}))")
+            }
             Ftoi | Ftou => {
                 if exact {
                     format!(
@@ -278,6 +283,11 @@ impl Ctx<'_> {
                 continue;
             }
             let mut e = self.src(src, comp, Num::Float)?;
+            // A modifier makes a move a float operation (FS §22.9.1): D3D flushes a denormal
+            // result to zero of its sign.
+            if self.exact() && src.modifier != dxbc::Modifier::None && !inst.saturate {
+                e = format!("{}({e})", self.helper("d3d_ftz"));
+            }
             if inst.saturate {
                 if !self.exact() {
                     self.relies(id::SATURATE_MOVERS);

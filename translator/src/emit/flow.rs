@@ -71,6 +71,8 @@ pub fn check_structure(program: &Program) -> Result<Structure, Rejection> {
     let ifs = match_ifs(insts);
     let mut s = Structure::default();
     let mut stack: Vec<(Opcode, usize)> = Vec::new();
+    // Loops (by their `loop` index) that some `break`, `breakc`, `ret` or `retc` leaves.
+    let mut left: std::collections::BTreeSet<usize> = Default::default();
     let bad = |i: usize, op: Opcode, what: &str| {
         Rejection::new(id::UNSUPPORTED, what.to_string()).at(i, op)
     };
@@ -85,8 +87,35 @@ pub fn check_structure(program: &Program) -> Result<Structure, Rejection> {
             Opcode::Endif if matches!(stack.last(), Some((Opcode::If, _))) => {
                 stack.pop();
             }
+            Opcode::Break | Opcode::Breakc => {
+                // A break leaves the innermost loop or switch.
+                if let Some(&(Opcode::Loop, l)) = stack
+                    .iter()
+                    .rev()
+                    .find(|(op, _)| matches!(op, Opcode::Loop | Opcode::Switch))
+                {
+                    left.insert(l);
+                }
+            }
+            Opcode::Ret | Opcode::Retc => {
+                left.extend(
+                    stack
+                        .iter()
+                        .filter(|(op, _)| *op == Opcode::Loop)
+                        .map(|s| s.1),
+                );
+            }
             Opcode::Endloop if matches!(stack.last(), Some((Opcode::Loop, _))) => {
-                stack.pop();
+                let (_, l) = stack.pop().unwrap_or((Opcode::Loop, i));
+                // Nothing leaves it: the program never ends, on purpose or not, and a WGSL
+                // loop cannot promise D3D's behaviour there (a hang, a lost device).
+                if !left.contains(&l) {
+                    return Err(Rejection::new(
+                        id::SYSTEM_CRASH,
+                        "a loop that no break or return leaves never terminates",
+                    )
+                    .at(l, Opcode::Loop));
+                }
             }
             Opcode::Endswitch if matches!(stack.last(), Some((Opcode::Switch, _))) => {
                 stack.pop();

@@ -200,7 +200,7 @@ fn interpolation_attr(mode: InterpolationMode, integer: bool) -> Result<&'static
         M::LinearNoPerspectiveSample => " @interpolate(linear, sample)",
         M::Other(m) => {
             return Err(Rejection::new(
-                id::UNSUPPORTED,
+                id::INTERPOLATION_MODES,
                 format!("interpolation mode {m}"),
             ));
         }
@@ -284,7 +284,7 @@ fn compute(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
 /// A system value this stage's lowering has no WGSL builtin for: fail closed.
 fn unsupported_system_value(what: &str, sv: SystemValueName) -> Rejection {
     Rejection::new(
-        id::UNSUPPORTED,
+        id::SYSTEM_VALUES,
         format!(
             "{what} system value {}",
             dxbc::names::name(dxbc::names::SYSTEM_VALUES, sv.number()).unwrap_or("?")
@@ -299,7 +299,7 @@ fn reject_special(d: &Decl) -> Result<Option<SystemValueName>, Rejection> {
         Role::Register(sv) => Ok(sv),
         // `Some(..)` keeps the reason's text as it was when the type was looked up by number.
         Role::Special(ty) => Err(Rejection::new(
-            id::UNSUPPORTED,
+            id::SYSTEM_VALUES,
             format!("special register {:?}", Some(ty)),
         )),
     }
@@ -368,7 +368,7 @@ fn pixel(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
         let Some(r) = d.register else { continue };
         if sv.is_some() {
             return Err(Rejection::new(
-                id::UNSUPPORTED,
+                id::SYSTEM_VALUES,
                 "pixel output system values other than SV_Target",
             ));
         }

@@ -258,6 +258,26 @@ impl Ctx<'_> {
         }
     }
 
+    /// Refuse a structured access whose immediate byte offset is not a whole word, or whose
+    /// words (`words`, relative to the offset) run past the structure: D3D leaves the load
+    /// undefined and the store makes the whole view undefined (FS §22.4.12-13), which no
+    /// WGSL lowering can reproduce.
+    fn check_offset(&self, m: Mem, offset: &Operand, words: u64) -> Result<(), Rejection> {
+        let (View::Structured(stride), Some(&off)) = (self.view(m), offset.imm.first()) else {
+            return Ok(());
+        };
+        if offset.ty != OperandType::Immediate32 {
+            return Ok(());
+        }
+        if off % 4 != 0 || u64::from(off) + 4 * words > u64::from(stride) {
+            return Err(Rejection::new(
+                id::UNSUPPORTED,
+                format!("structured byte offset {off} overruns its {stride}-byte structure"),
+            ));
+        }
+        Ok(())
+    }
+
     pub fn memory(&mut self, inst: &Instruction) -> Result<(), Rejection> {
         use Opcode::*;
         let ops = &inst.operands;
@@ -266,6 +286,14 @@ impl Ctx<'_> {
                 let structured = inst.opcode == LdStructured;
                 let res = &ops[if structured { 3 } else { 2 }];
                 let m = self.mem(res)?;
+                if structured {
+                    let last = (0..4)
+                        .filter(|c| write_mask(&ops[0]) & (1 << c) != 0)
+                        .map(|c| swizzled(res, c) as u64)
+                        .max()
+                        .unwrap_or(0);
+                    self.check_offset(m, &ops[2], last + 1)?;
+                }
                 let a0 = self.src(&ops[1], 0, Num::Uint)?;
                 let a1 = if structured {
                     Some(self.src(&ops[2], 0, Num::Uint)?)
@@ -291,6 +319,13 @@ impl Ctx<'_> {
                 let m = self.mem(&ops[0])?;
                 if matches!(m, Mem::Srv(_)) {
                     return Err(Rejection::new(id::UNSUPPORTED, "store to an SRV"));
+                }
+                if structured {
+                    let last = (0..4)
+                        .filter(|c| write_mask(&ops[0]) & (1 << c) != 0)
+                        .max()
+                        .unwrap_or(0) as u64;
+                    self.check_offset(m, &ops[2], last + 1)?;
                 }
                 let a0 = self.src(&ops[1], 0, Num::Uint)?;
                 let a1 = if structured {
@@ -413,7 +448,7 @@ impl Ctx<'_> {
     /// `ld` on a 2D texture: out-of-range coordinates or mip levels read 0.
     fn texture_load(&mut self, inst: &Instruction) -> Result<(), Rejection> {
         if inst.sample_offsets().is_some() {
-            return Err(Rejection::new(id::UNSUPPORTED, "ld with texel offsets"));
+            return Err(Rejection::new(id::TEXTURE_OFFSETS, "ld with texel offsets"));
         }
         let ops = &inst.operands;
         let (slot, kind) = self.texture(&ops[2])?;

@@ -283,7 +283,7 @@ fn scan<'a>(
             Opcode::DclSampler => {
                 if inst.sampler_mode() != Some(SamplerMode::Default) {
                     return Err(fail(Rejection::new(
-                        id::UNSUPPORTED,
+                        id::SAMPLER_MODES,
                         "comparison and mono samplers",
                     )));
                 }
@@ -421,7 +421,7 @@ fn scan<'a>(
             .any(|o| o.precision != 0 && o.precision != 1)
         {
             return Err(fail(Rejection::new(
-                id::UNSUPPORTED,
+                id::MIN_PRECISION_KINDS,
                 "minimum precision other than float16",
             )));
         }

@@ -159,7 +159,12 @@ impl Ctx<'_> {
         if op.modifier == Modifier::None {
             return Ok(e);
         }
-        self.relies(id::SOURCE_MODIFIERS);
+        // The exact profile reproduces D3D's modifiers bit for bit (its float consumers flush
+        // their inputs, and a modified `mov` flushes its own); only the contract's lowering
+        // inherits WGSL's latitude.
+        if !self.exact() {
+            self.relies(id::SOURCE_MODIFIERS);
+        }
         Ok(match (num, op.modifier) {
             (Num::Int | Num::Uint, Modifier::Neg) => format!("(0u - {e})"),
             (Num::Int | Num::Uint, Modifier::Abs) => {
@@ -183,6 +188,14 @@ impl Ctx<'_> {
             OperandType::Output | OperandType::Input | OperandType::IndexableTemp => {
                 Ok(Some(format!("{}.{c}", self.register(op)?)))
             }
+            OperandType::OutputDepth
+            | OperandType::OutputDepthGreaterEqual
+            | OperandType::OutputDepthLessEqual
+            | OperandType::OutputCoverageMask
+            | OperandType::OutputStencilRef => Err(Rejection::new(
+                id::SYSTEM_VALUES,
+                format!("writing {:?}", op.ty),
+            )),
             other => Err(unsupported(format!("writing {other:?}"))),
         }
     }

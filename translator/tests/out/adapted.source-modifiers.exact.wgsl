@@ -1,4 +1,4 @@
-// adaptations: adapted/source-modifiers, adapted/typeless-registers, dxdiff/non-finite
+// adaptations: adapted/typeless-registers, dxdiff/non-finite
 // dxdiff built-in translator, ps_5_0
 
 struct Cb0 {
@@ -39,7 +39,7 @@ fn run() {
     o[0].x = tmp1;
     let tmp2 = ((0u - cb0.v[0].z) + 0x00000001u);
     o[0].y = tmp2;
-    let tmp3 = (cb0.v[0].w | 0x80000000u);
+    let tmp3 = d3d_ftz((cb0.v[0].w | 0x80000000u));
     o[0].z = tmp3;
     let tmp4 = cb0.v[0].x;
     o[0].w = tmp4;

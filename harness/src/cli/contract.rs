@@ -1,0 +1,102 @@
+//! `dxdiff contract [--translator T] [--profile P] [--cases N] [--seed S] [--out DIR]
+//! [--entry ID]... [--adapter A]`: one property per seed-contract entry, checked on the GPU.
+//! Prints the table, writes `DIR/contract.json` (`dxdiff-contract/1`), `DIR/contract.md` and
+//! the shrunk violations under `DIR/cases/`, and ends with the closing line. Exit 1 on a
+//! violation, 4 without a usable adapter.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use crate::contract::{self, Options};
+use crate::gpu::GpuError;
+
+use super::{CliError, CliResult, write_output};
+
+/// The arguments of `dxdiff contract`.
+#[derive(Debug, clap::Args)]
+pub struct ContractArgs {
+    #[command(flatten)]
+    translator: super::TranslatorArgs,
+    /// `auto` (a real GPU first, lavapipe otherwise), a substring of the adapter's name, or
+    /// `#k` (the k-th GPU).
+    #[arg(long, default_value = "auto")]
+    adapter: String,
+    #[command(flatten)]
+    executor: super::ExecutorArgs,
+    /// Makes the inputs reproducible.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Input vectors per program (1 to 100,000).
+    #[arg(long, default_value_t = 4096, value_parser = super::bounded(1, 100_000))]
+    cases: usize,
+    /// Run only this entry (repeatable): a catalog id with a seed reference.
+    #[arg(long = "entry")]
+    entries: Vec<String>,
+    /// Where the reports and counterexamples go.
+    #[arg(long, default_value = "dxdiff-contract")]
+    out: PathBuf,
+    /// Also write JUnit XML here: one test case per entry (failed when violated, skipped when
+    /// not exercisable).
+    #[arg(long)]
+    junit: Option<PathBuf>,
+    /// No progress on stderr.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+/// Run the properties and write the reports.
+pub fn run(a: &ContractArgs) -> CliResult {
+    let unknown = contract::unknown_entries(&a.entries);
+    if !unknown.is_empty() {
+        return Err(super::usage(format!(
+            "--entry {}: not a seed-contract entry of the catalog (`dxdiff catalog` lists them)",
+            unknown.join(", ")
+        )));
+    }
+    let out = crate::outdir::OutDir::open(&a.out).map_err(|e| CliError::Input {
+        path: a.out.clone(),
+        what: format!("[{}] {e}", e.code()),
+    })?;
+    let opts = Options {
+        verify: crate::verify::Options {
+            translator: a.translator.build()?,
+            seed: a.seed,
+            cases: a.cases,
+            extra_cases: Vec::new(),
+            corpus: Vec::new(),
+            corpus_cases: a.cases,
+            skip_builtin: true,
+            counterexamples: true,
+            quiet: a.quiet,
+            shard: None,
+            runner: a.executor.runner(),
+        },
+        entries: a.entries.clone(),
+        exact: a.translator.translator == "builtin" && a.translator.profile == "exact",
+    };
+    let report = match contract::run(&opts, &out.path, &a.adapter) {
+        Ok(r) => r,
+        Err(GpuError::NoAdapter(why)) => {
+            eprintln!("dxdiff: no usable GPU adapter: {why}");
+            return Ok(ExitCode::from(4));
+        }
+        Err(e) => {
+            eprintln!("dxdiff: {e}");
+            return Ok(ExitCode::from(4));
+        }
+    };
+    let json = serde_json::to_string_pretty(&report).map_err(|e| super::usage(e.to_string()))?;
+    write_output(Some(&out.path.join("contract.json")), json.as_bytes())?;
+    let md = reports::contract::markdown(&report);
+    write_output(Some(&out.path.join("contract.md")), md.as_bytes())?;
+    if let Some(junit) = &a.junit {
+        write_output(Some(junit), reports::contract::junit(&report).as_bytes())?;
+    }
+    print!("{}", reports::contract::table(&report));
+    println!("{}", report.closing_line());
+    Ok(if report.count(reports::contract::Status::Violated) > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}

@@ -1,0 +1,190 @@
+//! `dxdiff contract`: one property per seed-contract entry of the catalog, checked on the GPU.
+//!
+//! Each entry's property ([`properties`]) is a family of programs about exactly that entry.
+//! Every program is assembled, translated, and, where the translator takes it, run on the
+//! interpreter and the GPU over generated edge-biased inputs through the differential driver,
+//! as `verify --corpus` runs a program; mismatches are shrunk and saved. The entry's row is then
+//! judged by its category ([`judge`]). The run is the translator's conformance map against
+//! the contract; docs/contract.md gives the rules.
+
+pub mod judge;
+pub mod properties;
+
+use std::path::Path;
+use std::time::Instant;
+
+use oracles::catalog::{Entry, catalog};
+use reports::contract::{ContractReport, EntryRow, FORMAT, Status};
+
+use crate::exec::Executor;
+use crate::gpu::GpuError;
+use crate::progress::Progress;
+use crate::translators::Failure;
+use crate::verify::{self, Verifier};
+use judge::{Outcome, Ran, Role};
+use properties::{Plan, Property};
+
+/// Run settings.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The translator, seed, inputs per program (`corpus_cases`), executor and quietness.
+    pub verify: verify::Options,
+    /// Only these entries (`--entry`), in catalog order; empty: every seed entry.
+    pub entries: Vec<String>,
+    /// Whether the translator was asked for the exact profile.
+    pub exact: bool,
+}
+
+/// An `--entry` that names no seed entry of the catalog.
+pub fn unknown_entries(ids: &[String]) -> Vec<String> {
+    ids.iter()
+        .filter(|id| properties::of(id).is_none())
+        .cloned()
+        .collect()
+}
+
+/// The seed entries to run, in catalog order.
+fn selected(opts: &Options) -> Vec<(&'static Entry, &'static Property)> {
+    catalog()
+        .entries
+        .iter()
+        .filter(|e| opts.entries.is_empty() || opts.entries.contains(&e.id))
+        .filter_map(|e| properties::of(&e.id).map(|p| (e, p)))
+        .collect()
+}
+
+/// Run every selected entry's property on `adapter`; counterexamples go to `out_dir/cases`.
+pub fn run(opts: &Options, out_dir: &Path, adapter: &str) -> Result<ContractReport, GpuError> {
+    let started = Instant::now();
+    let mut v = Verifier::new(opts.verify.clone(), adapter, &out_dir.join("cases"))?;
+    let work = selected(opts);
+    let mut report = ContractReport {
+        format: FORMAT.into(),
+        translator: opts.verify.translator.name(),
+        executor: v.gpu.name(),
+        seed: opts.verify.seed,
+        cases: opts.verify.corpus_cases,
+        seed_entries: catalog()
+            .entries
+            .iter()
+            .filter(|e| e.seed_ref.is_some())
+            .count(),
+        entries: Vec::new(),
+        seconds: 0.0,
+    };
+    let mut bar = Progress::new("entries", Some(work.len() as u64), opts.verify.quiet);
+    for (i, (entry, property)) in work.iter().enumerate() {
+        bar.set(i as u64, &entry.id);
+        let row = crate::parallel::caught(|| entry_row(&mut v, entry, property, opts.exact))
+            .unwrap_or_else(|why| panicked(entry, property, &why));
+        report.entries.push(row);
+    }
+    bar.set(work.len() as u64, "");
+    bar.finish();
+    report.seconds = started.elapsed().as_secs_f64();
+    Ok(report)
+}
+
+/// The row of an entry whose property made dxdiff panic: violated, naming the panic, so the
+/// run goes on.
+fn panicked(entry: &Entry, property: &Property, why: &str) -> EntryRow {
+    EntryRow {
+        id: entry.id.clone(),
+        category: entry.category.to_string(),
+        property: property.what.into(),
+        status: Status::Violated,
+        programs: 0,
+        lanes: 0,
+        adapted_lanes: 0,
+        domain_lanes: 0,
+        rejections: 0,
+        attributed: 0,
+        reason: format!("dxdiff panicked (a dxdiff bug, please report it): {why}"),
+        cases: Vec::new(),
+    }
+}
+
+/// Run one entry's programs and judge them.
+fn entry_row(v: &mut Verifier, entry: &Entry, property: &Property, exact: bool) -> EntryRow {
+    let programs: Vec<(Role, &str)> = match property.plan {
+        Plan::Unreachable(why) => {
+            let mut row = judge::judge(entry, property.what, &[], exact);
+            row.status = Status::NotExercisable;
+            row.reason = why.to_string();
+            return row;
+        }
+        Plan::Run(t) => t.iter().map(|t| (Role::Inside, *t)).collect(),
+        Plan::Reject(t) => t.iter().map(|t| (Role::Feature, *t)).collect(),
+        Plan::Bound { inside, outside } => inside
+            .iter()
+            .map(|t| (Role::Inside, *t))
+            .chain(outside.iter().map(|t| (Role::Outside, *t)))
+            .collect(),
+    };
+    let mut outcomes = Vec::new();
+    let stem = entry.id.replace('/', "-");
+    for (role, template) in programs {
+        for text in properties::expand(template) {
+            let name = format!("{stem}-{}", outcomes.len());
+            outcomes.push((role, outcome(v, entry, &name, &text)));
+        }
+    }
+    judge::judge(entry, property.what, &outcomes, exact)
+}
+
+/// Assemble, translate and run one program.
+fn outcome(v: &mut Verifier, entry: &Entry, name: &str, text: &str) -> Outcome {
+    let blob = match dxbc::assemble_container(text) {
+        Ok(c) => c.to_bytes(),
+        Err(e) => {
+            return Outcome::Broken(format!(
+                "the property's program does not assemble (a dxdiff bug): [{}] {e}",
+                e.code()
+            ));
+        }
+    };
+    let shader = match dxbc::Shader::parse(&blob) {
+        Ok(s) => s,
+        Err(e) => {
+            return Outcome::Broken(format!(
+                "the property's program does not decode (a dxdiff bug): [{}] {e}",
+                e.code()
+            ));
+        }
+    };
+    let t = match v.opts.translator.translate(&blob, &shader) {
+        Ok(t) => t,
+        Err(Failure::Rejected {
+            catalog_id,
+            reason,
+            instruction,
+        }) => {
+            return Outcome::Rejected {
+                id: catalog_id,
+                instruction,
+                reason,
+            };
+        }
+        Err(f @ Failure::Crashed { .. }) => return Outcome::Broken(f.to_string()),
+    };
+    let mut events = Vec::new();
+    let report = verify::guarded(name, || {
+        v.translated("contract", name, &blob, &shader, &t, &mut events)
+    });
+    let c = report.counts();
+    let adapted = report.tally.adapted_by.get(&entry.id).copied().unwrap_or(0);
+    Outcome::Ran(Ran {
+        lanes: c.judged(),
+        mismatch: c.mismatch,
+        adapted,
+        adapted_other: report.tally.adapted_by.values().sum::<u64>() - adapted,
+        domain: if entry.domain.is_empty() {
+            0
+        } else {
+            events.iter().filter(|e| entry.allows(**e)).count() as u64
+        },
+        attributed: t.adaptations.contains(&entry.id),
+        skipped: report.skipped.clone(),
+        case: report.counterexample.clone(),
+    })
+}
