@@ -30,6 +30,7 @@ pub mod names;
 pub mod numfmt;
 pub mod opcodes;
 pub mod shader;
+pub mod structure;
 pub mod validate;
 
 pub use asm::assemble;

@@ -164,6 +164,10 @@ pub struct Entry {
     /// executor's (applies unclaimed on matching executors) or Direct3D's (applies always).
     #[serde(default, skip_serializing_if = "Scope::is_default")]
     pub scope: Scope,
+    /// For a structural entry (no ops, no domain): the program structure it is about
+    /// ([`dxbc::structure::Structure::id`]), so that a program can be attributed to it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub structure: Option<String>,
     /// For [`Scope::Executor`]: the executors it describes, as case-insensitive substrings of
     /// the adapter's name (`llvmpipe`, `nvidia`); empty means every executor.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -243,6 +247,14 @@ pub enum CatalogError {
         /// The entry's id.
         id: String,
     },
+    /// An entry names a structure no [`dxbc::structure::Structure`] has.
+    #[error("entry `{id}`: unknown structure `{structure}`")]
+    UnknownStructure {
+        /// The entry's id.
+        id: String,
+        /// The unknown structure id.
+        structure: String,
+    },
 }
 
 impl CatalogError {
@@ -253,6 +265,7 @@ impl CatalogError {
             CatalogError::Format(_) => "catalog.format",
             CatalogError::UnknownDomain { .. } => "catalog.unknown-domain",
             CatalogError::ExecutorsWithoutScope { .. } => "catalog.executors-without-scope",
+            CatalogError::UnknownStructure { .. } => "catalog.unknown-structure",
         }
     }
 }
@@ -286,6 +299,14 @@ impl Catalog {
                 })?;
                 e.mask |= dom.bit();
             }
+            if let Some(s) = &e.structure
+                && dxbc::structure::Structure::from_id(s).is_none()
+            {
+                return Err(CatalogError::UnknownStructure {
+                    id: e.id.clone(),
+                    structure: s.clone(),
+                });
+            }
         }
         Ok(c)
     }
@@ -316,6 +337,10 @@ mod tests {
                 domain: "b".into(),
             },
             CatalogError::ExecutorsWithoutScope { id: "a".into() },
+            CatalogError::UnknownStructure {
+                id: "a".into(),
+                structure: "b".into(),
+            },
         ];
         let codes: BTreeSet<_> = all.iter().map(CatalogError::code).collect();
         assert_eq!(codes.len(), all.len());

@@ -265,7 +265,10 @@ mod tests {
         let r = report();
         let text = serde_json::to_string(&r).expect("serializes");
         assert!(text.contains("\"not-exercisable\""), "{text}");
-        assert_eq!(serde_json::from_str::<ContractReport>(&text).expect("parses"), r);
+        assert_eq!(
+            serde_json::from_str::<ContractReport>(&text).expect("parses"),
+            r
+        );
     }
 
     #[test]

@@ -4,6 +4,8 @@
 pub const PRECISE: &str = "adapted/precise";
 pub const COMPARISON_MASKS: &str = "adapted/comparison-masks";
 pub const TYPELESS_REGISTERS: &str = "adapted/typeless-registers";
+pub const HOISTED_VARS: &str = "adapted/hoisted-vars";
+pub const PACKED_VARYINGS: &str = "supported/packed-varyings";
 pub const SWITCH_DEFAULT: &str = "adapted/switch-default";
 pub const FRONT_FACING: &str = "adapted/front-facing";
 pub const SOURCE_MODIFIERS: &str = "adapted/source-modifiers";

@@ -49,6 +49,8 @@ pub struct Ran {
     pub domain: u64,
     /// Whether the translation listed the entry.
     pub attributed: bool,
+    /// Whether the program has the entry's structure (a structural entry's marker).
+    pub structured: bool,
     /// Why it did not run (fully), if it did not.
     pub skipped: Option<String>,
     /// Its saved counterexample.
@@ -98,6 +100,7 @@ pub fn judge(entry: &Entry, what: &str, programs: &[(Role, Outcome)], exact: boo
     let mut skips: Vec<String> = Vec::new();
     let (mut ran, mut beyond, mut refused_right, mut named, mut other_adapted) = (0, 0, 0, 0, 0);
     let (mut mismatched, mut mismatching, mut generic) = (0u64, 0usize, 0usize);
+    let mut structured = 0usize;
     for (role, outcome) in programs {
         match outcome {
             Outcome::Broken(why) => violations.push(brief(why)),
@@ -151,7 +154,10 @@ pub fn judge(entry: &Entry, what: &str, programs: &[(Role, Outcome)], exact: boo
                     continue;
                 }
                 match role {
-                    Role::Inside => ran += 1,
+                    Role::Inside => {
+                        ran += 1;
+                        structured += usize::from(r.structured);
+                    }
                     Role::Outside | Role::Feature => beyond += 1,
                 }
             }
@@ -211,6 +217,14 @@ pub fn judge(entry: &Entry, what: &str, programs: &[(Role, Outcome)], exact: boo
             said.push(format!(
                 "{other_adapted} lane-verdicts adapted by other entries"
             ));
+        }
+        if let Some(s) = &entry.structure {
+            if structured == 0 {
+                row.status = Status::NotExercisable;
+                row.reason = format!("the programs ran, but none has the structure `{s}`");
+                return row;
+            }
+            said.push(format!("{structured} of {ran} have the structure `{s}`"));
         }
         if entry.domain.is_empty() && entry.category != Category::FailClosed {
             said.push(format!(
@@ -292,6 +306,30 @@ mod tests {
             false,
         );
         assert_eq!(refused.status, Status::Violated);
+    }
+
+    #[test]
+    fn a_structural_entry_needs_a_program_with_its_structure() {
+        let e = entry("adapted/hoisted-vars");
+        let with = Outcome::Ran(Ran {
+            lanes: 64,
+            structured: true,
+            attributed: true,
+            ..Ran::default()
+        });
+        let row = judge(e, "p", &[(Role::Inside, with)], false);
+        assert_eq!(row.status, Status::Verified, "{}", row.reason);
+        assert!(
+            row.reason
+                .contains("1 of 1 have the structure `cross-scope-read`")
+        );
+        assert!(
+            row.reason.contains("1 of 1 translations list it"),
+            "{}",
+            row.reason
+        );
+        let without = judge(e, "p", &[(Role::Inside, ran(64, 0, 0, 0))], false);
+        assert_eq!(without.status, Status::NotExercisable);
     }
 
     #[test]

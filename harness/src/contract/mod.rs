@@ -184,6 +184,11 @@ fn outcome(v: &mut Verifier, entry: &Entry, name: &str, text: &str) -> Outcome {
             events.iter().filter(|e| entry.allows(**e)).count() as u64
         },
         attributed: t.adaptations.contains(&entry.id),
+        structured: entry
+            .structure
+            .as_deref()
+            .and_then(dxbc::structure::Structure::from_id)
+            .is_some_and(|s| s.present(&shader.program)),
         skipped: report.skipped.clone(),
         case: report.counterexample.clone(),
     })

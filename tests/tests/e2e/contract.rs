@@ -144,3 +144,24 @@ fn an_unknown_entry_is_a_usage_error() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("adapted/no-such-entry, dxdiff/nan"), "{err}");
 }
+
+/// `cmd:`: the example adapter wraps the built-in translator behind the external protocol, so
+/// its rows are the built-in translator's, adaptation claims and refusal ids included.
+#[test]
+fn an_external_translator_gets_the_built_in_rows() {
+    let _turn = gpu_turn();
+    let dir = temp("contract", "cmd");
+    let mut args = vec!["--translator", "cmd:sh examples/translators/builtin.sh"];
+    for e in SAMPLE {
+        args.extend(["--entry", e]);
+    }
+    let Some((code, report)) = contract(&dir, &args, None) else {
+        return;
+    };
+    assert_eq!(code, 0, "{report:#}");
+    for e in report["entries"].as_array().expect("entries") {
+        assert_eq!(e["status"], "verified", "{e:#}");
+    }
+    let hoisted = row(&report, "adapted/hoisted-vars");
+    assert_eq!(hoisted["attributed"], hoisted["programs"], "{hoisted:#}");
+}

@@ -16,6 +16,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
 use dxbc::chunks::signature::Signature;
+use dxbc::structure::Structure;
 use dxbc::{
     Instruction, Opcode, OperandType, Program, ResourceDimension as Dim, ReturnType, SamplerMode,
     Stage,
@@ -456,6 +457,15 @@ fn scan<'a>(
         c.relies(id::PRECISE);
     }
     c.relies(id::TYPELESS_REGISTERS);
+    // Registers are function-top `var`s, so a value written in a nested scope and read after
+    // it is read from a hoisted variable; a register's packed varyings share one interface
+    // field (WGSL allows one per location).
+    if Structure::CrossScopeRead.present(program) {
+        c.relies(id::HOISTED_VARS);
+    }
+    if Structure::PackedVarying.present(program) {
+        c.relies(id::PACKED_VARYINGS);
+    }
     Ok(c)
 }
 

@@ -1,4 +1,4 @@
-// adaptations: adapted/comparison-masks, adapted/continue-continuing, adapted/typeless-registers
+// adaptations: adapted/comparison-masks, adapted/continue-continuing, adapted/hoisted-vars, adapted/typeless-registers
 // dxdiff built-in translator, ps_5_0
 
 struct Cb0 {

@@ -1,4 +1,4 @@
-// adaptations: adapted/switch-default, adapted/typeless-registers
+// adaptations: adapted/hoisted-vars, adapted/switch-default, adapted/typeless-registers
 // dxdiff built-in translator, ps_5_0
 
 struct Cb0 {

@@ -1,0 +1,298 @@
+//! Program structures that the seed contract's structural entries are about: facts about a
+//! program's shape, not about any value, so that a catalog entry without ops or a domain can
+//! still be attributed to the programs it concerns. The catalog names them (`structure`), a
+//! translator that relies on an entry checks the structure is there, and `dxdiff contract`
+//! counts the programs that have it.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::decl::SystemValue;
+use crate::ir::{Instruction, OperandType, Program};
+use crate::opcodes::{Kind, Num, Opcode};
+
+/// One structure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Structure {
+    /// A temp component written by an instruction of one numeric class (float or integer) and
+    /// read by an instruction of the other.
+    RegisterReinterpreted,
+    /// A temp component written inside an `if`, `loop` or `switch` and read after it closes.
+    CrossScopeRead,
+    /// A pixel input declared as `SV_IsFrontFace`.
+    FrontFacingInput,
+    /// A temp component written and never read before it is overwritten in the same straight
+    /// run of instructions, or never read at all.
+    DeadTempWrite,
+    /// Two interface declarations sharing one register with different components.
+    PackedVarying,
+    /// An operand with `min16float` precision.
+    Min16Float,
+}
+
+impl Structure {
+    /// Every structure.
+    pub const ALL: [Structure; 6] = [
+        Structure::RegisterReinterpreted,
+        Structure::CrossScopeRead,
+        Structure::FrontFacingInput,
+        Structure::DeadTempWrite,
+        Structure::PackedVarying,
+        Structure::Min16Float,
+    ];
+
+    /// The catalog's spelling.
+    pub const fn id(self) -> &'static str {
+        match self {
+            Structure::RegisterReinterpreted => "register-reinterpreted",
+            Structure::CrossScopeRead => "cross-scope-read",
+            Structure::FrontFacingInput => "front-facing-input",
+            Structure::DeadTempWrite => "dead-temp-write",
+            Structure::PackedVarying => "packed-varying",
+            Structure::Min16Float => "min16-float",
+        }
+    }
+
+    /// The structure the catalog spells `id`.
+    pub fn from_id(id: &str) -> Option<Structure> {
+        Structure::ALL.into_iter().find(|s| s.id() == id)
+    }
+
+    /// Whether `program` has this structure.
+    pub fn present(self, program: &Program) -> bool {
+        let body = &program.instructions;
+        match self {
+            Structure::RegisterReinterpreted => reinterpreted(body),
+            Structure::CrossScopeRead => cross_scope(body),
+            Structure::FrontFacingInput => body
+                .iter()
+                .any(|i| i.system_value() == Some(SystemValue::IsFrontFace)),
+            Structure::DeadTempWrite => dead_write(body),
+            Structure::PackedVarying => packed(body),
+            Structure::Min16Float => body
+                .iter()
+                .any(|i| i.operands.iter().any(|o| o.precision == 1)),
+        }
+    }
+}
+
+/// Temp components an instruction reads: (register, component) of every temp source, through
+/// its swizzle, for the components the destination mask needs (all four for instructions
+/// without a vector destination).
+fn temp_reads(inst: &Instruction) -> Vec<(u64, usize)> {
+    let info = inst.info();
+    let dst = info.dst as usize;
+    let mask = inst
+        .operands
+        .first()
+        .filter(|_| dst > 0)
+        .map_or(0xF, |d| d.write_mask());
+    let mask = if mask == 0 { 0xF } else { mask };
+    let mut out = Vec::new();
+    for op in inst.operands.iter().skip(dst) {
+        if op.ty != OperandType::Temp {
+            continue;
+        }
+        let Some(r) = op.indices.first().and_then(|i| i.immediate()) else {
+            continue;
+        };
+        for c in (0..4).filter(|c| mask & (1 << c) != 0) {
+            out.push((r, op.source_component(c)));
+        }
+    }
+    out
+}
+
+/// Temp components an instruction writes.
+fn temp_writes(inst: &Instruction) -> Vec<(u64, usize)> {
+    let dst = inst.info().dst as usize;
+    let mut out = Vec::new();
+    for op in inst.operands.iter().take(dst) {
+        if op.ty != OperandType::Temp {
+            continue;
+        }
+        let Some(r) = op.indices.first().and_then(|i| i.immediate()) else {
+            continue;
+        };
+        out.extend(
+            (0..4)
+                .filter(|c| op.write_mask() & (1 << c) != 0)
+                .map(|c| (r, c)),
+        );
+    }
+    out
+}
+
+/// The numeric class of an instruction's operand `slot`: `Some(true)` float, `Some(false)`
+/// integer, `None` for typeless movers and the rest.
+fn class(inst: &Instruction, slot: usize) -> Option<bool> {
+    match inst.info().num(slot) {
+        Num::Float => Some(true),
+        Num::Int | Num::Uint => Some(false),
+        _ => None,
+    }
+}
+
+fn reinterpreted(body: &[Instruction]) -> bool {
+    let mut last: BTreeMap<(u64, usize), bool> = BTreeMap::new();
+    for inst in body {
+        let dst = inst.info().dst as usize;
+        for (k, op) in inst.operands.iter().enumerate().skip(dst) {
+            let Some(reader) = class(inst, k) else {
+                continue;
+            };
+            if op.ty != OperandType::Temp {
+                continue;
+            }
+            let Some(r) = op.indices.first().and_then(|i| i.immediate()) else {
+                continue;
+            };
+            if (0..4).any(|c| last.get(&(r, op.source_component(c))) == Some(&!reader)) {
+                return true;
+            }
+        }
+        let writer = class(inst, 0);
+        for w in temp_writes(inst) {
+            match writer {
+                Some(f) => last.insert(w, f),
+                None => last.remove(&w),
+            };
+        }
+    }
+    false
+}
+
+fn opens(op: Opcode) -> bool {
+    matches!(op, Opcode::If | Opcode::Loop | Opcode::Switch)
+}
+
+fn closes(op: Opcode) -> bool {
+    matches!(op, Opcode::Endif | Opcode::Endloop | Opcode::Endswitch)
+}
+
+fn cross_scope(body: &[Instruction]) -> bool {
+    let mut depth = 0usize;
+    let mut written_at: BTreeMap<(u64, usize), usize> = BTreeMap::new();
+    for inst in body {
+        if temp_reads(inst)
+            .iter()
+            .any(|rc| written_at.get(rc).is_some_and(|d| *d > depth))
+        {
+            return true;
+        }
+        for w in temp_writes(inst) {
+            written_at.insert(w, depth);
+        }
+        if opens(inst.opcode) {
+            depth += 1;
+        } else if closes(inst.opcode) {
+            depth = depth.saturating_sub(1);
+        }
+    }
+    false
+}
+
+fn dead_write(body: &[Instruction]) -> bool {
+    let read_anywhere: BTreeSet<(u64, usize)> = body.iter().flat_map(temp_reads).collect();
+    // Writes since the last flow instruction that nothing has read yet.
+    let mut pending: BTreeSet<(u64, usize)> = BTreeSet::new();
+    for inst in body {
+        if inst.info().kind == Kind::Flow {
+            pending.clear();
+            continue;
+        }
+        for rc in temp_reads(inst) {
+            pending.remove(&rc);
+        }
+        for w in temp_writes(inst) {
+            if !read_anywhere.contains(&w) || !pending.insert(w) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+fn packed(body: &[Instruction]) -> bool {
+    let mut masks: BTreeMap<(OperandType, u64), Vec<u8>> = BTreeMap::new();
+    for inst in body.iter().filter(|i| i.info().is_declaration()) {
+        let Some(op) = inst.operands.first() else {
+            continue;
+        };
+        if !matches!(op.ty, OperandType::Input | OperandType::Output) {
+            continue;
+        }
+        let Some(r) = op.indices.first().and_then(|i| i.immediate()) else {
+            continue;
+        };
+        masks.entry((op.ty, r)).or_default().push(op.write_mask());
+    }
+    masks.values().any(|m| m.len() > 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn has(s: Structure, body: &str) -> bool {
+        let text = format!(
+            "ps_5_0\ndcl_input_ps linear v0.xyzw\ndcl_output o0.xyzw\ndcl_temps 2\n{body}\nret\n"
+        );
+        s.present(&crate::assemble(&text).expect("assembles").program)
+    }
+
+    #[test]
+    fn ids_round_trip() {
+        for s in Structure::ALL {
+            assert_eq!(Structure::from_id(s.id()), Some(s));
+        }
+    }
+
+    #[test]
+    fn each_structure_is_found_and_its_twin_is_not() {
+        use Structure::*;
+        let cases = [
+            (
+                RegisterReinterpreted,
+                "add r0.x, v0.x, v0.y\niadd o0.x, r0.x, l(1)",
+                "add r0.x, v0.x, v0.y\nmul o0.x, r0.x, l(2.0)",
+            ),
+            (
+                CrossScopeRead,
+                "if_nz v0.x\n  mov r0.x, v0.y\nendif\nmov o0.x, r0.x",
+                "mov r0.x, v0.y\nif_nz v0.x\n  mov o0.x, r0.x\nendif",
+            ),
+            (
+                DeadTempWrite,
+                "mov r0.x, v0.x\nmov r0.x, v0.y\nmov o0.x, r0.x",
+                "mov r0.x, v0.x\nadd r0.x, r0.x, v0.y\nmov o0.x, r0.x",
+            ),
+            (
+                Min16Float,
+                "add r0.x {min16f}, v0.x {min16f}, v0.y {min16f}\nmov o0.x, r0.x",
+                "add r0.x, v0.x, v0.y\nmov o0.x, r0.x",
+            ),
+        ];
+        for (s, yes, no) in cases {
+            assert!(has(s, yes), "{s:?}: {yes}");
+            assert!(!has(s, no), "{s:?}: {no}");
+        }
+    }
+
+    #[test]
+    fn declarations_give_packed_varyings_and_front_facing() {
+        let program = |decls: &str| {
+            crate::assemble(&format!(
+                "ps_5_0\n{decls}\ndcl_output o0.xyzw\nmov o0.xyzw, v0.xyzw\nret\n"
+            ))
+            .expect("assembles")
+            .program
+        };
+        let packed = program("dcl_input_ps linear v0.xy\ndcl_input_ps linear v0.zw");
+        assert!(Structure::PackedVarying.present(&packed));
+        assert!(!Structure::PackedVarying.present(&program("dcl_input_ps linear v0.xyzw")));
+        let ff =
+            program("dcl_input_ps linear v0.xyzw\ndcl_input_ps_sgv constant v1.x, is_front_face");
+        assert!(Structure::FrontFacingInput.present(&ff));
+        assert!(!Structure::FrontFacingInput.present(&packed));
+    }
+}
