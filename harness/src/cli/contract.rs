@@ -29,6 +29,10 @@ pub struct ContractArgs {
     /// Input vectors per program (1 to 100,000).
     #[arg(long, default_value_t = 4096, value_parser = super::bounded(1, 100_000))]
     cases: usize,
+    /// Random programs over an entry's own ops, for the entries whose ops are what they are
+    /// about (0 to 64; drawn from `--seed` like the inputs).
+    #[arg(long, default_value_t = 4, value_parser = super::bounded(0, 64))]
+    random: usize,
     /// Run only this entry (repeatable): a catalog id with a seed reference.
     #[arg(long = "entry")]
     entries: Vec<String>,
@@ -73,6 +77,7 @@ pub fn run(a: &ContractArgs) -> CliResult {
         },
         entries: a.entries.clone(),
         exact: a.translator.translator == "builtin" && a.translator.profile == "exact",
+        random: a.random,
     };
     let report = match contract::run(&opts, &out.path, &a.adapter) {
         Ok(r) => r,

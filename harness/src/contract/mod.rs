@@ -33,6 +33,8 @@ pub struct Options {
     pub entries: Vec<String>,
     /// Whether the translator was asked for the exact profile.
     pub exact: bool,
+    /// Random programs per entry whose property takes them ([`properties::random_family`]).
+    pub random: usize,
 }
 
 /// An `--entry` that names no seed entry of the catalog.
@@ -75,7 +77,7 @@ pub fn run(opts: &Options, out_dir: &Path, adapter: &str) -> Result<ContractRepo
     let mut bar = Progress::new("entries", Some(work.len() as u64), opts.verify.quiet);
     for (i, (entry, property)) in work.iter().enumerate() {
         bar.set(i as u64, &entry.id);
-        let row = crate::parallel::caught(|| entry_row(&mut v, entry, property, opts.exact))
+        let row = crate::parallel::caught(|| entry_row(&mut v, entry, property, opts))
             .unwrap_or_else(|why| panicked(entry, property, &why));
         report.entries.push(row);
     }
@@ -105,7 +107,8 @@ fn panicked(entry: &Entry, property: &Property, why: &str) -> EntryRow {
 }
 
 /// Run one entry's programs and judge them.
-fn entry_row(v: &mut Verifier, entry: &Entry, property: &Property, exact: bool) -> EntryRow {
+fn entry_row(v: &mut Verifier, entry: &Entry, property: &Property, opts: &Options) -> EntryRow {
+    let exact = opts.exact;
     let programs: Vec<(Role, &str)> = match property.plan {
         Plan::Unreachable(why) => {
             let mut row = judge::judge(entry, property.what, &[], exact);
@@ -126,24 +129,39 @@ fn entry_row(v: &mut Verifier, entry: &Entry, property: &Property, exact: bool) 
     for (role, template) in programs {
         for text in properties::expand(template) {
             let name = format!("{stem}-{}", outcomes.len());
-            outcomes.push((role, outcome(v, entry, &name, &text)));
+            let o = match assembled(&text) {
+                Ok(blob) => outcome(v, entry, &name, &blob),
+                Err(broken) => broken,
+            };
+            outcomes.push((role, o));
+        }
+    }
+    if property.random {
+        // The seed picks the programs as well as the inputs; each entry draws its own.
+        let seed = opts.verify.seed ^ crate::inputs::program_seed(0, &entry.id);
+        for blob in properties::random_family(&entry.ops, seed, opts.random) {
+            let name = format!("{stem}-{}", outcomes.len());
+            outcomes.push((Role::Inside, outcome(v, entry, &name, &blob)));
         }
     }
     judge::judge(entry, property.what, &outcomes, exact)
 }
 
-/// Assemble, translate and run one program.
-fn outcome(v: &mut Verifier, entry: &Entry, name: &str, text: &str) -> Outcome {
-    let blob = match dxbc::assemble_container(text) {
-        Ok(c) => c.to_bytes(),
-        Err(e) => {
-            return Outcome::Broken(format!(
+/// A template's program as a container, or the violation that it does not assemble.
+fn assembled(text: &str) -> Result<Vec<u8>, Outcome> {
+    dxbc::assemble_container(text)
+        .map(|c| c.to_bytes())
+        .map_err(|e| {
+            Outcome::Broken(format!(
                 "the property's program does not assemble (a dxdiff bug): [{}] {e}",
                 e.code()
-            ));
-        }
-    };
-    let shader = match dxbc::Shader::parse(&blob) {
+            ))
+        })
+}
+
+/// Translate and run one program.
+fn outcome(v: &mut Verifier, entry: &Entry, name: &str, blob: &[u8]) -> Outcome {
+    let shader = match dxbc::Shader::parse(blob) {
         Ok(s) => s,
         Err(e) => {
             return Outcome::Broken(format!(
@@ -152,7 +170,7 @@ fn outcome(v: &mut Verifier, entry: &Entry, name: &str, text: &str) -> Outcome {
             ));
         }
     };
-    let t = match v.opts.translator.translate(&blob, &shader) {
+    let t = match v.opts.translator.translate(blob, &shader) {
         Ok(t) => t,
         Err(Failure::Rejected {
             catalog_id,
@@ -169,7 +187,7 @@ fn outcome(v: &mut Verifier, entry: &Entry, name: &str, text: &str) -> Outcome {
     };
     let mut events = Vec::new();
     let report = verify::guarded(name, || {
-        v.translated("contract", name, &blob, &shader, &t, &mut events)
+        v.translated("contract", name, blob, &shader, &t, &mut events)
     });
     let c = report.counts();
     let adapted = report.tally.adapted_by.get(&entry.id).copied().unwrap_or(0);

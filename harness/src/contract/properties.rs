@@ -37,6 +37,67 @@ pub struct Property {
     pub what: &'static str,
     /// The programs.
     pub plan: Plan,
+    /// Whether random programs over the entry's own ops (the catalog's `ops`) join the
+    /// inside programs ([`random_family`]): for entries whose ops are what they are about.
+    pub random: bool,
+}
+
+/// Random programs about an entry: `n` pixel and vertex programs drawn from `seed` by the
+/// fuzzer's generator ([`generators::random`]) with every row but the entry's `ops` (and
+/// moves, which carry values between them) left out and no memory, each holding at least one
+/// of those ops. Empty when none of the ops is a row the generator draws.
+pub fn random_family(ops: &[String], seed: u64, n: usize) -> Vec<Vec<u8>> {
+    use generators::random::{Knobs, Mix, generate, rows};
+    let rows = rows();
+    let mine = |op: dxbc::Opcode| ops.iter().any(|o| o == op.mnemonic());
+    if !rows.iter().any(|r| mine(r.opcode)) {
+        return Vec::new();
+    }
+    let knobs = Knobs {
+        stages: vec![dxbc::Stage::Pixel, dxbc::Stage::Vertex],
+        statements: 6,
+        depth: 1,
+        excluded: rows
+            .iter()
+            .filter(|r| !mine(r.opcode) && !r.opcode.info().has(dxbc::opcodes::Flags::MOVE))
+            .map(|r| r.opcode)
+            .collect(),
+        mix: Mix {
+            float: 8,
+            int: 8,
+            bit: 8,
+            conversion: 8,
+            compare: 8,
+            moves: 1,
+            flow: 1,
+            memory: 0,
+        },
+        cb_indexing: false,
+        icb: false,
+        indexable_temps: false,
+        tgsm: false,
+        atomics: false,
+        buffers: false,
+        discard: false,
+        ..Knobs::default()
+    };
+    let mut out = Vec::new();
+    // Draws that happen to hold none of the ops are skipped; a bounded number of tries.
+    for k in 0..(n as u64 * 8) {
+        if out.len() == n {
+            break;
+        }
+        let p = generate(
+            &knobs,
+            seed.wrapping_mul(0x9e37_79b9_7f4a_7c15).wrapping_add(k),
+        );
+        if let Ok(blob) = p.blob()
+            && generators::random::code(&blob).into_iter().any(mine)
+        {
+            out.push(blob);
+        }
+    }
+    out
 }
 
 /// Why the sampling entries cannot run yet: the GPU executor binds no textures or samplers.
@@ -121,6 +182,7 @@ macro_rules! cs {
 /// Every property, in catalog order of the seed entries.
 pub const PROPERTIES: &[Property] = &[
     Property {
+        random: false,
         entry: "adapted/precise",
         what: "`[precise]` add, mul, mad and dp4",
         plan: Plan::Run(&[ps!(
@@ -128,6 +190,7 @@ pub const PROPERTIES: &[Property] = &[
         )]),
     },
     Property {
+        random: true,
         entry: "adapted/comparison-masks",
         what: "each float, int and uint compare as a mask",
         plan: Plan::Run(&[ps!(
@@ -135,6 +198,7 @@ pub const PROPERTIES: &[Property] = &[
         )]),
     },
     Property {
+        random: false,
         entry: "adapted/typeless-registers",
         what: "a register written as float, read as int (and back)",
         plan: Plan::Run(&[
@@ -143,6 +207,7 @@ pub const PROPERTIES: &[Property] = &[
         ]),
     },
     Property {
+        random: false,
         entry: "adapted/hoisted-vars",
         what: "values written in an arm or a loop, read after it",
         plan: Plan::Run(&[
@@ -155,6 +220,7 @@ pub const PROPERTIES: &[Property] = &[
         ]),
     },
     Property {
+        random: false,
         entry: "adapted/switch-default",
         what: "a switch without `default` over selectors that miss every case",
         plan: Plan::Run(&[ps!(
@@ -162,6 +228,7 @@ pub const PROPERTIES: &[Property] = &[
         )]),
     },
     Property {
+        random: false,
         entry: "adapted/front-facing",
         what: "`SV_IsFrontFace` read as a mask",
         plan: Plan::Run(&[concat!(
@@ -171,6 +238,7 @@ pub const PROPERTIES: &[Property] = &[
         )]),
     },
     Property {
+        random: false,
         entry: "adapted/selection-output-merges",
         what: "arms that write outputs beside a merged temp",
         plan: Plan::Run(&[ps!(
@@ -178,6 +246,7 @@ pub const PROPERTIES: &[Property] = &[
         )]),
     },
     Property {
+        random: false,
         entry: "adapted/arm-tail-merge-inputs",
         what: "a scalar merge input inherited through a nested arm's tail",
         plan: Plan::Run(&[ps!(
@@ -185,6 +254,7 @@ pub const PROPERTIES: &[Property] = &[
         )]),
     },
     Property {
+        random: true,
         entry: "adapted/source-modifiers",
         what: "neg, abs and -abs on float, int and mover sources",
         plan: Plan::Run(&[
@@ -195,6 +265,7 @@ pub const PROPERTIES: &[Property] = &[
         ]),
     },
     Property {
+        random: false,
         entry: "adapted/continue-continuing",
         what: "`continuec` in a counted loop",
         plan: Plan::Run(&[ps!(
@@ -202,6 +273,7 @@ pub const PROPERTIES: &[Property] = &[
         )]),
     },
     Property {
+        random: false,
         entry: "adapted/unwritten-vertex-outputs",
         what: "a vertex output whose components are declared and never written",
         plan: Plan::Run(&[concat!(
@@ -211,6 +283,7 @@ pub const PROPERTIES: &[Property] = &[
         )]),
     },
     Property {
+        random: false,
         entry: "adapted/dead-temp-writes",
         what: "temp writes that are overwritten or never read",
         plan: Plan::Run(&[ps!(
@@ -218,6 +291,7 @@ pub const PROPERTIES: &[Property] = &[
         )]),
     },
     Property {
+        random: false,
         entry: "adapted/terminal-control-flow",
         what: "`ret` in an arm and instructions after the last `ret`",
         plan: Plan::Run(&[ps!(
@@ -225,6 +299,7 @@ pub const PROPERTIES: &[Property] = &[
         )]),
     },
     Property {
+        random: false,
         entry: "adapted/icb-const-array",
         what: "immediate-constant-buffer reads at in-range and edge indices",
         plan: Plan::Run(&[ps!(
@@ -232,6 +307,7 @@ pub const PROPERTIES: &[Property] = &[
         )]),
     },
     Property {
+        random: false,
         entry: "adapted/indexable-temps",
         what: "an indexable temp addressed at fixed slots",
         plan: Plan::Run(&[ps!(
@@ -239,6 +315,7 @@ pub const PROPERTIES: &[Property] = &[
         )]),
     },
     Property {
+        random: false,
         entry: "adapted/indexable-const-tables",
         what: "an immutable indexable temp read at relative, edge indices",
         plan: Plan::Run(&[ps!(
@@ -246,6 +323,7 @@ pub const PROPERTIES: &[Property] = &[
         )]),
     },
     Property {
+        random: false,
         entry: "supported/packed-varyings",
         what: "two varyings packed into one input register",
         plan: Plan::Run(&[concat!(
@@ -254,6 +332,7 @@ pub const PROPERTIES: &[Property] = &[
         )]),
     },
     Property {
+        random: false,
         entry: "supported/linear-noperspective",
         what: "`linear noperspective` inputs passed through",
         plan: Plan::Run(&[concat!(
@@ -262,6 +341,7 @@ pub const PROPERTIES: &[Property] = &[
         )]),
     },
     Property {
+        random: true,
         entry: "adapted/saturate-movers",
         what: "`mov_sat` and `movc_sat` of edge words",
         plan: Plan::Run(&[ps!(
@@ -269,6 +349,7 @@ pub const PROPERTIES: &[Property] = &[
         )]),
     },
     Property {
+        random: true,
         entry: "adapted/rcp-division",
         what: "`rcp` and `div` of edge values",
         plan: Plan::Run(&[ps!(
@@ -276,11 +357,13 @@ pub const PROPERTIES: &[Property] = &[
         )]),
     },
     Property {
+        random: false,
         entry: "bounded/vertex-sampling",
         what: "explicit-LOD sampling in a vertex program",
         plan: Plan::Unreachable(TEXTURES),
     },
     Property {
+        random: false,
         entry: "bounded/typed-uav-atomics",
         what: "atomics and typed stores on a typed uint buffer UAV",
         plan: Plan::Bound {
@@ -297,6 +380,7 @@ pub const PROPERTIES: &[Property] = &[
         },
     },
     Property {
+        random: false,
         entry: "bounded/compute-1x1x1",
         what: "a 1×1×1 program of loads, integer math and a typed store",
         plan: Plan::Bound {
@@ -313,6 +397,7 @@ pub const PROPERTIES: &[Property] = &[
         },
     },
     Property {
+        random: false,
         entry: "bounded/compute-skinning",
         what: "64×1×1 structured loads, bitfield extracts and stores",
         plan: Plan::Bound {
@@ -329,6 +414,7 @@ pub const PROPERTIES: &[Property] = &[
         },
     },
     Property {
+        random: false,
         entry: "bounded/compute-sort-step",
         what: "256×1×1 two-word key compare-and-select",
         plan: Plan::Bound {
@@ -345,6 +431,7 @@ pub const PROPERTIES: &[Property] = &[
         },
     },
     Property {
+        random: false,
         entry: "bounded/compute-bitonic-merge",
         what: "256×1×1 group-shared compare-exchange across a barrier",
         plan: Plan::Bound {
@@ -361,6 +448,7 @@ pub const PROPERTIES: &[Property] = &[
         },
     },
     Property {
+        random: false,
         entry: "bounded/compute-chunk-sort",
         what: "256×1×1 group-shared odd-even passes in a loop with barriers",
         plan: Plan::Bound {
@@ -377,6 +465,7 @@ pub const PROPERTIES: &[Property] = &[
         },
     },
     Property {
+        random: false,
         entry: "bounded/compute-histogram-merge",
         what: "256×1×1 group-shared atomic histogram of `ftou` bins",
         plan: Plan::Bound {
@@ -393,6 +482,7 @@ pub const PROPERTIES: &[Property] = &[
         },
     },
     Property {
+        random: false,
         entry: "bounded/compute-histogram-create",
         what: "16×16×1 log/exp/div luminance bins through `ftoi`/`ftou` and group atomics (buffer input in place of the texture)",
         plan: Plan::Bound {
@@ -409,6 +499,7 @@ pub const PROPERTIES: &[Property] = &[
         },
     },
     Property {
+        random: false,
         entry: "bounded/compute-particle-clear",
         what: "a counter from an immediate atomic, a typed store and a structured clear",
         plan: Plan::Bound {
@@ -425,6 +516,7 @@ pub const PROPERTIES: &[Property] = &[
         },
     },
     Property {
+        random: false,
         entry: "bounded/compute-particle-emit",
         what: "16×16×1 group-shared emit counter read back after a barrier",
         plan: Plan::Bound {
@@ -441,6 +533,7 @@ pub const PROPERTIES: &[Property] = &[
         },
     },
     Property {
+        random: false,
         entry: "adapted/min-precision-f16",
         what: "`min16float` operands computed at full precision",
         plan: Plan::Run(&[ps!(
@@ -448,6 +541,7 @@ pub const PROPERTIES: &[Property] = &[
         )]),
     },
     Property {
+        random: false,
         entry: "bounded/compute-profiles-frozen",
         what: "compute programs outside every bounded profile",
         plan: Plan::Bound {
@@ -460,6 +554,7 @@ pub const PROPERTIES: &[Property] = &[
         },
     },
     Property {
+        random: false,
         entry: "fail-closed/system-crash",
         what: "a loop that nothing leaves",
         plan: Plan::Reject(&[
@@ -474,6 +569,7 @@ pub const PROPERTIES: &[Property] = &[
         ]),
     },
     Property {
+        random: false,
         entry: "bounded/fixed-resource-identities",
         what: "constant-buffer and SRV reads at fixed registers",
         plan: Plan::Bound {
@@ -484,6 +580,7 @@ pub const PROPERTIES: &[Property] = &[
         },
     },
     Property {
+        random: false,
         entry: "fail-closed/typed-buffer-srv-bound-view",
         what: "a typed `Buffer` SRV loaded in a compute program",
         plan: Plan::Reject(&[cs!(
@@ -493,6 +590,7 @@ pub const PROPERTIES: &[Property] = &[
         )]),
     },
     Property {
+        random: false,
         entry: "fail-closed/non-refactorable",
         what: "programs without the `refactoringAllowed` flag",
         plan: Plan::Reject(&[concat!(
@@ -501,6 +599,7 @@ pub const PROPERTIES: &[Property] = &[
         )]),
     },
     Property {
+        random: false,
         entry: "fail-closed/bindless-ranges",
         what: "DX12 bindless sampled-resource ranges",
         plan: Plan::Unreachable(
@@ -508,6 +607,7 @@ pub const PROPERTIES: &[Property] = &[
         ),
     },
     Property {
+        random: false,
         entry: "fail-closed/imul-high-half",
         what: "`imul`/`umul` with the high destination written",
         plan: Plan::Reject(&[concat!(
@@ -516,6 +616,7 @@ pub const PROPERTIES: &[Property] = &[
         )]),
     },
     Property {
+        random: false,
         entry: "fail-closed/dynamic-cb-selection",
         what: "a constant-buffer register chosen at run time",
         plan: Plan::Unreachable(
@@ -523,6 +624,7 @@ pub const PROPERTIES: &[Property] = &[
         ),
     },
     Property {
+        random: false,
         entry: "fail-closed/resinfo-dynamic-mip",
         what: "`resinfo` with a mip level from a register",
         plan: Plan::Reject(&[ps!(
@@ -530,6 +632,7 @@ pub const PROPERTIES: &[Property] = &[
         )]),
     },
     Property {
+        random: false,
         entry: "fail-closed/unknown-texture-dimension",
         what: "multisampled and cube-array texture declarations",
         plan: Plan::Reject(&[
@@ -542,6 +645,7 @@ pub const PROPERTIES: &[Property] = &[
         ]),
     },
     Property {
+        random: false,
         entry: "fail-closed/typed-buffer-srv-format",
         what: "a typed `Buffer` SRV loaded in a pixel program",
         plan: Plan::Reject(&[ps!(
@@ -549,6 +653,7 @@ pub const PROPERTIES: &[Property] = &[
         )]),
     },
     Property {
+        random: false,
         entry: "fail-closed/texture-offsets",
         what: "`ld` with an immediate texel offset",
         plan: Plan::Reject(&[ps!(
@@ -556,6 +661,7 @@ pub const PROPERTIES: &[Property] = &[
         )]),
     },
     Property {
+        random: false,
         entry: "fail-closed/mutable-indexable-temps",
         what: "an indexable temp written at a relative index",
         plan: Plan::Reject(&[ps!(
@@ -563,6 +669,7 @@ pub const PROPERTIES: &[Property] = &[
         )]),
     },
     Property {
+        random: false,
         entry: "fail-closed/subroutines",
         what: "`call` and `callc` into a label",
         plan: Plan::Reject(&[ps!(
@@ -570,6 +677,7 @@ pub const PROPERTIES: &[Property] = &[
         )]),
     },
     Property {
+        random: false,
         entry: "fail-closed/geometry-hull-domain",
         what: "a geometry program",
         plan: Plan::Reject(&[concat!(
@@ -579,6 +687,7 @@ pub const PROPERTIES: &[Property] = &[
         )]),
     },
     Property {
+        random: false,
         entry: "fail-closed/general-compute",
         what: "a compute program with group-shared memory outside the bounded profiles",
         plan: Plan::Reject(&[cs!(
@@ -588,6 +697,7 @@ pub const PROPERTIES: &[Property] = &[
         )]),
     },
     Property {
+        random: false,
         entry: "fail-closed/sampler-modes",
         what: "a comparison sampler",
         plan: Plan::Reject(&[ps!(
@@ -595,6 +705,7 @@ pub const PROPERTIES: &[Property] = &[
         )]),
     },
     Property {
+        random: false,
         entry: "fail-closed/interpolation-modes",
         what: "centroid, sample and constant inputs",
         plan: Plan::Reject(&[concat!(
@@ -603,6 +714,7 @@ pub const PROPERTIES: &[Property] = &[
         )]),
     },
     Property {
+        random: false,
         entry: "fail-closed/min-precision-kinds",
         what: "`min2_8f`, `min16i` and `min16u` operands",
         plan: Plan::Reject(&[ps!(
@@ -610,6 +722,7 @@ pub const PROPERTIES: &[Property] = &[
         )]),
     },
     Property {
+        random: false,
         entry: "fail-closed/system-values",
         what: "pixel inputs and outputs with system values outside the contract",
         plan: Plan::Reject(&[
@@ -625,6 +738,7 @@ pub const PROPERTIES: &[Property] = &[
         ]),
     },
     Property {
+        random: true,
         entry: "supported/sample-d-integer-rounding",
         what: "integer min/max, shifts, negation, round_ne/round_pi and unsigned compares (the `sample_d` half needs textures)",
         plan: Plan::Run(&[ps!(
@@ -632,31 +746,37 @@ pub const PROPERTIES: &[Property] = &[
         )]),
     },
     Property {
+        random: false,
         entry: "supported/array-layer-rounding",
         what: "2D-array sample layers rounded to nearest even",
         plan: Plan::Unreachable(TEXTURES),
     },
     Property {
+        random: false,
         entry: "bounded/detail-map-array",
         what: "detail maps sampled from one 2D-array texture",
         plan: Plan::Unreachable(TEXTURES),
     },
     Property {
+        random: false,
         entry: "bounded/sample-offsets-2d",
         what: "2D samples with immediate offsets",
         plan: Plan::Unreachable(TEXTURES),
     },
     Property {
+        random: false,
         entry: "bounded/resinfo",
         what: "`resinfo` with immediate mips in pixel programs",
         plan: Plan::Unreachable(TEXTURES),
     },
     Property {
+        random: false,
         entry: "bounded/ld",
         what: "texture `ld` in and out of range",
         plan: Plan::Unreachable(TEXTURES),
     },
     Property {
+        random: false,
         entry: "bounded/ld-structured",
         what: "`ld_structured` at edge indices and offsets",
         plan: Plan::Bound {
@@ -674,6 +794,7 @@ pub const PROPERTIES: &[Property] = &[
         },
     },
     Property {
+        random: true,
         entry: "bounded/f16-conversions",
         what: "`f16tof32` and `f32tof16` of edge words",
         plan: Plan::Bound {
@@ -682,6 +803,7 @@ pub const PROPERTIES: &[Property] = &[
         },
     },
     Property {
+        random: true,
         entry: "bounded/udiv",
         what: "`udiv` with zero and edge divisors",
         plan: Plan::Bound {
@@ -693,6 +815,7 @@ pub const PROPERTIES: &[Property] = &[
         },
     },
     Property {
+        random: false,
         entry: "bounded/loop-merges",
         what: "values carried around a counted loop",
         plan: Plan::Bound {
@@ -703,6 +826,7 @@ pub const PROPERTIES: &[Property] = &[
         },
     },
     Property {
+        random: false,
         entry: "bounded/loop-exit-merges",
         what: "values that differ by which `break` left the loop",
         plan: Plan::Bound {
@@ -713,6 +837,7 @@ pub const PROPERTIES: &[Property] = &[
         },
     },
     Property {
+        random: false,
         entry: "bounded/switch-merges",
         what: "values merged after a switch of break-terminated clauses",
         plan: Plan::Bound {
@@ -726,6 +851,7 @@ pub const PROPERTIES: &[Property] = &[
         },
     },
     Property {
+        random: false,
         entry: "bounded/selection-merges",
         what: "values merged after nested if/else",
         plan: Plan::Bound {
@@ -736,6 +862,7 @@ pub const PROPERTIES: &[Property] = &[
         },
     },
     Property {
+        random: false,
         entry: "bounded/undefined-merge-paths",
         what: "a temp unset on one path, read only through `and` with 0",
         plan: Plan::Bound {
@@ -746,16 +873,19 @@ pub const PROPERTIES: &[Property] = &[
         },
     },
     Property {
+        random: false,
         entry: "bounded/gather4",
         what: "`gather4` of a 2D texture",
         plan: Plan::Unreachable(TEXTURES),
     },
     Property {
+        random: true,
         entry: "adapted/numeric-conversion-edges",
         what: "`ftoi` and `ftou` of NaN, infinities and out-of-range values",
         plan: Plan::Run(&[ps!("<ftoi;ftou> o0.xyzw, v0.xyzw\nret\n")]),
     },
     Property {
+        random: false,
         entry: "adapted/derivative-uniformity",
         what: "derivatives in quad-divergent control flow",
         plan: Plan::Unreachable(
@@ -783,6 +913,34 @@ mod tests {
         assert_eq!(expand("<;x>"), ["", "x"]);
         assert_eq!(expand("<a;b>-<a;b>"), ["a-a", "b-b"]);
         assert_eq!(expand("<a;b;c;d>-<1;2;3;4>").len(), MAX_FAMILY);
+    }
+
+    #[test]
+    fn a_random_family_holds_the_entry_ops_and_follows_the_seed() {
+        let ops: Vec<String> = ["rcp", "div"].map(String::from).to_vec();
+        let a = random_family(&ops, 5, 6);
+        assert_eq!(a.len(), 6);
+        for blob in &a {
+            let code = generators::random::code(blob);
+            assert!(
+                code.iter()
+                    .any(|o| matches!(o, dxbc::Opcode::Rcp | dxbc::Opcode::Div)),
+                "{code:?}"
+            );
+        }
+        assert_eq!(random_family(&ops, 5, 6), a);
+        assert_ne!(random_family(&ops, 6, 6), a);
+        let sampling: Vec<String> = ["sample_l", "sample_d"].map(String::from).to_vec();
+        assert!(random_family(&sampling, 5, 6).is_empty());
+    }
+
+    #[test]
+    fn every_random_property_has_ops_the_generator_draws() {
+        let catalog = oracles::catalog::catalog();
+        for p in PROPERTIES.iter().filter(|p| p.random) {
+            let e = catalog.get(p.entry).expect("entry");
+            assert!(!random_family(&e.ops, 1, 1).is_empty(), "{}", p.entry);
+        }
     }
 
     #[test]
