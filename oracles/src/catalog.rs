@@ -502,6 +502,12 @@ mod tests {
         assert_eq!(ftz.scope, Scope::Executor);
         assert!(ftz.applies(&[], "NVIDIA H200"));
         assert!(!ftz.applies(&[], "llvmpipe (LLVM 15.0.6, 256 bits)"));
+        let folded = c.get("dxdiff/f16-round-trip-folded").expect("entry");
+        let inexact = crate::domain::Domain::F16Inexact.bit();
+        assert!(
+            folded.applies(&[], "NVIDIA H200 (DiscreteGpu, 580.159.04)") && folded.allows(inexact)
+        );
+        assert!(!folded.applies(&[], "llvmpipe (LLVM 15.0.6, 256 bits)"));
         let undefined = c.get("dxdiff/d3d-undefined").expect("entry");
         assert_eq!(undefined.scope, Scope::D3d);
         assert!(undefined.applies(&[], "anything"));

@@ -158,6 +158,10 @@ domains! {
     /// data a lane met, not about the program (so no finding, and the fuzzer's generator may
     /// reach it).
     NanBitsRead = "nan-bits-read",
+    /// f32tof16 of a finite value binary16 cannot hold exactly: the result is rounded. A GPU
+    /// compiler may fold a later f16tof32 of it back into the f32 value (the H200 turns
+    /// `unpack2x16float(pack2x16float(x))` into `x`), which no rounding direction explains.
+    F16Inexact = "f16-inexact",
 }
 
 impl Domain {

@@ -150,6 +150,13 @@ pub fn f32tof16(a: u32, ev: &mut Events) -> u32 {
     if r != f16_round_nearest(a) {
         raise(ev, Domain::F16RoundTowardZero);
     }
+    // WGSL's pack2x16float may drop a zero's sign: the H200 packs -0 as 0x0000.
+    if r == 0x8000 {
+        raise(ev, Domain::SignedZero);
+    }
+    if mag <= F_HALF_MAX && f16tof32(r, &mut 0) != a {
+        raise(ev, Domain::F16Inexact);
+    }
     r
 }
 
@@ -161,7 +168,12 @@ pub fn f16tof32(a: u32, ev: &mut Events) -> u32 {
     let exp = (a >> 10) & 0x1F;
     let man = a & 0x3FF;
     match (exp, man) {
-        (0, 0) => sign,
+        (0, 0) => {
+            if sign != 0 {
+                raise(ev, Domain::SignedZero);
+            }
+            sign
+        }
         (0, _) => {
             raise(ev, Domain::F16Denorm);
             sign | (man as f32 * f32::from_bits(0x3380_0000)).to_bits()
@@ -333,22 +345,30 @@ mod tests {
         assert_eq!(run(f32tof16, QNAN), (0x7E00, vec![D::F16Nan]));
         assert_eq!(run(f32tof16, SNAN).0, 0x7E00);
         assert_eq!(run(f32tof16, NQNAN).0, 0xFE00);
-        assert_eq!(run(f32tof16, 0x8000_0000), (0x8000, vec![]));
+        assert_eq!(run(f32tof16, 0x8000_0000), (0x8000, vec![D::SignedZero]));
+        assert_eq!(run(f16tof32, 0x8000), (0x8000_0000, vec![D::SignedZero]));
+        // -26.000004 rounds to -26 either way, but it is no binary16 value.
+        assert_eq!(run(f32tof16, 0xC1D0_0002), (0xCE80, vec![D::F16Inexact]));
+        assert_eq!(run(f32tof16, f(-26.0)), (0xCE80, vec![]));
+        assert_eq!(run(f16tof32, 0), (0, vec![]));
         assert_eq!(run(f32tof16, 0x0000_0001), (0, vec![D::DenormInputFlushed]));
         assert_eq!(run(f32tof16, 0x807F_FFFF).0, 0x8000);
         assert_eq!(run(f32tof16, 0x3380_0000), (0x0001, vec![D::F16Denorm]));
         assert_eq!(
             run(f32tof16, 0x3340_0000),
-            (0, vec![D::F16Denorm, D::F16RoundTowardZero])
+            (0, vec![D::F16Denorm, D::F16RoundTowardZero, D::F16Inexact])
         );
         // 3.05e-5 → 0x0200 (doc §2.9, VKH:f32tof16): 2^-15 exactly.
         assert_eq!(run(f32tof16, f(2f32.powi(-15))).0, 0x0200);
         assert_eq!(run(f32tof16, F_HALF_MIN_NORMAL), (0x0400, vec![]));
         assert_eq!(run(f32tof16, f(16777216.0)).0, 0x7BFF);
-        assert_eq!(run(f32tof16, f(1.0 + 2f32.powi(-11))), (0x3C00, vec![]));
+        assert_eq!(
+            run(f32tof16, f(1.0 + 2f32.powi(-11))),
+            (0x3C00, vec![D::F16Inexact])
+        );
         assert_eq!(
             run(f32tof16, f(1.0 + 3.0 * 2f32.powi(-11))),
-            (0x3C01, vec![D::F16RoundTowardZero])
+            (0x3C01, vec![D::F16RoundTowardZero, D::F16Inexact])
         );
         assert_eq!(f16_round_nearest(f(65520.0)), 0x7C00);
         assert_eq!(f16_round_nearest(f(65519.0)), 0x7BFF);
