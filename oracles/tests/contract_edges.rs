@@ -88,3 +88,12 @@ fn a_structured_offset_past_its_structure_is_undefined() {
         assert!(has(structured(overrun), Domain::D3dUndefined), "{overrun}");
     }
 }
+
+#[test]
+fn sm51_programs_are_refused_not_misread() {
+    let text = "ps_5_1\ndcl_constantbuffer CB0[0:3][4], immediateIndexed, space=0\ndcl_output o0.xyzw\nmov o0.xyzw, CB0[2][1].xyzw\nret\n";
+    let p = dxbc::assemble(text).expect("assembles").program;
+    let e = run_invocations(&p, &mut Resources::default(), &[vec![]], DEFAULT_BUDGET)
+        .expect_err("refused");
+    assert!(e.to_string().contains("5.1"), "{e}");
+}

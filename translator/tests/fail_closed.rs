@@ -72,6 +72,14 @@ fn seed_features_are_refused_under_their_own_ids() {
 }
 
 #[test]
+fn sm51_ranges_are_refused_under_their_seed_entries() {
+    let tex = "ps_5_1\ndcl_resource_texture2d (float,float,float,float) T0[0:7], space=0\ndcl_input_ps linear v0.xyzw\ndcl_output o0.xyzw\ndcl_temps 2\nftou r0.xyzw, v0.xyzw\nand r1.x, r0.x, l(7)\nld r0.xyzw, r0.yzww, T0[r1.x + 0].xyzw\nmov o0.xyzw, r0.xyzw\nret\n";
+    assert_eq!(refused(tex).0, "fail-closed/bindless-ranges");
+    let cb = "ps_5_1\ndcl_constantbuffer CB0[0:3][4], immediateIndexed, space=0\ndcl_input_ps linear v0.xyzw\ndcl_output o0.xyzw\ndcl_temps 2\nftou r0.x, v0.x\nand r1.x, r0.x, l(3)\nmov o0.xyzw, CB0[r1.x + 0][1].xyzw\nret\n";
+    assert_eq!(refused(cb).0, "fail-closed/dynamic-cb-selection");
+}
+
+#[test]
 fn a_structured_offset_past_its_structure_is_refused() {
     let load = |off: u32, mask: &str| {
         ps(&format!(

@@ -234,19 +234,19 @@ pub fn judge(entry: &Entry, what: &str, programs: &[(Role, Outcome)], exact: boo
         }
     }
     if refused_right > 0 {
-        let under = match programs.iter().any(|(r, _)| *r == Role::Feature) {
-            true => "under it".to_string(),
-            false => "under a fail-closed id".to_string(),
+        let feature = programs.iter().any(|(r, _)| *r == Role::Feature);
+        let under = if !feature {
+            "under a fail-closed id".to_string()
+        } else if generic == refused_right {
+            format!("under a generic id, not [{}]", entry.id)
+        } else if generic > 0 {
+            format!("under it ({generic} of them under a generic id)")
+        } else {
+            "under it".to_string()
         };
         said.push(format!(
-            "{refused_right} refused {under} ({named} naming the instruction)"
+            "{refused_right} refused {under}, {named} naming the instruction"
         ));
-        if generic > 0 {
-            said.push(format!(
-                "{generic} of them under a generic id, not [{}]",
-                entry.id
-            ));
-        }
     }
     if beyond > 0 {
         said.push(format!(
@@ -381,7 +381,9 @@ mod tests {
         );
         assert_eq!(generic.status, Status::Verified);
         assert!(
-            generic.reason.contains("1 of them under a generic id"),
+            generic
+                .reason
+                .contains("1 refused under a generic id, not [fail-closed/subroutines]"),
             "{}",
             generic.reason
         );

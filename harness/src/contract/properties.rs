@@ -601,10 +601,21 @@ pub const PROPERTIES: &[Property] = &[
     Property {
         random: false,
         entry: "fail-closed/bindless-ranges",
-        what: "DX12 bindless sampled-resource ranges",
-        plan: Plan::Unreachable(
-            "resource ranges and dynamic resource indices exist only in Shader Model 5.1 bytecode; dxdiff reads SM 4.0–5.0",
-        ),
+        what: "SM 5.1 texture, sampler and UAV ranges indexed at run time",
+        plan: Plan::Reject(&[
+            concat!(
+                "ps_5_1\ndcl_globalFlags refactoringAllowed\n",
+                "dcl_resource_texture2d (float,float,float,float) T0[0:<7;3>], space=0\n",
+                "dcl_input_ps linear v0.xyzw\ndcl_output o0.xyzw\ndcl_temps 2\n",
+                "ftou r0.xyzw, v0.xyzw\nand r1.x, r0.x, l(<7;3>)\n",
+                "ld r0.xyzw, r0.yzww, T0[r1.x + 0].xyzw\nmov o0.xyzw, r0.xyzw\nret\n"
+            ),
+            concat!(
+                "cs_5_1\ndcl_globalFlags refactoringAllowed\n",
+                "dcl_uav_raw U0[0:3], space=0\ndcl_input vThreadID.x\ndcl_temps 1\ndcl_thread_group 4, 1, 1\n",
+                "ishl r0.x, vThreadID.x, l(2)\nstore_raw U0[vThreadID.x + 0].x, r0.x, vThreadID.x\nret\n"
+            ),
+        ]),
     },
     Property {
         random: false,
@@ -618,10 +629,14 @@ pub const PROPERTIES: &[Property] = &[
     Property {
         random: false,
         entry: "fail-closed/dynamic-cb-selection",
-        what: "a constant-buffer register chosen at run time",
-        plan: Plan::Unreachable(
-            "selecting the constant buffer itself by a register exists only in Shader Model 5.1 bytecode; dxdiff reads SM 4.0–5.0 (a dynamic index inside one buffer is `constants` territory)",
-        ),
+        what: "an SM 5.1 constant buffer chosen from a range at run time",
+        plan: Plan::Reject(&[concat!(
+            "ps_5_1\ndcl_globalFlags refactoringAllowed\n",
+            "dcl_constantbuffer CB0[0:<3;1>][4], <immediateIndexed;dynamicIndexed>, space=0\n",
+            "dcl_input_ps linear v0.xyzw\ndcl_output o0.xyzw\ndcl_temps 2\n",
+            "ftou r0.x, v0.x\nand r1.x, r0.x, l(<3;1>)\n",
+            "mov o0.xyzw, CB0[r1.x + 0][1].xyzw\nret\n"
+        )]),
     },
     Property {
         random: false,

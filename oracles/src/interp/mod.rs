@@ -289,6 +289,14 @@ fn machine<'a>(
     lanes: usize,
     res: &'a mut Resources,
 ) -> Result<Machine<'a>, InterpError> {
+    // SM 5.1 operands name a range, a register in it and a row; the interpreter addresses
+    // SM 4-5.0 files only, so it refuses rather than read the wrong register.
+    if program.version.is_sm51() {
+        return Err(InterpError::Unsupported {
+            index: 0,
+            what: "Shader Model 5.1 register ranges".into(),
+        });
+    }
     Ok(Machine {
         program,
         structure: flow::Structure::analyze(&program.instructions)?,

@@ -216,6 +216,40 @@ fn first_index(inst: &Instruction) -> u32 {
         .unwrap_or(0) as u32
 }
 
+/// SM5.1 resource ranges, which WebGPU's fixed bindings cannot hold: a range of more than one
+/// register, or a register chosen at run time, fails closed under the seed's entry (constant
+/// buffers: `fail-closed/dynamic-cb-selection`; textures, samplers, UAVs:
+/// `fail-closed/bindless-ranges`).
+fn sm51_ranges(program: &Program) -> Result<(), Rejection> {
+    let entry = |ty: OperandType| match ty {
+        OperandType::ConstantBuffer => Some(id::DYNAMIC_CB_SELECTION),
+        OperandType::Resource | OperandType::Sampler | OperandType::UnorderedAccessView => {
+            Some(id::BINDLESS_RANGES)
+        }
+        _ => None,
+    };
+    for (i, inst) in program.instructions.iter().enumerate() {
+        let dcl = inst.opcode.info().is_declaration();
+        for op in &inst.operands {
+            let Some(entry) = entry(op.ty) else { continue };
+            let why = if dcl {
+                match (op.indices.get(1), op.indices.get(2)) {
+                    (Some(lo), Some(hi)) if lo.immediate() != hi.immediate() => {
+                        format!("a range of {} registers", op.ty.name())
+                    }
+                    _ => continue,
+                }
+            } else if op.indices.iter().take(2).any(|x| x.immediate().is_none()) {
+                format!("a {} register chosen at run time", op.ty.name())
+            } else {
+                continue;
+            };
+            return Err(Rejection::new(entry, why).at(i, inst.opcode));
+        }
+    }
+    Ok(())
+}
+
 /// Read the declarations and the registers the program touches.
 fn scan<'a>(
     program: &'a Program,
@@ -255,6 +289,9 @@ fn scan<'a>(
         next_temp: 0,
         switch_open: Vec::new(),
     };
+    if program.version.is_sm51() {
+        sm51_ranges(program)?;
+    }
     let mut refactoring_allowed = false;
     for (i, inst) in program.instructions.iter().enumerate() {
         let fail = |r: Rejection| r.at(i, inst.opcode);
