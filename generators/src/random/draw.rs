@@ -477,15 +477,9 @@ mod tests {
             temps: 40,
             excluded: floats,
             modifiers: false,
-            cb_indexing: false,
-            icb: false,
-            indexable_temps: false,
-            tgsm: false,
-            atomics: false,
-            buffers: false,
-            discard: false,
             ..Knobs::default()
-        };
+        }
+        .registers_only();
         for seed in 0..300 {
             let p = generate(&k, seed);
             assert_eq!(p.temps, 8, "temps are clamped to 1..=8");

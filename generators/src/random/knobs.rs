@@ -62,6 +62,24 @@ pub struct Mix {
     pub memory: u32,
 }
 
+impl Knobs {
+    /// These knobs with every resource and memory feature off (constant-buffer indexing, the
+    /// immediate constant buffer, indexable temps, group-shared memory, atomics, buffers and
+    /// discard): programs over registers only.
+    pub fn registers_only(self) -> Knobs {
+        Knobs {
+            cb_indexing: false,
+            icb: false,
+            indexable_temps: false,
+            tgsm: false,
+            atomics: false,
+            buffers: false,
+            discard: false,
+            ..self
+        }
+    }
+}
+
 impl Default for Knobs {
     fn default() -> Knobs {
         Knobs {

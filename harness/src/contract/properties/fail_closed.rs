@@ -1,0 +1,195 @@
+//! The properties of the `fail-closed/*` entries: programs that carry each feature.
+
+use super::{Plan, Property};
+
+/// Fail-closed entries, in catalog order.
+pub(super) const PROPERTIES: &[Property] = &[
+    Property {
+        random: false,
+        entry: "fail-closed/system-crash",
+        what: "a loop that nothing leaves",
+        plan: Plan::Reject(&[
+            ps!(
+                "mov o0.xyzw, v0.xyzw\nmov r0.x, l(0)\nloop\n  iadd r0.x, r0.x, l(1)\n<  continuec_z r0.x\n;  if_nz r0.x\n    mov o0.x, r0.x\n  endif\n>endloop\nret\n"
+            ),
+            cs!(
+                "1, 1, 1",
+                "dcl_uav_raw u0\n",
+                "mov r0.x, l(0)\nloop\n  store_raw u0.x, l(0), r0.x\n  iadd r0.x, r0.x, l(1)\n  switch r0.x\n  case l(0)\n    break\n  default\n    break\n  endswitch\nendloop\nret\n"
+            ),
+        ]),
+    },
+    Property {
+        random: false,
+        entry: "fail-closed/typed-buffer-srv-bound-view",
+        what: "a typed `Buffer` SRV loaded in a compute program",
+        plan: Plan::Reject(&[cs!(
+            "4, 1, 1",
+            "dcl_resource_buffer (<float;uint>,<float;uint>,<float;uint>,<float;uint>) t0\ndcl_uav_raw u0\n",
+            "ld r0.xyzw, vThreadID.xxxx, t0.xyzw\nishl r1.x, vThreadID.x, l(2)\nstore_raw u0.x, r1.x, r0.x\nret\n"
+        )]),
+    },
+    Property {
+        random: false,
+        entry: "fail-closed/non-refactorable",
+        what: "programs without the `refactoringAllowed` flag",
+        plan: Plan::Reject(&[concat!(
+            "ps_5_0\ndcl_input_ps linear v0.xyzw\ndcl_input_ps linear v1.xyzw\ndcl_output o0.xyzw\n",
+            "<add;mul;iadd> o0.xyzw, v0.xyzw, v1.xyzw\nret\n"
+        )]),
+    },
+    Property {
+        random: false,
+        entry: "fail-closed/bindless-ranges",
+        what: "SM 5.1 texture, sampler and UAV ranges indexed at run time",
+        plan: Plan::Reject(&[
+            concat!(
+                "ps_5_1\ndcl_globalFlags refactoringAllowed\n",
+                "dcl_resource_texture2d (float,float,float,float) T0[0:<7;3>], space=0\n",
+                "dcl_input_ps linear v0.xyzw\ndcl_output o0.xyzw\ndcl_temps 2\n",
+                "ftou r0.xyzw, v0.xyzw\nand r1.x, r0.x, l(<7;3>)\n",
+                "ld r0.xyzw, r0.yzww, T0[r1.x + 0].xyzw\nmov o0.xyzw, r0.xyzw\nret\n"
+            ),
+            concat!(
+                "cs_5_1\ndcl_globalFlags refactoringAllowed\n",
+                "dcl_uav_raw U0[0:3], space=0\ndcl_input vThreadID.x\ndcl_temps 1\ndcl_thread_group 4, 1, 1\n",
+                "ishl r0.x, vThreadID.x, l(2)\nstore_raw U0[vThreadID.x + 0].x, r0.x, vThreadID.x\nret\n"
+            ),
+        ]),
+    },
+    Property {
+        random: false,
+        entry: "fail-closed/imul-high-half",
+        what: "`imul`/`umul` with the high destination written",
+        plan: Plan::Reject(&[concat!(
+            "ps_5_0\ndcl_globalFlags refactoringAllowed\ndcl_input_ps linear v0.xyzw\ndcl_input_ps linear v1.xyzw\n",
+            "dcl_output o0.xyzw\ndcl_output o1.xyzw\n<imul;umul> o0.xyzw, o1.xyzw, v0.xyzw, v1.xyzw\nret\n"
+        )]),
+    },
+    Property {
+        random: false,
+        entry: "fail-closed/dynamic-cb-selection",
+        what: "an SM 5.1 constant buffer chosen from a range at run time",
+        plan: Plan::Reject(&[concat!(
+            "ps_5_1\ndcl_globalFlags refactoringAllowed\n",
+            "dcl_constantbuffer CB0[0:<3;1>][4], <immediateIndexed;dynamicIndexed>, space=0\n",
+            "dcl_input_ps linear v0.xyzw\ndcl_output o0.xyzw\ndcl_temps 2\n",
+            "ftou r0.x, v0.x\nand r1.x, r0.x, l(<3;1>)\n",
+            "mov o0.xyzw, CB0[r1.x + 0][1].xyzw\nret\n"
+        )]),
+    },
+    Property {
+        random: false,
+        entry: "fail-closed/resinfo-dynamic-mip",
+        what: "`resinfo` with a mip level from a register",
+        plan: Plan::Reject(&[ps!(
+            "dcl_resource_texture2d (float,float,float,float) t0\nftou r0.x, v0.x\nresinfo<;_uint;_rcpFloat> r1.xyzw, r0.x, t0.xyzw\nmov o0.xyzw, r1.xyzw\nret\n"
+        )]),
+    },
+    Property {
+        random: false,
+        entry: "fail-closed/unknown-texture-dimension",
+        what: "multisampled and cube-array texture declarations",
+        plan: Plan::Reject(&[
+            ps!(
+                "dcl_resource_<texture2dms(4);texture2dmsarray(4)> (float,float,float,float) t0\nftou r0.xyzw, v0.xyzw\nld_ms r1.xyzw, r0.xyzw, t0.xyzw, l(0)\nmov o0.xyzw, r1.xyzw\nret\n"
+            ),
+            ps!(
+                "dcl_resource_texturecubearray (float,float,float,float) t0\nresinfo_uint r1.xyzw, l(0), t0.xyzw\nmov o0.xyzw, r1.xyzw\nret\n"
+            ),
+        ]),
+    },
+    Property {
+        random: false,
+        entry: "fail-closed/typed-buffer-srv-format",
+        what: "a typed `Buffer` SRV loaded in a pixel program",
+        plan: Plan::Reject(&[ps!(
+            "dcl_resource_buffer (<float;sint>,<float;sint>,<float;sint>,<float;sint>) t0\nftou r0.x, v0.x\nld r1.xyzw, r0.xxxx, t0.xyzw\nmov o0.xyzw, r1.xyzw\nret\n"
+        )]),
+    },
+    Property {
+        random: false,
+        entry: "fail-closed/texture-offsets",
+        what: "`ld` with an immediate texel offset",
+        plan: Plan::Reject(&[ps!(
+            "dcl_resource_texture2d (float,float,float,float) t0\nftou r0.xyzw, v0.xyzw\nld_aoffimmi(<1;-2>,<1;3>,0) r1.xyzw, r0.xyzw, t0.xyzw\nmov o0.xyzw, r1.xyzw\nret\n"
+        )]),
+    },
+    Property {
+        random: false,
+        entry: "fail-closed/mutable-indexable-temps",
+        what: "an indexable temp written at a relative index",
+        plan: Plan::Reject(&[ps!(
+            "dcl_indexableTemp x0[4], 4\nmov x0[0].xyzw, l(0,0,0,0)\nmov x0[1].xyzw, l(0,0,0,0)\nmov x0[2].xyzw, l(0,0,0,0)\nmov x0[3].xyzw, l(0,0,0,0)\nand r0.x, v0.x, l(<3;7>)\nmov x0[r0.x + 0].xyzw, v1.xyzw\nmov o0.xyzw, x0[<1;r0.x + 0>].xyzw\nret\n"
+        )]),
+    },
+    Property {
+        random: false,
+        entry: "fail-closed/subroutines",
+        what: "`call` and `callc` into a label",
+        plan: Plan::Reject(&[ps!(
+            "mov o0.xyzw, v0.xyzw\n<call l0;callc_nz v1.x, l0>\nret\nlabel l0\nmov o0.xyzw, v2.xyzw\nret\n"
+        )]),
+    },
+    Property {
+        random: false,
+        entry: "fail-closed/geometry-hull-domain",
+        what: "a geometry program",
+        plan: Plan::Reject(&[concat!(
+            "gs_5_0\ndcl_globalFlags refactoringAllowed\ndcl_input v[1][0].xyzw\ndcl_inputprimitive point\n",
+            "dcl_stream m0\ndcl_outputtopology pointlist\ndcl_output_siv o0.xyzw, position\ndcl_maxout 1\n",
+            "mov o0.xyzw, v[0][0].xyzw\nemit_stream m0\nret\n"
+        )]),
+    },
+    Property {
+        random: false,
+        entry: "fail-closed/general-compute",
+        what: "a compute program with group-shared memory outside the bounded profiles",
+        plan: Plan::Reject(&[cs!(
+            "<32, 2, 1;5, 1, 1>",
+            "dcl_uav_raw u0\ndcl_tgsm_raw g0, 512\n",
+            "ishl r0.x, vThreadIDInGroupFlattened.x, l(2)\nstore_raw g0.x, r0.x, vThreadID.x\nsync_g_t\nxor r0.y, r0.x, l(4)\nld_raw r0.z, r0.y, g0.xxxx\nstore_raw u0.x, r0.x, r0.z\nret\n"
+        )]),
+    },
+    Property {
+        random: false,
+        entry: "fail-closed/sampler-modes",
+        what: "a comparison sampler",
+        plan: Plan::Reject(&[ps!(
+            "dcl_sampler s0, mode_comparison\ndcl_resource_texture2d (float,float,float,float) t0\n<sample_c;sample_c_lz> r0.x, v0.xyxx, t0.xxxx, s0, v0.z\nmov o0.xyzw, r0.xxxx\nret\n"
+        )]),
+    },
+    Property {
+        random: false,
+        entry: "fail-closed/interpolation-modes",
+        what: "centroid, sample and constant inputs",
+        plan: Plan::Reject(&[concat!(
+            "ps_5_0\ndcl_globalFlags refactoringAllowed\ndcl_input_ps <linear centroid;linear sample;constant;linear noperspective centroid> v0.xyzw\n",
+            "dcl_output o0.xyzw\nmov o0.xyzw, v0.xyzw\nret\n"
+        )]),
+    },
+    Property {
+        random: false,
+        entry: "fail-closed/min-precision-kinds",
+        what: "`min2_8f`, `min16i` and `min16u` operands",
+        plan: Plan::Reject(&[ps!(
+            "<add r0.xyzw {min2_8f}, v0.xyzw {min2_8f}, v1.xyzw {min2_8f};iadd r0.xyzw {min16i}, v0.xyzw {min16i}, v1.xyzw {min16i};umax r0.xyzw {min16u}, v0.xyzw {min16u}, v1.xyzw {min16u}>\nmov o0.xyzw, r0.xyzw\nret\n"
+        )]),
+    },
+    Property {
+        random: false,
+        entry: "fail-closed/system-values",
+        what: "pixel inputs and outputs with system values outside the contract",
+        plan: Plan::Reject(&[
+            concat!(
+                "ps_5_0\ndcl_globalFlags refactoringAllowed\ndcl_input_ps linear v0.xyzw\n",
+                "dcl_input_ps_<sgv constant v1.x, primitive_id;siv linear v1.x, clip_distance;sgv constant v1.x, sampleIndex>\n",
+                "dcl_output o0.xyzw\niadd o0.xyzw, v0.xyzw, v1.xxxx\nret\n"
+            ),
+            concat!(
+                "ps_5_0\ndcl_globalFlags refactoringAllowed\ndcl_input_ps linear v0.xyzw\n",
+                "dcl_output <oDepth;oDepthGE;oMask>\nmov <oDepth;oDepthGE;oMask>, v0.x\nret\n"
+            ),
+        ]),
+    },
+];
