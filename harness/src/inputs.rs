@@ -72,12 +72,44 @@ fn system_value(builtin: &str, word: u32) -> [u32; 4] {
 }
 
 /// The generated SRV buffers of a pixel or vertex program: one content per program.
+/// The size of a generated 2D texture: odd sizes, so that halving rounds, and three mip
+/// levels (5×3, 2×1, 1×1), so that `ld` past a level's edge and past the last level are both
+/// reached by edge-valued coordinates.
+const TEXTURE: (u32, u32, usize) = (5, 3, 3);
+
+/// A generated 2D texture for a `texture_2d<T>` binding: edge-biased texel words (NaN, ±inf,
+/// denormals, ±0, integer extremes), reached by D3D's `ld` as they are. Every channel is
+/// present (rgba32), so an out-of-range `ld` reads 0 in all four.
+fn texture(b: &translator::manifest::Binding, seed: u64) -> Option<Srv> {
+    crate::gpu::plan::Texel::of(&b.layout)?;
+    let (w, h, levels) = TEXTURE;
+    let mut words = generators::values::sample(seed, 4 * 7 * 3).into_iter();
+    let mips = (0..levels)
+        .map(|m| {
+            let texels = ((w >> m).max(1) * (h >> m).max(1)) as usize;
+            (0..texels)
+                .map(|_| std::array::from_fn(|_| words.next().unwrap_or(0)))
+                .collect()
+        })
+        .collect();
+    Some(Srv::Texture2d(oracles::interp::Texture2d {
+        width: w,
+        height: h,
+        mips,
+        float: b.layout == translator::manifest::BindingLayout::Texture2dF32,
+        oob: [0; 4],
+    }))
+}
+
 fn stage_srvs(t: &Translation, seed: u64) -> BTreeMap<u32, Srv> {
     t.manifest
         .bindings
         .iter()
         .filter(|b| b.kind == BindingKind::Srv)
         .map(|b| {
+            if let Some(tex) = texture(b, seed ^ u64::from(b.register)) {
+                return (b.register, tex);
+            }
             let words = generators::values::sample(
                 seed ^ u64::from(b.register).wrapping_mul(0x51_7cc1),
                 SRV_BYTES as usize / 4,
@@ -171,9 +203,20 @@ fn buffer_bytes(b: &translator::manifest::Binding, threads: u32) -> u32 {
 /// words, so a dispatch of T threads covers T thread inputs).
 pub fn compute(t: &Translation, threads: u32, seed: u64, n: usize) -> Batch {
     let m = &t.manifest;
+    let textures: Vec<(u32, Srv)> = m
+        .bindings
+        .iter()
+        .filter(|b| b.kind == BindingKind::Srv)
+        .filter_map(|b| Some((b.register, texture(b, seed ^ u64::from(b.register))?)))
+        .collect();
     let sizes: Vec<(&BindingKind, u32, u32)> = m
         .bindings
         .iter()
+        .filter(|b| {
+            !textures
+                .iter()
+                .any(|(r, _)| *r == b.register && b.kind == BindingKind::Srv)
+        })
         .map(|b| {
             let bytes = match b.kind {
                 BindingKind::Cbuffer => b.size_bytes.unwrap_or(16),
@@ -193,6 +236,7 @@ pub fn compute(t: &Translation, threads: u32, seed: u64, n: usize) -> Batch {
         .map(|k| {
             let mut at = k * per;
             let mut res = Resources::default();
+            res.srvs.extend(textures.iter().cloned());
             for (kind, reg, bytes) in &sizes {
                 let w = words[at..at + *bytes as usize / 4].to_vec();
                 at += *bytes as usize / 4;

@@ -28,6 +28,7 @@ pub const MIN_PRECISION_KINDS: &str = "fail-closed/min-precision-kinds";
 pub const SYSTEM_VALUES: &str = "fail-closed/system-values";
 pub const INTERPOLATION_MODES: &str = "fail-closed/interpolation-modes";
 pub const BINDLESS_RANGES: &str = "fail-closed/bindless-ranges";
+pub const RESINFO_DYNAMIC_MIP: &str = "fail-closed/resinfo-dynamic-mip";
 pub const DYNAMIC_CB_SELECTION: &str = "fail-closed/dynamic-cb-selection";
 pub const TYPED_BUFFER_SRV_FORMAT: &str = "fail-closed/typed-buffer-srv-format";
 pub const UNKNOWN_TEXTURE_DIMENSION: &str = "fail-closed/unknown-texture-dimension";

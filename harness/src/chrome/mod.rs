@@ -92,7 +92,7 @@ struct JobHead<'a> {
 struct JobBinding {
     group: u32,
     binding: u32,
-    /// `uniform`, `storage`, `read-only-storage` or `storage-texture`.
+    /// `uniform`, `storage`, `read-only-storage`, `storage-texture` or `sampled-texture`.
     #[serde(rename = "type")]
     kind: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -102,6 +102,9 @@ struct JobBinding {
     #[serde(skip_serializing_if = "Option::is_none")]
     dimension: Option<&'static str>,
     width: u32,
+    /// A sampled texture's height and mip levels (0 otherwise).
+    height: u32,
+    mips: u32,
     /// Length in words.
     len: usize,
     back: bool,
@@ -116,12 +119,21 @@ fn job_bindings(plan: &Plan) -> Vec<JobBinding> {
                 Slot::Storage { read_only: true } => ("read-only-storage", None, 0),
                 Slot::Storage { read_only: false } => ("storage", None, 0),
                 Slot::Texture { texture, width } => ("storage-texture", Some(texture), width),
+                Slot::Sampled { shape, .. } => ("sampled-texture", None, shape.width),
+            };
+            let (height, mips, sampled) = match p.slot {
+                Slot::Sampled { shape, texel } => (shape.height, shape.mips, Some(texel)),
+                _ => (0, 0, None),
             };
             JobBinding {
                 group: p.group,
                 binding: p.binding,
                 kind,
-                format: texture.map(|t| t.format_name()),
+                height,
+                mips,
+                format: texture
+                    .map(|t| t.format_name())
+                    .or(sampled.map(|t| t.format_name())),
                 access: texture.map(|t| t.access_name()),
                 dimension: texture.map(|t| t.dimension_name()),
                 width,

@@ -1,4 +1,5 @@
-//! What a dispatch binds (a buffer, or a storage texture's view) and what it reads back.
+//! What a dispatch binds (a buffer, a storage texture's view, a sampled texture's view) and
+//! what it reads back.
 
 use super::storage;
 
@@ -7,6 +8,7 @@ use super::storage;
 pub(super) enum Bound {
     Buffer(wgpu::BufferBindingType, wgpu::Buffer),
     Texture(storage::StorageTexture, wgpu::TextureView),
+    Sampled(super::plan::Texel, wgpu::TextureView),
 }
 
 impl Bound {
@@ -18,13 +20,25 @@ impl Bound {
                 min_binding_size: None,
             },
             Bound::Texture(t, _) => t.layout_ty(),
+            Bound::Sampled(texel, _) => wgpu::BindingType::Texture {
+                sample_type: match texel {
+                    // Read by `textureLoad` only: rgba32float is not filterable.
+                    super::plan::Texel::Float => {
+                        wgpu::TextureSampleType::Float { filterable: false }
+                    }
+                    super::plan::Texel::Uint => wgpu::TextureSampleType::Uint,
+                    super::plan::Texel::Sint => wgpu::TextureSampleType::Sint,
+                },
+                view_dimension: wgpu::TextureViewDimension::D2,
+                multisampled: false,
+            },
         }
     }
 
     pub(super) fn resource(&self) -> wgpu::BindingResource<'_> {
         match self {
             Bound::Buffer(_, b) => b.as_entire_binding(),
-            Bound::Texture(_, v) => wgpu::BindingResource::TextureView(v),
+            Bound::Texture(_, v) | Bound::Sampled(_, v) => wgpu::BindingResource::TextureView(v),
         }
     }
 }

@@ -158,11 +158,14 @@ fn compute_inputs(res: &Resources, with_cbs: bool) -> Result<ComputeInputs, Skip
                     inputs.elements.insert((BindingClass::Srv, *slot), f);
                 }
             }
-            Srv::Texture2d(_) => {
-                return Err(Skip::new(
-                    SkipKind::Texture,
-                    "textures are not fed to the GPU yet",
-                ));
+            Srv::Texture2d(t) => {
+                let shape = super::TextureShape {
+                    width: t.width,
+                    height: t.height,
+                    mips: t.mips.len() as u32,
+                };
+                let words = t.mips.iter().flatten().flatten().copied().collect();
+                inputs.textures.insert(*slot, (shape, words));
             }
         }
     }
@@ -377,13 +380,18 @@ impl Executor for GpuExecutor {
                 "the GPU runs a translation; there is none",
             ));
         };
+        // 2D textures read by `ld` and `resinfo` are bound (rgba32 of their texel type);
+        // samplers and other textures are not yet.
         if let Some(b) = t.manifest.bindings.iter().find(|b| {
-            b.kind == BindingKind::Sampler || (b.kind == BindingKind::Srv && !b.layout.is_storage())
+            b.kind == BindingKind::Sampler
+                || (b.kind == BindingKind::Srv
+                    && !b.layout.is_storage()
+                    && super::plan::Texel::of(&b.layout).is_none())
         }) {
             return Err(Skip::new(
                 SkipKind::Texture,
                 format!(
-                    "textures and samplers are not fed to the GPU yet ({} {})",
+                    "samplers and textures other than 2D are not fed to the GPU yet ({} {})",
                     b.kind, b.layout
                 ),
             ));

@@ -15,7 +15,9 @@ use translator::Manifest;
 
 use super::storage::Element;
 use super::wire::{Frame, WireError, read_frame, write_frame};
-use super::{BindingClass, ComputeInputs, Gpu, GpuError, KernelOutput, Phases, Records};
+use super::{
+    BindingClass, ComputeInputs, Gpu, GpuError, KernelOutput, Phases, Records, TextureShape,
+};
 
 /// One kernel to run.
 #[derive(Debug, Clone, PartialEq)]
@@ -52,6 +54,9 @@ struct RequestHead<'a> {
     /// Typed elements (`ComputeInputs::elements`).
     #[serde(default)]
     elements: Vec<((BindingClass, u32), Element)>,
+    /// Sampled texture registers and shapes (`ComputeInputs::textures`).
+    #[serde(default)]
+    textures: Vec<(u32, TextureShape)>,
     /// Output record words, the number of lane buffers and the records' bind group, for a
     /// wrapped kernel.
     records: Option<(u32, usize, u32)>,
@@ -70,6 +75,7 @@ impl Request {
             srvs: i.srvs.iter().map(|(k, (_, n))| (*k, *n)).collect(),
             uavs: i.uavs.iter().map(|(k, (_, n))| (*k, *n)).collect(),
             elements: i.elements.iter().map(|(k, e)| (*k, *e)).collect(),
+            textures: i.textures.iter().map(|(k, (s, _))| (*k, *s)).collect(),
             records: self
                 .records
                 .as_ref()
@@ -78,6 +84,7 @@ impl Request {
         let mut words: Vec<&[u32]> = i.cbs.values().map(Vec::as_slice).collect();
         words.extend(i.srvs.values().map(|(w, _)| w.as_slice()));
         words.extend(i.uavs.values().map(|(w, _)| w.as_slice()));
+        words.extend(i.textures.values().map(|(_, w)| w.as_slice()));
         if let Some(r) = &self.records {
             words.push(&r.input);
             words.extend(r.lane_buffers.iter().map(Vec::as_slice));
@@ -101,6 +108,9 @@ impl Request {
         }
         for (k, n) in head.uavs {
             inputs.uavs.insert(k, (next()?, n));
+        }
+        for (k, shape) in head.textures {
+            inputs.textures.insert(k, (shape, next()?));
         }
         inputs.elements = head.elements.into_iter().collect();
         let records = match head.records {

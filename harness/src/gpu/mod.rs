@@ -108,6 +108,21 @@ pub struct ComputeInputs {
     /// The element of each typed SRV and UAV (its format; `R32_UINT` when not listed): how
     /// words map to the slots of a storage texture or a `storage-vec4-u32-array`.
     pub elements: BTreeMap<(BindingClass, u32), storage::Element>,
+    /// Sampled 2D textures by `t#` register: their shape, and every mip level's texels (four
+    /// words each, row-major), level after level.
+    #[serde(default)]
+    pub textures: BTreeMap<u32, (TextureShape, Vec<u32>)>,
+}
+
+/// A sampled 2D texture's size and mip count.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct TextureShape {
+    /// Width of mip 0 in texels.
+    pub width: u32,
+    /// Height of mip 0 in texels.
+    pub height: u32,
+    /// Mip levels.
+    pub mips: u32,
 }
 
 /// Which register file a typed element's register is in.
@@ -427,6 +442,32 @@ impl Gpu {
             for p in &plan.bindings {
                 let bytes = p.bytes();
                 let bound = match p.slot {
+                    plan::Slot::Sampled { shape, texel } => {
+                        let tex = device.create_texture_with_data(
+                            &self.queue,
+                            &wgpu::TextureDescriptor {
+                                label: Some("sampled texture SRV"),
+                                size: wgpu::Extent3d {
+                                    width: shape.width,
+                                    height: shape.height,
+                                    depth_or_array_layers: 1,
+                                },
+                                mip_level_count: shape.mips,
+                                sample_count: 1,
+                                dimension: wgpu::TextureDimension::D2,
+                                format: match texel {
+                                    plan::Texel::Float => wgpu::TextureFormat::Rgba32Float,
+                                    plan::Texel::Uint => wgpu::TextureFormat::Rgba32Uint,
+                                    plan::Texel::Sint => wgpu::TextureFormat::Rgba32Sint,
+                                },
+                                usage: wgpu::TextureUsages::TEXTURE_BINDING,
+                                view_formats: &[],
+                            },
+                            wgpu::util::TextureDataOrder::LayerMajor,
+                            &bytes,
+                        );
+                        Bound::Sampled(texel, tex.create_view(&Default::default()))
+                    }
                     plan::Slot::Texture { texture, width } => {
                         let size = wgpu::Extent3d {
                             width,
@@ -472,7 +513,9 @@ impl Gpu {
                                 wgpu::BufferBindingType::Storage { read_only },
                                 wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
                             ),
-                            plan::Slot::Texture { .. } => unreachable!("matched above"),
+                            plan::Slot::Texture { .. } | plan::Slot::Sampled { .. } => {
+                                unreachable!("matched above")
+                            }
                         };
                         let buffer = if p.words.is_empty() {
                             device.create_buffer(&wgpu::BufferDescriptor {

@@ -31,6 +31,13 @@ pub enum Slot {
         /// `read` rather than `read_write`.
         read_only: bool,
     },
+    /// A sampled 2D texture (`texture_2d<T>`), its texels as four 32-bit words each.
+    Sampled {
+        /// Its size and mips.
+        shape: super::TextureShape,
+        /// Its texel type.
+        texel: Texel,
+    },
     /// A storage texture one row of `width` texels.
     Texture {
         /// Its declaration.
@@ -38,6 +45,39 @@ pub enum Slot {
         /// Texels in the row.
         width: u32,
     },
+}
+
+/// The texel type of a sampled texture: the `T` of `texture_2d<T>`, bound as rgba32 of that
+/// type so that every word reaches the shader as the interpreter holds it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Texel {
+    /// `f32`: `rgba32float`.
+    Float,
+    /// `u32`: `rgba32uint`.
+    Uint,
+    /// `i32`: `rgba32sint`.
+    Sint,
+}
+
+impl Texel {
+    /// The texel type of a manifest layout, for the sampled 2D textures dxdiff binds.
+    pub fn of(layout: &BindingLayout) -> Option<Texel> {
+        match layout {
+            BindingLayout::Texture2dF32 => Some(Texel::Float),
+            BindingLayout::Texture2dU32 => Some(Texel::Uint),
+            BindingLayout::Texture2dI32 => Some(Texel::Sint),
+            _ => None,
+        }
+    }
+
+    /// WebGPU's name for the texture format, as the browser takes it.
+    pub fn format_name(self) -> &'static str {
+        match self {
+            Texel::Float => "rgba32float",
+            Texel::Uint => "rgba32uint",
+            Texel::Sint => "rgba32sint",
+        }
+    }
 }
 
 /// What a binding's words become after the dispatch.
@@ -194,6 +234,17 @@ pub fn plan(
                 let (words, size) = held.get(&b.register).cloned().unwrap_or_default();
                 let back = uav.then_some(Back::Uav(b.register, None));
                 at(storage, words, size as usize / 4, back)
+            }
+            BindingKind::Srv if Texel::of(&b.layout).is_some() => {
+                let texel = Texel::of(&b.layout).unwrap_or(Texel::Float);
+                let Some((shape, words)) = inputs.textures.get(&b.register).cloned() else {
+                    return Err(GpuError::Unfeedable(format!(
+                        "t{} is a texture and the vector has none for it",
+                        b.register
+                    )));
+                };
+                let len = words.len();
+                at(Slot::Sampled { shape, texel }, words, len, None)
             }
             other => {
                 return Err(GpuError::Unfeedable(format!(

@@ -446,6 +446,10 @@ impl Ctx<'_> {
     }
 
     /// `ld` on a 2D texture: out-of-range coordinates or mip levels read 0.
+    ///
+    /// A level's size comes from level 0's, halved and at least 1 (D3D's and WebGPU's mip chain),
+    /// not from `textureDimensions(t, level)`: lavapipe answers that wrongly when the level
+    /// differs between the invocations of a dispatch (docs/contract.md).
     fn texture_load(&mut self, inst: &Instruction) -> Result<(), Rejection> {
         if inst.sample_offsets().is_some() {
             return Err(Rejection::new(id::TEXTURE_OFFSETS, "ld with texel offsets"));
@@ -459,8 +463,9 @@ impl Ctx<'_> {
         self.line(&format!("let {tx} = {x};"));
         self.line(&format!("let {ty} = {y};"));
         self.line(&format!("let {tm} = {mip};"));
+        let dims = mip_size(slot, &tm);
         self.line(&format!(
-            "let {ok} = {tm} < textureNumLevels(t{slot}) && {tx} < textureDimensions(t{slot}, min({tm}, textureNumLevels(t{slot}) - 1u)).x && {ty} < textureDimensions(t{slot}, min({tm}, textureNumLevels(t{slot}) - 1u)).y;"
+            "let {ok} = {tm} < textureNumLevels(t{slot}) && {tx} < {dims}.x && {ty} < {dims}.y;"
         ));
         let load = format!(
             "textureLoad(t{slot}, vec2<u32>({tx}, {ty}), min({tm}, textureNumLevels(t{slot}) - 1u))"
@@ -523,12 +528,22 @@ impl Ctx<'_> {
     fn resinfo(&mut self, inst: &Instruction) -> Result<(), Rejection> {
         let ops = &inst.operands;
         let (slot, _) = self.texture(&ops[2])?;
+        // The seed fails closed on a mip level from a register; lavapipe answers
+        // `textureDimensions` wrongly when the level differs between invocations of a dispatch
+        // (docs/contract.md), so no lowering of it can be trusted.
+        if ops[1].ty != OperandType::Immediate32 {
+            return Err(Rejection::new(
+                id::RESINFO_DYNAMIC_MIP,
+                "resinfo with a mip level from a register",
+            ));
+        }
         let mip = self.src(&ops[1], 0, Num::Uint)?;
         let (tm, n, d) = (self.fresh(), self.fresh(), self.fresh());
         self.line(&format!("let {tm} = {mip};"));
         self.line(&format!("let {n} = textureNumLevels(t{slot});"));
         self.line(&format!(
-            "let {d} = select(vec2<u32>(), textureDimensions(t{slot}, min({tm}, {n} - 1u)), {tm} < {n});"
+            "let {d} = select(vec2<u32>(), {}, {tm} < {n});",
+            mip_size(slot, &tm)
         ));
         let v = format!("vec4<u32>({d}, 0u, {n})");
         let texel = match inst.resinfo_return_type() {
@@ -621,4 +636,12 @@ impl Ctx<'_> {
         }
         Ok(())
     }
+}
+
+/// The size of mip level `level` (a WGSL `u32` expression, clamped to the last level) of
+/// texture `t{slot}`, from level 0's: each dimension halved per level, at least 1.
+fn mip_size(slot: u32, level: &str) -> String {
+    format!(
+        "max(textureDimensions(t{slot}) >> vec2<u32>(min({level}, textureNumLevels(t{slot}) - 1u)), vec2<u32>(1u))"
+    )
 }

@@ -219,14 +219,53 @@ pub(super) const PROPERTIES: &[Property] = &[
     Property {
         random: false,
         entry: "bounded/resinfo",
-        what: "`resinfo` with immediate mips in pixel programs",
-        plan: Plan::Unreachable(TEXTURES),
+        what: "`resinfo` of a 2D texture at immediate mips, in range and past the last",
+        plan: Plan::Bound {
+            inside: &[concat!(
+                "ps_5_0\ndcl_globalFlags refactoringAllowed\n",
+                "dcl_resource_texture2d (<float;uint>,<float;uint>,<float;uint>,<float;uint>) t0\n",
+                "dcl_input_ps linear v0.xyzw\ndcl_output o0.xyzw\ndcl_temps 1\n",
+                "resinfo<;_uint;_rcpFloat> r0.xyzw, l(<0;2;3;9>), t0.<xyzw;wzyx>\n",
+                "mov o0.xyzw, r0.xyzw\nret\n"
+            )],
+            // A mip level from a register.
+            outside: &[concat!(
+                "ps_5_0\ndcl_globalFlags refactoringAllowed\n",
+                "dcl_resource_texture2d (float,float,float,float) t0\n",
+                "dcl_input_ps linear v0.xyzw\ndcl_output o0.xyzw\ndcl_temps 1\n",
+                "and r0.x, v0.x, l(3)\nresinfo_uint r0.xyzw, r0.x, t0.xyzw\n",
+                "mov o0.xyzw, r0.xyzw\nret\n"
+            )],
+        },
     },
     Property {
         random: false,
         entry: "bounded/ld",
-        what: "texture `ld` in and out of range",
-        plan: Plan::Unreachable(TEXTURES),
+        what: "`ld` of 2D float, uint and sint textures at edge coordinates and mips",
+        plan: Plan::Bound {
+            inside: &[
+                concat!(
+                    "ps_5_0\ndcl_globalFlags refactoringAllowed\n",
+                    "dcl_resource_texture2d (<float;uint;sint>,<float;uint;sint>,<float;uint;sint>,<float;uint;sint>) t0\n",
+                    "dcl_input_ps linear v0.xyzw\ndcl_output o0.xyzw\ndcl_temps 2\n",
+                    "<mov r0.xyzw, v0.xyzw;and r0.xyzw, v0.xyzw, l(7, 3, 3, 0)>\n",
+                    "ld r1.xyzw, r0.xyzw, t0.xyzw\nmov o0.xyzw, r1.xyzw\nret\n"
+                ),
+                cs!(
+                    "8, 1, 1",
+                    "dcl_resource_texture2d (float,float,float,float) t0\ndcl_resource_structured t1, 16\ndcl_uav_structured u0, 16\n",
+                    "ld_structured r0.xyzw, vThreadID.x, l(0), t1.xyzw\n<and r0.xyzw, r0.xyzw, l(7, 3, 3, 0)\n;>ld r1.xyzw, r0.xyzw, t0.<wzyx;xyzw>\nstore_structured u0.xyzw, vThreadID.x, l(0), r1.xyzw\nret\n"
+                ),
+            ],
+            // An immediate texel offset.
+            outside: &[concat!(
+                "ps_5_0\ndcl_globalFlags refactoringAllowed\n",
+                "dcl_resource_texture2d (float,float,float,float) t0\n",
+                "dcl_input_ps linear v0.xyzw\ndcl_output o0.xyzw\ndcl_temps 2\n",
+                "and r0.xyzw, v0.xyzw, l(7, 3, 3, 0)\nld_aoffimmi(1,0,0) r1.xyzw, r0.xyzw, t0.xyzw\n",
+                "mov o0.xyzw, r1.xyzw\nret\n"
+            )],
+        },
     },
     Property {
         random: false,
