@@ -36,13 +36,15 @@ fn row<'a>(report: &'a serde_json::Value, id: &str) -> &'a serde_json::Value {
 }
 
 /// Entries of every kind of judgment: adapted with a domain, structural, bounded with an
-/// outside, fail-closed refused and fail-closed supported beyond the contract.
-const SAMPLE: [&str; 7] = [
+/// outside, fail-closed refused and fail-closed supported beyond the contract; and `ld` from a
+/// 2D texture bound on the GPU.
+const SAMPLE: [&str; 8] = [
     "adapted/numeric-conversion-edges",
     "adapted/hoisted-vars",
     "adapted/saturate-movers",
     "bounded/switch-merges",
     "bounded/udiv",
+    "bounded/ld",
     "fail-closed/system-crash",
     "fail-closed/imul-high-half",
 ];
@@ -76,6 +78,8 @@ fn the_builtin_translator_keeps_the_contract_in_both_profiles() {
         }
         let crash = row(&report, "fail-closed/system-crash");
         assert_eq!(crash["rejections"], crash["programs"], "{crash:#}");
+        let ld = row(&report, "bounded/ld");
+        assert!(ld["lanes"].as_u64() > Some(0), "textures ran: {ld:#}");
         let switch = row(&report, "bounded/switch-merges");
         assert_eq!(
             switch["rejections"], 1,
