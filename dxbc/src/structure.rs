@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::decl::SystemValue;
-use crate::ir::{Instruction, OperandType, Program};
+use crate::ir::{Instruction, Operand, OperandType, Program};
 use crate::opcodes::{Kind, Num, Opcode};
 
 /// One structure.
@@ -75,51 +75,43 @@ impl Structure {
     }
 }
 
+/// The register of a temp operand (`r3`); `None` for any other operand.
+fn temp_register(op: &Operand) -> Option<u64> {
+    if op.ty != OperandType::Temp {
+        return None;
+    }
+    op.indices.first().and_then(|i| i.immediate())
+}
+
 /// Temp components an instruction reads: (register, component) of every temp source, through
 /// its swizzle, for the components the destination mask needs (all four for instructions
-/// without a vector destination).
-fn temp_reads(inst: &Instruction) -> Vec<(u64, usize)> {
-    let info = inst.info();
-    let dst = info.dst as usize;
+/// without a vector destination). An iterator: the translator asks this of every instruction.
+fn temp_reads(inst: &Instruction) -> impl Iterator<Item = (u64, usize)> + '_ {
+    let dst = inst.info().dst as usize;
     let mask = inst
         .operands
         .first()
         .filter(|_| dst > 0)
         .map_or(0xF, |d| d.write_mask());
     let mask = if mask == 0 { 0xF } else { mask };
-    let mut out = Vec::new();
-    for op in inst.operands.iter().skip(dst) {
-        if op.ty != OperandType::Temp {
-            continue;
-        }
-        let Some(r) = op.indices.first().and_then(|i| i.immediate()) else {
-            continue;
-        };
-        for c in (0..4).filter(|c| mask & (1 << c) != 0) {
-            out.push((r, op.source_component(c)));
-        }
-    }
-    out
+    inst.operands.iter().skip(dst).flat_map(move |op| {
+        let r = temp_register(op);
+        (0..4)
+            .filter(move |c| r.is_some() && mask & (1 << c) != 0)
+            .map(move |c| (r.unwrap_or(0), op.source_component(c)))
+    })
 }
 
 /// Temp components an instruction writes.
-fn temp_writes(inst: &Instruction) -> Vec<(u64, usize)> {
+fn temp_writes(inst: &Instruction) -> impl Iterator<Item = (u64, usize)> + '_ {
     let dst = inst.info().dst as usize;
-    let mut out = Vec::new();
-    for op in inst.operands.iter().take(dst) {
-        if op.ty != OperandType::Temp {
-            continue;
-        }
-        let Some(r) = op.indices.first().and_then(|i| i.immediate()) else {
-            continue;
-        };
-        out.extend(
-            (0..4)
-                .filter(|c| op.write_mask() & (1 << c) != 0)
-                .map(|c| (r, c)),
-        );
-    }
-    out
+    inst.operands.iter().take(dst).flat_map(|op| {
+        let r = temp_register(op);
+        let mask = op.write_mask();
+        (0..4)
+            .filter(move |c| r.is_some() && mask & (1 << c) != 0)
+            .map(move |c| (r.unwrap_or(0), c))
+    })
 }
 
 /// The numeric class of an instruction's operand `slot`: `Some(true)` float, `Some(false)`
@@ -140,10 +132,7 @@ fn reinterpreted(body: &[Instruction]) -> bool {
             let Some(reader) = class(inst, k) else {
                 continue;
             };
-            if op.ty != OperandType::Temp {
-                continue;
-            }
-            let Some(r) = op.indices.first().and_then(|i| i.immediate()) else {
+            let Some(r) = temp_register(op) else {
                 continue;
             };
             if (0..4).any(|c| last.get(&(r, op.source_component(c))) == Some(&!reader)) {
@@ -173,10 +162,7 @@ fn cross_scope(body: &[Instruction]) -> bool {
     let mut depth = 0usize;
     let mut written_at: BTreeMap<(u64, usize), usize> = BTreeMap::new();
     for inst in body {
-        if temp_reads(inst)
-            .iter()
-            .any(|rc| written_at.get(rc).is_some_and(|d| *d > depth))
-        {
+        if temp_reads(inst).any(|rc| written_at.get(&rc).is_some_and(|d| *d > depth)) {
             return true;
         }
         for w in temp_writes(inst) {

@@ -81,22 +81,22 @@ const TEXTURE: (u32, u32, usize) = (5, 3, 3);
 /// denormals, ±0, integer extremes), reached by D3D's `ld` as they are. Every channel is
 /// present (rgba32), so an out-of-range `ld` reads 0 in all four.
 fn texture(b: &translator::manifest::Binding, seed: u64) -> Option<Srv> {
-    crate::gpu::plan::Texel::of(&b.layout)?;
+    let texel = crate::gpu::plan::Texel::of(&b.layout)?;
     let (w, h, levels) = TEXTURE;
-    let mut words = generators::values::sample(seed, 4 * 7 * 3).into_iter();
-    let mips = (0..levels)
-        .map(|m| {
-            let texels = ((w >> m).max(1) * (h >> m).max(1)) as usize;
-            (0..texels)
-                .map(|_| std::array::from_fn(|_| words.next().unwrap_or(0)))
-                .collect()
-        })
+    let sizes: Vec<usize> = (0..levels)
+        .map(|m| ((w >> m).max(1) * (h >> m).max(1)) as usize)
+        .collect();
+    let words = generators::values::sample(seed, 4 * sizes.iter().sum::<usize>());
+    let mut texels = words.chunks_exact(4).map(|t| [t[0], t[1], t[2], t[3]]);
+    let mips = sizes
+        .iter()
+        .map(|n| texels.by_ref().take(*n).collect())
         .collect();
     Some(Srv::Texture2d(oracles::interp::Texture2d {
         width: w,
         height: h,
         mips,
-        float: b.layout == translator::manifest::BindingLayout::Texture2dF32,
+        float: texel == crate::gpu::plan::Texel::Float,
         oob: [0; 4],
     }))
 }

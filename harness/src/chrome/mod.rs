@@ -114,29 +114,30 @@ fn job_bindings(plan: &Plan) -> Vec<JobBinding> {
     plan.bindings
         .iter()
         .map(|p| {
-            let (kind, texture, width) = match p.slot {
-                Slot::Uniform => ("uniform", None, 0),
-                Slot::Storage { read_only: true } => ("read-only-storage", None, 0),
-                Slot::Storage { read_only: false } => ("storage", None, 0),
-                Slot::Texture { texture, width } => ("storage-texture", Some(texture), width),
-                Slot::Sampled { shape, .. } => ("sampled-texture", None, shape.width),
+            // A storage texture's declaration; a sampled texture's shape and format.
+            let (kind, texture, sampled) = match p.slot {
+                Slot::Uniform => ("uniform", None, None),
+                Slot::Storage { read_only: true } => ("read-only-storage", None, None),
+                Slot::Storage { read_only: false } => ("storage", None, None),
+                Slot::Texture { texture, width } => {
+                    ("storage-texture", Some((texture, width)), None)
+                }
+                Slot::Sampled { shape, texel } => ("sampled-texture", None, Some((shape, texel))),
             };
-            let (height, mips, sampled) = match p.slot {
-                Slot::Sampled { shape, texel } => (shape.height, shape.mips, Some(texel)),
-                _ => (0, 0, None),
-            };
+            let width = texture.map(|(_, w)| w).or(sampled.map(|(s, _)| s.width));
+            let texture = texture.map(|(t, _)| t);
             JobBinding {
                 group: p.group,
                 binding: p.binding,
                 kind,
-                height,
-                mips,
+                height: sampled.map_or(0, |(s, _)| s.height),
+                mips: sampled.map_or(0, |(s, _)| s.mips),
                 format: texture
                     .map(|t| t.format_name())
-                    .or(sampled.map(|t| t.format_name())),
+                    .or(sampled.map(|(_, t)| t.format_name())),
                 access: texture.map(|t| t.access_name()),
                 dimension: texture.map(|t| t.dimension_name()),
-                width,
+                width: width.unwrap_or(0),
                 len: p.words_len,
                 back: p.back.is_some(),
             }

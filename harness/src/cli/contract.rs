@@ -8,7 +8,6 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use crate::contract::{self, Options};
-use crate::gpu::GpuError;
 
 use super::{CliError, CliResult, write_output};
 
@@ -81,14 +80,7 @@ pub fn run(a: &ContractArgs) -> CliResult {
     };
     let report = match contract::run(&opts, &out.path, &a.adapter) {
         Ok(r) => r,
-        Err(GpuError::NoAdapter(why)) => {
-            eprintln!("dxdiff: no usable GPU adapter: {why}");
-            return Ok(ExitCode::from(4));
-        }
-        Err(e) => {
-            eprintln!("dxdiff: {e}");
-            return Ok(ExitCode::from(4));
-        }
+        Err(e) => return Ok(super::no_device(&e)),
     };
     let json = serde_json::to_string_pretty(&report).map_err(|e| super::usage(e.to_string()))?;
     write_output(Some(&out.path.join("contract.json")), json.as_bytes())?;

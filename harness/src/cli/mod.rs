@@ -54,6 +54,16 @@ pub enum CliError {
 /// nothing could be generated. It is not a pass (docs/harness.md).
 pub const NOTHING_COMPARED: u8 = 5;
 
+/// Say why a run could not use its device (no usable adapter, or a device error before the
+/// first program) and give exit 4, docs/case-format.md's code for it.
+pub(crate) fn no_device(e: &crate::gpu::GpuError) -> ExitCode {
+    match e {
+        crate::gpu::GpuError::NoAdapter(why) => eprintln!("dxdiff: no usable GPU adapter: {why}"),
+        e => eprintln!("dxdiff: {e}"),
+    }
+    ExitCode::from(4)
+}
+
 /// Warn that a run compared no lane, saying why, and give [`NOTHING_COMPARED`].
 pub(crate) fn nothing_compared(why: &str) -> ExitCode {
     eprintln!(

@@ -6,7 +6,6 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::gpu::GpuError;
 use crate::verify::{self, Options};
 
 use super::{CliError, CliResult, write_output};
@@ -127,14 +126,7 @@ pub fn run(a: &VerifyArgs) -> CliResult {
     };
     let report = match verify::run(&opts, &a.out, &a.adapter, a.jobs) {
         Ok(r) => r,
-        Err(GpuError::NoAdapter(why)) => {
-            eprintln!("dxdiff: no usable GPU adapter: {why}");
-            return Ok(ExitCode::from(4));
-        }
-        Err(e) => {
-            eprintln!("dxdiff: {e}");
-            return Ok(ExitCode::from(4));
-        }
+        Err(e) => return Ok(super::no_device(&e)),
     };
     let md = write_reports(&out.path, &report)?;
     if let Some(junit) = &a.junit {

@@ -79,23 +79,37 @@ fn brief(text: &str) -> String {
     }
 }
 
-/// The row of `entry` from its programs' outcomes, `exact` when the translation was asked
-/// for the exact profile (where no adapted entry may be needed).
-pub fn judge(entry: &Entry, what: &str, programs: &[(Role, Outcome)], exact: bool) -> EntryRow {
-    let mut row = EntryRow {
+/// The row of `entry`, whose property is `what`, with `status` and `reason` and nothing
+/// counted yet.
+pub fn row(entry: &Entry, what: &str, status: Status, reason: String) -> EntryRow {
+    EntryRow {
         id: entry.id.clone(),
         category: entry.category.to_string(),
         property: what.to_string(),
-        status: Status::Verified,
-        programs: programs.len() as u64,
+        status,
+        programs: 0,
         lanes: 0,
         adapted_lanes: 0,
         domain_lanes: 0,
         rejections: 0,
         attributed: 0,
-        reason: String::new(),
+        reason,
         cases: Vec::new(),
-    };
+    }
+}
+
+/// `row` marked not exercisable, for `reason`.
+fn not_exercisable(mut row: EntryRow, reason: String) -> EntryRow {
+    row.status = Status::NotExercisable;
+    row.reason = reason;
+    row
+}
+
+/// The row of `entry` from its programs' outcomes, `exact` when the translation was asked
+/// for the exact profile (where no adapted entry may be needed).
+pub fn judge(entry: &Entry, what: &str, programs: &[(Role, Outcome)], exact: bool) -> EntryRow {
+    let mut row = row(entry, what, Status::Verified, String::new());
+    row.programs = programs.len() as u64;
     let mut violations: Vec<String> = Vec::new();
     let mut skips: Vec<String> = Vec::new();
     let (mut ran, mut beyond, mut refused_right, mut named, mut other_adapted) = (0, 0, 0, 0, 0);
@@ -180,33 +194,25 @@ pub fn judge(entry: &Entry, what: &str, programs: &[(Role, Outcome)], exact: boo
     }
     let inside = programs.iter().filter(|(r, _)| *r == Role::Inside).count();
     let has_domain = !entry.domain.is_empty();
+    let first_skip = skips.first().map_or("none was generated", String::as_str);
     if inside > 0 && ran == 0 {
-        row.status = Status::NotExercisable;
-        row.reason = format!(
-            "no program inside the entry ran: {}",
-            skips.first().map_or("none was generated", String::as_str)
-        );
-        return row;
+        let why = format!("no program inside the entry ran: {first_skip}");
+        return not_exercisable(row, why);
     }
     if inside == 0 && refused_right == 0 && beyond == 0 {
-        row.status = Status::NotExercisable;
-        row.reason = format!(
-            "no program was refused or ran: {}",
-            skips.first().map_or("none was generated", String::as_str)
-        );
-        return row;
+        let why = format!("no program was refused or ran: {first_skip}");
+        return not_exercisable(row, why);
     }
     let mut said: Vec<String> = Vec::new();
     if ran > 0 {
         said.push(format!("{ran} programs inside ran with 0 mismatches"));
         if has_domain && !exact {
             if row.domain_lanes == 0 && entry.category == Category::Adapted {
-                row.status = Status::NotExercisable;
-                row.reason = format!(
+                let why = format!(
                     "the programs ran, but no generated lane entered the domain ({})",
                     entry.domain.join(", ")
                 );
-                return row;
+                return not_exercisable(row, why);
             }
             said.push(format!(
                 "{} lanes entered the domain, {} adapted by it",
@@ -220,9 +226,8 @@ pub fn judge(entry: &Entry, what: &str, programs: &[(Role, Outcome)], exact: boo
         }
         if let Some(s) = &entry.structure {
             if structured == 0 {
-                row.status = Status::NotExercisable;
-                row.reason = format!("the programs ran, but none has the structure `{s}`");
-                return row;
+                let why = format!("the programs ran, but none has the structure `{s}`");
+                return not_exercisable(row, why);
             }
             said.push(format!("{structured} of {ran} have the structure `{s}`"));
         }

@@ -90,20 +90,8 @@ pub fn run(opts: &Options, out_dir: &Path, adapter: &str) -> Result<ContractRepo
 /// The row of an entry whose property made dxdiff panic: violated, naming the panic, so the
 /// run goes on.
 fn panicked(entry: &Entry, property: &Property, why: &str) -> EntryRow {
-    EntryRow {
-        id: entry.id.clone(),
-        category: entry.category.to_string(),
-        property: property.what.into(),
-        status: Status::Violated,
-        programs: 0,
-        lanes: 0,
-        adapted_lanes: 0,
-        domain_lanes: 0,
-        rejections: 0,
-        attributed: 0,
-        reason: format!("dxdiff panicked (a dxdiff bug, please report it): {why}"),
-        cases: Vec::new(),
-    }
+    let why = format!("dxdiff panicked (a dxdiff bug, please report it): {why}");
+    judge::row(entry, property.what, Status::Violated, why)
 }
 
 /// Run one entry's programs and judge them.
@@ -111,10 +99,7 @@ fn entry_row(v: &mut Verifier, entry: &Entry, property: &Property, opts: &Option
     let exact = opts.exact;
     let programs: Vec<(Role, &str)> = match property.plan {
         Plan::Unreachable(why) => {
-            let mut row = judge::judge(entry, property.what, &[], exact);
-            row.status = Status::NotExercisable;
-            row.reason = why.to_string();
-            return row;
+            return judge::row(entry, property.what, Status::NotExercisable, why.into());
         }
         Plan::Run(t) => t.iter().map(|t| (Role::Inside, *t)).collect(),
         Plan::Reject(t) => t.iter().map(|t| (Role::Feature, *t)).collect(),
@@ -187,7 +172,14 @@ fn outcome(v: &mut Verifier, entry: &Entry, name: &str, blob: &[u8]) -> Outcome 
     };
     let mut events = Vec::new();
     let report = verify::guarded(name, || {
-        v.translated("contract", name, blob, &shader, &t, &mut events)
+        v.translated(
+            verify::Origin::Contract,
+            name,
+            blob,
+            &shader,
+            &t,
+            &mut events,
+        )
     });
     let c = report.counts();
     let adapted = report.tally.adapted_by.get(&entry.id).copied().unwrap_or(0);

@@ -21,14 +21,7 @@ impl Bound {
             },
             Bound::Texture(t, _) => t.layout_ty(),
             Bound::Sampled(texel, _) => wgpu::BindingType::Texture {
-                sample_type: match texel {
-                    // Read by `textureLoad` only: rgba32float is not filterable.
-                    super::plan::Texel::Float => {
-                        wgpu::TextureSampleType::Float { filterable: false }
-                    }
-                    super::plan::Texel::Uint => wgpu::TextureSampleType::Uint,
-                    super::plan::Texel::Sint => wgpu::TextureSampleType::Sint,
-                },
+                sample_type: texel.sample_type(),
                 view_dimension: wgpu::TextureViewDimension::D2,
                 multisampled: false,
             },

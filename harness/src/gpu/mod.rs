@@ -455,11 +455,7 @@ impl Gpu {
                                 mip_level_count: shape.mips,
                                 sample_count: 1,
                                 dimension: wgpu::TextureDimension::D2,
-                                format: match texel {
-                                    plan::Texel::Float => wgpu::TextureFormat::Rgba32Float,
-                                    plan::Texel::Uint => wgpu::TextureFormat::Rgba32Uint,
-                                    plan::Texel::Sint => wgpu::TextureFormat::Rgba32Sint,
-                                },
+                                format: texel.format(),
                                 usage: wgpu::TextureUsages::TEXTURE_BINDING,
                                 view_formats: &[],
                             },

@@ -70,13 +70,28 @@ impl Texel {
         }
     }
 
+    /// The texture format it is bound as.
+    pub fn format(self) -> wgpu::TextureFormat {
+        match self {
+            Texel::Float => wgpu::TextureFormat::Rgba32Float,
+            Texel::Uint => wgpu::TextureFormat::Rgba32Uint,
+            Texel::Sint => wgpu::TextureFormat::Rgba32Sint,
+        }
+    }
+
+    /// How a bind group layout declares it: read by `textureLoad` only, so `rgba32float` is
+    /// bound unfilterable.
+    pub fn sample_type(self) -> wgpu::TextureSampleType {
+        match self {
+            Texel::Float => wgpu::TextureSampleType::Float { filterable: false },
+            Texel::Uint => wgpu::TextureSampleType::Uint,
+            Texel::Sint => wgpu::TextureSampleType::Sint,
+        }
+    }
+
     /// WebGPU's name for the texture format, as the browser takes it.
     pub fn format_name(self) -> &'static str {
-        match self {
-            Texel::Float => "rgba32float",
-            Texel::Uint => "rgba32uint",
-            Texel::Sint => "rgba32sint",
-        }
+        super::storage::format_name(self.format())
     }
 }
 
@@ -235,8 +250,7 @@ pub fn plan(
                 let back = uav.then_some(Back::Uav(b.register, None));
                 at(storage, words, size as usize / 4, back)
             }
-            BindingKind::Srv if Texel::of(&b.layout).is_some() => {
-                let texel = Texel::of(&b.layout).unwrap_or(Texel::Float);
+            BindingKind::Srv if let Some(texel) = Texel::of(&b.layout) => {
                 let Some((shape, words)) = inputs.textures.get(&b.register).cloned() else {
                     return Err(GpuError::Unfeedable(format!(
                         "t{} is a texture and the vector has none for it",

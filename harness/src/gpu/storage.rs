@@ -98,6 +98,14 @@ fn format(name: &str) -> Option<wgpu::TextureFormat> {
     FORMATS.iter().find(|(n, _)| *n == name).map(|(_, f)| *f)
 }
 
+/// The WGSL (and WebGPU) name of a word-carrying format.
+pub(super) fn format_name(format: wgpu::TextureFormat) -> &'static str {
+    FORMATS
+        .iter()
+        .find(|(_, f)| *f == format)
+        .map_or("r32uint", |(n, _)| n)
+}
+
 impl StorageTexture {
     /// The binding a layout such as `texture_storage_2d<r32float, read_write>` describes;
     /// `Ok(None)` for a layout that is no storage texture, an error for one the harness cannot
@@ -165,10 +173,7 @@ impl StorageTexture {
 
     /// The texel format's WGSL (and WebGPU) name.
     pub fn format_name(&self) -> &'static str {
-        FORMATS
-            .iter()
-            .find(|(_, f)| *f == self.format)
-            .map_or("r32uint", |(n, _)| n)
+        format_name(self.format)
     }
 
     /// The WebGPU `storageTexture.access` value.

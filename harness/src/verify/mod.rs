@@ -7,6 +7,8 @@
 pub mod cases;
 mod program;
 
+pub use program::Origin;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;

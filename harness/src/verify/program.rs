@@ -88,6 +88,32 @@ fn tally(report: &mut ProgramReport, d: &Differential) -> Option<usize> {
     first
 }
 
+/// Which command runs a translated program: it names the report (`corpus:NAME`,
+/// `contract:NAME`), the counterexample's file and the command its `source` cites.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// `dxdiff verify --corpus`.
+    Corpus,
+    /// `dxdiff contract`.
+    Contract,
+}
+
+impl Origin {
+    fn prefix(self) -> &'static str {
+        match self {
+            Origin::Corpus => "corpus",
+            Origin::Contract => "contract",
+        }
+    }
+
+    fn command(self) -> &'static str {
+        match self {
+            Origin::Corpus => "verify --corpus",
+            Origin::Contract => "contract",
+        }
+    }
+}
+
 impl Verifier {
     /// Decode and translate, with the time counted.
     fn translate(&mut self, blob: &[u8]) -> Result<(dxbc::Shader, Translation), Skip> {
@@ -190,7 +216,9 @@ impl Verifier {
     /// Verify one corpus program over `corpus_cases` generated vectors.
     pub fn program(&mut self, name: &str, blob: &[u8]) -> ProgramReport {
         match self.translate(blob) {
-            Ok((shader, t)) => self.translated("corpus", name, blob, &shader, &t, &mut Vec::new()),
+            Ok((shader, t)) => {
+                self.translated(Origin::Corpus, name, blob, &shader, &t, &mut Vec::new())
+            }
             Err(skip) => {
                 let mut report = ProgramReport::new(format!("corpus:{name}"));
                 report.skip(&skip);
@@ -201,17 +229,18 @@ impl Verifier {
 
     /// [`Verifier::program`] for a program already translated; the reference's domain events
     /// of every vector (compute: every dispatch) are appended to `events`, for a caller that
-    /// asks which lanes entered a catalog entry's domain (`dxdiff contract`). The report is
-    /// named `{kind}:{name}`, a counterexample `{kind}-{stem of name}.json`.
+    /// asks which lanes entered a catalog entry's domain (`dxdiff contract`). `origin` names
+    /// the report and the counterexample.
     pub fn translated(
         &mut self,
-        kind: &str,
+        origin: Origin,
         name: &str,
         blob: &[u8],
         shader: &dxbc::Shader,
         t: &Translation,
         events: &mut Vec<oracles::domain::Events>,
     ) -> ProgramReport {
+        let kind = origin.prefix();
         let mut report = ProgramReport::new(format!("{kind}:{name}"));
         let unit = Unit {
             name,
@@ -310,14 +339,7 @@ impl Verifier {
                 0,
                 &again.reference,
                 &outputs,
-                &format!(
-                    "dxdiff {}, from {name}",
-                    if kind == "corpus" {
-                        "verify --corpus"
-                    } else {
-                        kind
-                    }
-                ),
+                &format!("dxdiff {}, from {name}", origin.command()),
             );
             self.save(&format!("{kind}-{stem}"), &case, &mut report);
             report.detail = Some(detail(shader, t, &again, 0));

@@ -419,12 +419,11 @@ impl Machine<'_> {
                 for l in 0..lanes {
                     let ev = &mut m.scratch_ev[l];
                     let (x, y) = f(std::array::from_fn(|k| src[k][l]), ev);
-                    o0[l] = x;
-                    o1[l] = y;
-                    if inst.saturate {
-                        o0[l] = fl::saturate_ev(x, ev);
-                        o1[l] = fl::saturate_ev(y, ev);
-                    }
+                    (o0[l], o1[l]) = if inst.saturate {
+                        (fl::saturate_ev(x, ev), fl::saturate_ev(y, ev))
+                    } else {
+                        (x, y)
+                    };
                 }
             }
             for c in 0..4 {

@@ -297,15 +297,10 @@ pub fn saturate(x: u32) -> u32 {
 pub fn saturate_ev(x: u32, ev: &mut Events) -> u32 {
     if is_nan(x) {
         raise(ev, Domain::NanInput);
-    } else if x & 0x7f80_0000 == 0 && x & 0x007f_ffff != 0 {
-        raise(ev, Domain::DenormInputFlushed);
-    }
-    saturate_plain(x)
-}
-
-fn saturate_plain(x: u32) -> u32 {
-    if is_nan(x) {
         return 0;
+    }
+    if is_denorm(x) {
+        raise(ev, Domain::DenormInputFlushed);
     }
     let f = f32::from_bits(ftz(x));
     if f <= 0.0 {

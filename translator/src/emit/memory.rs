@@ -259,17 +259,23 @@ impl Ctx<'_> {
     }
 
     /// Refuse a structured access whose immediate byte offset is not a whole word, or whose
-    /// words (`words`, relative to the offset) run past the structure: D3D leaves the load
+    /// `words` (indices relative to the offset) run past the structure: D3D leaves the load
     /// undefined and the store makes the whole view undefined (FS §22.4.12-13), which no
     /// WGSL lowering can reproduce.
-    fn check_offset(&self, m: Mem, offset: &Operand, words: u64) -> Result<(), Rejection> {
-        let (View::Structured(stride), Some(&off)) = (self.view(m), offset.imm.first()) else {
+    fn check_offset(
+        &self,
+        m: Mem,
+        offset: &Operand,
+        words: impl Iterator<Item = usize>,
+    ) -> Result<(), Rejection> {
+        let View::Structured(stride) = self.view(m) else {
             return Ok(());
         };
-        if offset.ty != OperandType::Immediate32 {
+        let (OperandType::Immediate32, Some(&off)) = (offset.ty, offset.imm.first()) else {
             return Ok(());
-        }
-        if off % 4 != 0 || u64::from(off) + 4 * words > u64::from(stride) {
+        };
+        let end = 4 * (words.max().unwrap_or(0) as u64 + 1);
+        if off % 4 != 0 || u64::from(off) + end > u64::from(stride) {
             return Err(Rejection::new(
                 id::UNSUPPORTED,
                 format!("structured byte offset {off} overruns its {stride}-byte structure"),
@@ -287,12 +293,9 @@ impl Ctx<'_> {
                 let res = &ops[if structured { 3 } else { 2 }];
                 let m = self.mem(res)?;
                 if structured {
-                    let last = (0..4)
-                        .filter(|c| write_mask(&ops[0]) & (1 << c) != 0)
-                        .map(|c| swizzled(res, c) as u64)
-                        .max()
-                        .unwrap_or(0);
-                    self.check_offset(m, &ops[2], last + 1)?;
+                    let mask = write_mask(&ops[0]);
+                    let words = (0..4).filter(|c| mask & (1 << c) != 0);
+                    self.check_offset(m, &ops[2], words.map(|c| swizzled(res, c)))?;
                 }
                 let a0 = self.src(&ops[1], 0, Num::Uint)?;
                 let a1 = if structured {
@@ -321,11 +324,8 @@ impl Ctx<'_> {
                     return Err(Rejection::new(id::UNSUPPORTED, "store to an SRV"));
                 }
                 if structured {
-                    let last = (0..4)
-                        .filter(|c| write_mask(&ops[0]) & (1 << c) != 0)
-                        .max()
-                        .unwrap_or(0) as u64;
-                    self.check_offset(m, &ops[2], last + 1)?;
+                    let mask = write_mask(&ops[0]);
+                    self.check_offset(m, &ops[2], (0..4).filter(|c| mask & (1 << c) != 0))?;
                 }
                 let a0 = self.src(&ops[1], 0, Num::Uint)?;
                 let a1 = if structured {
