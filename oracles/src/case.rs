@@ -209,8 +209,12 @@ pub struct TextureDesc {
     pub height: u32,
     /// DXGI format name, e.g. `R32G32B32A32_FLOAT`.
     pub format: String,
-    /// Texel words per mip level, mip 0 first, each row-major.
+    /// Texel words per mip level, mip 0 first; each level holds every layer in turn, each
+    /// layer row-major.
     pub mips: Vec<Vec<Word>>,
+    /// For a `Texture2DArray` view: its layers. Absent for a plain 2D texture.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layers: Option<u32>,
 }
 
 /// A sampler input.

@@ -162,6 +162,12 @@ domains! {
     /// compiler may fold a later f16tof32 of it back into the f32 value (the H200 turns
     /// `unpack2x16float(pack2x16float(x))` into `x`), which no rounding direction explains.
     F16Inexact = "f16-inexact",
+    /// A texture sample whose result D3D's precision leaves open: a linear blend of different
+    /// texels at a fractional weight or level, a non-finite texel in a filter's footprint, a
+    /// position within the 8-bit subtexel precision of a texel boundary (a `gather4`
+    /// footprint's: of a texel centre), a point mip choice at the half-way LOD, or a position
+    /// beyond the fixed-point range (FS §7.18.5, `D3D11_SUBTEXEL_FRACTIONAL_BIT_COUNT`).
+    FilterPrecision = "filter-precision",
 }
 
 impl Domain {

@@ -222,6 +222,8 @@ fn texture(t: &crate::case::TextureDesc) -> Result<Texture2d, String> {
     Ok(Texture2d {
         width: t.width,
         height: t.height,
+        layers: t.layers.unwrap_or(1),
+        array: t.layers.is_some(),
         mips,
         float,
         oob,
@@ -241,13 +243,8 @@ fn sampler(s: &crate::case::SamplerDesc) -> Result<Sampler, String> {
     };
     let mut address = [Address::Clamp; 3];
     for (i, a) in s.address.iter().take(3).enumerate() {
-        address[i] = match a.as_str() {
-            "wrap" => Address::Wrap,
-            "clamp" => Address::Clamp,
-            "mirror" => Address::Mirror,
-            "border" => Address::Border,
-            other => return Err(format!("address mode `{other}` is not supported")),
-        };
+        address[i] =
+            Address::from_name(a).ok_or_else(|| format!("address mode `{a}` is not supported"))?;
     }
     let mut border = [0u32; 4];
     for (i, w) in s.border.iter().take(4).enumerate() {

@@ -72,20 +72,51 @@ impl Format {
     }
 }
 
-/// A 2D texture with its mip chain, as raw texel words (one `[u32; 4]` per texel, already
-/// expanded from the view's format).
+/// A 2D texture or 2D texture array with its mip chain, as raw texel words (one `[u32; 4]`
+/// per texel, already expanded from the view's format).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Texture2d {
     /// Width of mip 0 in texels.
     pub width: u32,
     /// Height of mip 0 in texels.
     pub height: u32,
-    /// Mip levels, each row-major `width >> m` by `height >> m` texels.
+    /// Array layers (1 for a plain 2D texture; 0 reads as 1).
+    pub layers: u32,
+    /// Whether the view is a `Texture2DArray`: the address then carries a layer.
+    pub array: bool,
+    /// Mip levels; each holds every layer in turn, each layer row-major `width >> m` by
+    /// `height >> m` texels.
     pub mips: Vec<Vec<[u32; 4]>>,
     /// Whether texels are floats (sampling filters them) or integers.
     pub float: bool,
     /// What an out-of-bounds `ld` returns: 0 in present channels, the defaults elsewhere.
     pub oob: [u32; 4],
+}
+
+impl Texture2d {
+    /// The array layers, at least 1.
+    pub fn layer_count(&self) -> u32 {
+        self.layers.max(1)
+    }
+
+    /// A level's size: mip 0's halved `level` times, at least 1 (FS §5.3.3).
+    pub fn level_size(&self, level: usize) -> (u32, u32) {
+        let m = level.min(31) as u32;
+        ((self.width >> m).max(1), (self.height >> m).max(1))
+    }
+
+    /// The texel at (x, y) of `layer` in `level`, if all three are inside the texture.
+    pub fn texel(&self, level: usize, layer: u32, x: u32, y: u32) -> Option<[u32; 4]> {
+        let (w, h) = self.level_size(level);
+        if x >= w || y >= h || layer >= self.layer_count() {
+            return None;
+        }
+        let at = (u64::from(layer) * u64::from(h) + u64::from(y)) * u64::from(w) + u64::from(x);
+        self.mips
+            .get(level)?
+            .get(usize::try_from(at).ok()?)
+            .copied()
+    }
 }
 
 /// A sampler's state.
@@ -110,6 +141,34 @@ pub enum Address {
     Mirror,
     /// Use the sampler's border colour.
     Border,
+    /// Mirror once about 0, then clamp (`D3D11_TEXTURE_ADDRESS_MIRROR_ONCE`).
+    MirrorOnce,
+}
+
+impl Address {
+    /// The case format's name of the mode (docs/case-format.md).
+    pub fn name(self) -> &'static str {
+        match self {
+            Address::Wrap => "wrap",
+            Address::Clamp => "clamp",
+            Address::Mirror => "mirror",
+            Address::Border => "border",
+            Address::MirrorOnce => "mirror_once",
+        }
+    }
+
+    /// The mode the case format names `name`.
+    pub fn from_name(name: &str) -> Option<Address> {
+        [
+            Address::Wrap,
+            Address::Clamp,
+            Address::Mirror,
+            Address::Border,
+            Address::MirrorOnce,
+        ]
+        .into_iter()
+        .find(|a| a.name() == name)
+    }
 }
 
 impl Default for Sampler {

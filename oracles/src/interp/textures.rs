@@ -76,7 +76,9 @@ impl Machine<'_> {
                         Some(Srv::Texture2d(t)) => {
                             let x = addr[0][l].wrapping_add(offsets[0] as u32);
                             let y = addr[1][l].wrapping_add(offsets[1] as u32);
-                            texel_load(t, x, y, addr[3][l], ev)
+                            // A plain 2D address has no layer: its z is ignored.
+                            let layer = if t.array { addr[2][l] } else { 0 };
+                            texel_load(t, x, y, layer, addr[3][l], ev)
                         }
                         None => [0; 4],
                     };
@@ -149,29 +151,39 @@ impl Machine<'_> {
                 }
                 Ok(())
             }
-            Sample | SampleL | SampleB => {
+            Sample | SampleL | SampleB | Gather4 => {
                 let coords = self.lane_vec(&ops[1], Consumer::Float, at)?;
                 let t = slot(&ops[2], at)?;
                 let smp = slot(&ops[3], at)?;
-                let lod = if inst.opcode == Sample {
-                    vec![0u32; lanes]
-                } else {
-                    let mut v = vec![0u32; lanes];
-                    self.read(&ops[4], 0, Consumer::Float, at, &mut v)?;
-                    v
-                };
+                // Implicit-LOD sampling has no neighbouring invocations to take derivatives
+                // from here, so its level of detail is 0 (plus the bias for `sample_b`).
+                let mut lod = vec![0u32; lanes];
+                if matches!(inst.opcode, SampleL | SampleB) {
+                    self.read(&ops[4], 0, Consumer::Float, at, &mut lod)?;
+                }
                 let sampler = self.res.samplers.get(&smp).cloned().unwrap_or_default();
+                // gather4 returns one channel of four texels: the sampler's swizzle picks it.
+                let channel = source_component(&ops[3], 0);
                 let mut texels = vec![[0u32; 4]; lanes];
                 if let Some(Srv::Texture2d(tex)) = self.res.srvs.get(&t) {
                     for &l in &active {
-                        // Implicit-LOD sampling has no neighbouring invocations to take
-                        // derivatives from, so its level of detail is 0 (plus the bias).
-                        let level = f32::from_bits(fl::ftz(lod[l]));
-                        let (u, v) = (
-                            f32::from_bits(fl::ftz(coords[0][l])),
-                            f32::from_bits(fl::ftz(coords[1][l])),
-                        );
-                        texels[l] = sample(tex, &sampler, u, v, level, offsets);
+                        let ev = &mut self.scratch_ev[l];
+                        let f = |w: u32| f32::from_bits(fl::ftz(w));
+                        let pos = Coords {
+                            u: f(coords[0][l]),
+                            v: f(coords[1][l]),
+                            layer: if tex.array {
+                                array_layer(f(coords[2][l]), tex.layer_count(), ev)
+                            } else {
+                                0
+                            },
+                            offsets,
+                        };
+                        texels[l] = if inst.opcode == Gather4 {
+                            gather(tex, &sampler, &pos, channel, ev)
+                        } else {
+                            sample(tex, &sampler, &pos, f(lod[l]), ev)
+                        };
                     }
                 }
                 self.write_texels(&ops[0], &ops[2], &texels, at)
@@ -183,16 +195,18 @@ impl Machine<'_> {
                 let ret = inst.resinfo_return_type();
                 let mut out = vec![[0u32; 4]; lanes];
                 for &l in &active {
-                    let (levels, w, h) = match self.res.srvs.get(&s) {
-                        Some(Srv::Texture2d(t)) if ops[2].ty == OperandType::Resource => {
-                            (t.mips.len() as u32, t.width, t.height)
-                        }
-                        _ => (0, 0, 0),
+                    let tex = match self.res.srvs.get(&s) {
+                        Some(Srv::Texture2d(t)) if ops[2].ty == OperandType::Resource => Some(t),
+                        _ => None,
                     };
-                    let dims = if mip[l] < levels {
-                        [(w >> mip[l]).max(1), (h >> mip[l]).max(1), 0]
-                    } else {
-                        [0, 0, 0]
+                    let levels = tex.map_or(0, |t| t.mips.len() as u32);
+                    // z is the array size of an array view, 0 for a plain 2D texture.
+                    let dims = match tex {
+                        Some(t) if mip[l] < levels => {
+                            let (w, h) = t.level_size(mip[l] as usize);
+                            [w, h, if t.array { t.layer_count() } else { 0 }]
+                        }
+                        _ => [0, 0, 0],
                     };
                     let v = [dims[0], dims[1], dims[2], levels];
                     out[l] = match ret {
@@ -243,18 +257,48 @@ fn typed_load(
     f.expand(&present)
 }
 
-/// `ld` of one texel of a 2D texture: out-of-range coordinates or mip give the OOB value.
-fn texel_load(t: &Texture2d, x: u32, y: u32, mip: u32, ev: &mut Events) -> [u32; 4] {
-    let Some(level) = t.mips.get(mip as usize) else {
-        raise(ev, Domain::OobRead);
-        return t.oob;
-    };
-    let (w, h) = ((t.width >> mip).max(1), (t.height >> mip).max(1));
-    if x >= w || y >= h {
-        raise(ev, Domain::OobRead);
-        return t.oob;
+/// `ld` of one texel of a 2D texture or array: out-of-range coordinates, layer or mip give
+/// the OOB value (FS §22.4.7).
+fn texel_load(t: &Texture2d, x: u32, y: u32, layer: u32, mip: u32, ev: &mut Events) -> [u32; 4] {
+    match t.texel(mip as usize, layer, x, y) {
+        Some(texel) => texel,
+        None => {
+            raise(ev, Domain::OobRead);
+            t.oob
+        }
     }
-    level.get((y * w + x) as usize).copied().unwrap_or(t.oob)
+}
+
+/// D3D's texture-coordinate precision: 8 bits of subtexel fraction
+/// (`D3D11_SUBTEXEL_FRACTIONAL_BIT_COUNT`) and 8 bits of LOD fraction
+/// (`D3D11_MIP_LOD_FRACTIONAL_BIT_COUNT`). A sample whose position lies closer than this to
+/// where the choice of texel, footprint or level changes may go either way on a conformant
+/// device, and a blend weight is only this precise.
+const FRACTION: f64 = 1.0 / 256.0;
+
+/// Texel-space positions beyond this magnitude leave the fixed-point range in which D3D's
+/// subtexel precision is required (a decision: 2^15, twice the largest 2D dimension).
+const TEXEL_RANGE: f64 = 32768.0;
+
+/// Where one sample is taken: normalised (u, v), the layer already selected, and the
+/// immediate texel offsets.
+struct Coords {
+    u: f32,
+    v: f32,
+    layer: u32,
+    offsets: [i8; 3],
+}
+
+/// D3D's array-layer selection: the float layer rounded to the nearest integer, ties to even,
+/// then clamped to the layers (FS §7.18.2; seed: 2D-array sample layers). A NaN layer
+/// selects layer 0.
+pub fn array_layer(z: f32, layers: u32, ev: &mut Events) -> u32 {
+    if z.is_nan() {
+        raise(ev, Domain::NanInput);
+        return 0;
+    }
+    let r = f64::from(z.round_ties_even());
+    r.clamp(0.0, f64::from(layers.max(1) - 1)) as u32
 }
 
 /// Apply an address mode to an integer texel coordinate; `None` means the border colour.
@@ -267,6 +311,10 @@ fn address(i: i64, size: u32, mode: Address) -> Option<u32> {
             let p = i.rem_euclid(2 * n);
             (if p < n { p } else { 2 * n - 1 - p }) as u32
         }
+        Address::MirrorOnce => {
+            let m = if i < 0 { -1 - i } else { i };
+            m.min(n - 1) as u32
+        }
         Address::Border => {
             if (0..n).contains(&i) {
                 i as u32
@@ -277,45 +325,96 @@ fn address(i: i64, size: u32, mode: Address) -> Option<u32> {
     })
 }
 
-fn fetch(t: &Texture2d, s: &Sampler, level: usize, x: i64, y: i64) -> [f64; 4] {
-    let (w, h) = ((t.width >> level).max(1), (t.height >> level).max(1));
-    let texel = match (address(x, w, s.address[0]), address(y, h, s.address[1])) {
-        (Some(x), Some(y)) => t.mips[level]
-            .get((y * w + x) as usize)
-            .copied()
-            .unwrap_or([0; 4]),
+/// The texel at integer (x, y) of a level, after the sampler's address modes.
+fn fetch(t: &Texture2d, s: &Sampler, level: usize, layer: u32, x: i64, y: i64) -> [u32; 4] {
+    let (w, h) = t.level_size(level);
+    match (address(x, w, s.address[0]), address(y, h, s.address[1])) {
+        (Some(x), Some(y)) => t.texel(level, layer, x, y).unwrap_or([0; 4]),
         _ => s.border,
-    };
-    texel.map(|b| f64::from(f32::from_bits(b)))
+    }
 }
 
-/// Filter one mip level at normalised (u, v): point takes the texel under the sample, linear
-/// blends the four around it with weights from the sample's position (computed exactly).
+/// One axis of a sample in a level of `size` texels: the texel-space position of normalised
+/// `coord`, and whether it lies outside the range D3D's precision covers (then any texel may
+/// be chosen).
+fn axis(coord: f32, size: u32, ev: &mut Events) -> f64 {
+    let x = f64::from(coord) * f64::from(size);
+    if !x.is_finite() || x.abs() > TEXEL_RANGE {
+        raise(ev, Domain::FilterPrecision);
+    }
+    x
+}
+
+/// The texel on the other side of the boundary `x` lies within D3D's subtexel precision of
+/// (without lying on it), if it does: the floor may go either way there.
+fn across(x: f64) -> Option<i64> {
+    let k = x.round();
+    let d = (x - k).abs();
+    (d != 0.0 && d < FRACTION).then(|| floor_i64(if x > k { k - 0.5 } else { k + 0.5 }))
+}
+
+fn floor_i64(x: f64) -> i64 {
+    if x.is_finite() {
+        x.floor().clamp(-TEXEL_RANGE * 4.0, TEXEL_RANGE * 4.0) as i64
+    } else {
+        0
+    }
+}
+
+/// Filter one mip level: point takes the texel under the sample; linear blends the four
+/// around it with weights from the sample's position, computed exactly. Where D3D's precision
+/// leaves the result open (a blend of different texels at a fractional weight, a non-finite
+/// texel in the footprint, a position at a texel boundary) the lane enters
+/// [`Domain::FilterPrecision`].
 fn sample_level(
     t: &Texture2d,
     s: &Sampler,
     level: usize,
-    u: f32,
-    v: f32,
-    off: [i8; 3],
+    at: &Coords,
+    ev: &mut Events,
 ) -> [f64; 4] {
-    let (w, h) = (
-        f64::from((t.width >> level).max(1)),
-        f64::from((t.height >> level).max(1)),
-    );
-    let (x, y) = (f64::from(u) * w, f64::from(v) * h);
-    let (ox, oy) = (i64::from(off[0]), i64::from(off[1]));
+    let (w, h) = t.level_size(level);
+    let (x, y) = (axis(at.u, w, ev), axis(at.v, h, ev));
+    let (ox, oy) = (i64::from(at.offsets[0]), i64::from(at.offsets[1]));
+    let get = |x: i64, y: i64| fetch(t, s, level, at.layer, x, y);
+    let as_f64 = |t: [u32; 4]| t.map(|b| f64::from(f32::from_bits(b)));
     if !s.linear {
-        return fetch(t, s, level, x.floor() as i64 + ox, y.floor() as i64 + oy);
+        let (ix, iy) = (floor_i64(x), floor_i64(y));
+        let texel = get(ix + ox, iy + oy);
+        // Across a boundary closer than the subtexel precision, the neighbour is an answer too.
+        let xs = [Some(ix), across(x)];
+        let ys = [Some(iy), across(y)];
+        let open = xs.iter().flatten().any(|&cx| {
+            ys.iter()
+                .flatten()
+                .any(|&cy| get(cx + ox, cy + oy) != texel)
+        });
+        if open {
+            raise(ev, Domain::FilterPrecision);
+        }
+        return as_f64(texel);
     }
     let (x, y) = (x - 0.5, y - 0.5);
-    let (x0, y0) = (x.floor(), y.floor());
-    let (fx, fy) = (x - x0, y - y0);
-    let (x0, y0) = (x0 as i64 + ox, y0 as i64 + oy);
-    let t00 = fetch(t, s, level, x0, y0);
-    let t10 = fetch(t, s, level, x0 + 1, y0);
-    let t01 = fetch(t, s, level, x0, y0 + 1);
-    let t11 = fetch(t, s, level, x0 + 1, y0 + 1);
+    let (fx, fy) = (x - x.floor(), y - y.floor());
+    let (x0, y0) = (floor_i64(x) + ox, floor_i64(y) + oy);
+    let quad = [
+        get(x0, y0),
+        get(x0 + 1, y0),
+        get(x0, y0 + 1),
+        get(x0 + 1, y0 + 1),
+    ];
+    let all_same = quad.iter().all(|q| *q == quad[0]);
+    let finite = quad
+        .iter()
+        .flatten()
+        .all(|w| f32::from_bits(*w).is_finite());
+    if !finite || (!all_same && (fx != 0.0 || fy != 0.0)) {
+        raise(ev, Domain::FilterPrecision);
+    }
+    if all_same {
+        return as_f64(quad[0]);
+    }
+    let [t00, t10, t01, t11] = quad.map(as_f64);
     std::array::from_fn(|c| {
         let top = t00[c] * (1.0 - fx) + t10[c] * fx;
         let bottom = t01[c] * (1.0 - fx) + t11[c] * fx;
@@ -323,27 +422,190 @@ fn sample_level(
     })
 }
 
-/// Sample a 2D texture at a level of detail: the mip filter follows the sampler's filter.
-fn sample(t: &Texture2d, s: &Sampler, u: f32, v: f32, lod: f32, off: [i8; 3]) -> [u32; 4] {
-    if t.mips.is_empty() || !t.float || u.is_nan() || v.is_nan() {
+/// `sample_l` (and the compute-stage forms of `sample` and `sample_b`) of a 2D texture or
+/// array at a level of detail: clamped to the texture's levels, the mip filter following the
+/// sampler's filter (FS §7.18.10-11).
+fn sample(t: &Texture2d, s: &Sampler, at: &Coords, lod: f32, ev: &mut Events) -> [u32; 4] {
+    if t.mips.is_empty() || !t.float {
+        return [0; 4];
+    }
+    if at.u.is_nan() || at.v.is_nan() {
+        raise(ev, Domain::NanInput);
         return [0; 4];
     }
     let last = (t.mips.len() - 1) as f32;
+    if lod.is_nan() {
+        raise(ev, Domain::NanInput);
+    }
     let lod = if lod.is_nan() {
         0.0
     } else {
         lod.clamp(0.0, last)
     };
-    let texel = if s.linear && lod.fract() != 0.0 {
+    let frac = f64::from(lod.fract());
+    let texel = if s.linear && frac != 0.0 {
         let (lo, hi) = (lod.floor() as usize, lod.ceil() as usize);
-        let f = f64::from(lod.fract());
         let (a, b) = (
-            sample_level(t, s, lo, u, v, off),
-            sample_level(t, s, hi, u, v, off),
+            sample_level(t, s, lo, at, ev),
+            sample_level(t, s, hi, at, ev),
         );
-        std::array::from_fn(|c| a[c] * (1.0 - f) + b[c] * f)
+        if a != b {
+            raise(ev, Domain::FilterPrecision);
+        }
+        std::array::from_fn(|c| a[c] * (1.0 - frac) + b[c] * frac)
     } else {
-        sample_level(t, s, lod.round() as usize, u, v, off)
+        // Point mip filtering takes the nearest level; a LOD within the LOD precision of the
+        // half-way point may take either.
+        if (frac - 0.5).abs() < FRACTION && !s.linear {
+            raise(ev, Domain::FilterPrecision);
+        }
+        sample_level(t, s, lod.round() as usize, at, ev)
     };
     texel.map(|c| (c as f32).to_bits())
+}
+
+/// `gather4`: one channel of the four texels a bilinear sample of level 0 would blend, in
+/// D3D's order (x: bottom-left (u0, v1), y: (u1, v1), z: (u1, v0), w: top-left (u0, v0))
+/// (FS §22.4.4). A position within the subtexel precision of a texel centre may take the
+/// neighbouring footprint.
+fn gather(t: &Texture2d, s: &Sampler, at: &Coords, channel: usize, ev: &mut Events) -> [u32; 4] {
+    if t.mips.is_empty() {
+        return [0; 4];
+    }
+    if at.u.is_nan() || at.v.is_nan() {
+        raise(ev, Domain::NanInput);
+        return [0; 4];
+    }
+    let (w, h) = t.level_size(0);
+    let (x, y) = (axis(at.u, w, ev) - 0.5, axis(at.v, h, ev) - 0.5);
+    let edge = |f: f64| {
+        let d = f - f.floor();
+        d < FRACTION || d > 1.0 - FRACTION
+    };
+    if edge(x) || edge(y) {
+        raise(ev, Domain::FilterPrecision);
+    }
+    let (x0, y0) = (
+        floor_i64(x) + i64::from(at.offsets[0]),
+        floor_i64(y) + i64::from(at.offsets[1]),
+    );
+    let c = |x: i64, y: i64| fetch(t, s, 0, at.layer, x, y)[channel & 3];
+    [c(x0, y0 + 1), c(x0 + 1, y0 + 1), c(x0 + 1, y0), c(x0, y0)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 4×2 float texture of two layers whose texel (x, y, layer) holds x + 10y + 100·layer.
+    fn numbered() -> Texture2d {
+        let texels = (0..2u32)
+            .flat_map(|l| (0..2u32).flat_map(move |y| (0..4u32).map(move |x| (x, y, l))))
+            .map(|(x, y, l)| [((x + 10 * y + 100 * l) as f32).to_bits(), 0, 0, 0])
+            .collect();
+        Texture2d {
+            width: 4,
+            height: 2,
+            layers: 2,
+            array: true,
+            mips: vec![texels],
+            float: true,
+            oob: [0; 4],
+        }
+    }
+
+    fn at(u: f32, v: f32, layer: u32) -> Coords {
+        Coords {
+            u,
+            v,
+            layer,
+            offsets: [0; 3],
+        }
+    }
+
+    fn value(w: [u32; 4]) -> f32 {
+        f32::from_bits(w[0])
+    }
+
+    #[test]
+    fn array_layers_round_to_nearest_even_and_clamp() {
+        let mut ev = 0;
+        let got: Vec<u32> = [0.5f32, 1.5, 2.5, 0.49, -3.0, 9.0]
+            .iter()
+            .map(|z| array_layer(*z, 4, &mut ev))
+            .collect();
+        assert_eq!(got, [0, 2, 2, 0, 0, 3]);
+        assert_eq!(ev, 0);
+        assert_eq!(array_layer(f32::NAN, 4, &mut ev), 0);
+        assert_ne!(ev, 0);
+    }
+
+    #[test]
+    fn address_modes_follow_d3d() {
+        let map = |m| (-3..7).map(|i| address(i, 4, m)).collect::<Vec<_>>();
+        let s = |v: &[u32]| v.iter().map(|x| Some(*x)).collect::<Vec<_>>();
+        assert_eq!(map(Address::Wrap), s(&[1, 2, 3, 0, 1, 2, 3, 0, 1, 2]));
+        assert_eq!(map(Address::Clamp), s(&[0, 0, 0, 0, 1, 2, 3, 3, 3, 3]));
+        assert_eq!(map(Address::Mirror), s(&[2, 1, 0, 0, 1, 2, 3, 3, 2, 1]));
+        assert_eq!(map(Address::MirrorOnce), s(&[2, 1, 0, 0, 1, 2, 3, 3, 3, 3]));
+        assert_eq!(address(-1, 4, Address::Border), None);
+    }
+
+    #[test]
+    fn point_samples_are_exact_away_from_boundaries_and_open_near_them() {
+        let t = numbered();
+        let s = Sampler::default();
+        let mut ev = 0;
+        // Texel (2, 1) of layer 1, at its centre.
+        assert_eq!(
+            value(sample(&t, &s, &at(0.625, 0.75, 1), 0.0, &mut ev)),
+            112.0
+        );
+        assert_eq!(ev, 0);
+        // Just short of the boundary between x = 0 and x = 1: either texel is D3D's answer.
+        let u = 0.25 - 1.0 / 4096.0;
+        assert_eq!(value(sample(&t, &s, &at(u, 0.25, 0), 0.0, &mut ev)), 0.0);
+        assert_eq!(ev, Domain::FilterPrecision.bit());
+    }
+
+    #[test]
+    fn linear_blends_are_exact_at_centres_and_open_between() {
+        let t = numbered();
+        let s = Sampler {
+            linear: true,
+            ..Sampler::default()
+        };
+        let mut ev = 0;
+        assert_eq!(
+            value(sample(&t, &s, &at(0.375, 0.25, 0), 0.0, &mut ev)),
+            1.0
+        );
+        assert_eq!(ev, 0);
+        // Half-way between texels 1 and 2 of row 0.
+        assert_eq!(value(sample(&t, &s, &at(0.5, 0.25, 0), 0.0, &mut ev)), 1.5);
+        assert_eq!(ev, Domain::FilterPrecision.bit());
+    }
+
+    #[test]
+    fn gather_returns_the_footprint_in_d3d_order() {
+        let t = numbered();
+        let mut ev = 0;
+        // Between the centres of texels (1, 0), (2, 0), (1, 1), (2, 1).
+        let g = gather(&t, &Sampler::default(), &at(0.5, 0.5, 0), 0, &mut ev);
+        assert_eq!(g.map(|w| f32::from_bits(w)), [11.0, 12.0, 2.0, 1.0]);
+        assert_eq!(ev, 0);
+        // At a texel centre the footprint may be either neighbour's.
+        gather(&t, &Sampler::default(), &at(0.375, 0.5, 0), 0, &mut ev);
+        assert_ne!(ev, 0);
+    }
+
+    #[test]
+    fn array_loads_check_the_layer() {
+        let t = numbered();
+        let mut ev = 0;
+        assert_eq!(value(texel_load(&t, 3, 1, 1, 0, &mut ev)), 113.0);
+        assert_eq!(ev, 0);
+        assert_eq!(texel_load(&t, 0, 0, 2, 0, &mut ev), [0; 4]);
+        assert_eq!(ev, Domain::OobRead.bit());
+    }
 }
