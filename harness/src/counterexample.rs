@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use oracles::case::{BufferDesc, CaseFile, Expect, Input, Run, Word};
+use oracles::case::{BufferDesc, CaseFile, Expect, Input, Run, SamplerDesc, TextureDesc, Word};
 use oracles::interp::Srv;
 
 use crate::exec::{Batch, Results};
@@ -54,16 +54,43 @@ pub fn case_of(
         inputs.insert(format!("cb{reg}"), Input::Words(Word::list(trimmed(cb))));
     }
     for (reg, srv) in &res.srvs {
-        if let Srv::Buffer(b) = srv {
-            inputs.insert(
-                format!("t{reg}"),
-                Input::Buffer(BufferDesc {
-                    size_bytes: b.size_bytes,
-                    words: Word::list(&b.words),
-                    format: None,
-                }),
-            );
-        }
+        let input = match srv {
+            Srv::Buffer(b) => Input::Buffer(BufferDesc {
+                size_bytes: b.size_bytes,
+                words: Word::list(&b.words),
+                format: None,
+            }),
+            // Generated textures hold all four channels: rgba32 of their texel type.
+            Srv::Texture2d(t) => Input::Texture {
+                texture2d: TextureDesc {
+                    width: t.width,
+                    height: t.height,
+                    format: if t.float {
+                        "R32G32B32A32_FLOAT"
+                    } else {
+                        "R32G32B32A32_UINT"
+                    }
+                    .into(),
+                    mips: t
+                        .mips
+                        .iter()
+                        .map(|m| Word::list(&m.iter().flatten().copied().collect::<Vec<_>>()))
+                        .collect(),
+                    layers: t.array.then_some(t.layer_count()),
+                },
+            },
+        };
+        inputs.insert(format!("t{reg}"), input);
+    }
+    for (reg, s) in &res.samplers {
+        inputs.insert(
+            format!("s{reg}"),
+            Input::Sampler(SamplerDesc {
+                filter: if s.linear { "linear" } else { "point" }.into(),
+                address: s.address.iter().map(|a| a.name().to_string()).collect(),
+                border: Word::list(&s.border),
+            }),
+        );
     }
     for (reg, b) in &res.uavs {
         inputs.insert(

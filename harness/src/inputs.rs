@@ -71,20 +71,26 @@ fn system_value(builtin: &str, word: u32) -> [u32; 4] {
     }
 }
 
-/// The generated SRV buffers of a pixel or vertex program: one content per program.
 /// The size of a generated 2D texture: odd sizes, so that halving rounds, and three mip
 /// levels (5×3, 2×1, 1×1), so that `ld` past a level's edge and past the last level are both
 /// reached by edge-valued coordinates.
 const TEXTURE: (u32, u32, usize) = (5, 3, 3);
 
-/// A generated 2D texture for a `texture_2d<T>` binding: edge-biased texel words (NaN, ±inf,
-/// denormals, ±0, integer extremes), reached by D3D's `ld` as they are. Every channel is
-/// present (rgba32), so an out-of-range `ld` reads 0 in all four.
+/// The layers of a generated 2D texture array: three, so that a layer coordinate at the .5
+/// ties (0.5, 1.5, 2.5) and past the last layer (clamped) are all reached.
+const LAYERS: u32 = 3;
+
+/// A generated 2D texture or array for a `texture_2d<T>` or `texture_2d_array<T>` binding:
+/// edge-biased texel words (NaN, ±inf, denormals, ±0, integer extremes), reached by D3D's
+/// `ld` as they are. Every channel is present (rgba32), so an out-of-range `ld` reads 0 in all
+/// four.
 fn texture(b: &translator::manifest::Binding, seed: u64) -> Option<Srv> {
     let texel = crate::gpu::plan::Texel::of(&b.layout)?;
+    let array = crate::gpu::plan::Texel::is_array(&b.layout);
+    let layers = if array { LAYERS } else { 1 };
     let (w, h, levels) = TEXTURE;
     let sizes: Vec<usize> = (0..levels)
-        .map(|m| ((w >> m).max(1) * (h >> m).max(1)) as usize)
+        .map(|m| ((w >> m).max(1) * (h >> m).max(1) * layers) as usize)
         .collect();
     let words = generators::values::sample(seed, 4 * sizes.iter().sum::<usize>());
     let mut texels = words.chunks_exact(4).map(|t| [t[0], t[1], t[2], t[3]]);
@@ -95,10 +101,34 @@ fn texture(b: &translator::manifest::Binding, seed: u64) -> Option<Srv> {
     Some(Srv::Texture2d(oracles::interp::Texture2d {
         width: w,
         height: h,
+        layers,
+        array,
         mips,
         float: texel == crate::gpu::plan::Texel::Float,
         oob: [0; 4],
     }))
+}
+
+/// The sampler states of a program, one per `s#` binding, drawn from `seed`: point or linear,
+/// and per axis wrap, clamp or mirror, the address modes every WebGPU device has. (Border and
+/// mirror-once have no WebGPU equivalent, so no translator to WGSL can honour them.)
+fn samplers(t: &Translation, seed: u64) -> BTreeMap<u32, oracles::interp::Sampler> {
+    use oracles::interp::Address;
+    const MODES: [Address; 3] = [Address::Wrap, Address::Clamp, Address::Mirror];
+    t.manifest
+        .bindings
+        .iter()
+        .filter(|b| b.kind == BindingKind::Sampler)
+        .map(|b| {
+            let r = fnv(&(seed ^ u64::from(b.register)).to_le_bytes());
+            let sampler = oracles::interp::Sampler {
+                linear: r & 1 == 1,
+                address: std::array::from_fn(|k| MODES[((r >> (1 + 2 * k)) % 3) as usize]),
+                border: [0; 4],
+            };
+            (b.register, sampler)
+        })
+        .collect()
 }
 
 fn stage_srvs(t: &Translation, seed: u64) -> BTreeMap<u32, Srv> {
@@ -147,6 +177,7 @@ pub fn stage(t: &Translation, run_seed: u64, seed: u64, n: usize) -> Batch {
     let per = regs * 4 + cb_words;
     let words = generators::values::sample(seed, n * per.max(1));
     let srvs = stage_srvs(t, run_seed);
+    let samplers = samplers(t, seed);
     let mut inputs = Vec::with_capacity(n * regs);
     let mut resources = Vec::with_capacity(n);
     for k in 0..n {
@@ -167,6 +198,7 @@ pub fn stage(t: &Translation, run_seed: u64, seed: u64, n: usize) -> Batch {
         }
         let mut res = Resources {
             srvs: srvs.clone(),
+            samplers: samplers.clone(),
             ..Resources::default()
         };
         let mut at = regs * 4;
@@ -209,6 +241,7 @@ pub fn compute(t: &Translation, threads: u32, seed: u64, n: usize) -> Batch {
         .filter(|b| b.kind == BindingKind::Srv)
         .filter_map(|b| Some((b.register, texture(b, seed ^ u64::from(b.register))?)))
         .collect();
+    let samplers = samplers(t, seed);
     let sizes: Vec<(&BindingKind, u32, u32)> = m
         .bindings
         .iter()
@@ -237,6 +270,7 @@ pub fn compute(t: &Translation, threads: u32, seed: u64, n: usize) -> Batch {
             let mut at = k * per;
             let mut res = Resources::default();
             res.srvs.extend(textures.iter().cloned());
+            res.samplers = samplers.clone();
             for (kind, reg, bytes) in &sizes {
                 let w = words[at..at + *bytes as usize / 4].to_vec();
                 at += *bytes as usize / 4;

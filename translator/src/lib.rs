@@ -62,17 +62,20 @@ pub enum PlantedBug {
     /// The exact profile's `ftoi` with its NaN case taken by the plain WGSL conversion
     /// (D3D gives 0; WGSL's `i32()` of a NaN is indeterminate).
     FtoiWithoutNanSelect,
+    /// A 2D-array sample's layer truncated (`i32(layer)`) instead of rounded to nearest even.
+    ArrayLayerTruncated,
 }
 
 impl PlantedBug {
     /// Every bug that can be planted, for tests that try each.
-    pub const ALL: [PlantedBug; 6] = [
+    pub const ALL: [PlantedBug; 7] = [
         PlantedBug::UdivWithoutZeroGuard,
         PlantedBug::NeOrdered,
         PlantedBug::IshrAsUshr,
         PlantedBug::ReplicateSwizzleIgnored,
         PlantedBug::CbIndexUnguarded,
         PlantedBug::FtoiWithoutNanSelect,
+        PlantedBug::ArrayLayerTruncated,
     ];
 
     /// The value of `DXDIFF_PLANT_BUG` that plants it.
@@ -84,6 +87,7 @@ impl PlantedBug {
             PlantedBug::ReplicateSwizzleIgnored => "replicate-swizzle-ignored",
             PlantedBug::CbIndexUnguarded => "cb-index-unguarded",
             PlantedBug::FtoiWithoutNanSelect => "ftoi-without-nan-select",
+            PlantedBug::ArrayLayerTruncated => "array-layer-truncated",
         }
     }
 }

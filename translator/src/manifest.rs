@@ -91,6 +91,15 @@ pub enum BindingLayout {
     /// A `texture_2d<i32>`: a `t#` with signed integer texels.
     #[serde(rename = "texture_2d<i32>")]
     Texture2dI32,
+    /// A `texture_2d_array<f32>`: a `Texture2DArray` `t#` with float texels.
+    #[serde(rename = "texture_2d_array<f32>")]
+    Texture2dArrayF32,
+    /// A `texture_2d_array<u32>`.
+    #[serde(rename = "texture_2d_array<u32>")]
+    Texture2dArrayU32,
+    /// A `texture_2d_array<i32>`.
+    #[serde(rename = "texture_2d_array<i32>")]
+    Texture2dArrayI32,
     /// A texture of unstated type (vkd3d's manifests).
     #[serde(rename = "texture")]
     Texture,
@@ -113,6 +122,9 @@ impl BindingLayout {
             BindingLayout::Texture2dF32 => "texture_2d<f32>",
             BindingLayout::Texture2dU32 => "texture_2d<u32>",
             BindingLayout::Texture2dI32 => "texture_2d<i32>",
+            BindingLayout::Texture2dArrayF32 => "texture_2d_array<f32>",
+            BindingLayout::Texture2dArrayU32 => "texture_2d_array<u32>",
+            BindingLayout::Texture2dArrayI32 => "texture_2d_array<i32>",
             BindingLayout::Texture => "texture",
             BindingLayout::Sampler => "sampler",
             BindingLayout::Other(s) => s,
@@ -351,6 +363,9 @@ mod tests {
             ("srv", "texture_2d<f32>"),
             ("srv", "texture_2d<u32>"),
             ("srv", "texture_2d<i32>"),
+            ("srv", "texture_2d_array<f32>"),
+            ("srv", "texture_2d_array<u32>"),
+            ("srv", "texture_2d_array<i32>"),
             ("srv", "texture"),
             ("sampler", "sampler"),
         ];

@@ -18,6 +18,9 @@ pub const NUMERIC_CONVERSION_EDGES: &str = "adapted/numeric-conversion-edges";
 pub const DERIVATIVE_UNIFORMITY: &str = "adapted/derivative-uniformity";
 pub const F16_CONVERSIONS: &str = "bounded/f16-conversions";
 pub const UDIV: &str = "bounded/udiv";
+pub const VERTEX_SAMPLING: &str = "bounded/vertex-sampling";
+pub const SAMPLE_OFFSETS_2D: &str = "bounded/sample-offsets-2d";
+pub const ARRAY_LAYER_ROUNDING: &str = "supported/array-layer-rounding";
 
 pub const GEOMETRY_HULL_DOMAIN: &str = "fail-closed/geometry-hull-domain";
 pub const SUBROUTINES: &str = "fail-closed/subroutines";

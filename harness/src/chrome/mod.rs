@@ -92,7 +92,8 @@ struct JobHead<'a> {
 struct JobBinding {
     group: u32,
     binding: u32,
-    /// `uniform`, `storage`, `read-only-storage`, `storage-texture` or `sampled-texture`.
+    /// `uniform`, `storage`, `read-only-storage`, `storage-texture`, `sampled-texture` or
+    /// `sampler`.
     #[serde(rename = "type")]
     kind: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -105,6 +106,13 @@ struct JobBinding {
     /// A sampled texture's height and mip levels (0 otherwise).
     height: u32,
     mips: u32,
+    /// A sampled texture's layers (0 otherwise).
+    layers: u32,
+    /// A sampler's filter (`nearest` or `linear`) and address modes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    filter: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    address: Option<[&'static str; 3]>,
     /// Length in words.
     len: usize,
     back: bool,
@@ -123,6 +131,11 @@ fn job_bindings(plan: &Plan) -> Vec<JobBinding> {
                     ("storage-texture", Some((texture, width)), None)
                 }
                 Slot::Sampled { shape, texel } => ("sampled-texture", None, Some((shape, texel))),
+                Slot::Sampler(_) => ("sampler", None, None),
+            };
+            let sampler = match p.slot {
+                Slot::Sampler(s) => Some(s),
+                _ => None,
             };
             let width = texture.map(|(_, w)| w).or(sampled.map(|(s, _)| s.width));
             let texture = texture.map(|(t, _)| t);
@@ -136,7 +149,18 @@ fn job_bindings(plan: &Plan) -> Vec<JobBinding> {
                     .map(|t| t.format_name())
                     .or(sampled.map(|(_, t)| t.format_name())),
                 access: texture.map(|t| t.access_name()),
-                dimension: texture.map(|t| t.dimension_name()),
+                dimension: texture
+                    .map(|t| t.dimension_name())
+                    .or(sampled.map(|(s, _)| if s.array { "2d-array" } else { "2d" })),
+                layers: sampled.map_or(0, |(s, _)| s.layers.max(1)),
+                filter: sampler.map(|s| if s.linear { "linear" } else { "nearest" }),
+                address: sampler.map(|s| {
+                    s.address.map(|a| match a {
+                        oracles::interp::Address::Wrap => "repeat",
+                        oracles::interp::Address::Mirror => "mirror-repeat",
+                        _ => "clamp-to-edge",
+                    })
+                }),
                 width: width.unwrap_or(0),
                 len: p.words_len,
                 back: p.back.is_some(),

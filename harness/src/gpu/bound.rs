@@ -8,7 +8,15 @@ use super::storage;
 pub(super) enum Bound {
     Buffer(wgpu::BufferBindingType, wgpu::Buffer),
     Texture(storage::StorageTexture, wgpu::TextureView),
-    Sampled(super::plan::Texel, wgpu::TextureView),
+    /// A sampled texture: its texel type, whether bound filterable, its view dimension.
+    Sampled(
+        super::plan::Texel,
+        bool,
+        wgpu::TextureViewDimension,
+        wgpu::TextureView,
+    ),
+    /// A sampler, and whether bound as filtering.
+    Sampler(bool, wgpu::Sampler),
 }
 
 impl Bound {
@@ -20,18 +28,25 @@ impl Bound {
                 min_binding_size: None,
             },
             Bound::Texture(t, _) => t.layout_ty(),
-            Bound::Sampled(texel, _) => wgpu::BindingType::Texture {
-                sample_type: texel.sample_type(),
-                view_dimension: wgpu::TextureViewDimension::D2,
+            Bound::Sampled(texel, filterable, dimension, _) => wgpu::BindingType::Texture {
+                sample_type: texel.sample_type(*filterable),
+                view_dimension: *dimension,
                 multisampled: false,
             },
+            Bound::Sampler(true, _) => {
+                wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering)
+            }
+            Bound::Sampler(false, _) => {
+                wgpu::BindingType::Sampler(wgpu::SamplerBindingType::NonFiltering)
+            }
         }
     }
 
     pub(super) fn resource(&self) -> wgpu::BindingResource<'_> {
         match self {
             Bound::Buffer(_, b) => b.as_entire_binding(),
-            Bound::Texture(_, v) | Bound::Sampled(_, v) => wgpu::BindingResource::TextureView(v),
+            Bound::Texture(_, v) | Bound::Sampled(.., v) => wgpu::BindingResource::TextureView(v),
+            Bound::Sampler(_, s) => wgpu::BindingResource::Sampler(s),
         }
     }
 }

@@ -144,11 +144,8 @@ fn compute_inputs(res: &Resources, with_cbs: bool) -> Result<ComputeInputs, Skip
     if with_cbs {
         inputs.cbs = res.cbs.clone();
     }
-    if !res.samplers.is_empty() {
-        return Err(Skip::new(
-            SkipKind::Texture,
-            "samplers are not fed to the GPU yet",
-        ));
+    for (slot, smp) in &res.samplers {
+        inputs.samplers.insert(*slot, super::SamplerState::of(smp));
     }
     for (slot, srv) in &res.srvs {
         match srv {
@@ -163,6 +160,8 @@ fn compute_inputs(res: &Resources, with_cbs: bool) -> Result<ComputeInputs, Skip
                     width: t.width,
                     height: t.height,
                     mips: t.mips.len() as u32,
+                    layers: t.layer_count(),
+                    array: t.array,
                 };
                 let words = t.mips.iter().flatten().flatten().copied().collect();
                 inputs.textures.insert(*slot, (shape, words));
@@ -380,18 +379,17 @@ impl Executor for GpuExecutor {
                 "the GPU runs a translation; there is none",
             ));
         };
-        // 2D textures read by `ld` and `resinfo` are bound (rgba32 of their texel type);
-        // samplers and other textures are not yet.
+        // 2D textures and arrays are bound (rgba32 of their texel type), and samplers; other
+        // texture dimensions are not yet.
         if let Some(b) = t.manifest.bindings.iter().find(|b| {
-            b.kind == BindingKind::Sampler
-                || (b.kind == BindingKind::Srv
-                    && !b.layout.is_storage()
-                    && super::plan::Texel::of(&b.layout).is_none())
+            b.kind == BindingKind::Srv
+                && !b.layout.is_storage()
+                && super::plan::Texel::of(&b.layout).is_none()
         }) {
             return Err(Skip::new(
                 SkipKind::Texture,
                 format!(
-                    "samplers and textures other than 2D are not fed to the GPU yet ({} {})",
+                    "textures other than 2D and 2D arrays are not fed to the GPU yet ({} {})",
                     b.kind, b.layout
                 ),
             ));

@@ -57,6 +57,9 @@ struct RequestHead<'a> {
     /// Sampled texture registers and shapes (`ComputeInputs::textures`).
     #[serde(default)]
     textures: Vec<(u32, TextureShape)>,
+    /// Sampler states (`ComputeInputs::samplers`).
+    #[serde(default)]
+    samplers: Vec<(u32, super::SamplerState)>,
     /// Output record words, the number of lane buffers and the records' bind group, for a
     /// wrapped kernel.
     records: Option<(u32, usize, u32)>,
@@ -76,6 +79,7 @@ impl Request {
             uavs: i.uavs.iter().map(|(k, (_, n))| (*k, *n)).collect(),
             elements: i.elements.iter().map(|(k, e)| (*k, *e)).collect(),
             textures: i.textures.iter().map(|(k, (s, _))| (*k, *s)).collect(),
+            samplers: i.samplers.iter().map(|(k, s)| (*k, *s)).collect(),
             records: self
                 .records
                 .as_ref()
@@ -113,6 +117,7 @@ impl Request {
             inputs.textures.insert(k, (shape, next()?));
         }
         inputs.elements = head.elements.into_iter().collect();
+        inputs.samplers = head.samplers.into_iter().collect();
         let records = match head.records {
             Some((out_words, lanes, group)) => Some(Records {
                 group,

@@ -108,13 +108,16 @@ pub struct ComputeInputs {
     /// The element of each typed SRV and UAV (its format; `R32_UINT` when not listed): how
     /// words map to the slots of a storage texture or a `storage-vec4-u32-array`.
     pub elements: BTreeMap<(BindingClass, u32), storage::Element>,
-    /// Sampled 2D textures by `t#` register: their shape, and every mip level's texels (four
-    /// words each, row-major), level after level.
+    /// Sampled 2D textures and arrays by `t#` register: their shape, and every mip level's
+    /// texels (four words each, row-major), level after level, each level layer after layer.
     #[serde(default)]
     pub textures: BTreeMap<u32, (TextureShape, Vec<u32>)>,
+    /// Sampler states by `s#` register.
+    #[serde(default)]
+    pub samplers: BTreeMap<u32, SamplerState>,
 }
 
-/// A sampled 2D texture's size and mip count.
+/// A sampled 2D texture's (or array's) size, layers and mip count.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TextureShape {
     /// Width of mip 0 in texels.
@@ -123,6 +126,81 @@ pub struct TextureShape {
     pub height: u32,
     /// Mip levels.
     pub mips: u32,
+    /// Array layers (1 for a plain 2D texture).
+    #[serde(default = "one")]
+    pub layers: u32,
+    /// Bound as a `texture_2d_array` view.
+    #[serde(default)]
+    pub array: bool,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// A sampler's state as a device takes it: one filter for min, mag and mip, and an address
+/// mode per axis.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct SamplerState {
+    /// Linear filtering (min, mag and mip); point otherwise.
+    pub linear: bool,
+    /// u, v, w address modes.
+    pub address: [oracles::interp::Address; 3],
+}
+
+impl SamplerState {
+    /// The state of the interpreter's sampler.
+    pub fn of(s: &oracles::interp::Sampler) -> SamplerState {
+        SamplerState {
+            linear: s.linear,
+            address: s.address,
+        }
+    }
+}
+
+/// The wgpu sampler of a state. WebGPU has no mirror-once and no border colour without a
+/// native feature, so those are unfeedable.
+fn sampler_descriptor(s: SamplerState) -> Result<wgpu::SamplerDescriptor<'static>, GpuError> {
+    use oracles::interp::Address;
+    let mode = |a: Address| match a {
+        Address::Wrap => Ok(wgpu::AddressMode::Repeat),
+        Address::Clamp => Ok(wgpu::AddressMode::ClampToEdge),
+        Address::Mirror => Ok(wgpu::AddressMode::MirrorRepeat),
+        Address::Border | Address::MirrorOnce => Err(GpuError::Unfeedable(format!(
+            "address mode {} has no WebGPU equivalent",
+            a.name()
+        ))),
+    };
+    let filter = if s.linear {
+        wgpu::FilterMode::Linear
+    } else {
+        wgpu::FilterMode::Nearest
+    };
+    Ok(wgpu::SamplerDescriptor {
+        label: Some("sampler"),
+        address_mode_u: mode(s.address[0])?,
+        address_mode_v: mode(s.address[1])?,
+        address_mode_w: mode(s.address[2])?,
+        mag_filter: filter,
+        min_filter: filter,
+        mipmap_filter: if s.linear {
+            wgpu::MipmapFilterMode::Linear
+        } else {
+            wgpu::MipmapFilterMode::Nearest
+        },
+        ..Default::default()
+    })
+}
+
+impl TextureShape {
+    /// The view a shader sees: `texture_2d` or `texture_2d_array`.
+    pub fn view_dimension(&self) -> wgpu::TextureViewDimension {
+        if self.array {
+            wgpu::TextureViewDimension::D2Array
+        } else {
+            wgpu::TextureViewDimension::D2
+        }
+    }
 }
 
 /// Which register file a typed element's register is in.
@@ -316,7 +394,9 @@ impl Gpu {
         let info = adapter.get_info();
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("dxdiff"),
-            required_features: adapter.features() & ENABLE_FEATURES,
+            // Filterable rgba32float lets one texture be both loaded and linearly sampled.
+            required_features: adapter.features()
+                & (ENABLE_FEATURES | wgpu::Features::FLOAT32_FILTERABLE),
             required_limits: adapter.limits(),
             ..Default::default()
         }))
@@ -337,6 +417,14 @@ impl Gpu {
             lost,
             timeout: Duration::from_secs(20),
         })
+    }
+
+    /// Whether float textures are bound filterable (the device has `float32-filterable`), so
+    /// that samplers may filter linearly.
+    fn filterable(&self) -> bool {
+        self.device
+            .features()
+            .contains(wgpu::Features::FLOAT32_FILTERABLE)
     }
 
     fn scoped<T>(&self, f: impl FnOnce() -> T) -> Result<T, GpuError> {
@@ -435,13 +523,25 @@ impl Gpu {
         let group_count = plan.group_count;
         // Every buffer gets its own allocation for this dispatch: a queue write would land
         // before an earlier encoded dispatch ran.
-        let (buffers, backs) = self.scoped(|| {
+        let (buffers, backs) = self.scoped(|| -> Result<_, GpuError> {
             // (group, binding, what is bound), and what is read back, in plan order.
             let mut buffers: Vec<(u32, u32, Bound)> = Vec::new();
             let mut backs: Vec<Readback> = Vec::new();
             for p in &plan.bindings {
                 let bytes = p.bytes();
                 let bound = match p.slot {
+                    plan::Slot::Sampler(state) => {
+                        let filtering = self.filterable();
+                        if state.linear && !filtering {
+                            return Err(GpuError::Feature(
+                                "linear filtering of rgba32float needs float32-filterable".into(),
+                            ));
+                        }
+                        Bound::Sampler(
+                            filtering,
+                            device.create_sampler(&sampler_descriptor(state)?),
+                        )
+                    }
                     plan::Slot::Sampled { shape, texel } => {
                         let tex = device.create_texture_with_data(
                             &self.queue,
@@ -450,7 +550,7 @@ impl Gpu {
                                 size: wgpu::Extent3d {
                                     width: shape.width,
                                     height: shape.height,
-                                    depth_or_array_layers: 1,
+                                    depth_or_array_layers: shape.layers.max(1),
                                 },
                                 mip_level_count: shape.mips,
                                 sample_count: 1,
@@ -459,10 +559,15 @@ impl Gpu {
                                 usage: wgpu::TextureUsages::TEXTURE_BINDING,
                                 view_formats: &[],
                             },
-                            wgpu::util::TextureDataOrder::LayerMajor,
+                            // Level after level, each level layer after layer.
+                            wgpu::util::TextureDataOrder::MipMajor,
                             &bytes,
                         );
-                        Bound::Sampled(texel, tex.create_view(&Default::default()))
+                        let view = tex.create_view(&wgpu::TextureViewDescriptor {
+                            dimension: Some(shape.view_dimension()),
+                            ..Default::default()
+                        });
+                        Bound::Sampled(texel, self.filterable(), shape.view_dimension(), view)
                     }
                     plan::Slot::Texture { texture, width } => {
                         let size = wgpu::Extent3d {
@@ -509,7 +614,9 @@ impl Gpu {
                                 wgpu::BufferBindingType::Storage { read_only },
                                 wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
                             ),
-                            plan::Slot::Texture { .. } | plan::Slot::Sampled { .. } => {
+                            plan::Slot::Texture { .. }
+                            | plan::Slot::Sampled { .. }
+                            | plan::Slot::Sampler(_) => {
                                 unreachable!("matched above")
                             }
                         };
@@ -535,8 +642,8 @@ impl Gpu {
                 };
                 buffers.push((p.group, p.binding, bound));
             }
-            (buffers, backs)
-        })?;
+            Ok((buffers, backs))
+        })??;
         lap(&mut phases.upload);
         let key: PipelineKey = (
             wgsl.to_string(),

@@ -31,7 +31,10 @@ pub enum Slot {
         /// `read` rather than `read_write`.
         read_only: bool,
     },
-    /// A sampled 2D texture (`texture_2d<T>`), its texels as four 32-bit words each.
+    /// A sampler.
+    Sampler(super::SamplerState),
+    /// A sampled 2D texture or array (`texture_2d<T>`, `texture_2d_array<T>`), its texels as
+    /// four 32-bit words each.
     Sampled {
         /// Its size and mips.
         shape: super::TextureShape,
@@ -60,14 +63,25 @@ pub enum Texel {
 }
 
 impl Texel {
-    /// The texel type of a manifest layout, for the sampled 2D textures dxdiff binds.
+    /// The texel type of a manifest layout, for the sampled 2D textures and arrays dxdiff
+    /// binds.
     pub fn of(layout: &BindingLayout) -> Option<Texel> {
         match layout {
-            BindingLayout::Texture2dF32 => Some(Texel::Float),
-            BindingLayout::Texture2dU32 => Some(Texel::Uint),
-            BindingLayout::Texture2dI32 => Some(Texel::Sint),
+            BindingLayout::Texture2dF32 | BindingLayout::Texture2dArrayF32 => Some(Texel::Float),
+            BindingLayout::Texture2dU32 | BindingLayout::Texture2dArrayU32 => Some(Texel::Uint),
+            BindingLayout::Texture2dI32 | BindingLayout::Texture2dArrayI32 => Some(Texel::Sint),
             _ => None,
         }
+    }
+
+    /// Whether a manifest layout is a texture array.
+    pub fn is_array(layout: &BindingLayout) -> bool {
+        matches!(
+            layout,
+            BindingLayout::Texture2dArrayF32
+                | BindingLayout::Texture2dArrayU32
+                | BindingLayout::Texture2dArrayI32
+        )
     }
 
     /// The texture format it is bound as.
@@ -79,11 +93,11 @@ impl Texel {
         }
     }
 
-    /// How a bind group layout declares it: read by `textureLoad` only, so `rgba32float` is
-    /// bound unfilterable.
-    pub fn sample_type(self) -> wgpu::TextureSampleType {
+    /// How a bind group layout declares it: `rgba32float` is filterable only where the device
+    /// has `float32-filterable`.
+    pub fn sample_type(self, filterable: bool) -> wgpu::TextureSampleType {
         match self {
-            Texel::Float => wgpu::TextureSampleType::Float { filterable: false },
+            Texel::Float => wgpu::TextureSampleType::Float { filterable },
             Texel::Uint => wgpu::TextureSampleType::Uint,
             Texel::Sint => wgpu::TextureSampleType::Sint,
         }
@@ -259,6 +273,29 @@ pub fn plan(
                 };
                 let len = words.len();
                 at(Slot::Sampled { shape, texel }, words, len, None)
+            }
+            BindingKind::Sampler => {
+                let Some(state) = inputs.samplers.get(&b.register).copied() else {
+                    return Err(GpuError::Unfeedable(format!(
+                        "s{} is a sampler and the vector has no state for it",
+                        b.register
+                    )));
+                };
+                // WebGPU has no border colour and no mirror-once (wgpu's clamp-to-border is
+                // a native feature that browsers lack): no WGSL translation can honour them.
+                if let Some(a) = state.address.iter().find(|a| {
+                    matches!(
+                        a,
+                        oracles::interp::Address::Border | oracles::interp::Address::MirrorOnce
+                    )
+                }) {
+                    return Err(GpuError::Unfeedable(format!(
+                        "s{}: address mode {} has no WebGPU equivalent",
+                        b.register,
+                        a.name()
+                    )));
+                }
+                at(Slot::Sampler(state), Vec::new(), 0, None)
             }
             other => {
                 return Err(GpuError::Unfeedable(format!(

@@ -131,7 +131,8 @@ pub struct Sampler {
 }
 
 /// A sampler address mode: what a coordinate outside [0, 1] maps to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Address {
     /// Repeat the texture.
     Wrap,

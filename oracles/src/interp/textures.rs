@@ -289,6 +289,25 @@ struct Coords {
     offsets: [i8; 3],
 }
 
+/// The position with a NaN coordinate read as 0, as D3D's float-to-fixed conversion reads it
+/// (FS §3.2.3: float-to-fixed conversions take NaN to 0); WGSL leaves it indeterminate.
+fn not_nan(at: &Coords, ev: &mut Events) -> Coords {
+    let fix = |c: f32, ev: &mut Events| {
+        if c.is_nan() {
+            raise(ev, Domain::NanInput);
+            0.0
+        } else {
+            c
+        }
+    };
+    Coords {
+        u: fix(at.u, ev),
+        v: fix(at.v, ev),
+        layer: at.layer,
+        offsets: at.offsets,
+    }
+}
+
 /// D3D's array-layer selection: the float layer rounded to the nearest integer, ties to even,
 /// then clamped to the layers (FS §7.18.2; seed: 2D-array sample layers). A NaN layer
 /// selects layer 0.
@@ -345,12 +364,14 @@ fn axis(coord: f32, size: u32, ev: &mut Events) -> f64 {
     x
 }
 
-/// The texel on the other side of the boundary `x` lies within D3D's subtexel precision of
-/// (without lying on it), if it does: the floor may go either way there.
+/// The texel on the other side of the boundary `x` lies within D3D's subtexel precision of,
+/// if it does: the floor may go either way there. A position exactly on a boundary is a tie
+/// too: a device that mirrors normalised coordinates (lavapipe) maps it to the mirrored
+/// boundary, where the floor takes the other texel.
 fn across(x: f64) -> Option<i64> {
     let k = x.round();
     let d = (x - k).abs();
-    (d != 0.0 && d < FRACTION).then(|| floor_i64(if x > k { k - 0.5 } else { k + 0.5 }))
+    (d < FRACTION).then(|| floor_i64(if x >= k { k - 0.5 } else { k + 0.5 }))
 }
 
 fn floor_i64(x: f64) -> i64 {
@@ -404,11 +425,8 @@ fn sample_level(
         get(x0 + 1, y0 + 1),
     ];
     let all_same = quad.iter().all(|q| *q == quad[0]);
-    let finite = quad
-        .iter()
-        .flatten()
-        .all(|w| f32::from_bits(*w).is_finite());
-    if !finite || (!all_same && (fx != 0.0 || fy != 0.0)) {
+    let plain = blend_plain(t, s, level, at, all_same);
+    if !plain || (!all_same && (fx != 0.0 || fy != 0.0)) {
         raise(ev, Domain::FilterPrecision);
     }
     if all_same {
@@ -422,6 +440,45 @@ fn sample_level(
     })
 }
 
+/// Whether a linear blend in `level` at `at` gives the exact value of its weighted texels
+/// whatever a device does with the texels it weights 0. A blend computes a·w + b·(1 − w) even
+/// where a weight is 0: a non-finite neighbour poisons it, a −0 becomes +0 (unless every
+/// texel is the same), and a filter unit may flush a denormal. At a clamped edge a device may
+/// clamp the position first and blend the edge texel with its inward neighbour at weight 0
+/// (lavapipe does), so that neighbour counts too.
+fn blend_plain(t: &Texture2d, s: &Sampler, level: usize, at: &Coords, all_same: bool) -> bool {
+    let (w, h) = t.level_size(level);
+    let mut scratch = 0;
+    let x = axis(at.u, w, &mut scratch) - 0.5;
+    let y = axis(at.v, h, &mut scratch) - 0.5;
+    let x0 = floor_i64(x) + i64::from(at.offsets[0]);
+    let y0 = floor_i64(y) + i64::from(at.offsets[1]);
+    let xs = touched(x0, w, s.address[0]);
+    let ys = touched(y0, h, s.address[1]);
+    xs.iter().all(|&tx| {
+        ys.iter().all(|&ty| {
+            fetch(t, s, level, at.layer, tx, ty).iter().all(|w| {
+                let f = f32::from_bits(*w);
+                f.is_finite() && !f.is_subnormal() && (all_same || *w != 0x8000_0000)
+            })
+        })
+    })
+}
+
+/// The texel columns (or rows) a linear blend starting at `i0` may read in a level of `n`:
+/// `i0` and `i0 + 1`, and under clamp addressing past an edge the two texels inside it.
+fn touched(i0: i64, n: u32, mode: Address) -> Vec<i64> {
+    let n = i64::from(n);
+    let mut v = vec![i0, i0 + 1];
+    if mode == Address::Clamp && i0 < 0 {
+        v.extend([0, 1]);
+    }
+    if mode == Address::Clamp && i0 + 1 >= n {
+        v.extend([n - 2, n - 1]);
+    }
+    v
+}
+
 /// `sample_l` (and the compute-stage forms of `sample` and `sample_b`) of a 2D texture or
 /// array at a level of detail: clamped to the texture's levels, the mip filter following the
 /// sampler's filter (FS §7.18.10-11).
@@ -429,10 +486,7 @@ fn sample(t: &Texture2d, s: &Sampler, at: &Coords, lod: f32, ev: &mut Events) ->
     if t.mips.is_empty() || !t.float {
         return [0; 4];
     }
-    if at.u.is_nan() || at.v.is_nan() {
-        raise(ev, Domain::NanInput);
-        return [0; 4];
-    }
+    let at = &not_nan(at, ev);
     let last = (t.mips.len() - 1) as f32;
     if lod.is_nan() {
         raise(ev, Domain::NanInput);
@@ -453,10 +507,23 @@ fn sample(t: &Texture2d, s: &Sampler, at: &Coords, lod: f32, ev: &mut Events) ->
             raise(ev, Domain::FilterPrecision);
         }
         std::array::from_fn(|c| a[c] * (1.0 - frac) + b[c] * frac)
+    } else if s.linear {
+        // A whole LOD under linear mip filtering: a device may still blend the next level at
+        // weight 0 (lavapipe does whenever another invocation of the same SIMD batch needs the
+        // blend), with the same hazards as a spatial blend; a −0 result becomes +0 there.
+        let lo = lod as usize;
+        let texel = sample_level(t, s, lo, at, ev);
+        if lo + 1 < t.mips.len()
+            && (!blend_plain(t, s, lo + 1, at, false)
+                || texel.iter().any(|c| *c == 0.0 && c.is_sign_negative()))
+        {
+            raise(ev, Domain::FilterPrecision);
+        }
+        texel
     } else {
         // Point mip filtering takes the nearest level; a LOD within the LOD precision of the
         // half-way point may take either.
-        if (frac - 0.5).abs() < FRACTION && !s.linear {
+        if (frac - 0.5).abs() < FRACTION {
             raise(ev, Domain::FilterPrecision);
         }
         sample_level(t, s, lod.round() as usize, at, ev)
@@ -472,10 +539,7 @@ fn gather(t: &Texture2d, s: &Sampler, at: &Coords, channel: usize, ev: &mut Even
     if t.mips.is_empty() {
         return [0; 4];
     }
-    if at.u.is_nan() || at.v.is_nan() {
-        raise(ev, Domain::NanInput);
-        return [0; 4];
-    }
+    let at = &not_nan(at, ev);
     let (w, h) = t.level_size(0);
     let (x, y) = (axis(at.u, w, ev) - 0.5, axis(at.v, h, ev) - 0.5);
     let edge = |f: f64| {
@@ -562,9 +626,13 @@ mod tests {
             112.0
         );
         assert_eq!(ev, 0);
-        // Just short of the boundary between x = 0 and x = 1: either texel is D3D's answer.
+        // Just short of the boundary between x = 0 and x = 1, or on it: either texel is D3D's
+        // answer.
         let u = 0.25 - 1.0 / 4096.0;
         assert_eq!(value(sample(&t, &s, &at(u, 0.25, 0), 0.0, &mut ev)), 0.0);
+        assert_eq!(ev, Domain::FilterPrecision.bit());
+        let mut ev = 0;
+        assert_eq!(value(sample(&t, &s, &at(0.25, 0.25, 0), 0.0, &mut ev)), 1.0);
         assert_eq!(ev, Domain::FilterPrecision.bit());
     }
 

@@ -36,9 +36,9 @@ fn row<'a>(report: &'a serde_json::Value, id: &str) -> &'a serde_json::Value {
 }
 
 /// Entries of every kind of judgment: adapted with a domain, structural, bounded with an
-/// outside, fail-closed refused and fail-closed supported beyond the contract; and `ld` from a
-/// 2D texture bound on the GPU.
-const SAMPLE: [&str; 8] = [
+/// outside, fail-closed refused and fail-closed supported beyond the contract; and textures
+/// bound on the GPU: `ld` of a 2D texture, samples of a 2D array through a sampler, `gather4`.
+const SAMPLE: [&str; 10] = [
     "adapted/numeric-conversion-edges",
     "adapted/hoisted-vars",
     "adapted/saturate-movers",
@@ -47,6 +47,8 @@ const SAMPLE: [&str; 8] = [
     "bounded/ld",
     "fail-closed/system-crash",
     "fail-closed/imul-high-half",
+    "supported/array-layer-rounding",
+    "bounded/gather4",
 ];
 
 #[test]
@@ -78,8 +80,14 @@ fn the_builtin_translator_keeps_the_contract_in_both_profiles() {
         }
         let crash = row(&report, "fail-closed/system-crash");
         assert_eq!(crash["rejections"], crash["programs"], "{crash:#}");
-        let ld = row(&report, "bounded/ld");
-        assert!(ld["lanes"].as_u64() > Some(0), "textures ran: {ld:#}");
+        for textured in [
+            "bounded/ld",
+            "supported/array-layer-rounding",
+            "bounded/gather4",
+        ] {
+            let r = row(&report, textured);
+            assert!(r["lanes"].as_u64() > Some(0), "textures ran: {r:#}");
+        }
         let switch = row(&report, "bounded/switch-merges");
         assert_eq!(
             switch["rejections"], 1,
@@ -103,6 +111,11 @@ fn planted_violations_turn_their_entry_violated_with_a_replayable_case() {
             "ftoi-without-nan-select",
             "adapted/numeric-conversion-edges",
             "exact",
+        ),
+        (
+            "array-layer-truncated",
+            "supported/array-layer-rounding",
+            "contract",
         ),
     ];
     for (bug, entry, profile) in planted {

@@ -510,9 +510,14 @@ impl Ctx<'_> {
                 self.alu_pair(inst)
             }
             op if op.info().has(Flags::DERIVATIVE) => self.derivative(inst),
-            Gather4 | Gather4C | Gather4Po | Gather4PoC => {
-                Err(Rejection::new(id::UNSUPPORTED, "gather4 is not lowered"))
-            }
+            Gather4C | Gather4PoC => Err(Rejection::new(
+                id::SAMPLER_MODES,
+                "gather4 with a comparison sampler",
+            )),
+            Gather4Po => Err(Rejection::new(
+                id::UNSUPPORTED,
+                "gather4_po (offsets from a register) is not lowered",
+            )),
             op if op.info().has(Flags::BUFFER) || op.info().has(Flags::TYPED) => self.memory(inst),
             _ if (info.kind.is_alu() || info.kind == Kind::Double) && info.dst == 1
                 || inst.opcode == Movc =>

@@ -87,13 +87,11 @@ pub fn declare(c: &mut Ctx<'_>, out: &mut String, bindings: &mut Vec<Binding>) {
     for (slot, view) in srvs {
         let b = take();
         match view {
-            View::Texture2d(kind) => {
-                let _ = writeln!(
-                    out,
-                    "@group(0) @binding({b}) var t{slot}: texture_2d<{}>;",
-                    kind.wgsl()
-                );
-                bindings.push(binding(Kind::Srv, slot, b, kind.texture_layout()));
+            View::Texture2d(kind) | View::Texture2dArray(kind) => {
+                let array = matches!(view, View::Texture2dArray(_));
+                let layout = kind.texture_layout(array);
+                let _ = writeln!(out, "@group(0) @binding({b}) var t{slot}: {layout};");
+                bindings.push(binding(Kind::Srv, slot, b, layout));
             }
             _ => {
                 let _ = writeln!(
@@ -367,12 +365,15 @@ impl Ctx<'_> {
                 self.assign(dst, &values)
             }
             LdUavTyped | StoreUavTyped | Ld
-                if !matches!(self.view_of(inst)?, View::Texture2d(_)) =>
+                if !matches!(
+                    self.view_of(inst)?,
+                    View::Texture2d(_) | View::Texture2dArray(_)
+                ) =>
             {
                 self.typed(inst)
             }
             Ld => self.texture_load(inst),
-            Sample | SampleL | SampleB => self.sample(inst),
+            Sample | SampleL | SampleB | Gather4 => self.sample(inst),
             Resinfo => self.resinfo(inst),
             op if op.info().kind == dxbc::opcodes::Kind::Atomic => self.atomic(inst),
             other => Err(Rejection::new(
@@ -415,13 +416,15 @@ impl Ctx<'_> {
         self.assign(dst, &values)
     }
 
-    fn texture(&self, op: &Operand) -> Result<(u32, TexelKind), Rejection> {
+    /// The `t#` of a texture access: its slot, texel kind, and whether it is an array.
+    fn texture(&self, op: &Operand) -> Result<(u32, TexelKind, bool), Rejection> {
         match self.mem(op)? {
             Mem::Srv(s) => match self.srvs.get(&s) {
-                Some(View::Texture2d(k)) => Ok((s, *k)),
+                Some(View::Texture2d(k)) => Ok((s, *k, false)),
+                Some(View::Texture2dArray(k)) => Ok((s, *k, true)),
                 _ => Err(Rejection::new(
                     id::UNKNOWN_TEXTURE_DIMENSION,
-                    "not a 2D texture",
+                    "not a 2D texture or 2D texture array",
                 )),
             },
             _ => Err(Rejection::new(id::UNSUPPORTED, "texture access to a UAV")),
@@ -455,7 +458,7 @@ impl Ctx<'_> {
             return Err(Rejection::new(id::TEXTURE_OFFSETS, "ld with texel offsets"));
         }
         let ops = &inst.operands;
-        let (slot, kind) = self.texture(&ops[2])?;
+        let (slot, kind, array) = self.texture(&ops[2])?;
         let x = self.src(&ops[1], 0, Num::Uint)?;
         let y = self.src(&ops[1], 1, Num::Uint)?;
         let mip = self.src(&ops[1], 3, Num::Uint)?;
@@ -463,12 +466,25 @@ impl Ctx<'_> {
         self.line(&format!("let {tx} = {x};"));
         self.line(&format!("let {ty} = {y};"));
         self.line(&format!("let {tm} = {mip};"));
+        // An array's layer is the address's z; past the last layer reads 0 like any other
+        // out-of-range coordinate.
+        let (layer_ok, layer) = if array {
+            let z = self.src(&ops[1], 2, Num::Uint)?;
+            let tz = self.fresh();
+            self.line(&format!("let {tz} = {z};"));
+            (
+                format!(" && {tz} < textureNumLayers(t{slot})"),
+                format!(", min({tz}, textureNumLayers(t{slot}) - 1u)"),
+            )
+        } else {
+            (String::new(), String::new())
+        };
         let dims = mip_size(slot, &tm);
         self.line(&format!(
-            "let {ok} = {tm} < textureNumLevels(t{slot}) && {tx} < {dims}.x && {ty} < {dims}.y;"
+            "let {ok} = {tm} < textureNumLevels(t{slot}) && {tx} < {dims}.x && {ty} < {dims}.y{layer_ok};"
         ));
         let load = format!(
-            "textureLoad(t{slot}, vec2<u32>({tx}, {ty}), min({tm}, textureNumLevels(t{slot}) - 1u))"
+            "textureLoad(t{slot}, vec2<u32>({tx}, {ty}){layer}, min({tm}, textureNumLevels(t{slot}) - 1u))"
         );
         let texel = match kind {
             TexelKind::Float | TexelKind::Sint => {
@@ -479,10 +495,13 @@ impl Ctx<'_> {
         self.write_texel(inst, &ops[2], texel)
     }
 
+    /// `sample`, `sample_l`, `sample_b` and `gather4` of a 2D texture or array, with
+    /// immediate offsets on 2D textures only (the seed's bounded 2D family).
     fn sample(&mut self, inst: &Instruction) -> Result<(), Rejection> {
         let ops = &inst.operands;
-        let (slot, kind) = self.texture(&ops[2])?;
-        if kind != TexelKind::Float {
+        let (slot, kind, array) = self.texture(&ops[2])?;
+        let gather = inst.opcode == Opcode::Gather4;
+        if kind != TexelKind::Float && !gather {
             return Err(Rejection::new(
                 id::UNSUPPORTED,
                 "sampling an integer texture",
@@ -494,21 +513,60 @@ impl Ctx<'_> {
         };
         let u = self.src(&ops[1], 0, Num::Float)?;
         let v = self.src(&ops[1], 1, Num::Float)?;
-        let uv = format!("vec2<f32>(bitcast<f32>({u}), bitcast<f32>({v}))");
+        let (u, v) = (self.nan_as_zero(&u), self.nan_as_zero(&v));
+        let uv = format!("vec2<f32>({u}, {v})");
+        // D3D rounds a float layer to the nearest integer, ties to even, and clamps it
+        // (WGSL clamps the index it is given); a NaN layer selects layer 0.
+        let layer = if array {
+            let z = self.src(&ops[1], 2, Num::Uint)?;
+            let tz = self.fresh();
+            self.line(&format!("let {tz} = {z};"));
+            let index = if crate::planted(crate::PlantedBug::ArrayLayerTruncated) {
+                format!("i32(bitcast<f32>({tz}))")
+            } else {
+                format!("i32(round(bitcast<f32>({tz})))")
+            };
+            format!(", select({index}, 0, ({tz} & 0x7fffffffu) > 0x7f800000u)")
+        } else {
+            String::new()
+        };
         let offset = match inst.sample_offsets() {
+            Some(_) if array => {
+                return Err(Rejection::new(
+                    id::TEXTURE_OFFSETS,
+                    "immediate offsets on a 2D texture array",
+                ));
+            }
             Some([a, b, _]) => format!(", vec2<i32>({a}, {b})"),
             None => String::new(),
         };
+        // Listed where the seed's rules are what the lowering follows.
+        if array {
+            self.relies(id::ARRAY_LAYER_ROUNDING);
+        }
+        if !offset.is_empty() {
+            self.relies(id::SAMPLE_OFFSETS_2D);
+        }
+        if self.stage == Stage::Vertex && inst.opcode == Opcode::SampleL {
+            self.relies(id::VERTEX_SAMPLING);
+        }
         let call = match inst.opcode {
+            Opcode::Gather4 => {
+                // The sampler's swizzle picks the channel gathered.
+                let c = ops[3].source_component(0);
+                format!("textureGather({c}, t{slot}, s{s}, {uv}{layer}{offset})")
+            }
             Opcode::Sample if self.stage == Stage::Pixel => {
                 self.note_derivative();
-                format!("textureSample(t{slot}, s{s}, {uv}{offset})")
+                format!("textureSample(t{slot}, s{s}, {uv}{layer}{offset})")
             }
-            Opcode::Sample => format!("textureSampleLevel(t{slot}, s{s}, {uv}, 0.0{offset})"),
+            Opcode::Sample => {
+                format!("textureSampleLevel(t{slot}, s{s}, {uv}{layer}, 0.0{offset})")
+            }
             Opcode::SampleB if self.stage == Stage::Pixel => {
                 self.note_derivative();
                 let b = self.src(&ops[4], 0, Num::Float)?;
-                format!("textureSampleBias(t{slot}, s{s}, {uv}, bitcast<f32>({b}){offset})")
+                format!("textureSampleBias(t{slot}, s{s}, {uv}{layer}, bitcast<f32>({b}){offset})")
             }
             Opcode::SampleB => {
                 return Err(Rejection::new(
@@ -517,17 +575,37 @@ impl Ctx<'_> {
                 ));
             }
             _ => {
+                // Any LOD past the last level samples the last level (D3D's and WebGPU's clamp),
+                // so a bound of 16 levels changes nothing; lavapipe samples level 0 (returns 0)
+                // for an LOD of 2^31 or more (docs/translator.md).
                 let l = self.src(&ops[4], 0, Num::Float)?;
-                format!("textureSampleLevel(t{slot}, s{s}, {uv}, bitcast<f32>({l}){offset})")
+                let l = self.nan_as_zero(&l);
+                format!("textureSampleLevel(t{slot}, s{s}, {uv}{layer}, min({l}, 16.0){offset})")
             }
         };
-        self.write_texel(inst, &ops[2], format!("bitcast<vec4<u32>>({call})"))
+        let texel = match kind {
+            TexelKind::Uint => call,
+            _ => format!("bitcast<vec4<u32>>({call})"),
+        };
+        self.write_texel(inst, &ops[2], texel)
+    }
+
+    /// A float operand of a sample (its bits, `u32`) as an `f32` with a NaN read as 0, as
+    /// D3D's float-to-fixed conversion of coordinates and LOD reads it; WGSL leaves a NaN
+    /// coordinate or level indeterminate (docs/translator.md).
+    fn nan_as_zero(&mut self, bits: &str) -> String {
+        let (b, f) = (self.fresh(), self.fresh());
+        self.line(&format!("let {b} = {bits};"));
+        self.line(&format!(
+            "let {f} = select(bitcast<f32>({b}), 0.0, ({b} & 0x7fffffffu) > 0x7f800000u);"
+        ));
+        f
     }
 
     /// `resinfo`: width, height, 0, level count; a mip past the last level gives 0 sizes.
     fn resinfo(&mut self, inst: &Instruction) -> Result<(), Rejection> {
         let ops = &inst.operands;
-        let (slot, _) = self.texture(&ops[2])?;
+        let (slot, _, array) = self.texture(&ops[2])?;
         // The seed fails closed on a mip level from a register; lavapipe answers
         // `textureDimensions` wrongly when the level differs between invocations of a dispatch
         // (docs/contract.md), so no lowering of it can be trusted.
@@ -545,11 +623,17 @@ impl Ctx<'_> {
             "let {d} = select(vec2<u32>(), {}, {tm} < {n});",
             mip_size(slot, &tm)
         ));
-        let v = format!("vec4<u32>({d}, 0u, {n})");
+        // z: an array's size (D3D gives it at every level in range), 0 for a plain 2D texture.
+        let z = if array {
+            format!("select(0u, textureNumLayers(t{slot}), {tm} < {n})")
+        } else {
+            "0u".to_string()
+        };
+        let v = format!("vec4<u32>({d}, {z}, {n})");
         let texel = match inst.resinfo_return_type() {
             Some(ResinfoReturnType::Uint) => v,
             Some(ResinfoReturnType::RcpFloat) => format!(
-                "bitcast<vec4<u32>>(vec4<f32>(vec3<f32>(1.0) / vec3<f32>(vec3<u32>({d}, 0u)), f32({n})))"
+                "bitcast<vec4<u32>>(vec4<f32>(vec3<f32>(1.0) / vec3<f32>(vec3<u32>({d}, {z})), f32({n})))"
             ),
             _ => format!("bitcast<vec4<u32>>(vec4<f32>({v}))"),
         };

@@ -83,6 +83,8 @@ pub enum View {
     /// A typed buffer (one 32-bit word per element).
     TypedBuffer,
     Texture2d(TexelKind),
+    /// A `Texture2DArray`: the address carries a layer.
+    Texture2dArray(TexelKind),
 }
 
 /// The component type of a texture's texels.
@@ -94,20 +96,15 @@ pub enum TexelKind {
 }
 
 impl TexelKind {
-    pub fn wgsl(self) -> &'static str {
-        match self {
-            TexelKind::Float => "f32",
-            TexelKind::Uint => "u32",
-            TexelKind::Sint => "i32",
-        }
-    }
-
-    /// The manifest layout of a `texture_2d` of these texels.
-    pub fn texture_layout(self) -> BindingLayout {
-        match self {
-            TexelKind::Float => BindingLayout::Texture2dF32,
-            TexelKind::Uint => BindingLayout::Texture2dU32,
-            TexelKind::Sint => BindingLayout::Texture2dI32,
+    /// The manifest layout of a `texture_2d` (or `texture_2d_array`) of these texels.
+    pub fn texture_layout(self, array: bool) -> BindingLayout {
+        match (self, array) {
+            (TexelKind::Float, false) => BindingLayout::Texture2dF32,
+            (TexelKind::Uint, false) => BindingLayout::Texture2dU32,
+            (TexelKind::Sint, false) => BindingLayout::Texture2dI32,
+            (TexelKind::Float, true) => BindingLayout::Texture2dArrayF32,
+            (TexelKind::Uint, true) => BindingLayout::Texture2dArrayU32,
+            (TexelKind::Sint, true) => BindingLayout::Texture2dArrayI32,
         }
     }
 }
@@ -339,13 +336,18 @@ fn scan<'a>(
                         }
                         View::TypedBuffer
                     }
-                    Dim::Texture2d => View::Texture2d(
-                        texel_kind(
+                    d @ (Dim::Texture2d | Dim::Texture2dArray) => {
+                        let kind = texel_kind(
                             inst.declared_return_types()
                                 .map_or(ReturnType::Other(0), |[x, ..]| x),
                         )
-                        .map_err(fail)?,
-                    ),
+                        .map_err(fail)?;
+                        if d == Dim::Texture2d {
+                            View::Texture2d(kind)
+                        } else {
+                            View::Texture2dArray(kind)
+                        }
+                    }
                     // The seed fails closed on multisampled and cube-array textures; the other
                     // dimensions are lowerable but not lowered here yet.
                     d @ (Dim::Texture2dMs | Dim::Texture2dMsArray | Dim::TextureCubeArray) => {

@@ -1,6 +1,6 @@
 //! The properties of the entries the contract lowers: `adapted/*` and `supported/*`.
 
-use super::{Plan, Property, TEXTURES};
+use super::{Plan, Property};
 
 /// Adapted and supported entries, in catalog order.
 pub(super) const PROPERTIES: &[Property] = &[
@@ -198,8 +198,21 @@ pub(super) const PROPERTIES: &[Property] = &[
     Property {
         random: false,
         entry: "supported/array-layer-rounding",
-        what: "2D-array sample layers rounded to nearest even",
-        plan: Plan::Unreachable(TEXTURES),
+        what: "2D-array samples at layers on the .5 ties, in both stages",
+        plan: Plan::Run(&[
+            sampling!(
+                ps,
+                "texture2darray",
+                coords!(),
+                "sample_l r2.xyzw, r0.xyzx, t0.<xyzw;wzyx>, s0, r1.x"
+            ),
+            sampling!(
+                vs,
+                "texture2darray",
+                coords!(),
+                "sample_l r2.xyzw, r0.xyzx, t0.xyzw, s0, r1.x"
+            ),
+        ]),
     },
     Property {
         random: true,

@@ -1,6 +1,6 @@
 //! The properties of the `bounded/*` entries: programs inside each bound, and just outside it.
 
-use super::{Plan, Property, TEXTURES};
+use super::{Plan, Property};
 
 /// Bounded entries, in catalog order.
 pub(super) const PROPERTIES: &[Property] = &[
@@ -8,7 +8,21 @@ pub(super) const PROPERTIES: &[Property] = &[
         random: false,
         entry: "bounded/vertex-sampling",
         what: "explicit-LOD sampling in a vertex program",
-        plan: Plan::Unreachable(TEXTURES),
+        plan: Plan::Bound {
+            inside: &[sampling!(
+                vs,
+                "<texture2d;texture2darray>",
+                coords!(),
+                "sample_l r2.xyzw, r0.xyzx, t0.<xyzw;wzyx>, s0, r1.x"
+            )],
+            // Implicit-LOD sampling, which the contract keeps to pixel programs.
+            outside: &[sampling!(
+                vs,
+                "texture2d",
+                coords!(),
+                "sample r2.xyzw, r0.xyxx, t0.xyzw, s0"
+            )],
+        },
     },
     Property {
         random: false,
@@ -207,14 +221,50 @@ pub(super) const PROPERTIES: &[Property] = &[
     Property {
         random: false,
         entry: "bounded/detail-map-array",
-        what: "detail maps sampled from one 2D-array texture",
-        plan: Plan::Unreachable(TEXTURES),
+        what: "the physical form of detail maps: one 2D-array texture sampled at fixed layers 0, 1, 2",
+        plan: Plan::Bound {
+            inside: &[sampling!(
+                ps,
+                "texture2darray",
+                coords!(),
+                "mov r0.z, l(<0.0;1.0;2.0>)\nsample_l r2.xyzw, r0.xyzx, t0.xyzw, s0, r1.x"
+            )],
+            // Sample offsets on the array, which the transform rejects.
+            outside: &[sampling!(
+                ps,
+                "texture2darray",
+                coords!(),
+                "mov r0.z, l(1.0)\nsample_l_aoffimmi(1,-1,0) r2.xyzw, r0.xyzx, t0.xyzw, s0, r1.x"
+            )],
+        },
     },
     Property {
         random: false,
         entry: "bounded/sample-offsets-2d",
-        what: "2D samples with immediate offsets",
-        plan: Plan::Unreachable(TEXTURES),
+        what: "2D samples with immediate offsets at the ends of [-8, 7], in both stages",
+        plan: Plan::Bound {
+            inside: &[
+                sampling!(
+                    ps,
+                    "texture2d",
+                    coords!(),
+                    "sample_l_aoffimmi(<-8;7;1>,<-1;3>,0) r2.xyzw, r0.xyxx, t0.xyzw, s0, r1.x"
+                ),
+                sampling!(
+                    vs,
+                    "texture2d",
+                    coords!(),
+                    "sample_l_aoffimmi(<-8;7>,-1,0) r2.xyzw, r0.xyxx, t0.xyzw, s0, r1.x"
+                ),
+            ],
+            // Offsets on a non-2D shape, and on `ld`.
+            outside: &[sampling!(
+                ps,
+                "texture2darray",
+                coords!(),
+                "sample_l_aoffimmi(1,1,0) r2.xyzw, r0.xyzx, t0.xyzw, s0, r1.x"
+            )],
+        },
     },
     Property {
         random: false,
@@ -367,7 +417,22 @@ pub(super) const PROPERTIES: &[Property] = &[
     Property {
         random: false,
         entry: "bounded/gather4",
-        what: "`gather4` of a 2D texture",
-        plan: Plan::Unreachable(TEXTURES),
+        what: "`gather4` of a 2D texture or array, each channel, at footprint corners and raw positions",
+        // The seed has not built gather4's WGSL: a translator refuses it, or lowers it beyond
+        // the contract and must match.
+        plan: Plan::Reject(&[
+            sampling!(
+                ps,
+                "<texture2d;texture2darray>",
+                coords!("0.0"),
+                "gather4 r2.xyzw, r0.xyzx, t0.<xyzw;wzyx>, s0.<x;y;w>"
+            ),
+            sampling!(
+                vs,
+                "texture2d",
+                coords!("0.0"),
+                "gather4_aoffimmi(<-8;7>,1,0) r2.xyzw, r0.xyxx, t0.xyzw, s0.x"
+            ),
+        ]),
     },
 ];

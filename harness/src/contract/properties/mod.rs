@@ -96,10 +96,6 @@ pub fn random_family(ops: &[String], seed: u64, n: usize) -> Vec<Vec<u8>> {
     out
 }
 
-/// Why the sampling entries cannot run yet: the GPU executor binds no textures or samplers.
-const TEXTURES: &str = "needs textures and samplers bound on the GPU and pixel quads in the \
-    interpreter, which dxdiff does not have yet (docs/contract.md)";
-
 /// Every family a template may expand into is at most this large.
 pub const MAX_FAMILY: usize = 12;
 
@@ -171,6 +167,54 @@ macro_rules! cs {
             $group,
             "\n",
             $body
+        )
+    };
+}
+
+/// A sampling program of stage `$stage` (`ps` or `vs`, bare) over `t0` declared `$dim`
+/// (`texture2d`, `texture2darray`) and sampler `s0`, whose body first computes sample
+/// coordinates into `r0` ([`coords!`]) and a LOD into `r1.x`, then runs `$body`, which leaves
+/// its result in `r2`.
+macro_rules! sampling {
+    ($stage:ident, $dim:literal, $coords:expr, $body:literal) => {
+        concat!(
+            stringify!($stage),
+            "_5_0\ndcl_globalFlags refactoringAllowed\ndcl_sampler s0, mode_default\n",
+            "dcl_resource_",
+            $dim,
+            " (float,float,float,float) t0\n",
+            sampling!(@io $stage),
+            "dcl_temps 3\n",
+            $coords,
+            "<and r1.x, v1.x, l(3)\nutof r1.x, r1.x\nmul r1.x, r1.x, l(0.75);mov r1.x, v1.x>\n",
+            $body,
+            "\nmov o0.xyzw, r2.xyzw\nret\n"
+        )
+    };
+    (@io ps) => {
+        "dcl_input_ps linear v0.xyzw\ndcl_input_ps linear v1.xyzw\ndcl_output o0.xyzw\n"
+    };
+    (@io vs) => {
+        "dcl_input v0.xyzw\ndcl_input v1.xyzw\ndcl_output o0.xyzw\n"
+    };
+}
+
+/// Sample coordinates into `r0` from the input `v0`: either texel centres of the generated
+/// 5×3 texture (`(i + 0.5) / 5`, `(j + 0.5) / 3`; with `$corner`, texel corners `i / 5`, the
+/// exact positions of a `gather4` footprint) with a layer `k / 2` (the .5 ties of an array
+/// layer), or the raw edge-biased words (NaN, infinities, huge, denormal).
+macro_rules! coords {
+    () => {
+        coords!("0.5")
+    };
+    ($corner:literal) => {
+        concat!(
+            "<and r0.xyzw, v0.xyzw, l(7, 3, 7, 0)\nutof r0.xyzw, r0.xyzw\n",
+            "add r0.xy, r0.xyxx, l(",
+            $corner,
+            ", ",
+            $corner,
+            ", 0, 0)\nmul r0.xyz, r0.xyzx, l(0.2, 0.333333343, 0.5, 0);mov r0.xyzw, v0.xyzw>\n"
         )
     };
 }
