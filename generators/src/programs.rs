@@ -105,10 +105,157 @@ pub fn all_single() -> Vec<SingleOp> {
         .collect()
 }
 
+/// Coordinates into `r0` from `v0`: texel centres of a 5×3 texture with a layer `k / 2` for
+/// three lanes in four, the raw edge-biased words for the fourth (bit 4 of `v1.y` picks).
+const COORDS: &str = "and r0.xyzw, v0.xyzw, l(7, 3, 7, 0)\nutof r0.xyzw, r0.xyzw\n\
+add r0.xy, r0.xyxx, l(0.5, 0.5, 0, 0)\nmul r0.xyz, r0.xyzx, l(0.2, 0.333333343, 0.5, 0)\n\
+and r1.y, v1.y, l(0x30)\nmovc r0.xyzw, r1.yyyy, r0.xyzw, v0.xyzw\n\
+and r1.x, v1.x, l(3)\nutof r1.x, r1.x\nmul r1.x, r1.x, l(0.75)\n";
+
+/// One built-in program per sampling and derivative opcode, named by its mnemonic, as fxc
+/// text: the opcode over `t0` (a 2D texture, or a 2D array where the opcode takes a layer) and
+/// `s0`, its coordinates from [`COORDS`], its result in `o0`. `sample_l`, `sample` and
+/// `gather4` run in a vertex program (explicit or zero LOD, no quads needed); the opcodes
+/// that take derivatives run in a pixel program.
+pub fn sampling() -> Vec<(&'static str, String)> {
+    let program = |stage: &str, dim: &str, decls: &str, body: &str| {
+        let io = if stage == "ps" {
+            "dcl_input_ps linear v0.xyzw\ndcl_input_ps linear v1.xyzw\n"
+        } else {
+            "dcl_input v0.xyzw\ndcl_input v1.xyzw\n"
+        };
+        format!(
+            "{stage}_5_0\ndcl_globalFlags refactoringAllowed\n{decls}\
+dcl_resource_{dim} (float,float,float,float) t0\n{io}dcl_output o0.xyzw\ndcl_temps 3\n\
+{COORDS}{body}\nmov o0.xyzw, r2.xyzw\nret\n"
+        )
+    };
+    let s0 = "dcl_sampler s0, mode_default\n";
+    let c0 = "dcl_sampler s0, mode_comparison\n";
+    vec![
+        (
+            "sample",
+            program(
+                "vs",
+                "texture2d",
+                s0,
+                "sample r2.xyzw, r0.xyxx, t0.xyzw, s0",
+            ),
+        ),
+        (
+            "sample_l",
+            program(
+                "vs",
+                "texture2darray",
+                s0,
+                "sample_l r2.xyzw, r0.xyzx, t0.xyzw, s0, r1.x",
+            ),
+        ),
+        (
+            "sample_b",
+            program(
+                "ps",
+                "texture2d",
+                s0,
+                "sample_b r2.xyzw, r0.xyxx, t0.xyzw, s0, r1.x",
+            ),
+        ),
+        (
+            "sample_d",
+            program(
+                "ps",
+                "texture2d",
+                s0,
+                "sample_d r2.xyzw, r0.xyxx, t0.xyzw, s0, r0.zwzz, r1.xyxx",
+            ),
+        ),
+        (
+            "sample_c",
+            program(
+                "ps",
+                "texture2d",
+                c0,
+                "sample_c r2.x, r0.xyxx, t0.xxxx, s0, r1.x",
+            ),
+        ),
+        (
+            "sample_c_lz",
+            program(
+                "vs",
+                "texture2d",
+                c0,
+                "sample_c_lz r2.x, r0.xyxx, t0.xxxx, s0, r1.x",
+            ),
+        ),
+        (
+            "gather4",
+            program(
+                "vs",
+                "texture2d",
+                s0,
+                "gather4 r2.xyzw, r0.xyxx, t0.xyzw, s0.y",
+            ),
+        ),
+        (
+            "ld",
+            program(
+                "ps",
+                "texture2d",
+                "",
+                "ftou r0.xyzw, v0.xyzw\nld r2.xyzw, r0.xyzw, t0.xyzw",
+            ),
+        ),
+        (
+            "resinfo",
+            program("ps", "texture2d", "", "resinfo r2.xyzw, l(1), t0.xyzw"),
+        ),
+        (
+            "lod",
+            program("ps", "texture2d", s0, "lod r2.xyzw, r0.xyxx, t0.xyzw, s0"),
+        ),
+        (
+            "deriv_rtx_coarse",
+            program("ps", "texture2d", "", "deriv_rtx_coarse r2.xyzw, r0.xyzw"),
+        ),
+        (
+            "deriv_rtx_fine",
+            program("ps", "texture2d", "", "deriv_rtx_fine r2.xyzw, r0.xyzw"),
+        ),
+        (
+            "deriv_rty_coarse",
+            program("ps", "texture2d", "", "deriv_rty_coarse r2.xyzw, r0.xyzw"),
+        ),
+        (
+            "deriv_rty_fine",
+            program("ps", "texture2d", "", "deriv_rty_fine r2.xyzw, r0.xyzw"),
+        ),
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use dxbc::OperandType;
+
+    #[test]
+    fn every_sampling_program_assembles_with_its_opcode() {
+        let all = sampling();
+        assert_eq!(all.len(), 14);
+        for (name, text) in all {
+            let blob = dxbc::assemble_container(&text)
+                .unwrap_or_else(|e| panic!("{name}: {e}\n{text}"))
+                .to_bytes();
+            let shader = dxbc::Shader::parse(&blob).expect("valid container");
+            assert!(
+                shader
+                    .program
+                    .instructions
+                    .iter()
+                    .any(|i| i.opcode.mnemonic() == name),
+                "{name}"
+            );
+        }
+    }
 
     #[test]
     fn every_program_decodes_and_has_the_opcode() {

@@ -456,8 +456,8 @@ mod tests {
 
     #[test]
     fn a_skip_shows_its_kind_when_it_has_one() {
-        let kinded = RunSkip::from(Skip::new(SkipKind::Texture, "no samplers"));
-        assert_eq!(kinded.to_string(), "texture: no samplers");
+        let kinded = RunSkip::from(Skip::new(SkipKind::Unfed, "no samplers"));
+        assert_eq!(kinded.to_string(), "unfed: no samplers");
         assert_eq!(
             RunSkip::unkinded("requires_double").to_string(),
             "requires_double"

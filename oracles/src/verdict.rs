@@ -116,8 +116,9 @@ pub enum SkipKind {
     Malformed,
     /// The file could not be read.
     Unreadable,
-    /// The program needs something the executor cannot feed yet (textures, samplers...).
-    Texture,
+    /// The program needs something the executor cannot feed yet; the detail names it (2×2
+    /// pixel quads for derivatives and implicit-LOD samples, a texture dimension not bound).
+    Unfed,
     /// A pixel/vertex program that writes UAVs: results depend on invocation order.
     UavOrder,
     /// The WGSL could not be wrapped into a compute kernel.
@@ -141,7 +142,7 @@ impl SkipKind {
         SkipKind::DeviceRejected,
         SkipKind::Malformed,
         SkipKind::Unreadable,
-        SkipKind::Texture,
+        SkipKind::Unfed,
         SkipKind::UavOrder,
         SkipKind::Wrap,
         SkipKind::Feature,
@@ -158,7 +159,7 @@ impl SkipKind {
             SkipKind::DeviceRejected => "device-rejected",
             SkipKind::Malformed => "malformed",
             SkipKind::Unreadable => "unreadable",
-            SkipKind::Texture => "texture",
+            SkipKind::Unfed => "unfed",
             SkipKind::UavOrder => "uav-order",
             SkipKind::Wrap => "wrap",
             SkipKind::Feature => "feature",

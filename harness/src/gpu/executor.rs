@@ -177,6 +177,14 @@ fn compute_inputs(res: &Resources, with_cbs: bool) -> Result<ComputeInputs, Skip
     Ok(inputs)
 }
 
+/// Whether an instruction needs the other pixels of its 2×2 quad: a derivative, or a sample
+/// whose level of detail comes from derivatives.
+fn needs_quads(op: dxbc::Opcode) -> bool {
+    use dxbc::Opcode::*;
+    op.info().has(dxbc::opcodes::Flags::DERIVATIVE)
+        || matches!(op, Sample | SampleB | SampleC | Lod)
+}
+
 fn prepare_stage(t: &Translation) -> Result<(Stage, Manifest), Skip> {
     let m = &t.manifest;
     let per_lane = m.bindings.iter().any(|b| b.kind == BindingKind::Cbuffer);
@@ -379,6 +387,24 @@ impl Executor for GpuExecutor {
                 "the GPU runs a translation; there is none",
             ));
         };
+        // Pixel programs run as compute kernels, which have no 2×2 quads: derivatives and
+        // implicit-LOD samples cannot run there until pixel programs get a render pipeline.
+        if unit.shader.program.version.stage == dxbc::Stage::Pixel
+            && let Some(i) = unit
+                .shader
+                .program
+                .instructions
+                .iter()
+                .find(|i| needs_quads(i.opcode))
+        {
+            return Err(Skip::new(
+                SkipKind::Unfed,
+                format!(
+                    "2×2 pixel quads: `{}` takes derivatives, and pixel programs run as compute kernels without quads",
+                    i.opcode.mnemonic()
+                ),
+            ));
+        }
         // 2D textures and arrays are bound (rgba32 of their texel type), and samplers; other
         // texture dimensions are not yet.
         if let Some(b) = t.manifest.bindings.iter().find(|b| {
@@ -387,10 +413,10 @@ impl Executor for GpuExecutor {
                 && super::plan::Texel::of(&b.layout).is_none()
         }) {
             return Err(Skip::new(
-                SkipKind::Texture,
+                SkipKind::Unfed,
                 format!(
-                    "textures other than 2D and 2D arrays are not fed to the GPU yet ({} {})",
-                    b.kind, b.layout
+                    "a `{}` {} binding: textures other than 2D and 2D arrays are not bound on the GPU yet",
+                    b.layout, b.kind
                 ),
             ));
         }

@@ -169,6 +169,27 @@ fn run_on(opts: &Options, out_dir: &Path, adapter: &str) -> Result<RunReport, Gp
     }
     bar.set(programs.len() as u64, "");
     bar.finish();
+    // One program per sampling and derivative opcode, over generated textures and samplers.
+    if !opts.skip_builtin {
+        for (mnemonic, text) in generators::programs::sampling() {
+            let Some(index) = mine() else { continue };
+            let name = format!("single:{mnemonic}");
+            let p = match dxbc::assemble_container(&text) {
+                Ok(c) => guarded(&name, || {
+                    v.program_as(program::Origin::Builtin, mnemonic, &c.to_bytes())
+                }),
+                Err(e) => {
+                    let mut p = ProgramReport::new(name);
+                    p.skip(&oracles::verdict::Skip::new(
+                        oracles::verdict::SkipKind::Malformed,
+                        format!("the built-in program does not assemble (a dxdiff bug): {e}"),
+                    ));
+                    p
+                }
+            };
+            push(&mut report, index, p);
+        }
+    }
     // The project's own case files, then those given on the command line.
     let t0 = Instant::now();
     if !opts.skip_builtin {

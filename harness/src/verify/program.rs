@@ -96,6 +96,9 @@ pub enum Origin {
     Corpus,
     /// `dxdiff contract`.
     Contract,
+    /// A built-in program of `dxdiff verify` (one per sampling and derivative opcode), named
+    /// like the single-instruction programs.
+    Builtin,
 }
 
 impl Origin {
@@ -103,6 +106,7 @@ impl Origin {
         match self {
             Origin::Corpus => "corpus",
             Origin::Contract => "contract",
+            Origin::Builtin => "single",
         }
     }
 
@@ -110,6 +114,7 @@ impl Origin {
         match self {
             Origin::Corpus => "verify --corpus",
             Origin::Contract => "contract",
+            Origin::Builtin => "verify",
         }
     }
 }
@@ -215,12 +220,15 @@ impl Verifier {
 
     /// Verify one corpus program over `corpus_cases` generated vectors.
     pub fn program(&mut self, name: &str, blob: &[u8]) -> ProgramReport {
+        self.program_as(Origin::Corpus, name, blob)
+    }
+
+    /// [`Verifier::program`], its report named for `origin`.
+    pub fn program_as(&mut self, origin: Origin, name: &str, blob: &[u8]) -> ProgramReport {
         match self.translate(blob) {
-            Ok((shader, t)) => {
-                self.translated(Origin::Corpus, name, blob, &shader, &t, &mut Vec::new())
-            }
+            Ok((shader, t)) => self.translated(origin, name, blob, &shader, &t, &mut Vec::new()),
             Err(skip) => {
-                let mut report = ProgramReport::new(format!("corpus:{name}"));
+                let mut report = ProgramReport::new(format!("{}:{name}", origin.prefix()));
                 report.skip(&skip);
                 report
             }

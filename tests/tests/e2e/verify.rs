@@ -79,6 +79,20 @@ fn contract_edges_are_adapted_and_exact_needs_none() {
     for id in NUMERIC_EDGES {
         assert_eq!(adapted(&exact, id), 0, "exact relies on {id}");
     }
+    // The sampling programs compare lanes over generated textures and samplers; those that
+    // take derivatives are skipped, naming the quads they need.
+    for report in [&contract, &exact] {
+        for name in ["sample", "sample_l", "gather4", "ld", "resinfo"] {
+            let p = program(report, &format!("single:{name}"));
+            assert!(p["counts"]["lanes"].as_u64() > Some(0), "{p:#}");
+            assert_eq!(p["counts"]["mismatch"], 0, "{p:#}");
+        }
+        for name in ["deriv_rtx_fine", "sample_b"] {
+            let p = program(report, &format!("single:{name}"));
+            let why = p["skipped"].as_str().unwrap_or_default();
+            assert!(why.starts_with("unfed: 2×2 pixel quads"), "{p:#}");
+        }
+    }
 }
 
 #[test]
