@@ -168,6 +168,10 @@ domains! {
     /// footprint's: of a texel centre), a point mip choice at the half-way LOD, or a position
     /// beyond the fixed-point range (FS §7.18.5, `D3D11_SUBTEXEL_FRACTIONAL_BIT_COUNT`).
     FilterPrecision = "filter-precision",
+    /// A `gather4` through a linear-filtering sampler of a texture with several mip levels.
+    /// D3D and WGSL gather from level 0; SwiftShader (Chrome's fallback adapter) gathers from
+    /// another level in a compute kernel when the sampler filters between levels.
+    GatherMipmapped = "gather-mipmapped",
 }
 
 impl Domain {

@@ -540,6 +540,9 @@ fn gather(t: &Texture2d, s: &Sampler, at: &Coords, channel: usize, ev: &mut Even
         return [0; 4];
     }
     let at = &not_nan(at, ev);
+    if s.linear && t.mips.len() > 1 {
+        raise(ev, Domain::GatherMipmapped);
+    }
     let (w, h) = t.level_size(0);
     let (x, y) = (axis(at.u, w, ev) - 0.5, axis(at.v, h, ev) - 0.5);
     let edge = |f: f64| {
