@@ -446,7 +446,7 @@ opcodes! {
     105 DclIndexableTemp                 "dcl_indexableTemp", 0, 0, Sm40, Declaration, Plain, "";
     106 DclGlobalFlags                   "dcl_globalFlags", 0, 0, Sm40, Declaration, DclGlobalFlags, "";
     108 Lod                              "lod", 1, 3, Sm41, Resource, Value, "ffuu" [TYPED];
-    109 Gather4                          "gather4", 1, 3, Sm41, Resource, Value, "ffuu" [TYPED];
+    109 Gather4                          "gather4", 1, 3, Sm41, Resource, Value, "ffuu" [TYPED FREES_NAN];
     110 Samplepos                        "samplepos", 1, 2, Sm41, Resource, Value, "fuu" [TYPED];
     111 Sampleinfo                       "sampleinfo", 1, 1, Sm41, Resource, SampleInfo, "fu" [TYPED];
     113 HsDecls                          "hs_decls", 0, 0, Sm50, Other, Plain, "";
@@ -462,9 +462,9 @@ opcodes! {
     123 DerivRtxFine                     "deriv_rtx_fine", 1, 1, Sm50, AluFloat, Value, "ff" [DERIVATIVE];
     124 DerivRtyCoarse                   "deriv_rty_coarse", 1, 1, Sm50, AluFloat, Value, "ff" [DERIVATIVE];
     125 DerivRtyFine                     "deriv_rty_fine", 1, 1, Sm50, AluFloat, Value, "ff" [DERIVATIVE];
-    126 Gather4C                         "gather4_c", 1, 4, Sm50, Resource, Value, "ffuuf" [TYPED];
-    127 Gather4Po                        "gather4_po", 1, 4, Sm50, Resource, Value, "ffiuu" [TYPED];
-    128 Gather4PoC                       "gather4_po_c", 1, 5, Sm50, Resource, Value, "ffiuuf" [TYPED];
+    126 Gather4C                         "gather4_c", 1, 4, Sm50, Resource, Value, "ffuuf" [TYPED FREES_NAN];
+    127 Gather4Po                        "gather4_po", 1, 4, Sm50, Resource, Value, "ffiuu" [TYPED FREES_NAN];
+    128 Gather4PoC                       "gather4_po_c", 1, 5, Sm50, Resource, Value, "ffiuuf" [TYPED FREES_NAN];
     129 Rcp                              "rcp", 1, 1, Sm50, AluFloat, Value, "ff" [APPROXIMATE POLE CONTINUOUS FREES_NAN];
     130 F32tof16                         "f32tof16", 1, 1, Sm50, Conversion, Value, "uf";
     131 F16tof32                         "f16tof32", 1, 1, Sm50, Conversion, Value, "fu" [FREES_NAN];

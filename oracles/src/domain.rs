@@ -172,6 +172,10 @@ domains! {
     /// D3D and WGSL gather from level 0; SwiftShader (Chrome's fallback adapter) gathers from
     /// another level in a compute kernel when the sampler filters between levels.
     GatherMipmapped = "gather-mipmapped",
+    /// A `gather4` of a float texture returned a denormal texel. D3D returns the texel as it is;
+    /// NVIDIA's texture unit flushes it to a zero of the same sign in a gather (and not in a
+    /// point sample).
+    GatherDenormal = "gather-denormal",
 }
 
 impl Domain {

@@ -19,8 +19,9 @@ use crate::rules::float::is_nan;
 /// stated; docs/interpreter.md has the table):
 /// - free: float arithmetic (`add`, `mul`, `mad`, `div`, `min`, `max`, `dp*`, `frc`, `round_*`,
 ///   `exp`, `log`, `rsq`, `sqrt`, `rcp`, `sincos`), conversions that make a float from a
-///   float of another width (`f16tof32`, `dtof`, `ftod`), double arithmetic, and filtered
-///   sampling (`sample*`);
+///   float of another width (`f16tof32`, `dtof`, `ftod`), double arithmetic, and reads
+///   through the texture unit (`sample*`, `gather4*`: the H200 returns a gathered NaN as
+///   0x7fffffff);
 /// - exact: `mov`, `movc`, `swapc`, `dmov`, `dmovc` (bit copies, FS §22.9), bit and integer
 ///   ops, comparisons, `itof`/`utof`/`ftoi`/`ftou`/`f32tof16` (whose results are never an f32
 ///   NaN), `ld*`, raw/structured/typed loads and stores, and atomics.

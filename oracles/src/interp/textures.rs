@@ -557,7 +557,11 @@ fn gather(t: &Texture2d, s: &Sampler, at: &Coords, channel: usize, ev: &mut Even
         floor_i64(y) + i64::from(at.offsets[1]),
     );
     let c = |x: i64, y: i64| fetch(t, s, 0, at.layer, x, y)[channel & 3];
-    [c(x0, y0 + 1), c(x0 + 1, y0 + 1), c(x0 + 1, y0), c(x0, y0)]
+    let texels = [c(x0, y0 + 1), c(x0 + 1, y0 + 1), c(x0 + 1, y0), c(x0, y0)];
+    if t.float && texels.iter().any(|w| f32::from_bits(*w).is_subnormal()) {
+        raise(ev, Domain::GatherDenormal);
+    }
+    texels
 }
 
 #[cfg(test)]
