@@ -547,7 +547,7 @@ fn gather(t: &Texture2d, s: &Sampler, at: &Coords, channel: usize, ev: &mut Even
     let (x, y) = (axis(at.u, w, ev) - 0.5, axis(at.v, h, ev) - 0.5);
     let edge = |f: f64| {
         let d = f - f.floor();
-        d < FRACTION || d > 1.0 - FRACTION
+        !(FRACTION..=1.0 - FRACTION).contains(&d)
     };
     if edge(x) || edge(y) {
         raise(ev, Domain::FilterPrecision);
@@ -667,7 +667,7 @@ mod tests {
         let mut ev = 0;
         // Between the centres of texels (1, 0), (2, 0), (1, 1), (2, 1).
         let g = gather(&t, &Sampler::default(), &at(0.5, 0.5, 0), 0, &mut ev);
-        assert_eq!(g.map(|w| f32::from_bits(w)), [11.0, 12.0, 2.0, 1.0]);
+        assert_eq!(g.map(f32::from_bits), [11.0, 12.0, 2.0, 1.0]);
         assert_eq!(ev, 0);
         // At a texel centre the footprint may be either neighbour's.
         gather(&t, &Sampler::default(), &at(0.375, 0.5, 0), 0, &mut ev);
