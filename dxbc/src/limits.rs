@@ -119,6 +119,9 @@ limits! {
     Texture2dDimension = 16384,
         "width or height of a 2D texture",
         "D3D11_REQ_TEXTURE2D_U_OR_V_DIMENSION";
+    Texture2dArrayLayers = 2048,
+        "layers of a 2D texture array",
+        "D3D11_REQ_TEXTURE2D_ARRAY_AXIS_DIMENSION";
 }
 
 impl Limit {

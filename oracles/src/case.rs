@@ -410,6 +410,14 @@ impl CaseFile {
                             1,
                             Limit::Texture2dDimension,
                         )?;
+                        if let Some(layers) = t.layers {
+                            within(
+                                &format!("{path}.layers"),
+                                layers.into(),
+                                1,
+                                Limit::Texture2dArrayLayers,
+                            )?;
+                        }
                     }
                     Input::Words(_) | Input::Sampler(_) => {}
                 }
@@ -472,6 +480,12 @@ mod tests {
         assert!(CaseFile::parse(&case(r#"{"cb13": ["0x1"]}"#)).is_ok());
         // A key of another shape is the binder's to refuse, per run.
         assert!(CaseFile::parse(&case(r#"{"zz": ["0x1"]}"#)).is_ok());
+        let layers = CaseFile::parse(&case(
+            r#"{"t0": {"texture2d": {"width": 1, "height": 1, "format": "R32_FLOAT", "mips": [[]], "layers": 4096}}}"#,
+        ))
+        .expect_err("refused");
+        assert!(layers.contains("runs[0].inputs.t0.layers"), "{layers}");
+        assert!(layers.contains("Texture2dArrayLayers"), "{layers}");
     }
 
     #[test]

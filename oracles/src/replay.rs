@@ -207,17 +207,33 @@ fn texture(t: &crate::case::TextureDesc) -> Result<Texture2d, String> {
         }),
         other => return Err(format!("texture format {other} is not supported")),
     };
-    let mips = t
-        .mips
-        .iter()
-        .map(|m| {
-            words(m)
-                .chunks(per_texel)
-                .filter(|c| c.len() == per_texel)
-                .map(expand)
-                .collect()
-        })
-        .collect();
+    // Every level holds exactly its texels, so that the interpreter and a device read the same
+    // texture; a chain longer than the full one is no texture a device can make.
+    let layers = t.layers.unwrap_or(1).max(1);
+    let full_chain = 32 - t.width.max(t.height).max(1).leading_zeros();
+    if t.mips.is_empty() || t.mips.len() > full_chain as usize {
+        return Err(format!(
+            "a {}×{} texture has 1 to {full_chain} mip levels, not {}",
+            t.width,
+            t.height,
+            t.mips.len()
+        ));
+    }
+    let mut mips = Vec::with_capacity(t.mips.len());
+    for (m, level) in t.mips.iter().enumerate() {
+        let texels = u64::from((t.width >> m).max(1))
+            * u64::from((t.height >> m).max(1))
+            * u64::from(layers);
+        let need = texels * per_texel as u64;
+        if level.len() as u64 != need {
+            return Err(format!(
+                "mip {m} has {} words; its {texels} texels of {} take {need}",
+                level.len(),
+                t.format
+            ));
+        }
+        mips.push(words(level).chunks(per_texel).map(expand).collect());
+    }
     let oob = expand(&[0; 4][..per_texel]);
     Ok(Texture2d {
         width: t.width,
@@ -432,6 +448,7 @@ pub fn replay_interp_with_findings(
 mod tests {
     use super::*;
 
+    use crate::case::TextureDesc;
     use crate::fixtures::counting_case;
 
     #[test]
@@ -452,6 +469,32 @@ mod tests {
             RunOutcome::Inconclusive(Inconclusive::Budget)
         );
         assert!(!outcomes[2].1.is_failure());
+    }
+
+    fn desc(width: u32, height: u32, layers: Option<u32>, mips: &[usize]) -> TextureDesc {
+        TextureDesc {
+            width,
+            height,
+            format: "R32_FLOAT".into(),
+            mips: mips
+                .iter()
+                .map(|n| vec![crate::case::Word(0x3f80_0000); *n])
+                .collect(),
+            layers,
+        }
+    }
+
+    #[test]
+    fn a_texture_holds_exactly_its_texels() {
+        // 3×2 with two layers: 12, then 2 (1×1 per layer) texels; two levels of a chain of two.
+        let t = texture(&desc(3, 2, Some(2), &[12, 2])).expect("exact");
+        assert_eq!((t.layer_count(), t.array, t.mips[1].len()), (2, true, 2));
+        assert_eq!(t.texel(1, 1, 0, 0).map(|c| c[3]), Some(0x3f80_0000));
+        let short = texture(&desc(3, 2, Some(2), &[11, 2])).expect_err("one word short");
+        assert!(short.contains("mip 0 has 11 words"), "{short}");
+        let long = texture(&desc(3, 2, None, &[6, 1, 1])).expect_err("three levels of 3×2");
+        assert!(long.contains("1 to 2 mip levels"), "{long}");
+        assert!(texture(&desc(3, 2, None, &[])).is_err());
     }
 
     #[test]
