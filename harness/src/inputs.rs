@@ -159,7 +159,10 @@ fn stage_srvs(t: &Translation, seed: u64) -> BTreeMap<u32, Srv> {
 /// `n` vectors of a pixel or vertex program: `v#` registers and constant buffers drawn per
 /// vector from `seed` (the run's seed with the program's name mixed in, [`program_seed`]),
 /// SRV buffers per program from `run_seed`.
-pub fn stage(t: &Translation, run_seed: u64, seed: u64, n: usize) -> Batch {
+///
+/// With `quads` (a program that needs pixel quads, [`crate::exec::needs_quads`]) every vector
+/// shares the first vector's constant buffers, so that the vectors of a quad run together.
+pub fn stage(t: &Translation, run_seed: u64, seed: u64, n: usize, quads: bool) -> Batch {
     let m = &t.manifest;
     let regs = m
         .inputs
@@ -195,6 +198,9 @@ pub fn stage(t: &Translation, run_seed: u64, seed: u64, n: usize) -> Batch {
                     }
                 }
             }
+        }
+        if quads && k > 0 {
+            continue;
         }
         let mut res = Resources {
             srvs: srvs.clone(),

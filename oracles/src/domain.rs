@@ -176,6 +176,16 @@ domains! {
     /// NVIDIA's texture unit flushes it to a zero of the same sign in a gather (and not in a
     /// point sample).
     GatherDenormal = "gather-denormal",
+    /// A derivative (explicit, or a sample's implicit LOD) in a quad with a lane that is not
+    /// running: beyond the batch, discarded, or on another branch. Undefined in D3D (FS §16.8).
+    DerivativeDivergent = "derivative-divergent",
+    /// `deriv_rtx`/`deriv_rty` where the quad's coarse and fine differences differ: D3D (and
+    /// WGSL's `dpdx`/`dpdy`) leave the choice to the implementation.
+    DerivativeChoice = "derivative-choice",
+    /// Any derivative taken from a quad: explicit (`deriv_*`) or a pixel sample's implicit
+    /// LOD. lavapipe answers some quads' derivatives wrongly (its two pixels of a row can get
+    /// different x derivatives), and computes coarse derivatives as fine ones.
+    QuadDerivative = "quad-derivative",
 }
 
 impl Domain {

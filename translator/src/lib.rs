@@ -64,11 +64,13 @@ pub enum PlantedBug {
     FtoiWithoutNanSelect,
     /// A 2D-array sample's layer truncated (`i32(layer)`) instead of rounded to nearest even.
     ArrayLayerTruncated,
+    /// `deriv_rtx_coarse`/`deriv_rty_coarse` lowered as the fine derivatives.
+    CoarseAsFine,
 }
 
 impl PlantedBug {
     /// Every bug that can be planted, for tests that try each.
-    pub const ALL: [PlantedBug; 7] = [
+    pub const ALL: [PlantedBug; 8] = [
         PlantedBug::UdivWithoutZeroGuard,
         PlantedBug::NeOrdered,
         PlantedBug::IshrAsUshr,
@@ -76,6 +78,7 @@ impl PlantedBug {
         PlantedBug::CbIndexUnguarded,
         PlantedBug::FtoiWithoutNanSelect,
         PlantedBug::ArrayLayerTruncated,
+        PlantedBug::CoarseAsFine,
     ];
 
     /// The value of `DXDIFF_PLANT_BUG` that plants it.
@@ -88,6 +91,7 @@ impl PlantedBug {
             PlantedBug::CbIndexUnguarded => "cb-index-unguarded",
             PlantedBug::FtoiWithoutNanSelect => "ftoi-without-nan-select",
             PlantedBug::ArrayLayerTruncated => "array-layer-truncated",
+            PlantedBug::CoarseAsFine => "coarse-as-fine",
         }
     }
 }

@@ -491,6 +491,12 @@ impl KernelRunner for Chrome {
         let mut plans = Vec::new();
         let mut jobs = Vec::new();
         for r in requests {
+            if r.records.as_ref().is_some_and(|x| x.grid.is_some()) {
+                out.push(Some(Err(GpuError::Feature(
+                    "2×2 pixel quads: the browser page runs compute kernels only, not the render pipeline a pixel program with derivatives needs".into(),
+                ))));
+                continue;
+            }
             if let Some(name) = self.missing_feature(&r.wgsl) {
                 out.push(Some(Err(GpuError::Feature(format!(
                     "`enable {name};` ({} does not grant it)",

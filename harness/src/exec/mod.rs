@@ -237,3 +237,15 @@ pub trait Executor {
     /// when nothing could run.
     fn run(&mut self, prepared: &Prepared, batch: &Batch, budget: u64) -> Result<Results, Skip>;
 }
+
+/// Whether `program` needs 2×2 pixel quads: a pixel program with a derivative, or with a
+/// sample whose level of detail comes from derivatives. Its vectors then run four to a quad
+/// (lanes `4q..4q + 3`) on both sides, and share their constant buffers.
+pub fn needs_quads(program: &dxbc::Program) -> bool {
+    use dxbc::Opcode::*;
+    program.version.stage == dxbc::Stage::Pixel
+        && program.instructions.iter().any(|i| {
+            i.opcode.info().has(dxbc::opcodes::Flags::DERIVATIVE)
+                || matches!(i.opcode, Sample | SampleB | SampleC | Lod)
+        })
+}

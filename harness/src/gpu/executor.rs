@@ -120,6 +120,9 @@ pub fn skip_of(e: &GpuError) -> Skip {
 #[derive(Debug)]
 struct Stage {
     wrapped: Wrapped,
+    /// A compute kernel, or a fragment kernel drawn over quads (a pixel program that takes
+    /// derivatives).
+    kernel: wrap::Kernel,
     sources: Vec<Source>,
     /// Per-invocation constant buffers: register and words per invocation.
     lane_cbs: Vec<(u32, usize)>,
@@ -177,22 +180,15 @@ fn compute_inputs(res: &Resources, with_cbs: bool) -> Result<ComputeInputs, Skip
     Ok(inputs)
 }
 
-/// Whether an instruction needs the other pixels of its 2×2 quad: a derivative, or a sample
-/// whose level of detail comes from derivatives.
-fn needs_quads(op: dxbc::Opcode) -> bool {
-    use dxbc::Opcode::*;
-    op.info().has(dxbc::opcodes::Flags::DERIVATIVE)
-        || matches!(op, Sample | SampleB | SampleC | Lod)
-}
-
-fn prepare_stage(t: &Translation) -> Result<(Stage, Manifest), Skip> {
+fn prepare_stage(t: &Translation, kernel: wrap::Kernel) -> Result<(Stage, Manifest), Skip> {
     let m = &t.manifest;
     let per_lane = m.bindings.iter().any(|b| b.kind == BindingKind::Cbuffer);
-    let wrapped = wrap::wrap_with(&t.wgsl, per_lane).map_err(|e| {
-        Skip::new(
-            SkipKind::Wrap,
-            format!("cannot run as a compute kernel: {e}"),
-        )
+    let wrapped = wrap::wrap_as(&t.wgsl, per_lane, kernel).map_err(|e| {
+        let what = match kernel {
+            wrap::Kernel::Compute => "a compute kernel",
+            wrap::Kernel::Quads => "a fragment kernel over quads",
+        };
+        Skip::new(SkipKind::Wrap, format!("cannot run as {what}: {e}"))
     })?;
     let mut lane_cbs = Vec::new();
     for u in &wrapped.lane_uniforms {
@@ -230,6 +226,7 @@ fn prepare_stage(t: &Translation) -> Result<(Stage, Manifest), Skip> {
     Ok((
         Stage {
             wrapped,
+            kernel,
             sources,
             lane_cbs,
             outputs,
@@ -295,8 +292,12 @@ impl GpuExecutor {
         let inv = batch.invocations.max(1);
         let lane_words: usize = s.lane_cbs.iter().map(|(_, n)| n).sum();
         let per_vector = inv * (w.in_stride as usize + w.out_stride as usize + lane_words);
-        let chunk =
+        let mut chunk =
             (WORDS_PER_REQUEST / per_vector.max(1)).clamp(1, (MAX_GROUPS * WORKGROUP / inv).max(1));
+        if s.kernel == wrap::Kernel::Quads {
+            // Whole quads per request, as the interpreter groups lanes.
+            chunk = (chunk / 4 * 4).max(4);
+        }
         let mut out = Results::new(batch.vectors, inv, s.registers);
         out.observed = s.observed.clone();
         let keys: Vec<usize> = (0..batch.vectors).collect();
@@ -328,7 +329,7 @@ impl GpuExecutor {
             let n = part.len() * inv;
             let got = self.gpu.run(&Request {
                 wgsl: w.wgsl.clone(),
-                entry_point: "dxdiff_kernel".into(),
+                entry_point: s.kernel.entry_point().into(),
                 manifest: r.manifest.clone(),
                 inputs: compute_inputs(batch.resources_of(first), s.lane_cbs.is_empty())?,
                 groups: [n.div_ceil(WORKGROUP).max(1) as u32, 1, 1],
@@ -337,6 +338,7 @@ impl GpuExecutor {
                     input,
                     out_words: (n as u32) * w.out_stride,
                     lane_buffers,
+                    grid: (s.kernel == wrap::Kernel::Quads).then(|| wrap::Kernel::grid(n)),
                 }),
             });
             let got = match got {
@@ -387,24 +389,6 @@ impl Executor for GpuExecutor {
                 "the GPU runs a translation; there is none",
             ));
         };
-        // Pixel programs run as compute kernels, which have no 2×2 quads: derivatives and
-        // implicit-LOD samples cannot run there until pixel programs get a render pipeline.
-        if unit.shader.program.version.stage == dxbc::Stage::Pixel
-            && let Some(i) = unit
-                .shader
-                .program
-                .instructions
-                .iter()
-                .find(|i| needs_quads(i.opcode))
-        {
-            return Err(Skip::new(
-                SkipKind::Unfed,
-                format!(
-                    "2×2 pixel quads: `{}` takes derivatives, and pixel programs run as compute kernels without quads",
-                    i.opcode.mnemonic()
-                ),
-            ));
-        }
         // 2D textures and arrays are bound (rgba32 of their texel type), and samplers; other
         // texture dimensions are not yet.
         if let Some(b) = t.manifest.bindings.iter().find(|b| {
@@ -427,7 +411,14 @@ impl Executor for GpuExecutor {
                 stage: None,
             }
         } else {
-            let (stage, manifest) = prepare_stage(t)?;
+            // A pixel program that takes derivatives is drawn over quads.
+            let program = &unit.shader.program;
+            let kernel = if crate::exec::needs_quads(program) {
+                wrap::Kernel::Quads
+            } else {
+                wrap::Kernel::Compute
+            };
+            let (stage, manifest) = prepare_stage(t, kernel)?;
             Ready {
                 translation: t.clone(),
                 manifest,

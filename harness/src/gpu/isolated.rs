@@ -63,6 +63,9 @@ struct RequestHead<'a> {
     /// Output record words, the number of lane buffers and the records' bind group, for a
     /// wrapped kernel.
     records: Option<(u32, usize, u32)>,
+    /// The grid of a fragment kernel's draw (`Records::grid`).
+    #[serde(default)]
+    grid: Option<[u32; 2]>,
 }
 
 impl Request {
@@ -84,6 +87,7 @@ impl Request {
                 .records
                 .as_ref()
                 .map(|r| (r.out_words, r.lane_buffers.len(), r.group)),
+            grid: self.records.as_ref().and_then(|r| r.grid),
         };
         let mut words: Vec<&[u32]> = i.cbs.values().map(Vec::as_slice).collect();
         words.extend(i.srvs.values().map(|(w, _)| w.as_slice()));
@@ -124,6 +128,7 @@ impl Request {
                 input: next()?,
                 out_words,
                 lane_buffers: (0..lanes).map(|_| next()).collect::<Result<_, _>>()?,
+                grid: head.grid,
             }),
             None => None,
         };
@@ -546,6 +551,7 @@ mod tests {
                 input: vec![4, 5],
                 out_words: 8,
                 lane_buffers: vec![vec![6], vec![]],
+                grid: Some([128, 2]),
             }),
         };
         let (header, words) = request.encode().expect("encodes");

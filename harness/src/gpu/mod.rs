@@ -144,6 +144,9 @@ pub struct Records {
     /// Further read-only word buffers at bindings 2, 3, …: per-invocation copies of constant
     /// buffers (`wrap::Wrapped::lane_uniforms`).
     pub lane_buffers: Vec<Vec<u32>>,
+    /// For a fragment kernel (`wrap::Kernel::Quads`): the grid of pixels to draw, width and
+    /// height; the entry point is then a fragment one and the dispatch a draw.
+    pub grid: Option<[u32; 2]>,
 }
 
 /// Seconds one request spent in each phase, so a run can say where its GPU time went.
@@ -209,9 +212,24 @@ pub struct KernelOutput {
 /// (group, binding) bound, the harness's records included.
 type PipelineKey = (String, String, Vec<(u32, u32, String)>);
 
+/// A compiled pipeline: compute, or a render pipeline that draws a fragment kernel over a
+/// grid (`Records::grid`).
+#[derive(Debug, Clone)]
+enum Pipeline {
+    Compute(wgpu::ComputePipeline),
+    Render(wgpu::RenderPipeline),
+}
+
+/// The vertex stage of a fragment kernel's draw: one triangle that covers the viewport.
+const COVERING_TRIANGLE: &str = "@vertex\nfn dxdiff_cover(@builtin(vertex_index) i: u32) -> @builtin(position) vec4<f32> {\n    var p = array<vec2<f32>, 6>(vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(-1.0, 1.0), vec2(1.0, -1.0), vec2(1.0, 1.0));\n    return vec4<f32>(p[i], 0.0, 1.0);\n}\n";
+
+/// The colour target a fragment kernel's draw needs (WebGPU wants one attachment); its writes
+/// are masked off.
+const GRID_TARGET: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
+
 #[derive(Debug, Clone)]
 struct CachedPipeline {
-    pipeline: wgpu::ComputePipeline,
+    pipeline: Pipeline,
     /// One layout per bind group, from 0.
     layouts: Vec<wgpu::BindGroupLayout>,
 }
@@ -562,9 +580,18 @@ impl Gpu {
             Ok((buffers, backs))
         })??;
         lap(&mut phases.upload);
+        let grid = records.and_then(|r| r.grid);
+        let visibility = if grid.is_some() {
+            wgpu::ShaderStages::FRAGMENT
+        } else {
+            wgpu::ShaderStages::COMPUTE
+        };
         let key: PipelineKey = (
             wgsl.to_string(),
-            entry_point.to_string(),
+            format!(
+                "{entry_point}{}",
+                if grid.is_some() { " (draw)" } else { "" }
+            ),
             buffers
                 .iter()
                 .map(|(g, b, bound)| (*g, *b, format!("{:?}", bound.layout_ty())))
@@ -581,7 +608,7 @@ impl Gpu {
                                 .filter(|(g, ..)| *g == group)
                                 .map(|(_, binding, bound)| wgpu::BindGroupLayoutEntry {
                                     binding: *binding,
-                                    visibility: wgpu::ShaderStages::COMPUTE,
+                                    visibility,
                                     ty: bound.layout_ty(),
                                     count: None,
                                 })
@@ -599,15 +626,50 @@ impl Gpu {
                         bind_group_layouts: &refs,
                         immediate_size: 0,
                     });
-                    let pipeline =
-                        device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                            label: None,
-                            layout: Some(&layout),
-                            module: &module,
-                            entry_point: Some(entry_point),
-                            compilation_options: Default::default(),
-                            cache: None,
+                    let pipeline = if grid.is_some() {
+                        let cover = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                            label: Some("covering triangle"),
+                            source: wgpu::ShaderSource::Wgsl(COVERING_TRIANGLE.into()),
                         });
+                        Pipeline::Render(device.create_render_pipeline(
+                            &wgpu::RenderPipelineDescriptor {
+                                label: None,
+                                layout: Some(&layout),
+                                vertex: wgpu::VertexState {
+                                    module: &cover,
+                                    entry_point: Some("dxdiff_cover"),
+                                    compilation_options: Default::default(),
+                                    buffers: &[],
+                                },
+                                primitive: Default::default(),
+                                depth_stencil: None,
+                                multisample: Default::default(),
+                                fragment: Some(wgpu::FragmentState {
+                                    module: &module,
+                                    entry_point: Some(entry_point),
+                                    compilation_options: Default::default(),
+                                    targets: &[Some(wgpu::ColorTargetState {
+                                        format: GRID_TARGET,
+                                        blend: None,
+                                        write_mask: wgpu::ColorWrites::empty(),
+                                    })],
+                                }),
+                                multiview_mask: None,
+                                cache: None,
+                            },
+                        ))
+                    } else {
+                        Pipeline::Compute(device.create_compute_pipeline(
+                            &wgpu::ComputePipelineDescriptor {
+                                label: None,
+                                layout: Some(&layout),
+                                module: &module,
+                                entry_point: Some(entry_point),
+                                compilation_options: Default::default(),
+                                cache: None,
+                            },
+                        ))
+                    };
                     CachedPipeline { pipeline, layouts }
                 })?;
                 self.pipelines.insert(key, c.clone());
@@ -638,13 +700,61 @@ impl Gpu {
         lap(&mut phases.pipeline);
         let mut encoder =
             device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
-        {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
-            pass.set_pipeline(&pipeline);
-            for (group, g) in (0..).zip(&bind_groups) {
-                pass.set_bind_group(group, g, &[]);
+        match (&pipeline, grid) {
+            (Pipeline::Render(pipeline), Some([width, height])) => {
+                let target = self.scoped(|| {
+                    device
+                        .create_texture(&wgpu::TextureDescriptor {
+                            label: Some("grid target"),
+                            size: wgpu::Extent3d {
+                                width,
+                                height,
+                                depth_or_array_layers: 1,
+                            },
+                            mip_level_count: 1,
+                            sample_count: 1,
+                            dimension: wgpu::TextureDimension::D2,
+                            format: GRID_TARGET,
+                            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+                            view_formats: &[],
+                        })
+                        .create_view(&Default::default())
+                })?;
+                let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                    label: None,
+                    color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                        view: &target,
+                        depth_slice: None,
+                        resolve_target: None,
+                        ops: wgpu::Operations {
+                            load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
+                            store: wgpu::StoreOp::Discard,
+                        },
+                    })],
+                    depth_stencil_attachment: None,
+                    timestamp_writes: None,
+                    occlusion_query_set: None,
+                    multiview_mask: None,
+                });
+                pass.set_pipeline(pipeline);
+                for (group, g) in (0..).zip(&bind_groups) {
+                    pass.set_bind_group(group, g, &[]);
+                }
+                pass.draw(0..6, 0..1);
             }
-            pass.dispatch_workgroups(groups[0], groups[1], groups[2]);
+            (Pipeline::Compute(pipeline), None) => {
+                let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
+                pass.set_pipeline(pipeline);
+                for (group, g) in (0..).zip(&bind_groups) {
+                    pass.set_bind_group(group, g, &[]);
+                }
+                pass.dispatch_workgroups(groups[0], groups[1], groups[2]);
+            }
+            _ => {
+                return Err(GpuError::Device(
+                    "a cached pipeline of the other kind (draw against dispatch)".into(),
+                ));
+            }
         }
         let mut staged: Vec<wgpu::Buffer> = Vec::new();
         let staging = self.scoped(|| {

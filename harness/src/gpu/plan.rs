@@ -390,6 +390,7 @@ mod tests {
             input: vec![9; 4],
             out_words: 8,
             lane_buffers: vec![],
+            grid: None,
         };
         let p = plan(&m, &inputs, Some(&records), &LIMITS).expect("planned");
         assert_eq!(p.group_count, 4);

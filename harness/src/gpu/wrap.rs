@@ -452,7 +452,49 @@ pub fn wrap(wgsl: &str) -> Result<Wrapped, WrapError> {
 }
 
 /// [`wrap`], optionally with constant buffers read per invocation (see the module's doc).
+/// Quads per row of the grid a [`Kernel::Quads`] module is drawn over: the grid is twice this
+/// many pixels wide, and vector `4q + i` is pixel (`i & 1`, `i >> 1`) of quad `q`, quads row
+/// after row (the interpreter's quad layout, `oracles::interp` quads).
+pub const QUADS_PER_ROW: u32 = 64;
+
+/// What the wrapped module's entry point is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kernel {
+    /// `dxdiff_kernel`, a compute entry point of one invocation per vector.
+    Compute,
+    /// `dxdiff_fragment`, a fragment entry point drawn over a grid of 2×2 quads (see
+    /// [`QUADS_PER_ROW`]), so that derivatives and implicit LOD come from hardware quads.
+    Quads,
+}
+
+impl Kernel {
+    /// The entry point's name.
+    pub fn entry_point(self) -> &'static str {
+        match self {
+            Kernel::Compute => "dxdiff_kernel",
+            Kernel::Quads => "dxdiff_fragment",
+        }
+    }
+
+    /// The grid (width, height in pixels) that draws `vectors` vectors as quads.
+    pub fn grid(vectors: usize) -> [u32; 2] {
+        let quads = vectors.div_ceil(4).max(1) as u32;
+        [2 * QUADS_PER_ROW, 2 * quads.div_ceil(QUADS_PER_ROW)]
+    }
+}
+
+/// [`wrap_with`] into a compute kernel.
 pub fn wrap_with(wgsl: &str, per_invocation_uniforms: bool) -> Result<Wrapped, WrapError> {
+    wrap_as(wgsl, per_invocation_uniforms, Kernel::Compute)
+}
+
+/// Rewrite a pixel or vertex module's entry point into a `kernel` that reads its inputs from
+/// records and writes its outputs and discard flag to records.
+pub fn wrap_as(
+    wgsl: &str,
+    per_invocation_uniforms: bool,
+    kernel: Kernel,
+) -> Result<Wrapped, WrapError> {
     let mut module = naga::front::wgsl::parse_str(wgsl)
         .map_err(|e| WrapError::Parse(NagaError::parse(&e, wgsl)))?;
     let index = module
@@ -581,11 +623,25 @@ pub fn wrap_with(wgsl: &str, per_invocation_uniforms: bool) -> Result<Wrapped, W
     let out_stride = out_offset + 1;
     text.push_str(&format!(
         "\n@group({records_group}) @binding(0) var<storage, read> dxdiff_in: array<u32>;\n\
-         @group({records_group}) @binding(1) var<storage, read_write> dxdiff_out: array<u32>;\n\n\
-         @compute @workgroup_size(64)\nfn dxdiff_kernel(@builtin(global_invocation_id) gid: vec3<u32>) {{\n\
-         \x20   let lane = gid.x;\n    if (lane >= arrayLength(&dxdiff_out) / {out_stride}u) {{\n        return;\n    }}\n\
-         \x20   let base = lane * {in_stride}u;\n"
+         @group({records_group}) @binding(1) var<storage, read_write> dxdiff_out: array<u32>;\n\n"
     ));
+    match kernel {
+        Kernel::Compute => text.push_str(&format!(
+            "@compute @workgroup_size(64)\nfn dxdiff_kernel(@builtin(global_invocation_id) gid: vec3<u32>) {{\n\
+             \x20   let lane = gid.x;\n    if (lane >= arrayLength(&dxdiff_out) / {out_stride}u) {{\n        return;\n    }}\n"
+        )),
+        // Every pixel of the grid runs the stage in uniform control flow (a helper past the
+        // last vector reads the last record), so that derivatives are defined; only pixels
+        // of a vector write.
+        Kernel::Quads => text.push_str(&format!(
+            "@fragment\nfn dxdiff_fragment(@builtin(position) dxdiff_pos: vec4<f32>) -> @location(0) vec4<f32> {{\n\
+             \x20   let px = u32(dxdiff_pos.x);\n    let py = u32(dxdiff_pos.y);\n\
+             \x20   let pixel = ((py / 2u) * {QUADS_PER_ROW}u + px / 2u) * 4u + (py % 2u) * 2u + px % 2u;\n\
+             \x20   let count = arrayLength(&dxdiff_out) / {out_stride}u;\n\
+             \x20   let lane = min(pixel, max(count, 1u) - 1u);\n"
+        )),
+    }
+    text.push_str(&format!("    let base = lane * {in_stride}u;\n"));
     let mut args = Vec::new();
     let mut off = 0;
     for (k, (n, s)) in arg_types.iter().enumerate() {
@@ -614,6 +670,9 @@ pub fn wrap_with(wgsl: &str, per_invocation_uniforms: bool) -> Result<Wrapped, W
     } else {
         text.push_str(&format!("    dxdiff_stage_main({});\n", args.join(", ")));
     }
+    if kernel == Kernel::Quads {
+        text.push_str("    if (pixel < count) {\n");
+    }
     let mut off = 0;
     for (member, n, s) in &result_members {
         for j in 0..*n {
@@ -631,8 +690,12 @@ pub fn wrap_with(wgsl: &str, per_invocation_uniforms: bool) -> Result<Wrapped, W
         off += n;
     }
     text.push_str(&format!(
-        "    dxdiff_out[out + {out_offset}u] = dxdiff_discarded;\n}}\n"
+        "    dxdiff_out[out + {out_offset}u] = dxdiff_discarded;\n"
     ));
+    if kernel == Kernel::Quads {
+        text.push_str("    }\n    return vec4<f32>();\n");
+    }
+    text.push_str("}\n");
     if per_invocation_uniforms {
         // The text rewrite is checked here, so a mistake is a clear skip, not a device error.
         let m = naga::front::wgsl::parse_str(&text)
@@ -704,6 +767,29 @@ mod tests {
         let codes: std::collections::BTreeSet<_> = all.iter().map(WrapError::code).collect();
         assert_eq!(codes.len(), all.len());
         assert!(codes.iter().all(|c| !c.is_empty()));
+    }
+
+    #[test]
+    fn a_pixel_program_with_derivatives_wraps_into_a_fragment_kernel_over_quads() {
+        let w = wrap_as(
+            "@fragment fn main(@location(0) x: vec4<f32>) -> @location(0) vec4<f32> {\n    return dpdxFine(x) + dpdyCoarse(x);\n}\n",
+            false,
+            Kernel::Quads,
+        )
+        .expect("wraps");
+        assert!(
+            w.wgsl.contains("@fragment\nfn dxdiff_fragment("),
+            "{}",
+            w.wgsl
+        );
+        assert!(!w.wgsl.contains("@compute"), "{}", w.wgsl);
+        translator::validate(&w.wgsl).expect("the fragment kernel validates");
+        // 10 vectors are 3 quads: one row of the grid, two pixels high.
+        assert_eq!(Kernel::grid(10), [2 * QUADS_PER_ROW, 2]);
+        assert_eq!(
+            Kernel::grid(4 * QUADS_PER_ROW as usize + 1),
+            [2 * QUADS_PER_ROW, 4]
+        );
     }
 
     #[test]

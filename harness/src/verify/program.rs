@@ -291,7 +291,13 @@ impl Verifier {
             )
         } else {
             (
-                inputs::stage(t, self.opts.seed, seed, self.opts.corpus_cases),
+                inputs::stage(
+                    t,
+                    self.opts.seed,
+                    seed,
+                    self.opts.corpus_cases,
+                    crate::exec::needs_quads(&shader.program),
+                ),
                 STAGE,
             )
         };

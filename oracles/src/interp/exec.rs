@@ -613,6 +613,7 @@ impl Machine<'_> {
             Dadd | Dmul | Dmin | Dmax | Ddiv | Dfma | Drcp | Dmov | Dmovc | Deq | Dge | Dlt
             | Dne | Dtof | Ftod | Dtoi | Dtou | Itod | Utod => self.double_op(inst, at),
             op if op.info().has(Flags::BUFFER) => self.memory_op(inst, at),
+            op if op.info().has(Flags::DERIVATIVE) => self.derivative(inst, at),
             op if op.info().has(Flags::TYPED) => self.texture_op(inst, at),
             op => Err(InterpError::Unsupported {
                 index: at,

@@ -14,6 +14,7 @@ mod machine;
 pub mod mask;
 mod memory;
 mod nan;
+mod quads;
 mod race;
 mod ranges;
 pub mod resources;

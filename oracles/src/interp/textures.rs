@@ -155,8 +155,8 @@ impl Machine<'_> {
                 let coords = self.lane_vec(&ops[1], Consumer::Float, at)?;
                 let t = slot(&ops[2], at)?;
                 let smp = slot(&ops[3], at)?;
-                // Implicit-LOD sampling has no neighbouring invocations to take derivatives
-                // from here, so its level of detail is 0 (plus the bias for `sample_b`).
+                // Outside pixel programs implicit-LOD sampling has no quad to take derivatives
+                // from, so its level of detail is 0 (plus the bias for `sample_b`).
                 let mut lod = vec![0u32; lanes];
                 if matches!(inst.opcode, SampleL | SampleB) {
                     self.read(&ops[4], 0, Consumer::Float, at, &mut lod)?;
@@ -165,6 +165,19 @@ impl Machine<'_> {
                 // gather4 returns one channel of four texels: the sampler's swizzle picks it.
                 let channel = source_component(&ops[3], 0);
                 let mut texels = vec![[0u32; 4]; lanes];
+                // In a pixel program `sample` and `sample_b` take their LOD from the quad: a
+                // range, since devices approximate it; the lane is exact only where every LOD
+                // in the range gives the same texel.
+                let quad_lods: Vec<Option<Option<(f32, f32, f32)>>> = match (
+                    self.program.version.stage,
+                    inst.opcode,
+                    self.res.srvs.get(&t),
+                ) {
+                    (dxbc::Stage::Pixel, Sample | SampleB, Some(Srv::Texture2d(tex))) => (0..lanes)
+                        .map(|l| Some(self.implicit_lod(&coords, l, tex.level_size(0))))
+                        .collect(),
+                    _ => vec![None; lanes],
+                };
                 if let Some(Srv::Texture2d(tex)) = self.res.srvs.get(&t) {
                     for &l in &active {
                         let ev = &mut self.scratch_ev[l];
@@ -179,10 +192,30 @@ impl Machine<'_> {
                             },
                             offsets,
                         };
-                        texels[l] = if inst.opcode == Gather4 {
-                            gather(tex, &sampler, &pos, channel, ev)
+                        // `sample_b`'s bias adds to the quad's LOD (0 where there is no quad).
+                        let bias = if inst.opcode == SampleB {
+                            f(lod[l])
                         } else {
-                            sample(tex, &sampler, &pos, f(lod[l]), ev)
+                            0.0
+                        };
+                        texels[l] = match quad_lods[l] {
+                            _ if inst.opcode == Gather4 => gather(tex, &sampler, &pos, channel, ev),
+                            Some(Some((lo, mid, hi))) => {
+                                raise(ev, Domain::QuadDerivative);
+                                let got = sample(tex, &sampler, &pos, mid + bias, ev);
+                                let mut scratch = 0;
+                                let ends = [lo, hi]
+                                    .map(|x| sample(tex, &sampler, &pos, x + bias, &mut scratch));
+                                if ends.iter().any(|e| *e != got) || mid.is_nan() {
+                                    raise(ev, Domain::FilterPrecision);
+                                }
+                                got
+                            }
+                            Some(None) => {
+                                raise(ev, Domain::DerivativeDivergent);
+                                sample(tex, &sampler, &pos, bias, ev)
+                            }
+                            None => sample(tex, &sampler, &pos, f(lod[l]), ev),
                         };
                     }
                 }

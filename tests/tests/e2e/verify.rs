@@ -79,18 +79,24 @@ fn contract_edges_are_adapted_and_exact_needs_none() {
     for id in NUMERIC_EDGES {
         assert_eq!(adapted(&exact, id), 0, "exact relies on {id}");
     }
-    // The sampling programs compare lanes over generated textures and samplers; those that
-    // take derivatives are skipped, naming the quads they need.
+    // The sampling and derivative programs compare lanes over generated textures and
+    // samplers; those that take derivatives are drawn over quads in a render pipeline.
     for report in [&contract, &exact] {
-        for name in ["sample", "sample_l", "gather4", "ld", "resinfo"] {
+        for name in [
+            "sample",
+            "sample_l",
+            "sample_b",
+            "gather4",
+            "ld",
+            "resinfo",
+            "deriv_rtx_coarse",
+            "deriv_rtx_fine",
+            "deriv_rty_coarse",
+            "deriv_rty_fine",
+        ] {
             let p = program(report, &format!("single:{name}"));
             assert!(p["counts"]["lanes"].as_u64() > Some(0), "{p:#}");
             assert_eq!(p["counts"]["mismatch"], 0, "{p:#}");
-        }
-        for name in ["deriv_rtx_fine", "sample_b"] {
-            let p = program(report, &format!("single:{name}"));
-            let why = p["skipped"].as_str().unwrap_or_default();
-            assert!(why.starts_with("unfed: 2×2 pixel quads"), "{p:#}");
         }
     }
 }

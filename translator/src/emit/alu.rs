@@ -445,9 +445,12 @@ impl Ctx<'_> {
             ));
         }
         self.note_derivative();
+        let fine_for_coarse = crate::planted(crate::PlantedBug::CoarseAsFine);
         let name = match inst.opcode {
             DerivRtx => "dpdx",
             DerivRty => "dpdy",
+            DerivRtxCoarse if fine_for_coarse => "dpdxFine",
+            DerivRtyCoarse if fine_for_coarse => "dpdyFine",
             DerivRtxCoarse => "dpdxCoarse",
             DerivRtxFine => "dpdxFine",
             DerivRtyCoarse => "dpdyCoarse",

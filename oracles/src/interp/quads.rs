@@ -1,0 +1,184 @@
+//! Pixel quads. Lanes `4q .. 4q + 3` of a batch are the 2×2 quad `q`: lane `4q + i` is the
+//! pixel at `x = i & 1`, `y = i >> 1` of it, the layout in which the GPU executor's render
+//! pipeline draws vectors. Derivatives and the implicit LOD of a sample come from the quad.
+//!
+//! Decisions (docs/interpreter.md, "Quads"):
+//! - a coarse derivative is the top row's (x) or the left column's (y) difference, the pixel
+//!   the quad's first lane is: the H200 takes it there (measured), and a per-lane verdict
+//!   cannot accept "either row, the same in all four lanes", which is what tells a coarse
+//!   lowering from a fine one. Every derivative lane enters `quad-derivative`, which an
+//!   executor entry scopes to lavapipe (wrong derivatives in some quads, coarse computed as
+//!   fine);
+//! - `deriv_rtx`/`deriv_rty` may be either: where coarse and fine differ the lane enters
+//!   `derivative-choice`;
+//! - a quad with a lane that is not running (beyond the batch, discarded, or on another
+//!   branch) gives undefined derivatives: `derivative-divergent`.
+
+use dxbc::{Instruction, Opcode};
+
+use super::InterpError;
+use super::machine::{Consumer, Machine, write_mask};
+use crate::domain::{Domain, Events, raise};
+use crate::rules::float as fl;
+
+/// How far past the range of its exact forms a device's implicit LOD may lie (a decision,
+/// docs/interpreter.md, "Quads").
+const LOD_SLACK: f64 = 0.5;
+
+/// Which difference a derivative instruction takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Coarse,
+    Fine,
+    /// `deriv_rtx`/`deriv_rty`: coarse or fine, the implementation's choice.
+    Either,
+}
+
+/// `b − a` with D3D's float rules.
+fn difference(a: u32, b: u32, ev: &mut Events) -> u32 {
+    fl::fadd(b, a ^ 0x8000_0000, ev)
+}
+
+/// The lanes of `l`'s quad whose difference a derivative along x (`along_x`) or y takes:
+/// (coarse pair, fine pair), each (from, to).
+fn pairs(l: usize, along_x: bool) -> ((usize, usize), (usize, usize)) {
+    let q = l & !3;
+    let i = l & 3;
+    if along_x {
+        ((q, q + 1), (q + (i & 2), q + (i & 2) + 1))
+    } else {
+        ((q, q + 2), (q + (i & 1), q + (i & 1) + 2))
+    }
+}
+
+impl Machine<'_> {
+    /// Whether every lane of `l`'s quad is in the batch and running.
+    pub(super) fn quad_complete(&self, l: usize) -> bool {
+        let q = l & !3;
+        q + 3 < self.lanes && (q..q + 4).all(|k| self.active.get(k))
+    }
+
+    /// `deriv_rt{x,y}` in its coarse, fine and unspecified forms.
+    pub fn derivative(&mut self, inst: &Instruction, at: usize) -> Result<(), InterpError> {
+        use Opcode::*;
+        let (along_x, kind) = match inst.opcode {
+            DerivRtx => (true, Kind::Either),
+            DerivRtxCoarse => (true, Kind::Coarse),
+            DerivRtxFine => (true, Kind::Fine),
+            DerivRty => (false, Kind::Either),
+            DerivRtyCoarse => (false, Kind::Coarse),
+            _ => (false, Kind::Fine),
+        };
+        if inst.saturate {
+            return Err(InterpError::Unsupported {
+                index: at,
+                what: "a saturated derivative".into(),
+            });
+        }
+        let dst = &inst.operands[0];
+        let mask = write_mask(dst);
+        let lanes = self.lanes;
+        let active: Vec<usize> = self.active.lanes().collect();
+        let complete: Vec<bool> = (0..lanes).map(|l| self.quad_complete(l)).collect();
+        for c in 0..4 {
+            if mask & (1 << c) == 0 {
+                continue;
+            }
+            let mut v = vec![0u32; lanes];
+            self.read(&inst.operands[1], c, Consumer::Float, at, &mut v)?;
+            let mut out = vec![0u32; lanes];
+            let get = |k: usize| v.get(k).copied().unwrap_or(0);
+            for &l in &active {
+                let ev = &mut self.scratch_ev[l];
+                if !complete[l] {
+                    raise(ev, Domain::DerivativeDivergent);
+                }
+                let ((ca, cb), (fa, fb)) = pairs(l, along_x);
+                let coarse = difference(get(ca), get(cb), ev);
+                let fine = difference(get(fa), get(fb), ev);
+                raise(ev, Domain::QuadDerivative);
+                out[l] = match kind {
+                    Kind::Coarse => coarse,
+                    Kind::Fine => fine,
+                    Kind::Either => {
+                        if coarse != fine {
+                            raise(ev, Domain::DerivativeChoice);
+                        }
+                        coarse
+                    }
+                };
+            }
+            self.write(dst, c, &out, at)?;
+        }
+        Ok(())
+    }
+
+    /// The implicit level of detail of lane `l`'s sample of a `w`×`h` level 0 at (u, v)
+    /// (`coords[0]`, `coords[1]`, every lane's): log2 of the longer screen-space step in texels
+    /// (FS §7.18.11). Devices approximate it (coarse or fine steps, the vector length or its
+    /// largest component), so the answer is a range: (lowest, middle, highest), the middle from
+    /// coarse steps and vector lengths; all NaN where a step is NaN (a NaN or infinite
+    /// coordinate in the quad). `None` for a lane whose quad is not complete.
+    pub(super) fn implicit_lod(
+        &self,
+        coords: &[Vec<u32>; 4],
+        l: usize,
+        size: (u32, u32),
+    ) -> Option<(f32, f32, f32)> {
+        if !self.quad_complete(l) {
+            return None;
+        }
+        let f = |c: usize, k: usize| f64::from(f32::from_bits(fl::ftz(coords[c][k])));
+        let step = |(a, b): (usize, usize)| {
+            (
+                (f(0, b) - f(0, a)) * f64::from(size.0),
+                (f(1, b) - f(1, a)) * f64::from(size.1),
+            )
+        };
+        let (cx, fx) = pairs(l, true);
+        let (cy, fy) = pairs(l, false);
+        let mut all = Vec::with_capacity(4);
+        let mut middle = f64::NAN;
+        for (x, y, is_middle) in [(cx, cy, true), (fx, fy, false)] {
+            let (sx, sy) = (step(x), step(y));
+            let euclid = (sx.0.hypot(sx.1)).max(sy.0.hypot(sy.1));
+            let largest = sx.0.abs().max(sx.1.abs()).max(sy.0.abs()).max(sy.1.abs());
+            all.extend([euclid.log2(), largest.log2()]);
+            if is_middle {
+                middle = euclid.log2();
+            }
+        }
+        // A NaN or infinite coordinate in the quad leaves no LOD at all (NaN steps): any level.
+        if all.iter().any(|x| x.is_nan()) {
+            return Some((f32::NAN, f32::NAN, f32::NAN));
+        }
+        // Half a level either way on top: D3D lets a device approximate the LOD (FS §7.18.11),
+        // and the H200 answered outside the four forms above in 10 lanes of 10,000.
+        let lo = all.iter().copied().fold(f64::INFINITY, f64::min) - LOD_SLACK;
+        let hi = all.iter().copied().fold(f64::NEG_INFINITY, f64::max) + LOD_SLACK;
+        Some((lo as f32, middle as f32, hi as f32))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quad_pairs_follow_the_render_layout() {
+        // Lane 6 is x = 0, y = 1 of quad 1 (lanes 4..7).
+        assert_eq!(pairs(6, true), ((4, 5), (6, 7)));
+        assert_eq!(pairs(6, false), ((4, 6), (4, 6)));
+        assert_eq!(pairs(5, false), ((4, 6), (5, 7)));
+    }
+
+    #[test]
+    fn a_difference_follows_d3d_float_rules() {
+        let mut ev = 0;
+        assert_eq!(
+            difference(1.5f32.to_bits(), 4.0f32.to_bits(), &mut ev),
+            2.5f32.to_bits()
+        );
+        assert_eq!(ev, 0);
+    }
+}

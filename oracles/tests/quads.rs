@@ -1,0 +1,55 @@
+//! Pixel quads: lanes 4q..4q+3 are the 2×2 quad q (x = i & 1, y = i >> 1), and derivatives
+//! come from it: fine per row or column, coarse from the top row or left column, undefined in
+//! a quad with a lane that is not running.
+
+use oracles::domain::Domain;
+use oracles::interp::{BatchResult, DEFAULT_BUDGET, Resources, run_invocations};
+
+fn f(x: f32) -> u32 {
+    x.to_bits()
+}
+
+/// Run `op o0.x, v0.x` over lanes whose `v0.x` are `values`.
+fn run(op: &str, values: &[f32]) -> BatchResult {
+    let text = format!("ps_5_0\ndcl_input_ps linear v0.x\ndcl_output o0.x\n{op} o0.x, v0.x\nret\n");
+    let p = dxbc::assemble(&text).expect("assembles").program;
+    let inputs: Vec<Vec<[u32; 4]>> = values.iter().map(|v| vec![[f(*v), 0, 0, 0]]).collect();
+    run_invocations(&p, &mut Resources::default(), &inputs, DEFAULT_BUDGET).expect("runs")
+}
+
+fn xs(r: &BatchResult) -> Vec<f32> {
+    (0..r.outputs.len() / r.outputs_per_lane.max(1))
+        .map(|l| f32::from_bits(r.outputs_of(l)[0][0]))
+        .collect()
+}
+
+/// One quad: top row 1, 2; bottom row 10, 30.
+const QUAD: [f32; 4] = [1.0, 2.0, 10.0, 30.0];
+
+#[test]
+fn fine_derivatives_take_the_lanes_own_row_or_column() {
+    assert_eq!(xs(&run("deriv_rtx_fine", &QUAD)), [1.0, 1.0, 20.0, 20.0]);
+    assert_eq!(xs(&run("deriv_rty_fine", &QUAD)), [9.0, 28.0, 9.0, 28.0]);
+}
+
+#[test]
+fn coarse_derivatives_take_the_top_row_and_left_column() {
+    assert_eq!(xs(&run("deriv_rtx_coarse", &QUAD)), [1.0; 4]);
+    assert_eq!(xs(&run("deriv_rty_coarse", &QUAD)), [9.0; 4]);
+    // deriv_rtx may be either: where they differ, the lane says so.
+    let r = run("deriv_rtx", &QUAD);
+    assert_eq!(xs(&r), [1.0; 4]);
+    let choice = Domain::DerivativeChoice.bit();
+    assert_eq!(r.events[0] & choice, 0);
+    assert_ne!(r.events[2] & choice, 0);
+}
+
+#[test]
+fn an_incomplete_quad_has_undefined_derivatives() {
+    // Six lanes: the second quad has only two.
+    let r = run("deriv_rtx_fine", &[1.0, 2.0, 10.0, 30.0, 5.0, 7.0]);
+    let divergent = Domain::DerivativeDivergent.bit();
+    assert_eq!(r.events[0] & divergent, 0);
+    assert_ne!(r.events[4] & divergent, 0);
+    assert_ne!(r.events[5] & divergent, 0);
+}
