@@ -224,8 +224,28 @@ pub(super) const PROPERTIES: &[Property] = &[
         random: false,
         entry: "adapted/derivative-uniformity",
         what: "derivatives in quad-divergent control flow",
-        plan: Plan::Unreachable(
-            "derivatives need 2×2 pixel quads: compute-wrapped pixel programs have none, and the interpreter has no quads yet (docs/contract.md)",
-        ),
+        // Drawn over quads (docs/harness.md, "Quads"): a branch on a per-pixel input splits
+        // quads, and the derivative (or implicit-LOD sample) inside it runs in some of a quad's
+        // lanes only.
+        plan: Plan::Run(&[
+            concat!(
+                "ps_5_0\ndcl_globalFlags refactoringAllowed\n",
+                "dcl_input_ps linear v0.xyzw\ndcl_input_ps linear v1.xyzw\ndcl_output o0.xyzw\ndcl_temps 2\n",
+                "and r0.xyzw, v0.xyzw, l(7, 7, 7, 7)\nutof r0.xyzw, r0.xyzw\nmov r1.xyzw, l(0, 0, 0, 0)\n",
+                "<and r1.w, v1.x, l(1);and r1.w, v1.x, l(0x80000000)>\nif_nz r1.w\n",
+                "<deriv_rtx_fine;deriv_rty_coarse;deriv_rtx> r1.xyz, r0.xyzx\nendif\n",
+                "mov o0.xyzw, r1.xyzw\nret\n"
+            ),
+            concat!(
+                "ps_5_0\ndcl_globalFlags refactoringAllowed\ndcl_sampler s0, mode_default\n",
+                "dcl_resource_texture2d (float,float,float,float) t0\n",
+                "dcl_input_ps linear v0.xyzw\ndcl_input_ps linear v1.xyzw\ndcl_output o0.xyzw\ndcl_temps 2\n",
+                "and r0.xyzw, v0.xyzw, l(7, 3, 7, 7)\nutof r0.xyzw, r0.xyzw\n",
+                "mul r0.xy, r0.xyxx, l(0.2, 0.333333343, 0, 0)\nmov r1.xyzw, l(0, 0, 0, 0)\n",
+                "and r1.w, v1.x, l(1)\nif_nz r1.w\n",
+                "sample r1.xyzw, r0.xyxx, t0.xyzw, s0\nendif\n",
+                "mov o0.xyzw, r1.xyzw\nret\n"
+            ),
+        ]),
     },
 ];
