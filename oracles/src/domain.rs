@@ -186,6 +186,10 @@ domains! {
     /// LOD. lavapipe answers some quads' derivatives wrongly (its two pixels of a row can get
     /// different x derivatives), and computes coarse derivatives as fine ones.
     QuadDerivative = "quad-derivative",
+    /// A `sample_d` whose gradients give a level of detail of 32 or more (a step of 2^32 texels
+    /// per pixel): every level past the last samples the last one, and lavapipe samples other
+    /// levels there.
+    HugeGradient = "huge-gradient",
 }
 
 impl Domain {

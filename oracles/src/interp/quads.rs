@@ -137,27 +137,41 @@ impl Machine<'_> {
         };
         let (cx, fx) = pairs(l, true);
         let (cy, fy) = pairs(l, false);
-        let mut all = Vec::with_capacity(4);
-        let mut middle = f64::NAN;
-        for (x, y, is_middle) in [(cx, cy, true), (fx, fy, false)] {
-            let (sx, sy) = (step(x), step(y));
-            let euclid = (sx.0.hypot(sx.1)).max(sy.0.hypot(sy.1));
-            let largest = sx.0.abs().max(sx.1.abs()).max(sy.0.abs()).max(sy.1.abs());
-            all.extend([euclid.log2(), largest.log2()]);
-            if is_middle {
-                middle = euclid.log2();
-            }
-        }
-        // A NaN or infinite coordinate in the quad leaves no LOD at all (NaN steps): any level.
-        if all.iter().any(|x| x.is_nan()) {
-            return Some((f32::NAN, f32::NAN, f32::NAN));
-        }
-        // Half a level either way on top: D3D lets a device approximate the LOD (FS §7.18.11),
-        // and the H200 answered outside the four forms above in 10 lanes of 10,000.
-        let lo = all.iter().copied().fold(f64::INFINITY, f64::min) - LOD_SLACK;
-        let hi = all.iter().copied().fold(f64::NEG_INFINITY, f64::max) + LOD_SLACK;
-        Some((lo as f32, middle as f32, hi as f32))
+        Some(lod_range(&[(step(cx), step(cy)), (step(fx), step(fy))]))
     }
+}
+
+/// One pixel step of a sample in texels: (x step, y step), each (u, v).
+pub(super) type Steps = ((f64, f64), (f64, f64));
+
+/// The LOD range of a sample whose screen-space steps in texels (x step, y step) are each of
+/// `candidates` (the first gives the middle): log2 of the longer step, by its length or by its
+/// largest component, widened by [`LOD_SLACK`] each way; all NaN where a step is NaN.
+pub(super) fn lod_range(candidates: &[Steps]) -> (f32, f32, f32) {
+    let mut all = Vec::with_capacity(2 * candidates.len());
+    let mut middle = f64::NAN;
+    for (k, (sx, sy)) in candidates.iter().enumerate() {
+        let euclid = (sx.0.hypot(sx.1)).max(sy.0.hypot(sy.1));
+        let largest = sx.0.abs().max(sx.1.abs()).max(sy.0.abs()).max(sy.1.abs());
+        all.extend([euclid.log2(), largest.log2()]);
+        if k == 0 {
+            middle = euclid.log2();
+        }
+    }
+    // A NaN or infinite coordinate leaves no LOD at all (NaN steps), and a step past the f32
+    // range overflows a device's own (f32) arithmetic: any level.
+    let overflows = candidates
+        .iter()
+        .flat_map(|(sx, sy)| [sx.0, sx.1, sy.0, sy.1])
+        .any(|c| c.abs() > f64::from(f32::MAX));
+    if overflows || all.iter().any(|x| x.is_nan()) {
+        return (f32::NAN, f32::NAN, f32::NAN);
+    }
+    // Half a level either way on top: D3D lets a device approximate the LOD (FS §7.18.11), and
+    // the H200 answered outside the exact forms in 10 lanes of 10,000.
+    let lo = all.iter().copied().fold(f64::INFINITY, f64::min) - LOD_SLACK;
+    let hi = all.iter().copied().fold(f64::NEG_INFINITY, f64::max) + LOD_SLACK;
+    (lo as f32, middle as f32, hi as f32)
 }
 
 #[cfg(test)]

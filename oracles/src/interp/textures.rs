@@ -151,7 +151,7 @@ impl Machine<'_> {
                 }
                 Ok(())
             }
-            Sample | SampleL | SampleB | Gather4 => {
+            Sample | SampleL | SampleB | SampleD | Gather4 => {
                 let coords = self.lane_vec(&ops[1], Consumer::Float, at)?;
                 let t = slot(&ops[2], at)?;
                 let smp = slot(&ops[3], at)?;
@@ -168,6 +168,14 @@ impl Machine<'_> {
                 // In a pixel program `sample` and `sample_b` take their LOD from the quad: a
                 // range, since devices approximate it; the lane is exact only where every LOD
                 // in the range gives the same texel.
+                let gradients = if inst.opcode == SampleD {
+                    Some((
+                        self.lane_vec(&ops[4], Consumer::Float, at)?,
+                        self.lane_vec(&ops[5], Consumer::Float, at)?,
+                    ))
+                } else {
+                    None
+                };
                 let quad_lods: Vec<Option<Option<(f32, f32, f32)>>> = match (
                     self.program.version.stage,
                     inst.opcode,
@@ -176,6 +184,23 @@ impl Machine<'_> {
                     (dxbc::Stage::Pixel, Sample | SampleB, Some(Srv::Texture2d(tex))) => (0..lanes)
                         .map(|l| Some(self.implicit_lod(&coords, l, tex.level_size(0))))
                         .collect(),
+                    // `sample_d`: the LOD of the given gradients, in any stage.
+                    (_, SampleD, Some(Srv::Texture2d(tex))) => match &gradients {
+                        Some((ddx, ddy)) => {
+                            let (w, h) = tex.level_size(0);
+                            let g = |v: &[Vec<u32>; 4], c: usize, l: usize, size: u32| {
+                                f64::from(f32::from_bits(fl::ftz(v[c][l]))) * f64::from(size)
+                            };
+                            (0..lanes)
+                                .map(|l| {
+                                    let sx = (g(ddx, 0, l, w), g(ddx, 1, l, h));
+                                    let sy = (g(ddy, 0, l, w), g(ddy, 1, l, h));
+                                    Some(Some(super::quads::lod_range(&[(sx, sy)])))
+                                })
+                                .collect()
+                        }
+                        None => vec![None; lanes],
+                    },
                     _ => vec![None; lanes],
                 };
                 if let Some(Srv::Texture2d(tex)) = self.res.srvs.get(&t) {
@@ -201,7 +226,11 @@ impl Machine<'_> {
                         texels[l] = match quad_lods[l] {
                             _ if inst.opcode == Gather4 => gather(tex, &sampler, &pos, channel, ev),
                             Some(Some((lo, mid, hi))) => {
-                                raise(ev, Domain::QuadDerivative);
+                                if inst.opcode != SampleD {
+                                    raise(ev, Domain::QuadDerivative);
+                                } else if hi.is_nan() || hi >= HUGE_LOD {
+                                    raise(ev, Domain::HugeGradient);
+                                }
                                 let got = sample(tex, &sampler, &pos, mid + bias, ev);
                                 let mut scratch = 0;
                                 let ends = [lo, hi]
@@ -312,6 +341,10 @@ const FRACTION: f64 = 1.0 / 256.0;
 /// Texel-space positions beyond this magnitude leave the fixed-point range in which D3D's
 /// subtexel precision is required (a decision: 2^15, twice the largest 2D dimension).
 const TEXEL_RANGE: f64 = 32768.0;
+
+/// A level of detail this large (2^32 texels per pixel) is past every texture's last level; a
+/// `sample_d` reaching it enters [`Domain::HugeGradient`].
+const HUGE_LOD: f32 = 32.0;
 
 /// Where one sample is taken: normalised (u, v), the layer already selected, and the
 /// immediate texel offsets.

@@ -86,6 +86,7 @@ fn contract_edges_are_adapted_and_exact_needs_none() {
             "sample",
             "sample_l",
             "sample_b",
+            "sample_d",
             "gather4",
             "ld",
             "resinfo",

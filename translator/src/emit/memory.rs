@@ -373,7 +373,7 @@ impl Ctx<'_> {
                 self.typed(inst)
             }
             Ld => self.texture_load(inst),
-            Sample | SampleL | SampleB | Gather4 => self.sample(inst),
+            Sample | SampleL | SampleB | SampleD | Gather4 => self.sample(inst),
             Resinfo => self.resinfo(inst),
             op if op.info().kind == dxbc::opcodes::Kind::Atomic => self.atomic(inst),
             other => Err(Rejection::new(
@@ -547,7 +547,7 @@ impl Ctx<'_> {
         if !offset.is_empty() {
             self.relies(id::SAMPLE_OFFSETS_2D);
         }
-        if self.stage == Stage::Vertex && inst.opcode == Opcode::SampleL {
+        if self.stage == Stage::Vertex && matches!(inst.opcode, Opcode::SampleL | Opcode::SampleD) {
             self.relies(id::VERTEX_SAMPLING);
         }
         let call = match inst.opcode {
@@ -573,6 +573,19 @@ impl Ctx<'_> {
                     id::UNSUPPORTED,
                     "sample_b outside a pixel program",
                 ));
+            }
+            // Explicit gradients: the spatial xy only, also for an array (the seed's rule).
+            Opcode::SampleD => {
+                let mut g = Vec::new();
+                for op in &ops[4..6] {
+                    let x = self.src(op, 0, Num::Float)?;
+                    let y = self.src(op, 1, Num::Float)?;
+                    g.push(format!("vec2<f32>(bitcast<f32>({x}), bitcast<f32>({y}))"));
+                }
+                format!(
+                    "textureSampleGrad(t{slot}, s{s}, {uv}{layer}, {}, {}{offset})",
+                    g[0], g[1]
+                )
             }
             _ => {
                 // Any LOD past the last level samples the last level (D3D's and WebGPU's clamp),

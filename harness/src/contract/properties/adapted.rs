@@ -190,10 +190,25 @@ pub(super) const PROPERTIES: &[Property] = &[
     Property {
         random: true,
         entry: "supported/sample-d-integer-rounding",
-        what: "integer min/max, shifts, negation, round_ne/round_pi and unsigned compares (the `sample_d` half needs textures)",
-        plan: Plan::Run(&[ps!(
-            "<imax o0.xyzw, v0.xyzw, v1.xyzw;imin o0.xyzw, v0.xyzw, v1.xyzw;umax o0.xyzw, v0.xyzw, v1.xyzw;umin o0.xyzw, v0.xyzw, v1.xyzw;ishl o0.xyzw, v0.xyzw, v1.xyzw;ishr o0.xyzw, v0.xyzw, v1.xyzw;ineg o0.xyzw, v0.xyzw;round_ne o0.xyzw, v0.xyzw;round_pi o0.xyzw, v0.xyzw;ult o0.xyzw, v0.xyzw, v1.xyzw;uge o0.xyzw, v0.xyzw, v1.xyzw>\nret\n"
-        )]),
+        what: "`sample_d` of 2D textures and arrays in both stages (gradients xy only), integer min/max, shifts, negation, round_ne/round_pi and unsigned compares",
+        plan: Plan::Run(&[
+            ps!(
+                "<imax o0.xyzw, v0.xyzw, v1.xyzw;imin o0.xyzw, v0.xyzw, v1.xyzw;umax o0.xyzw, v0.xyzw, v1.xyzw;umin o0.xyzw, v0.xyzw, v1.xyzw;ishl o0.xyzw, v0.xyzw, v1.xyzw;ishr o0.xyzw, v0.xyzw, v1.xyzw;ineg o0.xyzw, v0.xyzw;round_ne o0.xyzw, v0.xyzw;round_pi o0.xyzw, v0.xyzw;ult o0.xyzw, v0.xyzw, v1.xyzw;uge o0.xyzw, v0.xyzw, v1.xyzw>\nret\n"
+            ),
+            // Gradients of (lod · 0.2, 0) and (0, lod · 0.333): a step of `lod` texels.
+            sampling!(
+                ps,
+                "<texture2d;texture2darray>",
+                coords!(),
+                "mul r1.yz, r1.xxxx, l(0, <0.2;1.0>, 0.333333343, 0)\nmov r1.w, l(0)\nsample_d r2.xyzw, r0.xyzx, t0.xyzw, s0, r1.ywyy, r1.wzww"
+            ),
+            sampling!(
+                vs,
+                "texture2d",
+                coords!(),
+                "mul r1.yz, r1.xxxx, l(0, 0.2, 0.333333343, 0)\nmov r1.w, l(0)\nsample_d r2.xyzw, r0.xyxx, t0.xyzw, s0, r1.ywyy, r1.wzww"
+            ),
+        ]),
     },
     Property {
         random: false,
