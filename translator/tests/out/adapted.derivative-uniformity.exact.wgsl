@@ -1,4 +1,4 @@
-// adaptations: adapted/comparison-masks, adapted/derivative-uniformity, adapted/hoisted-vars, adapted/typeless-registers
+// adaptations: adapted/comparison-masks, adapted/hoisted-vars, adapted/typeless-registers
 // dxdiff built-in translator, ps_5_0
 // Derivatives under non-uniform control flow, as D3D11 allowed them.
 diagnostic(off, derivative_uniformity);
