@@ -12,9 +12,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 mod bound;
+mod draw;
 mod enables;
 pub mod executor;
 pub mod isolated;
+pub mod kernel;
 pub mod plan;
 mod sampled;
 pub mod storage;
@@ -22,6 +24,7 @@ pub mod wire;
 pub mod wrap;
 
 use bound::{Bound, Readback};
+use draw::Pipeline;
 use enables::{ENABLE_FEATURES, enable_feature};
 pub use enables::{directive_enables, webgpu_feature};
 use sampled::sampler_descriptor;
@@ -211,21 +214,6 @@ pub struct KernelOutput {
 /// What a pipeline depends on: the module's text, its entry point, and the type of every
 /// (group, binding) bound, the harness's records included.
 type PipelineKey = (String, String, Vec<(u32, u32, String)>);
-
-/// A compiled pipeline: compute, or a render pipeline that draws a fragment kernel over a
-/// grid (`Records::grid`).
-#[derive(Debug, Clone)]
-enum Pipeline {
-    Compute(wgpu::ComputePipeline),
-    Render(wgpu::RenderPipeline),
-}
-
-/// The vertex stage of a fragment kernel's draw: one triangle that covers the viewport.
-const COVERING_TRIANGLE: &str = "@vertex\nfn dxdiff_cover(@builtin(vertex_index) i: u32) -> @builtin(position) vec4<f32> {\n    var p = array<vec2<f32>, 6>(vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(-1.0, 1.0), vec2(1.0, -1.0), vec2(1.0, 1.0));\n    return vec4<f32>(p[i], 0.0, 1.0);\n}\n";
-
-/// The colour target a fragment kernel's draw needs (WebGPU wants one attachment); its writes
-/// are masked off.
-const GRID_TARGET: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
 
 #[derive(Debug, Clone)]
 struct CachedPipeline {
@@ -627,36 +615,11 @@ impl Gpu {
                         immediate_size: 0,
                     });
                     let pipeline = if grid.is_some() {
-                        let cover = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                            label: Some("covering triangle"),
-                            source: wgpu::ShaderSource::Wgsl(COVERING_TRIANGLE.into()),
-                        });
-                        Pipeline::Render(device.create_render_pipeline(
-                            &wgpu::RenderPipelineDescriptor {
-                                label: None,
-                                layout: Some(&layout),
-                                vertex: wgpu::VertexState {
-                                    module: &cover,
-                                    entry_point: Some("dxdiff_cover"),
-                                    compilation_options: Default::default(),
-                                    buffers: &[],
-                                },
-                                primitive: Default::default(),
-                                depth_stencil: None,
-                                multisample: Default::default(),
-                                fragment: Some(wgpu::FragmentState {
-                                    module: &module,
-                                    entry_point: Some(entry_point),
-                                    compilation_options: Default::default(),
-                                    targets: &[Some(wgpu::ColorTargetState {
-                                        format: GRID_TARGET,
-                                        blend: None,
-                                        write_mask: wgpu::ColorWrites::empty(),
-                                    })],
-                                }),
-                                multiview_mask: None,
-                                cache: None,
-                            },
+                        Pipeline::Render(draw::render_pipeline(
+                            &device,
+                            &layout,
+                            &module,
+                            entry_point,
                         ))
                     } else {
                         Pipeline::Compute(device.create_compute_pipeline(
@@ -701,46 +664,9 @@ impl Gpu {
         let mut encoder =
             device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
         match (&pipeline, grid) {
-            (Pipeline::Render(pipeline), Some([width, height])) => {
-                let target = self.scoped(|| {
-                    device
-                        .create_texture(&wgpu::TextureDescriptor {
-                            label: Some("grid target"),
-                            size: wgpu::Extent3d {
-                                width,
-                                height,
-                                depth_or_array_layers: 1,
-                            },
-                            mip_level_count: 1,
-                            sample_count: 1,
-                            dimension: wgpu::TextureDimension::D2,
-                            format: GRID_TARGET,
-                            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
-                            view_formats: &[],
-                        })
-                        .create_view(&Default::default())
-                })?;
-                let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                    label: None,
-                    color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                        view: &target,
-                        depth_slice: None,
-                        resolve_target: None,
-                        ops: wgpu::Operations {
-                            load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
-                            store: wgpu::StoreOp::Discard,
-                        },
-                    })],
-                    depth_stencil_attachment: None,
-                    timestamp_writes: None,
-                    occlusion_query_set: None,
-                    multiview_mask: None,
-                });
-                pass.set_pipeline(pipeline);
-                for (group, g) in (0..).zip(&bind_groups) {
-                    pass.set_bind_group(group, g, &[]);
-                }
-                pass.draw(0..6, 0..1);
+            (Pipeline::Render(pipeline), Some(grid)) => {
+                let target = self.scoped(|| draw::grid_target(&device, grid))?;
+                draw::encode(&mut encoder, pipeline, &bind_groups, &target);
             }
             (Pipeline::Compute(pipeline), None) => {
                 let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
