@@ -85,6 +85,11 @@ struct JobHead<'a> {
     group_count: u32,
     timeout_ms: u64,
     bindings: Vec<JobBinding>,
+    /// A fragment kernel's draw (`Records::grid`): the grid, and the covering vertex stage.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    grid: Option<[u32; 2]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cover: Option<&'static str>,
 }
 
 /// One binding of a job: how the page declares, fills and reads it back.
@@ -491,12 +496,6 @@ impl KernelRunner for Chrome {
         let mut plans = Vec::new();
         let mut jobs = Vec::new();
         for r in requests {
-            if r.records.as_ref().is_some_and(|x| x.grid.is_some()) {
-                out.push(Some(Err(GpuError::Feature(
-                    "2×2 pixel quads: the browser page runs compute kernels only, not the render pipeline a pixel program with derivatives needs".into(),
-                ))));
-                continue;
-            }
             if let Some(name) = self.missing_feature(&r.wgsl) {
                 out.push(Some(Err(GpuError::Feature(format!(
                     "`enable {name};` ({} does not grant it)",
@@ -520,6 +519,12 @@ impl KernelRunner for Chrome {
                 group_count: p.group_count,
                 timeout_ms: self.opts.timeout.as_millis() as u64,
                 bindings: job_bindings(&p),
+                grid: r.records.as_ref().and_then(|x| x.grid),
+                cover: r
+                    .records
+                    .as_ref()
+                    .and_then(|x| x.grid)
+                    .map(|_| crate::gpu::COVER_WGSL),
             };
             let head = serde_json::to_value(&head).unwrap_or_default();
             let words = p.bindings.iter().map(plan::Planned::full_words).collect();

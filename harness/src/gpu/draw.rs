@@ -10,8 +10,9 @@ pub(super) enum Pipeline {
     Render(wgpu::RenderPipeline),
 }
 
-/// The vertex stage of the draw: two triangles that cover the viewport exactly.
-const COVER: &str = "@vertex\nfn dxdiff_cover(@builtin(vertex_index) i: u32) -> @builtin(position) vec4<f32> {\n    var p = array<vec2<f32>, 6>(vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(-1.0, 1.0), vec2(1.0, -1.0), vec2(1.0, 1.0));\n    return vec4<f32>(p[i], 0.0, 1.0);\n}\n";
+/// The vertex stage of the draw: two triangles that cover the viewport exactly (entry point
+/// `dxdiff_cover`; the browser page draws with the same module).
+pub const COVER: &str = "@vertex\nfn dxdiff_cover(@builtin(vertex_index) i: u32) -> @builtin(position) vec4<f32> {\n    var p = array<vec2<f32>, 6>(vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(-1.0, 1.0), vec2(1.0, -1.0), vec2(1.0, 1.0));\n    return vec4<f32>(p[i], 0.0, 1.0);\n}\n";
 
 /// The colour target the draw needs (WebGPU wants one attachment); its writes are masked off.
 const GRID_TARGET: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;

@@ -24,6 +24,7 @@ pub mod wire;
 pub mod wrap;
 
 use bound::{Bound, Readback};
+pub use draw::COVER as COVER_WGSL;
 use draw::Pipeline;
 use enables::{ENABLE_FEATURES, enable_feature};
 pub use enables::{directive_enables, webgpu_feature};

@@ -584,6 +584,16 @@ pub fn wrap_as(
                     message: e.to_string(),
                 })
             })?;
+    // The module's global diagnostic filters (`diagnostic(off, derivative_uniformity);`), which
+    // naga's writer leaves out: without them a browser rejects derivatives the translator
+    // placed in non-uniform control flow on purpose.
+    let filters: String = wgsl
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("diagnostic(") && !text.contains(*l))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    text.insert_str(0, &filters);
     let records_group = free_group(&module);
     let mut lane_uniforms = Vec::new();
     if per_invocation_uniforms {
