@@ -460,12 +460,12 @@ fn sample_level(
     at: &Coords,
     ev: &mut Events,
 ) -> [f64; 4] {
-    let (w, h) = t.level_size(level);
-    let (x, y) = (axis(at.u, w, ev), axis(at.v, h, ev));
-    let (ox, oy) = (i64::from(at.offsets[0]), i64::from(at.offsets[1]));
     let get = |x: i64, y: i64| fetch(t, s, level, at.layer, x, y);
     let as_f64 = |t: [u32; 4]| t.map(|b| f64::from(f32::from_bits(b)));
     if !s.linear {
+        let (w, h) = t.level_size(level);
+        let (x, y) = (axis(at.u, w, ev), axis(at.v, h, ev));
+        let (ox, oy) = (i64::from(at.offsets[0]), i64::from(at.offsets[1]));
         let (ix, iy) = (floor_i64(x), floor_i64(y));
         let texel = get(ix + ox, iy + oy);
         // Across a boundary closer than the subtexel precision, the neighbour is an answer too.
@@ -481,9 +481,7 @@ fn sample_level(
         }
         return as_f64(texel);
     }
-    let (x, y) = (x - 0.5, y - 0.5);
-    let (fx, fy) = (x - x.floor(), y - y.floor());
-    let (x0, y0) = (floor_i64(x) + ox, floor_i64(y) + oy);
+    let (x0, y0, fx, fy) = bilinear(t, level, at, ev);
     let quad = [
         get(x0, y0),
         get(x0 + 1, y0),
@@ -514,11 +512,7 @@ fn sample_level(
 /// (lavapipe does), so that neighbour counts too.
 fn blend_plain(t: &Texture2d, s: &Sampler, level: usize, at: &Coords, all_same: bool) -> bool {
     let (w, h) = t.level_size(level);
-    let mut scratch = 0;
-    let x = axis(at.u, w, &mut scratch) - 0.5;
-    let y = axis(at.v, h, &mut scratch) - 0.5;
-    let x0 = floor_i64(x) + i64::from(at.offsets[0]);
-    let y0 = floor_i64(y) + i64::from(at.offsets[1]);
+    let (x0, y0, ..) = bilinear(t, level, at, &mut 0);
     let xs = touched(x0, w, s.address[0]);
     let ys = touched(y0, h, s.address[1]);
     xs.iter().all(|&tx| {
@@ -529,6 +523,19 @@ fn blend_plain(t: &Texture2d, s: &Sampler, level: usize, at: &Coords, all_same: 
             })
         })
     })
+}
+
+/// The footprint of a bilinear blend (or a gather) in `level`: the top-left texel, offsets
+/// included, and the weights' fractions along x and y.
+fn bilinear(t: &Texture2d, level: usize, at: &Coords, ev: &mut Events) -> (i64, i64, f64, f64) {
+    let (w, h) = t.level_size(level);
+    let (x, y) = (axis(at.u, w, ev) - 0.5, axis(at.v, h, ev) - 0.5);
+    (
+        floor_i64(x) + i64::from(at.offsets[0]),
+        floor_i64(y) + i64::from(at.offsets[1]),
+        x - x.floor(),
+        y - y.floor(),
+    )
 }
 
 /// The texel columns (or rows) a linear blend starting at `i0` may read in a level of `n`:
@@ -609,19 +616,11 @@ fn gather(t: &Texture2d, s: &Sampler, at: &Coords, channel: usize, ev: &mut Even
     if s.linear && t.mips.len() > 1 {
         raise(ev, Domain::GatherMipmapped);
     }
-    let (w, h) = t.level_size(0);
-    let (x, y) = (axis(at.u, w, ev) - 0.5, axis(at.v, h, ev) - 0.5);
-    let edge = |f: f64| {
-        let d = f - f.floor();
-        !(FRACTION..=1.0 - FRACTION).contains(&d)
-    };
-    if edge(x) || edge(y) {
+    let (x0, y0, fx, fy) = bilinear(t, 0, at, ev);
+    let edge = |d: f64| !(FRACTION..=1.0 - FRACTION).contains(&d);
+    if edge(fx) || edge(fy) {
         raise(ev, Domain::FilterPrecision);
     }
-    let (x0, y0) = (
-        floor_i64(x) + i64::from(at.offsets[0]),
-        floor_i64(y) + i64::from(at.offsets[1]),
-    );
     let c = |x: i64, y: i64| fetch(t, s, 0, at.layer, x, y)[channel & 3];
     let texels = [c(x0, y0 + 1), c(x0 + 1, y0 + 1), c(x0 + 1, y0), c(x0, y0)];
     if t.float && texels.iter().any(|w| f32::from_bits(*w).is_subnormal()) {

@@ -526,7 +526,8 @@ impl Ctx<'_> {
             } else {
                 format!("i32(round(bitcast<f32>({tz})))")
             };
-            format!(", select({index}, 0, ({tz} & 0x7fffffffu) > 0x7f800000u)")
+            let isnan = self.helper("d3d_isnan");
+            format!(", select({index}, 0, {isnan}({tz}))")
         } else {
             String::new()
         };
@@ -609,8 +610,9 @@ impl Ctx<'_> {
     fn nan_as_zero(&mut self, bits: &str) -> String {
         let (b, f) = (self.fresh(), self.fresh());
         self.line(&format!("let {b} = {bits};"));
+        let isnan = self.helper("d3d_isnan");
         self.line(&format!(
-            "let {f} = select(bitcast<f32>({b}), 0.0, ({b} & 0x7fffffffu) > 0x7f800000u);"
+            "let {f} = select(bitcast<f32>({b}), 0.0, {isnan}({b}));"
         ));
         f
     }
