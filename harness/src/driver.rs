@@ -249,6 +249,9 @@ pub fn differences(reference: &Results, rk: usize, got: &Results, gk: usize) -> 
             continue;
         }
         let (want, have) = (reference.outputs_of(rk, i), got.outputs_of(gk, i));
+        if want == have {
+            continue;
+        }
         for (reg, mask) in got.observed.iter().enumerate() {
             for c in (0..4).filter(|c| mask & (1 << c) != 0) {
                 let w = want.get(reg).map_or(0, |x| x[c]);
@@ -299,8 +302,28 @@ pub fn judge_vector(
     got: &Results,
     gk: usize,
 ) -> Verdict {
+    judge_words(
+        judge,
+        batch,
+        k,
+        reference,
+        rk,
+        &differences(reference, rk, got, gk),
+    )
+}
+
+/// The worst verdict over `diffs`, words of vector `k` of `batch` (`rk` in the reference's
+/// results): the one place a difference is judged, for a whole vector or part of one.
+pub fn judge_words(
+    judge: &Judge,
+    batch: &Batch,
+    k: usize,
+    reference: &Results,
+    rk: usize,
+    diffs: &[Difference],
+) -> Verdict {
     let mut v = Verdict::Match;
-    for d in differences(reference, rk, got, gk) {
+    for d in diffs {
         v = v.worst(match d.place {
             Place::Discard { invocation } => judge.attribute(reference.events_of(rk, invocation)),
             Place::Output {
@@ -326,9 +349,38 @@ pub fn judge_vector(
     v
 }
 
+/// The verdict and widest distance of component `c` of candidate vector `gk`, judged against
+/// vector `j` of `solo`: the reference run of that component's input alone (its vector `j` in
+/// `solo_batch`), so the judge reads the catalog domains of that input and no other. For
+/// batches whose lanes carry an independent input in each component (`sweep`); a discard or
+/// a UAV word belongs to every component.
+pub fn judge_component(
+    judge: &Judge,
+    solo_batch: &Batch,
+    solo: &Results,
+    j: usize,
+    got: &Results,
+    gk: usize,
+    c: usize,
+) -> (Verdict, Option<Distance>) {
+    let mine: Vec<Difference> = differences(solo, j, got, gk)
+        .into_iter()
+        .filter(|d| !matches!(d.place, Place::Output { comp, .. } if comp != c))
+        .collect();
+    (
+        judge_words(judge, solo_batch, j, solo, j, &mine),
+        widest(&mine),
+    )
+}
+
 /// The widest distance among vector `rk`'s differences (`None` when none differs).
 pub fn distance(reference: &Results, rk: usize, got: &Results, gk: usize) -> Option<Distance> {
-    differences(reference, rk, got, gk)
+    widest(&differences(reference, rk, got, gk))
+}
+
+/// The widest distance among `diffs`: a discard has no ULP distance.
+fn widest(diffs: &[Difference]) -> Option<Distance> {
+    diffs
         .iter()
         .map(|d| match d.place {
             Place::Discard { .. } => Distance::Other,
@@ -361,14 +413,20 @@ pub fn differential(
     let got = if live.is_empty() {
         Results::new(0, batch.invocations, 0)
     } else {
-        candidate
-            .run(&cand, &batch.select(&live), 0)
-            .unwrap_or_else(|skip| {
-                let mut r = Results::new(live.len(), batch.invocations, 0);
-                r.missing = vec![Some(Inconclusive::Candidate(skip.detail.clone())); live.len()];
-                r.stopped = Some(skip);
-                r
-            })
+        // Every vector live (the common case): the batch itself, not a copy of it.
+        let selected;
+        let to_run = if live.len() == batch.vectors {
+            batch
+        } else {
+            selected = batch.select(&live);
+            &selected
+        };
+        candidate.run(&cand, to_run, 0).unwrap_or_else(|skip| {
+            let mut r = Results::new(live.len(), batch.invocations, 0);
+            r.missing = vec![Some(Inconclusive::Candidate(skip.detail.clone())); live.len()];
+            r.stopped = Some(skip);
+            r
+        })
     };
     timing.candidate = t1.elapsed().as_secs_f64();
     let t2 = Instant::now();

@@ -1,15 +1,32 @@
-//! Work on all cores: one helper every command uses to spread independent items over threads.
+//! Work on all cores: one helper every command uses to spread independent items over threads,
+//! and the one place that says how many threads that is.
 
-/// `f` over `items` on all cores, results in order. A thread that panics gives `fallback()`
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Workers sharing this process's cores (`--jobs`, `--adapter all`).
+static SHARERS: AtomicUsize = AtomicUsize::new(1);
+
+/// `n` workers run at once from now on, each in its own thread; each gets an equal share of
+/// the cores for its own threads. Without this, 16 workers on 16 cores would each start 16
+/// interpreter threads per batch: 256 threads contending for the cores and the allocator.
+pub fn share_cores(n: usize) {
+    SHARERS.store(n.max(1), Ordering::Relaxed);
+}
+
+/// Threads one worker may use: its share of the cores, at least one.
+pub fn threads() -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    (cores / SHARERS.load(Ordering::Relaxed).max(1)).max(1)
+}
+
+/// `f` over `items` on this worker's share of the cores ([`threads`]), results in order. A thread that panics gives `fallback()`
 /// for each of its items, so one bad item never loses the others' results.
 pub fn par_map<T: Sync, R: Send>(
     items: &[T],
     f: impl Fn(&T) -> R + Sync,
     fallback: impl Fn() -> R,
 ) -> Vec<R> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(items.len().max(1));
+    let threads = threads().min(items.len().max(1));
     let per = items.len().div_ceil(threads).max(1);
     let f = &f;
     std::thread::scope(|s| {

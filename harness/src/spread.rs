@@ -129,6 +129,7 @@ where
         n,
     };
     let work = &work;
+    crate::parallel::share_cores(workers.len());
     let mut results: Vec<Result<T, E>> = std::thread::scope(|s| {
         let handles: Vec<_> = workers
             .iter()
@@ -148,6 +149,8 @@ where
             })
             .collect()
     });
+    // Failed shards rerun one at a time, with all the cores.
+    crate::parallel::share_cores(1);
     let working = results.iter().position(Result::is_ok);
     for (k, r) in results.iter_mut().enumerate() {
         if let (Err(e), Some(d)) = (&*r, working) {

@@ -1,6 +1,6 @@
 //! `dxdiff sweep`: every 32-bit input of one-source ops in a range, interpreter against GPU,
-//! every input judged. Inputs stream in chunks of [`CHUNK`] (one input per lane, in all four
-//! components), so memory stays bounded at any range; the state (`DIR/sweep.json`,
+//! every input judged. Inputs stream in chunks of [`CHUNK`] (four inputs per lane, one per
+//! component, each judged on its own component), so memory stays bounded at any range; the state (`DIR/sweep.json`,
 //! `reports::sweep`) is written after every chunk, so an interrupted sweep resumes where it
 //! stopped. The first mismatching chunks of each op save a case.
 
@@ -16,8 +16,8 @@ use crate::outdir::{OutDir, write_atomic};
 use crate::translators::Shared;
 use crate::verify::{Options, Verifier};
 
-/// Inputs per chunk: one dispatch, and one state write.
-pub const CHUNK: u64 = 1 << 20;
+/// Inputs per chunk: one dispatch of a quarter as many lanes, and one state write.
+pub const CHUNK: u64 = 1 << 22;
 /// Cases saved per op at most.
 const CASES_PER_OP: usize = 4;
 
@@ -126,9 +126,14 @@ pub fn program(spec: &str) -> Result<SingleOp, SweepError> {
     Ok(p)
 }
 
-/// The chunk of inputs `start..start + n`, each in all four components of its lane.
+/// The chunk of inputs `start..start + n`, four to a lane in component order. The ops are
+/// per component, so each component is an independent run of the op; the last lane repeats
+/// its last input where `n` is not a multiple of four (those components are not counted).
 fn chunk(start: u64, n: u64) -> Batch {
-    let inputs = (start..start + n).map(|x| [x as u32; 4]).collect();
+    let last = start + n.max(1) - 1;
+    let inputs = (0..n.div_ceil(4))
+        .map(|l| std::array::from_fn(|c| (start + 4 * l + c as u64).min(last) as u32))
+        .collect();
     Batch::lanes(1, inputs, Resources::default())
 }
 
@@ -206,7 +211,8 @@ pub fn run(o: &SweepOptions, adapter: &str) -> Result<(State, String), SweepErro
             }
             let name = format!("{}-{start:08x}", st.ops[k].op.replace(':', "-"));
             let batch = chunk(start, n);
-            let r = crate::verify::guarded(&name, || v.single_over(&name, p, &batch));
+            let r =
+                crate::verify::guarded(&name, || v.single_over(&name, p, &batch, Some(n as usize)));
             let op = &mut st.ops[k];
             op.tally.merge(&r.tally);
             if let Some(why) = &r.skipped
@@ -253,8 +259,15 @@ mod tests {
         assert_eq!(program("add").expect_err("two sources").code(), "sweep.op");
         assert_eq!(program("nope").expect_err("unknown").code(), "sweep.op");
         assert_eq!(program("mov:sat").expect_err("modifier").code(), "sweep.op");
-        let b = chunk(0xffff_fffe, 2);
+        let b = chunk(0xffff_fffa, 6);
         assert_eq!(b.vectors, 2);
-        assert_eq!(b.invocation(1, 0), &[[u32::MAX; 4]]);
+        assert_eq!(
+            b.invocation(0, 0),
+            &[[0xffff_fffa, 0xffff_fffb, 0xffff_fffc, 0xffff_fffd]]
+        );
+        assert_eq!(
+            b.invocation(1, 0),
+            &[[0xffff_fffe, u32::MAX, u32::MAX, u32::MAX]]
+        );
     }
 }

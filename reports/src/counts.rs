@@ -122,21 +122,26 @@ impl Distance {
 impl Tally {
     /// Count one lane's verdict; true when it is a mismatch.
     pub fn add(&mut self, verdict: &Verdict) -> bool {
-        self.counts.lanes += 1;
+        self.add_n(verdict, 1)
+    }
+
+    /// Count `n` lanes of the same verdict; true when it is a mismatch (and `n` is not 0).
+    pub fn add_n(&mut self, verdict: &Verdict, n: u64) -> bool {
+        self.counts.lanes += n;
         match verdict {
-            Verdict::Match => self.counts.matched += 1,
-            Verdict::Within => self.counts.within += 1,
+            Verdict::Match => self.counts.matched += n,
+            Verdict::Within => self.counts.within += n,
             Verdict::Adapted(ids) => {
-                self.counts.adapted += 1;
+                self.counts.adapted += n;
                 for id in ids {
-                    *self.adapted_by.entry(id.clone()).or_default() += 1;
+                    *self.adapted_by.entry(id.clone()).or_default() += n;
                 }
             }
             Verdict::Mismatch => {
-                self.counts.mismatch += 1;
-                return true;
+                self.counts.mismatch += n;
+                return n > 0;
             }
-            Verdict::Inconclusive(_) => self.counts.inconclusive += 1,
+            Verdict::Inconclusive(_) => self.counts.inconclusive += n,
         }
         false
     }

@@ -42,7 +42,7 @@ pub struct SweepArgs {
     /// No progress on stderr.
     #[arg(long, short)]
     quiet: bool,
-    /// Run only shard K of N (0 <= K < N): the chunks of 2^20 inputs K modulo N of each op;
+    /// Run only shard K of N (0 <= K < N): the chunks of 2^22 inputs K modulo N of each op;
     /// `dxdiff merge` puts the shards' folders back together.
     #[arg(long)]
     shard: Option<reports::shard::Shard>,

@@ -7,9 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use oracles::interp::{
-    Finding, InterpError, Resources, run_dispatch, run_invocations, run_invocations_on,
-};
+use oracles::interp::{Finding, InterpError, Resources, run_dispatch, run_invocations_on};
 use oracles::verdict::{Inconclusive, Skip, SkipKind};
 
 use super::{Batch, Executor, Facts, Prepared, Results, Unit};
@@ -107,12 +105,18 @@ impl Executor for Interpreter {
         let has_uavs = batch.resources.iter().any(|r| !r.uavs.is_empty());
         // Lanes that share everything run as one batch over all cores.
         if !compute && batch.shared_resources() && !has_uavs && batch.invocations == 1 {
-            let lanes: Vec<Vec<[u32; 4]>> = (0..batch.vectors)
-                .map(|k| batch.invocation(k, 0).to_vec())
-                .collect();
+            // Slices of the batch: no copy per lane.
+            let lanes: Vec<&[[u32; 4]]> =
+                (0..batch.vectors).map(|k| batch.invocation(k, 0)).collect();
             let mut res: Resources = (*batch.resources[0]).clone();
-            let b = run_invocations(program, &mut res, &lanes, budget)
-                .map_err(|e| Skip::new(SkipKind::Interpreter, missing(&e).to_string()))?;
+            let b = run_invocations_on(
+                program,
+                &mut res,
+                &lanes,
+                budget,
+                crate::parallel::threads(),
+            )
+            .map_err(|e| Skip::new(SkipKind::Interpreter, missing(&e).to_string()))?;
             let mut r = Results::new(batch.vectors, 1, b.outputs_per_lane);
             r.outputs = b.outputs;
             r.discarded = b.discarded;

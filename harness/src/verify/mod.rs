@@ -5,6 +5,7 @@
 //! a mismatch is shrunk and saved as a `dxdiff-case/1` file that `dxdiff replay` reproduces.
 
 pub mod cases;
+mod packed;
 mod program;
 
 pub use program::Origin;

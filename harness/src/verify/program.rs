@@ -13,6 +13,7 @@ use translator::Translation;
 use translator::manifest::BindingKind;
 
 use super::Verifier;
+use super::packed::{self, Solo};
 use crate::driver::{Differential, Policy, differential};
 use crate::exec::{Batch, Executor, Unit};
 use crate::{counterexample, inputs, shrink};
@@ -55,23 +56,77 @@ pub(super) fn detail(
     }
 }
 
-/// Count a differential run into a report: every vector's verdict, why the candidate stopped
-/// (if it did), and an interpreter that could not run a vector.
-fn tally(report: &mut ProgramReport, d: &Differential) -> Option<usize> {
+/// How a batch's lanes are counted.
+#[derive(Debug, Clone, Copy)]
+pub enum Lanes<'a> {
+    /// One verdict per vector.
+    Vectors,
+    /// Each output component is its own input (`sweep`), judged alone ([`packed`]); only
+    /// the first `inputs` components of the batch count (the last lane may be padded).
+    Components {
+        /// The judge of the run.
+        judge: &'a Judge,
+        /// The reference's runs of the differing components.
+        solo: &'a Solo,
+        /// How many components are inputs.
+        inputs: usize,
+    },
+}
+
+/// Count `n` lanes of vector `k` with verdict `v` (and `dist`, the widest distance of one
+/// lane that differs); `first` keeps the first mismatching vector.
+fn count(
+    report: &mut ProgramReport,
+    first: &mut Option<usize>,
+    k: usize,
+    v: &Verdict,
+    dist: Option<reports::counts::Distance>,
+    n: u64,
+) {
+    if report.tally.add_n(v, n) {
+        first.get_or_insert(k);
+    }
+    if matches!(v, Verdict::Within | Verdict::Adapted(_) | Verdict::Mismatch)
+        && let Some(dist) = dist
+    {
+        report.tally.add_distance(dist);
+    }
+    if let Verdict::Inconclusive(Inconclusive::Reference(why)) = v
+        && report.skipped.is_none()
+    {
+        report.skip(&Skip::new(SkipKind::Interpreter, why.clone()));
+    }
+}
+
+/// Count a differential run into a report: every vector's verdict (or each of its components',
+/// see [`Lanes`]), why the candidate stopped (if it did), and an interpreter that could not run
+/// a vector.
+fn tally(report: &mut ProgramReport, d: &Differential, lanes: Lanes<'_>) -> Option<usize> {
     let mut first = None;
     for (k, v) in d.verdicts.iter().enumerate() {
-        if report.tally(v) {
-            first.get_or_insert(k);
-        }
-        if matches!(v, Verdict::Within | Verdict::Adapted(_) | Verdict::Mismatch)
-            && let Some(dist) = d.distance(k)
-        {
-            report.tally.add_distance(dist);
-        }
-        if let Verdict::Inconclusive(Inconclusive::Reference(why)) = v
-            && report.skipped.is_none()
-        {
-            report.skip(&Skip::new(SkipKind::Interpreter, why.clone()));
+        match lanes {
+            Lanes::Vectors => {
+                let differs =
+                    matches!(v, Verdict::Within | Verdict::Adapted(_) | Verdict::Mismatch);
+                let dist = if differs { d.distance(k) } else { None };
+                count(report, &mut first, k, v, dist, 1);
+            }
+            Lanes::Components {
+                judge,
+                solo,
+                inputs,
+            } => {
+                let n = packed::valid(inputs, k);
+                if packed::whole(v) {
+                    // Nothing differed: the same verdict for each of its inputs.
+                    count(report, &mut first, k, v, None, n as u64);
+                    continue;
+                }
+                for c in 0..n {
+                    let (v, dist) = solo.judge(judge, d, k, c);
+                    count(report, &mut first, k, &v, dist, 1);
+                }
+            }
         }
     }
     if let Some(s) = &d.stopped {
@@ -154,12 +209,19 @@ impl Verifier {
         let t_in = Instant::now();
         let batch = inputs::single_op(self.opts.seed, op.opcode, op.sources, self.opts.cases);
         self.clock("inputs", t_in);
-        self.single_over(op.opcode.mnemonic(), op, &batch)
+        self.single_over(op.opcode.mnemonic(), op, &batch, None)
     }
 
     /// Verify one single-instruction program over the given vectors, reported as `name` (the
-    /// stem of its counterexample, if one is saved).
-    pub fn single_over(&mut self, name: &str, op: &SingleOp, batch: &Batch) -> ProgramReport {
+    /// stem of its counterexample, if one is saved). With `packed`, each lane's components are
+    /// independent inputs, the first `packed` of them counted one by one ([`Lanes::Components`]).
+    pub fn single_over(
+        &mut self,
+        name: &str,
+        op: &SingleOp,
+        batch: &Batch,
+        packed: Option<usize>,
+    ) -> ProgramReport {
         let mut report = ProgramReport::new(name);
         let (shader, t) = match self.translate(&op.blob) {
             Ok(x) => x,
@@ -182,7 +244,16 @@ impl Verifier {
                 return report;
             }
         };
-        if let Some(k) = tally(&mut report, &d)
+        let solo = packed.map(|n| Solo::run(&mut self.interp, &unit, batch, &d, n));
+        let lanes = match (&solo, packed) {
+            (Some(solo), Some(inputs)) => Lanes::Components {
+                judge: &judge,
+                solo,
+                inputs,
+            },
+            _ => Lanes::Vectors,
+        };
+        if let Some(k) = tally(&mut report, &d, lanes)
             && self.opts.counterexamples
         {
             let outputs: Vec<usize> = (0..d.reference.outputs_per_invocation).collect();
@@ -312,7 +383,7 @@ impl Verifier {
         if let Some(f) = &d.reference.facts {
             events.extend_from_slice(&f.events);
         }
-        let Some(k) = tally(&mut report, &d) else {
+        let Some(k) = tally(&mut report, &d, Lanes::Vectors) else {
             return report;
         };
         if !self.opts.counterexamples {

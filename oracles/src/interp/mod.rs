@@ -345,10 +345,10 @@ pub const BATCH_LANES: usize = 1024;
 /// writes UAVs (whose results would then depend on the order). The budget counts instructions
 /// per batch; when a batch exhausts it, its unfinished lanes are marked inconclusive and
 /// everything finished is kept.
-pub fn run_invocations(
+pub fn run_invocations<L: AsRef<[[u32; 4]]> + Sync>(
     program: &Program,
     res: &mut Resources,
-    inputs: &[Vec<[u32; 4]>],
+    inputs: &[L],
     budget: u64,
 ) -> Result<BatchResult, InterpError> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -356,10 +356,10 @@ pub fn run_invocations(
 }
 
 /// [`run_invocations`] on at most `threads` threads.
-pub fn run_invocations_on(
+pub fn run_invocations_on<L: AsRef<[[u32; 4]]> + Sync>(
     program: &Program,
     res: &mut Resources,
-    inputs: &[Vec<[u32; 4]>],
+    inputs: &[L],
     budget: u64,
     threads: usize,
 ) -> Result<BatchResult, InterpError> {
@@ -380,7 +380,7 @@ pub fn run_invocations_on(
             Opcode::DclUavTyped | Opcode::DclUavRaw | Opcode::DclUavStructured
         )
     });
-    let chunks: Vec<&[Vec<[u32; 4]>]> = inputs.chunks(BATCH_LANES).collect();
+    let chunks: Vec<&[L]> = inputs.chunks(BATCH_LANES).collect();
     let threads = threads.max(1).min(chunks.len());
     let mut results: Vec<Result<BatchResult, InterpError>> = Vec::with_capacity(chunks.len());
     if writes_uavs || threads <= 1 {
@@ -432,11 +432,11 @@ pub fn run_invocations_on(
 
 /// Batches of pixel/vertex invocations, run one after another on one machine (its register
 /// files are allocated once and cleared between batches).
-fn run_batches(
+fn run_batches<L: AsRef<[[u32; 4]]>>(
     program: &Program,
     l: &Layout,
     res: &mut Resources,
-    batches: &[&[Vec<[u32; 4]>]],
+    batches: &[&[L]],
     budget: u64,
 ) -> Result<BatchResult, InterpError> {
     let mut all = BatchResult::default();
@@ -464,15 +464,15 @@ fn run_batches(
     Ok(all)
 }
 
-fn run_one(
+fn run_one<L: AsRef<[[u32; 4]]>>(
     m: &mut Machine<'_>,
     l: &Layout,
-    inputs: &[Vec<[u32; 4]>],
+    inputs: &[L],
     budget: u64,
 ) -> Result<BatchResult, InterpError> {
     let lanes = inputs.len();
     for (lane, regs) in inputs.iter().enumerate() {
-        for (r, v) in regs.iter().enumerate().take(l.inputs) {
+        for (r, v) in regs.as_ref().iter().enumerate().take(l.inputs) {
             for (c, w) in v.iter().enumerate() {
                 m.inputs.set(r, c, lane, *w);
             }

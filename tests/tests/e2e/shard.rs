@@ -188,7 +188,7 @@ fn a_sweep_in_two_shards_merges_into_the_unsharded_sweep() {
     let run = |dir: &Path, shard: Option<&str>| {
         let mut c = dxdiff();
         c.args(["sweep", "rsq", "mov_sat:negabs", "--from", "0x3f800000"])
-            .args(["--to", "0x3f9fffff", "--profile", "exact", "-q", "--out"])
+            .args(["--to", "0x3fffffff", "--profile", "exact", "-q", "--out"])
             .arg(dir);
         if let Some(s) = shard {
             c.args(["--shard", s]);

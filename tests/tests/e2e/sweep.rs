@@ -8,9 +8,9 @@ use crate::support::*;
 use std::path::Path;
 use std::process::Output;
 
-/// 2^21 inputs from 1.0: two chunks of 2^20.
+/// 2^23 inputs from 1.0: two chunks of 2^22.
 const FROM: &str = "0x3f800000";
-const TO: &str = "0x3f9fffff";
+const TO: &str = "0x3fffffff";
 
 fn sweep(dir: &Path, ops: &[&str], to: &str) -> Output {
     dxdiff()
@@ -47,16 +47,16 @@ fn a_sweep_judges_every_input_and_resumes_where_it_stopped() {
     assert_eq!(first.status.code(), Some(0), "{text}");
     let last = text.lines().last().unwrap_or("");
     assert!(
-        last.starts_with("sweep: 2 ops, 4194304 inputs: ") && last.ends_with(" 0 mismatch"),
+        last.starts_with("sweep: 2 ops, 16777216 inputs: ") && last.ends_with(" 0 mismatch"),
         "{last}"
     );
     assert!(dir.join("report.html").is_file() && dir.join("report.md").is_file());
     let done = state(&dir);
-    assert_eq!(done["ops"][1]["next"], 0x3fa0_0000u64);
+    assert_eq!(done["ops"][1]["next"], 0x4000_0000u64);
     // Interrupted after the second op's first chunk: its state as it was then (every input of
     // an exact move matches, so the chunk's counts are known).
     let mut cut = done.clone();
-    let chunk = 1u64 << 20;
+    let chunk = 1u64 << 22;
     cut["ops"][1]["next"] = (0x3f80_0000u64 + chunk).into();
     for k in ["lanes", "matched"] {
         let n = cut["ops"][1]["counts"][k].as_u64().expect("count");
