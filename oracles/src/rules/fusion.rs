@@ -63,7 +63,29 @@ fn fusion_sensitive(terms: &[(u32, u32)], unfused: f32) -> bool {
     {
         return false;
     }
+    if !large && two_with_one_exact(t, &differs) {
+        return false;
+    }
     other_orders_differ(t, differs)
+}
+
+/// Whether every evaluation of a sum of two products, one of them exact in f32, rounds alike:
+/// `mad` (its second product is `c · 1`) and many `dp2` lanes. With two products the order
+/// of the one addition does not matter, and fusing the exact product is the same as adding
+/// it, so the evaluations are the unfused sum and the one fused with the inexact product,
+/// which is the exactly rounded sum the caller has already compared. Only a shared operand
+/// (a factored form) adds another, so a pair that shares one is left to the full search. The
+/// answer is the one [`other_orders_differ`] would give (a test holds them together); this
+/// takes the search off most lanes of every `mad`.
+fn two_with_one_exact(t: &[(f32, f32)], differs: impl Fn(f32) -> bool) -> bool {
+    let [(a, b), (c, d)] = t else {
+        return false;
+    };
+    let exact = |x: f32, y: f32| f64::from(x * y) == f64::from(x) * f64::from(y);
+    let shared = [a, b]
+        .iter()
+        .any(|s| s.to_bits() == c.to_bits() || s.to_bits() == d.to_bits());
+    (exact(*a, *b) || exact(*c, *d)) && !shared && !differs(a * b + c * d)
 }
 
 /// The slow half of [`fusion_sensitive`], for the rare lane near a rounding boundary: kept out
@@ -126,7 +148,61 @@ fn other_orders_differ(t: &[(f32, f32)], differs: impl Fn(f32) -> bool) -> bool 
 #[cfg(test)]
 mod tests {
     use super::super::float::{dp2, dp3, dp4};
+    use super::{other_orders_differ, two_with_one_exact};
     use crate::domain::Domain as D;
+
+    /// The shortcut for two products answers as the full search does: over a million pairs
+    /// (close exponents, both signs, `mad`'s `c · 1`, small integers whose products are exact,
+    /// shared operands), whenever it says "all alike" the search finds no evaluation that
+    /// differs, and it takes most `mad` lanes.
+    #[test]
+    fn the_two_product_shortcut_agrees_with_the_full_search() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let (mut taken, mut mads) = (0, 0);
+        for i in 0..1_000_000 {
+            let mut f = || {
+                let r = next();
+                match r % 8 {
+                    0 => ((r >> 8) % 64) as f32 - 32.0,
+                    _ => f32::from_bits(
+                        (((r >> 63) as u32) << 31)
+                            | ((120 + (r >> 3) % 16) as u32) << 23
+                            | ((r >> 20) as u32 & 0x7f_ffff),
+                    ),
+                }
+            };
+            let mut t = [(f(), f()), (f(), f())];
+            if i % 2 == 0 {
+                t[1].1 = 1.0;
+            }
+            if i % 7 == 0 {
+                t[1].0 = t[0].1;
+            }
+            let unfused = t[0].0 * t[0].1 + t[1].0 * t[1].1;
+            let differs =
+                |v: f32| v.to_bits() != unfused.to_bits() && !(v == 0.0 && unfused == 0.0);
+            let exact =
+                f64::from(t[0].0) * f64::from(t[0].1) + f64::from(t[1].0) * f64::from(t[1].1);
+            if differs(exact as f32) {
+                continue;
+            }
+            if two_with_one_exact(&t, differs) {
+                taken += 1;
+                mads += usize::from(i % 2 == 0);
+                assert!(!other_orders_differ(&t, differs), "{t:?}");
+            }
+        }
+        assert!(
+            mads > 300_000,
+            "the shortcut took {mads} mad lanes ({taken} in all)"
+        );
+    }
 
     fn f(x: f32) -> u32 {
         x.to_bits()
