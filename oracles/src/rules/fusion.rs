@@ -63,7 +63,7 @@ fn fusion_sensitive(terms: &[(u32, u32)], unfused: f32) -> bool {
     {
         return false;
     }
-    if !large && two_with_one_exact(t, &differs) {
+    if !large && two_with_one_exact(t, differs) {
         return false;
     }
     other_orders_differ(t, differs)
