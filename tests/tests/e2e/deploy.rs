@@ -35,6 +35,7 @@ fn shell_scripts_pass_shellcheck() {
     let scripts = [
         root().join("deploy/run-shards.sh"),
         root().join("deploy/slurm/dxdiff-array.sbatch"),
+        root().join("deploy/sweep-campaign.sh"),
     ];
     let Ok(o) = Command::new("shellcheck").args(&scripts).output() else {
         eprintln!("skipped: no shellcheck (.ci/run installs it)");
