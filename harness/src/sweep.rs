@@ -16,8 +16,7 @@ use crate::outdir::{OutDir, write_atomic};
 use crate::translators::Shared;
 use crate::verify::{Options, Verifier};
 
-/// Inputs per chunk: one dispatch of a quarter as many lanes, and one state write.
-pub const CHUNK: u64 = 1 << 22;
+pub use reports::sweep::CHUNK;
 /// Cases saved per op at most.
 const CASES_PER_OP: usize = 4;
 

@@ -266,9 +266,9 @@ pub fn merge_fuzz(parts: Vec<FuzzState>) -> Result<FuzzState, MergeError> {
 /// adapted lanes and distances summed, progress the least any shard made, cases in input
 /// order (four per op, as a sweep keeps).
 pub fn merge_sweep(parts: Vec<SweepState>) -> Result<SweepState, MergeError> {
-    mergeable(&parts, "ranges and ops", |p| {
+    mergeable(&parts, "ranges, ops and chunks", |p| {
         let ops: Vec<String> = p.ops.iter().map(|o| o.op.clone()).collect();
-        (p.from, p.to, ops)
+        (p.from, p.to, ops, p.chunk)
     })?;
     let mut merged = parts[0].clone();
     merged.shard = None;

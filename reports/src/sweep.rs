@@ -11,6 +11,15 @@ use crate::verify::{ProgramReport, RunReport};
 /// The format tag.
 pub const FORMAT: &str = "dxdiff-sweep/1";
 
+/// Inputs per chunk: one dispatch of a quarter as many lanes (four inputs a lane), one state
+/// write, and the unit `--shard` deals out.
+pub const CHUNK: u64 = 1 << 22;
+
+/// The chunk of states written before the chunk was recorded (one input a lane, 2^20).
+fn chunk_before_it_was_recorded() -> u64 {
+    1 << 20
+}
+
 /// One op's progress and outcome.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct OpState {
@@ -47,6 +56,10 @@ pub struct State {
     /// The shard this sweep is (`--shard K/N`: chunks K modulo N of each op), if it is one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<crate::shard::Part>,
+    /// Inputs per chunk ([`CHUNK`] when written): a shard owns chunks by index, so a state
+    /// resumes only with the chunk it was cut into.
+    #[serde(default = "chunk_before_it_was_recorded")]
+    pub chunk: u64,
 }
 
 /// Why a text is not a sweep state this version reads, or belongs to another sweep. Codes:
@@ -93,6 +106,7 @@ impl State {
                 .collect(),
             seconds: 0.0,
             shard: None,
+            chunk: CHUNK,
         }
     }
 
@@ -115,6 +129,12 @@ impl State {
         // The dxdiff that resumes is the one that ran the shard from now on.
         let mut saved = saved;
         saved.shard = self.shard.clone();
+        if saved.chunk != self.chunk {
+            return Err(StateError::Other(format!(
+                "chunks of {} inputs, not {} (written by another dxdiff)",
+                saved.chunk, self.chunk
+            )));
+        }
         if saved.translator != self.translator {
             return Err(StateError::Other(format!(
                 "translator {}, not {}",
@@ -235,6 +255,14 @@ mod tests {
             other.resume(back.clone()).expect_err("range").code(),
             "sweep-state.other"
         );
+        let mut old = back.clone();
+        old.chunk = 1 << 20;
+        assert_eq!(
+            fresh.clone().resume(old).expect_err("chunk").code(),
+            "sweep-state.other"
+        );
+        let text = text.replace(&format!(",\"chunk\":{CHUNK}"), "");
+        assert_eq!(State::parse(&text).expect("parses").chunk, 1 << 20);
         let other = State::new("vkd3d".into(), 0x3f80_0000, 0x3f80_00ff, &ops);
         assert_eq!(
             other.resume(back).expect_err("translator").code(),
