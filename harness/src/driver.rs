@@ -363,14 +363,26 @@ pub fn judge_component(
     gk: usize,
     c: usize,
 ) -> (Verdict, Option<Distance>) {
-    let mine: Vec<Difference> = differences(solo, j, got, gk)
-        .into_iter()
-        .filter(|d| !matches!(d.place, Place::Output { comp, .. } if comp != c))
-        .collect();
+    let mine = component_differences(solo, j, got, gk, c);
     (
         judge_words(judge, solo_batch, j, solo, j, &mine),
         widest(&mine),
     )
+}
+
+/// The words of component `c` of candidate vector `gk` that differ from vector `j` of `solo`
+/// (with any discard or UAV word, which belong to every component).
+pub fn component_differences(
+    solo: &Results,
+    j: usize,
+    got: &Results,
+    gk: usize,
+    c: usize,
+) -> Vec<Difference> {
+    differences(solo, j, got, gk)
+        .into_iter()
+        .filter(|d| !matches!(d.place, Place::Output { comp, .. } if comp != c))
+        .collect()
 }
 
 /// The widest distance among vector `rk`'s differences (`None` when none differs).

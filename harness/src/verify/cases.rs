@@ -156,7 +156,7 @@ impl Verifier {
             let out = saved(case, run, &d);
             self.save(&format!("{}-{}", case.name, run.id), &out, report);
             if let Some(t) = unit.translation {
-                report.detail = Some(super::program::detail(unit.shader, t, &d, 0));
+                report.detail = Some(super::program::detail(unit.shader, t, d.differences(0)));
             }
         }
         v

@@ -8,7 +8,7 @@ use oracles::interp::DEFAULT_BUDGET;
 use oracles::verdict::{Inconclusive, Judge, Verdict};
 use reports::counts::Distance;
 
-use crate::driver::{Differential, Place, judge_component};
+use crate::driver::{Difference, Differential, Place, component_differences, judge_component};
 use crate::exec::{Batch, Executor, Results, Unit};
 
 /// The reference's runs of the differing components' inputs, one lane each.
@@ -44,6 +44,7 @@ impl Solo {
         inputs: usize,
     ) -> Solo {
         let (mut mask, mut first, mut got) = (vec![0u8; d.verdicts.len()], Vec::new(), Vec::new());
+        debug_assert_eq!(batch.invocations, 1, "packed lanes are one invocation each");
         let mut lanes = Vec::new();
         for (k, v) in d.verdicts.iter().enumerate() {
             first.push(got.len());
@@ -81,6 +82,30 @@ impl Solo {
             first,
             got,
         }
+    }
+
+    /// The solo run of component `c` of vector `k`, for its counterexample: the solo batch, the
+    /// lane's index in it, the reference's results, and the words of component `c` that
+    /// differ. `None` when the component has no solo run.
+    pub(super) fn lane(
+        &self,
+        d: &Differential,
+        k: usize,
+        c: usize,
+    ) -> Option<(&Batch, usize, &Results, Vec<Difference>)> {
+        let m = self.mask.get(k).copied().unwrap_or(0);
+        if m & (1 << c) == 0 {
+            return None;
+        }
+        let j = self.first[k] + (m & ((1 << c) - 1)).count_ones() as usize;
+        let gk = self.got.get(j).copied().flatten()?;
+        let r = self.results.as_ref().ok()?;
+        Some((
+            &self.batch,
+            j,
+            r,
+            component_differences(r, j, &d.candidate, gk, c),
+        ))
     }
 
     /// Component `c` of differing vector `k`: its verdict and widest distance (a component
@@ -209,5 +234,17 @@ mod tests {
         // Only the differing component ran again.
         assert_eq!(solo.batch.vectors, 1);
         assert_eq!(solo.batch.invocation(0, 0), &[[two; 4]]);
+        // The counterexample is that input alone, with its one differing word.
+        let (b, j, _, words) = solo.lane(&d, 0, 1).expect("a solo lane");
+        assert_eq!(b.invocation(j, 0), &[[two; 4]]);
+        assert_eq!(words.len(), 1);
+        assert_eq!(
+            (words[0].want, words[0].have),
+            (0.5f32.to_bits(), 0.25f32.to_bits())
+        );
+        assert!(
+            solo.lane(&d, 0, 0).is_none(),
+            "a matching component has no solo lane"
+        );
     }
 }

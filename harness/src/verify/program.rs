@@ -34,18 +34,16 @@ const COMPUTE_RETRY: u64 = 1 << 26;
 /// Most dispatches per compute program.
 const MAX_DISPATCHES: usize = 256;
 
-/// The counterexample of vector `k` of `d` as the HTML report shows it.
+/// A counterexample as the HTML report shows it: the program and the words that differ.
 pub(super) fn detail(
     shader: &dxbc::Shader,
     t: &Translation,
-    d: &Differential,
-    k: usize,
+    differences: Vec<crate::driver::Difference>,
 ) -> Counterexample {
     Counterexample {
         disassembly: dxbc::disasm::disassemble(&shader.program, dxbc::disasm::Syntax::Fxc),
         wgsl: t.wgsl.clone(),
-        words: d
-            .differences(k)
+        words: differences
             .into_iter()
             .map(|x| WordDiff {
                 place: x.place.to_string(),
@@ -74,11 +72,12 @@ pub enum Lanes<'a> {
 }
 
 /// Count `n` lanes of vector `k` with verdict `v` (and `dist`, the widest distance of one
-/// lane that differs); `first` keeps the first mismatching vector.
+/// lane that differs); `first` keeps the first mismatching vector and component (0 when
+/// vectors are counted whole).
 fn count(
     report: &mut ProgramReport,
-    first: &mut Option<usize>,
-    k: usize,
+    first: &mut Option<(usize, usize)>,
+    k: (usize, usize),
     v: &Verdict,
     dist: Option<reports::counts::Distance>,
     n: u64,
@@ -101,7 +100,7 @@ fn count(
 /// Count a differential run into a report: every vector's verdict (or each of its components',
 /// see [`Lanes`]), why the candidate stopped (if it did), and an interpreter that could not run
 /// a vector.
-fn tally(report: &mut ProgramReport, d: &Differential, lanes: Lanes<'_>) -> Option<usize> {
+fn tally(report: &mut ProgramReport, d: &Differential, lanes: Lanes<'_>) -> Option<(usize, usize)> {
     let mut first = None;
     for (k, v) in d.verdicts.iter().enumerate() {
         match lanes {
@@ -109,7 +108,7 @@ fn tally(report: &mut ProgramReport, d: &Differential, lanes: Lanes<'_>) -> Opti
                 let differs =
                     matches!(v, Verdict::Within | Verdict::Adapted(_) | Verdict::Mismatch);
                 let dist = if differs { d.distance(k) } else { None };
-                count(report, &mut first, k, v, dist, 1);
+                count(report, &mut first, (k, 0), v, dist, 1);
             }
             Lanes::Components {
                 judge,
@@ -119,12 +118,12 @@ fn tally(report: &mut ProgramReport, d: &Differential, lanes: Lanes<'_>) -> Opti
                 let n = packed::valid(inputs, k);
                 if packed::whole(v) {
                     // Nothing differed: the same verdict for each of its inputs.
-                    count(report, &mut first, k, v, None, n as u64);
+                    count(report, &mut first, (k, 0), v, None, n as u64);
                     continue;
                 }
                 for c in 0..n {
                     let (v, dist) = solo.judge(judge, d, k, c);
-                    count(report, &mut first, k, &v, dist, 1);
+                    count(report, &mut first, (k, c), &v, dist, 1);
                 }
             }
         }
@@ -253,21 +252,20 @@ impl Verifier {
             },
             _ => Lanes::Vectors,
         };
-        if let Some(k) = tally(&mut report, &d, lanes)
+        if let Some((k, c)) = tally(&mut report, &d, lanes)
             && self.opts.counterexamples
         {
             let outputs: Vec<usize> = (0..d.reference.outputs_per_invocation).collect();
-            let case = counterexample::case_of(
-                name,
-                &op.blob,
-                batch,
-                k,
-                &d.reference,
-                &outputs,
-                "dxdiff verify",
-            );
+            // A packed lane's case is its mismatching input alone, so that it replays as it
+            // was judged (see `packed`).
+            let (cb, ck, cr, words) = match solo.as_ref().and_then(|s| s.lane(&d, k, c)) {
+                Some((b, j, r, words)) => (b, j, r, words),
+                None => (batch, k, &d.reference, d.differences(k)),
+            };
+            let case =
+                counterexample::case_of(name, &op.blob, cb, ck, cr, &outputs, "dxdiff verify");
             self.save(name, &case, &mut report);
-            report.detail = Some(detail(&shader, &t, &d, k));
+            report.detail = Some(detail(&shader, &t, words));
         }
         report
     }
@@ -383,7 +381,7 @@ impl Verifier {
         if let Some(f) = &d.reference.facts {
             events.extend_from_slice(&f.events);
         }
-        let Some(k) = tally(&mut report, &d, Lanes::Vectors) else {
+        let Some((k, _)) = tally(&mut report, &d, Lanes::Vectors) else {
             return report;
         };
         if !self.opts.counterexamples {
@@ -427,7 +425,7 @@ impl Verifier {
                 &format!("dxdiff {}, from {name}", origin.command()),
             );
             self.save(&format!("{kind}-{stem}"), &case, &mut report);
-            report.detail = Some(detail(shader, t, &again, 0));
+            report.detail = Some(detail(shader, t, again.differences(0)));
         }
         self.clock("shrinking", t3);
         report
