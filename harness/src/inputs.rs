@@ -199,7 +199,10 @@ pub fn stage(t: &Translation, run_seed: u64, seed: u64, n: usize, quads: bool) -
                 }
             }
         }
-        if quads && k > 0 {
+        // One set of resources for every vector where nothing in it is drawn per vector (no
+        // constant buffers) or where a quad needs it (a quad program): the interpreter then
+        // runs the vectors as one batch over all cores instead of one machine each.
+        if (quads || cbs.is_empty()) && k > 0 {
             continue;
         }
         let mut res = Resources {
