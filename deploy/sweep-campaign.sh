@@ -6,6 +6,8 @@
 # it stopped. DEADLINE (seconds, default: none) stops the campaign in time to keep what it
 # measured: the sweep running then is interrupted and resumes on the next call. JOBS (default
 # 16) is the workers per device; a folder resumes only with the JOBS it started with.
+# SWEEP_GROUPS (default "first rest") picks the op groups: "first" is rcp rsq sqrt, "rest"
+# the other 28.
 set -u
 
 if [ "$#" -lt 1 ]; then
@@ -28,8 +30,15 @@ rest="exp log frc round_ne round_ni round_pi round_z ftoi ftou itof utof f16tof3
 
 status=0
 for profile in "$@"; do
-    for group in first rest; do
-        if [ "$group" = first ]; then ops=$first; else ops=$rest; fi
+    for group in ${SWEEP_GROUPS:-first rest}; do
+        case "$group" in
+            first) ops=$first ;;
+            rest) ops=$rest ;;
+            *)
+                echo "unknown group $group (first or rest)" >&2
+                exit 2
+                ;;
+        esac
         limit=""
         if [ "$deadline" -gt 0 ]; then
             left=$((deadline - ($(date +%s) - start)))
