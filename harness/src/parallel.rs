@@ -19,8 +19,9 @@ pub fn threads() -> usize {
     (cores / SHARERS.load(Ordering::Relaxed).max(1)).max(1)
 }
 
-/// `f` over `items` on this worker's share of the cores ([`threads`]), results in order. A thread that panics gives `fallback()`
-/// for each of its items, so one bad item never loses the others' results.
+/// `f` over `items` on this worker's share of the cores ([`threads`]), results in order. A
+/// thread that panics gives `fallback()` for each of its items, so one bad item never loses
+/// the others' results.
 pub fn par_map<T: Sync, R: Send>(
     items: &[T],
     f: impl Fn(&T) -> R + Sync,

@@ -1,8 +1,8 @@
 //! `dxdiff sweep`: every 32-bit input of one-source ops in a range, interpreter against GPU,
 //! every input judged. Inputs stream in chunks of [`CHUNK`] (four inputs per lane, one per
-//! component, each judged on its own component), so memory stays bounded at any range; the state (`DIR/sweep.json`,
-//! `reports::sweep`) is written after every chunk, so an interrupted sweep resumes where it
-//! stopped. The first mismatching chunks of each op save a case.
+//! component, each judged on its own component), so memory stays bounded at any range; the
+//! state (`DIR/sweep.json`, `reports::sweep`) is written after every chunk, so an interrupted
+//! sweep resumes where it stopped. The first mismatching chunks of each op save a case.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;

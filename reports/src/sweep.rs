@@ -27,7 +27,7 @@ pub struct OpState {
     pub op: String,
     /// The next input to run (`to + 1` once the op is done).
     pub next: u64,
-    /// Inputs per verdict (one input per lane), adapted lanes per entry, distances.
+    /// Inputs per verdict (each input judged on its own), adapted inputs per entry, distances.
     #[serde(flatten)]
     pub tally: Tally,
     /// The cases saved for its first mismatching chunks.

@@ -84,6 +84,13 @@ impl Solo {
         }
     }
 
+    /// The solo lane of component `c` of vector `k`: its lanes follow the vector's `first`, one
+    /// per component with a bit in its `mask`. `None` when the component has none (it matched).
+    fn slot(&self, k: usize, c: usize) -> Option<usize> {
+        let m = self.mask.get(k).copied().unwrap_or(0);
+        (m & (1 << c) != 0).then(|| self.first[k] + (m & ((1 << c) - 1)).count_ones() as usize)
+    }
+
     /// The solo run of component `c` of vector `k`, for its counterexample: the solo batch, the
     /// lane's index in it, the reference's results, and the words of component `c` that
     /// differ. `None` when the component has no solo run.
@@ -93,11 +100,7 @@ impl Solo {
         k: usize,
         c: usize,
     ) -> Option<(&Batch, usize, &Results, Vec<Difference>)> {
-        let m = self.mask.get(k).copied().unwrap_or(0);
-        if m & (1 << c) == 0 {
-            return None;
-        }
-        let j = self.first[k] + (m & ((1 << c) - 1)).count_ones() as usize;
+        let j = self.slot(k, c)?;
         let gk = self.got.get(j).copied().flatten()?;
         let r = self.results.as_ref().ok()?;
         Some((
@@ -123,11 +126,9 @@ impl Solo {
                 None,
             )
         };
-        let m = self.mask.get(k).copied().unwrap_or(0);
-        if m & (1 << c) == 0 {
+        let Some(j) = self.slot(k, c) else {
             return (Verdict::Match, None);
-        }
-        let j = self.first[k] + (m & ((1 << c) - 1)).count_ones() as usize;
+        };
         let Some(gk) = self.got.get(j).copied().flatten() else {
             return inconclusive("the vector did not reach the candidate");
         };

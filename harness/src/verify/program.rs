@@ -71,21 +71,26 @@ pub enum Lanes<'a> {
     },
 }
 
-/// Count `n` lanes of vector `k` with verdict `v` (and `dist`, the widest distance of one
-/// lane that differs); `first` keeps the first mismatching vector and component (0 when
-/// vectors are counted whole).
+/// Whether a verdict says the words differed (so a distance is counted for it).
+fn differs(v: &Verdict) -> bool {
+    matches!(v, Verdict::Within | Verdict::Adapted(_) | Verdict::Mismatch)
+}
+
+/// Count `n` lanes of the vector and component `at` with verdict `v` (and `dist`, the widest
+/// distance of one lane that differs); `first` keeps the first mismatching `at` (component 0
+/// when vectors are counted whole).
 fn count(
     report: &mut ProgramReport,
     first: &mut Option<(usize, usize)>,
-    k: (usize, usize),
+    at: (usize, usize),
     v: &Verdict,
     dist: Option<reports::counts::Distance>,
     n: u64,
 ) {
     if report.tally.add_n(v, n) {
-        first.get_or_insert(k);
+        first.get_or_insert(at);
     }
-    if matches!(v, Verdict::Within | Verdict::Adapted(_) | Verdict::Mismatch)
+    if differs(v)
         && let Some(dist) = dist
     {
         report.tally.add_distance(dist);
@@ -105,9 +110,7 @@ fn tally(report: &mut ProgramReport, d: &Differential, lanes: Lanes<'_>) -> Opti
     for (k, v) in d.verdicts.iter().enumerate() {
         match lanes {
             Lanes::Vectors => {
-                let differs =
-                    matches!(v, Verdict::Within | Verdict::Adapted(_) | Verdict::Mismatch);
-                let dist = if differs { d.distance(k) } else { None };
+                let dist = if differs(v) { d.distance(k) } else { None };
                 count(report, &mut first, (k, 0), v, dist, 1);
             }
             Lanes::Components {
