@@ -60,22 +60,12 @@ pub fn case_of(
                 words: Word::list(&b.words),
                 format: None,
             }),
-            // Generated textures hold all four channels: rgba32 of their texel type.
             Srv::Texture2d(t) => Input::Texture {
                 texture2d: TextureDesc {
                     width: t.width,
                     height: t.height,
-                    format: if t.float {
-                        "R32G32B32A32_FLOAT"
-                    } else {
-                        "R32G32B32A32_UINT"
-                    }
-                    .into(),
-                    mips: t
-                        .mips
-                        .iter()
-                        .map(|m| Word::list(&m.iter().flatten().copied().collect::<Vec<_>>()))
-                        .collect(),
+                    format: t.format.name().into(),
+                    mips: t.mips.iter().map(|m| Word::list(m)).collect(),
                     layers: t.array.then_some(t.layer_count()),
                 },
             },

@@ -190,6 +190,22 @@ domains! {
     /// per pixel): every level past the last samples the last one, and lavapipe samples other
     /// levels there.
     HugeGradient = "huge-gradient",
+    /// A texture read met a NaN in a 16-, 11- or 10-bit float channel. D3D widens it to an
+    /// f32 NaN with the payload shifted up (a signalling NaN stays signalling); a device may
+    /// quiet it or return another NaN (lavapipe sets the quiet bit).
+    TexelNarrowNan = "texel-narrow-nan",
+    /// An `ld` out of range of a texture whose format has no alpha: D3D returns 1 (1.0) in
+    /// the missing alpha (FS §22.4.7, §19.1.3.3). The format is the application's binding,
+    /// absent from the DXBC, so no translation can know to return it.
+    OobFormatAlpha = "oob-format-alpha",
+    /// A texture read decoded an sRGB colour channel other than 0. D3D requires the IEC
+    /// 61966-2-1 curve to 0.5 ULP (`D3D10_SRGB_TO_FLOAT_TOLERANCE_IN_ULP`); texture units
+    /// approximate it (llvmpipe by up to 2^18 ULP, the H200 by up to 2^16).
+    SrgbRead = "srgb-read",
+    /// A texture read decoded an R10G10B10A2_UNORM channel strictly between 0 and 1. D3D
+    /// requires c / (2^n − 1) to 0.5 ULP; the H200's texture unit returns it about half-float
+    /// precise.
+    Unorm10Read = "unorm10-read",
 }
 
 impl Domain {

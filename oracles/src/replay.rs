@@ -5,7 +5,7 @@ use dxbc::Program;
 
 use crate::case::{CaseFile, Expect, Input, Run, words};
 use crate::interp::{
-    self, Address, Buffer, Format, InterpError, Resources, Sampler, Srv, Texture2d,
+    self, Address, Buffer, Format, InterpError, Resources, Sampler, Srv, TexelFormat, Texture2d,
 };
 use crate::verdict::{Inconclusive, Judge, Skip, SkipKind};
 
@@ -100,9 +100,6 @@ fn key_index(key: &str, prefix: &str) -> Option<u32> {
 /// The `v#` registers of each invocation.
 pub type InvocationInputs = Vec<Vec<[u32; 4]>>;
 
-/// How one texel's words become four components.
-type Expand = fn(&[u32]) -> [u32; 4];
-
 /// Bind a run's inputs. `v#` registers come back separately, per invocation.
 pub fn resources(run: &Run) -> Result<(Resources, InvocationInputs), String> {
     let mut res = Resources::default();
@@ -193,20 +190,11 @@ fn buffer(size_bytes: u32, w: &[u32], format: Option<&str>) -> Result<Buffer, St
     })
 }
 
-/// Expand a texture's words into texels per its DXGI format.
+/// A texture input as the interpreter keeps it: its words in its DXGI format, checked for
+/// shape.
 fn texture(t: &crate::case::TextureDesc) -> Result<Texture2d, String> {
-    let (per_texel, float, expand): (usize, bool, Expand) = match t.format.as_str() {
-        "R32G32B32A32_FLOAT" => (4, true, |w| [w[0], w[1], w[2], w[3]]),
-        "R32G32B32A32_UINT" | "R32G32B32A32_SINT" => (4, false, |w| [w[0], w[1], w[2], w[3]]),
-        "R32G32_FLOAT" => (2, true, |w| [w[0], w[1], 0, 0x3f80_0000]),
-        "R32G32_UINT" | "R32G32_SINT" => (2, false, |w| [w[0], w[1], 0, 1]),
-        "R32_FLOAT" => (1, true, |w| [w[0], 0, 0, 0x3f80_0000]),
-        "R32_UINT" | "R32_SINT" => (1, false, |w| [w[0], 0, 0, 1]),
-        "R8G8B8A8_UNORM" => (1, true, |w| {
-            std::array::from_fn(|c| unorm8(w[0] >> (8 * c)))
-        }),
-        other => return Err(format!("texture format {other} is not supported")),
-    };
+    let format = TexelFormat::parse(&t.format)
+        .ok_or_else(|| format!("texture format {} is not supported", t.format))?;
     // Every level holds exactly its texels, so that the interpreter and a device read the same
     // texture; a chain longer than the full one is no texture a device can make.
     let layers = t.layers.unwrap_or(1).max(1);
@@ -224,7 +212,7 @@ fn texture(t: &crate::case::TextureDesc) -> Result<Texture2d, String> {
         let texels = u64::from((t.width >> m).max(1))
             * u64::from((t.height >> m).max(1))
             * u64::from(layers);
-        let need = texels * per_texel as u64;
+        let need = texels * format.words() as u64;
         if level.len() as u64 != need {
             return Err(format!(
                 "mip {m} has {} words; its {texels} texels of {} take {need}",
@@ -232,23 +220,16 @@ fn texture(t: &crate::case::TextureDesc) -> Result<Texture2d, String> {
                 t.format
             ));
         }
-        mips.push(words(level).chunks(per_texel).map(expand).collect());
+        mips.push(words(level));
     }
-    let oob = expand(&[0; 4][..per_texel]);
     Ok(Texture2d {
         width: t.width,
         height: t.height,
         layers: t.layers.unwrap_or(1),
         array: t.layers.is_some(),
         mips,
-        float,
-        oob,
+        format,
     })
-}
-
-/// UNORM8 to float: `c / 255`, correctly rounded (FS §3.2.3.1).
-fn unorm8(c: u32) -> u32 {
-    ((c & 0xFF) as f32 / 255.0).to_bits()
 }
 
 fn sampler(s: &crate::case::SamplerDesc) -> Result<Sampler, String> {

@@ -113,6 +113,12 @@ struct JobBinding {
     mips: u32,
     /// A sampled texture's layers (0 otherwise).
     layers: u32,
+    /// A sampled texture's bytes per texel (0 otherwise).
+    texel_bytes: u32,
+    /// A sampled texture's sample type: `float`, `uint`, `sint`, or `float32` (filterable
+    /// only where the device has `float32-filterable`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sample_type: Option<&'static str>,
     /// A sampler's filter (`nearest` or `linear`) and address modes.
     #[serde(skip_serializing_if = "Option::is_none")]
     filter: Option<&'static str>,
@@ -152,7 +158,15 @@ fn job_bindings(plan: &Plan) -> Vec<JobBinding> {
                 mips: sampled.map_or(0, |(s, _)| s.mips),
                 format: texture
                     .map(|t| t.format_name())
-                    .or(sampled.map(|(_, t)| t.format_name())),
+                    .or(sampled.map(|(s, _)| crate::gpu::texel_format_name(s.format))),
+                texel_bytes: sampled.map_or(0, |(s, _)| 4 * s.format.words() as u32),
+                sample_type: sampled.map(|(s, t)| match t {
+                    crate::gpu::plan::Texel::Uint => "uint",
+                    crate::gpu::plan::Texel::Sint => "sint",
+                    _ if s.format.always_filterable() => "float",
+                    // 32-bit floats filter only with float32-filterable: the page decides.
+                    _ => "float32",
+                }),
                 access: texture.map(|t| t.access_name()),
                 dimension: texture
                     .map(|t| t.dimension_name())

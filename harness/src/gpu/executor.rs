@@ -160,13 +160,14 @@ fn compute_inputs(res: &Resources, with_cbs: bool) -> Result<ComputeInputs, Skip
             }
             Srv::Texture2d(t) => {
                 let shape = super::TextureShape {
+                    format: t.format,
                     width: t.width,
                     height: t.height,
                     mips: t.mips.len() as u32,
                     layers: t.layer_count(),
                     array: t.array,
                 };
-                let words = t.mips.iter().flatten().flatten().copied().collect();
+                let words = t.mips.iter().flatten().copied().collect();
                 inputs.textures.insert(*slot, (shape, words));
             }
         }

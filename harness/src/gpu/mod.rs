@@ -29,7 +29,7 @@ use draw::Pipeline;
 use enables::{ENABLE_FEATURES, enable_feature};
 pub use enables::{directive_enables, webgpu_feature};
 use sampled::sampler_descriptor;
-pub use sampled::{SamplerState, TextureShape};
+pub use sampled::{SamplerState, TextureShape, format_name as texel_format_name, wgpu_format};
 
 use translator::Manifest;
 
@@ -455,14 +455,22 @@ impl Gpu {
                 let bytes = p.bytes();
                 let bound = match p.slot {
                     plan::Slot::Sampler(state) => {
-                        let filtering = self.filterable();
-                        if state.linear && !filtering {
+                        // A filtering sampler may only meet filterable textures: without
+                        // float32-filterable, the 32-bit float formats are not.
+                        let unfilterable = plan.bindings.iter().any(|b| {
+                            matches!(b.slot, plan::Slot::Sampled { shape, texel }
+                                if texel == plan::Texel::Float
+                                    && !shape.format.always_filterable())
+                        });
+                        if state.linear && unfilterable && !self.filterable() {
                             return Err(GpuError::Feature(
-                                "linear filtering of rgba32float needs float32-filterable".into(),
+                                "linear filtering of a 32-bit float texture needs \
+                                 float32-filterable"
+                                    .into(),
                             ));
                         }
                         Bound::Sampler(
-                            filtering,
+                            self.filterable() || !unfilterable,
                             device.create_sampler(&sampler_descriptor(state)?),
                         )
                     }
@@ -479,7 +487,7 @@ impl Gpu {
                                 mip_level_count: shape.mips,
                                 sample_count: 1,
                                 dimension: wgpu::TextureDimension::D2,
-                                format: texel.format(),
+                                format: wgpu_format(shape.format),
                                 usage: wgpu::TextureUsages::TEXTURE_BINDING,
                                 view_formats: &[],
                             },
@@ -491,7 +499,8 @@ impl Gpu {
                             dimension: Some(shape.view_dimension()),
                             ..Default::default()
                         });
-                        Bound::Sampled(texel, self.filterable(), shape.view_dimension(), view)
+                        let filterable = self.filterable() || shape.format.always_filterable();
+                        Bound::Sampled(texel, filterable, shape.view_dimension(), view)
                     }
                     plan::Slot::Texture { texture, width } => {
                         let size = wgpu::Extent3d {

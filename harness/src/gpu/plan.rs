@@ -33,8 +33,8 @@ pub enum Slot {
     },
     /// A sampler.
     Sampler(super::SamplerState),
-    /// A sampled 2D texture or array (`texture_2d<T>`, `texture_2d_array<T>`), its texels as
-    /// four 32-bit words each.
+    /// A sampled 2D texture or array (`texture_2d<T>`, `texture_2d_array<T>`), its words in
+    /// the shape's format.
     Sampled {
         /// Its size and mips.
         shape: super::TextureShape,
@@ -50,15 +50,15 @@ pub enum Slot {
     },
 }
 
-/// The texel type of a sampled texture: the `T` of `texture_2d<T>`, bound as rgba32 of that
-/// type so that every word reaches the shader as the interpreter holds it.
+/// The texel type of a sampled texture: the `T` of `texture_2d<T>`. The texture's own format
+/// (in its [`super::TextureShape`]) must read as that type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Texel {
-    /// `f32`: `rgba32float`.
+    /// `f32`: UNORM, sRGB and float formats.
     Float,
-    /// `u32`: `rgba32uint`.
+    /// `u32`: UINT formats.
     Uint,
-    /// `i32`: `rgba32sint`.
+    /// `i32`: SINT formats.
     Sint,
 }
 
@@ -84,28 +84,14 @@ impl Texel {
         )
     }
 
-    /// The texture format it is bound as.
-    pub fn format(self) -> wgpu::TextureFormat {
-        match self {
-            Texel::Float => wgpu::TextureFormat::Rgba32Float,
-            Texel::Uint => wgpu::TextureFormat::Rgba32Uint,
-            Texel::Sint => wgpu::TextureFormat::Rgba32Sint,
-        }
-    }
-
-    /// How a bind group layout declares it: `rgba32float` is filterable only where the device
-    /// has `float32-filterable`.
+    /// How a bind group layout declares it: filterable where the format is (32-bit floats only
+    /// where the device has `float32-filterable`).
     pub fn sample_type(self, filterable: bool) -> wgpu::TextureSampleType {
         match self {
             Texel::Float => wgpu::TextureSampleType::Float { filterable },
             Texel::Uint => wgpu::TextureSampleType::Uint,
             Texel::Sint => wgpu::TextureSampleType::Sint,
         }
-    }
-
-    /// WebGPU's name for the texture format, as the browser takes it.
-    pub fn format_name(self) -> &'static str {
-        super::storage::format_name(self.format())
     }
 }
 
@@ -271,6 +257,19 @@ pub fn plan(
                         b.register
                     )));
                 };
+                let reads = match shape.format.kind() {
+                    oracles::interp::TexelKind::Float => Texel::Float,
+                    oracles::interp::TexelKind::Uint => Texel::Uint,
+                    oracles::interp::TexelKind::Sint => Texel::Sint,
+                };
+                if reads != texel {
+                    return Err(GpuError::Unfeedable(format!(
+                        "t{} is declared `{}` and its texture is {}, which reads as another type",
+                        b.register,
+                        b.layout.as_str(),
+                        shape.format.name()
+                    )));
+                }
                 let len = words.len();
                 at(Slot::Sampled { shape, texel }, words, len, None)
             }

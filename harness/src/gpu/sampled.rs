@@ -1,11 +1,15 @@
 //! Sampled textures and samplers as a dispatch binds them: a texture's shape and a sampler's
 //! state (what `ComputeInputs` carries), and the wgpu sampler of a state.
 
+use oracles::interp::TexelFormat;
+
 use super::GpuError;
 
-/// A sampled 2D texture's (or array's) size, layers and mip count.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+/// A sampled 2D texture's (or array's) size, layers, mip count and format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TextureShape {
+    /// The format it is created in: its words are uploaded as they are.
+    pub format: TexelFormat,
     /// Width of mip 0 in texels.
     pub width: u32,
     /// Height of mip 0 in texels.
@@ -87,6 +91,87 @@ impl TextureShape {
             wgpu::TextureViewDimension::D2Array
         } else {
             wgpu::TextureViewDimension::D2
+        }
+    }
+}
+
+/// The WebGPU format a texture format is created in: the same layout, byte for byte.
+pub fn wgpu_format(f: TexelFormat) -> wgpu::TextureFormat {
+    use wgpu::TextureFormat as W;
+    match f {
+        TexelFormat::Rgba32Float => W::Rgba32Float,
+        TexelFormat::Rgba32Uint => W::Rgba32Uint,
+        TexelFormat::Rgba32Sint => W::Rgba32Sint,
+        TexelFormat::Rg32Float => W::Rg32Float,
+        TexelFormat::Rg32Uint => W::Rg32Uint,
+        TexelFormat::Rg32Sint => W::Rg32Sint,
+        TexelFormat::R32Float => W::R32Float,
+        TexelFormat::R32Uint => W::R32Uint,
+        TexelFormat::R32Sint => W::R32Sint,
+        TexelFormat::Rgba8Unorm => W::Rgba8Unorm,
+        TexelFormat::Rgba8UnormSrgb => W::Rgba8UnormSrgb,
+        TexelFormat::Bgra8Unorm => W::Bgra8Unorm,
+        TexelFormat::Rgba8Uint => W::Rgba8Uint,
+        TexelFormat::Rgba8Sint => W::Rgba8Sint,
+        TexelFormat::Rgb10a2Unorm => W::Rgb10a2Unorm,
+        TexelFormat::Rg11b10Float => W::Rg11b10Ufloat,
+        TexelFormat::Rg16Float => W::Rg16Float,
+        TexelFormat::Rgba16Float => W::Rgba16Float,
+    }
+}
+
+/// WebGPU's name for a texture format, as a browser takes it.
+pub fn format_name(f: TexelFormat) -> &'static str {
+    match f {
+        TexelFormat::Rgba32Float => "rgba32float",
+        TexelFormat::Rgba32Uint => "rgba32uint",
+        TexelFormat::Rgba32Sint => "rgba32sint",
+        TexelFormat::Rg32Float => "rg32float",
+        TexelFormat::Rg32Uint => "rg32uint",
+        TexelFormat::Rg32Sint => "rg32sint",
+        TexelFormat::R32Float => "r32float",
+        TexelFormat::R32Uint => "r32uint",
+        TexelFormat::R32Sint => "r32sint",
+        TexelFormat::Rgba8Unorm => "rgba8unorm",
+        TexelFormat::Rgba8UnormSrgb => "rgba8unorm-srgb",
+        TexelFormat::Bgra8Unorm => "bgra8unorm",
+        TexelFormat::Rgba8Uint => "rgba8uint",
+        TexelFormat::Rgba8Sint => "rgba8sint",
+        TexelFormat::Rgb10a2Unorm => "rgb10a2unorm",
+        TexelFormat::Rg11b10Float => "rg11b10ufloat",
+        TexelFormat::Rg16Float => "rg16float",
+        TexelFormat::Rgba16Float => "rgba16float",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each format is created in a WebGPU format of the same texel size and channel kind, so
+    /// the words the interpreter decodes are the bytes the device reads.
+    #[test]
+    fn formats_keep_their_layout() {
+        for f in TexelFormat::ALL {
+            let w = wgpu_format(f);
+            assert_eq!(
+                w.block_copy_size(None),
+                Some(4 * f.words() as u32),
+                "{}",
+                f.name()
+            );
+            let kind = match w.sample_type(None, None) {
+                Some(wgpu::TextureSampleType::Float { .. }) => oracles::interp::TexelKind::Float,
+                Some(wgpu::TextureSampleType::Uint) => oracles::interp::TexelKind::Uint,
+                Some(wgpu::TextureSampleType::Sint) => oracles::interp::TexelKind::Sint,
+                other => panic!("{}: {other:?}", f.name()),
+            };
+            assert_eq!(kind, f.kind(), "{}", f.name());
+            let filterable = w
+                .guaranteed_format_features(wgpu::Features::empty())
+                .flags
+                .contains(wgpu::TextureFormatFeatureFlags::FILTERABLE);
+            assert_eq!(filterable, f.always_filterable(), "{}", f.name());
         }
     }
 }

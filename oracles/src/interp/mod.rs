@@ -31,7 +31,9 @@ pub use machine::ThreadIds;
 use machine::{Machine, RegFile};
 use mask::Mask;
 pub use nan::{frees_nan, frees_nan_inst};
-pub use resources::{Address, Buffer, Format, Resources, Sampler, Srv, Texture2d};
+pub use resources::{
+    Address, Buffer, Format, Resources, Sampler, Srv, TexelFormat, TexelKind, Texture2d,
+};
 
 use crate::domain::Events;
 

@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 
 use crate::domain::{Domain, Events, raise};
+pub use crate::rules::texel::{TexelFormat, TexelKind};
 
 /// A buffer behind `t#` or `u#`: its bytes as words. The view's kind (raw, structured, typed)
 /// comes from the program's declaration.
@@ -72,9 +73,10 @@ impl Format {
     }
 }
 
-/// A 2D texture or 2D texture array with its mip chain, as raw texel words (one `[u32; 4]`
-/// per texel, already expanded from the view's format).
-#[derive(Debug, Clone, Default, PartialEq)]
+/// A 2D texture or 2D texture array with its mip chain, as the words it has in memory in its
+/// format: the interpreter decodes a texel when it reads one, and a device is given the same
+/// words.
+#[derive(Debug, Clone, PartialEq)]
 pub struct Texture2d {
     /// Width of mip 0 in texels.
     pub width: u32,
@@ -85,12 +87,23 @@ pub struct Texture2d {
     /// Whether the view is a `Texture2DArray`: the address then carries a layer.
     pub array: bool,
     /// Mip levels; each holds every layer in turn, each layer row-major `width >> m` by
-    /// `height >> m` texels.
-    pub mips: Vec<Vec<[u32; 4]>>,
-    /// Whether texels are floats (sampling filters them) or integers.
-    pub float: bool,
-    /// What an out-of-bounds `ld` returns: 0 in present channels, the defaults elsewhere.
-    pub oob: [u32; 4],
+    /// `height >> m` texels of [`TexelFormat::words`] words.
+    pub mips: Vec<Vec<u32>>,
+    /// How texels are stored and read.
+    pub format: TexelFormat,
+}
+
+impl Default for Texture2d {
+    fn default() -> Self {
+        Texture2d {
+            width: 0,
+            height: 0,
+            layers: 1,
+            array: false,
+            mips: Vec::new(),
+            format: TexelFormat::Rgba32Float,
+        }
+    }
 }
 
 impl Texture2d {
@@ -105,17 +118,32 @@ impl Texture2d {
         ((self.width >> m).max(1), (self.height >> m).max(1))
     }
 
-    /// The texel at (x, y) of `layer` in `level`, if all three are inside the texture.
+    /// Whether shaders read floats from it (sampling filters them) rather than integers.
+    pub fn float(&self) -> bool {
+        self.format.kind() == TexelKind::Float
+    }
+
+    /// What an out-of-bounds `ld` returns: 0 in present channels, the defaults elsewhere.
+    pub fn oob(&self) -> [u32; 4] {
+        self.format.out_of_range()
+    }
+
+    /// The texel at (x, y) of `layer` in `level`, decoded, if all three are inside the
+    /// texture.
     pub fn texel(&self, level: usize, layer: u32, x: u32, y: u32) -> Option<[u32; 4]> {
+        Some(self.format.decode(self.stored(level, layer, x, y)?))
+    }
+
+    /// The stored words of a texel, if it is inside the texture.
+    fn stored(&self, level: usize, layer: u32, x: u32, y: u32) -> Option<&[u32]> {
         let (w, h) = self.level_size(level);
         if x >= w || y >= h || layer >= self.layer_count() {
             return None;
         }
         let at = (u64::from(layer) * u64::from(h) + u64::from(y)) * u64::from(w) + u64::from(x);
-        self.mips
-            .get(level)?
-            .get(usize::try_from(at).ok()?)
-            .copied()
+        let n = self.format.words();
+        let start = usize::try_from(at).ok()?.checked_mul(n)?;
+        self.mips.get(level)?.get(start..start.checked_add(n)?)
     }
 }
 

@@ -6,6 +6,8 @@ use dxbc::{Instruction, Opcode, Operand, OperandType, ResinfoReturnType};
 
 use super::InterpError;
 use super::machine::{Consumer, Machine, source_component, write_mask};
+#[cfg(test)]
+use super::resources::TexelFormat;
 use super::resources::{Address, Format, Sampler, Srv, Texture2d};
 use super::tracked::{Access, Space};
 use crate::domain::{Domain, Events, raise};
@@ -323,10 +325,16 @@ fn typed_load(
 /// the OOB value (FS §22.4.7).
 fn texel_load(t: &Texture2d, x: u32, y: u32, layer: u32, mip: u32, ev: &mut Events) -> [u32; 4] {
     match t.texel(mip as usize, layer, x, y) {
-        Some(texel) => texel,
+        Some(texel) => {
+            t.format.enter(&texel, ev);
+            texel
+        }
         None => {
             raise(ev, Domain::OobRead);
-            t.oob
+            if !t.format.has_alpha() {
+                raise(ev, Domain::OobFormatAlpha);
+            }
+            t.oob()
         }
     }
 }
@@ -471,11 +479,14 @@ fn sample_level(
         // Across a boundary closer than the subtexel precision, the neighbour is an answer too.
         let xs = [Some(ix), across(x)];
         let ys = [Some(iy), across(y)];
-        let open = xs.iter().flatten().any(|&cx| {
-            ys.iter()
-                .flatten()
-                .any(|&cy| get(cx + ox, cy + oy) != texel)
-        });
+        let mut open = false;
+        for &cx in xs.iter().flatten() {
+            for &cy in ys.iter().flatten() {
+                let other = get(cx + ox, cy + oy);
+                t.format.enter(&other, ev);
+                open |= other != texel;
+            }
+        }
         if open {
             raise(ev, Domain::FilterPrecision);
         }
@@ -488,6 +499,9 @@ fn sample_level(
         get(x0, y0 + 1),
         get(x0 + 1, y0 + 1),
     ];
+    for q in &quad {
+        t.format.enter(q, ev);
+    }
     let all_same = quad.iter().all(|q| *q == quad[0]);
     let plain = blend_plain(t, s, level, at, all_same);
     if !plain || (!all_same && (fx != 0.0 || fy != 0.0)) {
@@ -556,7 +570,7 @@ fn touched(i0: i64, n: u32, mode: Address) -> Vec<i64> {
 /// array at a level of detail: clamped to the texture's levels, the mip filter following the
 /// sampler's filter (FS §7.18.10-11).
 fn sample(t: &Texture2d, s: &Sampler, at: &Coords, lod: f32, ev: &mut Events) -> [u32; 4] {
-    if t.mips.is_empty() || !t.float {
+    if t.mips.is_empty() || !t.float() {
         return [0; 4];
     }
     let at = &not_nan(at, ev);
@@ -621,9 +635,13 @@ fn gather(t: &Texture2d, s: &Sampler, at: &Coords, channel: usize, ev: &mut Even
     if edge(fx) || edge(fy) {
         raise(ev, Domain::FilterPrecision);
     }
-    let c = |x: i64, y: i64| fetch(t, s, 0, at.layer, x, y)[channel & 3];
-    let texels = [c(x0, y0 + 1), c(x0 + 1, y0 + 1), c(x0 + 1, y0), c(x0, y0)];
-    if t.float && texels.iter().any(|w| f32::from_bits(*w).is_subnormal()) {
+    let footprint = [(x0, y0 + 1), (x0 + 1, y0 + 1), (x0 + 1, y0), (x0, y0)]
+        .map(|(x, y)| fetch(t, s, 0, at.layer, x, y));
+    for texel in &footprint {
+        t.format.enter(texel, ev);
+    }
+    let texels = footprint.map(|texel| texel[channel & 3]);
+    if t.float() && texels.iter().any(|w| f32::from_bits(*w).is_subnormal()) {
         raise(ev, Domain::GatherDenormal);
     }
     texels
@@ -637,7 +655,7 @@ mod tests {
     fn numbered() -> Texture2d {
         let texels = (0..2u32)
             .flat_map(|l| (0..2u32).flat_map(move |y| (0..4u32).map(move |x| (x, y, l))))
-            .map(|(x, y, l)| [((x + 10 * y + 100 * l) as f32).to_bits(), 0, 0, 0])
+            .flat_map(|(x, y, l)| [((x + 10 * y + 100 * l) as f32).to_bits(), 0, 0, 0])
             .collect();
         Texture2d {
             width: 4,
@@ -645,8 +663,7 @@ mod tests {
             layers: 2,
             array: true,
             mips: vec![texels],
-            float: true,
-            oob: [0; 4],
+            format: TexelFormat::Rgba32Float,
         }
     }
 
@@ -747,5 +764,54 @@ mod tests {
         assert_eq!(ev, 0);
         assert_eq!(texel_load(&t, 0, 0, 2, 0, &mut ev), [0; 4]);
         assert_eq!(ev, Domain::OobRead.bit());
+    }
+
+    /// A 2×1 texture of `format` holding `words`.
+    fn stored(format: TexelFormat, words: Vec<u32>) -> Texture2d {
+        Texture2d {
+            width: 2,
+            height: 1,
+            mips: vec![words],
+            format,
+            ..Texture2d::default()
+        }
+    }
+
+    #[test]
+    fn loads_decode_the_format_and_fill_its_missing_channels() {
+        let one = 0x3f80_0000;
+        let t = stored(TexelFormat::Rg32Float, vec![0x4000_0000, 7, 1, 2]);
+        let mut ev = 0;
+        assert_eq!(texel_load(&t, 1, 0, 0, 0, &mut ev), [1, 2, 0, one]);
+        assert_eq!(ev, 0);
+        // Out of range, a format without alpha reads alpha 1.0: no WGSL translation can know.
+        assert_eq!(texel_load(&t, 2, 0, 0, 0, &mut ev), [0, 0, 0, one]);
+        assert_eq!(ev, Domain::OobRead.bit() | Domain::OobFormatAlpha.bit());
+        let t = stored(TexelFormat::Rgba8Unorm, vec![0xff00_00ff, 0]);
+        let mut ev = 0;
+        assert_eq!(texel_load(&t, 0, 0, 0, 0, &mut ev), [one, 0, 0, one]);
+        assert_eq!(texel_load(&t, 0, 1, 0, 0, &mut ev), [0; 4]);
+        assert_eq!(ev, Domain::OobRead.bit());
+    }
+
+    #[test]
+    fn reads_enter_the_domains_of_their_conversion() {
+        // An sRGB texel with colour, and one with only alpha.
+        let t = stored(TexelFormat::Rgba8UnormSrgb, vec![0x0000_0001, 0xff00_0000]);
+        let mut ev = 0;
+        texel_load(&t, 1, 0, 0, 0, &mut ev);
+        assert_eq!(ev, 0);
+        texel_load(&t, 0, 0, 0, 0, &mut ev);
+        assert_eq!(ev, Domain::SrgbRead.bit());
+        // A signalling half NaN in a sampled footprint, and a plain half 1.0.
+        let t = stored(TexelFormat::Rg16Float, vec![0x0000_7c01, 0x0000_3c00]);
+        let mut ev = 0;
+        let s = Sampler::default();
+        assert_eq!(value(sample(&t, &s, &at(0.75, 0.5, 0), 0.0, &mut ev)), 1.0);
+        assert_eq!(ev, 0);
+        assert!(value(sample(&t, &s, &at(0.25, 0.5, 0), 0.0, &mut ev)).is_nan());
+        assert_eq!(ev, Domain::TexelNarrowNan.bit());
+        // `ld` keeps D3D's payload: the half's, shifted up, still signalling.
+        assert_eq!(texel_load(&t, 0, 0, 0, 0, &mut ev)[0], 0x7f80_2000);
     }
 }

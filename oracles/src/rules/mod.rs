@@ -13,4 +13,5 @@ pub mod double;
 pub mod float;
 pub mod fusion;
 pub mod int;
+pub mod texel;
 pub mod transcendental;

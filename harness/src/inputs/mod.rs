@@ -11,11 +11,13 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use oracles::interp::{Buffer, Resources, Srv};
+use oracles::interp::{Buffer, Resources, Srv, TexelKind};
 use translator::Translation;
 use translator::manifest::BindingKind;
 
 use crate::exec::Batch;
+
+pub mod texels;
 
 /// Bytes of each generated SRV buffer of a pixel or vertex program.
 pub const SRV_BYTES: u32 = 256;
@@ -81,22 +83,24 @@ const TEXTURE: (u32, u32, usize) = (5, 3, 3);
 const LAYERS: u32 = 3;
 
 /// A generated 2D texture or array for a `texture_2d<T>` or `texture_2d_array<T>` binding:
-/// edge-biased texel words (NaN, ±inf, denormals, ±0, integer extremes), reached by D3D's
-/// `ld` as they are. Every channel is present (rgba32), so an out-of-range `ld` reads 0 in all
-/// four.
+/// a format that reads as `T` ([`texels::format`]) and texel words biased to its edges, reached
+/// by D3D's `ld` through the format's conversions.
 fn texture(b: &translator::manifest::Binding, seed: u64) -> Option<Srv> {
     let texel = crate::gpu::plan::Texel::of(&b.layout)?;
     let array = crate::gpu::plan::Texel::is_array(&b.layout);
+    let kind = match texel {
+        crate::gpu::plan::Texel::Float => TexelKind::Float,
+        crate::gpu::plan::Texel::Uint => TexelKind::Uint,
+        crate::gpu::plan::Texel::Sint => TexelKind::Sint,
+    };
+    let format = texels::format(kind, seed);
     let layers = if array { LAYERS } else { 1 };
     let (w, h, levels) = TEXTURE;
-    let sizes: Vec<usize> = (0..levels)
-        .map(|m| ((w >> m).max(1) * (h >> m).max(1) * layers) as usize)
-        .collect();
-    let words = generators::values::sample(seed, 4 * sizes.iter().sum::<usize>());
-    let mut texels = words.chunks_exact(4).map(|t| [t[0], t[1], t[2], t[3]]);
-    let mips = sizes
-        .iter()
-        .map(|n| texels.by_ref().take(*n).collect())
+    let mips = (0..levels)
+        .map(|m| {
+            let n = ((w >> m).max(1) * (h >> m).max(1) * layers) as usize;
+            texels::words(format, n, seed ^ ((m as u64) << 56))
+        })
         .collect();
     Some(Srv::Texture2d(oracles::interp::Texture2d {
         width: w,
@@ -104,8 +108,7 @@ fn texture(b: &translator::manifest::Binding, seed: u64) -> Option<Srv> {
         layers,
         array,
         mips,
-        float: texel == crate::gpu::plan::Texel::Float,
-        oob: [0; 4],
+        format,
     }))
 }
 
