@@ -202,10 +202,11 @@ domains! {
     /// 61966-2-1 curve to 0.5 ULP (`D3D10_SRGB_TO_FLOAT_TOLERANCE_IN_ULP`); texture units
     /// approximate it (llvmpipe by up to 2^18 ULP, the H200 by up to 2^16).
     SrgbRead = "srgb-read",
-    /// A texture read decoded an R10G10B10A2_UNORM channel strictly between 0 and 1. D3D
-    /// requires c / (2^n − 1) to 0.5 ULP; the H200's texture unit returns it about half-float
-    /// precise.
-    Unorm10Read = "unorm10-read",
+    /// A texture read decoded a UNORM channel (8-, 10- or 2-bit, an sRGB texel's alpha
+    /// included) strictly between 0 and 1. D3D requires c / (2^n − 1) to 0.5 ULP; llvmpipe
+    /// is 1 ULP off for some codes (127 of 8 bits), the H200 about half-float precise for
+    /// 10-bit channels.
+    UnormRead = "unorm-read",
 }
 
 impl Domain {

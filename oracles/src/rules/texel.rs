@@ -155,16 +155,21 @@ impl TexelFormat {
     }
 
     /// Enter the domains where a device may read a decoded texel of this format otherwise
-    /// than D3D: an sRGB colour channel other than 0 ([`Domain::SrgbRead`]), a 10- or 2-bit
-    /// UNORM channel between 0 and 1 ([`Domain::Unorm10Read`]) and a NaN from a narrow float
+    /// than D3D: an sRGB colour channel other than 0 ([`Domain::SrgbRead`]), a UNORM channel
+    /// between 0 and 1 ([`Domain::UnormRead`]) and a NaN from a narrow float
     /// channel ([`Domain::TexelNarrowNan`]).
     pub fn enter(self, texel: &[u32; 4], ev: &mut Events) {
         if self == Rgba8UnormSrgb && texel[..3].iter().any(|c| *c != 0) {
             raise(ev, Domain::SrgbRead);
         }
         let between = |c: &u32| *c != 0 && *c != 0x3f80_0000;
-        if self == Rgb10a2Unorm && texel.iter().any(between) {
-            raise(ev, Domain::Unorm10Read);
+        let unorm = match self {
+            Rgba8Unorm | Bgra8Unorm | Rgb10a2Unorm => &texel[..],
+            Rgba8UnormSrgb => &texel[3..],
+            _ => &[],
+        };
+        if unorm.iter().any(between) {
+            raise(ev, Domain::UnormRead);
         }
         let narrow = matches!(self, Rg11b10Float | Rg16Float | Rgba16Float);
         if narrow && texel.iter().any(|c| f32::from_bits(*c).is_nan()) {
