@@ -1,0 +1,168 @@
+//! The texture rules on small textures: addressing, point and linear samples, gathers,
+//! loads and the format conversions.
+
+use super::*;
+
+/// A 4×2 float texture of two layers whose texel (x, y, layer) holds x + 10y + 100·layer.
+fn numbered() -> Texture2d {
+    let texels = (0..2u32)
+        .flat_map(|l| (0..2u32).flat_map(move |y| (0..4u32).map(move |x| (x, y, l))))
+        .flat_map(|(x, y, l)| [((x + 10 * y + 100 * l) as f32).to_bits(), 0, 0, 0])
+        .collect();
+    Texture2d {
+        width: 4,
+        height: 2,
+        layers: 2,
+        array: true,
+        mips: vec![texels],
+        format: TexelFormat::Rgba32Float,
+    }
+}
+
+fn at(u: f32, v: f32, layer: u32) -> Coords {
+    Coords {
+        u,
+        v,
+        layer,
+        offsets: [0; 3],
+    }
+}
+
+fn value(w: [u32; 4]) -> f32 {
+    f32::from_bits(w[0])
+}
+
+#[test]
+fn array_layers_round_to_nearest_even_and_clamp() {
+    let mut ev = 0;
+    let got: Vec<u32> = [0.5f32, 1.5, 2.5, 0.49, -3.0, 9.0]
+        .iter()
+        .map(|z| array_layer(*z, 4, &mut ev))
+        .collect();
+    assert_eq!(got, [0, 2, 2, 0, 0, 3]);
+    assert_eq!(ev, 0);
+    assert_eq!(array_layer(f32::NAN, 4, &mut ev), 0);
+    assert_ne!(ev, 0);
+}
+
+#[test]
+fn address_modes_follow_d3d() {
+    let map = |m| (-3..7).map(|i| address(i, 4, m)).collect::<Vec<_>>();
+    let s = |v: &[u32]| v.iter().map(|x| Some(*x)).collect::<Vec<_>>();
+    assert_eq!(map(Address::Wrap), s(&[1, 2, 3, 0, 1, 2, 3, 0, 1, 2]));
+    assert_eq!(map(Address::Clamp), s(&[0, 0, 0, 0, 1, 2, 3, 3, 3, 3]));
+    assert_eq!(map(Address::Mirror), s(&[2, 1, 0, 0, 1, 2, 3, 3, 2, 1]));
+    assert_eq!(map(Address::MirrorOnce), s(&[2, 1, 0, 0, 1, 2, 3, 3, 3, 3]));
+    assert_eq!(address(-1, 4, Address::Border), None);
+}
+
+#[test]
+fn point_samples_are_exact_away_from_boundaries_and_open_near_them() {
+    let t = numbered();
+    let s = Sampler::default();
+    let mut ev = 0;
+    // Texel (2, 1) of layer 1, at its centre.
+    assert_eq!(
+        value(sample(&t, &s, &at(0.625, 0.75, 1), 0.0, &mut ev)),
+        112.0
+    );
+    assert_eq!(ev, 0);
+    // Just short of the boundary between x = 0 and x = 1, or on it: either texel is D3D's
+    // answer.
+    let u = 0.25 - 1.0 / 4096.0;
+    assert_eq!(value(sample(&t, &s, &at(u, 0.25, 0), 0.0, &mut ev)), 0.0);
+    assert_eq!(ev, Domain::FilterPrecision.bit());
+    let mut ev = 0;
+    assert_eq!(value(sample(&t, &s, &at(0.25, 0.25, 0), 0.0, &mut ev)), 1.0);
+    assert_eq!(ev, Domain::FilterPrecision.bit());
+}
+
+#[test]
+fn linear_blends_are_exact_at_centres_and_open_between() {
+    let t = numbered();
+    let s = Sampler {
+        linear: true,
+        ..Sampler::default()
+    };
+    let mut ev = 0;
+    assert_eq!(
+        value(sample(&t, &s, &at(0.375, 0.25, 0), 0.0, &mut ev)),
+        1.0
+    );
+    assert_eq!(ev, 0);
+    // Half-way between texels 1 and 2 of row 0.
+    assert_eq!(value(sample(&t, &s, &at(0.5, 0.25, 0), 0.0, &mut ev)), 1.5);
+    assert_eq!(ev, Domain::FilterPrecision.bit());
+}
+
+#[test]
+fn gather_returns_the_footprint_in_d3d_order() {
+    let t = numbered();
+    let mut ev = 0;
+    // Between the centres of texels (1, 0), (2, 0), (1, 1), (2, 1).
+    let g = gather(&t, &Sampler::default(), &at(0.5, 0.5, 0), 0, &mut ev);
+    assert_eq!(g.map(f32::from_bits), [11.0, 12.0, 2.0, 1.0]);
+    assert_eq!(ev, 0);
+    // At a texel centre the footprint may be either neighbour's.
+    gather(&t, &Sampler::default(), &at(0.375, 0.5, 0), 0, &mut ev);
+    assert_ne!(ev, 0);
+}
+
+#[test]
+fn array_loads_check_the_layer() {
+    let t = numbered();
+    let mut ev = 0;
+    assert_eq!(value(texel_load(&t, 3, 1, 1, 0, &mut ev)), 113.0);
+    assert_eq!(ev, 0);
+    assert_eq!(texel_load(&t, 0, 0, 2, 0, &mut ev), [0; 4]);
+    assert_eq!(ev, Domain::OobRead.bit());
+}
+
+/// A 2×1 texture of `format` holding `words`.
+fn stored(format: TexelFormat, words: Vec<u32>) -> Texture2d {
+    Texture2d {
+        width: 2,
+        height: 1,
+        mips: vec![words],
+        format,
+        ..Texture2d::default()
+    }
+}
+
+#[test]
+fn loads_decode_the_format_and_fill_its_missing_channels() {
+    let one = 0x3f80_0000;
+    let t = stored(TexelFormat::Rg32Float, vec![0x4000_0000, 7, 1, 2]);
+    let mut ev = 0;
+    assert_eq!(texel_load(&t, 1, 0, 0, 0, &mut ev), [1, 2, 0, one]);
+    assert_eq!(ev, 0);
+    // Out of range, a format without alpha reads alpha 1.0: no WGSL translation can know.
+    assert_eq!(texel_load(&t, 2, 0, 0, 0, &mut ev), [0, 0, 0, one]);
+    assert_eq!(ev, Domain::OobRead.bit() | Domain::OobFormatAlpha.bit());
+    let t = stored(TexelFormat::Rgba8Unorm, vec![0xff00_00ff, 0]);
+    let mut ev = 0;
+    assert_eq!(texel_load(&t, 0, 0, 0, 0, &mut ev), [one, 0, 0, one]);
+    assert_eq!(texel_load(&t, 0, 1, 0, 0, &mut ev), [0; 4]);
+    assert_eq!(ev, Domain::OobRead.bit());
+}
+
+#[test]
+fn reads_enter_the_domains_of_their_conversion() {
+    // An sRGB texel with colour, and one with only alpha.
+    let t = stored(TexelFormat::Rgba8UnormSrgb, vec![0x0000_0001, 0xff00_0000]);
+    let mut ev = 0;
+    texel_load(&t, 1, 0, 0, 0, &mut ev);
+    assert_eq!(ev, 0);
+    texel_load(&t, 0, 0, 0, 0, &mut ev);
+    assert_eq!(ev, Domain::SrgbRead.bit());
+    // A signalling half NaN in a sampled footprint, and a plain half 1.0.
+    let t = stored(TexelFormat::Rg16Float, vec![0x0000_7c01, 0x0000_3c00]);
+    let mut ev = 0;
+    let s = Sampler::default();
+    assert_eq!(value(sample(&t, &s, &at(0.75, 0.5, 0), 0.0, &mut ev)), 1.0);
+    assert_eq!(ev, 0);
+    assert!(value(sample(&t, &s, &at(0.25, 0.5, 0), 0.0, &mut ev)).is_nan());
+    assert_eq!(ev, Domain::TexelNarrowNan.bit());
+    // `ld` keeps D3D's payload: the half's, shifted up, still signalling.
+    assert_eq!(texel_load(&t, 0, 0, 0, 0, &mut ev)[0], 0x7f80_2000);
+}
