@@ -79,6 +79,8 @@ pub fn case_of(
                 filter: if s.linear { "linear" } else { "point" }.into(),
                 address: s.address.iter().map(|a| a.name().to_string()).collect(),
                 border: Word::list(&s.border),
+                min_lod: (s.lod_clamp.0 != f32::MIN).then_some(s.lod_clamp.0),
+                max_lod: (s.lod_clamp.1 != f32::MAX).then_some(s.lod_clamp.1),
             }),
         );
     }

@@ -228,6 +228,12 @@ pub struct SamplerDesc {
     /// The four border-colour words, for `border` addressing.
     #[serde(default)]
     pub border: Vec<Word>,
+    /// `MinLOD`: the smallest level of detail a sample takes (default: none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_lod: Option<f32>,
+    /// `MaxLOD`: the largest level of detail a sample takes (default: none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_lod: Option<f32>,
 }
 
 /// What one `expect` entry asks for, told apart by its JSON shape: a boolean or an object.

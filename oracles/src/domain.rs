@@ -207,6 +207,14 @@ domains! {
     /// is 1 ULP off for some codes (127 of 8 bits), the H200 about half-float precise for
     /// 10-bit channels.
     UnormRead = "unorm-read",
+    /// A linear-filtered `sample_l` or `sample_b` whose LOD operand is a denormal, of a texture
+    /// in a format narrower than 32-bit floats. D3D flushes the LOD to 0; lavapipe returns
+    /// small garbage bits in a channel (red 0x3ff for an LOD of 0x3ff on R11G11B10_FLOAT).
+    DenormalLodFiltered = "denormal-lod-filtered",
+    /// A linear-filtered sample of an R11G11B10_FLOAT texture: lavapipe's filter of that
+    /// format returns NaN where every texel it may weigh is finite, and values off the exact
+    /// blend at texel centres.
+    Rg11b10Filtered = "rg11b10-filtered",
 }
 
 impl Domain {

@@ -36,6 +36,8 @@ pub struct SamplerState {
     pub linear: bool,
     /// u, v, w address modes.
     pub address: [oracles::interp::Address; 3],
+    /// `MinLOD` and `MaxLOD` as f32 bits (bits, so that the state stays `Eq`).
+    pub lod_clamp: [u32; 2],
 }
 
 impl SamplerState {
@@ -44,6 +46,7 @@ impl SamplerState {
         SamplerState {
             linear: s.linear,
             address: s.address,
+            lod_clamp: [s.lod_clamp.0.to_bits(), s.lod_clamp.1.to_bits()],
         }
     }
 }
@@ -63,6 +66,16 @@ pub(super) fn sampler_descriptor(
             a.name()
         ))),
     };
+    // WebGPU clamps the LOD to [lodMinClamp, lodMaxClamp] with 0 <= min <= max; D3D's
+    // unbounded defaults are the same clamp as WebGPU's 0 and 32 once the texture's own
+    // levels (at most 15 here) apply.
+    let [min_lod, max_lod] = s.lod_clamp.map(f32::from_bits);
+    let (min_lod, max_lod) = (min_lod.clamp(0.0, 32.0), max_lod.clamp(0.0, 32.0));
+    if max_lod < min_lod {
+        return Err(GpuError::Unfeedable(format!(
+            "a sampler's LOD range {min_lod}..={max_lod} is empty"
+        )));
+    }
     let filter = if s.linear {
         wgpu::FilterMode::Linear
     } else {
@@ -80,6 +93,8 @@ pub(super) fn sampler_descriptor(
         } else {
             wgpu::MipmapFilterMode::Nearest
         },
+        lod_min_clamp: min_lod,
+        lod_max_clamp: max_lod,
         ..Default::default()
     })
 }

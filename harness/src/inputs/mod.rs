@@ -113,8 +113,10 @@ fn texture(b: &translator::manifest::Binding, seed: u64) -> Option<Srv> {
 }
 
 /// The sampler states of a program, one per `s#` binding, drawn from `seed`: point or linear,
-/// and per axis wrap, clamp or mirror, the address modes every WebGPU device has. (Border and
-/// mirror-once have no WebGPU equivalent, so no translator to WGSL can honour them.)
+/// per axis wrap, clamp or mirror, the address modes every WebGPU device has, and half the
+/// time a `MinLOD`/`MaxLOD` range over the generated textures' three levels, its ends on
+/// whole and half levels (a point mip filter's ties). (Border and mirror-once have no WebGPU
+/// equivalent, so no translator to WGSL can honour them; nor has a LOD bias.)
 fn samplers(t: &Translation, seed: u64) -> BTreeMap<u32, oracles::interp::Sampler> {
     use oracles::interp::Address;
     const MODES: [Address; 3] = [Address::Wrap, Address::Clamp, Address::Mirror];
@@ -128,10 +130,22 @@ fn samplers(t: &Translation, seed: u64) -> BTreeMap<u32, oracles::interp::Sample
                 linear: r & 1 == 1,
                 address: std::array::from_fn(|k| MODES[((r >> (1 + 2 * k)) % 3) as usize]),
                 border: [0; 4],
+                lod_clamp: lod_clamp(r >> 8),
             };
             (b.register, sampler)
         })
         .collect()
+}
+
+/// A sampler's `MinLOD`/`MaxLOD` from 56 random bits: none half the time, else both ends
+/// from 0, 0.5, ..., 2.5, the larger one the maximum.
+fn lod_clamp(r: u64) -> (f32, f32) {
+    if r & 1 == 0 {
+        return (f32::MIN, f32::MAX);
+    }
+    let end = |k: u64| (k % 6) as f32 * 0.5;
+    let (a, b) = (end(r >> 1), end(r >> 4));
+    (a.min(b), a.max(b))
 }
 
 fn stage_srvs(t: &Translation, seed: u64) -> BTreeMap<u32, Srv> {

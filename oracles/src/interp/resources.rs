@@ -156,6 +156,9 @@ pub struct Sampler {
     pub address: [Address; 3],
     /// Border colour as raw words, returned for `Address::Border` outside the texture.
     pub border: [u32; 4],
+    /// `MinLOD` and `MaxLOD`: the level of detail is clamped to them before the texture's own
+    /// levels (FS §7.18.11).
+    pub lod_clamp: (f32, f32),
 }
 
 /// A sampler address mode: what a coordinate outside [0, 1] maps to.
@@ -206,6 +209,7 @@ impl Default for Sampler {
             linear: false,
             address: [Address::Clamp; 3],
             border: [0; 4],
+            lod_clamp: (f32::MIN, f32::MAX),
         }
     }
 }

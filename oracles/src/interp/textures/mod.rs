@@ -6,9 +6,7 @@ use dxbc::{Instruction, Opcode, Operand, OperandType, ResinfoReturnType};
 
 use super::InterpError;
 use super::machine::{Consumer, Machine, source_component, write_mask};
-#[cfg(test)]
-use super::resources::TexelFormat;
-use super::resources::{Address, Format, Sampler, Srv, Texture2d};
+use super::resources::{Address, Format, Sampler, Srv, TexelFormat, Texture2d};
 use super::tracked::{Access, Space};
 use crate::domain::{Domain, Events, raise};
 use crate::rules::float as fl;
@@ -219,6 +217,20 @@ impl Machine<'_> {
                             },
                             offsets,
                         };
+                        let wide = matches!(
+                            tex.format,
+                            TexelFormat::Rgba32Float
+                                | TexelFormat::Rg32Float
+                                | TexelFormat::R32Float
+                        );
+                        let denormal = lod[l] & 0x7f80_0000 == 0 && lod[l] & 0x007f_ffff != 0;
+                        if matches!(inst.opcode, SampleL | SampleB)
+                            && sampler.linear
+                            && !wide
+                            && denormal
+                        {
+                            raise(ev, Domain::DenormalLodFiltered);
+                        }
                         // `sample_b`'s bias adds to the quad's LOD (0 where there is no quad).
                         let bias = if inst.opcode == SampleB {
                             f(lod[l])
@@ -503,7 +515,7 @@ fn sample_level(
         t.format.enter(q, ev);
     }
     let all_same = quad.iter().all(|q| *q == quad[0]);
-    let plain = blend_plain(t, s, level, at, all_same);
+    let plain = blend_plain(t, s, level, at);
     if !plain || (!all_same && (fx != 0.0 || fy != 0.0)) {
         raise(ev, Domain::FilterPrecision);
     }
@@ -520,11 +532,12 @@ fn sample_level(
 
 /// Whether a linear blend in `level` at `at` gives the exact value of its weighted texels
 /// whatever a device does with the texels it weights 0. A blend computes a·w + b·(1 − w) even
-/// where a weight is 0: a non-finite neighbour poisons it, a −0 becomes +0 (unless every
-/// texel is the same), and a filter unit may flush a denormal. At a clamped edge a device may
+/// where a weight is 0: a non-finite neighbour poisons it, a −0 becomes +0 (even where every
+/// texel is the same: a unit that blends as a + w·(b − a) adds +0 to it, as lavapipe does at a
+/// 1×1 level), and a filter unit may flush a denormal. At a clamped edge a device may
 /// clamp the position first and blend the edge texel with its inward neighbour at weight 0
 /// (lavapipe does), so that neighbour counts too.
-fn blend_plain(t: &Texture2d, s: &Sampler, level: usize, at: &Coords, all_same: bool) -> bool {
+fn blend_plain(t: &Texture2d, s: &Sampler, level: usize, at: &Coords) -> bool {
     let (w, h) = t.level_size(level);
     let (x0, y0, ..) = bilinear(t, level, at, &mut 0);
     let xs = touched(x0, w, s.address[0]);
@@ -533,7 +546,7 @@ fn blend_plain(t: &Texture2d, s: &Sampler, level: usize, at: &Coords, all_same: 
         ys.iter().all(|&ty| {
             fetch(t, s, level, at.layer, tx, ty).iter().all(|w| {
                 let f = f32::from_bits(*w);
-                f.is_finite() && !f.is_subnormal() && (all_same || *w != 0x8000_0000)
+                f.is_finite() && !f.is_subnormal() && *w != 0x8000_0000
             })
         })
     })
@@ -574,15 +587,18 @@ fn sample(t: &Texture2d, s: &Sampler, at: &Coords, lod: f32, ev: &mut Events) ->
         return [0; 4];
     }
     let at = &not_nan(at, ev);
+    if s.linear && t.format == TexelFormat::Rg11b10Float {
+        raise(ev, Domain::Rg11b10Filtered);
+    }
     let last = (t.mips.len() - 1) as f32;
     if lod.is_nan() {
         raise(ev, Domain::NanInput);
     }
-    let lod = if lod.is_nan() {
-        0.0
-    } else {
-        lod.clamp(0.0, last)
-    };
+    // A NaN LOD reads as 0; then the sampler's MinLOD/MaxLOD, then the texture's levels
+    // (FS §7.18.11).
+    let (min_lod, max_lod) = s.lod_clamp;
+    let lod = if lod.is_nan() { 0.0 } else { lod };
+    let lod = lod.max(min_lod).min(max_lod).clamp(0.0, last);
     let frac = f64::from(lod.fract());
     let texel = if s.linear && frac != 0.0 {
         let (lo, hi) = (lod.floor() as usize, lod.ceil() as usize);
@@ -601,7 +617,7 @@ fn sample(t: &Texture2d, s: &Sampler, at: &Coords, lod: f32, ev: &mut Events) ->
         let lo = lod as usize;
         let texel = sample_level(t, s, lo, at, ev);
         if lo + 1 < t.mips.len()
-            && (!blend_plain(t, s, lo + 1, at, false)
+            && (!blend_plain(t, s, lo + 1, at)
                 || texel.iter().any(|c| *c == 0.0 && c.is_sign_negative()))
         {
             raise(ev, Domain::FilterPrecision);

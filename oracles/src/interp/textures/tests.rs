@@ -166,3 +166,47 @@ fn reads_enter_the_domains_of_their_conversion() {
     // `ld` keeps D3D's payload: the half's, shifted up, still signalling.
     assert_eq!(texel_load(&t, 0, 0, 0, 0, &mut ev)[0], 0x7f80_2000);
 }
+
+#[test]
+fn the_sampler_clamps_the_level_of_detail_before_the_levels() {
+    // Level 0: 1.0 and 2.0; level 1: 5.0.
+    let t = Texture2d {
+        width: 2,
+        height: 1,
+        mips: vec![vec![0x3f80_0000, 0x4000_0000], vec![0x40a0_0000]],
+        format: TexelFormat::R32Float,
+        ..Texture2d::default()
+    };
+    let clamped = |lo, hi| Sampler {
+        lod_clamp: (lo, hi),
+        ..Sampler::default()
+    };
+    let mut ev = 0;
+    let mut at_lod = |s: &Sampler, lod| value(sample(&t, s, &at(0.25, 0.5, 0), lod, &mut ev));
+    assert_eq!(at_lod(&Sampler::default(), 0.0), 1.0);
+    assert_eq!(at_lod(&clamped(1.0, 1.0), 0.0), 5.0);
+    assert_eq!(at_lod(&clamped(0.0, 0.0), 7.0), 1.0);
+    // A MinLOD below 0 and a MaxLOD past the last level leave the texture's own clamp.
+    assert_eq!(at_lod(&clamped(-3.0, 40.0), 9.0), 5.0);
+    assert_eq!(ev, 0);
+}
+
+/// A NaN LOD reads as 0 before the sampler's clamp, as devices do: a MinLOD of 1 still applies.
+#[test]
+fn a_nan_lod_is_clamped_by_the_sampler_too() {
+    let t = Texture2d {
+        width: 2,
+        height: 1,
+        mips: vec![vec![0x3f80_0000, 0x4000_0000], vec![0x40a0_0000]],
+        format: TexelFormat::R32Float,
+        ..Texture2d::default()
+    };
+    let s = Sampler {
+        lod_clamp: (1.0, 2.0),
+        ..Sampler::default()
+    };
+    let mut ev = 0;
+    let got = sample(&t, &s, &at(0.25, 0.5, 0), f32::NAN, &mut ev);
+    assert_eq!(value(got), 5.0);
+    assert_eq!(ev, Domain::NanInput.bit());
+}
