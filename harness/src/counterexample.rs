@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use oracles::case::{BufferDesc, CaseFile, Expect, Input, Run, SamplerDesc, TextureDesc, Word};
-use oracles::interp::Srv;
+use oracles::interp::{Sampler, Srv};
 
 use crate::exec::{Batch, Results};
 
@@ -79,8 +79,8 @@ pub fn case_of(
                 filter: if s.linear { "linear" } else { "point" }.into(),
                 address: s.address.iter().map(|a| a.name().to_string()).collect(),
                 border: Word::list(&s.border),
-                min_lod: (s.lod_clamp.0 != f32::MIN).then_some(s.lod_clamp.0),
-                max_lod: (s.lod_clamp.1 != f32::MAX).then_some(s.lod_clamp.1),
+                min_lod: (s.lod_clamp.0 != Sampler::NO_LOD_CLAMP.0).then_some(s.lod_clamp.0),
+                max_lod: (s.lod_clamp.1 != Sampler::NO_LOD_CLAMP.1).then_some(s.lod_clamp.1),
             }),
         );
     }

@@ -468,16 +468,17 @@ pub fn differential(
     })
 }
 
+/// Test doubles for the driver and its callers.
 #[cfg(test)]
-mod tests {
+pub(crate) mod testing {
     use super::*;
     use crate::exec::interp::Interpreter;
     use crate::exec::{Prepared, Results};
-    use oracles::interp::Resources;
 
-    /// A candidate that returns the reference's results with one word changed.
-    struct Tamper {
-        flip: Option<(usize, u32)>,
+    /// A candidate that returns the reference's results with one word changed: component
+    /// `comp` of vector `vector`'s first output set to `word`.
+    pub(crate) struct Tamper {
+        pub(crate) flip: Option<(usize, usize, u32)>,
     }
 
     impl Executor for Tamper {
@@ -491,21 +492,30 @@ mod tests {
             // A candidate does not count instructions: it gets all it needs.
             let mut r = Interpreter.run(p, batch, 1 << 20)?;
             r.facts = None;
-            if let Some((k, word)) = self.flip
+            if let Some((k, comp, word)) = self.flip
                 && let Some(o) = r.outputs.get_mut(k * r.outputs_per_invocation)
             {
-                o[0] = word;
+                o[comp] = word;
             }
             Ok(r)
         }
     }
 
-    fn unit_of(text: &str) -> (Vec<u8>, dxbc::Shader) {
+    /// A program's container and parsed shader from assembly text.
+    pub(crate) fn unit_of(text: &str) -> (Vec<u8>, dxbc::Shader) {
         let c = dxbc::assemble_container(text).expect("assembles");
         let blob = c.to_bytes();
         let shader = dxbc::Shader::parse(&blob).expect("parses");
         (blob, shader)
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::{Tamper, unit_of};
+    use super::*;
+    use crate::exec::interp::Interpreter;
+    use oracles::interp::Resources;
 
     #[test]
     fn verdicts_come_from_one_judge() {
@@ -536,7 +546,7 @@ mod tests {
             &batch,
             &mut Interpreter,
             &mut Tamper {
-                flip: Some((1, 0x3f80_0001)),
+                flip: Some((1, 0, 0x3f80_0001)),
             },
             &judge,
             Policy::once(1 << 16),

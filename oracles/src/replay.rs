@@ -247,8 +247,8 @@ fn sampler(s: &crate::case::SamplerDesc) -> Result<Sampler, String> {
     for (i, w) in s.border.iter().take(4).enumerate() {
         border[i] = w.0;
     }
-    let min_lod = s.min_lod.unwrap_or(f32::MIN);
-    let max_lod = s.max_lod.unwrap_or(f32::MAX);
+    let min_lod = s.min_lod.unwrap_or(Sampler::NO_LOD_CLAMP.0);
+    let max_lod = s.max_lod.unwrap_or(Sampler::NO_LOD_CLAMP.1);
     if min_lod.is_nan() || max_lod.is_nan() || max_lod < min_lod {
         return Err(format!(
             "a sampler's LOD range {min_lod}..={max_lod} is empty or not a number"

@@ -176,7 +176,7 @@ fn job_bindings(plan: &Plan) -> Vec<JobBinding> {
                     .or(sampled.map(|(s, _)| if s.array { "2d-array" } else { "2d" })),
                 layers: sampled.map_or(0, |(s, _)| s.layers.max(1)),
                 filter: sampler.map(|s| if s.linear { "linear" } else { "nearest" }),
-                lod_clamp: sampler.map(|s| s.lod_clamp.map(|b| f32::from_bits(b).clamp(0.0, 32.0))),
+                lod_clamp: sampler.map(|s| s.webgpu_lod_clamp()),
                 address: sampler.map(|s| {
                     s.address.map(|a| match a {
                         oracles::interp::Address::Wrap => "repeat",

@@ -451,17 +451,16 @@ impl Gpu {
             // (group, binding, what is bound), and what is read back, in plan order.
             let mut buffers: Vec<(u32, u32, Bound)> = Vec::new();
             let mut backs: Vec<Readback> = Vec::new();
+            // A filtering sampler may only meet filterable textures: without
+            // float32-filterable, the 32-bit float formats are not.
+            let unfilterable = plan.bindings.iter().any(|b| {
+                matches!(b.slot, plan::Slot::Sampled { shape, texel }
+                    if texel == plan::Texel::Float && !shape.format.always_filterable())
+            });
             for p in &plan.bindings {
                 let bytes = p.bytes();
                 let bound = match p.slot {
                     plan::Slot::Sampler(state) => {
-                        // A filtering sampler may only meet filterable textures: without
-                        // float32-filterable, the 32-bit float formats are not.
-                        let unfilterable = plan.bindings.iter().any(|b| {
-                            matches!(b.slot, plan::Slot::Sampled { shape, texel }
-                                if texel == plan::Texel::Float
-                                    && !shape.format.always_filterable())
-                        });
                         if state.linear && unfilterable && !self.filterable() {
                             return Err(GpuError::Feature(
                                 "linear filtering of a 32-bit float texture needs \

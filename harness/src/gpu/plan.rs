@@ -84,6 +84,15 @@ impl Texel {
         )
     }
 
+    /// What a format must read as to be bound here.
+    pub fn kind(self) -> oracles::interp::TexelKind {
+        match self {
+            Texel::Float => oracles::interp::TexelKind::Float,
+            Texel::Uint => oracles::interp::TexelKind::Uint,
+            Texel::Sint => oracles::interp::TexelKind::Sint,
+        }
+    }
+
     /// How a bind group layout declares it: filterable where the format is (32-bit floats only
     /// where the device has `float32-filterable`).
     pub fn sample_type(self, filterable: bool) -> wgpu::TextureSampleType {
@@ -257,12 +266,7 @@ pub fn plan(
                         b.register
                     )));
                 };
-                let reads = match shape.format.kind() {
-                    oracles::interp::TexelKind::Float => Texel::Float,
-                    oracles::interp::TexelKind::Uint => Texel::Uint,
-                    oracles::interp::TexelKind::Sint => Texel::Sint,
-                };
-                if reads != texel {
+                if shape.format.kind() != texel.kind() {
                     return Err(GpuError::Unfeedable(format!(
                         "t{} is declared `{}` and its texture is {}, which reads as another type",
                         b.register,

@@ -49,6 +49,13 @@ impl SamplerState {
             lod_clamp: [s.lod_clamp.0.to_bits(), s.lod_clamp.1.to_bits()],
         }
     }
+
+    /// Its `MinLOD`/`MaxLOD` as WebGPU's `lodMinClamp`/`lodMaxClamp`, which lie in [0, 32]:
+    /// D3D's unbounded defaults clamp the same once the texture's own levels (at most 15 here)
+    /// apply.
+    pub fn webgpu_lod_clamp(&self) -> [f32; 2] {
+        self.lod_clamp.map(|b| f32::from_bits(b).clamp(0.0, 32.0))
+    }
 }
 
 /// The wgpu sampler of a state. WebGPU has no mirror-once and no border colour without a
@@ -66,11 +73,7 @@ pub(super) fn sampler_descriptor(
             a.name()
         ))),
     };
-    // WebGPU clamps the LOD to [lodMinClamp, lodMaxClamp] with 0 <= min <= max; D3D's
-    // unbounded defaults are the same clamp as WebGPU's 0 and 32 once the texture's own
-    // levels (at most 15 here) apply.
-    let [min_lod, max_lod] = s.lod_clamp.map(f32::from_bits);
-    let (min_lod, max_lod) = (min_lod.clamp(0.0, 32.0), max_lod.clamp(0.0, 32.0));
+    let [min_lod, max_lod] = s.webgpu_lod_clamp();
     if max_lod < min_lod {
         return Err(GpuError::Unfeedable(format!(
             "a sampler's LOD range {min_lod}..={max_lod} is empty"
@@ -110,53 +113,40 @@ impl TextureShape {
     }
 }
 
-/// The WebGPU format a texture format is created in: the same layout, byte for byte.
-pub fn wgpu_format(f: TexelFormat) -> wgpu::TextureFormat {
+/// The WebGPU format a texture format is created in (the same layout, byte for byte) and its
+/// WebGPU name, as a browser takes it: one table for both.
+fn webgpu(f: TexelFormat) -> (wgpu::TextureFormat, &'static str) {
     use wgpu::TextureFormat as W;
     match f {
-        TexelFormat::Rgba32Float => W::Rgba32Float,
-        TexelFormat::Rgba32Uint => W::Rgba32Uint,
-        TexelFormat::Rgba32Sint => W::Rgba32Sint,
-        TexelFormat::Rg32Float => W::Rg32Float,
-        TexelFormat::Rg32Uint => W::Rg32Uint,
-        TexelFormat::Rg32Sint => W::Rg32Sint,
-        TexelFormat::R32Float => W::R32Float,
-        TexelFormat::R32Uint => W::R32Uint,
-        TexelFormat::R32Sint => W::R32Sint,
-        TexelFormat::Rgba8Unorm => W::Rgba8Unorm,
-        TexelFormat::Rgba8UnormSrgb => W::Rgba8UnormSrgb,
-        TexelFormat::Bgra8Unorm => W::Bgra8Unorm,
-        TexelFormat::Rgba8Uint => W::Rgba8Uint,
-        TexelFormat::Rgba8Sint => W::Rgba8Sint,
-        TexelFormat::Rgb10a2Unorm => W::Rgb10a2Unorm,
-        TexelFormat::Rg11b10Float => W::Rg11b10Ufloat,
-        TexelFormat::Rg16Float => W::Rg16Float,
-        TexelFormat::Rgba16Float => W::Rgba16Float,
+        TexelFormat::Rgba32Float => (W::Rgba32Float, "rgba32float"),
+        TexelFormat::Rgba32Uint => (W::Rgba32Uint, "rgba32uint"),
+        TexelFormat::Rgba32Sint => (W::Rgba32Sint, "rgba32sint"),
+        TexelFormat::Rg32Float => (W::Rg32Float, "rg32float"),
+        TexelFormat::Rg32Uint => (W::Rg32Uint, "rg32uint"),
+        TexelFormat::Rg32Sint => (W::Rg32Sint, "rg32sint"),
+        TexelFormat::R32Float => (W::R32Float, "r32float"),
+        TexelFormat::R32Uint => (W::R32Uint, "r32uint"),
+        TexelFormat::R32Sint => (W::R32Sint, "r32sint"),
+        TexelFormat::Rgba8Unorm => (W::Rgba8Unorm, "rgba8unorm"),
+        TexelFormat::Rgba8UnormSrgb => (W::Rgba8UnormSrgb, "rgba8unorm-srgb"),
+        TexelFormat::Bgra8Unorm => (W::Bgra8Unorm, "bgra8unorm"),
+        TexelFormat::Rgba8Uint => (W::Rgba8Uint, "rgba8uint"),
+        TexelFormat::Rgba8Sint => (W::Rgba8Sint, "rgba8sint"),
+        TexelFormat::Rgb10a2Unorm => (W::Rgb10a2Unorm, "rgb10a2unorm"),
+        TexelFormat::Rg11b10Float => (W::Rg11b10Ufloat, "rg11b10ufloat"),
+        TexelFormat::Rg16Float => (W::Rg16Float, "rg16float"),
+        TexelFormat::Rgba16Float => (W::Rgba16Float, "rgba16float"),
     }
+}
+
+/// The WebGPU format a texture format is created in: the same layout, byte for byte.
+pub fn wgpu_format(f: TexelFormat) -> wgpu::TextureFormat {
+    webgpu(f).0
 }
 
 /// WebGPU's name for a texture format, as a browser takes it.
 pub fn format_name(f: TexelFormat) -> &'static str {
-    match f {
-        TexelFormat::Rgba32Float => "rgba32float",
-        TexelFormat::Rgba32Uint => "rgba32uint",
-        TexelFormat::Rgba32Sint => "rgba32sint",
-        TexelFormat::Rg32Float => "rg32float",
-        TexelFormat::Rg32Uint => "rg32uint",
-        TexelFormat::Rg32Sint => "rg32sint",
-        TexelFormat::R32Float => "r32float",
-        TexelFormat::R32Uint => "r32uint",
-        TexelFormat::R32Sint => "r32sint",
-        TexelFormat::Rgba8Unorm => "rgba8unorm",
-        TexelFormat::Rgba8UnormSrgb => "rgba8unorm-srgb",
-        TexelFormat::Bgra8Unorm => "bgra8unorm",
-        TexelFormat::Rgba8Uint => "rgba8uint",
-        TexelFormat::Rgba8Sint => "rgba8sint",
-        TexelFormat::Rgb10a2Unorm => "rgb10a2unorm",
-        TexelFormat::Rg11b10Float => "rg11b10ufloat",
-        TexelFormat::Rg16Float => "rg16float",
-        TexelFormat::Rgba16Float => "rgba16float",
-    }
+    webgpu(f).1
 }
 
 #[cfg(test)]
@@ -167,7 +157,7 @@ mod tests {
     /// the words the interpreter decodes are the bytes the device reads.
     #[test]
     fn formats_keep_their_layout() {
-        for f in TexelFormat::ALL {
+        for &f in TexelFormat::ALL {
             let w = wgpu_format(f);
             assert_eq!(
                 w.block_copy_size(None),

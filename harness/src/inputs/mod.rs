@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use oracles::interp::{Buffer, Resources, Srv, TexelKind};
+use oracles::interp::{Buffer, Resources, Srv};
 use translator::Translation;
 use translator::manifest::BindingKind;
 
@@ -88,12 +88,7 @@ const LAYERS: u32 = 3;
 fn texture(b: &translator::manifest::Binding, seed: u64) -> Option<Srv> {
     let texel = crate::gpu::plan::Texel::of(&b.layout)?;
     let array = crate::gpu::plan::Texel::is_array(&b.layout);
-    let kind = match texel {
-        crate::gpu::plan::Texel::Float => TexelKind::Float,
-        crate::gpu::plan::Texel::Uint => TexelKind::Uint,
-        crate::gpu::plan::Texel::Sint => TexelKind::Sint,
-    };
-    let format = texels::format(kind, seed);
+    let format = texels::format(texel.kind(), seed);
     let layers = if array { LAYERS } else { 1 };
     let (w, h, levels) = TEXTURE;
     let mips = (0..levels)
@@ -141,7 +136,7 @@ fn samplers(t: &Translation, seed: u64) -> BTreeMap<u32, oracles::interp::Sample
 /// from 0, 0.5, ..., 2.5, the larger one the maximum.
 fn lod_clamp(r: u64) -> (f32, f32) {
     if r & 1 == 0 {
-        return (f32::MIN, f32::MAX);
+        return oracles::interp::Sampler::NO_LOD_CLAMP;
     }
     let end = |k: u64| (k % 6) as f32 * 0.5;
     let (a, b) = (end(r >> 1), end(r >> 4));

@@ -97,11 +97,7 @@ pub fn words(format: TexelFormat, texels: usize, seed: u64) -> Vec<u32> {
             .concat());
             if h.is_multiple_of(3) {
                 let edge = field.edges[((h >> 8) % field.edges.len() as u64) as usize];
-                let mask = if field.bits == 32 {
-                    u32::MAX
-                } else {
-                    ((1u32 << field.bits) - 1) << field.shift
-                };
+                let mask = ((1u32 << field.bits) - 1) << field.shift;
                 *w = (*w & !mask) | ((edge << field.shift) & mask);
             }
         }
@@ -131,7 +127,7 @@ mod tests {
     /// Each packed channel reaches each of its edges, and random values besides.
     #[test]
     fn packed_channels_reach_their_edges() {
-        for f in TexelFormat::ALL {
+        for &f in TexelFormat::ALL {
             let w = words(f, 512, 3);
             assert_eq!(w.len(), 512 * f.words());
             assert_eq!(w, words(f, 512, 3));

@@ -14,6 +14,8 @@ use crate::exec::{Batch, Executor, Results, Unit};
 /// The reference's runs of the differing components' inputs, one lane each.
 #[derive(Debug)]
 pub(super) struct Solo {
+    /// How many components of the packed batch are inputs (the last lane may be padded).
+    pub(super) inputs: usize,
     batch: Batch,
     results: Result<Results, String>,
     /// Per vector: the components that have a solo lane (bit c), and the first of its lanes.
@@ -76,6 +78,7 @@ impl Solo {
                 .map_err(|s| s.detail)
         };
         Solo {
+            inputs,
             batch: solo,
             results,
             mask,
@@ -146,36 +149,10 @@ impl Solo {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::driver::testing::{Tamper, unit_of};
     use crate::driver::{Policy, differential, judge_vector};
-    use crate::exec::Prepared;
     use crate::exec::interp::Interpreter;
     use oracles::interp::Resources;
-
-    /// The reference's results with component `comp` of vector 0's first output set to `word`.
-    struct Tamper {
-        comp: usize,
-        word: u32,
-    }
-
-    impl Executor for Tamper {
-        fn name(&self) -> String {
-            "tamper".into()
-        }
-        fn prepare(&mut self, unit: &Unit<'_>) -> Result<Prepared, oracles::verdict::Skip> {
-            Interpreter.prepare(unit)
-        }
-        fn run(
-            &mut self,
-            p: &Prepared,
-            batch: &Batch,
-            _budget: u64,
-        ) -> Result<Results, oracles::verdict::Skip> {
-            let mut r = Interpreter.run(p, batch, 1 << 20)?;
-            r.facts = None;
-            r.outputs[0][self.comp] = self.word;
-            Ok(r)
-        }
-    }
 
     /// A lane packs a NaN input beside an ordinary one. Judged as one lane, a wrong result in
     /// the ordinary component would borrow the NaN's catalog domain and pass as adapted;
@@ -184,10 +161,7 @@ mod tests {
     fn a_component_is_judged_on_its_own_input_alone() {
         let text =
             "ps_5_0\ndcl_input_ps linear v0.xyzw\ndcl_output o0.xyzw\nrcp o0.xyzw, v0.xyzw\nret\n";
-        let blob = dxbc::assemble_container(text)
-            .expect("assembles")
-            .to_bytes();
-        let shader = dxbc::Shader::parse(&blob).expect("parses");
+        let (blob, shader) = unit_of(text);
         let claims: Vec<String> = translator::Profile::Contract
             .claims()
             .iter()
@@ -204,8 +178,7 @@ mod tests {
         let lane = [0x7fc0_0000, two, 4f32.to_bits(), 8f32.to_bits()];
         let batch = Batch::lanes(1, vec![lane], Resources::default());
         let mut wrong = Tamper {
-            comp: 1,
-            word: 0.25f32.to_bits(),
+            flip: Some((0, 1, 0.25f32.to_bits())),
         };
         let d = differential(
             &unit,

@@ -60,14 +60,12 @@ pub enum Lanes<'a> {
     /// One verdict per vector.
     Vectors,
     /// Each output component is its own input (`sweep`), judged alone ([`packed`]); only
-    /// the first `inputs` components of the batch count (the last lane may be padded).
+    /// the first `solo.inputs` components of the batch count (the last lane may be padded).
     Components {
         /// The judge of the run.
         judge: &'a Judge,
         /// The reference's runs of the differing components.
         solo: &'a Solo,
-        /// How many components are inputs.
-        inputs: usize,
     },
 }
 
@@ -113,12 +111,8 @@ fn tally(report: &mut ProgramReport, d: &Differential, lanes: Lanes<'_>) -> Opti
                 let dist = if differs(v) { d.distance(k) } else { None };
                 count(report, &mut first, (k, 0), v, dist, 1);
             }
-            Lanes::Components {
-                judge,
-                solo,
-                inputs,
-            } => {
-                let n = packed::valid(inputs, k);
+            Lanes::Components { judge, solo } => {
+                let n = packed::valid(solo.inputs, k);
                 if packed::whole(v) {
                     // Nothing differed: the same verdict for each of its inputs.
                     count(report, &mut first, (k, 0), v, None, n as u64);
@@ -247,13 +241,12 @@ impl Verifier {
             }
         };
         let solo = packed.map(|n| Solo::run(&mut self.interp, &unit, batch, &d, n));
-        let lanes = match (&solo, packed) {
-            (Some(solo), Some(inputs)) => Lanes::Components {
+        let lanes = match &solo {
+            Some(solo) => Lanes::Components {
                 judge: &judge,
                 solo,
-                inputs,
             },
-            _ => Lanes::Vectors,
+            None => Lanes::Vectors,
         };
         if let Some((k, c)) = tally(&mut report, &d, lanes)
             && self.opts.counterexamples

@@ -203,13 +203,19 @@ impl Address {
     }
 }
 
+impl Sampler {
+    /// The LOD range of a sampler without `MinLOD`/`MaxLOD` (D3D's defaults, -FLT_MAX and
+    /// FLT_MAX): only the texture's levels clamp.
+    pub const NO_LOD_CLAMP: (f32, f32) = (f32::MIN, f32::MAX);
+}
+
 impl Default for Sampler {
     fn default() -> Sampler {
         Sampler {
             linear: false,
             address: [Address::Clamp; 3],
             border: [0; 4],
-            lod_clamp: (f32::MIN, f32::MAX),
+            lod_clamp: Sampler::NO_LOD_CLAMP,
         }
     }
 }

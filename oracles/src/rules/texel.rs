@@ -8,46 +8,56 @@
 use super::convert::f16tof32;
 use crate::domain::{Domain, Events, raise};
 
-/// A texture format, named by DXGI. Every format here has texels of 4, 8 or 16 bytes, so a
-/// texel is one or more whole words and rows need no padding.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub enum TexelFormat {
-    /// `R32G32B32A32_FLOAT`.
-    Rgba32Float,
-    /// `R32G32B32A32_UINT`.
-    Rgba32Uint,
-    /// `R32G32B32A32_SINT`.
-    Rgba32Sint,
-    /// `R32G32_FLOAT`.
-    Rg32Float,
-    /// `R32G32_UINT`.
-    Rg32Uint,
-    /// `R32G32_SINT`.
-    Rg32Sint,
-    /// `R32_FLOAT`.
-    R32Float,
-    /// `R32_UINT`.
-    R32Uint,
-    /// `R32_SINT`.
-    R32Sint,
-    /// `R8G8B8A8_UNORM`.
-    Rgba8Unorm,
-    /// `R8G8B8A8_UNORM_SRGB`.
-    Rgba8UnormSrgb,
-    /// `B8G8R8A8_UNORM`: blue in the low byte.
-    Bgra8Unorm,
-    /// `R8G8B8A8_UINT`.
-    Rgba8Uint,
-    /// `R8G8B8A8_SINT`.
-    Rgba8Sint,
-    /// `R10G10B10A2_UNORM`.
-    Rgb10a2Unorm,
-    /// `R11G11B10_FLOAT`: unsigned 11-, 11- and 10-bit floats.
-    Rg11b10Float,
-    /// `R16G16_FLOAT`.
-    Rg16Float,
-    /// `R16G16B16A16_FLOAT`.
-    Rgba16Float,
+/// One table of the formats: each variant beside its DXGI name, from which the enum, its
+/// [`TexelFormat::ALL`] and its [`TexelFormat::name`] are made.
+macro_rules! texel_formats {
+    ($($(#[$doc:meta])* $var:ident = $name:literal,)*) => {
+        /// A texture format, named by DXGI. Every format here has texels of 4, 8 or 16 bytes,
+        /// so a texel is one or more whole words and rows need no padding.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+        pub enum TexelFormat {
+            $(
+                #[doc = concat!("`", $name, "`.")]
+                $(#[$doc])*
+                $var,
+            )*
+        }
+
+        impl TexelFormat {
+            /// Every format, in the order generators draw from.
+            pub const ALL: &'static [TexelFormat] = &[$(TexelFormat::$var,)*];
+
+            /// The DXGI name without its `DXGI_FORMAT_` prefix, as case files write it.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(TexelFormat::$var => $name,)*
+                }
+            }
+        }
+    };
+}
+
+texel_formats! {
+    Rgba32Float = "R32G32B32A32_FLOAT",
+    Rgba32Uint = "R32G32B32A32_UINT",
+    Rgba32Sint = "R32G32B32A32_SINT",
+    Rg32Float = "R32G32_FLOAT",
+    Rg32Uint = "R32G32_UINT",
+    Rg32Sint = "R32G32_SINT",
+    R32Float = "R32_FLOAT",
+    R32Uint = "R32_UINT",
+    R32Sint = "R32_SINT",
+    Rgba8Unorm = "R8G8B8A8_UNORM",
+    Rgba8UnormSrgb = "R8G8B8A8_UNORM_SRGB",
+    /// Blue in the low byte.
+    Bgra8Unorm = "B8G8R8A8_UNORM",
+    Rgba8Uint = "R8G8B8A8_UINT",
+    Rgba8Sint = "R8G8B8A8_SINT",
+    Rgb10a2Unorm = "R10G10B10A2_UNORM",
+    /// Unsigned 11-, 11- and 10-bit floats.
+    Rg11b10Float = "R11G11B10_FLOAT",
+    Rg16Float = "R16G16_FLOAT",
+    Rgba16Float = "R16G16B16A16_FLOAT",
 }
 
 /// What a shader reads from a format: floats, or unsigned or signed integers.
@@ -64,56 +74,10 @@ pub enum TexelKind {
 use TexelFormat::*;
 
 impl TexelFormat {
-    /// Every format, in the order generators draw from.
-    pub const ALL: [TexelFormat; 18] = [
-        Rgba32Float,
-        Rgba32Uint,
-        Rgba32Sint,
-        Rg32Float,
-        Rg32Uint,
-        Rg32Sint,
-        R32Float,
-        R32Uint,
-        R32Sint,
-        Rgba8Unorm,
-        Rgba8UnormSrgb,
-        Bgra8Unorm,
-        Rgba8Uint,
-        Rgba8Sint,
-        Rgb10a2Unorm,
-        Rg11b10Float,
-        Rg16Float,
-        Rgba16Float,
-    ];
-
-    /// The DXGI name without its `DXGI_FORMAT_` prefix, as case files write it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Rgba32Float => "R32G32B32A32_FLOAT",
-            Rgba32Uint => "R32G32B32A32_UINT",
-            Rgba32Sint => "R32G32B32A32_SINT",
-            Rg32Float => "R32G32_FLOAT",
-            Rg32Uint => "R32G32_UINT",
-            Rg32Sint => "R32G32_SINT",
-            R32Float => "R32_FLOAT",
-            R32Uint => "R32_UINT",
-            R32Sint => "R32_SINT",
-            Rgba8Unorm => "R8G8B8A8_UNORM",
-            Rgba8UnormSrgb => "R8G8B8A8_UNORM_SRGB",
-            Bgra8Unorm => "B8G8R8A8_UNORM",
-            Rgba8Uint => "R8G8B8A8_UINT",
-            Rgba8Sint => "R8G8B8A8_SINT",
-            Rgb10a2Unorm => "R10G10B10A2_UNORM",
-            Rg11b10Float => "R11G11B10_FLOAT",
-            Rg16Float => "R16G16_FLOAT",
-            Rgba16Float => "R16G16B16A16_FLOAT",
-        }
-    }
-
     /// The format of a DXGI name (with or without the `DXGI_FORMAT_` prefix).
     pub fn parse(name: &str) -> Option<TexelFormat> {
         let name = name.strip_prefix("DXGI_FORMAT_").unwrap_or(name);
-        TexelFormat::ALL.into_iter().find(|f| f.name() == name)
+        TexelFormat::ALL.iter().copied().find(|f| f.name() == name)
     }
 
     /// Words a texel takes in memory.
@@ -134,9 +98,14 @@ impl TexelFormat {
         }
     }
 
+    /// Whether its channels are 32-bit floats, which reach the shader as stored.
+    pub fn float32(self) -> bool {
+        matches!(self, Rgba32Float | Rg32Float | R32Float)
+    }
+
     /// Whether every WebGPU device filters it (32-bit floats need `float32-filterable`).
     pub fn always_filterable(self) -> bool {
-        self.kind() == TexelKind::Float && !matches!(self, Rgba32Float | Rg32Float | R32Float)
+        self.kind() == TexelKind::Float && !self.float32()
     }
 
     /// Whether the format has an alpha channel (an out-of-range `ld` then returns 0 in it).
@@ -265,7 +234,7 @@ mod tests {
 
     #[test]
     fn names_round_trip() {
-        for f in TexelFormat::ALL {
+        for &f in TexelFormat::ALL {
             assert_eq!(TexelFormat::parse(f.name()), Some(f));
             assert_eq!(
                 TexelFormat::parse(&format!("DXGI_FORMAT_{}", f.name())),

@@ -204,6 +204,10 @@ impl Machine<'_> {
                     _ => vec![None; lanes],
                 };
                 if let Some(Srv::Texture2d(tex)) = self.res.srvs.get(&t) {
+                    // A denormal LOD operand of a linear sample, where lavapipe misreads it.
+                    let lod_operand_filtered = matches!(inst.opcode, SampleL | SampleB)
+                        && sampler.linear
+                        && !tex.format.float32();
                     for &l in &active {
                         let ev = &mut self.scratch_ev[l];
                         let f = |w: u32| f32::from_bits(fl::ftz(w));
@@ -217,18 +221,7 @@ impl Machine<'_> {
                             },
                             offsets,
                         };
-                        let wide = matches!(
-                            tex.format,
-                            TexelFormat::Rgba32Float
-                                | TexelFormat::Rg32Float
-                                | TexelFormat::R32Float
-                        );
-                        let denormal = lod[l] & 0x7f80_0000 == 0 && lod[l] & 0x007f_ffff != 0;
-                        if matches!(inst.opcode, SampleL | SampleB)
-                            && sampler.linear
-                            && !wide
-                            && denormal
-                        {
+                        if lod_operand_filtered && f32::from_bits(lod[l]).is_subnormal() {
                             raise(ev, Domain::DenormalLodFiltered);
                         }
                         // `sample_b`'s bias adds to the quad's LOD (0 where there is no quad).
@@ -591,13 +584,15 @@ fn sample(t: &Texture2d, s: &Sampler, at: &Coords, lod: f32, ev: &mut Events) ->
         raise(ev, Domain::Rg11b10Filtered);
     }
     let last = (t.mips.len() - 1) as f32;
-    if lod.is_nan() {
-        raise(ev, Domain::NanInput);
-    }
     // A NaN LOD reads as 0; then the sampler's MinLOD/MaxLOD, then the texture's levels
     // (FS §7.18.11).
+    let lod = if lod.is_nan() {
+        raise(ev, Domain::NanInput);
+        0.0
+    } else {
+        lod
+    };
     let (min_lod, max_lod) = s.lod_clamp;
-    let lod = if lod.is_nan() { 0.0 } else { lod };
     let lod = lod.max(min_lod).min(max_lod).clamp(0.0, last);
     let frac = f64::from(lod.fract());
     let texel = if s.linear && frac != 0.0 {

@@ -167,20 +167,28 @@ fn reads_enter_the_domains_of_their_conversion() {
     assert_eq!(texel_load(&t, 0, 0, 0, 0, &mut ev)[0], 0x7f80_2000);
 }
 
-#[test]
-fn the_sampler_clamps_the_level_of_detail_before_the_levels() {
-    // Level 0: 1.0 and 2.0; level 1: 5.0.
-    let t = Texture2d {
+/// A 2×1 R32_FLOAT texture of two levels: level 0 holds 1.0 and 2.0, level 1 holds 5.0.
+fn two_levels() -> Texture2d {
+    Texture2d {
         width: 2,
         height: 1,
         mips: vec![vec![0x3f80_0000, 0x4000_0000], vec![0x40a0_0000]],
         format: TexelFormat::R32Float,
         ..Texture2d::default()
-    };
-    let clamped = |lo, hi| Sampler {
+    }
+}
+
+/// A sampler whose LOD range is `lo..=hi`.
+fn clamped(lo: f32, hi: f32) -> Sampler {
+    Sampler {
         lod_clamp: (lo, hi),
         ..Sampler::default()
-    };
+    }
+}
+
+#[test]
+fn the_sampler_clamps_the_level_of_detail_before_the_levels() {
+    let t = two_levels();
     let mut ev = 0;
     let mut at_lod = |s: &Sampler, lod| value(sample(&t, s, &at(0.25, 0.5, 0), lod, &mut ev));
     assert_eq!(at_lod(&Sampler::default(), 0.0), 1.0);
@@ -194,19 +202,14 @@ fn the_sampler_clamps_the_level_of_detail_before_the_levels() {
 /// A NaN LOD reads as 0 before the sampler's clamp, as devices do: a MinLOD of 1 still applies.
 #[test]
 fn a_nan_lod_is_clamped_by_the_sampler_too() {
-    let t = Texture2d {
-        width: 2,
-        height: 1,
-        mips: vec![vec![0x3f80_0000, 0x4000_0000], vec![0x40a0_0000]],
-        format: TexelFormat::R32Float,
-        ..Texture2d::default()
-    };
-    let s = Sampler {
-        lod_clamp: (1.0, 2.0),
-        ..Sampler::default()
-    };
     let mut ev = 0;
-    let got = sample(&t, &s, &at(0.25, 0.5, 0), f32::NAN, &mut ev);
+    let got = sample(
+        &two_levels(),
+        &clamped(1.0, 2.0),
+        &at(0.25, 0.5, 0),
+        f32::NAN,
+        &mut ev,
+    );
     assert_eq!(value(got), 5.0);
     assert_eq!(ev, Domain::NanInput.bit());
 }
