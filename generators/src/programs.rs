@@ -112,13 +112,37 @@ add r0.xy, r0.xyxx, l(0.5, 0.5, 0, 0)\nmul r0.xyz, r0.xyzx, l(0.2, 0.333333343, 
 and r1.y, v1.y, l(0x30)\nmovc r0.xyzw, r1.yyyy, r0.xyzw, v0.xyzw\n\
 and r1.x, v1.x, l(3)\nutof r1.x, r1.x\nmul r1.x, r1.x, l(0.75)\n";
 
+/// Directions into `r0` from `v0` for a cube of 5×5 faces: a texel centre of a face (u and v
+/// from `v0.xy & 7`, 2(i + 0.5)/5 − 1 on the face, past its edge for i ≥ 5), or with `corner`
+/// a texel corner (2(i + 1)/5 − 1: a gather's footprint is a tie at a centre); the major axis
+/// ±1 from `v0.z & 2`, rotated onto x, y or z by `v1.z`'s low bits, so that every face is
+/// reached; the raw edge-biased words for one lane in four, and the LOD in `r1.x`, as
+/// [`COORDS`].
+fn cube_coords(corner: bool) -> String {
+    let start = if corner { "-0.6" } else { "-0.8" };
+    format!(
+        "and r0.xyzw, v0.xyzw, l(7, 7, 2, 0)\nutof r0.xyzw, r0.xyzw\n\
+mad r0.xy, r0.xyxx, l(0.4, 0.4, 0, 0), l({start}, {start}, 0, 0)\nadd r0.z, r0.z, l(-1.0)\n\
+and r1.x, v1.z, l(1)\nmovc r2.xyz, r1.xxxx, r0.zxyz, r0.xyzx\n\
+and r1.x, v1.z, l(2)\nmovc r0.xyz, r1.xxxx, r2.yzxy, r2.xyzx\n\
+and r1.y, v1.y, l(0x30)\nmovc r0.xyzw, r1.yyyy, r0.xyzw, v0.xyzw\n\
+and r1.x, v1.x, l(3)\nutof r1.x, r1.x\nmul r1.x, r1.x, l(0.75)\n"
+    )
+}
+
 /// One built-in program per sampling and derivative opcode, named by its mnemonic, as fxc
 /// text: the opcode over `t0` (a 2D texture, or a 2D array where the opcode takes a layer) and
 /// `s0`, its coordinates from [`COORDS`], its result in `o0`. `sample_l`, `sample` and
 /// `gather4` run in a vertex program (explicit or zero LOD, no quads needed); the opcodes
-/// that take derivatives run in a pixel program.
+/// that take derivatives run in a pixel program. The `_cube` programs sample a `TextureCube`
+/// along [`cube_coords`] directions.
 pub fn sampling() -> Vec<(&'static str, String)> {
     let program = |stage: &str, dim: &str, decls: &str, body: &str| {
+        let coords = if dim == "texturecube" {
+            cube_coords(body.starts_with("gather4"))
+        } else {
+            COORDS.to_string()
+        };
         let io = if stage == "ps" {
             "dcl_input_ps linear v0.xyzw\ndcl_input_ps linear v1.xyzw\n"
         } else {
@@ -127,7 +151,7 @@ pub fn sampling() -> Vec<(&'static str, String)> {
         format!(
             "{stage}_5_0\ndcl_globalFlags refactoringAllowed\n{decls}\
 dcl_resource_{dim} (float,float,float,float) t0\n{io}dcl_output o0.xyzw\ndcl_temps 3\n\
-{COORDS}{body}\nmov o0.xyzw, r2.xyzw\nret\n"
+{coords}{body}\nmov o0.xyzw, r2.xyzw\nret\n"
         )
     };
     let s0 = "dcl_sampler s0, mode_default\n";
@@ -197,6 +221,33 @@ dcl_resource_{dim} (float,float,float,float) t0\n{io}dcl_output o0.xyzw\ndcl_tem
             ),
         ),
         (
+            "sample_l_cube",
+            program(
+                "vs",
+                "texturecube",
+                s0,
+                "sample_l r2.xyzw, r0.xyzx, t0.xyzw, s0, r1.x",
+            ),
+        ),
+        (
+            "sample_cube",
+            program(
+                "ps",
+                "texturecube",
+                s0,
+                "sample r2.xyzw, r0.xyzx, t0.xyzw, s0",
+            ),
+        ),
+        (
+            "gather4_cube",
+            program(
+                "vs",
+                "texturecube",
+                s0,
+                "gather4 r2.xyzw, r0.xyzx, t0.xyzw, s0.x",
+            ),
+        ),
+        (
             "ld",
             program(
                 "ps",
@@ -240,7 +291,7 @@ mod tests {
     #[test]
     fn every_sampling_program_assembles_with_its_opcode() {
         let all = sampling();
-        assert_eq!(all.len(), 14);
+        assert_eq!(all.len(), 17);
         for (name, text) in all {
             let blob = dxbc::assemble_container(&text)
                 .unwrap_or_else(|e| panic!("{name}: {e}\n{text}"))
@@ -251,7 +302,7 @@ mod tests {
                     .program
                     .instructions
                     .iter()
-                    .any(|i| i.opcode.mnemonic() == name),
+                    .any(|i| i.opcode.mnemonic() == name.trim_end_matches("_cube")),
                 "{name}"
             );
         }

@@ -66,7 +66,8 @@ pub fn case_of(
                     height: t.height,
                     format: t.format.name().into(),
                     mips: t.mips.iter().map(|m| Word::list(m)).collect(),
-                    layers: t.array.then_some(t.layer_count()),
+                    layers: t.array().then_some(t.layer_count()),
+                    cube: t.cube(),
                 },
             },
         };

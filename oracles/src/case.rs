@@ -200,7 +200,7 @@ pub struct BufferDesc {
     pub format: Option<String>,
 }
 
-/// A 2D texture input.
+/// A 2D texture, 2D texture array or cube texture input.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TextureDesc {
     /// Width of mip 0 in texels, 1 up to D3D11's 2D-texture dimension limit.
@@ -212,9 +212,13 @@ pub struct TextureDesc {
     /// Texel words per mip level, mip 0 first; each level holds every layer in turn, each
     /// layer row-major.
     pub mips: Vec<Vec<Word>>,
-    /// For a `Texture2DArray` view: its layers. Absent for a plain 2D texture.
+    /// For a `Texture2DArray` view: its layers. Absent for a plain 2D texture and a cube.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub layers: Option<u32>,
+    /// For a `TextureCube` view: true, and `mips` hold six square faces per level, as layers in
+    /// D3D's order (+X, −X, +Y, −Y, +Z, −Z).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cube: bool,
 }
 
 /// A sampler input.

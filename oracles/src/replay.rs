@@ -6,6 +6,7 @@ use dxbc::Program;
 use crate::case::{CaseFile, Expect, Input, Run, words};
 use crate::interp::{
     self, Address, Buffer, Format, InterpError, Resources, Sampler, Srv, TexelFormat, Texture2d,
+    View2d,
 };
 use crate::verdict::{Inconclusive, Judge, Skip, SkipKind};
 
@@ -197,7 +198,21 @@ fn texture(t: &crate::case::TextureDesc) -> Result<Texture2d, String> {
         .ok_or_else(|| format!("texture format {} is not supported", t.format))?;
     // Every level holds exactly its texels, so that the interpreter and a device read the same
     // texture; a chain longer than the full one is no texture a device can make.
-    let layers = t.layers.unwrap_or(1).max(1);
+    if t.cube && (t.layers.is_some() || t.width != t.height) {
+        return Err(format!(
+            "a cube's faces are square and it has no `layers`; not {}×{}{}",
+            t.width,
+            t.height,
+            t.layers
+                .map(|l| format!(" with {l} layers"))
+                .unwrap_or_default()
+        ));
+    }
+    let layers = if t.cube {
+        6
+    } else {
+        t.layers.unwrap_or(1).max(1)
+    };
     let full_chain = 32 - t.width.max(t.height).max(1).leading_zeros();
     if t.mips.is_empty() || t.mips.len() > full_chain as usize {
         return Err(format!(
@@ -225,8 +240,14 @@ fn texture(t: &crate::case::TextureDesc) -> Result<Texture2d, String> {
     Ok(Texture2d {
         width: t.width,
         height: t.height,
-        layers: t.layers.unwrap_or(1),
-        array: t.layers.is_some(),
+        layers,
+        view: if t.cube {
+            View2d::Cube
+        } else if t.layers.is_some() {
+            View2d::Array
+        } else {
+            View2d::Plain
+        },
         mips,
         format,
     })
@@ -470,6 +491,7 @@ mod tests {
                 .map(|n| vec![crate::case::Word(0x3f80_0000); *n])
                 .collect(),
             layers,
+            cube: false,
         }
     }
 
@@ -477,7 +499,7 @@ mod tests {
     fn a_texture_holds_exactly_its_texels() {
         // 3×2 with two layers: 12, then 2 (1×1 per layer) texels; two levels of a chain of two.
         let t = texture(&desc(3, 2, Some(2), &[12, 2])).expect("exact");
-        assert_eq!((t.layer_count(), t.array, t.mips[1].len()), (2, true, 2));
+        assert_eq!((t.layer_count(), t.array(), t.mips[1].len()), (2, true, 2));
         assert_eq!(t.texel(1, 1, 0, 0).map(|c| c[3]), Some(0x3f80_0000));
         let short = texture(&desc(3, 2, Some(2), &[11, 2])).expect_err("one word short");
         assert!(short.contains("mip 0 has 11 words"), "{short}");

@@ -100,6 +100,15 @@ pub enum BindingLayout {
     /// A `texture_2d_array<i32>`.
     #[serde(rename = "texture_2d_array<i32>")]
     Texture2dArrayI32,
+    /// A `texture_cube<f32>`: a `TextureCube` `t#` with float texels.
+    #[serde(rename = "texture_cube<f32>")]
+    TextureCubeF32,
+    /// A `texture_cube<u32>`.
+    #[serde(rename = "texture_cube<u32>")]
+    TextureCubeU32,
+    /// A `texture_cube<i32>`.
+    #[serde(rename = "texture_cube<i32>")]
+    TextureCubeI32,
     /// A texture of unstated type (vkd3d's manifests).
     #[serde(rename = "texture")]
     Texture,
@@ -125,6 +134,9 @@ impl BindingLayout {
             BindingLayout::Texture2dArrayF32 => "texture_2d_array<f32>",
             BindingLayout::Texture2dArrayU32 => "texture_2d_array<u32>",
             BindingLayout::Texture2dArrayI32 => "texture_2d_array<i32>",
+            BindingLayout::TextureCubeF32 => "texture_cube<f32>",
+            BindingLayout::TextureCubeU32 => "texture_cube<u32>",
+            BindingLayout::TextureCubeI32 => "texture_cube<i32>",
             BindingLayout::Texture => "texture",
             BindingLayout::Sampler => "sampler",
             BindingLayout::Other(s) => s,
@@ -366,6 +378,9 @@ mod tests {
             ("srv", "texture_2d_array<f32>"),
             ("srv", "texture_2d_array<u32>"),
             ("srv", "texture_2d_array<i32>"),
+            ("srv", "texture_cube<f32>"),
+            ("srv", "texture_cube<u32>"),
+            ("srv", "texture_cube<i32>"),
             ("srv", "texture"),
             ("sampler", "sampler"),
         ];

@@ -173,7 +173,7 @@ fn job_bindings(plan: &Plan) -> Vec<JobBinding> {
                 access: texture.map(|t| t.access_name()),
                 dimension: texture
                     .map(|t| t.dimension_name())
-                    .or(sampled.map(|(s, _)| if s.array { "2d-array" } else { "2d" })),
+                    .or(sampled.map(|(s, _)| s.view_dimension_name())),
                 layers: sampled.map_or(0, |(s, _)| s.layers.max(1)),
                 filter: sampler.map(|s| if s.linear { "linear" } else { "nearest" }),
                 lod_clamp: sampler.map(|s| s.webgpu_lod_clamp()),

@@ -165,7 +165,8 @@ fn compute_inputs(res: &Resources, with_cbs: bool) -> Result<ComputeInputs, Skip
                     height: t.height,
                     mips: t.mips.len() as u32,
                     layers: t.layer_count(),
-                    array: t.array,
+                    array: t.array(),
+                    cube: t.cube(),
                 };
                 let words = t.mips.iter().flatten().copied().collect();
                 inputs.textures.insert(*slot, (shape, words));
@@ -390,8 +391,8 @@ impl Executor for GpuExecutor {
                 "the GPU runs a translation; there is none",
             ));
         };
-        // 2D textures and arrays are bound (rgba32 of their texel type), and samplers; other
-        // texture dimensions are not yet.
+        // 2D textures, arrays and cubes are bound in their formats, and samplers; other texture
+        // dimensions are not yet.
         if let Some(b) = t.manifest.bindings.iter().find(|b| {
             b.kind == BindingKind::Srv
                 && !b.layout.is_storage()
@@ -400,7 +401,7 @@ impl Executor for GpuExecutor {
             return Err(Skip::new(
                 SkipKind::Unfed,
                 format!(
-                    "a `{}` {} binding: textures other than 2D and 2D arrays are not bound on the GPU yet",
+                    "a `{}` {} binding: textures other than 2D, 2D arrays and cubes are not bound on the GPU yet",
                     b.layout, b.kind
                 ),
             ));

@@ -63,15 +63,25 @@ pub enum Texel {
 }
 
 impl Texel {
-    /// The texel type of a manifest layout, for the sampled 2D textures and arrays dxdiff
-    /// binds.
+    /// The texel type of a manifest layout, for the sampled 2D textures, arrays and cubes
+    /// dxdiff binds.
     pub fn of(layout: &BindingLayout) -> Option<Texel> {
+        use BindingLayout as L;
         match layout {
-            BindingLayout::Texture2dF32 | BindingLayout::Texture2dArrayF32 => Some(Texel::Float),
-            BindingLayout::Texture2dU32 | BindingLayout::Texture2dArrayU32 => Some(Texel::Uint),
-            BindingLayout::Texture2dI32 | BindingLayout::Texture2dArrayI32 => Some(Texel::Sint),
+            L::Texture2dF32 | L::Texture2dArrayF32 | L::TextureCubeF32 => Some(Texel::Float),
+            L::Texture2dU32 | L::Texture2dArrayU32 | L::TextureCubeU32 => Some(Texel::Uint),
+            L::Texture2dI32 | L::Texture2dArrayI32 | L::TextureCubeI32 => Some(Texel::Sint),
             _ => None,
         }
+    }
+
+    /// Whether a manifest layout is a cube texture.
+    pub fn is_cube(layout: &BindingLayout) -> bool {
+        use BindingLayout as L;
+        matches!(
+            layout,
+            L::TextureCubeF32 | L::TextureCubeU32 | L::TextureCubeI32
+        )
     }
 
     /// Whether a manifest layout is a texture array.

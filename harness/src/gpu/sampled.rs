@@ -5,7 +5,7 @@ use oracles::interp::TexelFormat;
 
 use super::GpuError;
 
-/// A sampled 2D texture's (or array's) size, layers, mip count and format.
+/// A sampled 2D texture's (or array's, or cube's) size, layers, mip count and format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TextureShape {
     /// The format it is created in: its words are uploaded as they are.
@@ -16,12 +16,15 @@ pub struct TextureShape {
     pub height: u32,
     /// Mip levels.
     pub mips: u32,
-    /// Array layers (1 for a plain 2D texture).
+    /// Array layers (1 for a plain 2D texture, 6 for a cube).
     #[serde(default = "one")]
     pub layers: u32,
     /// Bound as a `texture_2d_array` view.
     #[serde(default)]
     pub array: bool,
+    /// Bound as a `texture_cube` view (its six layers the faces).
+    #[serde(default)]
+    pub cube: bool,
 }
 
 fn one() -> u32 {
@@ -103,12 +106,23 @@ pub(super) fn sampler_descriptor(
 }
 
 impl TextureShape {
-    /// The view a shader sees: `texture_2d` or `texture_2d_array`.
+    /// The view a shader sees: `texture_2d`, `texture_2d_array` or `texture_cube`.
     pub fn view_dimension(&self) -> wgpu::TextureViewDimension {
-        if self.array {
+        if self.cube {
+            wgpu::TextureViewDimension::Cube
+        } else if self.array {
             wgpu::TextureViewDimension::D2Array
         } else {
             wgpu::TextureViewDimension::D2
+        }
+    }
+
+    /// The same view as WebGPU names it, for a browser.
+    pub fn view_dimension_name(&self) -> &'static str {
+        match self.view_dimension() {
+            wgpu::TextureViewDimension::Cube => "cube",
+            wgpu::TextureViewDimension::D2Array => "2d-array",
+            _ => "2d",
         }
     }
 }

@@ -82,15 +82,29 @@ const TEXTURE: (u32, u32, usize) = (5, 3, 3);
 /// ties (0.5, 1.5, 2.5) and past the last layer (clamped) are all reached.
 const LAYERS: u32 = 3;
 
-/// A generated 2D texture or array for a `texture_2d<T>` or `texture_2d_array<T>` binding:
-/// a format that reads as `T` ([`texels::format`]) and texel words biased to its edges, reached
-/// by D3D's `ld` through the format's conversions.
+/// The face size and levels of a generated cube: square faces of an odd size (5, 2, 1), so that
+/// halving rounds, with texels whose centres lie well inside a face as well as at its edges.
+const CUBE: (u32, usize) = (5, 3);
+
+/// A generated 2D texture, array or cube for a `texture_2d<T>`, `texture_2d_array<T>` or
+/// `texture_cube<T>` binding: a format that reads as `T` ([`texels::format`]) and texel words
+/// biased to its edges, reached by D3D's `ld` through the format's conversions.
 fn texture(b: &translator::manifest::Binding, seed: u64) -> Option<Srv> {
+    use oracles::interp::View2d;
     let texel = crate::gpu::plan::Texel::of(&b.layout)?;
-    let array = crate::gpu::plan::Texel::is_array(&b.layout);
+    let view = if crate::gpu::plan::Texel::is_cube(&b.layout) {
+        View2d::Cube
+    } else if crate::gpu::plan::Texel::is_array(&b.layout) {
+        View2d::Array
+    } else {
+        View2d::Plain
+    };
     let format = texels::format(texel.kind(), seed);
-    let layers = if array { LAYERS } else { 1 };
-    let (w, h, levels) = TEXTURE;
+    let (layers, (w, h, levels)) = match view {
+        View2d::Plain => (1, TEXTURE),
+        View2d::Array => (LAYERS, TEXTURE),
+        View2d::Cube => (6, (CUBE.0, CUBE.0, CUBE.1)),
+    };
     let mips = (0..levels)
         .map(|m| {
             let n = ((w >> m).max(1) * (h >> m).max(1) * layers) as usize;
@@ -101,7 +115,7 @@ fn texture(b: &translator::manifest::Binding, seed: u64) -> Option<Srv> {
         width: w,
         height: h,
         layers,
-        array,
+        view,
         mips,
         format,
     }))

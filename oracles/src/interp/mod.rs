@@ -32,7 +32,7 @@ use machine::{Machine, RegFile};
 use mask::Mask;
 pub use nan::{frees_nan, frees_nan_inst};
 pub use resources::{
-    Address, Buffer, Format, Resources, Sampler, Srv, TexelFormat, TexelKind, Texture2d,
+    Address, Buffer, Format, Resources, Sampler, Srv, TexelFormat, TexelKind, Texture2d, View2d,
 };
 
 use crate::domain::Events;

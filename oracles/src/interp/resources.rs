@@ -73,19 +73,32 @@ impl Format {
     }
 }
 
-/// A 2D texture or 2D texture array with its mip chain, as the words it has in memory in its
-/// format: the interpreter decodes a texel when it reads one, and a device is given the same
-/// words.
+/// How a shader sees a [`Texture2d`]: the dimension of its `dcl_resource`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum View2d {
+    /// A `Texture2D`: addressed by (u, v).
+    #[default]
+    Plain,
+    /// A `Texture2DArray`: the address carries a layer.
+    Array,
+    /// A `TextureCube`: six square faces, stored as layers in D3D's order (+X, −X, +Y, −Y,
+    /// +Z, −Z), addressed by a direction.
+    Cube,
+}
+
+/// A 2D texture, 2D texture array or cube texture with its mip chain, as the words it has in
+/// memory in its format: the interpreter decodes a texel when it reads one, and a device is
+/// given the same words.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Texture2d {
     /// Width of mip 0 in texels.
     pub width: u32,
     /// Height of mip 0 in texels.
     pub height: u32,
-    /// Array layers (1 for a plain 2D texture; 0 reads as 1).
+    /// Array layers (1 for a plain 2D texture, 6 for a cube; 0 reads as 1).
     pub layers: u32,
-    /// Whether the view is a `Texture2DArray`: the address then carries a layer.
-    pub array: bool,
+    /// How shaders address it.
+    pub view: View2d,
     /// Mip levels; each holds every layer in turn, each layer row-major `width >> m` by
     /// `height >> m` texels of [`TexelFormat::words`] words.
     pub mips: Vec<Vec<u32>>,
@@ -99,7 +112,7 @@ impl Default for Texture2d {
             width: 0,
             height: 0,
             layers: 1,
-            array: false,
+            view: View2d::Plain,
             mips: Vec::new(),
             format: TexelFormat::Rgba32Float,
         }
@@ -110,6 +123,16 @@ impl Texture2d {
     /// The array layers, at least 1.
     pub fn layer_count(&self) -> u32 {
         self.layers.max(1)
+    }
+
+    /// Whether the view is a `Texture2DArray`.
+    pub fn array(&self) -> bool {
+        self.view == View2d::Array
+    }
+
+    /// Whether the view is a `TextureCube`.
+    pub fn cube(&self) -> bool {
+        self.view == View2d::Cube
     }
 
     /// A level's size: mip 0's halved `level` times, at least 1 (FS §5.3.3).

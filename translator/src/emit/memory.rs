@@ -8,7 +8,7 @@ use dxbc::opcodes::Num;
 use dxbc::{Instruction, Opcode, Operand, OperandType, ResinfoReturnType, Stage};
 
 use super::operand::{XYZW, swizzled, write_mask};
-use super::{Ctx, TexelKind, View, binding};
+use super::{Ctx, Shape, TexelKind, View, binding};
 use crate::Rejection;
 use crate::manifest::{Binding, BindingKind as Kind, BindingLayout as Layout};
 use crate::names as id;
@@ -87,9 +87,8 @@ pub fn declare(c: &mut Ctx<'_>, out: &mut String, bindings: &mut Vec<Binding>) {
     for (slot, view) in srvs {
         let b = take();
         match view {
-            View::Texture2d(kind) | View::Texture2dArray(kind) => {
-                let array = matches!(view, View::Texture2dArray(_));
-                let layout = kind.texture_layout(array);
+            View::Texture(kind, shape) => {
+                let layout = kind.texture_layout(shape);
                 let _ = writeln!(out, "@group(0) @binding({b}) var t{slot}: {layout};");
                 bindings.push(binding(Kind::Srv, slot, b, layout));
             }
@@ -365,10 +364,7 @@ impl Ctx<'_> {
                 self.assign(dst, &values)
             }
             LdUavTyped | StoreUavTyped | Ld
-                if !matches!(
-                    self.view_of(inst)?,
-                    View::Texture2d(_) | View::Texture2dArray(_)
-                ) =>
+                if !matches!(self.view_of(inst)?, View::Texture(..)) =>
             {
                 self.typed(inst)
             }
@@ -416,15 +412,14 @@ impl Ctx<'_> {
         self.assign(dst, &values)
     }
 
-    /// The `t#` of a texture access: its slot, texel kind, and whether it is an array.
-    fn texture(&self, op: &Operand) -> Result<(u32, TexelKind, bool), Rejection> {
+    /// The `t#` of a texture access: its slot, texel kind, and shape.
+    fn texture(&self, op: &Operand) -> Result<(u32, TexelKind, Shape), Rejection> {
         match self.mem(op)? {
             Mem::Srv(s) => match self.srvs.get(&s) {
-                Some(View::Texture2d(k)) => Ok((s, *k, false)),
-                Some(View::Texture2dArray(k)) => Ok((s, *k, true)),
+                Some(View::Texture(k, shape)) => Ok((s, *k, *shape)),
                 _ => Err(Rejection::new(
                     id::UNKNOWN_TEXTURE_DIMENSION,
-                    "not a 2D texture or 2D texture array",
+                    "not a 2D texture, 2D texture array or cube",
                 )),
             },
             _ => Err(Rejection::new(id::UNSUPPORTED, "texture access to a UAV")),
@@ -458,7 +453,12 @@ impl Ctx<'_> {
             return Err(Rejection::new(id::TEXTURE_OFFSETS, "ld with texel offsets"));
         }
         let ops = &inst.operands;
-        let (slot, kind, array) = self.texture(&ops[2])?;
+        let (slot, kind, shape) = self.texture(&ops[2])?;
+        if shape == Shape::Cube {
+            // fxc refuses `Load` on a TextureCube: D3D has no rule to follow.
+            return Err(Rejection::new(id::UNSUPPORTED, "ld of a TextureCube"));
+        }
+        let array = shape == Shape::Array;
         let x = self.src(&ops[1], 0, Num::Uint)?;
         let y = self.src(&ops[1], 1, Num::Uint)?;
         let mip = self.src(&ops[1], 3, Num::Uint)?;
@@ -499,7 +499,9 @@ impl Ctx<'_> {
     /// immediate offsets on 2D textures only (the seed's bounded 2D family).
     fn sample(&mut self, inst: &Instruction) -> Result<(), Rejection> {
         let ops = &inst.operands;
-        let (slot, kind, array) = self.texture(&ops[2])?;
+        let (slot, kind, shape) = self.texture(&ops[2])?;
+        let array = shape == Shape::Array;
+        let cube = shape == Shape::Cube;
         let gather = inst.opcode == Opcode::Gather4;
         if kind != TexelKind::Float && !gather {
             return Err(Rejection::new(
@@ -511,10 +513,23 @@ impl Ctx<'_> {
             Some(dxbc::Index::Imm32(v)) if self.samplers.contains(v) => *v,
             _ => return Err(Rejection::new(id::UNSUPPORTED, "undeclared sampler")),
         };
-        let u = self.src(&ops[1], 0, Num::Float)?;
-        let v = self.src(&ops[1], 1, Num::Float)?;
-        let (u, v) = (self.nan_as_zero(&u), self.nan_as_zero(&v));
-        let uv = format!("vec2<f32>({u}, {v})");
+        // A cube's address is a direction: three coordinates, each NaN read as 0 like a 2D
+        // coordinate (D3D leaves a direction with a NaN without a face; dxdiff's oracle leaves
+        // it open). D3D flushes a denormal component first, and it matters for a cube: the face
+        // coordinates divide by the major axis. The exact profile flushes it; the contract
+        // profile leaves it to the device (`dxdiff/denormals`).
+        let axes = if cube { 3 } else { 2 };
+        let mut coords = Vec::with_capacity(axes);
+        for c in 0..axes {
+            let mut bits = self.src(&ops[1], c, Num::Float)?;
+            if cube && self.exact() {
+                bits = format!("{}({bits})", self.helper("d3d_ftz"));
+            } else if cube {
+                self.relies(id::DENORMALS);
+            }
+            coords.push(self.nan_as_zero(&bits));
+        }
+        let uv = format!("vec{axes}<f32>({})", coords.join(", "));
         // D3D rounds a float layer to the nearest integer, ties to even, and clamps it
         // (WGSL clamps the index it is given); a NaN layer selects layer 0.
         let layer = if array {
@@ -532,6 +547,12 @@ impl Ctx<'_> {
             String::new()
         };
         let offset = match inst.sample_offsets() {
+            Some(_) if cube => {
+                return Err(Rejection::new(
+                    id::TEXTURE_OFFSETS,
+                    "immediate offsets on a cube texture",
+                ));
+            }
             Some(_) if array => {
                 return Err(Rejection::new(
                     id::TEXTURE_OFFSETS,
@@ -575,13 +596,16 @@ impl Ctx<'_> {
                     "sample_b outside a pixel program",
                 ));
             }
-            // Explicit gradients: the spatial xy only, also for an array (the seed's rule).
+            // Explicit gradients: the spatial xy only, also for an array; xyz for a cube (the
+            // seed's rule).
             Opcode::SampleD => {
                 let mut g = Vec::new();
                 for op in &ops[4..6] {
-                    let x = self.src(op, 0, Num::Float)?;
-                    let y = self.src(op, 1, Num::Float)?;
-                    g.push(format!("vec2<f32>(bitcast<f32>({x}), bitcast<f32>({y}))"));
+                    let mut parts = Vec::with_capacity(axes);
+                    for c in 0..axes {
+                        parts.push(format!("bitcast<f32>({})", self.src(op, c, Num::Float)?));
+                    }
+                    g.push(format!("vec{axes}<f32>({})", parts.join(", ")));
                 }
                 format!(
                     "textureSampleGrad(t{slot}, s{s}, {uv}{layer}, {}, {}{offset})",
@@ -620,7 +644,8 @@ impl Ctx<'_> {
     /// `resinfo`: width, height, 0, level count; a mip past the last level gives 0 sizes.
     fn resinfo(&mut self, inst: &Instruction) -> Result<(), Rejection> {
         let ops = &inst.operands;
-        let (slot, _, array) = self.texture(&ops[2])?;
+        let (slot, _, shape) = self.texture(&ops[2])?;
+        let array = shape == Shape::Array;
         // The seed fails closed on a mip level from a register; lavapipe answers
         // `textureDimensions` wrongly when the level differs between invocations of a dispatch
         // (docs/contract.md), so no lowering of it can be trusted.
@@ -638,7 +663,8 @@ impl Ctx<'_> {
             "let {d} = select(vec2<u32>(), {}, {tm} < {n});",
             mip_size(slot, &tm)
         ));
-        // z: an array's size (D3D gives it at every level in range), 0 for a plain 2D texture.
+        // z: an array's size (D3D gives it at every level in range), 0 for a plain 2D texture
+        // and a cube.
         let z = if array {
             format!("select(0u, textureNumLayers(t{slot}), {tm} < {n})")
         } else {

@@ -81,9 +81,19 @@ pub enum View {
     Structured(u32),
     /// A typed buffer (one 32-bit word per element).
     TypedBuffer,
-    Texture2d(TexelKind),
+    /// A sampled texture: its texels and how it is addressed.
+    Texture(TexelKind, Shape),
+}
+
+/// How a sampled texture is addressed: the dimensions the translator lowers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// A `Texture2D`: (u, v).
+    Plain,
     /// A `Texture2DArray`: the address carries a layer.
-    Texture2dArray(TexelKind),
+    Array,
+    /// A `TextureCube`: a direction (x, y, z).
+    Cube,
 }
 
 /// The component type of a texture's texels.
@@ -95,15 +105,18 @@ pub enum TexelKind {
 }
 
 impl TexelKind {
-    /// The manifest layout of a `texture_2d` (or `texture_2d_array`) of these texels.
-    pub fn texture_layout(self, array: bool) -> BindingLayout {
-        match (self, array) {
-            (TexelKind::Float, false) => BindingLayout::Texture2dF32,
-            (TexelKind::Uint, false) => BindingLayout::Texture2dU32,
-            (TexelKind::Sint, false) => BindingLayout::Texture2dI32,
-            (TexelKind::Float, true) => BindingLayout::Texture2dArrayF32,
-            (TexelKind::Uint, true) => BindingLayout::Texture2dArrayU32,
-            (TexelKind::Sint, true) => BindingLayout::Texture2dArrayI32,
+    /// The manifest layout (and WGSL type) of a texture of these texels and this shape.
+    pub fn texture_layout(self, shape: Shape) -> BindingLayout {
+        match (self, shape) {
+            (TexelKind::Float, Shape::Plain) => BindingLayout::Texture2dF32,
+            (TexelKind::Uint, Shape::Plain) => BindingLayout::Texture2dU32,
+            (TexelKind::Sint, Shape::Plain) => BindingLayout::Texture2dI32,
+            (TexelKind::Float, Shape::Array) => BindingLayout::Texture2dArrayF32,
+            (TexelKind::Uint, Shape::Array) => BindingLayout::Texture2dArrayU32,
+            (TexelKind::Sint, Shape::Array) => BindingLayout::Texture2dArrayI32,
+            (TexelKind::Float, Shape::Cube) => BindingLayout::TextureCubeF32,
+            (TexelKind::Uint, Shape::Cube) => BindingLayout::TextureCubeU32,
+            (TexelKind::Sint, Shape::Cube) => BindingLayout::TextureCubeI32,
         }
     }
 }
@@ -335,17 +348,18 @@ fn scan<'a>(
                         }
                         View::TypedBuffer
                     }
-                    d @ (Dim::Texture2d | Dim::Texture2dArray) => {
+                    d @ (Dim::Texture2d | Dim::Texture2dArray | Dim::TextureCube) => {
                         let kind = texel_kind(
                             inst.declared_return_types()
                                 .map_or(ReturnType::Other(0), |[x, ..]| x),
                         )
                         .map_err(fail)?;
-                        if d == Dim::Texture2d {
-                            View::Texture2d(kind)
-                        } else {
-                            View::Texture2dArray(kind)
-                        }
+                        let shape = match d {
+                            Dim::Texture2d => Shape::Plain,
+                            Dim::Texture2dArray => Shape::Array,
+                            _ => Shape::Cube,
+                        };
+                        View::Texture(kind, shape)
                     }
                     // The seed fails closed on multisampled and cube-array textures; the other
                     // dimensions are lowerable but not lowered here yet.

@@ -73,11 +73,18 @@ impl Machine<'_> {
                             let f = b.format.unwrap_or_default();
                             typed_load(&b.words, b.size_bytes, f, addr[0][l], ev)
                         }
+                        // D3D has no `ld` of a cube (fxc refuses it): no rule to follow.
+                        Some(Srv::Texture2d(t)) if t.cube() => {
+                            return Err(InterpError::Unsupported {
+                                index: at,
+                                what: "`ld` of a TextureCube".into(),
+                            });
+                        }
                         Some(Srv::Texture2d(t)) => {
                             let x = addr[0][l].wrapping_add(offsets[0] as u32);
                             let y = addr[1][l].wrapping_add(offsets[1] as u32);
                             // A plain 2D address has no layer: its z is ignored.
-                            let layer = if t.array { addr[2][l] } else { 0 };
+                            let layer = if t.array() { addr[2][l] } else { 0 };
                             texel_load(t, x, y, layer, addr[3][l], ev)
                         }
                         None => [0; 4],
@@ -181,6 +188,15 @@ impl Machine<'_> {
                     inst.opcode,
                     self.res.srvs.get(&t),
                 ) {
+                    // A cube's LOD comes from the derivatives of its face coordinates, which the
+                    // interpreter does not model: any level, so the lane is exact only where
+                    // every level gives the same texel.
+                    (stage, Sample | SampleB | SampleD, Some(Srv::Texture2d(tex)))
+                        if tex.cube()
+                            && (inst.opcode == SampleD || stage == dxbc::Stage::Pixel) =>
+                    {
+                        vec![Some(Some(ANY_LOD)); lanes]
+                    }
                     (dxbc::Stage::Pixel, Sample | SampleB, Some(Srv::Texture2d(tex))) => (0..lanes)
                         .map(|l| Some(self.implicit_lod(&coords, l, tex.level_size(0))))
                         .collect(),
@@ -211,15 +227,19 @@ impl Machine<'_> {
                     for &l in &active {
                         let ev = &mut self.scratch_ev[l];
                         let f = |w: u32| f32::from_bits(fl::ftz(w));
-                        let pos = Coords {
-                            u: f(coords[0][l]),
-                            v: f(coords[1][l]),
-                            layer: if tex.array {
-                                array_layer(f(coords[2][l]), tex.layer_count(), ev)
-                            } else {
-                                0
-                            },
-                            offsets,
+                        let pos = if tex.cube() {
+                            cube_coords([0, 1, 2].map(|c| coords[c][l]), ev)
+                        } else {
+                            Coords {
+                                u: f64::from(f(coords[0][l])),
+                                v: f64::from(f(coords[1][l])),
+                                layer: if tex.array() {
+                                    array_layer(f(coords[2][l]), tex.layer_count(), ev)
+                                } else {
+                                    0
+                                },
+                                offsets,
+                            }
                         };
                         if lod_operand_filtered && f32::from_bits(lod[l]).is_subnormal() {
                             raise(ev, Domain::DenormalLodFiltered);
@@ -235,14 +255,17 @@ impl Machine<'_> {
                             Some(Some((lo, mid, hi))) => {
                                 if inst.opcode != SampleD {
                                     raise(ev, Domain::QuadDerivative);
-                                } else if hi.is_nan() || hi >= HUGE_LOD {
+                                } else if !tex.cube() && (hi.is_nan() || hi >= HUGE_LOD) {
                                     raise(ev, Domain::HugeGradient);
                                 }
                                 let got = sample(tex, &sampler, &pos, mid + bias, ev);
                                 let mut scratch = 0;
-                                let ends = [lo, hi]
-                                    .map(|x| sample(tex, &sampler, &pos, x + bias, &mut scratch));
-                                if ends.iter().any(|e| *e != got) || mid.is_nan() {
+                                let others = lod_probes(lo + bias, hi + bias, tex.mips.len());
+                                if others
+                                    .iter()
+                                    .any(|x| sample(tex, &sampler, &pos, *x, &mut scratch) != got)
+                                    || mid.is_nan()
+                                {
                                     raise(ev, Domain::FilterPrecision);
                                 }
                                 got
@@ -273,7 +296,8 @@ impl Machine<'_> {
                     let dims = match tex {
                         Some(t) if mip[l] < levels => {
                             let (w, h) = t.level_size(mip[l] as usize);
-                            [w, h, if t.array { t.layer_count() } else { 0 }]
+                            // z is 0 for a cube as for a plain 2D texture.
+                            [w, h, if t.array() { t.layer_count() } else { 0 }]
                         }
                         _ => [0, 0, 0],
                     };
@@ -359,19 +383,63 @@ const TEXEL_RANGE: f64 = 32768.0;
 /// `sample_d` reaching it enters [`Domain::HugeGradient`].
 const HUGE_LOD: f32 = 32.0;
 
-/// Where one sample is taken: normalised (u, v), the layer already selected, and the
-/// immediate texel offsets.
+/// An LOD range that spans every level: what the interpreter allows where it does not model
+/// the LOD (a cube's), with level 0 taken as the middle.
+const ANY_LOD: (f32, f32, f32) = (f32::NEG_INFINITY, 0.0, f32::INFINITY);
+
+/// The LODs a range `lo..=hi` must agree at, besides its middle, for the lane to be exact: its
+/// ends and every whole level between them (two ends can agree where a level between them
+/// does not).
+fn lod_probes(lo: f32, hi: f32, levels: usize) -> Vec<f32> {
+    let mut probes = vec![lo, hi];
+    let last = levels.saturating_sub(1) as f32;
+    let (a, b) = (lo.max(0.0).ceil(), hi.min(last));
+    let mut k = a;
+    while k < b {
+        probes.push(k);
+        k += 1.0;
+    }
+    probes
+}
+
+/// Where one sample is taken: normalised (u, v), the layer (or cube face) already selected,
+/// and the immediate texel offsets. f64, so a cube's face coordinates lose nothing.
 struct Coords {
-    u: f32,
-    v: f32,
+    u: f64,
+    v: f64,
     layer: u32,
     offsets: [i8; 3],
+}
+
+/// A cube sample's position from the direction's bits: the face it selects and (u, v) on it.
+/// A direction that selects no face (zero, NaN or infinite) may read any texel: the lane is
+/// open. D3D flushes a denormal component first; a device that keeps it divides by it or
+/// into it (a major axis of 2^-126 and a minor one just below it lands on the face's edge
+/// rather than its centre), so a denormal enters the flush domain.
+fn cube_coords(bits: [u32; 3], ev: &mut Events) -> Coords {
+    let dir = bits.map(|b| f32::from_bits(fl::ftz(b)));
+    if dir.iter().any(|c| c.is_nan()) {
+        raise(ev, Domain::NanInput);
+    }
+    if bits.iter().any(|b| f32::from_bits(*b).is_subnormal()) {
+        raise(ev, Domain::DenormInputFlushed);
+    }
+    let (layer, u, v) = cube::face(dir).unwrap_or_else(|| {
+        raise(ev, Domain::FilterPrecision);
+        (0, 0.5, 0.5)
+    });
+    Coords {
+        u,
+        v,
+        layer,
+        offsets: [0; 3],
+    }
 }
 
 /// The position with a NaN coordinate read as 0, as D3D's float-to-fixed conversion reads it
 /// (FS §3.2.3: float-to-fixed conversions take NaN to 0); WGSL leaves it indeterminate.
 fn not_nan(at: &Coords, ev: &mut Events) -> Coords {
-    let fix = |c: f32, ev: &mut Events| {
+    let fix = |c: f64, ev: &mut Events| {
         if c.is_nan() {
             raise(ev, Domain::NanInput);
             0.0
@@ -397,6 +465,16 @@ pub fn array_layer(z: f32, layers: u32, ev: &mut Events) -> u32 {
     }
     let r = f64::from(z.round_ties_even());
     r.clamp(0.0, f64::from(layers.max(1) - 1)) as u32
+}
+
+/// The address modes a sample of `t` applies: a cube ignores the sampler's (it clamps within a
+/// face, and filters across edges, which [`cube::crosses_edge`] leaves open).
+fn modes(t: &Texture2d, s: &Sampler) -> [Address; 3] {
+    if t.cube() {
+        [Address::Clamp; 3]
+    } else {
+        s.address
+    }
 }
 
 /// Apply an address mode to an integer texel coordinate; `None` means the border colour.
@@ -426,7 +504,8 @@ fn address(i: i64, size: u32, mode: Address) -> Option<u32> {
 /// The texel at integer (x, y) of a level, after the sampler's address modes.
 fn fetch(t: &Texture2d, s: &Sampler, level: usize, layer: u32, x: i64, y: i64) -> [u32; 4] {
     let (w, h) = t.level_size(level);
-    match (address(x, w, s.address[0]), address(y, h, s.address[1])) {
+    let m = modes(t, s);
+    match (address(x, w, m[0]), address(y, h, m[1])) {
         (Some(x), Some(y)) => t.texel(level, layer, x, y).unwrap_or([0; 4]),
         _ => s.border,
     }
@@ -435,8 +514,8 @@ fn fetch(t: &Texture2d, s: &Sampler, level: usize, layer: u32, x: i64, y: i64) -
 /// One axis of a sample in a level of `size` texels: the texel-space position of normalised
 /// `coord`, and whether it lies outside the range D3D's precision covers (then any texel may
 /// be chosen).
-fn axis(coord: f32, size: u32, ev: &mut Events) -> f64 {
-    let x = f64::from(coord) * f64::from(size);
+fn axis(coord: f64, size: u32, ev: &mut Events) -> f64 {
+    let x = coord * f64::from(size);
     if !x.is_finite() || x.abs() > TEXEL_RANGE {
         raise(ev, Domain::FilterPrecision);
     }
@@ -474,6 +553,13 @@ fn sample_level(
     ev: &mut Events,
 ) -> [f64; 4] {
     let get = |x: i64, y: i64| fetch(t, s, level, at.layer, x, y);
+    if t.cube() {
+        let (w, h) = t.level_size(level);
+        let edge = |c: f64, n: u32| cube::crosses_edge(c * f64::from(n), n, s.linear, FRACTION);
+        if edge(at.u, w) || edge(at.v, h) {
+            raise(ev, Domain::FilterPrecision);
+        }
+    }
     let as_f64 = |t: [u32; 4]| t.map(|b| f64::from(f32::from_bits(b)));
     if !s.linear {
         let (w, h) = t.level_size(level);
@@ -533,8 +619,9 @@ fn sample_level(
 fn blend_plain(t: &Texture2d, s: &Sampler, level: usize, at: &Coords) -> bool {
     let (w, h) = t.level_size(level);
     let (x0, y0, ..) = bilinear(t, level, at, &mut 0);
-    let xs = touched(x0, w, s.address[0]);
-    let ys = touched(y0, h, s.address[1]);
+    let m = modes(t, s);
+    let xs = touched(x0, w, m[0]);
+    let ys = touched(y0, h, m[1]);
     xs.iter().all(|&tx| {
         ys.iter().all(|&ty| {
             fetch(t, s, level, at.layer, tx, ty).iter().all(|w| {
@@ -646,6 +733,13 @@ fn gather(t: &Texture2d, s: &Sampler, at: &Coords, channel: usize, ev: &mut Even
     if edge(fx) || edge(fy) {
         raise(ev, Domain::FilterPrecision);
     }
+    let (w, h) = t.level_size(0);
+    if t.cube()
+        && (cube::crosses_edge(at.u * f64::from(w), w, true, FRACTION)
+            || cube::crosses_edge(at.v * f64::from(h), h, true, FRACTION))
+    {
+        raise(ev, Domain::FilterPrecision);
+    }
     let footprint = [(x0, y0 + 1), (x0 + 1, y0 + 1), (x0 + 1, y0), (x0, y0)]
         .map(|(x, y)| fetch(t, s, 0, at.layer, x, y));
     for texel in &footprint {
@@ -657,6 +751,8 @@ fn gather(t: &Texture2d, s: &Sampler, at: &Coords, channel: usize, ev: &mut Even
     }
     texels
 }
+
+mod cube;
 
 #[cfg(test)]
 mod tests;

@@ -2,6 +2,7 @@
 //! loads and the format conversions.
 
 use super::*;
+use crate::interp::View2d;
 
 /// A 4×2 float texture of two layers whose texel (x, y, layer) holds x + 10y + 100·layer.
 fn numbered() -> Texture2d {
@@ -13,7 +14,7 @@ fn numbered() -> Texture2d {
         width: 4,
         height: 2,
         layers: 2,
-        array: true,
+        view: View2d::Array,
         mips: vec![texels],
         format: TexelFormat::Rgba32Float,
     }
@@ -21,8 +22,8 @@ fn numbered() -> Texture2d {
 
 fn at(u: f32, v: f32, layer: u32) -> Coords {
     Coords {
-        u,
-        v,
+        u: f64::from(u),
+        v: f64::from(v),
         layer,
         offsets: [0; 3],
     }
@@ -212,4 +213,88 @@ fn a_nan_lod_is_clamped_by_the_sampler_too() {
     );
     assert_eq!(value(got), 5.0);
     assert_eq!(ev, Domain::NanInput.bit());
+}
+
+/// A cube of 2×2 float faces whose texel (x, y) of face f holds 10f + 2y + x, two levels.
+fn numbered_cube() -> Texture2d {
+    let level = |n: u32| -> Vec<u32> {
+        (0..6u32)
+            .flat_map(|f| (0..n * n).map(move |i| (f, i)))
+            .flat_map(|(f, i)| [((10 * f + i) as f32).to_bits(), 0, 0, 0])
+            .collect()
+    };
+    Texture2d {
+        width: 2,
+        height: 2,
+        layers: 6,
+        view: View2d::Cube,
+        mips: vec![level(2), level(1)],
+        format: TexelFormat::Rgba32Float,
+    }
+}
+
+#[test]
+fn cube_samples_take_the_face_the_direction_selects() {
+    let t = numbered_cube();
+    let point = Sampler::default();
+    let read = |dir: [f32; 3], s: &Sampler, lod: f32| {
+        let mut ev = 0;
+        let at = cube_coords(dir.map(f32::to_bits), &mut ev);
+        (value(sample(&t, s, &at, lod, &mut ev)), ev)
+    };
+    // +X at (u, v) = (0.75, 0.75): texel (1, 1) of face 0; −Z at (0.25, 0.25): texel (0, 0)
+    // of face 5; level 1 holds one texel per face.
+    assert_eq!(read([1.0, -0.5, -0.5], &point, 0.0), (3.0, 0));
+    assert_eq!(read([0.5, 0.5, -1.0], &point, 0.0), (50.0, 0));
+    assert_eq!(read([0.0, -1.0, 0.2], &point, 1.0), (30.0, 0));
+    // The address modes do not apply: a wrapping sampler reads the same.
+    let wrap = Sampler {
+        address: [Address::Wrap; 3],
+        ..Sampler::default()
+    };
+    assert_eq!(read([1.0, -0.5, -0.5], &wrap, 0.0), (3.0, 0));
+}
+
+#[test]
+fn cube_edges_and_faceless_directions_are_open() {
+    let t = numbered_cube();
+    let open = |dir: [f32; 3], linear: bool| {
+        let mut ev = 0;
+        let at = cube_coords(dir.map(f32::to_bits), &mut ev);
+        let s = Sampler {
+            linear,
+            ..Sampler::default()
+        };
+        sample(&t, &s, &at, 0.0, &mut ev);
+        ev & Domain::FilterPrecision.bit() != 0
+    };
+    // A tie between two axes lies on their shared edge.
+    assert!(open([1.0, 0.0, 1.0], false));
+    // A linear footprint reaching past the face (u = 0.2 on a 2-texel face: x = 0.4 < 0.5);
+    // one inside it (a texel centre, x = 0.5) is not open.
+    assert!(!open([1.0, -0.2, 0.6], false));
+    assert!(open([1.0, -0.2, 0.6], true));
+    assert!(!open([1.0, 0.5, 0.5], true));
+    // The centre of a 2×2 face is a corner of four texels, all on the same face.
+    assert!(open([0.0, 0.0, 0.0], false));
+    let mut ev = 0;
+    cube_coords([f32::NAN, 1.0, 0.0].map(f32::to_bits), &mut ev);
+    assert_ne!(ev & Domain::NanInput.bit(), 0);
+    // A denormal minor axis over the smallest normal major one: D3D flushes it (the centre of
+    // +Z), a device that keeps it reads the face's edge.
+    let mut ev = 0;
+    let at = cube_coords([0, 0x807f_ffff, 0x0080_0000], &mut ev);
+    assert_eq!((at.layer, at.u, at.v), (4, 0.5, 0.5));
+    assert_ne!(ev & Domain::DenormInputFlushed.bit(), 0);
+}
+
+#[test]
+fn an_lod_range_is_exact_only_where_every_level_between_agrees() {
+    assert_eq!(lod_probes(0.2, 2.7, 3), vec![0.2, 2.7, 1.0]);
+    assert_eq!(lod_probes(f32::NEG_INFINITY, f32::INFINITY, 3), {
+        let mut v = vec![f32::NEG_INFINITY, f32::INFINITY];
+        v.extend([0.0, 1.0]);
+        v
+    });
+    assert_eq!(lod_probes(1.5, 1.7, 3), vec![1.5, 1.7]);
 }
