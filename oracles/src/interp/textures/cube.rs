@@ -38,6 +38,16 @@ pub(super) fn face(dir: [f32; 3]) -> Option<(u32, f64, f64)> {
     Some((face, (sc / ma + 1.0) * 0.5, (tc / ma + 1.0) * 0.5))
 }
 
+/// Whether a direction's major axis lies where a device's f32 arithmetic on the direction
+/// stays finite and normal: [2^-63, 2^63). Devices may normalise the direction first, and its
+/// squared length then overflows or underflows outside it: the H200 read the centre of the +Z
+/// face for (0, 0, −FLT_MAX) and for (0, FLT_MAX, 0), as for a zero direction. D3D states no
+/// precision for such directions beyond f32 arithmetic, so a lane outside is open.
+pub(super) fn in_range(dir: [f32; 3]) -> bool {
+    let major = dir.iter().fold(0.0f64, |m, c| m.max(f64::from(c.abs())));
+    (2f64.powi(-63)..2f64.powi(63)).contains(&major)
+}
+
 /// Whether a sample at texel-space `x` of a face `size` texels wide reads across the face's
 /// edge, where D3D filters seamlessly into the neighbouring face (FS §7.18.6): a linear
 /// footprint (or a gather's) that reaches past the edge, even at weight 0, or a point sample
@@ -89,6 +99,16 @@ mod tests {
         assert_eq!(face([0.0, -0.0, 0.0]), None);
         assert_eq!(face([f32::NAN, 1.0, 0.0]), None);
         assert_eq!(face([f32::INFINITY, 1.0, 0.0]), None);
+    }
+
+    #[test]
+    fn directions_whose_squared_length_leaves_f32_are_out_of_range() {
+        assert!(in_range([0.0, 0.0, 1.0]));
+        assert!(in_range([2f32.powi(-63), 0.0, 0.0]));
+        assert!(!in_range([0.0, 0.0, -f32::MAX]));
+        assert!(!in_range([2f32.powi(63), 1.0, 0.0]));
+        assert!(!in_range([2f32.powi(-64), 0.0, 0.0]));
+        assert!(!in_range([0.0, 0.0, 0.0]));
     }
 
     #[test]

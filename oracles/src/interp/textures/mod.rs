@@ -412,8 +412,9 @@ struct Coords {
 }
 
 /// A cube sample's position from the direction's bits: the face it selects and (u, v) on it.
-/// A direction that selects no face (zero, NaN or infinite) may read any texel: the lane is
-/// open. D3D flushes a denormal component first; a device that keeps it divides by it or
+/// A direction that selects no face (zero, NaN or infinite), or whose major axis lies outside
+/// the range a device's own arithmetic covers ([`cube::in_range`]), may read any texel: the
+/// lane is open. D3D flushes a denormal component first; a device that keeps it divides by it or
 /// into it (a major axis of 2^-126 and a minor one just below it lands on the face's edge
 /// rather than its centre), so a denormal enters the flush domain.
 fn cube_coords(bits: [u32; 3], ev: &mut Events) -> Coords {
@@ -423,6 +424,9 @@ fn cube_coords(bits: [u32; 3], ev: &mut Events) -> Coords {
     }
     if bits.iter().any(|b| f32::from_bits(*b).is_subnormal()) {
         raise(ev, Domain::DenormInputFlushed);
+    }
+    if !cube::in_range(dir) {
+        raise(ev, Domain::FilterPrecision);
     }
     let (layer, u, v) = cube::face(dir).unwrap_or_else(|| {
         raise(ev, Domain::FilterPrecision);
