@@ -130,18 +130,26 @@ and r1.x, v1.x, l(3)\nutof r1.x, r1.x\nmul r1.x, r1.x, l(0.75)\n"
     )
 }
 
+/// Coordinates into `r0` from `v0` for a 5×3×3 3D texture: texel centres for three lanes in
+/// four (x from `v0.x & 7`, past the edge for 5 to 7; y and z from `& 3`, past it for 3), the
+/// raw words for the fourth, and the LOD in `r1.x`, as [`COORDS`].
+const VOLUME_COORDS: &str = "and r0.xyzw, v0.xyzw, l(7, 3, 3, 0)\nutof r0.xyzw, r0.xyzw\n\
+add r0.xyz, r0.xyzx, l(0.5, 0.5, 0.5, 0)\nmul r0.xyz, r0.xyzx, l(0.2, 0.333333343, 0.333333343, 0)\n\
+and r1.y, v1.y, l(0x30)\nmovc r0.xyzw, r1.yyyy, r0.xyzw, v0.xyzw\n\
+and r1.x, v1.x, l(3)\nutof r1.x, r1.x\nmul r1.x, r1.x, l(0.75)\n";
+
 /// One built-in program per sampling and derivative opcode, named by its mnemonic, as fxc
 /// text: the opcode over `t0` (a 2D texture, or a 2D array where the opcode takes a layer) and
 /// `s0`, its coordinates from [`COORDS`], its result in `o0`. `sample_l`, `sample` and
 /// `gather4` run in a vertex program (explicit or zero LOD, no quads needed); the opcodes
 /// that take derivatives run in a pixel program. The `_cube` programs sample a `TextureCube`
-/// along [`cube_coords`] directions.
+/// along [`cube_coords`] directions, the `_3d` ones a `Texture3D` at [`VOLUME_COORDS`].
 pub fn sampling() -> Vec<(&'static str, String)> {
     let program = |stage: &str, dim: &str, decls: &str, body: &str| {
-        let coords = if dim == "texturecube" {
-            cube_coords(body.starts_with("gather4"))
-        } else {
-            COORDS.to_string()
+        let coords = match dim {
+            "texturecube" => cube_coords(body.starts_with("gather4")),
+            "texture3d" => VOLUME_COORDS.to_string(),
+            _ => COORDS.to_string(),
         };
         let io = if stage == "ps" {
             "dcl_input_ps linear v0.xyzw\ndcl_input_ps linear v1.xyzw\n"
@@ -248,6 +256,37 @@ dcl_resource_{dim} (float,float,float,float) t0\n{io}dcl_output o0.xyzw\ndcl_tem
             ),
         ),
         (
+            "sample_l_3d",
+            program(
+                "vs",
+                "texture3d",
+                s0,
+                "sample_l r2.xyzw, r0.xyzx, t0.xyzw, s0, r1.x",
+            ),
+        ),
+        (
+            "sample_3d",
+            program(
+                "ps",
+                "texture3d",
+                s0,
+                "sample r2.xyzw, r0.xyzx, t0.xyzw, s0",
+            ),
+        ),
+        (
+            "ld_3d",
+            program(
+                "ps",
+                "texture3d",
+                "",
+                "ftou r0.xyzw, v0.xyzw\nld r2.xyzw, r0.xyzw, t0.xyzw",
+            ),
+        ),
+        (
+            "resinfo_3d",
+            program("ps", "texture3d", "", "resinfo r2.xyzw, l(1), t0.xyzw"),
+        ),
+        (
             "ld",
             program(
                 "ps",
@@ -291,7 +330,7 @@ mod tests {
     #[test]
     fn every_sampling_program_assembles_with_its_opcode() {
         let all = sampling();
-        assert_eq!(all.len(), 17);
+        assert_eq!(all.len(), 21);
         for (name, text) in all {
             let blob = dxbc::assemble_container(&text)
                 .unwrap_or_else(|e| panic!("{name}: {e}\n{text}"))
@@ -302,7 +341,8 @@ mod tests {
                     .program
                     .instructions
                     .iter()
-                    .any(|i| i.opcode.mnemonic() == name.trim_end_matches("_cube")),
+                    .any(|i| i.opcode.mnemonic()
+                        == name.trim_end_matches("_cube").trim_end_matches("_3d")),
                 "{name}"
             );
         }

@@ -68,6 +68,7 @@ pub fn case_of(
                     mips: t.mips.iter().map(|m| Word::list(m)).collect(),
                     layers: t.array().then_some(t.layer_count()),
                     cube: t.cube(),
+                    depth: t.volume().then_some(t.layer_count()),
                 },
             },
         };

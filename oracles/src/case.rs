@@ -200,7 +200,7 @@ pub struct BufferDesc {
     pub format: Option<String>,
 }
 
-/// A 2D texture, 2D texture array or cube texture input.
+/// A 2D texture, 2D texture array, cube or 3D texture input.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TextureDesc {
     /// Width of mip 0 in texels, 1 up to D3D11's 2D-texture dimension limit.
@@ -219,6 +219,10 @@ pub struct TextureDesc {
     /// D3D's order (+X, −X, +Y, −Y, +Z, −Z).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub cube: bool,
+    /// For a `Texture3D` view: its depth at level 0, halving per level like the width and
+    /// height; `mips` hold each level's depth slices in turn. Absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
 }
 
 /// A sampler input.

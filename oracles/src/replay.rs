@@ -208,12 +208,27 @@ fn texture(t: &crate::case::TextureDesc) -> Result<Texture2d, String> {
                 .unwrap_or_default()
         ));
     }
-    let layers = if t.cube {
-        6
-    } else {
-        t.layers.unwrap_or(1).max(1)
+    let view = match (t.cube, t.layers, t.depth) {
+        (true, None, None) => View2d::Cube,
+        (false, Some(_), None) => View2d::Array,
+        (false, None, Some(d)) if (1..=2048).contains(&d) => View2d::Volume,
+        (false, None, None) => View2d::Plain,
+        _ => {
+            return Err(
+                "a texture is one of: plain, `layers` (an array), `cube`, or `depth` (a 3D \
+                 texture of 1 to 2,048 slices, D3D11's limit)"
+                    .into(),
+            );
+        }
     };
-    let full_chain = 32 - t.width.max(t.height).max(1).leading_zeros();
+    let layers = match view {
+        View2d::Cube => 6,
+        View2d::Volume => t.depth.unwrap_or(1),
+        _ => t.layers.unwrap_or(1).max(1),
+    };
+    // A 3D texture's chain halves its depth too, so the deepest axis may lengthen it.
+    let deepest = if view == View2d::Volume { layers } else { 1 };
+    let full_chain = 32 - t.width.max(t.height).max(deepest).max(1).leading_zeros();
     if t.mips.is_empty() || t.mips.len() > full_chain as usize {
         return Err(format!(
             "a {}×{} texture has 1 to {full_chain} mip levels, not {}",
@@ -224,9 +239,14 @@ fn texture(t: &crate::case::TextureDesc) -> Result<Texture2d, String> {
     }
     let mut mips = Vec::with_capacity(t.mips.len());
     for (m, level) in t.mips.iter().enumerate() {
+        let slices = if view == View2d::Volume {
+            (layers >> m).max(1)
+        } else {
+            layers
+        };
         let texels = u64::from((t.width >> m).max(1))
             * u64::from((t.height >> m).max(1))
-            * u64::from(layers);
+            * u64::from(slices);
         let need = texels * format.words() as u64;
         if level.len() as u64 != need {
             return Err(format!(
@@ -241,13 +261,7 @@ fn texture(t: &crate::case::TextureDesc) -> Result<Texture2d, String> {
         width: t.width,
         height: t.height,
         layers,
-        view: if t.cube {
-            View2d::Cube
-        } else if t.layers.is_some() {
-            View2d::Array
-        } else {
-            View2d::Plain
-        },
+        view,
         mips,
         format,
     })
@@ -492,6 +506,7 @@ mod tests {
                 .collect(),
             layers,
             cube: false,
+            depth: None,
         }
     }
 
@@ -506,6 +521,34 @@ mod tests {
         let long = texture(&desc(3, 2, None, &[6, 1, 1])).expect_err("three levels of 3×2");
         assert!(long.contains("1 to 2 mip levels"), "{long}");
         assert!(texture(&desc(3, 2, None, &[])).is_err());
+    }
+
+    #[test]
+    fn cubes_and_3d_textures_hold_their_faces_and_halving_slices() {
+        // A 2×2 cube: six faces of 4, then 1, texels.
+        let cube = TextureDesc {
+            cube: true,
+            ..desc(2, 2, None, &[24, 6])
+        };
+        let t = texture(&cube).expect("a cube");
+        assert!(t.cube() && t.layer_count() == 6);
+        let oblong = TextureDesc {
+            cube: true,
+            ..desc(2, 1, None, &[12])
+        };
+        assert!(texture(&oblong).is_err(), "faces are square");
+        // 2×2×4: 16 texels, then 1×1×2, then 1×1×1; the depth lengthens the chain to three.
+        let volume = TextureDesc {
+            depth: Some(4),
+            ..desc(2, 2, None, &[16, 2, 1])
+        };
+        let t = texture(&volume).expect("a 3D texture");
+        assert!(t.volume() && t.level_layers(1) == 2 && t.level_layers(2) == 1);
+        let both = TextureDesc {
+            depth: Some(4),
+            ..desc(2, 2, Some(2), &[16, 2, 1])
+        };
+        assert!(texture(&both).is_err(), "an array is not 3D");
     }
 
     #[test]

@@ -109,6 +109,15 @@ pub enum BindingLayout {
     /// A `texture_cube<i32>`.
     #[serde(rename = "texture_cube<i32>")]
     TextureCubeI32,
+    /// A `texture_3d<f32>`: a `Texture3D` `t#` with float texels.
+    #[serde(rename = "texture_3d<f32>")]
+    Texture3dF32,
+    /// A `texture_3d<u32>`.
+    #[serde(rename = "texture_3d<u32>")]
+    Texture3dU32,
+    /// A `texture_3d<i32>`.
+    #[serde(rename = "texture_3d<i32>")]
+    Texture3dI32,
     /// A texture of unstated type (vkd3d's manifests).
     #[serde(rename = "texture")]
     Texture,
@@ -137,6 +146,9 @@ impl BindingLayout {
             BindingLayout::TextureCubeF32 => "texture_cube<f32>",
             BindingLayout::TextureCubeU32 => "texture_cube<u32>",
             BindingLayout::TextureCubeI32 => "texture_cube<i32>",
+            BindingLayout::Texture3dF32 => "texture_3d<f32>",
+            BindingLayout::Texture3dU32 => "texture_3d<u32>",
+            BindingLayout::Texture3dI32 => "texture_3d<i32>",
             BindingLayout::Texture => "texture",
             BindingLayout::Sampler => "sampler",
             BindingLayout::Other(s) => s,
@@ -381,6 +393,9 @@ mod tests {
             ("srv", "texture_cube<f32>"),
             ("srv", "texture_cube<u32>"),
             ("srv", "texture_cube<i32>"),
+            ("srv", "texture_3d<f32>"),
+            ("srv", "texture_3d<u32>"),
+            ("srv", "texture_3d<i32>"),
             ("srv", "texture"),
             ("sampler", "sampler"),
         ];

@@ -167,6 +167,7 @@ fn compute_inputs(res: &Resources, with_cbs: bool) -> Result<ComputeInputs, Skip
                     layers: t.layer_count(),
                     array: t.array(),
                     cube: t.cube(),
+                    volume: t.volume(),
                 };
                 let words = t.mips.iter().flatten().copied().collect();
                 inputs.textures.insert(*slot, (shape, words));
@@ -391,8 +392,8 @@ impl Executor for GpuExecutor {
                 "the GPU runs a translation; there is none",
             ));
         };
-        // 2D textures, arrays and cubes are bound in their formats, and samplers; other texture
-        // dimensions are not yet.
+        // 2D textures, arrays, cubes and 3D textures are bound in their formats, and samplers;
+        // 1D textures are not yet.
         if let Some(b) = t.manifest.bindings.iter().find(|b| {
             b.kind == BindingKind::Srv
                 && !b.layout.is_storage()
@@ -401,7 +402,7 @@ impl Executor for GpuExecutor {
             return Err(Skip::new(
                 SkipKind::Unfed,
                 format!(
-                    "a `{}` {} binding: textures other than 2D, 2D arrays and cubes are not bound on the GPU yet",
+                    "a `{}` {} binding: 1D textures are not bound on the GPU yet",
                     b.layout, b.kind
                 ),
             ));

@@ -485,7 +485,11 @@ impl Gpu {
                                 },
                                 mip_level_count: shape.mips,
                                 sample_count: 1,
-                                dimension: wgpu::TextureDimension::D2,
+                                dimension: if shape.volume {
+                                    wgpu::TextureDimension::D3
+                                } else {
+                                    wgpu::TextureDimension::D2
+                                },
                                 format: wgpu_format(shape.format),
                                 usage: wgpu::TextureUsages::TEXTURE_BINDING,
                                 view_formats: &[],

@@ -63,16 +63,28 @@ pub enum Texel {
 }
 
 impl Texel {
-    /// The texel type of a manifest layout, for the sampled 2D textures, arrays and cubes
-    /// dxdiff binds.
+    /// The texel type of a manifest layout, for the sampled 2D textures, arrays, cubes and 3D
+    /// textures dxdiff binds.
     pub fn of(layout: &BindingLayout) -> Option<Texel> {
         use BindingLayout as L;
         match layout {
-            L::Texture2dF32 | L::Texture2dArrayF32 | L::TextureCubeF32 => Some(Texel::Float),
-            L::Texture2dU32 | L::Texture2dArrayU32 | L::TextureCubeU32 => Some(Texel::Uint),
-            L::Texture2dI32 | L::Texture2dArrayI32 | L::TextureCubeI32 => Some(Texel::Sint),
+            L::Texture2dF32 | L::Texture2dArrayF32 | L::TextureCubeF32 | L::Texture3dF32 => {
+                Some(Texel::Float)
+            }
+            L::Texture2dU32 | L::Texture2dArrayU32 | L::TextureCubeU32 | L::Texture3dU32 => {
+                Some(Texel::Uint)
+            }
+            L::Texture2dI32 | L::Texture2dArrayI32 | L::TextureCubeI32 | L::Texture3dI32 => {
+                Some(Texel::Sint)
+            }
             _ => None,
         }
+    }
+
+    /// Whether a manifest layout is a 3D texture.
+    pub fn is_volume(layout: &BindingLayout) -> bool {
+        use BindingLayout as L;
+        matches!(layout, L::Texture3dF32 | L::Texture3dU32 | L::Texture3dI32)
     }
 
     /// Whether a manifest layout is a cube texture.
@@ -284,7 +296,29 @@ pub fn plan(
                         shape.format.name()
                     )));
                 }
+                // The view the shader declares and the texture's shape must agree, and the
+                // words must fill every level: a device refuses anything else at bind time.
+                let view = (
+                    Texel::is_array(&b.layout),
+                    Texel::is_cube(&b.layout),
+                    Texel::is_volume(&b.layout),
+                );
+                if view != (shape.array, shape.cube, shape.volume) {
+                    return Err(GpuError::Unfeedable(format!(
+                        "t{} is declared `{}` and its texture is a {} view",
+                        b.register,
+                        b.layout.as_str(),
+                        shape.view_dimension_name()
+                    )));
+                }
                 let len = words.len();
+                if len as u64 != shape.words() {
+                    return Err(GpuError::Unfeedable(format!(
+                        "t{}'s texture has {len} words where its shape takes {}",
+                        b.register,
+                        shape.words()
+                    )));
+                }
                 at(Slot::Sampled { shape, texel }, words, len, None)
             }
             BindingKind::Sampler => {

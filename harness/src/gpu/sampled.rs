@@ -25,6 +25,9 @@ pub struct TextureShape {
     /// Bound as a `texture_cube` view (its six layers the faces).
     #[serde(default)]
     pub cube: bool,
+    /// A 3D texture (`texture_3d`): `layers` is its depth, halving per level.
+    #[serde(default)]
+    pub volume: bool,
 }
 
 fn one() -> u32 {
@@ -106,10 +109,13 @@ pub(super) fn sampler_descriptor(
 }
 
 impl TextureShape {
-    /// The view a shader sees: `texture_2d`, `texture_2d_array` or `texture_cube`.
+    /// The view a shader sees: `texture_2d`, `texture_2d_array`, `texture_cube` or
+    /// `texture_3d`.
     pub fn view_dimension(&self) -> wgpu::TextureViewDimension {
         if self.cube {
             wgpu::TextureViewDimension::Cube
+        } else if self.volume {
+            wgpu::TextureViewDimension::D3
         } else if self.array {
             wgpu::TextureViewDimension::D2Array
         } else {
@@ -117,10 +123,29 @@ impl TextureShape {
         }
     }
 
+    /// The words every level takes, each level's width, height and layers (a 3D texture's
+    /// depth halving like them) times the format's words per texel.
+    pub fn words(&self) -> u64 {
+        (0..self.mips.min(32))
+            .map(|m| {
+                let layers = if self.volume {
+                    (self.layers >> m).max(1)
+                } else {
+                    self.layers.max(1)
+                };
+                u64::from((self.width >> m).max(1))
+                    * u64::from((self.height >> m).max(1))
+                    * u64::from(layers)
+                    * self.format.words() as u64
+            })
+            .sum()
+    }
+
     /// The same view as WebGPU names it, for a browser.
     pub fn view_dimension_name(&self) -> &'static str {
         match self.view_dimension() {
             wgpu::TextureViewDimension::Cube => "cube",
+            wgpu::TextureViewDimension::D3 => "3d",
             wgpu::TextureViewDimension::D2Array => "2d-array",
             _ => "2d",
         }

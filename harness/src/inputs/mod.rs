@@ -86,14 +86,16 @@ const LAYERS: u32 = 3;
 /// halving rounds, with texels whose centres lie well inside a face as well as at its edges.
 const CUBE: (u32, usize) = (5, 3);
 
-/// A generated 2D texture, array or cube for a `texture_2d<T>`, `texture_2d_array<T>` or
-/// `texture_cube<T>` binding: a format that reads as `T` ([`texels::format`]) and texel words
+/// A generated 2D texture, array, cube or 3D texture for a `texture_2d<T>`,
+/// `texture_2d_array<T>`, `texture_cube<T>` or `texture_3d<T>` binding: a format that reads as `T` ([`texels::format`]) and texel words
 /// biased to its edges, reached by D3D's `ld` through the format's conversions.
 fn texture(b: &translator::manifest::Binding, seed: u64) -> Option<Srv> {
     use oracles::interp::View2d;
     let texel = crate::gpu::plan::Texel::of(&b.layout)?;
     let view = if crate::gpu::plan::Texel::is_cube(&b.layout) {
         View2d::Cube
+    } else if crate::gpu::plan::Texel::is_volume(&b.layout) {
+        View2d::Volume
     } else if crate::gpu::plan::Texel::is_array(&b.layout) {
         View2d::Array
     } else {
@@ -102,12 +104,18 @@ fn texture(b: &translator::manifest::Binding, seed: u64) -> Option<Srv> {
     let format = texels::format(texel.kind(), seed);
     let (layers, (w, h, levels)) = match view {
         View2d::Plain => (1, TEXTURE),
-        View2d::Array => (LAYERS, TEXTURE),
+        // A 3D texture's depth: the layers of an array, halving per level (3, 1, 1).
+        View2d::Array | View2d::Volume => (LAYERS, TEXTURE),
         View2d::Cube => (6, (CUBE.0, CUBE.0, CUBE.1)),
     };
     let mips = (0..levels)
         .map(|m| {
-            let n = ((w >> m).max(1) * (h >> m).max(1) * layers) as usize;
+            let slices = if view == View2d::Volume {
+                (layers >> m).max(1)
+            } else {
+                layers
+            };
+            let n = ((w >> m).max(1) * (h >> m).max(1) * slices) as usize;
             texels::words(format, n, seed ^ ((m as u64) << 56))
         })
         .collect();

@@ -160,11 +160,15 @@ pub(super) fn lod_range(candidates: &[Steps]) -> (f32, f32, f32) {
     }
     // A NaN or infinite coordinate leaves no LOD at all (NaN steps), and a step past the f32
     // range overflows a device's own (f32) arithmetic: any level.
-    let overflows = candidates
-        .iter()
-        .flat_map(|(sx, sy)| [sx.0, sx.1, sy.0, sy.1])
-        .any(|c| c.abs() > f64::from(f32::MAX));
-    if overflows || all.iter().any(|x| x.is_nan()) {
+    // The test is on the steps themselves: `f64::max` drops a NaN, so a NaN step along y
+    // beside a zero step along x gave a lengths' maximum of 0 (an LOD of −inf) and hid it.
+    let steps = || {
+        candidates
+            .iter()
+            .flat_map(|(sx, sy)| [sx.0, sx.1, sy.0, sy.1])
+    };
+    let overflows = steps().any(|c| c.abs() > f64::from(f32::MAX));
+    if overflows || steps().any(f64::is_nan) || all.iter().any(|x| x.is_nan()) {
         return (f32::NAN, f32::NAN, f32::NAN);
     }
     // Half a level either way on top: D3D lets a device approximate the LOD (FS §7.18.11), and
@@ -184,6 +188,15 @@ mod tests {
         assert_eq!(pairs(6, true), ((4, 5), (6, 7)));
         assert_eq!(pairs(6, false), ((4, 6), (4, 6)));
         assert_eq!(pairs(5, false), ((4, 6), (5, 7)));
+    }
+
+    #[test]
+    fn a_nan_step_beside_a_zero_one_leaves_no_lod() {
+        // Found on the H200 and SwiftShader: a quad whose x step was 0 and whose y step was NaN
+        // (a NaN coordinate below) got an LOD of −inf, exact at level 0, where devices took
+        // level 2.
+        let (lo, mid, hi) = lod_range(&[((0.0, 0.0), (f64::NAN, -0.5))]);
+        assert!(lo.is_nan() && mid.is_nan() && hi.is_nan());
     }
 
     #[test]

@@ -84,10 +84,13 @@ pub enum View2d {
     /// A `TextureCube`: six square faces, stored as layers in D3D's order (+X, −X, +Y, −Y,
     /// +Z, −Z), addressed by a direction.
     Cube,
+    /// A `Texture3D`: depth slices stored as layers, their count halving per level like the
+    /// width and height, addressed by (u, v, w).
+    Volume,
 }
 
-/// A 2D texture, 2D texture array or cube texture with its mip chain, as the words it has in
-/// memory in its format: the interpreter decodes a texel when it reads one, and a device is
+/// A 2D texture, 2D texture array, cube or 3D texture with its mip chain, as the words it has
+/// in memory in its format: the interpreter decodes a texel when it reads one, and a device is
 /// given the same words.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Texture2d {
@@ -95,7 +98,8 @@ pub struct Texture2d {
     pub width: u32,
     /// Height of mip 0 in texels.
     pub height: u32,
-    /// Array layers (1 for a plain 2D texture, 6 for a cube; 0 reads as 1).
+    /// Array layers (1 for a plain 2D texture, 6 for a cube), or a 3D texture's depth at
+    /// level 0; 0 reads as 1.
     pub layers: u32,
     /// How shaders address it.
     pub view: View2d,
@@ -135,6 +139,21 @@ impl Texture2d {
         self.view == View2d::Cube
     }
 
+    /// Whether the view is a `Texture3D`.
+    pub fn volume(&self) -> bool {
+        self.view == View2d::Volume
+    }
+
+    /// The layers (or a 3D texture's depth slices) a level holds: a 3D texture's depth halves
+    /// per level, at least 1 (FS §5.3.3); array layers do not.
+    pub fn level_layers(&self, level: usize) -> u32 {
+        if self.volume() {
+            (self.layer_count() >> level.min(31)).max(1)
+        } else {
+            self.layer_count()
+        }
+    }
+
     /// A level's size: mip 0's halved `level` times, at least 1 (FS §5.3.3).
     pub fn level_size(&self, level: usize) -> (u32, u32) {
         let m = level.min(31) as u32;
@@ -160,7 +179,7 @@ impl Texture2d {
     /// The stored words of a texel, if it is inside the texture.
     fn stored(&self, level: usize, layer: u32, x: u32, y: u32) -> Option<&[u32]> {
         let (w, h) = self.level_size(level);
-        if x >= w || y >= h || layer >= self.layer_count() {
+        if x >= w || y >= h || layer >= self.level_layers(level) {
             return None;
         }
         let at = (u64::from(layer) * u64::from(h) + u64::from(y)) * u64::from(w) + u64::from(x);

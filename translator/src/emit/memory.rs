@@ -466,10 +466,43 @@ impl Ctx<'_> {
         self.line(&format!("let {tx} = {x};"));
         self.line(&format!("let {ty} = {y};"));
         self.line(&format!("let {tm} = {mip};"));
+        // A 3D address's z is a slice, bounded by the level's depth like x and y.
+        let load = if shape == Shape::Volume {
+            let z = self.src(&ops[1], 2, Num::Uint)?;
+            let tz = self.fresh();
+            self.line(&format!("let {tz} = {z};"));
+            let dims = mip_size(slot, &tm, 3);
+            self.line(&format!(
+                "let {ok} = {tm} < textureNumLevels(t{slot}) && all(vec3<u32>({tx}, {ty}, {tz}) < {dims});"
+            ));
+            format!(
+                "textureLoad(t{slot}, vec3<u32>({tx}, {ty}, {tz}), min({tm}, textureNumLevels(t{slot}) - 1u))"
+            )
+        } else {
+            self.load_2d(slot, array, (&tx, &ty, &tm, &ok), &ops[1])?
+        };
+        let texel = match kind {
+            TexelKind::Float | TexelKind::Sint => {
+                format!("select(vec4<u32>(), bitcast<vec4<u32>>({load}), {ok})")
+            }
+            TexelKind::Uint => format!("select(vec4<u32>(), {load}, {ok})"),
+        };
+        self.write_texel(inst, &ops[2], texel)
+    }
+
+    /// The bounds test (bound to `ok`) and the `textureLoad` of a 2D texture or array's texel
+    /// at (`tx`, `ty`) of level `tm`, the layer from `addr`'s z for an array.
+    fn load_2d(
+        &mut self,
+        slot: u32,
+        array: bool,
+        (tx, ty, tm, ok): (&str, &str, &str, &str),
+        addr: &Operand,
+    ) -> Result<String, Rejection> {
         // An array's layer is the address's z; past the last layer reads 0 like any other
         // out-of-range coordinate.
         let (layer_ok, layer) = if array {
-            let z = self.src(&ops[1], 2, Num::Uint)?;
+            let z = self.src(addr, 2, Num::Uint)?;
             let tz = self.fresh();
             self.line(&format!("let {tz} = {z};"));
             (
@@ -479,20 +512,13 @@ impl Ctx<'_> {
         } else {
             (String::new(), String::new())
         };
-        let dims = mip_size(slot, &tm);
+        let dims = mip_size(slot, tm, 2);
         self.line(&format!(
             "let {ok} = {tm} < textureNumLevels(t{slot}) && {tx} < {dims}.x && {ty} < {dims}.y{layer_ok};"
         ));
-        let load = format!(
+        Ok(format!(
             "textureLoad(t{slot}, vec2<u32>({tx}, {ty}){layer}, min({tm}, textureNumLevels(t{slot}) - 1u))"
-        );
-        let texel = match kind {
-            TexelKind::Float | TexelKind::Sint => {
-                format!("select(vec4<u32>(), bitcast<vec4<u32>>({load}), {ok})")
-            }
-            TexelKind::Uint => format!("select(vec4<u32>(), {load}, {ok})"),
-        };
-        self.write_texel(inst, &ops[2], texel)
+        ))
     }
 
     /// `sample`, `sample_l`, `sample_b` and `gather4` of a 2D texture or array, with
@@ -503,6 +529,10 @@ impl Ctx<'_> {
         let array = shape == Shape::Array;
         let cube = shape == Shape::Cube;
         let gather = inst.opcode == Opcode::Gather4;
+        if gather && shape == Shape::Volume {
+            // fxc refuses `Gather` on a Texture3D: D3D has no rule to follow.
+            return Err(Rejection::new(id::UNSUPPORTED, "gather4 of a Texture3D"));
+        }
         if kind != TexelKind::Float && !gather {
             return Err(Rejection::new(
                 id::UNSUPPORTED,
@@ -518,7 +548,7 @@ impl Ctx<'_> {
         // it open). D3D flushes a denormal component first, and it matters for a cube: the face
         // coordinates divide by the major axis. The exact profile flushes it; the contract
         // profile leaves it to the device (`dxdiff/denormals`).
-        let axes = if cube { 3 } else { 2 };
+        let axes = if cube || shape == Shape::Volume { 3 } else { 2 };
         let mut coords = Vec::with_capacity(axes);
         for c in 0..axes {
             let mut bits = self.src(&ops[1], c, Num::Float)?;
@@ -547,10 +577,10 @@ impl Ctx<'_> {
             String::new()
         };
         let offset = match inst.sample_offsets() {
-            Some(_) if cube => {
+            Some(_) if cube || shape == Shape::Volume => {
                 return Err(Rejection::new(
                     id::TEXTURE_OFFSETS,
-                    "immediate offsets on a cube texture",
+                    "immediate offsets outside the 2D family (a cube or 3D texture)",
                 ));
             }
             Some(_) if array => {
@@ -659,22 +689,31 @@ impl Ctx<'_> {
         let (tm, n, d) = (self.fresh(), self.fresh(), self.fresh());
         self.line(&format!("let {tm} = {mip};"));
         self.line(&format!("let {n} = textureNumLevels(t{slot});"));
-        self.line(&format!(
-            "let {d} = select(vec2<u32>(), {}, {tm} < {n});",
-            mip_size(slot, &tm)
-        ));
-        // z: an array's size (D3D gives it at every level in range), 0 for a plain 2D texture
-        // and a cube.
-        let z = if array {
-            format!("select(0u, textureNumLayers(t{slot}), {tm} < {n})")
+        // z: an array's size (D3D gives it at every level in range), a 3D level's depth, 0 for
+        // a plain 2D texture and a cube.
+        let (xy, z) = if shape == Shape::Volume {
+            self.line(&format!(
+                "let {d} = select(vec3<u32>(), {}, {tm} < {n});",
+                mip_size(slot, &tm, 3)
+            ));
+            (format!("{d}.xy"), format!("{d}.z"))
         } else {
-            "0u".to_string()
+            self.line(&format!(
+                "let {d} = select(vec2<u32>(), {}, {tm} < {n});",
+                mip_size(slot, &tm, 2)
+            ));
+            let z = if array {
+                format!("select(0u, textureNumLayers(t{slot}), {tm} < {n})")
+            } else {
+                "0u".to_string()
+            };
+            (d, z)
         };
-        let v = format!("vec4<u32>({d}, {z}, {n})");
+        let v = format!("vec4<u32>({xy}, {z}, {n})");
         let texel = match inst.resinfo_return_type() {
             Some(ResinfoReturnType::Uint) => v,
             Some(ResinfoReturnType::RcpFloat) => format!(
-                "bitcast<vec4<u32>>(vec4<f32>(vec3<f32>(1.0) / vec3<f32>(vec3<u32>({d}, {z})), f32({n})))"
+                "bitcast<vec4<u32>>(vec4<f32>(vec3<f32>(1.0) / vec3<f32>(vec3<u32>({xy}, {z})), f32({n})))"
             ),
             _ => format!("bitcast<vec4<u32>>(vec4<f32>({v}))"),
         };
@@ -764,9 +803,10 @@ impl Ctx<'_> {
 }
 
 /// The size of mip level `level` (a WGSL `u32` expression, clamped to the last level) of
-/// texture `t{slot}`, from level 0's: each dimension halved per level, at least 1.
-fn mip_size(slot: u32, level: &str) -> String {
+/// texture `t{slot}` of `n` dimensions (2, or 3 for a 3D texture), from level 0's: each
+/// dimension halved per level, at least 1.
+fn mip_size(slot: u32, level: &str, n: usize) -> String {
     format!(
-        "max(textureDimensions(t{slot}) >> vec2<u32>(min({level}, textureNumLevels(t{slot}) - 1u)), vec2<u32>(1u))"
+        "max(textureDimensions(t{slot}) >> vec{n}<u32>(min({level}, textureNumLevels(t{slot}) - 1u)), vec{n}<u32>(1u))"
     )
 }

@@ -94,6 +94,8 @@ pub enum Shape {
     Array,
     /// A `TextureCube`: a direction (x, y, z).
     Cube,
+    /// A `Texture3D`: (u, v, w).
+    Volume,
 }
 
 /// The component type of a texture's texels.
@@ -117,6 +119,9 @@ impl TexelKind {
             (TexelKind::Float, Shape::Cube) => BindingLayout::TextureCubeF32,
             (TexelKind::Uint, Shape::Cube) => BindingLayout::TextureCubeU32,
             (TexelKind::Sint, Shape::Cube) => BindingLayout::TextureCubeI32,
+            (TexelKind::Float, Shape::Volume) => BindingLayout::Texture3dF32,
+            (TexelKind::Uint, Shape::Volume) => BindingLayout::Texture3dU32,
+            (TexelKind::Sint, Shape::Volume) => BindingLayout::Texture3dI32,
         }
     }
 }
@@ -348,7 +353,10 @@ fn scan<'a>(
                         }
                         View::TypedBuffer
                     }
-                    d @ (Dim::Texture2d | Dim::Texture2dArray | Dim::TextureCube) => {
+                    d @ (Dim::Texture2d
+                    | Dim::Texture2dArray
+                    | Dim::TextureCube
+                    | Dim::Texture3d) => {
                         let kind = texel_kind(
                             inst.declared_return_types()
                                 .map_or(ReturnType::Other(0), |[x, ..]| x),
@@ -357,7 +365,8 @@ fn scan<'a>(
                         let shape = match d {
                             Dim::Texture2d => Shape::Plain,
                             Dim::Texture2dArray => Shape::Array,
-                            _ => Shape::Cube,
+                            Dim::TextureCube => Shape::Cube,
+                            _ => Shape::Volume,
                         };
                         View::Texture(kind, shape)
                     }

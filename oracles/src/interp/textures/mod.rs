@@ -84,7 +84,12 @@ impl Machine<'_> {
                             let x = addr[0][l].wrapping_add(offsets[0] as u32);
                             let y = addr[1][l].wrapping_add(offsets[1] as u32);
                             // A plain 2D address has no layer: its z is ignored.
-                            let layer = if t.array() { addr[2][l] } else { 0 };
+                            // A 3D address's z is its depth slice.
+                            let layer = if t.array() || t.volume() {
+                                addr[2][l]
+                            } else {
+                                0
+                            };
                             texel_load(t, x, y, layer, addr[3][l], ev)
                         }
                         None => [0; 4],
@@ -169,6 +174,15 @@ impl Machine<'_> {
                     self.read(&ops[4], 0, Consumer::Float, at, &mut lod)?;
                 }
                 let sampler = self.res.samplers.get(&smp).cloned().unwrap_or_default();
+                if let (Gather4, Some(Srv::Texture2d(tex))) = (inst.opcode, self.res.srvs.get(&t))
+                    && tex.volume()
+                {
+                    // fxc refuses `Gather` on a Texture3D: D3D has no rule to follow.
+                    return Err(InterpError::Unsupported {
+                        index: at,
+                        what: "`gather4` of a Texture3D".into(),
+                    });
+                }
                 // gather4 returns one channel of four texels: the sampler's swizzle picks it.
                 let channel = source_component(&ops[3], 0);
                 let mut texels = vec![[0u32; 4]; lanes];
@@ -188,11 +202,11 @@ impl Machine<'_> {
                     inst.opcode,
                     self.res.srvs.get(&t),
                 ) {
-                    // A cube's LOD comes from the derivatives of its face coordinates, which the
-                    // interpreter does not model: any level, so the lane is exact only where
-                    // every level gives the same texel.
+                    // A cube's LOD comes from the derivatives of its face coordinates, and a 3D
+                    // texture's from three axes, which the interpreter does not model: any
+                    // level, so the lane is exact only where every level gives the same texel.
                     (stage, Sample | SampleB | SampleD, Some(Srv::Texture2d(tex)))
-                        if tex.cube()
+                        if (tex.cube() || tex.volume())
                             && (inst.opcode == SampleD || stage == dxbc::Stage::Pixel) =>
                     {
                         vec![Some(Some(ANY_LOD)); lanes]
@@ -233,6 +247,11 @@ impl Machine<'_> {
                             Coords {
                                 u: f64::from(f(coords[0][l])),
                                 v: f64::from(f(coords[1][l])),
+                                w: if tex.volume() {
+                                    f64::from(f(coords[2][l]))
+                                } else {
+                                    0.0
+                                },
                                 layer: if tex.array() {
                                     array_layer(f(coords[2][l]), tex.layer_count(), ev)
                                 } else {
@@ -255,7 +274,9 @@ impl Machine<'_> {
                             Some(Some((lo, mid, hi))) => {
                                 if inst.opcode != SampleD {
                                     raise(ev, Domain::QuadDerivative);
-                                } else if !tex.cube() && (hi.is_nan() || hi >= HUGE_LOD) {
+                                } else if !(tex.cube() || tex.volume())
+                                    && (hi.is_nan() || hi >= HUGE_LOD)
+                                {
                                     raise(ev, Domain::HugeGradient);
                                 }
                                 let got = sample(tex, &sampler, &pos, mid + bias, ev);
@@ -296,8 +317,14 @@ impl Machine<'_> {
                     let dims = match tex {
                         Some(t) if mip[l] < levels => {
                             let (w, h) = t.level_size(mip[l] as usize);
-                            // z is 0 for a cube as for a plain 2D texture.
-                            [w, h, if t.array() { t.layer_count() } else { 0 }]
+                            // z is an array's size or a 3D level's depth; 0 for a cube as for a
+                            // plain 2D texture.
+                            let z = if t.array() || t.volume() {
+                                t.level_layers(mip[l] as usize)
+                            } else {
+                                0
+                            };
+                            [w, h, z]
                         }
                         _ => [0, 0, 0],
                     };
@@ -402,11 +429,13 @@ fn lod_probes(lo: f32, hi: f32, levels: usize) -> Vec<f32> {
     probes
 }
 
-/// Where one sample is taken: normalised (u, v), the layer (or cube face) already selected,
-/// and the immediate texel offsets. f64, so a cube's face coordinates lose nothing.
+/// Where one sample is taken: normalised (u, v), and w for a 3D texture, the layer (or cube
+/// face) already selected, and the immediate texel offsets. f64, so a cube's face coordinates
+/// lose nothing.
 struct Coords {
     u: f64,
     v: f64,
+    w: f64,
     layer: u32,
     offsets: [i8; 3],
 }
@@ -435,6 +464,7 @@ fn cube_coords(bits: [u32; 3], ev: &mut Events) -> Coords {
     Coords {
         u,
         v,
+        w: 0.0,
         layer,
         offsets: [0; 3],
     }
@@ -454,6 +484,7 @@ fn not_nan(at: &Coords, ev: &mut Events) -> Coords {
     Coords {
         u: fix(at.u, ev),
         v: fix(at.v, ev),
+        w: fix(at.w, ev),
         layer: at.layer,
         offsets: at.offsets,
     }
@@ -556,6 +587,9 @@ fn sample_level(
     at: &Coords,
     ev: &mut Events,
 ) -> [f64; 4] {
+    if t.volume() {
+        return volume::sample_level(t, s, level, at, ev);
+    }
     let get = |x: i64, y: i64| fetch(t, s, level, at.layer, x, y);
     if t.cube() {
         let (w, h) = t.level_size(level);
@@ -702,9 +736,15 @@ fn sample(t: &Texture2d, s: &Sampler, at: &Coords, lod: f32, ev: &mut Events) ->
         // blend), with the same hazards as a spatial blend; a −0 result becomes +0 there.
         let lo = lod as usize;
         let texel = sample_level(t, s, lo, at, ev);
+        let plain = |level| {
+            if t.volume() {
+                volume::blend_plain(t, s, level, at)
+            } else {
+                blend_plain(t, s, level, at)
+            }
+        };
         if lo + 1 < t.mips.len()
-            && (!blend_plain(t, s, lo + 1, at)
-                || texel.iter().any(|c| *c == 0.0 && c.is_sign_negative()))
+            && (!plain(lo + 1) || texel.iter().any(|c| *c == 0.0 && c.is_sign_negative()))
         {
             raise(ev, Domain::FilterPrecision);
         }
@@ -757,6 +797,7 @@ fn gather(t: &Texture2d, s: &Sampler, at: &Coords, channel: usize, ev: &mut Even
 }
 
 mod cube;
+mod volume;
 
 #[cfg(test)]
 mod tests;

@@ -24,6 +24,7 @@ fn at(u: f32, v: f32, layer: u32) -> Coords {
     Coords {
         u: f64::from(u),
         v: f64::from(v),
+        w: 0.0,
         layer,
         offsets: [0; 3],
     }
@@ -297,4 +298,63 @@ fn an_lod_range_is_exact_only_where_every_level_between_agrees() {
         v
     });
     assert_eq!(lod_probes(1.5, 1.7, 3), vec![1.5, 1.7]);
+}
+
+/// A 4×2×2 float 3D texture whose texel (x, y, z) holds x + 10y + 100z, and a 2×1×1 level.
+fn numbered_volume() -> Texture2d {
+    let level = |w: u32, h: u32, d: u32| -> Vec<u32> {
+        (0..d)
+            .flat_map(|z| (0..h).flat_map(move |y| (0..w).map(move |x| (x, y, z))))
+            .flat_map(|(x, y, z)| [((x + 10 * y + 100 * z) as f32).to_bits(), 0, 0, 0])
+            .collect()
+    };
+    Texture2d {
+        width: 4,
+        height: 2,
+        layers: 2,
+        view: View2d::Volume,
+        mips: vec![level(4, 2, 2), level(2, 1, 1)],
+        format: TexelFormat::Rgba32Float,
+    }
+}
+
+fn at3(u: f32, v: f32, w: f32) -> Coords {
+    Coords {
+        w: f64::from(w),
+        ..at(u, v, 0)
+    }
+}
+
+#[test]
+fn volume_samples_address_three_axes_and_halve_the_depth() {
+    let t = numbered_volume();
+    assert_eq!(
+        (t.level_layers(0), t.level_layers(1), t.level_layers(5)),
+        (2, 1, 1)
+    );
+    let point = Sampler::default();
+    let read = |c: Coords, s: &Sampler, lod: f32| {
+        let mut ev = 0;
+        (value(sample(&t, s, &c, lod, &mut ev)), ev)
+    };
+    // Texel centres: (3, 1, 1) and (0, 0, 0); level 1 at its texel (1, 0, 0).
+    assert_eq!(read(at3(0.875, 0.75, 0.75), &point, 0.0), (113.0, 0));
+    assert_eq!(read(at3(0.125, 0.25, 0.25), &point, 0.0), (0.0, 0));
+    assert_eq!(read(at3(0.75, 0.5, 0.5), &point, 1.0), (1.0, 0));
+    // Linear at a texel centre weighs only that texel; between two slices it blends them.
+    let linear = Sampler {
+        linear: true,
+        ..Sampler::default()
+    };
+    assert_eq!(read(at3(0.375, 0.25, 0.25), &linear, 0.0), (1.0, 0));
+    let (v, ev) = read(at3(0.375, 0.25, 0.5), &linear, 0.0);
+    assert_eq!(v, 51.0);
+    assert_ne!(ev & Domain::FilterPrecision.bit(), 0);
+    // A point sample on a slice boundary may take either slice.
+    let (_, ev) = read(at3(0.375, 0.25, 0.5), &point, 0.0);
+    assert_ne!(ev & Domain::FilterPrecision.bit(), 0);
+    // Loads take z as the slice, bounded by the level's depth.
+    let mut ev = 0;
+    assert_eq!(value(texel_load(&t, 2, 1, 1, 0, &mut ev)), 112.0);
+    assert_eq!(texel_load(&t, 0, 0, 1, 1, &mut ev), t.oob());
 }
