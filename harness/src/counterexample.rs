@@ -16,14 +16,16 @@ fn trimmed(words: &[u32]) -> &[u32] {
 }
 
 /// Vector `k` of a generated `batch` as a one-run case (generated buffers are untyped, so no
-/// `format` is written; a case file's own run is saved from the file instead): `v#`, `cb#` (trailing zero words trimmed), `t#` and
-/// `u#` inputs, the dispatch of a compute program, and as expectations the reference's results
-/// for the same vector: the output registers in `outputs` (or `discarded`), and every UAV.
+/// `format` is written; a case file's own run is saved from the file instead): `v#`, `cb#`
+/// (trailing zero words trimmed), `t#` and `u#` inputs, the dispatch of a compute program, and
+/// as expectations the reference's results for the same vector: invocation `observe`'s output
+/// registers in `outputs` (or `discarded`), and every UAV. A vector of several invocations (a
+/// quad) is written as the run's `invocations`, and `observe` as its `expect_invocation`.
 pub fn case_of(
     name: &str,
     blob: &[u8],
     batch: &Batch,
-    k: usize,
+    (k, observe): (usize, usize),
     reference: &Results,
     outputs: &[usize],
     source: &str,
@@ -97,10 +99,10 @@ pub fn case_of(
         );
     }
     let mut expect = BTreeMap::new();
-    if reference.discarded_of(rk, 0) {
+    if reference.discarded_of(rk, observe) {
         expect.insert("discarded".to_string(), Expect::Discarded(true));
     } else {
-        let o = reference.outputs_of(rk, 0);
+        let o = reference.outputs_of(rk, observe);
         for &reg in outputs {
             let v = o.get(reg).copied().unwrap_or([0; 4]);
             expect.insert(format!("o{reg}"), Expect::bits(&v));
@@ -116,6 +118,7 @@ pub fn case_of(
         id: "mismatch".into(),
         inputs,
         dispatch: compute.then_some(batch.groups),
+        expect_invocation: (invocations.is_some() && observe > 0).then_some(observe),
         invocations,
         expect: Some(expect),
         flags: Vec::new(),

@@ -607,6 +607,7 @@ fn record(
                     inputs: BTreeMap::new(),
                     dispatch: None,
                     invocations: None,
+                    expect_invocation: None,
                     expect: None,
                     flags: Vec::new(),
                     upstream_flags: None,

@@ -26,12 +26,13 @@ use crate::exec::{Executor, Prepared, Results, Unit};
 use crate::inputs;
 use crate::translators::Translator;
 
-/// What `expect` addresses, from the executor's results of a one-vector run (`got`): the first
-/// invocation's outputs, whether it was discarded, and the UAVs; which words are NaNs whose
-/// payload D3D leaves free comes from the interpreter's results of the same run (`reference`).
-fn observed(got: &Results, reference: &Results) -> Observed {
+/// What `expect` addresses, from the executor's results of a one-vector run (`got`): invocation
+/// `i`'s outputs (the first, or the run's `expect_invocation`), whether it was discarded, and
+/// the UAVs; which words are NaNs whose payload D3D leaves free comes from the interpreter's
+/// results of the same run (`reference`).
+fn observed(got: &Results, reference: &Results, i: usize) -> Observed {
     let free_outputs = (0..reference.outputs_per_invocation)
-        .map(|reg| std::array::from_fn(|c| reference.free_output(0, 0, reg, c)))
+        .map(|reg| std::array::from_fn(|c| reference.free_output(0, i, reg, c)))
         .collect();
     let free_uavs = reference
         .facts
@@ -39,8 +40,8 @@ fn observed(got: &Results, reference: &Results) -> Observed {
         .and_then(|f| f.free_uavs.first().cloned())
         .unwrap_or_default();
     Observed {
-        outputs: got.outputs_of(0, 0).to_vec(),
-        discarded: got.discarded_of(0, 0),
+        outputs: got.outputs_of(0, i).to_vec(),
+        discarded: got.discarded_of(0, i),
         uavs: got.uavs.first().cloned().unwrap_or_default(),
         free_outputs,
         free_uavs,
@@ -154,7 +155,8 @@ impl Sides<'_> {
         if let Some(Some(why)) = g.missing.first() {
             return RunOutcome::Inconclusive(why.clone());
         }
-        attribute(check(run, &observed(&g, &r)), run_events(&r), self.judge)
+        let i = run.expect_invocation.unwrap_or(0);
+        attribute(check(run, &observed(&g, &r, i)), run_events(&r), self.judge)
     }
 }
 

@@ -83,8 +83,14 @@ pub struct Run {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dispatch: Option<[u32; 3]>,
     /// Pixel/vertex only: one input-register map per invocation, to run several in one run.
+    /// A pixel program that takes derivatives runs them four to a 2×2 quad (invocation
+    /// `i` at x = `i & 1`, y = `i >> 1`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub invocations: Option<Vec<BTreeMap<String, Vec<Word>>>>,
+    /// With `invocations`: which invocation's outputs and discard `expect` addresses (0 when
+    /// absent). A dxdiff extension: a quad's counterexample names the pixel that differed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expect_invocation: Option<usize>,
     /// Expected outputs by `oN`, `uN` or `discarded`; `None` makes the run differential-only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expect: Option<BTreeMap<String, Expect>>,
@@ -441,6 +447,14 @@ impl CaseFile {
                     slot(&format!("runs[{r}].invocations[{i}].{key}"), key)?;
                 }
             }
+            if let Some(i) = run.expect_invocation {
+                let n = run.invocations.as_ref().map_or(0, Vec::len);
+                if i >= n {
+                    return Err(format!(
+                        "runs[{r}].expect_invocation: {i}, but the run has {n} invocations"
+                    ));
+                }
+            }
             for (d, n) in run.dispatch.iter().flatten().enumerate() {
                 within(
                     &format!("runs[{r}].dispatch[{d}]"),
@@ -500,6 +514,21 @@ mod tests {
         .expect_err("refused");
         assert!(layers.contains("runs[0].inputs.t0.layers"), "{layers}");
         assert!(layers.contains("Texture2dArrayLayers"), "{layers}");
+    }
+
+    #[test]
+    fn expect_invocation_must_name_one_of_the_invocations() {
+        let case = |extra: &str| {
+            format!(
+                r#"{{"format": "dxdiff-case/1", "name": "n", "dxbc": "", "runs": [{{"id": "a", "invocations": [{{}}, {{}}]{extra}}}]}}"#
+            )
+        };
+        assert!(CaseFile::parse(&case(r#", "expect_invocation": 1"#)).is_ok());
+        let past = CaseFile::parse(&case(r#", "expect_invocation": 2"#)).expect_err("refused");
+        assert!(past.contains("runs[0].expect_invocation"), "{past}");
+        let json =
+            serde_json::to_value(CaseFile::parse(&case("")).expect("parses")).expect("serializes");
+        assert!(json["runs"][0].get("expect_invocation").is_none());
     }
 
     #[test]

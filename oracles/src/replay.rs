@@ -77,15 +77,15 @@ impl std::fmt::Display for RunSkip {
 /// What the interpreter produced for one run, in the shape `expect` addresses.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Observed {
-    /// `o#` of the first invocation.
+    /// `o#` of the invocation `expect` addresses (the first unless the run names one).
     pub outputs: Vec<[u32; 4]>,
-    /// The first invocation executed `discard`.
+    /// That invocation executed `discard`.
     pub discarded: bool,
     /// Final UAV contents by slot.
     pub uavs: std::collections::BTreeMap<u32, Vec<u32>>,
     /// Domain events of all invocations, OR-ed together.
     pub events: crate::domain::Events,
-    /// Per `o#` of the first invocation: which words are NaNs whose payload D3D leaves free.
+    /// Per `o#` of that invocation: which words are NaNs whose payload D3D leaves free.
     pub free_outputs: Vec<[bool; 4]>,
     /// The same per UAV word, by slot.
     pub free_uavs: std::collections::BTreeMap<u32, Vec<bool>>,
@@ -318,10 +318,13 @@ pub fn observe(program: &Program, run: &Run, budget: u64) -> Result<Observed, Ru
                     executed: budget,
                 }));
             }
-            obs.outputs = r.outputs_of(0).to_vec();
-            obs.discarded = r.discarded.first().copied().unwrap_or(false);
+            // `expect` addresses one invocation: the first, or the one the run names.
+            let i = run.expect_invocation.unwrap_or(0);
+            let n = r.outputs_per_lane;
+            obs.outputs = r.outputs_of(i).to_vec();
+            obs.discarded = r.discarded.get(i).copied().unwrap_or(false);
             obs.events = r.events.iter().fold(0, |a, e| a | e);
-            obs.free_outputs = r.free_nan.get(..r.outputs_per_lane).unwrap_or(&[]).to_vec();
+            obs.free_outputs = r.free_nan.get(i * n..(i + 1) * n).unwrap_or(&[]).to_vec();
             obs.findings = r.findings;
         }
     }

@@ -109,6 +109,7 @@ mod tests {
             inputs: Default::default(),
             dispatch: None,
             invocations: None,
+            expect_invocation: None,
             expect: None,
             flags: Vec::new(),
             upstream_flags: None,

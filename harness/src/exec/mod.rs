@@ -99,6 +99,21 @@ impl Batch {
         self.resources.len() <= 1
     }
 
+    /// The quad of vector `k` (vectors `4q..4q + 3` of a batch of one invocation per vector,
+    /// fewer at its end) as one vector of that many invocations, which both executors run as
+    /// one quad: a program that needs quads reads its neighbours, so a vector alone is not
+    /// the input that failed.
+    pub fn quad(&self, k: usize) -> Batch {
+        let q = k / 4 * 4;
+        let members: Vec<usize> = (q..(q + 4).min(self.vectors)).collect();
+        let mut b = self.select(&members);
+        // Vector-major with one invocation each is the order of one vector's invocations.
+        b.vectors = 1;
+        b.invocations = members.len() * self.invocations;
+        b.resources = vec![self.resources_of(q).clone()];
+        b
+    }
+
     /// The vectors at `keep`, in that order.
     pub fn select(&self, keep: &[usize]) -> Batch {
         let per = self.invocations * self.regs;
@@ -248,4 +263,24 @@ pub fn needs_quads(program: &dxbc::Program) -> bool {
             i.opcode.info().has(dxbc::opcodes::Flags::DERIVATIVE)
                 || matches!(i.opcode, Sample | SampleB | SampleC | Lod)
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_quad_is_one_vector_of_its_four_vectors_in_pixel_order() {
+        // Ten vectors of one register, each word its vector's index.
+        let inputs: Vec<[u32; 4]> = (0..10).map(|k| [k; 4]).collect();
+        let b = Batch::lanes(1, inputs, Resources::default());
+        let q = b.quad(6);
+        assert_eq!((q.vectors, q.invocations, q.regs), (1, 4, 1));
+        let firsts: Vec<u32> = (0..4).map(|i| q.invocation(0, i)[0][0]).collect();
+        assert_eq!(firsts, [4, 5, 6, 7]);
+        // The last quad is short: vectors 8 and 9.
+        let last = b.quad(9);
+        assert_eq!(last.invocations, 2);
+        assert_eq!(last.invocation(0, 1)[0][0], 9);
+    }
 }

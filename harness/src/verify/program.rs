@@ -100,6 +100,21 @@ fn count(
     }
 }
 
+/// The first invocation of vector 0 whose difference is a mismatch (0 when none is): the one a
+/// quad's counterexample names in its `expect_invocation`.
+fn mismatching_invocation(judge: &Judge, batch: &Batch, d: &Differential) -> usize {
+    use crate::driver::{Place, judge_words};
+    d.differences(0)
+        .iter()
+        .find(|x| {
+            judge_words(judge, batch, 0, &d.reference, 0, std::slice::from_ref(x)).is_mismatch()
+        })
+        .map_or(0, |x| match x.place {
+            Place::Output { invocation, .. } | Place::Discard { invocation } => invocation,
+            Place::Uav { .. } => 0,
+        })
+}
+
 /// Count a differential run into a report: every vector's verdict (or each of its components',
 /// see [`Lanes`]), why the candidate stopped (if it did), and an interpreter that could not run
 /// a vector.
@@ -259,7 +274,7 @@ impl Verifier {
                 None => (batch, k, &d.reference, d.differences(k)),
             };
             let case =
-                counterexample::case_of(name, &op.blob, cb, ck, cr, &outputs, "dxdiff verify");
+                counterexample::case_of(name, &op.blob, cb, (ck, 0), cr, &outputs, "dxdiff verify");
             self.save(name, &case, &mut report);
             report.detail = Some(detail(&shader, &t, words));
         }
@@ -384,7 +399,14 @@ impl Verifier {
             return report;
         }
         let t3 = Instant::now();
-        let one = batch.select(&[k]);
+        // A program drawn over quads is replayed as the failing vector's whole quad: its lanes
+        // read each other's values, so the vector alone is another input.
+        let quads = crate::exec::needs_quads(&shader.program) && batch.invocations == 1;
+        let one = if quads {
+            batch.quad(k)
+        } else {
+            batch.select(&[k])
+        };
         let small = if compute {
             one
         } else {
@@ -415,7 +437,7 @@ impl Verifier {
                 &reports::cases::file_stem(&stem),
                 blob,
                 &small,
-                0,
+                (0, mismatching_invocation(&judge, &small, &again)),
                 &again.reference,
                 &outputs,
                 &format!("dxdiff {}, from {name}", origin.command()),
