@@ -215,6 +215,13 @@ domains! {
     /// format returns NaN where every texel it may weigh is finite, and values off the exact
     /// blend at texel centres.
     Rg11b10Filtered = "rg11b10-filtered",
+    /// A linear-filtered sample of a texture in a format narrower than 32-bit floats whose
+    /// position lies within D3D's subtexel precision (1/256) of a footprint boundary (a texel
+    /// centre), where the texels a shifted footprint would weigh are not all the same. D3D's
+    /// weights are only that precise; lavapipe's filter of these formats weighs the texel
+    /// beyond at about 2^-14 there (with immediate offsets and large coordinates), where the
+    /// other devices measured weigh it 0.
+    PackedWeightNearCentre = "packed-weight-near-centre",
 }
 
 impl Domain {

@@ -636,6 +636,9 @@ fn sample_level(
     if !plain || (!all_same && (fx != 0.0 || fy != 0.0)) {
         raise(ev, Domain::FilterPrecision);
     }
+    if !t.format.float32() && weighs_beyond(&get, (x0, y0), (fx, fy)) {
+        raise(ev, Domain::PackedWeightNearCentre);
+    }
     if all_same {
         return as_f64(quad[0]);
     }
@@ -668,6 +671,33 @@ fn blend_plain(t: &Texture2d, s: &Sampler, level: usize, at: &Coords) -> bool {
             })
         })
     })
+}
+
+/// Whether a bilinear footprint at (`x0`, `y0`) with fractions (`fx`, `fy`) lies within the
+/// subtexel precision of a footprint boundary along an axis, where the footprint shifted by
+/// one texel along it (a weight within 1/256 of 0 given to the texel beyond) would weigh a
+/// texel that differs from the others.
+fn weighs_beyond(
+    get: &dyn Fn(i64, i64) -> [u32; 4],
+    (x0, y0): (i64, i64),
+    (fx, fy): (f64, f64),
+) -> bool {
+    let beyond = |i0: i64, f: f64| -> Vec<i64> {
+        let mut v = vec![i0, i0 + 1];
+        if f < FRACTION {
+            v.push(i0 - 1);
+        }
+        if f > 1.0 - FRACTION {
+            v.push(i0 + 2);
+        }
+        v
+    };
+    let (xs, ys) = (beyond(x0, fx), beyond(y0, fy));
+    if xs.len() == 2 && ys.len() == 2 {
+        return false;
+    }
+    let first = get(x0, y0);
+    xs.iter().any(|&x| ys.iter().any(|&y| get(x, y) != first))
 }
 
 /// The footprint of a bilinear blend (or a gather) in `level`: the top-left texel, offsets

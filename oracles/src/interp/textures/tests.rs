@@ -358,3 +358,15 @@ fn volume_samples_address_three_axes_and_halve_the_depth() {
     assert_eq!(value(texel_load(&t, 2, 1, 1, 0, &mut ev)), 112.0);
     assert_eq!(texel_load(&t, 0, 0, 1, 1, &mut ev), t.oob());
 }
+
+#[test]
+fn a_footprint_near_a_texel_centre_may_weigh_the_texel_beyond() {
+    // Columns 0..3 of one row: 1, 1, 1, 2. A footprint at column 1 (fx = 0) may shift to weigh
+    // column 0 (the same value) or, with fx near 1, column 3 (a different one).
+    let row = [1u32, 1, 1, 2];
+    let get = |x: i64, _y: i64| [row[x.clamp(0, 3) as usize], 0, 0, 0];
+    assert!(!weighs_beyond(&get, (1, 0), (0.0, 0.5)));
+    assert!(weighs_beyond(&get, (1, 0), (0.999, 0.5)));
+    // Away from a boundary nothing beyond is weighed.
+    assert!(!weighs_beyond(&get, (2, 0), (0.5, 0.5)));
+}
