@@ -59,16 +59,27 @@ pub fn single_op(seed: u64, op: dxbc::Opcode, sources: usize, n: usize) -> Batch
 
 /// A plausible value for a system-value input (a pixel position is a pixel centre, an index is
 /// small): the GPU would never produce a NaN position, and D3D defines nothing for one.
-fn system_value(builtin: &str, word: u32) -> [u32; 4] {
+///
+/// In a quad (`quad`: the pixel's index in it, 0 to 3, and `word` the quad's first vector's),
+/// the four positions are the four pixel centres of one 2×2 quad at an even pixel, with one
+/// depth: what a rasterizer gives a quad of a screen-aligned primitive, so that a derivative of
+/// `SV_Position` is 1 along its axis and 0 across, as on a device.
+fn system_value(builtin: &str, word: u32, quad: Option<usize>) -> [u32; 4] {
     let small = word % 1024;
-    match builtin {
-        "position" => [
+    match (builtin, quad) {
+        ("position", Some(i)) => [
+            ((small & !1) as f32 + (i & 1) as f32 + 0.5).to_bits(),
+            ((((word >> 10) % 1024) & !1) as f32 + (i >> 1) as f32 + 0.5).to_bits(),
+            (((word >> 20) % 1024) as f32 / 1024.0).to_bits(),
+            1.0f32.to_bits(),
+        ],
+        ("position", None) => [
             (small as f32 + 0.5).to_bits(),
             (((word >> 10) % 1024) as f32 + 0.5).to_bits(),
             (((word >> 20) % 1024) as f32 / 1024.0).to_bits(),
             1.0f32.to_bits(),
         ],
-        "front_facing" => [if word & 1 == 0 { 0 } else { u32::MAX }; 4],
+        ("front_facing", _) => [if word & 1 == 0 { 0 } else { u32::MAX }; 4],
         _ => [small; 4],
     }
 }
@@ -225,7 +236,13 @@ pub fn stage(t: &Translation, run_seed: u64, seed: u64, n: usize, quads: bool) -
             if let (Some(reg), Some(b)) = (i.register, &i.builtin)
                 && let Some(target) = inputs.get_mut(start + reg as usize)
             {
-                let sv = system_value(b, target[0]);
+                // A quad's pixels take their position from its first vector's word.
+                let (word, quad) = if quads {
+                    (words[k / 4 * 4 * per + reg as usize * 4], Some(k % 4))
+                } else {
+                    (target[0], None)
+                };
+                let sv = system_value(b, word, quad);
                 for (c, (t, s)) in target.iter_mut().zip(sv).enumerate() {
                     if i.mask & (1 << c) != 0 {
                         *t = s;
@@ -396,6 +413,20 @@ mod tests {
         assert!(b.shared_resources());
         // The same seed gives the same words.
         assert_eq!(single_op(1, dxbc::Opcode::Add, 2, 10).inputs, b.inputs);
+    }
+
+    #[test]
+    fn a_quads_positions_are_its_four_pixel_centres() {
+        let word = 0x1234_5677;
+        let px: Vec<[f32; 4]> = (0..4)
+            .map(|i| system_value("position", word, Some(i)).map(f32::from_bits))
+            .collect();
+        // x steps by 1 across the quad's columns, y by 1 down its rows, from an even pixel.
+        assert_eq!(px[1][0] - px[0][0], 1.0);
+        assert_eq!(px[2][1] - px[0][1], 1.0);
+        assert_eq!((px[3][0], px[3][1]), (px[1][0], px[2][1]));
+        assert_eq!((px[0][0] - 0.5) % 2.0, 0.0);
+        assert!(px.iter().all(|p| p[2] == px[0][2] && p[3] == 1.0));
     }
 
     #[test]
