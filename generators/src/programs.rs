@@ -207,7 +207,7 @@ dcl_resource_{dim} (float,float,float,float) t0\n{io}dcl_output o0.xyzw\ndcl_tem
                 "ps",
                 "texture2d",
                 c0,
-                "sample_c r2.x, r0.xyxx, t0.xxxx, s0, r1.x",
+                "mul r1.x, r1.x, l(0.5)\nsample_c r2.x, r0.xyxx, t0.xxxx, s0, r1.x",
             ),
         ),
         (
@@ -216,7 +216,7 @@ dcl_resource_{dim} (float,float,float,float) t0\n{io}dcl_output o0.xyzw\ndcl_tem
                 "vs",
                 "texture2d",
                 c0,
-                "sample_c_lz r2.x, r0.xyxx, t0.xxxx, s0, r1.x",
+                "mul r1.x, r1.x, l(0.5)\nsample_c_lz r2.x, r0.xyxx, t0.xxxx, s0, r1.x",
             ),
         ),
         (
@@ -226,6 +226,15 @@ dcl_resource_{dim} (float,float,float,float) t0\n{io}dcl_output o0.xyzw\ndcl_tem
                 "texture2d",
                 s0,
                 "gather4 r2.xyzw, r0.xyxx, t0.xyzw, s0.y",
+            ),
+        ),
+        (
+            "gather4_c",
+            program(
+                "vs",
+                "texture2d",
+                c0,
+                "mul r1.x, r1.x, l(0.5)\ngather4_c r2.xyzw, r0.xyxx, t0.xyzw, s0.x, r1.x",
             ),
         ),
         (
@@ -330,7 +339,7 @@ mod tests {
     #[test]
     fn every_sampling_program_assembles_with_its_opcode() {
         let all = sampling();
-        assert_eq!(all.len(), 21);
+        assert_eq!(all.len(), 22);
         for (name, text) in all {
             let blob = dxbc::assemble_container(&text)
                 .unwrap_or_else(|e| panic!("{name}: {e}\n{text}"))

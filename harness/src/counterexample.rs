@@ -80,6 +80,7 @@ pub fn case_of(
         inputs.insert(
             format!("s{reg}"),
             Input::Sampler(SamplerDesc {
+                compare: s.compare.map(|c| c.name().to_string()),
                 filter: if s.linear { "linear" } else { "point" }.into(),
                 address: s.address.iter().map(|a| a.name().to_string()).collect(),
                 border: Word::list(&s.border),

@@ -248,6 +248,11 @@ pub struct SamplerDesc {
     /// `MaxLOD`: the largest level of detail a sample takes (default: none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_lod: Option<f32>,
+    /// A comparison sampler's function: `never`, `less`, `equal`, `less_equal`, `greater`,
+    /// `not_equal`, `greater_equal` or `always` (default: none, a sampler that reads texels).
+    /// A dxdiff extension, for `sample_c`, `sample_c_lz` and `gather4_c`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compare: Option<String>,
 }
 
 /// What one `expect` entry asks for, told apart by its JSON shape: a boolean or an object.

@@ -289,11 +289,19 @@ fn sampler(s: &crate::case::SamplerDesc) -> Result<Sampler, String> {
             "a sampler's LOD range {min_lod}..={max_lod} is empty or not a number"
         ));
     }
+    let compare = match &s.compare {
+        Some(name) => Some(
+            crate::interp::Compare::from_name(name)
+                .ok_or_else(|| format!("comparison function `{name}` is not supported"))?,
+        ),
+        None => None,
+    };
     Ok(Sampler {
         linear,
         address,
         border,
         lod_clamp: (min_lod, max_lod),
+        compare,
     })
 }
 

@@ -118,12 +118,22 @@ pub enum BindingLayout {
     /// A `texture_3d<i32>`.
     #[serde(rename = "texture_3d<i32>")]
     Texture3dI32,
+    /// A `texture_depth_2d`: a `t#` the program reads by comparison; bound as a
+    /// `depth16unorm` texture.
+    #[serde(rename = "texture_depth_2d")]
+    TextureDepth2d,
+    /// A `texture_depth_2d_array`.
+    #[serde(rename = "texture_depth_2d_array")]
+    TextureDepth2dArray,
     /// A texture of unstated type (vkd3d's manifests).
     #[serde(rename = "texture")]
     Texture,
     /// A `sampler`.
     #[serde(rename = "sampler")]
     Sampler,
+    /// A `sampler_comparison`: a `mode_comparison` `s#`.
+    #[serde(rename = "sampler_comparison")]
+    SamplerComparison,
     /// Any other spelling, kept as read.
     #[serde(untagged)]
     Other(String),
@@ -149,8 +159,11 @@ impl BindingLayout {
             BindingLayout::Texture3dF32 => "texture_3d<f32>",
             BindingLayout::Texture3dU32 => "texture_3d<u32>",
             BindingLayout::Texture3dI32 => "texture_3d<i32>",
+            BindingLayout::TextureDepth2d => "texture_depth_2d",
+            BindingLayout::TextureDepth2dArray => "texture_depth_2d_array",
             BindingLayout::Texture => "texture",
             BindingLayout::Sampler => "sampler",
+            BindingLayout::SamplerComparison => "sampler_comparison",
             BindingLayout::Other(s) => s,
         }
     }
@@ -396,7 +409,10 @@ mod tests {
             ("srv", "texture_3d<f32>"),
             ("srv", "texture_3d<u32>"),
             ("srv", "texture_3d<i32>"),
+            ("srv", "texture_depth_2d"),
+            ("srv", "texture_depth_2d_array"),
             ("srv", "texture"),
+            ("sampler", "sampler_comparison"),
             ("sampler", "sampler"),
         ];
         for (kind, layout) in known {

@@ -127,6 +127,9 @@ struct JobBinding {
     /// A sampler's `lodMinClamp` and `lodMaxClamp`.
     #[serde(skip_serializing_if = "Option::is_none")]
     lod_clamp: Option<[f32; 2]>,
+    /// A comparison sampler's function (`less-equal`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    compare: Option<String>,
     /// Length in words.
     len: usize,
     back: bool,
@@ -162,10 +165,11 @@ fn job_bindings(plan: &Plan) -> Vec<JobBinding> {
                 format: texture
                     .map(|t| t.format_name())
                     .or(sampled.map(|(s, _)| crate::gpu::texel_format_name(s.format))),
-                texel_bytes: sampled.map_or(0, |(s, _)| 4 * s.format.words() as u32),
+                texel_bytes: sampled.map_or(0, |(s, _)| s.format.bytes() as u32),
                 sample_type: sampled.map(|(s, t)| match t {
                     crate::gpu::plan::Texel::Uint => "uint",
                     crate::gpu::plan::Texel::Sint => "sint",
+                    crate::gpu::plan::Texel::Depth => "depth",
                     _ if s.format.always_filterable() => "float",
                     // 32-bit floats filter only with float32-filterable: the page decides.
                     _ => "float32",
@@ -177,6 +181,7 @@ fn job_bindings(plan: &Plan) -> Vec<JobBinding> {
                 layers: sampled.map_or(0, |(s, _)| s.layers.max(1)),
                 filter: sampler.map(|s| if s.linear { "linear" } else { "nearest" }),
                 lod_clamp: sampler.map(|s| s.webgpu_lod_clamp()),
+                compare: sampler.and_then(|s| s.compare_name()),
                 address: sampler.map(|s| {
                     s.address.map(|a| match a {
                         oracles::interp::Address::Wrap => "repeat",

@@ -15,8 +15,8 @@ pub(super) enum Bound {
         wgpu::TextureViewDimension,
         wgpu::TextureView,
     ),
-    /// A sampler, and whether bound as filtering.
-    Sampler(bool, wgpu::Sampler),
+    /// A sampler, and how it is bound: filtering, non-filtering or comparison.
+    Sampler(wgpu::SamplerBindingType, wgpu::Sampler),
 }
 
 impl Bound {
@@ -33,12 +33,7 @@ impl Bound {
                 view_dimension: *dimension,
                 multisampled: false,
             },
-            Bound::Sampler(true, _) => {
-                wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering)
-            }
-            Bound::Sampler(false, _) => {
-                wgpu::BindingType::Sampler(wgpu::SamplerBindingType::NonFiltering)
-            }
+            Bound::Sampler(ty, _) => wgpu::BindingType::Sampler(*ty),
         }
     }
 

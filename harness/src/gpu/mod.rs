@@ -468,10 +468,14 @@ impl Gpu {
                                     .into(),
                             ));
                         }
-                        Bound::Sampler(
-                            self.filterable() || !unfilterable,
-                            device.create_sampler(&sampler_descriptor(state)?),
-                        )
+                        let ty = if state.compare.is_some() {
+                            wgpu::SamplerBindingType::Comparison
+                        } else if self.filterable() || !unfilterable {
+                            wgpu::SamplerBindingType::Filtering
+                        } else {
+                            wgpu::SamplerBindingType::NonFiltering
+                        };
+                        Bound::Sampler(ty, device.create_sampler(&sampler_descriptor(state)?))
                     }
                     plan::Slot::Sampled { shape, texel } => {
                         let tex = device.create_texture_with_data(
@@ -494,9 +498,10 @@ impl Gpu {
                                 usage: wgpu::TextureUsages::TEXTURE_BINDING,
                                 view_formats: &[],
                             },
-                            // Level after level, each level layer after layer.
+                            // Level after level, each level layer after layer; packed
+                            // 2-byte texels end mid-word.
                             wgpu::util::TextureDataOrder::MipMajor,
-                            &bytes,
+                            &bytes[..shape.bytes().min(bytes.len())],
                         );
                         let view = tex.create_view(&wgpu::TextureViewDescriptor {
                             dimension: Some(shape.view_dimension()),

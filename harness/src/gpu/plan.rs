@@ -60,6 +60,8 @@ pub enum Texel {
     Uint,
     /// `i32`: SINT formats.
     Sint,
+    /// A `texture_depth_*`: a depth format, read by comparison.
+    Depth,
 }
 
 impl Texel {
@@ -77,6 +79,7 @@ impl Texel {
             L::Texture2dI32 | L::Texture2dArrayI32 | L::TextureCubeI32 | L::Texture3dI32 => {
                 Some(Texel::Sint)
             }
+            L::TextureDepth2d | L::TextureDepth2dArray => Some(Texel::Depth),
             _ => None,
         }
     }
@@ -103,13 +106,14 @@ impl Texel {
             BindingLayout::Texture2dArrayF32
                 | BindingLayout::Texture2dArrayU32
                 | BindingLayout::Texture2dArrayI32
+                | BindingLayout::TextureDepth2dArray
         )
     }
 
     /// What a format must read as to be bound here.
     pub fn kind(self) -> oracles::interp::TexelKind {
         match self {
-            Texel::Float => oracles::interp::TexelKind::Float,
+            Texel::Float | Texel::Depth => oracles::interp::TexelKind::Float,
             Texel::Uint => oracles::interp::TexelKind::Uint,
             Texel::Sint => oracles::interp::TexelKind::Sint,
         }
@@ -122,6 +126,7 @@ impl Texel {
             Texel::Float => wgpu::TextureSampleType::Float { filterable },
             Texel::Uint => wgpu::TextureSampleType::Uint,
             Texel::Sint => wgpu::TextureSampleType::Sint,
+            Texel::Depth => wgpu::TextureSampleType::Depth,
         }
     }
 }
@@ -288,7 +293,9 @@ pub fn plan(
                         b.register
                     )));
                 };
-                if shape.format.kind() != texel.kind() {
+                if shape.format.kind() != texel.kind()
+                    || shape.format.depth() != (texel == Texel::Depth)
+                {
                     return Err(GpuError::Unfeedable(format!(
                         "t{} is declared `{}` and its texture is {}, which reads as another type",
                         b.register,
@@ -311,14 +318,24 @@ pub fn plan(
                         shape.view_dimension_name()
                     )));
                 }
-                let len = words.len();
-                if len as u64 != shape.words() {
+                if words.len() as u64 != shape.words() {
                     return Err(GpuError::Unfeedable(format!(
-                        "t{}'s texture has {len} words where its shape takes {}",
+                        "t{}'s texture has {} words where its shape takes {}",
                         b.register,
+                        words.len(),
                         shape.words()
                     )));
                 }
+                // 2-byte texels are held one to a word: the device takes them packed.
+                let words = if shape.format.bytes() == 2 {
+                    words
+                        .chunks(2)
+                        .map(|p| (p[0] & 0xffff) | (p.get(1).copied().unwrap_or(0) << 16))
+                        .collect()
+                } else {
+                    words
+                };
+                let len = words.len();
                 at(Slot::Sampled { shape, texel }, words, len, None)
             }
             BindingKind::Sampler => {

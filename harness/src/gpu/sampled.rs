@@ -44,6 +44,9 @@ pub struct SamplerState {
     pub address: [oracles::interp::Address; 3],
     /// `MinLOD` and `MaxLOD` as f32 bits (bits, so that the state stays `Eq`).
     pub lod_clamp: [u32; 2],
+    /// A comparison sampler's function.
+    #[serde(default)]
+    pub compare: Option<oracles::interp::Compare>,
 }
 
 impl SamplerState {
@@ -53,7 +56,13 @@ impl SamplerState {
             linear: s.linear,
             address: s.address,
             lod_clamp: [s.lod_clamp.0.to_bits(), s.lod_clamp.1.to_bits()],
+            compare: s.compare,
         }
+    }
+
+    /// Its comparison function as WebGPU names it (`less-equal`), for a browser.
+    pub fn compare_name(&self) -> Option<String> {
+        self.compare.map(|c| c.name().replace('_', "-"))
     }
 
     /// Its `MinLOD`/`MaxLOD` as WebGPU's `lodMinClamp`/`lodMaxClamp`, which lie in [0, 32]:
@@ -104,6 +113,19 @@ pub(super) fn sampler_descriptor(
         },
         lod_min_clamp: min_lod,
         lod_max_clamp: max_lod,
+        compare: s.compare.map(|c| {
+            use oracles::interp::Compare as C;
+            match c {
+                C::Never => wgpu::CompareFunction::Never,
+                C::Less => wgpu::CompareFunction::Less,
+                C::Equal => wgpu::CompareFunction::Equal,
+                C::LessEqual => wgpu::CompareFunction::LessEqual,
+                C::Greater => wgpu::CompareFunction::Greater,
+                C::NotEqual => wgpu::CompareFunction::NotEqual,
+                C::GreaterEqual => wgpu::CompareFunction::GreaterEqual,
+                C::Always => wgpu::CompareFunction::Always,
+            }
+        }),
         ..Default::default()
     })
 }
@@ -121,6 +143,12 @@ impl TextureShape {
         } else {
             wgpu::TextureViewDimension::D2
         }
+    }
+
+    /// The bytes every level takes on a device: [`TextureShape::words`] in bytes, or for a
+    /// format of 2-byte texels (held one to a word) two bytes each.
+    pub fn bytes(&self) -> usize {
+        (self.words() as usize / self.format.words()) * self.format.bytes()
     }
 
     /// The words every level takes, each level's width, height and layers (a 3D texture's
@@ -175,6 +203,7 @@ fn webgpu(f: TexelFormat) -> (wgpu::TextureFormat, &'static str) {
         TexelFormat::Rg11b10Float => (W::Rg11b10Ufloat, "rg11b10ufloat"),
         TexelFormat::Rg16Float => (W::Rg16Float, "rg16float"),
         TexelFormat::Rgba16Float => (W::Rgba16Float, "rgba16float"),
+        TexelFormat::D16Unorm => (W::Depth16Unorm, "depth16unorm"),
     }
 }
 
@@ -198,12 +227,18 @@ mod tests {
     fn formats_keep_their_layout() {
         for &f in TexelFormat::ALL {
             let w = wgpu_format(f);
+            // A depth format's copies take its depth aspect.
+            let aspect = f.depth().then_some(wgpu::TextureAspect::DepthOnly);
             assert_eq!(
-                w.block_copy_size(None),
-                Some(4 * f.words() as u32),
+                w.block_copy_size(aspect),
+                Some(f.bytes() as u32),
                 "{}",
                 f.name()
             );
+            if f.depth() {
+                assert!(w.is_depth_stencil_format(), "{}", f.name());
+                continue;
+            }
             let kind = match w.sample_type(None, None) {
                 Some(wgpu::TextureSampleType::Float { .. }) => oracles::interp::TexelKind::Float,
                 Some(wgpu::TextureSampleType::Uint) => oracles::interp::TexelKind::Uint,

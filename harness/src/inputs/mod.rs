@@ -112,8 +112,18 @@ fn texture(b: &translator::manifest::Binding, seed: u64) -> Option<Srv> {
     } else {
         View2d::Plain
     };
-    let format = texels::format(texel.kind(), seed);
+    // A depth texture (read by comparison) is a one-level D16_UNORM shadow map.
+    let depth = texel == crate::gpu::plan::Texel::Depth;
+    let format = if depth {
+        oracles::interp::TexelFormat::D16Unorm
+    } else {
+        texels::format(texel.kind(), seed)
+    };
     let (layers, (w, h, levels)) = match view {
+        _ if depth => (
+            if view == View2d::Array { LAYERS } else { 1 },
+            (TEXTURE.0, TEXTURE.1, 1),
+        ),
         View2d::Plain => (1, TEXTURE),
         // A 3D texture's depth: the layers of an array, halving per level (3, 1, 1).
         View2d::Array | View2d::Volume => (LAYERS, TEXTURE),
@@ -154,11 +164,15 @@ fn samplers(t: &Translation, seed: u64) -> BTreeMap<u32, oracles::interp::Sample
         .filter(|b| b.kind == BindingKind::Sampler)
         .map(|b| {
             let r = fnv(&(seed ^ u64::from(b.register)).to_le_bytes());
+            // A `sampler_comparison` binding gets a comparison function, each of D3D's eight.
+            let comparison = b.layout == translator::manifest::BindingLayout::SamplerComparison;
             let sampler = oracles::interp::Sampler {
                 linear: r & 1 == 1,
                 address: std::array::from_fn(|k| MODES[((r >> (1 + 2 * k)) % 3) as usize]),
                 border: [0; 4],
                 lod_clamp: lod_clamp(r >> 8),
+                compare: comparison
+                    .then(|| oracles::interp::Compare::ALL[((r >> 40) % 8) as usize]),
             };
             (b.register, sampler)
         })

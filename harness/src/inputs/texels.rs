@@ -47,6 +47,8 @@ struct Field {
 const BYTE_EDGES: &[u32] = &[0x00, 0xff, 0x80, 0x7f, 0x01, 0xfe];
 const TEN_EDGES: &[u32] = &[0, 0x3ff, 0x200, 0x1ff, 1];
 const TWO_EDGES: &[u32] = &[0, 3];
+/// 16-bit UNORM depth: 0, 1.0, the codes either side of 0.5, the smallest and largest steps.
+const D16_EDGES: &[u32] = &[0, 0xffff, 0x8000, 0x7fff, 1, 0xfffe];
 /// 11-bit unsigned floats: 0, infinity, a NaN, the largest finite, the smallest denormal, 1.0.
 const F11_EDGES: &[u32] = &[0, 0x7c0, 0x7c1, 0x7bf, 0x001, 0x3c0];
 /// 10-bit unsigned floats, the same values.
@@ -78,6 +80,7 @@ fn fields(format: TexelFormat) -> Vec<Field> {
             f(22, 10, F10_EDGES),
         ],
         Rg16Float | Rgba16Float => vec![f(0, 16, HALF_EDGES), f(16, 16, HALF_EDGES)],
+        D16Unorm => vec![f(0, 16, D16_EDGES)],
         _ => Vec::new(),
     }
 }
@@ -86,6 +89,12 @@ fn fields(format: TexelFormat) -> Vec<Field> {
 /// channel set to one of its edge values a third of the time.
 pub fn words(format: TexelFormat, texels: usize, seed: u64) -> Vec<u32> {
     let mut words = generators::values::sample(seed, texels * format.words());
+    // A 2-byte texel is held in the low half of its word: the high half is not the texture's.
+    if format.bytes() == 2 {
+        for w in &mut words {
+            *w &= 0xffff;
+        }
+    }
     let fields = fields(format);
     for (i, w) in words.iter_mut().enumerate() {
         for (k, field) in fields.iter().enumerate() {

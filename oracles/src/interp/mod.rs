@@ -32,7 +32,8 @@ use machine::{Machine, RegFile};
 use mask::Mask;
 pub use nan::{frees_nan, frees_nan_inst};
 pub use resources::{
-    Address, Buffer, Format, Resources, Sampler, Srv, TexelFormat, TexelKind, Texture2d, View2d,
+    Address, Buffer, Compare, Format, Resources, Sampler, Srv, TexelFormat, TexelKind, Texture2d,
+    View2d,
 };
 
 use crate::domain::Events;

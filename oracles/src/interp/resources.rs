@@ -201,6 +201,81 @@ pub struct Sampler {
     /// `MinLOD` and `MaxLOD`: the level of detail is clamped to them before the texture's own
     /// levels (FS §7.18.11).
     pub lod_clamp: (f32, f32),
+    /// A comparison sampler's function (`D3D11_FILTER_COMPARISON_*` with its
+    /// `ComparisonFunc`); `None` for a sampler that reads texels.
+    pub compare: Option<Compare>,
+}
+
+/// A comparison function: whether the reference a shader gives passes against a texel
+/// (D3D11_COMPARISON_FUNC: "source" is the reference, "destination" the texel; WebGPU's
+/// `GPUCompareFunction` reads the same way).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Compare {
+    /// Never passes.
+    Never,
+    /// reference < texel.
+    Less,
+    /// reference == texel.
+    Equal,
+    /// reference <= texel.
+    LessEqual,
+    /// reference > texel.
+    Greater,
+    /// reference != texel.
+    NotEqual,
+    /// reference >= texel.
+    GreaterEqual,
+    /// Always passes.
+    Always,
+}
+
+impl Compare {
+    /// Every function, in D3D's numbering order.
+    pub const ALL: [Compare; 8] = [
+        Compare::Never,
+        Compare::Less,
+        Compare::Equal,
+        Compare::LessEqual,
+        Compare::Greater,
+        Compare::NotEqual,
+        Compare::GreaterEqual,
+        Compare::Always,
+    ];
+
+    /// The case format's name (and, with `-` for `_`, WebGPU's).
+    pub fn name(self) -> &'static str {
+        match self {
+            Compare::Never => "never",
+            Compare::Less => "less",
+            Compare::Equal => "equal",
+            Compare::LessEqual => "less_equal",
+            Compare::Greater => "greater",
+            Compare::NotEqual => "not_equal",
+            Compare::GreaterEqual => "greater_equal",
+            Compare::Always => "always",
+        }
+    }
+
+    /// The function the case format names `name`.
+    pub fn from_name(name: &str) -> Option<Compare> {
+        Compare::ALL.into_iter().find(|c| c.name() == name)
+    }
+
+    /// Whether `reference` passes against `texel` (IEEE comparisons: a NaN passes only
+    /// `not_equal` and `always`).
+    pub fn passes(self, reference: f32, texel: f32) -> bool {
+        match self {
+            Compare::Never => false,
+            Compare::Less => reference < texel,
+            Compare::Equal => reference == texel,
+            Compare::LessEqual => reference <= texel,
+            Compare::Greater => reference > texel,
+            Compare::NotEqual => reference != texel,
+            Compare::GreaterEqual => reference >= texel,
+            Compare::Always => true,
+        }
+    }
 }
 
 /// A sampler address mode: what a coordinate outside [0, 1] maps to.
@@ -258,6 +333,7 @@ impl Default for Sampler {
             address: [Address::Clamp; 3],
             border: [0; 4],
             lod_clamp: Sampler::NO_LOD_CLAMP,
+            compare: None,
         }
     }
 }

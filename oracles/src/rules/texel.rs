@@ -12,8 +12,10 @@ use crate::domain::{Domain, Events, raise};
 /// [`TexelFormat::ALL`] and its [`TexelFormat::name`] are made.
 macro_rules! texel_formats {
     ($($(#[$doc:meta])* $var:ident = $name:literal,)*) => {
-        /// A texture format, named by DXGI. Every format here has texels of 4, 8 or 16 bytes,
-        /// so a texel is one or more whole words and rows need no padding.
+        /// A texture format, named by DXGI. Every format here but `D16_UNORM` has texels of 4,
+        /// 8 or 16 bytes, so a texel is one or more whole words and rows need no padding; a
+        /// `D16_UNORM` texel is held in the low half of a word of its own (see
+        /// [`TexelFormat::bytes`]).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
         pub enum TexelFormat {
             $(
@@ -58,6 +60,10 @@ texel_formats! {
     Rg11b10Float = "R11G11B10_FLOAT",
     Rg16Float = "R16G16_FLOAT",
     Rgba16Float = "R16G16B16A16_FLOAT",
+    /// A 16-bit UNORM depth format, read through its `R16_UNORM` view: the one depth format a
+    /// WebGPU texture can be filled with by a copy (`depth16unorm`; `depth32float` takes no
+    /// copies from a buffer). Held one texel per word, in its low 16 bits.
+    D16Unorm = "D16_UNORM",
 }
 
 /// What a shader reads from a format: floats, or unsigned or signed integers.
@@ -98,6 +104,21 @@ impl TexelFormat {
         }
     }
 
+    /// Bytes a texel takes on a device: [`TexelFormat::words`] × 4, except `D16_UNORM`'s 2
+    /// (the upload packs its words' low halves).
+    pub fn bytes(self) -> usize {
+        if self == D16Unorm {
+            2
+        } else {
+            4 * self.words()
+        }
+    }
+
+    /// Whether it is a depth format: bound as a `texture_depth_*`, read by comparison.
+    pub fn depth(self) -> bool {
+        self == D16Unorm
+    }
+
     /// Whether its channels are 32-bit floats, which reach the shader as stored.
     pub fn float32(self) -> bool {
         matches!(self, Rgba32Float | Rg32Float | R32Float)
@@ -120,6 +141,7 @@ impl TexelFormat {
                 | R32Sint
                 | Rg11b10Float
                 | Rg16Float
+                | D16Unorm
         )
     }
 
@@ -133,7 +155,7 @@ impl TexelFormat {
         }
         let between = |c: &u32| *c != 0 && *c != 0x3f80_0000;
         let unorm = match self {
-            Rgba8Unorm | Bgra8Unorm | Rgb10a2Unorm => &texel[..],
+            Rgba8Unorm | Bgra8Unorm | Rgb10a2Unorm | D16Unorm => &texel[..],
             Rgba8UnormSrgb => &texel[3..],
             _ => &[],
         };
@@ -179,6 +201,7 @@ impl TexelFormat {
             ],
             Rg16Float => [half(w(0)), half(w(0) >> 16), 0, one],
             Rgba16Float => [half(w(0)), half(w(0) >> 16), half(w(1)), half(w(1) >> 16)],
+            D16Unorm => [unorm_to_float(w(0) & 0xffff, 16), 0, 0, one],
         }
     }
 
@@ -295,6 +318,12 @@ mod tests {
         assert_eq!(R32Uint.out_of_range(), [0, 0, 0, 1]);
         assert_eq!(Rgba8Unorm.out_of_range(), [0; 4]);
         assert_eq!(Rg16Float.out_of_range(), [0, 0, 0, one]);
+        // D16: the low half only, c / 65535.
+        assert_eq!(D16Unorm.decode(&[0xdead_ffff]), [one, 0, 0, one]);
+        assert_eq!(
+            D16Unorm.decode(&[0x8000]),
+            [(32768.0f32 / 65535.0).to_bits(), 0, 0, one]
+        );
     }
 
     #[test]

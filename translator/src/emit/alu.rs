@@ -513,11 +513,7 @@ impl Ctx<'_> {
                 self.alu_pair(inst)
             }
             op if op.info().has(Flags::DERIVATIVE) => self.derivative(inst),
-            Gather4C | Gather4PoC => Err(Rejection::new(
-                id::SAMPLER_MODES,
-                "gather4 with a comparison sampler",
-            )),
-            Gather4Po => Err(Rejection::new(
+            Gather4Po | Gather4PoC => Err(Rejection::new(
                 id::UNSUPPORTED,
                 "gather4_po (offsets from a register) is not lowered",
             )),

@@ -11,6 +11,7 @@ mod helpers;
 mod io;
 mod memory;
 mod operand;
+mod textures;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
@@ -155,6 +156,11 @@ pub struct Ctx<'a> {
     pub srvs: BTreeMap<u32, View>,
     pub uavs: BTreeMap<u32, View>,
     pub samplers: BTreeSet<u32>,
+    /// `mode_comparison` samplers (the exact profile's; the contract fails closed on them).
+    pub comparison_samplers: BTreeSet<u32>,
+    /// Textures a comparison (`sample_c`, `sample_c_lz`, `gather4_c`) reads: bound as
+    /// `texture_depth_2d` or `texture_depth_2d_array`, and read by comparisons only.
+    pub depth_textures: BTreeSet<u32>,
     /// TGSM: slot → (words, structure stride or None for raw).
     pub tgsm: BTreeMap<u32, (u32, Option<u32>)>,
     /// UAVs and TGSM regions targeted by atomics (declared as atomic arrays).
@@ -220,6 +226,11 @@ fn reject_stage(stage: Stage) -> Rejection {
         id::GEOMETRY_HULL_DOMAIN,
         format!("{stage:?} programs have no WGSL stage"),
     )
+}
+
+/// Whether an opcode samples by comparison.
+pub(crate) fn is_comparison(op: Opcode) -> bool {
+    matches!(op, Opcode::SampleC | Opcode::SampleCLz | Opcode::Gather4C)
 }
 
 fn first_index(inst: &Instruction) -> u32 {
@@ -288,6 +299,15 @@ fn scan<'a>(
         srvs: BTreeMap::new(),
         uavs: BTreeMap::new(),
         samplers: BTreeSet::new(),
+        comparison_samplers: BTreeSet::new(),
+        depth_textures: program
+            .instructions
+            .iter()
+            .filter(|i| is_comparison(i.opcode))
+            .filter_map(|i| i.operands.get(2))
+            .filter_map(|o| o.indices.first().and_then(dxbc::Index::immediate))
+            .map(|s| s as u32)
+            .collect(),
         tgsm: BTreeMap::new(),
         atomic_uavs: BTreeSet::new(),
         atomic_tgsm: BTreeSet::new(),
@@ -333,11 +353,19 @@ fn scan<'a>(
                     .insert(first_index(inst), size.unwrap_or(0).clamp(1, 4096) as u32);
             }
             Opcode::DclSampler => {
-                if inst.sampler_mode() != Some(SamplerMode::Default) {
-                    return Err(fail(Rejection::new(
-                        id::SAMPLER_MODES,
-                        "comparison and mono samplers",
-                    )));
+                // The seed fails closed on every mode but the default; WGSL has comparison
+                // samplers, so the exact profile lowers those.
+                match inst.sampler_mode() {
+                    Some(SamplerMode::Default) => {}
+                    Some(SamplerMode::Comparison) if profile == Profile::Exact => {
+                        c.comparison_samplers.insert(first_index(inst));
+                    }
+                    _ => {
+                        return Err(fail(Rejection::new(
+                            id::SAMPLER_MODES,
+                            "comparison and mono samplers",
+                        )));
+                    }
                 }
                 c.samplers.insert(first_index(inst));
             }

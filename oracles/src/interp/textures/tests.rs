@@ -2,7 +2,7 @@
 //! loads and the format conversions.
 
 use super::*;
-use crate::interp::View2d;
+use crate::interp::{Address, Sampler, TexelFormat, View2d};
 
 /// A 4×2 float texture of two layers whose texel (x, y, layer) holds x + 10y + 100·layer.
 fn numbered() -> Texture2d {

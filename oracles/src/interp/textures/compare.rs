@@ -1,0 +1,192 @@
+//! Comparison sampling (`sample_c`, `sample_c_lz`, `gather4_c`): each texel a filter weighs is
+//! compared with the shader's reference by the sampler's function first, giving 1.0 or 0.0, and
+//! those results are filtered like texels (percentage-closer filtering, FS §7.18.7).
+//!
+//! The interpreter builds the texture of comparison results and samples it by the ordinary
+//! rules. Where D3D leaves a texel's comparison open, it builds two, one with the open texels
+//! failing and one with them passing: the lane is exact where both give the same answer, and
+//! enters `filter-precision` where they do not.
+
+use dxbc::{Instruction, Opcode};
+
+use super::InterpError;
+use super::filter::{ANY_LOD, Coords, array_layer, gather, lod_probes, sample};
+use crate::domain::{Domain, raise};
+use crate::interp::machine::{Consumer, Machine};
+use crate::interp::resources::{Compare, Srv, TexelFormat, Texture2d};
+use crate::rules::float as fl;
+
+/// The comparison of `reference` with every texel of `t` by `f`, as two R32_FLOAT textures of
+/// 1.0 (passes) and 0.0 (fails): the first takes an open comparison as failing, the second as
+/// passing.
+///
+/// A comparison is open where a device may compare otherwise than in f32: against a UNORM
+/// texel, within one step of the format (1/65535 for 16 bits), since a device may compare in
+/// the format's fixed point; and, for a UNORM format, where the reference clamped to [0, 1]
+/// compares otherwise (Vulkan clamps it; D3D's text does not say).
+fn results(t: &Texture2d, f: Compare, reference: f32) -> (Texture2d, Texture2d) {
+    let unorm = t.format == TexelFormat::D16Unorm;
+    let step = if unorm { 1.0 / 65535.0 } else { 0.0 };
+    let words = t.format.words();
+    let pass = |texel: f32, r: f32| f.passes(r, texel);
+    let map = |open_passes: bool| -> Vec<Vec<u32>> {
+        t.mips
+            .iter()
+            .map(|level| {
+                level
+                    .chunks(words)
+                    .map(|w| {
+                        let texel = f32::from_bits(t.format.decode(w)[0]);
+                        let exact = pass(texel, reference);
+                        let clamped = if unorm {
+                            reference.clamp(0.0, 1.0)
+                        } else {
+                            reference
+                        };
+                        let open = [reference - step, reference + step, clamped]
+                            .iter()
+                            .any(|r| pass(texel, *r) != exact);
+                        let passes = if open { open_passes } else { exact };
+                        if passes { 0x3f80_0000 } else { 0 }
+                    })
+                    .collect()
+            })
+            .collect()
+    };
+    let derived = |mips| Texture2d {
+        width: t.width,
+        height: t.height,
+        layers: t.layers,
+        view: t.view,
+        mips,
+        format: TexelFormat::R32Float,
+    };
+    (derived(map(false)), derived(map(true)))
+}
+
+impl Machine<'_> {
+    /// `sample_c`, `sample_c_lz` and `gather4_c` of a 2D texture or array.
+    pub(super) fn compare_op(&mut self, inst: &Instruction, at: usize) -> Result<(), InterpError> {
+        let ops = &inst.operands;
+        let lanes = self.lanes;
+        let coords = self.lane_vec(&ops[1], Consumer::Float, at)?;
+        let slot = |op: &dxbc::Operand| match op.indices.first() {
+            Some(dxbc::Index::Imm32(v)) => Ok(*v),
+            _ => Err(InterpError::Unsupported {
+                index: at,
+                what: "dynamically indexed resource".into(),
+            }),
+        };
+        let (t, smp) = (slot(&ops[2])?, slot(&ops[3])?);
+        let mut reference = vec![0u32; lanes];
+        self.read(&ops[4], 0, Consumer::Float, at, &mut reference)?;
+        let sampler = self.res.samplers.get(&smp).cloned().unwrap_or_default();
+        let offsets = inst.sample_offsets().unwrap_or([0; 3]);
+        let active: Vec<usize> = self.active.lanes().collect();
+        let mut texels = vec![[0u32; 4]; lanes];
+        if let Some(Srv::Texture2d(tex)) = self.res.srvs.get(&t) {
+            if tex.cube() || tex.volume() {
+                return Err(InterpError::Unsupported {
+                    index: at,
+                    what: "comparison sampling of a cube or 3D texture".into(),
+                });
+            }
+            // A sampler without a function is D3D's error; the interpreter reads it as `never`
+            // would not tell a translator anything, so it refuses the run.
+            let Some(f) = sampler.compare else {
+                return Err(InterpError::Unsupported {
+                    index: at,
+                    what: "a comparison through a sampler without a comparison function".into(),
+                });
+            };
+            for &l in &active {
+                let ev = &mut self.scratch_ev[l];
+                let f32_of = |w: u32| f32::from_bits(fl::ftz(w));
+                let r = f32_of(reference[l]);
+                if r.is_nan() {
+                    raise(ev, Domain::NanInput);
+                }
+                let pos = Coords {
+                    u: f64::from(f32_of(coords[0][l])),
+                    v: f64::from(f32_of(coords[1][l])),
+                    w: 0.0,
+                    layer: if tex.array() {
+                        array_layer(f32_of(coords[2][l]), tex.layer_count(), ev)
+                    } else {
+                        0
+                    },
+                    offsets,
+                };
+                let (lo, hi) = results(tex, f, r);
+                let (a, b) = match inst.opcode {
+                    // The comparisons of the footprint's texels: channel 0 of the results.
+                    Opcode::Gather4C => (
+                        gather(&lo, &sampler, &pos, 0, ev),
+                        gather(&hi, &sampler, &pos, 0, &mut 0),
+                    ),
+                    Opcode::SampleCLz => (
+                        sample(&lo, &sampler, &pos, 0.0, ev),
+                        sample(&hi, &sampler, &pos, 0.0, &mut 0),
+                    ),
+                    // `sample_c`'s LOD comes from the quad; the interpreter takes any level,
+                    // so the lane is exact where every level agrees (a shadow map has one).
+                    _ => {
+                        let got = sample(&lo, &sampler, &pos, ANY_LOD.1, ev);
+                        let mut scratch = 0;
+                        let levels = tex.mips.len();
+                        let differs = lod_probes(ANY_LOD.0, ANY_LOD.2, levels)
+                            .iter()
+                            .any(|x| sample(&lo, &sampler, &pos, *x, &mut scratch) != got);
+                        if differs {
+                            raise(ev, Domain::FilterPrecision);
+                        }
+                        (got, sample(&hi, &sampler, &pos, ANY_LOD.1, &mut scratch))
+                    }
+                };
+                if a != b {
+                    raise(ev, Domain::FilterPrecision);
+                }
+                texels[l] = a;
+            }
+        }
+        self.write_texels(&ops[0], &ops[2], &texels, at)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::interp::resources::View2d;
+
+    fn depth(codes: &[u32]) -> Texture2d {
+        Texture2d {
+            width: codes.len() as u32,
+            height: 1,
+            layers: 1,
+            view: View2d::Plain,
+            mips: vec![codes.to_vec()],
+            format: TexelFormat::D16Unorm,
+        }
+    }
+
+    #[test]
+    fn each_texel_compares_and_the_open_ones_differ() {
+        let t = depth(&[0, 32768, 65535]);
+        let one = 0x3f80_0000;
+        // 0.25 <= texel: fails against 0, passes against ~0.5 and 1.
+        let (lo, hi) = results(&t, Compare::LessEqual, 0.25);
+        assert_eq!(
+            (lo.mips[0].clone(), hi.mips[0].clone()),
+            (vec![0, one, one], vec![0, one, one])
+        );
+        // A reference of exactly 32768/65535 is within a step of the middle texel: open there.
+        let (lo, hi) = results(&t, Compare::Less, 32768.0 / 65535.0);
+        assert_eq!(lo.mips[0], vec![0, 0, one]);
+        assert_eq!(hi.mips[0], vec![0, one, one]);
+        // 1.5 >= 1.0 either way; 1.5 <= 1.0 fails but its clamp (1.0) passes: open.
+        let (lo, hi) = results(&t, Compare::LessEqual, 1.5);
+        assert_eq!((lo.mips[0][2], hi.mips[0][2]), (0, one));
+        let (lo, hi) = results(&t, Compare::GreaterEqual, 1.5);
+        assert_eq!(lo.mips[0], hi.mips[0]);
+    }
+}
