@@ -22,8 +22,9 @@ use crate::rules::float as fl;
 ///
 /// A comparison is open where a device may compare otherwise than in f32: against a UNORM
 /// texel, within one step of the format (1/65535 for 16 bits), since a device may compare in
-/// the format's fixed point; and, for a UNORM format, where the reference clamped to [0, 1]
-/// compares otherwise (Vulkan clamps it; D3D's text does not say).
+/// the format's fixed point; for a UNORM format, where the reference clamped to [0, 1]
+/// compares otherwise (Vulkan clamps it; D3D's text does not say); and against a NaN
+/// reference, which D3D gives no rule for.
 fn results(t: &Texture2d, f: Compare, reference: f32) -> (Texture2d, Texture2d) {
     let unorm = t.format == TexelFormat::D16Unorm;
     let step = if unorm { 1.0 / 65535.0 } else { 0.0 };
@@ -43,9 +44,13 @@ fn results(t: &Texture2d, f: Compare, reference: f32) -> (Texture2d, Texture2d) 
                         } else {
                             reference
                         };
-                        let open = [reference - step, reference + step, clamped]
-                            .iter()
-                            .any(|r| pass(texel, *r) != exact);
+                        // A NaN reference compares by no rule D3D states (lavapipe passes
+                        // `greater` with it): open wherever the function looks at it.
+                        let open = (reference.is_nan()
+                            && !matches!(f, Compare::Never | Compare::Always))
+                            || [reference - step, reference + step, clamped]
+                                .iter()
+                                .any(|r| pass(texel, *r) != exact);
                         let passes = if open { open_passes } else { exact };
                         if passes { 0x3f80_0000 } else { 0 }
                     })
@@ -122,11 +127,11 @@ impl Machine<'_> {
                     // The comparisons of the footprint's texels: channel 0 of the results.
                     Opcode::Gather4C => (
                         gather(&lo, &sampler, &pos, 0, ev),
-                        gather(&hi, &sampler, &pos, 0, &mut 0),
+                        gather(&hi, &sampler, &pos, 0, ev),
                     ),
                     Opcode::SampleCLz => (
                         sample(&lo, &sampler, &pos, 0.0, ev),
-                        sample(&hi, &sampler, &pos, 0.0, &mut 0),
+                        sample(&hi, &sampler, &pos, 0.0, ev),
                     ),
                     // `sample_c`'s LOD comes from the quad; the interpreter takes any level,
                     // so the lane is exact where every level agrees (a shadow map has one).
@@ -140,7 +145,7 @@ impl Machine<'_> {
                         if differs {
                             raise(ev, Domain::FilterPrecision);
                         }
-                        (got, sample(&hi, &sampler, &pos, ANY_LOD.1, &mut scratch))
+                        (got, sample(&hi, &sampler, &pos, ANY_LOD.1, ev))
                     }
                 };
                 if a != b {
@@ -187,6 +192,14 @@ mod tests {
         let (lo, hi) = results(&t, Compare::LessEqual, 1.5);
         assert_eq!((lo.mips[0][2], hi.mips[0][2]), (0, one));
         let (lo, hi) = results(&t, Compare::GreaterEqual, 1.5);
+        assert_eq!(lo.mips[0], hi.mips[0]);
+        // A NaN reference leaves every comparison open but never's and always'.
+        let (lo, hi) = results(&t, Compare::Greater, f32::NAN);
+        assert_eq!(
+            (lo.mips[0].clone(), hi.mips[0].clone()),
+            (vec![0; 3], vec![one; 3])
+        );
+        let (lo, hi) = results(&t, Compare::Always, f32::NAN);
         assert_eq!(lo.mips[0], hi.mips[0]);
     }
 }
