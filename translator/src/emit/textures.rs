@@ -242,14 +242,14 @@ impl Ctx<'_> {
             // Comparisons: the reference as given (a NaN one is D3D's to leave open), each
             // scalar result read as an R32_FLOAT texel (x, 0, 0, 1).
             Opcode::SampleCLz => {
-                let r = self.src(&ops[4], 0, Num::Float)?;
+                let r = self.reference(&ops[4])?;
                 format!(
                     "vec4<f32>(textureSampleCompareLevel(t{slot}, s{s}, {uv}{layer}, bitcast<f32>({r}){offset}), 0.0, 0.0, 1.0)"
                 )
             }
             Opcode::SampleC if self.stage == Stage::Pixel => {
                 self.note_derivative();
-                let r = self.src(&ops[4], 0, Num::Float)?;
+                let r = self.reference(&ops[4])?;
                 format!(
                     "vec4<f32>(textureSampleCompare(t{slot}, s{s}, {uv}{layer}, bitcast<f32>({r}){offset}), 0.0, 0.0, 1.0)"
                 )
@@ -261,7 +261,7 @@ impl Ctx<'_> {
                 ));
             }
             Opcode::Gather4C => {
-                let r = self.src(&ops[4], 0, Num::Float)?;
+                let r = self.reference(&ops[4])?;
                 format!(
                     "textureGatherCompare(t{slot}, s{s}, {uv}{layer}, bitcast<f32>({r}){offset})"
                 )
@@ -310,6 +310,13 @@ impl Ctx<'_> {
             _ => format!("bitcast<vec4<u32>>({call})"),
         };
         self.write_texel(inst, &ops[2], texel)
+    }
+
+    /// A comparison's reference (its bits, `u32`): D3D flushes a denormal one to 0 first, so
+    /// the exact profile flushes it; comparisons are the exact profile's only.
+    fn reference(&mut self, op: &Operand) -> Result<String, Rejection> {
+        let r = self.src(op, 0, Num::Float)?;
+        Ok(format!("{}({r})", self.helper("d3d_ftz")))
     }
 
     /// A float operand of a sample (its bits, `u32`) as an `f32` with a NaN read as 0, as

@@ -20,15 +20,26 @@ use crate::rules::float as fl;
 /// 1.0 (passes) and 0.0 (fails): the first takes an open comparison as failing, the second as
 /// passing.
 ///
-/// A comparison is open where a device may compare otherwise than in f32: against a UNORM
-/// texel, within one step of the format (1/65535 for 16 bits), since a device may compare in
-/// the format's fixed point; for a UNORM format, where the reference clamped to [0, 1]
-/// compares otherwise (Vulkan clamps it; D3D's text does not say); and against a NaN
-/// reference, which D3D gives no rule for.
+/// A comparison is open where a device may compare otherwise than in f32: for a UNORM format,
+/// where the reference clamped to [0, 1] (Vulkan clamps it; D3D's text does not say) or
+/// converted to the format's codes (a device may compare in fixed point) compares otherwise;
+/// and against a NaN reference, which D3D gives no rule for.
 fn results(t: &Texture2d, f: Compare, reference: f32) -> (Texture2d, Texture2d) {
     let unorm = t.format == TexelFormat::D16Unorm;
-    let step = if unorm { 1.0 / 65535.0 } else { 0.0 };
     let words = t.format.words();
+    // The references a device may compare with instead: for a UNORM format the reference
+    // clamped to [0, 1] and converted to the format's codes, rounded either way or to nearest
+    // (the H200 passed `equal` for 2^-126 against a 0 texel: it compares codes).
+    let alternatives: Vec<f32> = if unorm {
+        let c = f64::from(reference.clamp(0.0, 1.0)) * 65535.0;
+        [c.floor(), c.round(), c.ceil()]
+            .iter()
+            .map(|code| (code / 65535.0) as f32)
+            .chain([reference.clamp(0.0, 1.0)])
+            .collect()
+    } else {
+        Vec::new()
+    };
     let pass = |texel: f32, r: f32| f.passes(r, texel);
     let map = |open_passes: bool| -> Vec<Vec<u32>> {
         t.mips
@@ -39,18 +50,11 @@ fn results(t: &Texture2d, f: Compare, reference: f32) -> (Texture2d, Texture2d) 
                     .map(|w| {
                         let texel = f32::from_bits(t.format.decode(w)[0]);
                         let exact = pass(texel, reference);
-                        let clamped = if unorm {
-                            reference.clamp(0.0, 1.0)
-                        } else {
-                            reference
-                        };
                         // A NaN reference compares by no rule D3D states (lavapipe passes
                         // `greater` with it): open wherever the function looks at it.
                         let open = (reference.is_nan()
                             && !matches!(f, Compare::Never | Compare::Always))
-                            || [reference - step, reference + step, clamped]
-                                .iter()
-                                .any(|r| pass(texel, *r) != exact);
+                            || alternatives.iter().any(|r| pass(texel, *r) != exact);
                         let passes = if open { open_passes } else { exact };
                         if passes { 0x3f80_0000 } else { 0 }
                     })
@@ -110,6 +114,11 @@ impl Machine<'_> {
                 let r = f32_of(reference[l]);
                 if r.is_nan() {
                     raise(ev, Domain::NanInput);
+                }
+                // D3D flushes a denormal reference to 0 first; a device that keeps it passes
+                // `greater` for 2^-149 against a 0 texel (lavapipe).
+                if f32::from_bits(reference[l]).is_subnormal() {
+                    raise(ev, Domain::DenormInputFlushed);
                 }
                 let pos = Coords {
                     u: f64::from(f32_of(coords[0][l])),
@@ -184,7 +193,7 @@ mod tests {
             (lo.mips[0].clone(), hi.mips[0].clone()),
             (vec![0, one, one], vec![0, one, one])
         );
-        // A reference of exactly 32768/65535 is within a step of the middle texel: open there.
+        // A reference of exactly 32768/65535 equals the middle texel's code: open for `less`.
         let (lo, hi) = results(&t, Compare::Less, 32768.0 / 65535.0);
         assert_eq!(lo.mips[0], vec![0, 0, one]);
         assert_eq!(hi.mips[0], vec![0, one, one]);
@@ -193,6 +202,9 @@ mod tests {
         assert_eq!((lo.mips[0][2], hi.mips[0][2]), (0, one));
         let (lo, hi) = results(&t, Compare::GreaterEqual, 1.5);
         assert_eq!(lo.mips[0], hi.mips[0]);
+        // 2^-126 is no 0.0, but its code is 0: `equal` is open against a 0 texel.
+        let (lo, hi) = results(&t, Compare::Equal, f32::from_bits(0x0080_0000));
+        assert_eq!((lo.mips[0][0], hi.mips[0][0]), (0, one));
         // A NaN reference leaves every comparison open but never's and always'.
         let (lo, hi) = results(&t, Compare::Greater, f32::NAN);
         assert_eq!(
