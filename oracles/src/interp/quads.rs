@@ -123,17 +123,18 @@ impl Machine<'_> {
         &self,
         coords: &[Vec<u32>; 4],
         l: usize,
-        size: (u32, u32),
+        size: [u32; 3],
     ) -> Option<(f32, f32, f32)> {
         if !self.quad_complete(l) {
             return None;
         }
         let f = |c: usize, k: usize| f64::from(f32::from_bits(fl::ftz(coords[c][k])));
-        let step = |(a, b): (usize, usize)| {
-            (
-                (f(0, b) - f(0, a)) * f64::from(size.0),
-                (f(1, b) - f(1, a)) * f64::from(size.1),
-            )
+        // Axes of size 0 (w of a 2D texture, whose z may be an array layer) take no step.
+        let step = |(a, b): (usize, usize)| -> [f64; 3] {
+            std::array::from_fn(|c| match size[c] {
+                0 => 0.0,
+                n => (f(c, b) - f(c, a)) * f64::from(n),
+            })
         };
         let (cx, fx) = pairs(l, true);
         let (cy, fy) = pairs(l, false);
@@ -141,8 +142,9 @@ impl Machine<'_> {
     }
 }
 
-/// One pixel step of a sample in texels: (x step, y step), each (u, v).
-pub(super) type Steps = ((f64, f64), (f64, f64));
+/// One pixel step of a sample in texels: (x step, y step), each (u, v, w); w is 0 but for a
+/// 3D texture.
+pub(super) type Steps = ([f64; 3], [f64; 3]);
 
 /// The LOD range of a sample whose screen-space steps in texels (x step, y step) are each of
 /// `candidates` (the first gives the middle): log2 of the longer step, by its length or by its
@@ -151,8 +153,10 @@ pub(super) fn lod_range(candidates: &[Steps]) -> (f32, f32, f32) {
     let mut all = Vec::with_capacity(2 * candidates.len());
     let mut middle = f64::NAN;
     for (k, (sx, sy)) in candidates.iter().enumerate() {
-        let euclid = (sx.0.hypot(sx.1)).max(sy.0.hypot(sy.1));
-        let largest = sx.0.abs().max(sx.1.abs()).max(sy.0.abs()).max(sy.1.abs());
+        // hypot(h, 0) is h exactly: a 2D step's length is the same as before w was added.
+        let length = |s: &[f64; 3]| s[0].hypot(s[1]).hypot(s[2]);
+        let euclid = length(sx).max(length(sy));
+        let largest = sx.iter().chain(sy).fold(0.0f64, |m, c| m.max(c.abs()));
         all.extend([euclid.log2(), largest.log2()]);
         if k == 0 {
             middle = euclid.log2();
@@ -165,7 +169,7 @@ pub(super) fn lod_range(candidates: &[Steps]) -> (f32, f32, f32) {
     let steps = || {
         candidates
             .iter()
-            .flat_map(|(sx, sy)| [sx.0, sx.1, sy.0, sy.1])
+            .flat_map(|(sx, sy)| sx.iter().chain(sy).copied().collect::<Vec<_>>())
     };
     let overflows = steps().any(|c| c.abs() > f64::from(f32::MAX));
     if overflows || steps().any(f64::is_nan) || all.iter().any(|x| x.is_nan()) {
@@ -195,8 +199,18 @@ mod tests {
         // Found on the H200 and SwiftShader: a quad whose x step was 0 and whose y step was NaN
         // (a NaN coordinate below) got an LOD of −inf, exact at level 0, where devices took
         // level 2.
-        let (lo, mid, hi) = lod_range(&[((0.0, 0.0), (f64::NAN, -0.5))]);
+        let (lo, mid, hi) = lod_range(&[([0.0; 3], [f64::NAN, -0.5, 0.0])]);
         assert!(lo.is_nan() && mid.is_nan() && hi.is_nan());
+    }
+
+    #[test]
+    fn a_3d_step_counts_its_depth() {
+        // A step of 4 texels along w alone: LOD 2, widened by the slack.
+        let (lo, mid, hi) = lod_range(&[([0.0, 0.0, 4.0], [0.0, 0.0, 0.0])]);
+        assert_eq!((lo, mid, hi), (1.5, 2.0, 2.5));
+        // (3, 4, 0): the length 5 and the largest component 4 bound the range.
+        let (lo, _, hi) = lod_range(&[([3.0, 4.0, 0.0], [0.0; 3])]);
+        assert_eq!((lo, hi), ((2.0 - 0.5) as f32, (5f64.log2() + 0.5) as f32));
     }
 
     #[test]

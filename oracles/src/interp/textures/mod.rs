@@ -203,30 +203,32 @@ impl Machine<'_> {
                     inst.opcode,
                     self.res.srvs.get(&t),
                 ) {
-                    // A cube's LOD comes from the derivatives of its face coordinates, and a 3D
-                    // texture's from three axes, which the interpreter does not model: any
-                    // level, so the lane is exact only where every level gives the same texel.
+                    // A cube's LOD comes from the derivatives of its face coordinates, which the
+                    // interpreter does not model: any level, so the lane is exact only where
+                    // every level gives the same texel.
                     (stage, Sample | SampleB | SampleD, Some(Srv::Texture2d(tex)))
-                        if (tex.cube() || tex.volume())
+                        if tex.cube()
                             && (inst.opcode == SampleD || stage == dxbc::Stage::Pixel) =>
                     {
                         vec![Some(Some(ANY_LOD)); lanes]
                     }
                     (dxbc::Stage::Pixel, Sample | SampleB, Some(Srv::Texture2d(tex))) => (0..lanes)
-                        .map(|l| Some(self.implicit_lod(&coords, l, tex.level_size(0))))
+                        .map(|l| Some(self.implicit_lod(&coords, l, lod_axes(tex))))
                         .collect(),
                     // `sample_d`: the LOD of the given gradients, in any stage.
                     (_, SampleD, Some(Srv::Texture2d(tex))) => match &gradients {
                         Some((ddx, ddy)) => {
-                            let (w, h) = tex.level_size(0);
-                            let g = |v: &[Vec<u32>; 4], c: usize, l: usize, size: u32| {
-                                f64::from(f32::from_bits(fl::ftz(v[c][l]))) * f64::from(size)
+                            let size = lod_axes(tex);
+                            let g = |v: &[Vec<u32>; 4], l: usize| -> [f64; 3] {
+                                std::array::from_fn(|c| match size[c] {
+                                    0 => 0.0,
+                                    n => f64::from(f32::from_bits(fl::ftz(v[c][l]))) * f64::from(n),
+                                })
                             };
                             (0..lanes)
                                 .map(|l| {
-                                    let sx = (g(ddx, 0, l, w), g(ddx, 1, l, h));
-                                    let sy = (g(ddy, 0, l, w), g(ddy, 1, l, h));
-                                    Some(Some(super::quads::lod_range(&[(sx, sy)])))
+                                    let steps = (g(ddx, l), g(ddy, l));
+                                    Some(Some(super::quads::lod_range(&[steps])))
                                 })
                                 .collect()
                         }
@@ -275,9 +277,7 @@ impl Machine<'_> {
                             Some(Some((lo, mid, hi))) => {
                                 if inst.opcode != SampleD {
                                     raise(ev, Domain::QuadDerivative);
-                                } else if !(tex.cube() || tex.volume())
-                                    && (hi.is_nan() || hi >= HUGE_LOD)
-                                {
+                                } else if !tex.cube() && (hi.is_nan() || hi >= HUGE_LOD) {
                                     raise(ev, Domain::HugeGradient);
                                 }
                                 let got = sample(tex, &sampler, &pos, mid + bias, ev);
@@ -356,6 +356,13 @@ impl Machine<'_> {
             }),
         }
     }
+}
+
+/// The texel counts of level 0 along the axes an LOD's steps are measured on: width and
+/// height, and a 3D texture's depth (0 for the others, whose third coordinate is no axis).
+fn lod_axes(t: &Texture2d) -> [u32; 3] {
+    let (w, h) = t.level_size(0);
+    [w, h, if t.volume() { t.level_layers(0) } else { 0 }]
 }
 
 /// A typed buffer element: out of range reads 0 with the format's defaults (FS §22.4.6).
