@@ -122,6 +122,9 @@ limits! {
     Texture2dArrayLayers = 2048,
         "layers of a 2D texture array",
         "D3D11_REQ_TEXTURE2D_ARRAY_AXIS_DIMENSION";
+    Texture3dDimension = 2048,
+        "width, height or depth of a 3D texture",
+        "D3D11_REQ_TEXTURE3D_U_V_OR_W_DIMENSION";
 }
 
 impl Limit {

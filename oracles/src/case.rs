@@ -423,18 +423,17 @@ impl CaseFile {
                         Limit::BufferBytes,
                     )?,
                     Input::Texture { texture2d: t } => {
-                        within(
-                            &format!("{path}.width"),
-                            t.width.into(),
-                            1,
-                            Limit::Texture2dDimension,
-                        )?;
-                        within(
-                            &format!("{path}.height"),
-                            t.height.into(),
-                            1,
-                            Limit::Texture2dDimension,
-                        )?;
+                        // A 3D texture's three axes have their own, smaller limit.
+                        let side = if t.depth.is_some() {
+                            Limit::Texture3dDimension
+                        } else {
+                            Limit::Texture2dDimension
+                        };
+                        within(&format!("{path}.width"), t.width.into(), 1, side)?;
+                        within(&format!("{path}.height"), t.height.into(), 1, side)?;
+                        if let Some(depth) = t.depth {
+                            within(&format!("{path}.depth"), depth.into(), 1, side)?;
+                        }
                         if let Some(layers) = t.layers {
                             within(
                                 &format!("{path}.layers"),
@@ -519,6 +518,11 @@ mod tests {
         .expect_err("refused");
         assert!(layers.contains("runs[0].inputs.t0.layers"), "{layers}");
         assert!(layers.contains("Texture2dArrayLayers"), "{layers}");
+        let wide = CaseFile::parse(&case(
+            r#"{"t0": {"texture2d": {"width": 4096, "height": 1, "format": "R32_FLOAT", "mips": [[]], "depth": 1}}}"#,
+        ))
+        .expect_err("refused");
+        assert!(wide.contains("Texture3dDimension"), "{wide}");
     }
 
     #[test]

@@ -461,7 +461,12 @@ impl Gpu {
                 let bytes = p.bytes();
                 let bound = match p.slot {
                     plan::Slot::Sampler(state) => {
-                        if state.linear && unfilterable && !self.filterable() {
+                        // A comparison sampler meets depth textures only.
+                        if state.compare.is_none()
+                            && state.linear
+                            && unfilterable
+                            && !self.filterable()
+                        {
                             return Err(GpuError::Feature(
                                 "linear filtering of a 32-bit float texture needs \
                                  float32-filterable"

@@ -19,7 +19,7 @@ impl Ctx<'_> {
                 Some(View::Texture(k, shape)) => Ok((s, *k, *shape)),
                 _ => Err(Rejection::new(
                     id::UNKNOWN_TEXTURE_DIMENSION,
-                    "not a 2D texture, 2D texture array or cube",
+                    "not a 2D texture, 2D texture array, cube or 3D texture",
                 )),
             },
             _ => Err(Rejection::new(id::UNSUPPORTED, "texture access to a UAV")),
@@ -162,6 +162,17 @@ impl Ctx<'_> {
             return Err(Rejection::new(
                 id::UNSUPPORTED,
                 "a texture both sampled and compared",
+            ));
+        }
+        // A depth texture reads floats, and WGSL's gather of comparisons takes no channel (a
+        // `gather4_c` through `s#.y` and so on compares one a depth texture reads as 0 or 1).
+        if compare
+            && (kind != TexelKind::Float
+                || (inst.opcode == Opcode::Gather4C && ops[3].source_component(0) != 0))
+        {
+            return Err(Rejection::new(
+                id::UNSUPPORTED,
+                "a comparison of an integer texture, or gather4_c of a channel other than red",
             ));
         }
         if compare && !matches!(shape, Shape::Plain | Shape::Array) {

@@ -102,6 +102,14 @@ impl Machine<'_> {
             }
             // A sampler without a function is D3D's error; the interpreter reads it as `never`
             // would not tell a translator anything, so it refuses the run.
+            // `gather4_c` through `s#.y` (GatherCmpGreen and so on) compares a channel a
+            // depth texture reads as 0 or 1: no translation to WGSL can choose it.
+            if inst.opcode == Opcode::Gather4C && super::source_component(&ops[3], 0) != 0 {
+                return Err(InterpError::Unsupported {
+                    index: at,
+                    what: "`gather4_c` of a channel other than red".into(),
+                });
+            }
             let Some(f) = sampler.compare else {
                 return Err(InterpError::Unsupported {
                     index: at,
@@ -148,9 +156,13 @@ impl Machine<'_> {
                         let got = sample(&lo, &sampler, &pos, ANY_LOD.1, ev);
                         let mut scratch = 0;
                         let levels = tex.mips.len();
-                        let differs = lod_probes(ANY_LOD.0, ANY_LOD.2, levels)
-                            .iter()
-                            .any(|x| sample(&lo, &sampler, &pos, *x, &mut scratch) != got);
+                        // Both textures at every level: an open texel of another level passes
+                        // in the second only.
+                        let differs = lod_probes(ANY_LOD.0, ANY_LOD.2, levels).iter().any(|x| {
+                            [&lo, &hi]
+                                .iter()
+                                .any(|t| sample(t, &sampler, &pos, *x, &mut scratch) != got)
+                        });
                         if differs {
                             raise(ev, Domain::FilterPrecision);
                         }
