@@ -169,7 +169,8 @@ pub(super) fn lod_range(candidates: &[Steps]) -> (f32, f32, f32) {
     let steps = || {
         candidates
             .iter()
-            .flat_map(|(sx, sy)| sx.iter().chain(sy).copied().collect::<Vec<_>>())
+            .flat_map(|(sx, sy)| sx.iter().chain(sy))
+            .copied()
     };
     let overflows = steps().any(|c| c.abs() > f64::from(f32::MAX));
     if overflows || steps().any(f64::is_nan) || all.iter().any(|x| x.is_nan()) {

@@ -10,7 +10,7 @@
 use dxbc::{Instruction, Opcode};
 
 use super::InterpError;
-use super::filter::{ANY_LOD, Coords, array_layer, gather, lod_probes, sample};
+use super::filter::{ANY_LOD, gather, lod_probes, position, sample};
 use crate::domain::{Domain, raise};
 use crate::interp::machine::{Consumer, Machine};
 use crate::interp::resources::{Compare, Srv, TexelFormat, Texture2d};
@@ -79,14 +79,7 @@ impl Machine<'_> {
         let ops = &inst.operands;
         let lanes = self.lanes;
         let coords = self.lane_vec(&ops[1], Consumer::Float, at)?;
-        let slot = |op: &dxbc::Operand| match op.indices.first() {
-            Some(dxbc::Index::Imm32(v)) => Ok(*v),
-            _ => Err(InterpError::Unsupported {
-                index: at,
-                what: "dynamically indexed resource".into(),
-            }),
-        };
-        let (t, smp) = (slot(&ops[2])?, slot(&ops[3])?);
+        let (t, smp) = (super::slot(&ops[2], at)?, super::slot(&ops[3], at)?);
         let mut reference = vec![0u32; lanes];
         self.read(&ops[4], 0, Consumer::Float, at, &mut reference)?;
         let sampler = self.res.samplers.get(&smp).cloned().unwrap_or_default();
@@ -128,17 +121,7 @@ impl Machine<'_> {
                 if f32::from_bits(reference[l]).is_subnormal() {
                     raise(ev, Domain::DenormInputFlushed);
                 }
-                let pos = Coords {
-                    u: f64::from(f32_of(coords[0][l])),
-                    v: f64::from(f32_of(coords[1][l])),
-                    w: 0.0,
-                    layer: if tex.array() {
-                        array_layer(f32_of(coords[2][l]), tex.layer_count(), ev)
-                    } else {
-                        0
-                    },
-                    offsets,
-                };
+                let pos = position(tex, [0, 1, 2].map(|c| coords[c][l]), offsets, ev);
                 let (lo, hi) = results(tex, f, r);
                 let (a, b) = match inst.opcode {
                     // The comparisons of the footprint's texels: channel 0 of the results.

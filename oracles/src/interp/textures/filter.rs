@@ -53,6 +53,38 @@ pub(super) struct Coords {
     pub(super) offsets: [i8; 3],
 }
 
+/// Where a sample of `t` is taken from its address's first three components (bits, as the
+/// shader gives them; denormals flush): a cube's face and (u, v) on it, a 3D texture's
+/// (u, v, w), or (u, v) and, for an array, the layer D3D selects.
+pub(super) fn position(t: &Texture2d, bits: [u32; 3], offsets: [i8; 3], ev: &mut Events) -> Coords {
+    if t.cube() {
+        return cube_coords(bits, ev);
+    }
+    let f = |w: u32| f32::from_bits(fl::ftz(w));
+    Coords {
+        u: f64::from(f(bits[0])),
+        v: f64::from(f(bits[1])),
+        w: if t.volume() {
+            f64::from(f(bits[2]))
+        } else {
+            0.0
+        },
+        layer: if t.array() {
+            array_layer(f(bits[2]), t.layer_count(), ev)
+        } else {
+            0
+        },
+        offsets,
+    }
+}
+
+/// Whether a sample of a cube face of `size` texels at `at` reads across the face's edge
+/// along either axis ([`cube::crosses_edge`]).
+fn cube_edge(at: &Coords, (w, h): (u32, u32), linear: bool) -> bool {
+    let edge = |c: f64, n: u32| cube::crosses_edge(c * f64::from(n), n, linear, FRACTION);
+    edge(at.u, w) || edge(at.v, h)
+}
+
 /// A cube sample's position from the direction's bits: the face it selects and (u, v) on it.
 /// A direction that selects no face (zero, NaN or infinite), or whose major axis lies outside
 /// the range a device's own arithmetic covers ([`cube::in_range`]), may read any texel: the
@@ -211,12 +243,8 @@ pub(super) fn sample_level(
         return volume::sample_level(t, s, level, at, ev);
     }
     let get = |x: i64, y: i64| fetch(t, s, level, at.layer, x, y);
-    if t.cube() {
-        let (w, h) = t.level_size(level);
-        let edge = |c: f64, n: u32| cube::crosses_edge(c * f64::from(n), n, s.linear, FRACTION);
-        if edge(at.u, w) || edge(at.v, h) {
-            raise(ev, Domain::FilterPrecision);
-        }
+    if t.cube() && cube_edge(at, t.level_size(level), s.linear) {
+        raise(ev, Domain::FilterPrecision);
     }
     let as_f64 = |t: [u32; 4]| t.map(|b| f64::from(f32::from_bits(b)));
     if !s.linear {
@@ -444,11 +472,8 @@ pub(super) fn gather(
     if edge(fx) || edge(fy) {
         raise(ev, Domain::FilterPrecision);
     }
-    let (w, h) = t.level_size(0);
-    if t.cube()
-        && (cube::crosses_edge(at.u * f64::from(w), w, true, FRACTION)
-            || cube::crosses_edge(at.v * f64::from(h), h, true, FRACTION))
-    {
+    // A gather's footprint is a linear one.
+    if t.cube() && cube_edge(at, t.level_size(0), true) {
         raise(ev, Domain::FilterPrecision);
     }
     let footprint = [(x0, y0 + 1), (x0 + 1, y0 + 1), (x0 + 1, y0), (x0, y0)]

@@ -244,25 +244,7 @@ impl Machine<'_> {
                     for &l in &active {
                         let ev = &mut self.scratch_ev[l];
                         let f = |w: u32| f32::from_bits(fl::ftz(w));
-                        let pos = if tex.cube() {
-                            cube_coords([0, 1, 2].map(|c| coords[c][l]), ev)
-                        } else {
-                            Coords {
-                                u: f64::from(f(coords[0][l])),
-                                v: f64::from(f(coords[1][l])),
-                                w: if tex.volume() {
-                                    f64::from(f(coords[2][l]))
-                                } else {
-                                    0.0
-                                },
-                                layer: if tex.array() {
-                                    array_layer(f(coords[2][l]), tex.layer_count(), ev)
-                                } else {
-                                    0
-                                },
-                                offsets,
-                            }
-                        };
+                        let pos = position(tex, [0, 1, 2].map(|c| coords[c][l]), offsets, ev);
                         if lod_operand_filtered && f32::from_bits(lod[l]).is_subnormal() {
                             raise(ev, Domain::DenormalLodFiltered);
                         }
