@@ -222,6 +222,10 @@ domains! {
     /// beyond at about 2^-14 there (with immediate offsets and large coordinates), where the
     /// other devices measured weigh it 0.
     PackedWeightNearCentre = "packed-weight-near-centre",
+    /// A `lod` whose clamped LOD (its x) the sampler's `MinLOD`/`MaxLOD` changes. WGSL has no
+    /// query of a sampler's state or of a level of detail, so a translation computes the LOD
+    /// from derivatives and clamps it to the texture's levels only.
+    LodSamplerClamp = "lod-sampler-clamp",
 }
 
 impl Domain {

@@ -46,5 +46,6 @@ pub const EXP_RANGE: &str = "dxdiff/exp-range";
 pub const DOUBLES: &str = "dxdiff/doubles";
 pub const MIN_MAX_NAN: &str = "dxdiff/min-max-nan";
 pub const CANCELLATION: &str = "dxdiff/cancellation";
+pub const LOD_SAMPLER_CLAMP: &str = "dxdiff/lod-sampler-clamp";
 /// Outside the translator's lowering for a reason the seed does not name.
 pub const UNSUPPORTED: &str = "dxdiff/not-lowered";

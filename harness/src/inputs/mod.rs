@@ -8,7 +8,7 @@
 //! `SV_IsFrontFace` is 0 or ~0). SRV buffers get one generated content per program. A compute
 //! vector is one dispatch with its own constant buffers, SRV buffers and initial UAV contents.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use oracles::interp::{Buffer, Resources, Srv};
@@ -155,7 +155,14 @@ fn texture(b: &translator::manifest::Binding, seed: u64) -> Option<Srv> {
 /// time a `MinLOD`/`MaxLOD` range over the generated textures' three levels, its ends on
 /// whole and half levels (a point mip filter's ties). (Border and mirror-once have no WebGPU
 /// equivalent, so no translator to WGSL can honour them; nor has a LOD bias.)
-fn samplers(t: &Translation, seed: u64) -> BTreeMap<u32, oracles::interp::Sampler> {
+///
+/// A sampler in `linear` (read by `lod`) filters linearly: D3D leaves `lod` undefined through
+/// a point mip filter, so such a draw would compare nothing.
+fn samplers(
+    t: &Translation,
+    seed: u64,
+    linear: &BTreeSet<u32>,
+) -> BTreeMap<u32, oracles::interp::Sampler> {
     use oracles::interp::Address;
     const MODES: [Address; 3] = [Address::Wrap, Address::Clamp, Address::Mirror];
     t.manifest
@@ -167,7 +174,7 @@ fn samplers(t: &Translation, seed: u64) -> BTreeMap<u32, oracles::interp::Sample
             // A `sampler_comparison` binding gets a comparison function, each of D3D's eight.
             let comparison = b.layout == translator::manifest::BindingLayout::SamplerComparison;
             let sampler = oracles::interp::Sampler {
-                linear: r & 1 == 1,
+                linear: r & 1 == 1 || linear.contains(&b.register),
                 address: std::array::from_fn(|k| MODES[((r >> (1 + 2 * k)) % 3) as usize]),
                 border: [0; 4],
                 lod_clamp: lod_clamp(r >> 8),
@@ -175,6 +182,19 @@ fn samplers(t: &Translation, seed: u64) -> BTreeMap<u32, oracles::interp::Sample
                     .then(|| oracles::interp::Compare::ALL[((r >> 40) % 8) as usize]),
             };
             (b.register, sampler)
+        })
+        .collect()
+}
+
+/// The `s#` registers a program's `lod` instructions read.
+fn lod_samplers(program: &dxbc::Program) -> BTreeSet<u32> {
+    program
+        .instructions
+        .iter()
+        .filter(|i| i.opcode == dxbc::Opcode::Lod)
+        .filter_map(|i| match i.operands.get(3)?.indices.first()? {
+            dxbc::Index::Imm32(r) => Some(*r),
+            _ => None,
         })
         .collect()
 }
@@ -219,9 +239,17 @@ fn stage_srvs(t: &Translation, seed: u64) -> BTreeMap<u32, Srv> {
 /// vector from `seed` (the run's seed with the program's name mixed in, [`program_seed`]),
 /// SRV buffers per program from `run_seed`.
 ///
-/// With `quads` (a program that needs pixel quads, [`crate::exec::needs_quads`]) every vector
-/// shares the first vector's constant buffers, so that the vectors of a quad run together.
-pub fn stage(t: &Translation, run_seed: u64, seed: u64, n: usize, quads: bool) -> Batch {
+/// A `program` that needs pixel quads ([`crate::exec::needs_quads`]) gives every vector the
+/// first vector's constant buffers, so that the vectors of a quad run together; the samplers
+/// its `lod` instructions read filter linearly ([`lod_samplers`]).
+pub fn stage(
+    t: &Translation,
+    program: &dxbc::Program,
+    run_seed: u64,
+    seed: u64,
+    n: usize,
+) -> Batch {
+    let quads = crate::exec::needs_quads(program);
     let m = &t.manifest;
     let regs = m
         .inputs
@@ -239,7 +267,7 @@ pub fn stage(t: &Translation, run_seed: u64, seed: u64, n: usize, quads: bool) -
     let per = regs * 4 + cb_words;
     let words = generators::values::sample(seed, n * per.max(1));
     let srvs = stage_srvs(t, run_seed);
-    let samplers = samplers(t, seed);
+    let samplers = samplers(t, seed, &lod_samplers(program));
     let mut inputs = Vec::with_capacity(n * regs);
     let mut resources = Vec::with_capacity(n);
     for k in 0..n {
@@ -315,7 +343,7 @@ pub fn compute(t: &Translation, threads: u32, seed: u64, n: usize) -> Batch {
         .filter(|b| b.kind == BindingKind::Srv)
         .filter_map(|b| Some((b.register, texture(b, seed ^ u64::from(b.register))?)))
         .collect();
-    let samplers = samplers(t, seed);
+    let samplers = samplers(t, seed, &BTreeSet::new());
     let sizes: Vec<(&BindingKind, u32, u32)> = m
         .bindings
         .iter()

@@ -373,10 +373,10 @@ impl Verifier {
             (
                 inputs::stage(
                     t,
+                    &shader.program,
                     self.opts.seed,
                     seed,
                     self.opts.corpus_cases,
-                    crate::exec::needs_quads(&shader.program),
                 ),
                 STAGE,
             )

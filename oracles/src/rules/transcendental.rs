@@ -92,6 +92,12 @@ pub fn cos(a: u32, ev: &mut Events) -> u32 {
 /// 2^-21, the FS relative bound of rcp/rsq/exp/log.
 const REL_2M21: f64 = 1.0 / 2_097_152.0;
 
+/// How far (in levels) a device's `lod` may lie from the LOD of the quad's coarse steps by
+/// their lengths: a device may take a step's largest component instead of its length (up to
+/// half a level lower in 2D) and approximate the logarithm (half a level more, docs
+/// interpreter.md, "Quads"). A decision: D3D states the approximations, not a bound.
+pub const LOD_BAND: f64 = 1.0;
+
 /// The error band D3D11 accepts for `op` (FS §3.1.3.1-2, §22.10; doc §1.1, §2):
 ///
 /// * add, mul (and sub = add with `-`): 0.5 ULP, i.e. correctly rounded → `Exact`.
@@ -108,10 +114,14 @@ const REL_2M21: f64 = 1.0 / 2_097_152.0;
 ///   dpN → `TermScaled { steps: N + 1 }` (doc §2.1).
 /// * itof, utof: RNE recommended, not required → `Ulp(1)`.
 /// * drcp: 1 ULP (exact when representable) → `Ulp(1)` in f64 steps.
+/// * lod: devices approximate the level of detail (FS §7.18.11) → `Abs(LOD_BAND)` around the
+///   LOD of the quad's coarse steps by their lengths; a lane whose allowed range is wider
+///   enters `filter-precision` (`interp::textures::lod`).
 /// * Everything else (min/max, frc, round_*, compares, ftoi/ftou, fp16 conversions, the
 ///   other double ops, integer, bit and move ops): `Exact`.
 pub fn error_band(op: Opcode, events: Events) -> Band {
     match op {
+        Opcode::Lod => Band::Abs { abs: LOD_BAND },
         Opcode::Div => Band::Ulp { ulp: 3 },
         Opcode::Sqrt | Opcode::Itof | Opcode::Utof | Opcode::Drcp => Band::Ulp { ulp: 1 },
         Opcode::Rcp | Opcode::Rsq | Opcode::Exp => Band::Rel { rel: REL_2M21 },

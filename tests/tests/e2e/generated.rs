@@ -33,7 +33,7 @@ fn generated_programs_rely_on_nothing_undefined() {
             };
             let batch = match t.manifest.workgroup_size {
                 Some([x, y, z]) => inputs::compute(&t, (x * y * z).max(1), seed, 8),
-                None => inputs::stage(&t, 1, seed, 128, false),
+                None => inputs::stage(&t, &shader.program, 1, seed, 128),
             };
             let unit = Unit {
                 name: "generated",

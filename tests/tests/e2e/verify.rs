@@ -111,6 +111,17 @@ fn contract_edges_are_adapted_and_exact_needs_none() {
             assert!(2 * matched > lanes, "{p:#}");
         }
     }
+    // The exact profile alone runs comparisons and `lod`. `lod` is held to its band: at least
+    // a third of its lanes match or lie within it on lavapipe, where every derivative lane is
+    // also allowed to differ.
+    for name in ["sample_c", "sample_c_lz", "gather4_c", "lod"] {
+        let p = program(&exact, &format!("single:{name}"));
+        assert!(p["counts"]["lanes"].as_u64() > Some(0), "{p:#}");
+        assert_eq!(p["counts"]["mismatch"], 0, "{p:#}");
+    }
+    let lod = &program(&exact, "single:lod")["counts"];
+    let held = lod["matched"].as_u64().unwrap_or(0) + lod["within"].as_u64().unwrap_or(0);
+    assert!(3 * held > lod["lanes"].as_u64().unwrap_or(0), "{lod:#}");
 }
 
 #[test]

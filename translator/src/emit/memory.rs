@@ -383,6 +383,7 @@ impl Ctx<'_> {
                 self.sample(inst)
             }
             Resinfo => self.resinfo(inst),
+            Lod => self.lod(inst),
             op if op.info().kind == dxbc::opcodes::Kind::Atomic => self.atomic(inst),
             other => Err(Rejection::new(
                 id::UNSUPPORTED,

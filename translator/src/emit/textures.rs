@@ -1,4 +1,4 @@
-//! Texture instructions: `ld` of a texture, the sample family (comparisons included) and
+//! Texture instructions: `ld` of a texture, the sample family (comparisons included), `lod` and
 //! `resinfo`, for 2D textures, arrays, cubes and 3D textures. Out-of-range loads and levels
 //! read D3D's values through explicit bounds tests, and a NaN coordinate or LOD reads as 0.
 
@@ -389,6 +389,55 @@ impl Ctx<'_> {
             ),
             _ => format!("bitcast<vec4<u32>>(vec4<f32>({v}))"),
         };
+        self.write_texel(inst, &ops[2], texel)
+    }
+
+    /// `lod` (pixel programs, exact profile): WGSL has no level-of-detail query, so the LOD is
+    /// computed as D3D defines it, log2 of the longer of the quad's coarse screen steps in
+    /// level-0 texels (FS §7.18.11), and clamped to the texture's levels but not to the
+    /// sampler's `MinLOD`/`MaxLOD`, which WGSL cannot read (`dxdiff/lod-sampler-clamp`).
+    /// The result is (clamped, unclamped, 0, 0).
+    pub(super) fn lod(&mut self, inst: &Instruction) -> Result<(), Rejection> {
+        if !self.exact() {
+            return Err(Rejection::new(
+                id::UNSUPPORTED,
+                "lod: the seed has no lowering (the exact profile computes it)",
+            ));
+        }
+        if self.stage != Stage::Pixel {
+            return Err(Rejection::new(
+                id::UNSUPPORTED,
+                "lod outside a pixel program",
+            ));
+        }
+        let ops = &inst.operands;
+        let (slot, _, shape) = self.texture(&ops[2])?;
+        if shape == Shape::Cube {
+            // A cube's LOD comes from the derivatives of its face coordinates, which change
+            // with the face: no lowering from the direction's derivatives is faithful.
+            return Err(Rejection::new(id::UNSUPPORTED, "lod of a TextureCube"));
+        }
+        let axes = if shape == Shape::Volume { 3 } else { 2 };
+        let mut coords = Vec::with_capacity(axes);
+        for c in 0..axes {
+            coords.push(format!(
+                "bitcast<f32>({})",
+                self.src(&ops[1], c, Num::Float)?
+            ));
+        }
+        self.note_derivative();
+        let (c, size, y) = (self.fresh(), self.fresh(), self.fresh());
+        self.line(&format!("let {c} = vec{axes}<f32>({});", coords.join(", ")));
+        self.line(&format!(
+            "let {size} = vec{axes}<f32>(textureDimensions(t{slot}));"
+        ));
+        self.line(&format!(
+            "let {y} = log2(max(length(dpdxCoarse({c}) * {size}), length(dpdyCoarse({c}) * {size})));"
+        ));
+        self.relies(id::LOD_SAMPLER_CLAMP);
+        let texel = format!(
+            "bitcast<vec4<u32>>(vec4<f32>(clamp({y}, 0.0, f32(textureNumLevels(t{slot}) - 1u)), {y}, 0.0, 0.0))"
+        );
         self.write_texel(inst, &ops[2], texel)
     }
 }

@@ -380,6 +380,14 @@ pub(super) fn touched(i0: i64, n: u32, mode: Address) -> Vec<i64> {
     v
 }
 
+/// The LOD a sample takes: clamped to the sampler's `MinLOD`/`MaxLOD`, then to the texture's
+/// `levels` (FS §7.18.11). `lod`'s clamped result is this too.
+pub(super) fn clamp_lod(lod: f32, s: &Sampler, levels: usize) -> f32 {
+    let last = levels.saturating_sub(1) as f32;
+    let (min_lod, max_lod) = s.lod_clamp;
+    lod.max(min_lod).min(max_lod).clamp(0.0, last)
+}
+
 /// `sample_l` (and the compute-stage forms of `sample` and `sample_b`) of a 2D texture or
 /// array at a level of detail: clamped to the texture's levels, the mip filter following the
 /// sampler's filter (FS §7.18.10-11).
@@ -397,7 +405,6 @@ pub(super) fn sample(
     if s.linear && t.format == TexelFormat::Rg11b10Float {
         raise(ev, Domain::Rg11b10Filtered);
     }
-    let last = (t.mips.len() - 1) as f32;
     // A NaN LOD reads as 0; then the sampler's MinLOD/MaxLOD, then the texture's levels
     // (FS §7.18.11).
     let lod = if lod.is_nan() {
@@ -406,8 +413,7 @@ pub(super) fn sample(
     } else {
         lod
     };
-    let (min_lod, max_lod) = s.lod_clamp;
-    let lod = lod.max(min_lod).min(max_lod).clamp(0.0, last);
+    let lod = clamp_lod(lod, s, t.mips.len());
     let frac = f64::from(lod.fract());
     let texel = if s.linear && frac != 0.0 {
         let (lo, hi) = (lod.floor() as usize, lod.ceil() as usize);

@@ -164,6 +164,7 @@ impl Machine<'_> {
                 Ok(())
             }
             SampleC | SampleCLz | Gather4C => self.compare_op(inst, at),
+            Lod => self.lod_op(inst, at),
             Sample | SampleL | SampleB | SampleD | Gather4 => {
                 let coords = self.lane_vec(&ops[1], Consumer::Float, at)?;
                 let t = slot(&ops[2], at)?;
@@ -389,6 +390,7 @@ mod compare;
 mod cube;
 mod filter;
 use filter::*;
+mod lod;
 mod volume;
 
 #[cfg(test)]

@@ -1,0 +1,45 @@
+//! Lowerings only the exact profile has: the contract profile refuses them, the exact one
+//! emits WGSL that naga validates and claims the catalog entries the lowering relies on.
+
+use translator::{Profile, TranslateError, translate_blob};
+
+fn ps(decls: &str, body: &str) -> Vec<u8> {
+    let text = format!(
+        "ps_5_0\ndcl_globalFlags refactoringAllowed\n{decls}dcl_input_ps linear v0.xyzw\ndcl_output o0.xyzw\ndcl_temps 2\n{body}\nret\n"
+    );
+    dxbc::assemble_container(&text)
+        .unwrap_or_else(|e| panic!("{e}\n{text}"))
+        .to_bytes()
+}
+
+#[test]
+fn lod_is_computed_from_coarse_derivatives_in_the_exact_profile_only() {
+    for dim in ["texture2d", "texture2darray", "texture3d"] {
+        let blob = ps(
+            &format!(
+                "dcl_sampler s0, mode_default\ndcl_resource_{dim} (float,float,float,float) t0\n"
+            ),
+            "lod r0.xyzw, v0.xyzx, t0.xyzw, s0\nmov o0.xyzw, r0.xyzw",
+        );
+        match translate_blob(&blob, Profile::Contract) {
+            Err(TranslateError::Rejected(r)) => assert_eq!(r.catalog_id, "dxdiff/not-lowered"),
+            other => panic!("{dim}: not refused: {other:?}"),
+        }
+        let t = translate_blob(&blob, Profile::Exact).unwrap_or_else(|e| panic!("{dim}: {e}"));
+        assert!(t.wgsl.contains("dpdxCoarse"), "{dim}:\n{}", t.wgsl);
+        assert!(t.wgsl.contains("textureNumLevels"), "{dim}:\n{}", t.wgsl);
+        assert!(
+            t.adaptations
+                .iter()
+                .any(|a| a == "dxdiff/lod-sampler-clamp"),
+            "{dim}: {:?}",
+            t.adaptations
+        );
+    }
+    // A cube's LOD comes from its face coordinates' derivatives: refused in both profiles.
+    let cube = ps(
+        "dcl_sampler s0, mode_default\ndcl_resource_texturecube (float,float,float,float) t0\n",
+        "lod r0.xyzw, v0.xyzx, t0.xyzw, s0\nmov o0.xyzw, r0.xyzw",
+    );
+    assert!(translate_blob(&cube, Profile::Exact).is_err());
+}
