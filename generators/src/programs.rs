@@ -138,17 +138,28 @@ add r0.xyz, r0.xyzx, l(0.5, 0.5, 0.5, 0)\nmul r0.xyz, r0.xyzx, l(0.2, 0.33333334
 and r1.y, v1.y, l(0x30)\nmovc r0.xyzw, r1.yyyy, r0.xyzw, v0.xyzw\n\
 and r1.x, v1.x, l(3)\nutof r1.x, r1.x\nmul r1.x, r1.x, l(0.75)\n";
 
+/// Coordinates into `r0` from `v0` for a 5-texel 1D texture (array): u at texel centres for
+/// three lanes in four (`v0.x & 7`, past the edge for 5 to 7), y a layer `k / 2` (the .5 ties,
+/// and past the last of three layers), the raw words for the fourth, and the LOD in `r1.x`,
+/// as [`COORDS`].
+const LINE_COORDS: &str = "and r0.xyzw, v0.xyzw, l(7, 7, 0, 0)\nutof r0.xyzw, r0.xyzw\n\
+add r0.x, r0.x, l(0.5)\nmul r0.xy, r0.xyxx, l(0.2, 0.5, 0, 0)\n\
+and r1.y, v1.y, l(0x30)\nmovc r0.xyzw, r1.yyyy, r0.xyzw, v0.xyzw\n\
+and r1.x, v1.x, l(3)\nutof r1.x, r1.x\nmul r1.x, r1.x, l(0.75)\n";
+
 /// One built-in program per sampling and derivative opcode, named by its mnemonic, as fxc
 /// text: the opcode over `t0` (a 2D texture, or a 2D array where the opcode takes a layer) and
 /// `s0`, its coordinates from [`COORDS`], its result in `o0`. `sample_l`, `sample` and
 /// `gather4` run in a vertex program (explicit or zero LOD, no quads needed); the opcodes
 /// that take derivatives run in a pixel program. The `_cube` programs sample a `TextureCube`
-/// along [`cube_coords`] directions, the `_3d` ones a `Texture3D` at [`VOLUME_COORDS`].
+/// along [`cube_coords`] directions, the `_3d` ones a `Texture3D` at [`VOLUME_COORDS`], the
+/// `_1d` and `_1darray` ones a `Texture1D` or `Texture1DArray` at [`LINE_COORDS`].
 pub fn sampling() -> Vec<(&'static str, String)> {
     let program = |stage: &str, dim: &str, decls: &str, body: &str| {
         let coords = match dim {
             "texturecube" => cube_coords(body.starts_with("gather4")),
             "texture3d" => VOLUME_COORDS.to_string(),
+            "texture1d" | "texture1darray" => LINE_COORDS.to_string(),
             _ => COORDS.to_string(),
         };
         let io = if stage == "ps" {
@@ -296,6 +307,59 @@ dcl_resource_{dim} (float,float,float,float) t0\n{io}dcl_output o0.xyzw\ndcl_tem
             program("ps", "texture3d", "", "resinfo r2.xyzw, l(1), t0.xyzw"),
         ),
         (
+            "sample_l_1d",
+            program(
+                "vs",
+                "texture1d",
+                s0,
+                "sample_l r2.xyzw, r0.xyzx, t0.xyzw, s0, r1.x",
+            ),
+        ),
+        (
+            "sample_1d",
+            program(
+                "ps",
+                "texture1d",
+                s0,
+                "sample r2.xyzw, r0.xyzx, t0.xyzw, s0",
+            ),
+        ),
+        (
+            "sample_l_1darray",
+            program(
+                "vs",
+                "texture1darray",
+                s0,
+                "sample_l r2.xyzw, r0.xyzx, t0.xyzw, s0, r1.x",
+            ),
+        ),
+        (
+            "ld_1d",
+            program(
+                "ps",
+                "texture1d",
+                "",
+                "ftou r0.xyzw, v0.xyzw\nld r2.xyzw, r0.xyzw, t0.xyzw",
+            ),
+        ),
+        (
+            "ld_1darray",
+            program(
+                "ps",
+                "texture1darray",
+                "",
+                "ftou r0.xyzw, v0.xyzw\nld r2.xyzw, r0.xyzw, t0.xyzw",
+            ),
+        ),
+        (
+            "resinfo_1d",
+            program("ps", "texture1d", "", "resinfo r2.xyzw, l(1), t0.xyzw"),
+        ),
+        (
+            "resinfo_1darray",
+            program("ps", "texture1darray", "", "resinfo r2.xyzw, l(1), t0.xyzw"),
+        ),
+        (
             "ld",
             program(
                 "ps",
@@ -339,7 +403,7 @@ mod tests {
     #[test]
     fn every_sampling_program_assembles_with_its_opcode() {
         let all = sampling();
-        assert_eq!(all.len(), 22);
+        assert_eq!(all.len(), 29);
         for (name, text) in all {
             let blob = dxbc::assemble_container(&text)
                 .unwrap_or_else(|e| panic!("{name}: {e}\n{text}"))
@@ -351,7 +415,11 @@ mod tests {
                     .instructions
                     .iter()
                     .any(|i| i.opcode.mnemonic()
-                        == name.trim_end_matches("_cube").trim_end_matches("_3d")),
+                        == name
+                            .trim_end_matches("_cube")
+                            .trim_end_matches("_3d")
+                            .trim_end_matches("_1darray")
+                            .trim_end_matches("_1d")),
                 "{name}"
             );
         }

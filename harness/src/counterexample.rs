@@ -71,6 +71,7 @@ pub fn case_of(
                     layers: t.array().then_some(t.layer_count()),
                     cube: t.cube(),
                     depth: t.volume().then_some(t.layer_count()),
+                    texture1d: t.line(),
                 },
             },
         };

@@ -206,7 +206,7 @@ pub struct BufferDesc {
     pub format: Option<String>,
 }
 
-/// A 2D texture, 2D texture array, cube or 3D texture input.
+/// A 1D, 2D or 3D texture, 1D or 2D texture array, or cube input.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TextureDesc {
     /// Width of mip 0 in texels, 1 up to D3D11's 2D-texture dimension limit.
@@ -229,6 +229,9 @@ pub struct TextureDesc {
     /// height; `mips` hold each level's depth slices in turn. Absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub depth: Option<u32>,
+    /// For a `Texture1D` view (or, with `layers`, a `Texture1DArray`): true, and `height` is 1.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub texture1d: bool,
 }
 
 /// A sampler input.

@@ -208,15 +208,18 @@ fn texture(t: &crate::case::TextureDesc) -> Result<Texture2d, String> {
                 .unwrap_or_default()
         ));
     }
-    let view = match (t.cube, t.layers, t.depth) {
-        (true, None, None) => View2d::Cube,
-        (false, Some(_), None) => View2d::Array,
-        (false, None, Some(d)) if (1..=2048).contains(&d) => View2d::Volume,
-        (false, None, None) => View2d::Plain,
+    let view = match (t.cube, t.layers, t.depth, t.texture1d) {
+        (true, None, None, false) => View2d::Cube,
+        (false, Some(_), None, false) => View2d::Array,
+        (false, None, Some(d), false) if (1..=2048).contains(&d) => View2d::Volume,
+        (false, None, None, false) => View2d::Plain,
+        (false, None, None, true) if t.height == 1 => View2d::Line,
+        (false, Some(_), None, true) if t.height == 1 => View2d::LineArray,
         _ => {
             return Err(
-                "a texture is one of: plain, `layers` (an array), `cube`, or `depth` (a 3D \
-                 texture of 1 to 2,048 slices, D3D11's limit)"
+                "a texture is one of: plain, `layers` (an array), `cube`, `depth` (a 3D \
+                 texture of 1 to 2,048 slices, D3D11's limit), or `texture1d` (height 1, \
+                 with or without `layers`)"
                     .into(),
             );
         }
@@ -518,6 +521,7 @@ mod tests {
             layers,
             cube: false,
             depth: None,
+            texture1d: false,
         }
     }
 
@@ -560,6 +564,18 @@ mod tests {
             ..desc(2, 2, Some(2), &[16, 2, 1])
         };
         assert!(texture(&both).is_err(), "an array is not 3D");
+        // A 1D texture is one row, with layers for an array; two rows are no 1D texture.
+        let line = TextureDesc {
+            texture1d: true,
+            ..desc(4, 1, Some(2), &[8, 4, 2])
+        };
+        let t = texture(&line).expect("a 1D array");
+        assert!(t.line() && t.array() && t.layer_component() == Some(1));
+        let tall = TextureDesc {
+            texture1d: true,
+            ..desc(4, 2, None, &[8])
+        };
+        assert!(texture(&tall).is_err(), "a 1D texture is one texel high");
     }
 
     #[test]

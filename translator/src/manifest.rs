@@ -206,6 +206,12 @@ pub struct Binding {
     /// Structure stride of a structured view.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stride: Option<u32>,
+    /// A `Texture1D` (or `Texture1DArray`) bound as a `texture_2d<T>` (`texture_2d_array<T>`)
+    /// one texel high: the harness feeds it such a texture, addressed by u alone. WGSL's
+    /// `texture_1d` has a single level and takes neither `textureSampleLevel` nor
+    /// `textureSampleGrad`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub texture1d: bool,
 }
 
 /// A stage input or output register.
@@ -363,6 +369,7 @@ mod tests {
             layout: BindingLayout::UniformVec4Array,
             size_bytes: Some(size_bytes),
             stride: None,
+            texture1d: false,
         }
     }
 

@@ -43,3 +43,35 @@ fn lod_is_computed_from_coarse_derivatives_in_the_exact_profile_only() {
     );
     assert!(translate_blob(&cube, Profile::Exact).is_err());
 }
+
+#[test]
+fn a_1d_texture_is_bound_as_a_2d_one_a_texel_high_in_the_exact_profile_only() {
+    for (dim, layout) in [
+        ("texture1d", "texture_2d<f32>"),
+        ("texture1darray", "texture_2d_array<f32>"),
+    ] {
+        let blob = ps(
+            &format!(
+                "dcl_sampler s0, mode_default\ndcl_resource_{dim} (float,float,float,float) t0\n"
+            ),
+            "sample_l r0.xyzw, v0.xyzx, t0.xyzw, s0, v0.w\nftou r1.xyzw, v0.xyzw\nld r1.xyzw, r1.xyzw, t0.xyzw\nadd o0.xyzw, r0.xyzw, r1.xyzw",
+        );
+        match translate_blob(&blob, Profile::Contract) {
+            Err(TranslateError::Rejected(r)) => {
+                assert_eq!(r.catalog_id, "fail-closed/unknown-texture-dimension")
+            }
+            other => panic!("{dim}: not refused: {other:?}"),
+        }
+        let t = translate_blob(&blob, Profile::Exact).unwrap_or_else(|e| panic!("{dim}: {e}"));
+        let b = t
+            .manifest
+            .bindings
+            .iter()
+            .find(|b| b.kind == translator::manifest::BindingKind::Srv)
+            .expect("t0");
+        assert!(b.texture1d, "{dim}");
+        assert_eq!(b.layout.as_str(), layout);
+        // v is the row's centre: the address's y is no coordinate (a 1D array's layer).
+        assert!(t.wgsl.contains(", 0.5)"), "{dim}:\n{}", t.wgsl);
+    }
+}

@@ -310,7 +310,11 @@ pub fn plan(
                     Texel::is_cube(&b.layout),
                     Texel::is_volume(&b.layout),
                 );
-                if view != (shape.array, shape.cube, shape.volume) {
+                // A 1D texture's binding reads the row at v = 0.5: one texel high, or the
+                // device reads another row than the interpreter.
+                if view != (shape.array, shape.cube, shape.volume)
+                    || (b.texture1d && shape.height != 1)
+                {
                     return Err(GpuError::Unfeedable(format!(
                         "t{} is declared `{}` and its texture is a {} view",
                         b.register,
@@ -421,6 +425,7 @@ mod tests {
             layout,
             size_bytes: Some(16),
             stride: None,
+            texture1d: false,
         }
     }
 

@@ -98,16 +98,24 @@ const LAYERS: u32 = 3;
 const CUBE: (u32, usize) = (5, 3);
 
 /// A generated 2D texture, array, cube or 3D texture for a `texture_2d<T>`,
-/// `texture_2d_array<T>`, `texture_cube<T>` or `texture_3d<T>` binding: a format that reads as `T` ([`texels::format`]) and texel words
+/// `texture_2d_array<T>`, `texture_cube<T>` or `texture_3d<T>` binding (one texel high for a
+/// binding of a 1D texture): a format that reads as `T` ([`texels::format`]) and texel words
 /// biased to its edges, reached by D3D's `ld` through the format's conversions.
 fn texture(b: &translator::manifest::Binding, seed: u64) -> Option<Srv> {
     use oracles::interp::View2d;
     let texel = crate::gpu::plan::Texel::of(&b.layout)?;
+    let array = crate::gpu::plan::Texel::is_array(&b.layout);
     let view = if crate::gpu::plan::Texel::is_cube(&b.layout) {
         View2d::Cube
     } else if crate::gpu::plan::Texel::is_volume(&b.layout) {
         View2d::Volume
-    } else if crate::gpu::plan::Texel::is_array(&b.layout) {
+    } else if b.texture1d {
+        if array {
+            View2d::LineArray
+        } else {
+            View2d::Line
+        }
+    } else if array {
         View2d::Array
     } else {
         View2d::Plain
@@ -125,6 +133,9 @@ fn texture(b: &translator::manifest::Binding, seed: u64) -> Option<Srv> {
             (TEXTURE.0, TEXTURE.1, 1),
         ),
         View2d::Plain => (1, TEXTURE),
+        // A 1D texture: the width and levels of a 2D one, one texel high.
+        View2d::Line => (1, (TEXTURE.0, 1, TEXTURE.2)),
+        View2d::LineArray => (LAYERS, (TEXTURE.0, 1, TEXTURE.2)),
         // A 3D texture's depth: the layers of an array, halving per level (3, 1, 1).
         View2d::Array | View2d::Volume => (LAYERS, TEXTURE),
         View2d::Cube => (6, (CUBE.0, CUBE.0, CUBE.1)),

@@ -565,6 +565,7 @@ pub mod adapter {
                 layout,
                 size_bytes: size,
                 stride: None,
+                texture1d: false,
             });
             module.global_variables[h].binding = Some(naga::ResourceBinding {
                 group: 0,

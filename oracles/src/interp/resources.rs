@@ -87,9 +87,14 @@ pub enum View2d {
     /// A `Texture3D`: depth slices stored as layers, their count halving per level like the
     /// width and height, addressed by (u, v, w).
     Volume,
+    /// A `Texture1D`: one row of texels (height 1 at every level), addressed by u alone.
+    Line,
+    /// A `Texture1DArray`: rows as layers, addressed by u and a layer in the address's second
+    /// component.
+    LineArray,
 }
 
-/// A 2D texture, 2D texture array, cube or 3D texture with its mip chain, as the words it has
+/// A 1D, 2D or 3D texture, an array of 1D or 2D textures, or a cube, with its mip chain, as the words it has
 /// in memory in its format: the interpreter decodes a texel when it reads one, and a device is
 /// given the same words.
 #[derive(Debug, Clone, PartialEq)]
@@ -129,9 +134,24 @@ impl Texture2d {
         self.layers.max(1)
     }
 
-    /// Whether the view is a `Texture2DArray`.
+    /// Whether the view is an array (`Texture2DArray` or `Texture1DArray`).
     pub fn array(&self) -> bool {
-        self.view == View2d::Array
+        matches!(self.view, View2d::Array | View2d::LineArray)
+    }
+
+    /// Whether the view is a `Texture1D` or `Texture1DArray`: one row, addressed by u.
+    pub fn line(&self) -> bool {
+        matches!(self.view, View2d::Line | View2d::LineArray)
+    }
+
+    /// The address component that holds an array's layer (D3D's: z of a 2D array, y of a 1D
+    /// one); `None` for a view without layers to select.
+    pub fn layer_component(&self) -> Option<usize> {
+        match self.view {
+            View2d::Array => Some(2),
+            View2d::LineArray => Some(1),
+            _ => None,
+        }
     }
 
     /// Whether the view is a `TextureCube`.

@@ -111,10 +111,19 @@ fn contract_edges_are_adapted_and_exact_needs_none() {
             assert!(2 * matched > lanes, "{p:#}");
         }
     }
-    // The exact profile alone runs comparisons and `lod`. `lod` is held to its band: at least
+    // The exact profile alone runs comparisons, `lod` and 1D textures. `lod` is held to its band: at least
     // a third of its lanes match or lie within it on lavapipe, where every derivative lane is
     // also allowed to differ.
-    for name in ["sample_c", "sample_c_lz", "gather4_c", "lod"] {
+    for name in [
+        "sample_c",
+        "sample_c_lz",
+        "gather4_c",
+        "lod",
+        "sample_l_1d",
+        "sample_1d",
+        "ld_1darray",
+        "resinfo_1d",
+    ] {
         let p = program(&exact, &format!("single:{name}"));
         assert!(p["counts"]["lanes"].as_u64() > Some(0), "{p:#}");
         assert_eq!(p["counts"]["mismatch"], 0, "{p:#}");

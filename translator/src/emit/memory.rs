@@ -95,7 +95,9 @@ pub fn declare(c: &mut Ctx<'_>, out: &mut String, bindings: &mut Vec<Binding>) {
                     _ => Layout::TextureDepth2d,
                 };
                 let _ = writeln!(out, "@group(0) @binding({b}) var t{slot}: {layout};");
-                bindings.push(binding(Kind::Srv, slot, b, layout));
+                let mut rec = binding(Kind::Srv, slot, b, layout);
+                rec.texture1d = shape.line();
+                bindings.push(rec);
             }
             _ => {
                 let _ = writeln!(

@@ -97,6 +97,23 @@ pub enum Shape {
     Cube,
     /// A `Texture3D`: (u, v, w).
     Volume,
+    /// A `Texture1D`: u alone, bound as a `texture_2d` one texel high (exact profile).
+    Line,
+    /// A `Texture1DArray`: u and a layer in the address's y, bound as a `texture_2d_array`
+    /// one texel high (exact profile).
+    LineArray,
+}
+
+impl Shape {
+    /// Whether the shape is a 1D texture or 1D array, bound one texel high.
+    pub fn line(self) -> bool {
+        matches!(self, Shape::Line | Shape::LineArray)
+    }
+
+    /// Whether the shape has layers (an array).
+    pub fn array(self) -> bool {
+        matches!(self, Shape::Array | Shape::LineArray)
+    }
 }
 
 /// The component type of a texture's texels.
@@ -111,12 +128,12 @@ impl TexelKind {
     /// The manifest layout (and WGSL type) of a texture of these texels and this shape.
     pub fn texture_layout(self, shape: Shape) -> BindingLayout {
         match (self, shape) {
-            (TexelKind::Float, Shape::Plain) => BindingLayout::Texture2dF32,
-            (TexelKind::Uint, Shape::Plain) => BindingLayout::Texture2dU32,
-            (TexelKind::Sint, Shape::Plain) => BindingLayout::Texture2dI32,
-            (TexelKind::Float, Shape::Array) => BindingLayout::Texture2dArrayF32,
-            (TexelKind::Uint, Shape::Array) => BindingLayout::Texture2dArrayU32,
-            (TexelKind::Sint, Shape::Array) => BindingLayout::Texture2dArrayI32,
+            (TexelKind::Float, Shape::Plain | Shape::Line) => BindingLayout::Texture2dF32,
+            (TexelKind::Uint, Shape::Plain | Shape::Line) => BindingLayout::Texture2dU32,
+            (TexelKind::Sint, Shape::Plain | Shape::Line) => BindingLayout::Texture2dI32,
+            (TexelKind::Float, Shape::Array | Shape::LineArray) => BindingLayout::Texture2dArrayF32,
+            (TexelKind::Uint, Shape::Array | Shape::LineArray) => BindingLayout::Texture2dArrayU32,
+            (TexelKind::Sint, Shape::Array | Shape::LineArray) => BindingLayout::Texture2dArrayI32,
             (TexelKind::Float, Shape::Cube) => BindingLayout::TextureCubeF32,
             (TexelKind::Uint, Shape::Cube) => BindingLayout::TextureCubeU32,
             (TexelKind::Sint, Shape::Cube) => BindingLayout::TextureCubeI32,
@@ -381,10 +398,25 @@ fn scan<'a>(
                         }
                         View::TypedBuffer
                     }
+                    // WGSL's `texture_1d` has one level and no explicit-LOD sampling, so the
+                    // exact profile binds a 1D texture as a 2D one, one texel high; the seed
+                    // knows no 1D lowering, so the contract profile fails closed on it.
+                    d @ (Dim::Texture1d | Dim::Texture1dArray) if profile != Profile::Exact => {
+                        return Err(fail(Rejection::new(
+                            id::UNKNOWN_TEXTURE_DIMENSION,
+                            format!(
+                                "resource dimension {} (the exact profile lowers it)",
+                                dxbc::names::name(dxbc::names::RESOURCE_DIMENSIONS, d.number())
+                                    .unwrap_or("unknown")
+                            ),
+                        )));
+                    }
                     d @ (Dim::Texture2d
                     | Dim::Texture2dArray
                     | Dim::TextureCube
-                    | Dim::Texture3d) => {
+                    | Dim::Texture3d
+                    | Dim::Texture1d
+                    | Dim::Texture1dArray) => {
                         let kind = texel_kind(
                             inst.declared_return_types()
                                 .map_or(ReturnType::Other(0), |[x, ..]| x),
@@ -394,6 +426,8 @@ fn scan<'a>(
                             Dim::Texture2d => Shape::Plain,
                             Dim::Texture2dArray => Shape::Array,
                             Dim::TextureCube => Shape::Cube,
+                            Dim::Texture1d => Shape::Line,
+                            Dim::Texture1dArray => Shape::LineArray,
                             _ => Shape::Volume,
                         };
                         View::Texture(kind, shape)
@@ -683,5 +717,6 @@ pub fn binding(kind: BindingKind, register: u32, binding: u32, layout: BindingLa
         layout,
         size_bytes: None,
         stride: None,
+        texture1d: false,
     }
 }

@@ -1,5 +1,5 @@
 //! Texture instructions: `ld` of a texture, the sample family (comparisons included), `lod` and
-//! `resinfo`, for 2D textures, arrays, cubes and 3D textures. Out-of-range loads and levels
+//! `resinfo`, for 1D, 2D and 3D textures, arrays and cubes. Out-of-range loads and levels
 //! read D3D's values through explicit bounds tests, and a NaN coordinate or LOD reads as 0.
 
 use dxbc::opcodes::Num;
@@ -64,9 +64,13 @@ impl Ctx<'_> {
                 "ld of a texture the program also compares",
             ));
         }
-        let array = shape == Shape::Array;
         let x = self.src(&ops[1], 0, Num::Uint)?;
-        let y = self.src(&ops[1], 1, Num::Uint)?;
+        // A 1D address has no y: its one row is 0.
+        let y = if shape.line() {
+            "0u".to_string()
+        } else {
+            self.src(&ops[1], 1, Num::Uint)?
+        };
         let mip = self.src(&ops[1], 3, Num::Uint)?;
         let (tx, ty, tm, ok) = (self.fresh(), self.fresh(), self.fresh(), self.fresh());
         self.line(&format!("let {tx} = {x};"));
@@ -85,7 +89,7 @@ impl Ctx<'_> {
                 "textureLoad(t{slot}, vec3<u32>({tx}, {ty}, {tz}), min({tm}, textureNumLevels(t{slot}) - 1u))"
             )
         } else {
-            self.load_2d(slot, array, (&tx, &ty, &tm, &ok), &ops[1])?
+            self.load_2d(slot, layer_component(shape), (&tx, &ty, &tm, &ok), &ops[1])?
         };
         let texel = match kind {
             TexelKind::Float | TexelKind::Sint => {
@@ -97,18 +101,18 @@ impl Ctx<'_> {
     }
 
     /// The bounds test (bound to `ok`) and the `textureLoad` of a 2D texture or array's texel
-    /// at (`tx`, `ty`) of level `tm`, the layer from `addr`'s z for an array.
+    /// at (`tx`, `ty`) of level `tm`, the layer from `addr`'s component `layer` for an array.
     fn load_2d(
         &mut self,
         slot: u32,
-        array: bool,
+        layer: Option<usize>,
         (tx, ty, tm, ok): (&str, &str, &str, &str),
         addr: &Operand,
     ) -> Result<String, Rejection> {
-        // An array's layer is the address's z; past the last layer reads 0 like any other
-        // out-of-range coordinate.
-        let (layer_ok, layer) = if array {
-            let z = self.src(addr, 2, Num::Uint)?;
+        // An array's layer is the address's z (y for a 1D array); past the last layer reads 0
+        // like any other out-of-range coordinate.
+        let (layer_ok, layer) = if let Some(c) = layer {
+            let z = self.src(addr, c, Num::Uint)?;
             let tz = self.fresh();
             self.line(&format!("let {tz} = {z};"));
             (
@@ -132,13 +136,16 @@ impl Ctx<'_> {
     pub(super) fn sample(&mut self, inst: &Instruction) -> Result<(), Rejection> {
         let ops = &inst.operands;
         let (slot, kind, shape) = self.texture(&ops[2])?;
-        let array = shape == Shape::Array;
+        let array = shape.array();
         let cube = shape == Shape::Cube;
         let compare = super::is_comparison(inst.opcode);
         let gather = matches!(inst.opcode, Opcode::Gather4 | Opcode::Gather4C);
-        if gather && shape == Shape::Volume {
-            // fxc refuses `Gather` on a Texture3D: D3D has no rule to follow.
-            return Err(Rejection::new(id::UNSUPPORTED, "gather4 of a Texture3D"));
+        if gather && (shape == Shape::Volume || shape.line()) {
+            // fxc refuses `Gather` on a Texture3D or a 1D texture: D3D has no rule to follow.
+            return Err(Rejection::new(
+                id::UNSUPPORTED,
+                "gather4 of a Texture3D or Texture1D",
+            ));
         }
         if kind != TexelKind::Float && !gather {
             return Err(Rejection::new(
@@ -189,6 +196,12 @@ impl Ctx<'_> {
         let axes = if cube || shape == Shape::Volume { 3 } else { 2 };
         let mut coords = Vec::with_capacity(axes);
         for c in 0..axes {
+            // A 1D texture's one row is one texel high: v at its centre reads it alone, at
+            // every level, under every filter and address mode.
+            if c == 1 && shape.line() {
+                coords.push("0.5".to_string());
+                continue;
+            }
             let mut bits = self.src(&ops[1], c, Num::Float)?;
             if cube && self.exact() {
                 bits = format!("{}({bits})", self.helper("d3d_ftz"));
@@ -200,8 +213,8 @@ impl Ctx<'_> {
         let uv = format!("vec{axes}<f32>({})", coords.join(", "));
         // D3D rounds a float layer to the nearest integer, ties to even, and clamps it
         // (WGSL clamps the index it is given); a NaN layer selects layer 0.
-        let layer = if array {
-            let z = self.src(&ops[1], 2, Num::Uint)?;
+        let layer = if let Some(c) = layer_component(shape) {
+            let z = self.src(&ops[1], c, Num::Uint)?;
             let tz = self.fresh();
             self.line(&format!("let {tz} = {z};"));
             let index = if crate::planted(crate::PlantedBug::ArrayLayerTruncated) {
@@ -224,9 +237,11 @@ impl Ctx<'_> {
             Some(_) if array => {
                 return Err(Rejection::new(
                     id::TEXTURE_OFFSETS,
-                    "immediate offsets on a 2D texture array",
+                    "immediate offsets on a texture array",
                 ));
             }
+            // A 1D texture takes u's offset alone (D3D ignores v's and w's).
+            Some([a, _, _]) if shape.line() => format!(", vec2<i32>({a}, 0)"),
             Some([a, b, _]) => format!(", vec2<i32>({a}, {b})"),
             None => String::new(),
         };
@@ -298,7 +313,12 @@ impl Ctx<'_> {
                 for op in &ops[4..6] {
                     let mut parts = Vec::with_capacity(axes);
                     for c in 0..axes {
-                        parts.push(format!("bitcast<f32>({})", self.src(op, c, Num::Float)?));
+                        // A 1D texture has no v: its gradient along v is 0.
+                        parts.push(if c == 1 && shape.line() {
+                            "0.0".to_string()
+                        } else {
+                            format!("bitcast<f32>({})", self.src(op, c, Num::Float)?)
+                        });
                     }
                     g.push(format!("vec{axes}<f32>({})", parts.join(", ")));
                 }
@@ -347,7 +367,7 @@ impl Ctx<'_> {
     pub(super) fn resinfo(&mut self, inst: &Instruction) -> Result<(), Rejection> {
         let ops = &inst.operands;
         let (slot, _, shape) = self.texture(&ops[2])?;
-        let array = shape == Shape::Array;
+        let array = shape.array();
         // The seed fails closed on a mip level from a register; lavapipe answers
         // `textureDimensions` wrongly when the level differs between invocations of a dispatch
         // (docs/contract.md), so no lowering of it can be trusted.
@@ -379,7 +399,12 @@ impl Ctx<'_> {
             } else {
                 "0u".to_string()
             };
-            (d, z)
+            // A 1D texture's next component after its width is its array size, then 0.
+            if shape.line() {
+                (format!("vec2<u32>({d}.x, {z})"), "0u".to_string())
+            } else {
+                (d, z)
+            }
         };
         let v = format!("vec4<u32>({xy}, {z}, {n})");
         let texel = match inst.resinfo_return_type() {
@@ -420,10 +445,12 @@ impl Ctx<'_> {
         let axes = if shape == Shape::Volume { 3 } else { 2 };
         let mut coords = Vec::with_capacity(axes);
         for c in 0..axes {
-            coords.push(format!(
-                "bitcast<f32>({})",
-                self.src(&ops[1], c, Num::Float)?
-            ));
+            // A 1D texture's v is constant (its row's centre): no step along it.
+            coords.push(if c == 1 && shape.line() {
+                "0.5".to_string()
+            } else {
+                format!("bitcast<f32>({})", self.src(&ops[1], c, Num::Float)?)
+            });
         }
         self.note_derivative();
         let (c, size, y) = (self.fresh(), self.fresh(), self.fresh());
@@ -439,6 +466,15 @@ impl Ctx<'_> {
             "bitcast<vec4<u32>>(vec4<f32>(clamp({y}, 0.0, f32(textureNumLevels(t{slot}) - 1u)), {y}, 0.0, 0.0))"
         );
         self.write_texel(inst, &ops[2], texel)
+    }
+}
+
+/// The address component that holds a texture array's layer: z of a 2D array, y of a 1D one.
+fn layer_component(shape: Shape) -> Option<usize> {
+    match shape {
+        Shape::Array => Some(2),
+        Shape::LineArray => Some(1),
+        _ => None,
     }
 }
 

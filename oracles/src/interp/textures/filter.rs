@@ -55,26 +55,29 @@ pub(super) struct Coords {
 
 /// Where a sample of `t` is taken from its address's first three components (bits, as the
 /// shader gives them; denormals flush): a cube's face and (u, v) on it, a 3D texture's
-/// (u, v, w), or (u, v) and, for an array, the layer D3D selects.
+/// (u, v, w), or (u, v) (a 1D texture's v its row's centre) and, for an array, the layer D3D
+/// selects.
 pub(super) fn position(t: &Texture2d, bits: [u32; 3], offsets: [i8; 3], ev: &mut Events) -> Coords {
     if t.cube() {
         return cube_coords(bits, ev);
     }
     let f = |w: u32| f32::from_bits(fl::ftz(w));
+    // A 1D texture is one row: its v is the row's centre, which every address mode and
+    // filter reads as that row alone, and only u takes an offset.
+    let line = t.line();
     Coords {
         u: f64::from(f(bits[0])),
-        v: f64::from(f(bits[1])),
+        v: if line { 0.5 } else { f64::from(f(bits[1])) },
         w: if t.volume() {
             f64::from(f(bits[2]))
         } else {
             0.0
         },
-        layer: if t.array() {
-            array_layer(f(bits[2]), t.layer_count(), ev)
-        } else {
-            0
+        layer: match t.layer_component() {
+            Some(c) => array_layer(f(bits[c]), t.layer_count(), ev),
+            None => 0,
         },
-        offsets,
+        offsets: if line { [offsets[0], 0, 0] } else { offsets },
     }
 }
 

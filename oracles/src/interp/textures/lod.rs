@@ -7,7 +7,7 @@ use dxbc::{Instruction, Stage};
 use super::super::InterpError;
 use super::super::machine::{Consumer, Machine};
 use super::super::resources::{Sampler, Srv};
-use super::{clamp_lod, lod_axes, slot};
+use super::{HUGE_LOD, clamp_lod, lod_axes, slot};
 use crate::domain::{Domain, Events, raise};
 use crate::rules::transcendental::LOD_BAND;
 
@@ -48,9 +48,9 @@ impl Machine<'_> {
 /// One lane's (clamped, unclamped, 0, 0) from its implicit LOD `range` (lowest, middle,
 /// highest; `None` where the quad is incomplete). The middle is the answer, the op's band
 /// ([`LOD_BAND`]) around it what a device may give; the lane is open where the range reaches
-/// past the band, where there is no finite LOD, for a cube (whose face derivatives the
-/// interpreter does not model), and undefined with a point mip filter (D3D's own rule for
-/// `lod`).
+/// past the band, where there is no finite LOD or it lies past ±[`HUGE_LOD`], for a cube
+/// (whose face derivatives the interpreter does not model), and undefined with a point mip
+/// filter (D3D's own rule for `lod`).
 fn lod_result(
     range: Option<(f32, f32, f32)>,
     cube: bool,
@@ -67,12 +67,16 @@ fn lod_result(
         return [0; 4];
     };
     let band = LOD_BAND as f32;
+    // Past ±32 levels (steps of 2^32 texels per pixel, or of 2^-32) no texture has a level
+    // to tell apart, and devices' LOD arithmetic saturates or overflows there (a decision:
+    // D3D states no range for `lod`'s unclamped value).
     let open = cube
         || !mid.is_finite()
         || lo.is_nan()
         || hi.is_nan()
         || lo < mid - band
-        || hi > mid + band;
+        || hi > mid + band
+        || mid.abs() >= HUGE_LOD;
     if open {
         raise(ev, Domain::FilterPrecision);
     }
@@ -121,6 +125,9 @@ mod tests {
             (0.5, 1.0, 2.5),
             (f32::NAN, f32::NAN, f32::NAN),
             (f32::NEG_INFINITY, f32::NEG_INFINITY, f32::NEG_INFINITY),
+            // A step of 2^67 texels (found on SwiftShader, whose length overflowed).
+            (66.9, 67.4, 67.9),
+            (-40.5, -40.0, -39.5),
         ] {
             let mut ev = 0;
             lod_result(Some(range), false, &linear(), 3, &mut ev);

@@ -82,13 +82,18 @@ impl Machine<'_> {
                         }
                         Some(Srv::Texture2d(t)) => {
                             let x = addr[0][l].wrapping_add(offsets[0] as u32);
-                            let y = addr[1][l].wrapping_add(offsets[1] as u32);
-                            // A plain 2D address has no layer: its z is ignored.
-                            // A 3D address's z is its depth slice.
-                            let layer = if t.array() || t.volume() {
-                                addr[2][l]
-                            } else {
+                            // A 1D address has no y (and no v offset): its one row is 0.
+                            let y = if t.line() {
                                 0
+                            } else {
+                                addr[1][l].wrapping_add(offsets[1] as u32)
+                            };
+                            // An array's layer (z of a 2D one, y of a 1D one) takes no offset;
+                            // a 3D address's z is its depth slice; a plain address has neither.
+                            let layer = match t.layer_component() {
+                                Some(c) => addr[c][l],
+                                None if t.volume() => addr[2][l],
+                                None => 0,
                             };
                             texel_load(t, x, y, layer, addr[3][l], ev)
                         }
@@ -177,12 +182,13 @@ impl Machine<'_> {
                 }
                 let sampler = self.res.samplers.get(&smp).cloned().unwrap_or_default();
                 if let (Gather4, Some(Srv::Texture2d(tex))) = (inst.opcode, self.res.srvs.get(&t))
-                    && tex.volume()
+                    && (tex.volume() || tex.line())
                 {
-                    // fxc refuses `Gather` on a Texture3D: D3D has no rule to follow.
+                    // fxc refuses `Gather` on a Texture3D or a 1D texture: D3D has no rule to
+                    // follow.
                     return Err(InterpError::Unsupported {
                         index: at,
-                        what: "`gather4` of a Texture3D".into(),
+                        what: "`gather4` of a Texture3D or Texture1D".into(),
                     });
                 }
                 // gather4 returns one channel of four texels: the sampler's swizzle picks it.
@@ -301,14 +307,15 @@ impl Machine<'_> {
                     let dims = match tex {
                         Some(t) if mip[l] < levels => {
                             let (w, h) = t.level_size(mip[l] as usize);
-                            // z is an array's size or a 3D level's depth; 0 for a cube as for a
-                            // plain 2D texture.
+                            // The next component after the texture's own axes is an array's
+                            // size (y of a 1D array, z of a 2D one) or a 3D level's depth; the
+                            // rest are 0 (a cube is a 2D texture here).
                             let z = if t.array() || t.volume() {
                                 t.level_layers(mip[l] as usize)
                             } else {
                                 0
                             };
-                            [w, h, z]
+                            if t.line() { [w, z, 0] } else { [w, h, z] }
                         }
                         _ => [0, 0, 0],
                     };
@@ -341,10 +348,12 @@ impl Machine<'_> {
     }
 }
 
-/// The texel counts of level 0 along the axes an LOD's steps are measured on: width and
-/// height, and a 3D texture's depth (0 for the others, whose third coordinate is no axis).
+/// The texel counts of level 0 along the axes an LOD's steps are measured on: width, height
+/// (0 for a 1D texture, whose second coordinate is no axis), and a 3D texture's depth (0 for
+/// the others, whose third coordinate is no axis).
 fn lod_axes(t: &Texture2d) -> [u32; 3] {
     let (w, h) = t.level_size(0);
+    let h = if t.line() { 0 } else { h };
     [w, h, if t.volume() { t.level_layers(0) } else { 0 }]
 }
 

@@ -372,3 +372,43 @@ fn a_footprint_near_a_texel_centre_may_weigh_the_texel_beyond() {
     // Away from a boundary nothing beyond is weighed.
     assert!(!weighs_beyond(&get, (2, 0), (0.5, 0.5)));
 }
+
+/// A 4-texel 1D texture array of two layers whose texel (x, layer) holds x + 100·layer.
+fn numbered_line() -> Texture2d {
+    let texels = (0..2u32)
+        .flat_map(|l| (0..4u32).map(move |x| x + 100 * l))
+        .flat_map(|n| [(n as f32).to_bits(), 0, 0, 0])
+        .collect();
+    Texture2d {
+        width: 4,
+        height: 1,
+        layers: 2,
+        view: View2d::LineArray,
+        mips: vec![texels],
+        format: TexelFormat::Rgba32Float,
+    }
+}
+
+#[test]
+fn a_1d_address_is_u_and_a_layer_in_its_second_component() {
+    let t = numbered_line();
+    let bits = |u: f32, y: f32, z: f32| [u.to_bits(), y.to_bits(), z.to_bits()];
+    for s in [
+        Sampler::default(),
+        Sampler {
+            linear: true,
+            address: [Address::Clamp; 3],
+            ..Sampler::default()
+        },
+    ] {
+        // Texel 2 of layer 1: the second component is the layer, the third is ignored, and
+        // the one row is read whatever the filter or address mode.
+        let mut ev = 0;
+        let pos = position(&t, bits(0.625, 1.0, 7.0), [0, 3, 0], &mut ev);
+        assert_eq!((pos.v, pos.layer, pos.offsets), (0.5, 1, [0, 0, 0]));
+        assert_eq!(value(sample(&t, &s, &pos, 0.0, &mut ev)), 102.0);
+        assert_eq!(ev, 0, "{s:?}");
+    }
+    // Its implicit LOD measures u's steps alone.
+    assert_eq!(lod_axes(&t), [4, 0, 0]);
+}
