@@ -128,9 +128,9 @@ pub struct Program {
 pub struct RegisterCounts {
     /// Number of `r#` temporary registers used.
     pub temps: u32,
-    /// Number of `v#` input registers used.
+    /// Number of `v#` input registers used (`vCoverage` counts as `v32`).
     pub inputs: u32,
-    /// Number of `o#` output registers used.
+    /// Number of `o#` output registers used (`oDepth` as `o32`, `oMask` as `o33`).
     pub outputs: u32,
 }
 
@@ -168,11 +168,23 @@ impl Program {
                 grow(op.ty, first(op).unwrap_or(0).saturating_add(*count));
             }
         }
-        RegisterCounts {
+        let mut counts = RegisterCounts {
             temps: c.temps.min(Limit::TempRegisters.value()),
             inputs: c.inputs.min(Limit::InputRegisters.value()),
             outputs: c.outputs.min(self.version.stage.output_registers().value()),
+        };
+        // Special registers sit past the limits, each one register.
+        for op in self.instructions.iter().flat_map(|i| &i.operands) {
+            if let Some(r) = op.ty.special_register() {
+                let n = if op.ty.is_special_input() {
+                    &mut counts.inputs
+                } else {
+                    &mut counts.outputs
+                };
+                *n = (*n).max(r + 1);
+            }
         }
+        counts
     }
 }
 
@@ -480,6 +492,30 @@ const OPERAND_NAMES: [&str; 43] = [
 ];
 
 impl OperandType {
+    /// The register a pixel program's special register stands for in dxdiff's `v#`/`o#` files
+    /// (a decision, docs/interpreter.md): past the 32 registers of either file D3D has, so that
+    /// it travels with them through inputs, outputs and verdicts. `oDepth` and its conservative
+    /// forms are `o32`, `oMask` is `o33`, `vCoverage` is `v32`.
+    pub const fn special_register(self) -> Option<u32> {
+        match self {
+            OperandType::OutputDepth
+            | OperandType::OutputDepthGreaterEqual
+            | OperandType::OutputDepthLessEqual
+            | OperandType::InputCoverageMask => Some(32),
+            OperandType::OutputCoverageMask => Some(33),
+            _ => None,
+        }
+    }
+
+    /// One past the highest register [`OperandType::special_register`] gives: register files
+    /// never need more than this (or D3D's own limit, where larger).
+    pub const SPECIAL_REGISTERS_END: u32 = 34;
+
+    /// Whether the register is read from the `v#` file ([`OperandType::special_register`]).
+    pub const fn is_special_input(self) -> bool {
+        matches!(self, OperandType::InputCoverageMask)
+    }
+
     /// The compute thread-id registers (`vThreadID`, `vThreadGroupID`, `vThreadIDInGroup`,
     /// `vThreadIDInGroupFlattened`): their values are below 2^23, so as float bits always a
     /// denormal or zero, which a compiler that knows the range folds like a zero.

@@ -4,7 +4,9 @@
 
 use std::collections::BTreeMap;
 
-use oracles::case::{BufferDesc, CaseFile, Expect, Input, Run, SamplerDesc, TextureDesc, Word};
+use oracles::case::{
+    BufferDesc, CaseFile, Expect, Input, Run, SamplerDesc, TextureDesc, Word, register_key,
+};
 use oracles::interp::{Sampler, Srv};
 
 use crate::exec::{Batch, Results};
@@ -36,7 +38,7 @@ pub fn case_of(
     let mut invocations = None;
     if batch.invocations == 1 {
         for (reg, v) in batch.invocation(k, 0).iter().enumerate() {
-            inputs.insert(format!("v{reg}"), Input::Words(Word::list(v)));
+            inputs.insert(register_key("v", reg as u32), Input::Words(Word::list(v)));
         }
     } else if batch.regs > 0 {
         invocations = Some(
@@ -46,7 +48,7 @@ pub fn case_of(
                         .invocation(k, i)
                         .iter()
                         .enumerate()
-                        .map(|(reg, v)| (format!("v{reg}"), Word::list(v)))
+                        .map(|(reg, v)| (register_key("v", reg as u32), Word::list(v)))
                         .collect()
                 })
                 .collect(),
@@ -107,7 +109,7 @@ pub fn case_of(
         let o = reference.outputs_of(rk, observe);
         for &reg in outputs {
             let v = o.get(reg).copied().unwrap_or([0; 4]);
-            expect.insert(format!("o{reg}"), Expect::bits(&v));
+            expect.insert(register_key("o", reg as u32), Expect::bits(&v));
         }
     }
     if let Some(uavs) = reference.uavs.get(rk) {

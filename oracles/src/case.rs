@@ -305,6 +305,34 @@ pub enum Compare {
     Ulp,
 }
 
+/// A pixel program's special registers by their fxc names, as case files key them: each
+/// stands for the `v#`/`o#` register [`dxbc::OperandType::special_register`] gives it.
+const SPECIAL_KEYS: [(&str, dxbc::OperandType); 3] = [
+    ("vCoverage", dxbc::OperandType::InputCoverageMask),
+    ("oDepth", dxbc::OperandType::OutputDepth),
+    ("oMask", dxbc::OperandType::OutputCoverageMask),
+];
+
+/// The key of register `reg` of the `v` or `o` file (`prefix`): `v3`, or a special register's
+/// fxc name (`vCoverage`, `oDepth`, `oMask`).
+pub fn register_key(prefix: &str, reg: u32) -> String {
+    SPECIAL_KEYS
+        .iter()
+        .find(|(name, ty)| name.starts_with(prefix) && ty.special_register() == Some(reg))
+        .map_or_else(|| format!("{prefix}{reg}"), |(name, _)| name.to_string())
+}
+
+/// The register a key of the `prefix` file names: `cb0` → 0, `v3` → 3, `oDepth` → 32.
+pub fn register_of(key: &str, prefix: &str) -> Option<u32> {
+    if let Some((_, ty)) = SPECIAL_KEYS
+        .iter()
+        .find(|(name, _)| *name == key && key.starts_with(prefix))
+    {
+        return ty.special_register();
+    }
+    key.strip_prefix(prefix)?.parse().ok()
+}
+
 /// ULP distance as the case format defines it: each word read as i32, a negative `x` mapped to
 /// `INT_MIN - x`, the difference taken in 64 bits. So +0 and -0 are 0 apart and +inf is 1 ULP
 /// from FLT_MAX.
@@ -496,6 +524,20 @@ impl CaseFile {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn special_registers_have_fxc_keys_both_ways() {
+        for (prefix, reg, key) in [
+            ("v", 3, "v3"),
+            ("v", 32, "vCoverage"),
+            ("o", 32, "oDepth"),
+            ("o", 33, "oMask"),
+        ] {
+            assert_eq!(register_key(prefix, reg), key);
+            assert_eq!(register_of(key, prefix), Some(reg));
+        }
+        assert_eq!(register_of("oDepth", "v"), None);
+    }
 
     #[test]
     fn numbers_beyond_d3d11_limits_are_refused_with_their_path() {

@@ -93,9 +93,10 @@ pub struct Observed {
     pub findings: Vec<interp::Finding>,
 }
 
-/// Parse the register number of an input or expectation key such as `cb0`, `v3`, `u1`.
+/// Parse the register number of an input or expectation key such as `cb0`, `v3`, `u1`,
+/// `oDepth` ([`crate::case::register_of`]).
 fn key_index(key: &str, prefix: &str) -> Option<u32> {
-    key.strip_prefix(prefix)?.parse().ok()
+    crate::case::register_of(key, prefix)
 }
 
 /// The `v#` registers of each invocation.

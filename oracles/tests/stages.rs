@@ -177,3 +177,29 @@ ret
     );
     check(asm, &runs);
 }
+
+#[test]
+fn special_pixel_registers_are_named_as_fxc_names_them() {
+    // vCoverage is v32, oDepth (and its conservative forms) o32, oMask o33
+    // (`dxbc::OperandType::special_register`); case files name them as fxc does.
+    let asm = "ps_5_0
+dcl_input_ps linear v0.xy
+dcl_input vCoverage
+dcl_output o0.xyzw
+dcl_output oDepthGE
+dcl_output oMask
+mov o0.xyzw, v0.xyxy
+mul oDepthGE, v0.x, l(0.5)
+and oMask, vCoverage.x, l(5)
+ret
+";
+    let runs = format!(
+        r#"[{{"id": "a", "inputs": {{"v0": [{}, {}, "0x0", "0x0"], "vCoverage": ["0x7", "0x0", "0x0", "0x0"]}},
+            "expect": {{"oDepth": {{"words": [{}, "0x0", "0x0", "0x0"], "compare": "bits"}},
+                        "oMask": {{"words": ["0x5", "0x0", "0x0", "0x0"], "compare": "bits"}}}}}}]"#,
+        f(3.0),
+        f(1.0),
+        f(1.5)
+    );
+    check(asm, &runs);
+}

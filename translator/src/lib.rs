@@ -194,7 +194,7 @@ impl Rejection {
 /// Translate a decoded shader (its signatures give the stage I/O types).
 pub fn translate(shader: &Shader, profile: Profile) -> Result<Translation, Rejection> {
     let t = emit::emit(&shader.program, &shader.signatures, profile)?;
-    validate(&t.wgsl).map_err(|e| {
+    validate_enabling(&t.wgsl, &t.manifest.enables).map_err(|e| {
         Rejection::new(
             names::UNSUPPORTED,
             format!("naga rejects the emitted WGSL: {e}"),

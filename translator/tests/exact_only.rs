@@ -75,3 +75,40 @@ fn a_1d_texture_is_bound_as_a_2d_one_a_texel_high_in_the_exact_profile_only() {
         assert!(t.wgsl.contains(", 0.5)"), "{dim}:\n{}", t.wgsl);
     }
 }
+
+#[test]
+fn pixel_system_values_are_builtins_in_the_exact_profile_only() {
+    let blob = ps(
+        "dcl_input_ps_sgv constant v1.x, primitive_id\ndcl_input_ps_siv constant v2.x, sampleIndex\ndcl_input vCoverage\ndcl_output oDepth\ndcl_output oMask\n",
+        "iadd r0.x, v1.x, v2.x\nand oMask, r0.x, vCoverage.x\nmul oDepth, v0.x, l(0.5)\nmov o0.xyzw, v0.xyzw",
+    );
+    match translate_blob(&blob, Profile::Contract) {
+        Err(TranslateError::Rejected(r)) => assert_eq!(r.catalog_id, "fail-closed/system-values"),
+        other => panic!("not refused: {other:?}"),
+    }
+    let t = translate_blob(&blob, Profile::Exact).expect("lowered");
+    for builtin in [
+        "frag_depth",
+        "sample_mask",
+        "sample_index",
+        "primitive_index",
+    ] {
+        assert!(
+            t.wgsl.contains(&format!("@builtin({builtin})")),
+            "{builtin}:\n{}",
+            t.wgsl
+        );
+    }
+    assert_eq!(t.manifest.enables, ["primitive_index"]);
+    // The special registers have no `o#`/`v#` number: the manifest names them by builtin.
+    let depth = t
+        .manifest
+        .outputs
+        .iter()
+        .find(|o| o.builtin.as_deref() == Some("frag_depth"))
+        .expect("oDepth");
+    assert_eq!(
+        (depth.register, depth.semantic.as_str()),
+        (None, "SV_Depth")
+    );
+}

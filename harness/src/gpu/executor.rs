@@ -215,7 +215,7 @@ fn prepare_stage(t: &Translation, kernel: wrap::Kernel) -> Result<(Stage, Manife
         .outputs
         .iter()
         .filter_map(|slot| {
-            let (r, comps) = slot.register(&m.outputs)?;
+            let (r, comps) = slot.register(&m.outputs, true)?;
             Some((slot.offset as usize, r, comps))
         })
         .collect();

@@ -34,13 +34,17 @@ pub type Source = (usize, std::ops::Range<usize>);
 impl Slot {
     /// The register this slot stands for, through the manifest's interfaces, and the components
     /// its words cover: from the interface mask's first component, all four for a vec4.
-    pub fn register(&self, interfaces: &[translator::manifest::Interface]) -> Option<Source> {
+    pub fn register(
+        &self,
+        interfaces: &[translator::manifest::Interface],
+        output: bool,
+    ) -> Option<Source> {
         let (register, mask) = interfaces.iter().find_map(|i| {
             let same = match self.binding.strip_prefix("location ") {
                 Some(l) => i.location.map(|x| x.to_string()).as_deref() == Some(l),
                 None => i.builtin.as_deref() == Some(self.binding.as_str()),
             };
-            same.then_some((i.register?, i.mask))
+            same.then_some((interface_register(i, output)?, i.mask))
         })?;
         let first = if self.width >= 4 {
             0
@@ -54,6 +58,22 @@ impl Slot {
     }
 }
 
+/// The `v#`/`o#` register an interface stands for: its own, or for a pixel program's special
+/// register (`frag_depth`, `sample_mask`; no `v#`/`o#` number in the manifest) the one the
+/// interpreter keeps it in (`dxbc::OperandType::special_register`).
+pub fn interface_register(i: &translator::manifest::Interface, output: bool) -> Option<u32> {
+    use dxbc::OperandType as T;
+    i.register.or_else(|| {
+        let ty = match (i.builtin.as_deref()?, output) {
+            ("frag_depth", true) => T::OutputDepth,
+            ("sample_mask", true) => T::OutputCoverageMask,
+            ("sample_mask", false) => T::InputCoverageMask,
+            _ => return None,
+        };
+        ty.special_register()
+    })
+}
+
 impl Wrapped {
     /// Where each input slot's words come from, resolved once per program.
     pub fn input_sources(
@@ -63,7 +83,7 @@ impl Wrapped {
         self.inputs
             .iter()
             .map(|slot| {
-                slot.register(inputs)
+                slot.register(inputs, false)
                     .ok_or_else(|| WrapError::NoRegister(slot.binding.clone()))
             })
             .collect()

@@ -80,6 +80,9 @@ fn system_value(builtin: &str, word: u32, quad: Option<usize>) -> [u32; 4] {
             1.0f32.to_bits(),
         ],
         ("front_facing", _) => [if word & 1 == 0 { 0 } else { u32::MAX }; 4],
+        // A sample of a 4× multisampled target, and a mask of any of its samples.
+        ("sample_index", _) => [word % 4; 4],
+        ("sample_mask", _) => [word & 0xf; 4],
         _ => [small; 4],
     }
 }
@@ -265,7 +268,7 @@ pub fn stage(
     let regs = m
         .inputs
         .iter()
-        .filter_map(|i| i.register)
+        .filter_map(|i| crate::gpu::wrap::interface_register(i, false))
         .max()
         .map_or(0, |r| r as usize + 1);
     let cbs: Vec<(u32, usize)> = m
@@ -286,7 +289,8 @@ pub fn stage(
         let start = inputs.len();
         inputs.extend((0..regs).map(|r| [w[r * 4], w[r * 4 + 1], w[r * 4 + 2], w[r * 4 + 3]]));
         for i in &m.inputs {
-            if let (Some(reg), Some(b)) = (i.register, &i.builtin)
+            if let (Some(reg), Some(b)) =
+                (crate::gpu::wrap::interface_register(i, false), &i.builtin)
                 && let Some(target) = inputs.get_mut(start + reg as usize)
             {
                 // A quad's pixels take their position from its first vector's word.

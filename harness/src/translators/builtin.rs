@@ -23,7 +23,8 @@ impl Translator for Builtin {
             reason: r.reason,
             instruction: r.instruction,
         })?;
-        translator::validate(&t.wgsl).map_err(|e| invalid_wgsl(&e, &[]))?;
+        translator::validate_enabling(&t.wgsl, &t.manifest.enables)
+            .map_err(|e| invalid_wgsl(&e, &[]))?;
         Ok(t)
     }
 

@@ -42,7 +42,7 @@ fn saved(case: &CaseFile, run: &oracles::case::Run, d: &Differential) -> CaseFil
     let mut run = run.clone();
     let mut expect = BTreeMap::new();
     for (r, v) in d.reference.outputs_of(0, 0).iter().enumerate() {
-        expect.insert(format!("o{r}"), Expect::bits(v));
+        expect.insert(oracles::case::register_key("o", r as u32), Expect::bits(v));
     }
     if let Some(uavs) = d.reference.uavs.first() {
         for (slot, v) in uavs {

@@ -412,6 +412,20 @@ impl Machine<'_> {
             }
             OperandType::InputThreadIdInGroupFlattened => fill_ids(out, &self.ids, |t| t.flattened),
             OperandType::Null => out.fill(0),
+            // `vCoverage` (and, read back, `oDepth`/`oMask`): one component of the register
+            // it stands for (`OperandType::special_register`).
+            ty if ty.special_register().is_some() => {
+                let r = ty.special_register().unwrap_or_default() as usize;
+                let file = if ty.is_special_input() {
+                    &self.inputs
+                } else {
+                    &self.outputs
+                };
+                match file.slice(r, 0) {
+                    Some(s) => out.copy_from_slice(s),
+                    None => out.fill(0),
+                }
+            }
             _ => return Err(self.unsupported(at, &format!("reading {:?}", op.ty))),
         }
         Ok(())
@@ -457,6 +471,18 @@ impl Machine<'_> {
         };
         match op.ty {
             OperandType::Null => {}
+            // `oDepth` (and its conservative forms), `oMask`: the one component of the output
+            // register each stands for (`OperandType::special_register`).
+            ty if ty.special_register().is_some() && !ty.is_special_input() => {
+                let r = ty.special_register().unwrap_or_default() as usize;
+                let Some(dst) = self.outputs.slice_mut(r, 0) else {
+                    return Err(InterpError::Unsupported {
+                        index: at,
+                        what: "register out of range".into(),
+                    });
+                };
+                store(dst);
+            }
             // `o[r0.x + n]`: written where the index is in range, dropped elsewhere.
             OperandType::Output
                 if op.indices.len() == 1 && !matches!(op.indices[0], Index::Imm32(_)) =>

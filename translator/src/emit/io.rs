@@ -305,12 +305,56 @@ fn reject_special(d: &Decl) -> Result<Option<SystemValueName>, Rejection> {
     }
 }
 
+/// A pixel program's special register in the exact profile: its WGSL builtin, type, and the
+/// semantic the manifest names (`None`: not lowered). Each lives in `v`/`o` at
+/// [`OperandType::special_register`].
+fn pixel_special(ty: OperandType) -> Option<(&'static str, &'static str, &'static str)> {
+    Some(match ty {
+        OperandType::InputCoverageMask => ("sample_mask", "u32", "SV_Coverage"),
+        OperandType::OutputDepth => ("frag_depth", "f32", "SV_Depth"),
+        // WGSL has no conservative depth: a plain depth output keeps the value, and only
+        // the promise (an optimisation) is lost.
+        OperandType::OutputDepthGreaterEqual => ("frag_depth", "f32", "SV_DepthGreaterEqual"),
+        OperandType::OutputDepthLessEqual => ("frag_depth", "f32", "SV_DepthLessEqual"),
+        OperandType::OutputCoverageMask => ("sample_mask", "u32", "SV_Coverage"),
+        _ => return None,
+    })
+}
+
+/// The special registers a pixel program declares as inputs (`outputs` false) or outputs,
+/// lowered in the exact profile: (register file index, builtin, type, semantic). The seed
+/// lowers none (`fail-closed/system-values`).
+fn pixel_specials(
+    c: &Ctx<'_>,
+    outputs: bool,
+) -> Result<Vec<(u32, &'static str, &'static str, &'static str)>, Rejection> {
+    let mut v = Vec::new();
+    for d in declarations(c, outputs) {
+        let Role::Special(ty) = d.role else { continue };
+        match (pixel_special(ty), ty.special_register()) {
+            (Some((b, t, sem)), Some(r)) if c.exact() => v.push((r, b, t, sem)),
+            _ => {
+                reject_special(&d)?;
+            }
+        }
+    }
+    Ok(v)
+}
+
 fn pixel(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
     let mut params = Vec::new();
     let mut copy = Vec::new();
     let mut ins = Vec::new();
+    for (r, builtin, ty, semantic) in pixel_specials(c, false)? {
+        params.push(format!("@builtin({builtin}) special{r}: {ty}"));
+        copy.push(format!("    v[{r}].x = special{r};"));
+        ins.push(iface(None, 1, None, Some(builtin), ty, semantic));
+    }
     let mut seen: BTreeMap<u32, Option<SystemValueName>> = BTreeMap::new();
     for d in declarations(c, false) {
+        if matches!(d.role, Role::Special(_)) {
+            continue;
+        }
         let sv = reject_special(&d)?;
         let Some(r) = d.register else { continue };
         if seen.insert(r, sv).is_some_and(|prev| prev != sv) {
@@ -357,13 +401,37 @@ fn pixel(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
                     "SV_IsFrontFace",
                 ));
             }
+            // The sample being shaded and the primitive's index, exact profile only (the seed
+            // fails closed on them).
+            Some(SystemValueName::Known(
+                sv @ (SystemValue::SampleIndex | SystemValue::PrimitiveId),
+            )) if c.exact() => {
+                let (builtin, semantic) = if sv == SystemValue::SampleIndex {
+                    ("sample_index", "SV_SampleIndex")
+                } else {
+                    c.enables.insert("primitive_index");
+                    ("primitive_index", "SV_PrimitiveID")
+                };
+                let comp = super::operand::XYZW[d.mask.trailing_zeros().min(3) as usize];
+                params.push(format!("@builtin({builtin}) in{r}: u32"));
+                copy.push(format!("    v[{r}].{comp} = in{r};"));
+                ins.push(iface(Some(r), d.mask, None, Some(builtin), "u32", semantic));
+            }
             Some(sv) => return Err(unsupported_system_value("pixel input", sv)),
         }
     }
     let mut fields = Vec::new();
     let mut ret = Vec::new();
     let mut outs = Vec::new();
+    for (r, builtin, ty, semantic) in pixel_specials(c, true)? {
+        fields.push(format!("    @builtin({builtin}) special{r}: {ty},"));
+        ret.push(format!("bitcast<{ty}>(o[{r}].x)"));
+        outs.push(iface(None, 1, None, Some(builtin), ty, semantic));
+    }
     for d in declarations(c, true) {
+        if matches!(d.role, Role::Special(_)) {
+            continue;
+        }
         let sv = reject_special(&d)?;
         let Some(r) = d.register else { continue };
         if sv.is_some() {

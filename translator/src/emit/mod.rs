@@ -165,6 +165,8 @@ pub struct Ctx<'a> {
     pub temps: u32,
     pub inputs: u32,
     pub outputs: u32,
+    /// The WGSL extensions the module enables (`primitive_index`), listed in the manifest.
+    pub enables: BTreeSet<&'static str>,
     /// Constant buffers: slot → size in vec4s.
     pub cbs: BTreeMap<u32, u32>,
     pub icb: Option<Vec<u32>>,
@@ -310,6 +312,7 @@ fn scan<'a>(
         temps: 0,
         inputs: 0,
         outputs: 0,
+        enables: BTreeSet::new(),
         cbs: BTreeMap::new(),
         icb: None,
         indexable: BTreeMap::new(),
@@ -640,6 +643,9 @@ pub fn emit(
     let mut out = String::new();
     // The profile is not named here: a program both profiles lower alike gets the same bytes,
     // so a corpus transition between profiles names only the programs whose lowering differs.
+    for e in &c.enables {
+        let _ = writeln!(out, "enable {e};");
+    }
     let _ = writeln!(out, "// dxdiff built-in translator, {}", program.version);
     if c.needs_derivative_opt_out {
         // What a divergent quad's derivative gives is D3D's undefined result either way
@@ -698,7 +704,7 @@ pub fn emit(
         bindings,
         inputs: manifest_io.0,
         outputs: manifest_io.1,
-        enables: Vec::new(),
+        enables: c.enables.iter().map(|e| e.to_string()).collect(),
     };
     Ok(Translation {
         wgsl: out,

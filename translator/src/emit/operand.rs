@@ -124,6 +124,19 @@ impl Ctx<'_> {
             OperandType::InputThreadGroupId => "vec4<u32>(group_id, 0u)".into(),
             OperandType::InputThreadIdInGroup => "vec4<u32>(thread_in_group, 0u)".into(),
             OperandType::InputThreadIdInGroupFlattened => "vec4<u32>(thread_index)".into(),
+            // The pixel program's special registers live in `v`/`o` past the numbered ones
+            // (`OperandType::special_register`); the entry point fills and returns them. The
+            // seed lowers none (`fail-closed/system-values`); the exact profile does.
+            ty if ty.special_register().is_some() && self.exact() => {
+                let r = ty.special_register().unwrap_or_default();
+                format!("{}[{r}]", if ty.is_special_input() { "v" } else { "o" })
+            }
+            ty if ty.special_register().is_some() => {
+                return Err(Rejection::new(
+                    id::SYSTEM_VALUES,
+                    format!("special register {ty:?}"),
+                ));
+            }
             other => return Err(unsupported(format!("reading {other:?}"))),
         })
     }
@@ -186,6 +199,9 @@ impl Ctx<'_> {
         match op.ty {
             OperandType::Temp => temp_component(op, comp).map(Some),
             OperandType::Output | OperandType::Input | OperandType::IndexableTemp => {
+                Ok(Some(format!("{}.{c}", self.register(op)?)))
+            }
+            ty if ty.special_register().is_some() && self.exact() => {
                 Ok(Some(format!("{}.{c}", self.register(op)?)))
             }
             OperandType::OutputDepth
