@@ -240,6 +240,24 @@ dcl_resource_{dim} (float,float,float,float) t0\n{io}dcl_output o0.xyzw\ndcl_tem
             ),
         ),
         (
+            "gather4_po",
+            program(
+                "vs",
+                "texture2d",
+                s0,
+                "gather4_po r2.xyzw, r0.xyxx, v1.zwzz, t0.xyzw, s0.y",
+            ),
+        ),
+        (
+            "gather4_po_c",
+            program(
+                "vs",
+                "texture2d",
+                c0,
+                "mul r1.x, r1.x, l(0.5)\ngather4_po_c r2.xyzw, r0.xyxx, v1.zwzz, t0.xyzw, s0.x, r1.x",
+            ),
+        ),
+        (
             "gather4_c",
             program(
                 "vs",
@@ -403,7 +421,7 @@ mod tests {
     #[test]
     fn every_sampling_program_assembles_with_its_opcode() {
         let all = sampling();
-        assert_eq!(all.len(), 29);
+        assert_eq!(all.len(), 31);
         for (name, text) in all {
             let blob = dxbc::assemble_container(&text)
                 .unwrap_or_else(|e| panic!("{name}: {e}\n{text}"))

@@ -112,3 +112,19 @@ fn pixel_system_values_are_builtins_in_the_exact_profile_only() {
         (None, "SV_Depth")
     );
 }
+
+#[test]
+fn gather4_po_moves_the_coordinate_by_its_offset_in_the_exact_profile_only() {
+    let blob = ps(
+        "dcl_sampler s0, mode_default\ndcl_resource_texture2d (float,float,float,float) t0\n",
+        "gather4_po r0.xyzw, v0.xyxx, v0.zwzz, t0.xyzw, s0.y\nmov o0.xyzw, r0.xyzw",
+    );
+    match translate_blob(&blob, Profile::Contract) {
+        Err(TranslateError::Rejected(r)) => assert_eq!(r.catalog_id, "fail-closed/texture-offsets"),
+        other => panic!("not refused: {other:?}"),
+    }
+    let t = translate_blob(&blob, Profile::Exact).expect("lowered");
+    // Six signed bits of each offset, over level 0's size, then WGSL's gather of channel 1.
+    assert!(t.wgsl.contains("<< 26u) >> 26u"), "{}", t.wgsl);
+    assert!(t.wgsl.contains("textureGather(1, t0, s0"), "{}", t.wgsl);
+}

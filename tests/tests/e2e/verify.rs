@@ -118,6 +118,8 @@ fn contract_edges_are_adapted_and_exact_needs_none() {
         "sample_c",
         "sample_c_lz",
         "gather4_c",
+        "gather4_po",
+        "gather4_po_c",
         "lod",
         "sample_l_1d",
         "sample_1d",

@@ -513,10 +513,6 @@ impl Ctx<'_> {
                 self.alu_pair(inst)
             }
             op if op.info().has(Flags::DERIVATIVE) => self.derivative(inst),
-            Gather4Po | Gather4PoC => Err(Rejection::new(
-                id::UNSUPPORTED,
-                "gather4_po (offsets from a register) is not lowered",
-            )),
             op if op.info().has(Flags::BUFFER) || op.info().has(Flags::TYPED) => self.memory(inst),
             _ if (info.kind.is_alu() || info.kind == Kind::Double) && info.dst == 1
                 || inst.opcode == Movc =>

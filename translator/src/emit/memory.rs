@@ -384,6 +384,7 @@ impl Ctx<'_> {
             Sample | SampleL | SampleB | SampleD | Gather4 | SampleC | SampleCLz | Gather4C => {
                 self.sample(inst)
             }
+            Gather4Po | Gather4PoC => self.gather_po(inst),
             Resinfo => self.resinfo(inst),
             Lod => self.lod(inst),
             op if op.info().kind == dxbc::opcodes::Kind::Atomic => self.atomic(inst),

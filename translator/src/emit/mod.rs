@@ -249,7 +249,20 @@ fn reject_stage(stage: Stage) -> Rejection {
 
 /// Whether an opcode samples by comparison.
 pub(crate) fn is_comparison(op: Opcode) -> bool {
-    matches!(op, Opcode::SampleC | Opcode::SampleCLz | Opcode::Gather4C)
+    matches!(
+        op,
+        Opcode::SampleC | Opcode::SampleCLz | Opcode::Gather4C | Opcode::Gather4PoC
+    )
+}
+
+/// The operand that names a texture instruction's `t#`: the third, or the fourth for the
+/// `gather4_po` forms, whose offset register comes before it.
+pub(crate) fn resource_operand(inst: &Instruction) -> Option<&dxbc::Operand> {
+    let at = match inst.opcode {
+        Opcode::Gather4Po | Opcode::Gather4PoC => 3,
+        _ => 2,
+    };
+    inst.operands.get(at)
 }
 
 fn first_index(inst: &Instruction) -> u32 {
@@ -324,7 +337,7 @@ fn scan<'a>(
             .instructions
             .iter()
             .filter(|i| is_comparison(i.opcode))
-            .filter_map(|i| i.operands.get(2))
+            .filter_map(resource_operand)
             .filter_map(|o| o.indices.first().and_then(dxbc::Index::immediate))
             .map(|s| s as u32)
             .collect(),

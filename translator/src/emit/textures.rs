@@ -131,9 +131,41 @@ impl Ctx<'_> {
         ))
     }
 
+    /// `gather4_po` and `gather4_po_c` (exact profile): `gather4` and `gather4_c` with the
+    /// texel offsets of a register. WGSL's gather takes constant offsets only, so the offset
+    /// (the low six bits of x and y, signed, [−32, 31]) moves the coordinate by that many level-0
+    /// texels; a gather reads level 0, and the address mode applies after the move as after
+    /// D3D's offset. The move is exact but for the coordinate's rounding, which stays within
+    /// D3D's 1/256 subtexel precision over the texel range the oracle holds exact.
+    pub(super) fn gather_po(&mut self, inst: &Instruction) -> Result<(), Rejection> {
+        if !self.exact() {
+            return Err(Rejection::new(
+                id::TEXTURE_OFFSETS,
+                "programmable offsets (gather4_po): the seed bounds offsets to immediates",
+            ));
+        }
+        let mut plain = inst.clone();
+        let offset = plain.operands.remove(2);
+        plain.opcode = if inst.opcode == Opcode::Gather4Po {
+            Opcode::Gather4
+        } else {
+            Opcode::Gather4C
+        };
+        self.sample_with(&plain, Some(&offset))
+    }
+
     /// `sample`, `sample_l`, `sample_b` and `gather4` of a 2D texture or array, with
     /// immediate offsets on 2D textures only (the seed's bounded 2D family).
     pub(super) fn sample(&mut self, inst: &Instruction) -> Result<(), Rejection> {
+        self.sample_with(inst, None)
+    }
+
+    /// [`Ctx::sample`]; a gather with `programmable` offsets ([`Ctx::gather_po`]).
+    fn sample_with(
+        &mut self,
+        inst: &Instruction,
+        programmable: Option<&Operand>,
+    ) -> Result<(), Rejection> {
         let ops = &inst.operands;
         let (slot, kind, shape) = self.texture(&ops[2])?;
         let array = shape.array();
@@ -210,7 +242,26 @@ impl Ctx<'_> {
             }
             coords.push(self.nan_as_zero(&bits));
         }
-        let uv = format!("vec{axes}<f32>({})", coords.join(", "));
+        let mut uv = format!("vec{axes}<f32>({})", coords.join(", "));
+        if let Some(op) = programmable {
+            if !matches!(shape, Shape::Plain | Shape::Array) || inst.sample_offsets().is_some() {
+                return Err(Rejection::new(
+                    id::UNSUPPORTED,
+                    "gather4_po of a texture other than 2D, or with immediate offsets too",
+                ));
+            }
+            let mut six = Vec::with_capacity(2);
+            for c in 0..2 {
+                let w = self.src(op, c, Num::Int)?;
+                six.push(format!("(bitcast<i32>(({w}) << 26u) >> 26u)"));
+            }
+            let moved = self.fresh();
+            self.line(&format!(
+                "let {moved} = {uv} + vec2<f32>(vec2<i32>({})) / vec2<f32>(textureDimensions(t{slot}));",
+                six.join(", ")
+            ));
+            uv = moved;
+        }
         // D3D rounds a float layer to the nearest integer, ties to even, and clamps it
         // (WGSL clamps the index it is given); a NaN layer selects layer 0.
         let layer = if let Some(c) = layer_component(shape) {

@@ -75,7 +75,14 @@ fn results(t: &Texture2d, f: Compare, reference: f32) -> (Texture2d, Texture2d) 
 
 impl Machine<'_> {
     /// `sample_c`, `sample_c_lz` and `gather4_c` of a 2D texture or array.
-    pub(super) fn compare_op(&mut self, inst: &Instruction, at: usize) -> Result<(), InterpError> {
+    /// `programmable`: per-lane texel offsets (`gather4_po_c`'s), in place of the immediate
+    /// ones.
+    pub(super) fn compare_op(
+        &mut self,
+        inst: &Instruction,
+        at: usize,
+        programmable: Option<&[[i8; 3]]>,
+    ) -> Result<(), InterpError> {
         let ops = &inst.operands;
         let lanes = self.lanes;
         let coords = self.lane_vec(&ops[1], Consumer::Float, at)?;
@@ -121,6 +128,7 @@ impl Machine<'_> {
                 if f32::from_bits(reference[l]).is_subnormal() {
                     raise(ev, Domain::DenormInputFlushed);
                 }
+                let offsets = programmable.map_or(offsets, |p| p[l]);
                 let pos = position(tex, [0, 1, 2].map(|c| coords[c][l]), offsets, ev);
                 let (lo, hi) = results(tex, f, r);
                 let (a, b) = match inst.opcode {

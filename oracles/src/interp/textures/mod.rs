@@ -6,7 +6,7 @@ use dxbc::{Instruction, Opcode, Operand, OperandType, ResinfoReturnType};
 
 use super::InterpError;
 use super::machine::{Consumer, Machine, source_component, write_mask};
-use super::resources::{Format, Srv, Texture2d};
+use super::resources::{Format, Srv, Texture2d, View2d};
 use super::tracked::{Access, Space};
 use crate::domain::{Domain, Events, raise};
 use crate::rules::float as fl;
@@ -56,12 +56,51 @@ impl Machine<'_> {
     }
 
     pub fn texture_op(&mut self, inst: &Instruction, at: usize) -> Result<(), InterpError> {
+        self.texture_op_offset(inst, at, None)
+    }
+
+    /// `gather4_po` and `gather4_po_c`: `gather4` and `gather4_c` with per-lane texel offsets
+    /// from a register, each the low 6 bits of its component as a signed value in [−32, 31]
+    /// (of x and y; the rest are ignored), on 2D textures and arrays only.
+    fn gather_po(&mut self, inst: &Instruction, at: usize) -> Result<(), InterpError> {
+        let mut plain = inst.clone();
+        let offset = plain.operands.remove(2);
+        plain.opcode = if inst.opcode == Opcode::Gather4Po {
+            Opcode::Gather4
+        } else {
+            Opcode::Gather4C
+        };
+        if let Some(Srv::Texture2d(t)) = self.res.srvs.get(&slot(&plain.operands[2], at)?)
+            && !matches!(t.view, View2d::Plain | View2d::Array)
+        {
+            return Err(InterpError::Unsupported {
+                index: at,
+                what: format!("`{}` of a texture other than 2D", inst.opcode.mnemonic()),
+            });
+        }
+        let words = self.lane_vec(&offset, Consumer::Int, at)?;
+        let six = |w: u32| (((w << 26) as i32) >> 26) as i8;
+        let per_lane: Vec<[i8; 3]> = (0..self.lanes)
+            .map(|l| [six(words[0][l]), six(words[1][l]), 0])
+            .collect();
+        self.texture_op_offset(&plain, at, Some(&per_lane))
+    }
+
+    /// [`Machine::texture_op`], with `programmable` per-lane offsets in place of the
+    /// immediate ones where given.
+    fn texture_op_offset(
+        &mut self,
+        inst: &Instruction,
+        at: usize,
+        programmable: Option<&[[i8; 3]]>,
+    ) -> Result<(), InterpError> {
         use Opcode::*;
         let ops = &inst.operands;
         let lanes = self.lanes;
         let active: Vec<usize> = self.active.lanes().collect();
         let offsets = inst.sample_offsets().unwrap_or([0; 3]);
         match inst.opcode {
+            Gather4Po | Gather4PoC => self.gather_po(inst, at),
             Ld => {
                 let addr = self.lane_vec(&ops[1], Consumer::Int, at)?;
                 let s = slot(&ops[2], at)?;
@@ -168,7 +207,7 @@ impl Machine<'_> {
                 }
                 Ok(())
             }
-            SampleC | SampleCLz | Gather4C => self.compare_op(inst, at),
+            SampleC | SampleCLz | Gather4C => self.compare_op(inst, at, programmable),
             Lod => self.lod_op(inst, at),
             Sample | SampleL | SampleB | SampleD | Gather4 => {
                 let coords = self.lane_vec(&ops[1], Consumer::Float, at)?;
@@ -251,6 +290,7 @@ impl Machine<'_> {
                     for &l in &active {
                         let ev = &mut self.scratch_ev[l];
                         let f = |w: u32| f32::from_bits(fl::ftz(w));
+                        let offsets = programmable.map_or(offsets, |p| p[l]);
                         let pos = position(tex, [0, 1, 2].map(|c| coords[c][l]), offsets, ev);
                         if lod_operand_filtered && f32::from_bits(lod[l]).is_subnormal() {
                             raise(ev, Domain::DenormalLodFiltered);
