@@ -157,7 +157,7 @@ and r1.x, v1.x, l(3)\nutof r1.x, r1.x\nmul r1.x, r1.x, l(0.75)\n";
 pub fn sampling() -> Vec<(&'static str, String)> {
     let program = |stage: &str, dim: &str, decls: &str, body: &str| {
         let coords = match dim {
-            "texturecube" => cube_coords(body.starts_with("gather4")),
+            "texturecube" => cube_coords(body.contains("gather4")),
             "texture3d" => VOLUME_COORDS.to_string(),
             "texture1d" | "texture1darray" => LINE_COORDS.to_string(),
             _ => COORDS.to_string(),
@@ -294,6 +294,33 @@ dcl_resource_{dim} (float,float,float,float) t0\n{io}dcl_output o0.xyzw\ndcl_tem
             ),
         ),
         (
+            "sample_c_cube",
+            program(
+                "ps",
+                "texturecube",
+                c0,
+                "mul r1.x, r1.x, l(0.5)\nsample_c r2.x, r0.xyzx, t0.xxxx, s0, r1.x",
+            ),
+        ),
+        (
+            "sample_c_lz_cube",
+            program(
+                "vs",
+                "texturecube",
+                c0,
+                "mul r1.x, r1.x, l(0.5)\nsample_c_lz r2.x, r0.xyzx, t0.xxxx, s0, r1.x",
+            ),
+        ),
+        (
+            "gather4_c_cube",
+            program(
+                "vs",
+                "texturecube",
+                c0,
+                "mul r1.x, r1.x, l(0.5)\ngather4_c r2.xyzw, r0.xyzx, t0.xyzw, s0.x, r1.x",
+            ),
+        ),
+        (
             "sample_l_3d",
             program(
                 "vs",
@@ -421,7 +448,7 @@ mod tests {
     #[test]
     fn every_sampling_program_assembles_with_its_opcode() {
         let all = sampling();
-        assert_eq!(all.len(), 31);
+        assert_eq!(all.len(), 34);
         for (name, text) in all {
             let blob = dxbc::assemble_container(&text)
                 .unwrap_or_else(|e| panic!("{name}: {e}\n{text}"))

@@ -125,6 +125,9 @@ pub enum BindingLayout {
     /// A `texture_depth_2d_array`.
     #[serde(rename = "texture_depth_2d_array")]
     TextureDepth2dArray,
+    /// A `texture_depth_cube`: a `TextureCube` the program reads by comparison.
+    #[serde(rename = "texture_depth_cube")]
+    TextureDepthCube,
     /// A texture of unstated type (vkd3d's manifests).
     #[serde(rename = "texture")]
     Texture,
@@ -161,6 +164,7 @@ impl BindingLayout {
             BindingLayout::Texture3dI32 => "texture_3d<i32>",
             BindingLayout::TextureDepth2d => "texture_depth_2d",
             BindingLayout::TextureDepth2dArray => "texture_depth_2d_array",
+            BindingLayout::TextureDepthCube => "texture_depth_cube",
             BindingLayout::Texture => "texture",
             BindingLayout::Sampler => "sampler",
             BindingLayout::SamplerComparison => "sampler_comparison",

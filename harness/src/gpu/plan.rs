@@ -79,7 +79,7 @@ impl Texel {
             L::Texture2dI32 | L::Texture2dArrayI32 | L::TextureCubeI32 | L::Texture3dI32 => {
                 Some(Texel::Sint)
             }
-            L::TextureDepth2d | L::TextureDepth2dArray => Some(Texel::Depth),
+            L::TextureDepth2d | L::TextureDepth2dArray | L::TextureDepthCube => Some(Texel::Depth),
             _ => None,
         }
     }
@@ -95,7 +95,7 @@ impl Texel {
         use BindingLayout as L;
         matches!(
             layout,
-            L::TextureCubeF32 | L::TextureCubeU32 | L::TextureCubeI32
+            L::TextureCubeF32 | L::TextureCubeU32 | L::TextureCubeI32 | L::TextureDepthCube
         )
     }
 

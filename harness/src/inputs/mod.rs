@@ -131,6 +131,7 @@ fn texture(b: &translator::manifest::Binding, seed: u64) -> Option<Srv> {
         texels::format(texel.kind(), seed)
     };
     let (layers, (w, h, levels)) = match view {
+        View2d::Cube if depth => (6, (CUBE.0, CUBE.0, 1)),
         _ if depth => (
             if view == View2d::Array { LAYERS } else { 1 },
             (TEXTURE.0, TEXTURE.1, 1),

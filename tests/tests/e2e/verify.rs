@@ -120,6 +120,8 @@ fn contract_edges_are_adapted_and_exact_needs_none() {
         "gather4_c",
         "gather4_po",
         "gather4_po_c",
+        "sample_c_cube",
+        "gather4_c_cube",
         "lod",
         "sample_l_1d",
         "sample_1d",

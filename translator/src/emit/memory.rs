@@ -91,7 +91,8 @@ pub fn declare(c: &mut Ctx<'_>, out: &mut String, bindings: &mut Vec<Binding>) {
                 let layout = match shape {
                     _ if !c.depth_textures.contains(&slot) => kind.texture_layout(shape),
                     Shape::Array => Layout::TextureDepth2dArray,
-                    // `sample()` refuses a comparison of a cube or 3D texture before this.
+                    Shape::Cube => Layout::TextureDepthCube,
+                    // `sample()` refuses a comparison of a 3D or 1D texture before this.
                     _ => Layout::TextureDepth2d,
                 };
                 let _ = writeln!(out, "@group(0) @binding({b}) var t{slot}: {layout};");

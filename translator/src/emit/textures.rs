@@ -214,10 +214,10 @@ impl Ctx<'_> {
                 "a comparison of an integer texture, or gather4_c of a channel other than red",
             ));
         }
-        if compare && !matches!(shape, Shape::Plain | Shape::Array) {
+        if compare && !matches!(shape, Shape::Plain | Shape::Array | Shape::Cube) {
             return Err(Rejection::new(
                 id::UNSUPPORTED,
-                "comparison sampling of a cube or 3D texture",
+                "comparison sampling of a 3D or 1D texture",
             ));
         }
         // A cube's address is a direction: three coordinates, each NaN read as 0 like a 2D

@@ -94,10 +94,10 @@ impl Machine<'_> {
         let active: Vec<usize> = self.active.lanes().collect();
         let mut texels = vec![[0u32; 4]; lanes];
         if let Some(Srv::Texture2d(tex)) = self.res.srvs.get(&t) {
-            if tex.cube() || tex.volume() {
+            if tex.volume() || tex.line() {
                 return Err(InterpError::Unsupported {
                     index: at,
-                    what: "comparison sampling of a cube or 3D texture".into(),
+                    what: "comparison sampling of a 3D or 1D texture".into(),
                 });
             }
             // A sampler without a function is D3D's error; the interpreter reads it as `never`
