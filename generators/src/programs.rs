@@ -258,6 +258,16 @@ dcl_resource_{dim} (float,float,float,float) t0\n{io}dcl_output o0.xyzw\ndcl_tem
             ),
         ),
         (
+            "ld_depth",
+            program(
+                "vs",
+                "texture2d",
+                c0,
+                "mul r1.x, r1.x, l(0.5)\nsample_c_lz r2.x, r0.xyxx, t0.xxxx, s0, r1.x\n\
+ftou r0.xyzw, v0.xyzw\nld r1.xyzw, r0.xyzw, t0.xyzw\nmov r2.yzw, r1.xxyw",
+            ),
+        ),
+        (
             "gather4_c",
             program(
                 "vs",
@@ -448,7 +458,7 @@ mod tests {
     #[test]
     fn every_sampling_program_assembles_with_its_opcode() {
         let all = sampling();
-        assert_eq!(all.len(), 34);
+        assert_eq!(all.len(), 35);
         for (name, text) in all {
             let blob = dxbc::assemble_container(&text)
                 .unwrap_or_else(|e| panic!("{name}: {e}\n{text}"))
@@ -464,7 +474,8 @@ mod tests {
                             .trim_end_matches("_cube")
                             .trim_end_matches("_3d")
                             .trim_end_matches("_1darray")
-                            .trim_end_matches("_1d")),
+                            .trim_end_matches("_1d")
+                            .trim_end_matches("_depth")),
                 "{name}"
             );
         }

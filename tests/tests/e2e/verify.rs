@@ -122,6 +122,7 @@ fn contract_edges_are_adapted_and_exact_needs_none() {
         "gather4_po_c",
         "sample_c_cube",
         "gather4_c_cube",
+        "ld_depth",
         "lod",
         "sample_l_1d",
         "sample_1d",

@@ -58,12 +58,6 @@ impl Ctx<'_> {
             // fxc refuses `Load` on a TextureCube: D3D has no rule to follow.
             return Err(Rejection::new(id::UNSUPPORTED, "ld of a TextureCube"));
         }
-        if self.depth_textures.contains(&slot) {
-            return Err(Rejection::new(
-                id::UNSUPPORTED,
-                "ld of a texture the program also compares",
-            ));
-        }
         let x = self.src(&ops[1], 0, Num::Uint)?;
         // A 1D address has no y: its one row is 0.
         let y = if shape.line() {
@@ -92,6 +86,12 @@ impl Ctx<'_> {
             self.load_2d(slot, layer_component(shape), (&tx, &ty, &tm, &ok), &ops[1])?
         };
         let texel = match kind {
+            // A texture the program also compares is a `texture_depth_*`, whose load is its
+            // one channel: the rest are a one-channel format's defaults (0, 0, 1), out of range
+            // too, since every depth format is one channel.
+            _ if self.depth_textures.contains(&slot) => {
+                format!("vec4<u32>(select(0u, bitcast<u32>({load}), {ok}), 0u, 0u, 0x3f800000u)")
+            }
             TexelKind::Float | TexelKind::Sint => {
                 format!("select(vec4<u32>(), bitcast<vec4<u32>>({load}), {ok})")
             }
