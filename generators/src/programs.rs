@@ -362,6 +362,24 @@ ftou r0.xyzw, v0.xyzw\nld r1.xyzw, r0.xyzw, t0.xyzw\nmov r2.yzw, r1.xxyw",
             program("ps", "texture3d", "", "resinfo r2.xyzw, l(1), t0.xyzw"),
         ),
         (
+            "sample_l_offset_array",
+            program(
+                "vs",
+                "texture2darray",
+                s0,
+                "sample_l_aoffimmi(1,-2,0) r2.xyzw, r0.xyzx, t0.xyzw, s0, r1.x",
+            ),
+        ),
+        (
+            "sample_l_offset_3d",
+            program(
+                "vs",
+                "texture3d",
+                s0,
+                "sample_l_aoffimmi(-1,2,1) r2.xyzw, r0.xyzx, t0.xyzw, s0, r1.x",
+            ),
+        ),
+        (
             "sample_l_1d",
             program(
                 "vs",
@@ -458,7 +476,7 @@ mod tests {
     #[test]
     fn every_sampling_program_assembles_with_its_opcode() {
         let all = sampling();
-        assert_eq!(all.len(), 35);
+        assert_eq!(all.len(), 37);
         for (name, text) in all {
             let blob = dxbc::assemble_container(&text)
                 .unwrap_or_else(|e| panic!("{name}: {e}\n{text}"))
@@ -475,7 +493,9 @@ mod tests {
                             .trim_end_matches("_3d")
                             .trim_end_matches("_1darray")
                             .trim_end_matches("_1d")
-                            .trim_end_matches("_depth")),
+                            .trim_end_matches("_depth")
+                            .trim_end_matches("_array")
+                            .trim_end_matches("_offset")),
                 "{name}"
             );
         }

@@ -278,21 +278,25 @@ impl Ctx<'_> {
         } else {
             String::new()
         };
+        // The seed bounds immediate offsets to plain 2D textures; WGSL takes them on arrays
+        // (not along the layer, as D3D) and 3D textures too, so the exact profile lowers
+        // those. A cube has none in either.
         let offset = match inst.sample_offsets() {
-            Some(_) if cube || shape == Shape::Volume => {
+            Some(_) if cube => {
                 return Err(Rejection::new(
                     id::TEXTURE_OFFSETS,
-                    "immediate offsets outside the 2D family (a cube or 3D texture)",
+                    "immediate offsets on a cube",
                 ));
             }
-            Some(_) if array => {
+            Some(_) if (array || shape == Shape::Volume) && !self.exact() => {
                 return Err(Rejection::new(
                     id::TEXTURE_OFFSETS,
-                    "immediate offsets on a texture array",
+                    "immediate offsets outside the 2D family (an array or 3D texture)",
                 ));
             }
             // A 1D texture takes u's offset alone (D3D ignores v's and w's).
             Some([a, _, _]) if shape.line() => format!(", vec2<i32>({a}, 0)"),
+            Some([a, b, c]) if shape == Shape::Volume => format!(", vec3<i32>({a}, {b}, {c})"),
             Some([a, b, _]) => format!(", vec2<i32>({a}, {b})"),
             None => String::new(),
         };
@@ -300,7 +304,7 @@ impl Ctx<'_> {
         if array {
             self.relies(id::ARRAY_LAYER_ROUNDING);
         }
-        if !offset.is_empty() {
+        if !offset.is_empty() && shape == Shape::Plain {
             self.relies(id::SAMPLE_OFFSETS_2D);
         }
         if self.stage == Stage::Vertex && matches!(inst.opcode, Opcode::SampleL | Opcode::SampleD) {
