@@ -330,11 +330,18 @@ pub fn plan(
                         shape.words()
                     )));
                 }
-                // 2-byte texels are held one to a word: the device takes them packed.
-                let words = if shape.format.bytes() == 2 {
+                // 1- and 2-byte texels are held one to a word: the device takes them packed.
+                let bytes = shape.format.bytes();
+                let words = if bytes < 4 {
+                    let (bits, per) = (8 * bytes as u32, 4 / bytes);
+                    let mask = (1u32 << bits) - 1;
                     words
-                        .chunks(2)
-                        .map(|p| (p[0] & 0xffff) | (p.get(1).copied().unwrap_or(0) << 16))
+                        .chunks(per)
+                        .map(|p| {
+                            p.iter()
+                                .zip(0..)
+                                .fold(0, |acc, (w, i)| acc | ((w & mask) << (bits * i)))
+                        })
                         .collect()
                 } else {
                     words
@@ -485,5 +492,56 @@ mod tests {
             ..LIMITS
         };
         assert!(plan(&m, &inputs, None, &narrow).is_err());
+    }
+
+    /// 1- and 2-byte texels, held one to a word, reach the device packed, and a 1D texture's
+    /// binding takes a texture one texel high only.
+    #[test]
+    fn narrow_texels_are_packed_for_the_device() {
+        use crate::gpu::sampled::TextureShape;
+        use oracles::interp::TexelFormat;
+        for (format, want) in [
+            (TexelFormat::R8Unorm, vec![0x0403_0201, 0x05]),
+            (TexelFormat::R16Float, vec![0x0002_0001, 0x0004_0003, 0x05]),
+            (TexelFormat::R32Float, vec![1, 2, 3, 4, 5]),
+        ] {
+            let mut t0 = binding(BindingKind::Srv, 0, 0, BindingLayout::Texture2dF32);
+            let m = Manifest {
+                bindings: vec![t0.clone()],
+                ..Manifest::default()
+            };
+            let shape = TextureShape {
+                format,
+                width: 5,
+                height: 1,
+                mips: 1,
+                layers: 1,
+                array: false,
+                cube: false,
+                volume: false,
+            };
+            let mut inputs = ComputeInputs::default();
+            inputs
+                .textures
+                .insert(0, (shape.clone(), vec![1, 2, 3, 4, 5]));
+            let p = plan(&m, &inputs, None, &LIMITS).expect("planned");
+            let bytes = p.bindings[0].bytes();
+            let words: Vec<u32> = bytes
+                .chunks(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect();
+            assert_eq!(words, want, "{}", format.name());
+            assert_eq!(shape.bytes(), 5 * format.bytes());
+            // As a 1D texture's binding it fits; two rows do not.
+            t0.texture1d = true;
+            let m = Manifest {
+                bindings: vec![t0],
+                ..Manifest::default()
+            };
+            assert!(plan(&m, &inputs, None, &LIMITS).is_ok());
+            let tall = TextureShape { height: 2, ..shape };
+            inputs.textures.insert(0, (tall, vec![0; 10]));
+            assert!(plan(&m, &inputs, None, &LIMITS).is_err());
+        }
     }
 }

@@ -146,7 +146,7 @@ impl TextureShape {
     }
 
     /// The bytes every level takes on a device: [`TextureShape::words`] in bytes, or for a
-    /// format of 2-byte texels (held one to a word) two bytes each.
+    /// narrow format (1- or 2-byte texels, held one to a word) its bytes per texel.
     pub fn bytes(&self) -> usize {
         (self.words() as usize / self.format.words()) * self.format.bytes()
     }
@@ -203,6 +203,11 @@ fn webgpu(f: TexelFormat) -> (wgpu::TextureFormat, &'static str) {
         TexelFormat::Rg11b10Float => (W::Rg11b10Ufloat, "rg11b10ufloat"),
         TexelFormat::Rg16Float => (W::Rg16Float, "rg16float"),
         TexelFormat::Rgba16Float => (W::Rgba16Float, "rgba16float"),
+        TexelFormat::R8Unorm => (W::R8Unorm, "r8unorm"),
+        TexelFormat::Rg8Unorm => (W::Rg8Unorm, "rg8unorm"),
+        TexelFormat::R16Float => (W::R16Float, "r16float"),
+        TexelFormat::R8Uint => (W::R8Uint, "r8uint"),
+        TexelFormat::R16Sint => (W::R16Sint, "r16sint"),
         TexelFormat::D16Unorm => (W::Depth16Unorm, "depth16unorm"),
     }
 }

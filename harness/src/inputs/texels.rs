@@ -25,9 +25,14 @@ fn candidates(kind: TexelKind) -> &'static [TexelFormat] {
             Rg11b10Float,
             Rg16Float,
             Rgba16Float,
+            R8Unorm,
+            Rg8Unorm,
+            R16Float,
         ],
-        TexelKind::Uint => &[Rgba32Uint, Rgba32Uint, Rg32Uint, R32Uint, Rgba8Uint],
-        TexelKind::Sint => &[Rgba32Sint, Rgba32Sint, Rg32Sint, R32Sint, Rgba8Sint],
+        TexelKind::Uint => &[Rgba32Uint, Rgba32Uint, Rg32Uint, R32Uint, Rgba8Uint, R8Uint],
+        TexelKind::Sint => &[
+            Rgba32Sint, Rgba32Sint, Rg32Sint, R32Sint, Rgba8Sint, R16Sint,
+        ],
     }
 }
 
@@ -47,6 +52,8 @@ struct Field {
 const BYTE_EDGES: &[u32] = &[0x00, 0xff, 0x80, 0x7f, 0x01, 0xfe];
 const TEN_EDGES: &[u32] = &[0, 0x3ff, 0x200, 0x1ff, 1];
 const TWO_EDGES: &[u32] = &[0, 3];
+/// 16-bit signed integers: 0, ±1, the extremes.
+const I16_EDGES: &[u32] = &[0, 1, 0xffff, 0x7fff, 0x8000];
 /// 16-bit UNORM depth: 0, 1.0, the codes either side of 0.5, the smallest and largest steps.
 const D16_EDGES: &[u32] = &[0, 0xffff, 0x8000, 0x7fff, 1, 0xfffe];
 /// 11-bit unsigned floats: 0, infinity, a NaN, the largest finite, the smallest denormal, 1.0.
@@ -81,6 +88,10 @@ fn fields(format: TexelFormat) -> Vec<Field> {
         ],
         Rg16Float | Rgba16Float => vec![f(0, 16, HALF_EDGES), f(16, 16, HALF_EDGES)],
         D16Unorm => vec![f(0, 16, D16_EDGES)],
+        R8Unorm | R8Uint => vec![f(0, 8, BYTE_EDGES)],
+        Rg8Unorm => vec![f(0, 8, BYTE_EDGES), f(8, 8, BYTE_EDGES)],
+        R16Float => vec![f(0, 16, HALF_EDGES)],
+        R16Sint => vec![f(0, 16, I16_EDGES)],
         _ => Vec::new(),
     }
 }
@@ -89,10 +100,12 @@ fn fields(format: TexelFormat) -> Vec<Field> {
 /// channel set to one of its edge values a third of the time.
 pub fn words(format: TexelFormat, texels: usize, seed: u64) -> Vec<u32> {
     let mut words = generators::values::sample(seed, texels * format.words());
-    // A 2-byte texel is held in the low half of its word: the high half is not the texture's.
-    if format.bytes() == 2 {
+    // A 1- or 2-byte texel is held in the low bits of its word: the rest is not the
+    // texture's.
+    if format.bytes() < 4 {
+        let mask = (1u32 << (8 * format.bytes())) - 1;
         for w in &mut words {
-            *w &= 0xffff;
+            *w &= mask;
         }
     }
     let fields = fields(format);

@@ -12,10 +12,9 @@ use crate::domain::{Domain, Events, raise};
 /// [`TexelFormat::ALL`] and its [`TexelFormat::name`] are made.
 macro_rules! texel_formats {
     ($($(#[$doc:meta])* $var:ident = $name:literal,)*) => {
-        /// A texture format, named by DXGI. Every format here but `D16_UNORM` has texels of 4,
-        /// 8 or 16 bytes, so a texel is one or more whole words and rows need no padding; a
-        /// `D16_UNORM` texel is held in the low half of a word of its own (see
-        /// [`TexelFormat::bytes`]).
+        /// A texture format, named by DXGI. Texels of 4, 8 or 16 bytes are one or more whole
+        /// words; a texel of 1 or 2 bytes is held in the low bits of a word of its own, and the
+        /// upload packs them (see [`TexelFormat::bytes`]).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
         pub enum TexelFormat {
             $(
@@ -60,6 +59,16 @@ texel_formats! {
     Rg11b10Float = "R11G11B10_FLOAT",
     Rg16Float = "R16G16_FLOAT",
     Rgba16Float = "R16G16B16A16_FLOAT",
+    /// One 8-bit UNORM channel.
+    R8Unorm = "R8_UNORM",
+    /// Two 8-bit UNORM channels.
+    Rg8Unorm = "R8G8_UNORM",
+    /// One half-float channel.
+    R16Float = "R16_FLOAT",
+    /// One 8-bit unsigned integer channel.
+    R8Uint = "R8_UINT",
+    /// One 16-bit signed integer channel.
+    R16Sint = "R16_SINT",
     /// A 16-bit UNORM depth format, read through its `R16_UNORM` view: the one depth format a
     /// WebGPU texture can be filled with by a copy (`depth16unorm`; `depth32float` takes no
     /// copies from a buffer). Held one texel per word, in its low 16 bits.
@@ -98,19 +107,19 @@ impl TexelFormat {
     /// What a shader reads from it.
     pub fn kind(self) -> TexelKind {
         match self {
-            Rgba32Uint | Rg32Uint | R32Uint | Rgba8Uint => TexelKind::Uint,
-            Rgba32Sint | Rg32Sint | R32Sint | Rgba8Sint => TexelKind::Sint,
+            Rgba32Uint | Rg32Uint | R32Uint | Rgba8Uint | R8Uint => TexelKind::Uint,
+            Rgba32Sint | Rg32Sint | R32Sint | Rgba8Sint | R16Sint => TexelKind::Sint,
             _ => TexelKind::Float,
         }
     }
 
-    /// Bytes a texel takes on a device: [`TexelFormat::words`] × 4, except `D16_UNORM`'s 2
-    /// (the upload packs its words' low halves).
+    /// Bytes a texel takes on a device: [`TexelFormat::words`] × 4, except the narrow
+    /// formats' 1 or 2 (the upload packs their words' low bits).
     pub fn bytes(self) -> usize {
-        if self == D16Unorm {
-            2
-        } else {
-            4 * self.words()
+        match self {
+            R8Unorm | R8Uint => 1,
+            Rg8Unorm | R16Float | R16Sint | D16Unorm => 2,
+            _ => 4 * self.words(),
         }
     }
 
@@ -141,6 +150,11 @@ impl TexelFormat {
                 | R32Sint
                 | Rg11b10Float
                 | Rg16Float
+                | R8Unorm
+                | Rg8Unorm
+                | R16Float
+                | R8Uint
+                | R16Sint
                 | D16Unorm
         )
     }
@@ -156,13 +170,15 @@ impl TexelFormat {
         let between = |c: &u32| *c != 0 && *c != 0x3f80_0000;
         let unorm = match self {
             Rgba8Unorm | Bgra8Unorm | Rgb10a2Unorm | D16Unorm => &texel[..],
+            R8Unorm => &texel[..1],
+            Rg8Unorm => &texel[..2],
             Rgba8UnormSrgb => &texel[3..],
             _ => &[],
         };
         if unorm.iter().any(between) {
             raise(ev, Domain::UnormRead);
         }
-        let narrow = matches!(self, Rg11b10Float | Rg16Float | Rgba16Float);
+        let narrow = matches!(self, Rg11b10Float | Rg16Float | Rgba16Float | R16Float);
         if narrow && texel.iter().any(|c| f32::from_bits(*c).is_nan()) {
             raise(ev, Domain::TexelNarrowNan);
         }
@@ -202,6 +218,16 @@ impl TexelFormat {
             Rg16Float => [half(w(0)), half(w(0) >> 16), 0, one],
             Rgba16Float => [half(w(0)), half(w(0) >> 16), half(w(1)), half(w(1) >> 16)],
             D16Unorm => [unorm_to_float(w(0) & 0xffff, 16), 0, 0, one],
+            R8Unorm => [unorm_to_float(byte(0), 8), 0, 0, one],
+            Rg8Unorm => [
+                unorm_to_float(byte(0), 8),
+                unorm_to_float(byte(1), 8),
+                0,
+                one,
+            ],
+            R16Float => [half(w(0)), 0, 0, one],
+            R8Uint => [byte(0), 0, 0, 1],
+            R16Sint => [(w(0) & 0xffff) as u16 as i16 as i32 as u32, 0, 0, 1],
         }
     }
 
