@@ -521,9 +521,7 @@ mod tests {
                 volume: false,
             };
             let mut inputs = ComputeInputs::default();
-            inputs
-                .textures
-                .insert(0, (shape.clone(), vec![1, 2, 3, 4, 5]));
+            inputs.textures.insert(0, (shape, vec![1, 2, 3, 4, 5]));
             let p = plan(&m, &inputs, None, &LIMITS).expect("planned");
             let bytes = p.bindings[0].bytes();
             let words: Vec<u32> = bytes
