@@ -84,7 +84,13 @@ pub fn case_of(
             format!("s{reg}"),
             Input::Sampler(SamplerDesc {
                 compare: s.compare.map(|c| c.name().to_string()),
-                filter: if s.linear { "linear" } else { "point" }.into(),
+                filter: match (s.linear, s.max_anisotropy > 1) {
+                    (true, true) => "anisotropic",
+                    (true, false) => "linear",
+                    _ => "point",
+                }
+                .into(),
+                max_anisotropy: (s.max_anisotropy > 1).then_some(s.max_anisotropy),
                 address: s.address.iter().map(|a| a.name().to_string()).collect(),
                 border: Word::list(&s.border),
                 min_lod: (s.lod_clamp.0 != Sampler::NO_LOD_CLAMP.0).then_some(s.lod_clamp.0),

@@ -256,6 +256,10 @@ pub struct SamplerDesc {
     /// A dxdiff extension, for `sample_c`, `sample_c_lz` and `gather4_c`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub compare: Option<String>,
+    /// With the filter `anisotropic` (a dxdiff extension): `MaxAnisotropy`, 2 to 16
+    /// (default 16).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_anisotropy: Option<u8>,
 }
 
 /// What one `expect` entry asks for, told apart by its JSON shape: a boolean or an object.

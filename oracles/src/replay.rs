@@ -274,8 +274,19 @@ fn texture(t: &crate::case::TextureDesc) -> Result<Texture2d, String> {
 fn sampler(s: &crate::case::SamplerDesc) -> Result<Sampler, String> {
     let linear = match s.filter.as_str() {
         "point" => false,
-        "linear" => true,
+        "linear" | "anisotropic" => true,
         other => return Err(format!("sampler filter `{other}` is not supported")),
+    };
+    // D3D11_REQ_MAXANISOTROPY: 16; an anisotropic filter takes at least 2 (default 16).
+    let max_anisotropy = match (s.filter.as_str(), s.max_anisotropy) {
+        ("anisotropic", None) => 16,
+        ("anisotropic", Some(n @ 2..=16)) => n,
+        (_, None) => 1,
+        (f, Some(n)) => {
+            return Err(format!(
+                "max_anisotropy {n} with filter `{f}`: an anisotropic filter takes 2 to 16"
+            ));
+        }
     };
     let mut address = [Address::Clamp; 3];
     for (i, a) in s.address.iter().take(3).enumerate() {
@@ -306,6 +317,7 @@ fn sampler(s: &crate::case::SamplerDesc) -> Result<Sampler, String> {
         border,
         lod_clamp: (min_lod, max_lod),
         compare,
+        max_anisotropy,
     })
 }
 
@@ -577,6 +589,32 @@ mod tests {
             ..desc(4, 2, None, &[8])
         };
         assert!(texture(&tall).is_err(), "a 1D texture is one texel high");
+    }
+
+    #[test]
+    fn an_anisotropic_filter_takes_2_to_16() {
+        let desc = |filter: &str, max_anisotropy| crate::case::SamplerDesc {
+            filter: filter.into(),
+            address: Vec::new(),
+            border: Vec::new(),
+            min_lod: None,
+            max_lod: None,
+            compare: None,
+            max_anisotropy,
+        };
+        let s = sampler(&desc("anisotropic", None)).expect("D3D's limit by default");
+        assert!(s.linear && s.max_anisotropy == 16);
+        assert_eq!(
+            sampler(&desc("anisotropic", Some(4))).map(|s| s.max_anisotropy),
+            Ok(4)
+        );
+        assert_eq!(
+            sampler(&desc("linear", None)).map(|s| s.max_anisotropy),
+            Ok(1)
+        );
+        for (f, n) in [("anisotropic", 17), ("anisotropic", 1), ("point", 4)] {
+            assert!(sampler(&desc(f, Some(n))).is_err(), "{f} {n}");
+        }
     }
 
     #[test]

@@ -130,6 +130,9 @@ struct JobBinding {
     /// A comparison sampler's function (`less-equal`).
     #[serde(skip_serializing_if = "Option::is_none")]
     compare: Option<String>,
+    /// A sampler's `maxAnisotropy`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_anisotropy: Option<u8>,
     /// Length in words.
     len: usize,
     back: bool,
@@ -182,6 +185,7 @@ fn job_bindings(plan: &Plan) -> Vec<JobBinding> {
                 filter: sampler.map(|s| if s.linear { "linear" } else { "nearest" }),
                 lod_clamp: sampler.map(|s| s.webgpu_lod_clamp()),
                 compare: sampler.and_then(|s| s.compare_name()),
+                max_anisotropy: sampler.map(|s| if s.linear { s.max_anisotropy.max(1) } else { 1 }),
                 address: sampler.map(|s| {
                     s.address.map(|a| match a {
                         oracles::interp::Address::Wrap => "repeat",

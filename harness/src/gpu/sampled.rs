@@ -47,6 +47,13 @@ pub struct SamplerState {
     /// A comparison sampler's function.
     #[serde(default)]
     pub compare: Option<oracles::interp::Compare>,
+    /// `MaxAnisotropy` (1: none), WebGPU's `maxAnisotropy`.
+    #[serde(default = "one_u8")]
+    pub max_anisotropy: u8,
+}
+
+fn one_u8() -> u8 {
+    1
 }
 
 impl SamplerState {
@@ -57,6 +64,7 @@ impl SamplerState {
             address: s.address,
             lod_clamp: [s.lod_clamp.0.to_bits(), s.lod_clamp.1.to_bits()],
             compare: s.compare,
+            max_anisotropy: s.max_anisotropy,
         }
     }
 
@@ -113,6 +121,12 @@ pub(super) fn sampler_descriptor(
         },
         lod_min_clamp: min_lod,
         lod_max_clamp: max_lod,
+        // WebGPU takes an anisotropy only with every filter linear, which is D3D's too.
+        anisotropy_clamp: if s.linear {
+            u16::from(s.max_anisotropy.max(1))
+        } else {
+            1
+        },
         compare: s.compare.map(|c| {
             use oracles::interp::Compare as C;
             match c {

@@ -224,6 +224,10 @@ pub struct Sampler {
     /// A comparison sampler's function (`D3D11_FILTER_COMPARISON_*` with its
     /// `ComparisonFunc`); `None` for a sampler that reads texels.
     pub compare: Option<Compare>,
+    /// `MaxAnisotropy` of an anisotropic filter (with `linear`), 2 to 16; 1 for point and
+    /// linear filters. An explicit-LOD sample ignores it (D3D: anisotropic filtering without
+    /// derivatives is isotropic); a sample whose LOD comes from derivatives is open.
+    pub max_anisotropy: u8,
 }
 
 /// A comparison function: whether the reference a shader gives passes against a texel
@@ -354,6 +358,7 @@ impl Default for Sampler {
             border: [0; 4],
             lod_clamp: Sampler::NO_LOD_CLAMP,
             compare: None,
+            max_anisotropy: 1,
         }
     }
 }

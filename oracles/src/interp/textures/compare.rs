@@ -154,7 +154,8 @@ impl Machine<'_> {
                                 .iter()
                                 .any(|t| sample(t, &sampler, &pos, *x, &mut scratch) != got)
                         });
-                        if differs {
+                        // An anisotropic footprint is the implementation's, as for `sample`.
+                        if differs || sampler.max_anisotropy > 1 {
                             raise(ev, Domain::FilterPrecision);
                         }
                         (got, sample(&hi, &sampler, &pos, ANY_LOD.1, ev))

@@ -70,7 +70,10 @@ fn lod_result(
     // Past ±32 levels (steps of 2^32 texels per pixel, or of 2^-32) no texture has a level
     // to tell apart, and devices' LOD arithmetic saturates or overflows there (a decision:
     // D3D states no range for `lod`'s unclamped value).
+    // Under an anisotropic filter the LOD is the footprint's minor axis's (D3D), whose shape
+    // is the implementation's.
     let open = cube
+        || sampler.max_anisotropy > 1
         || !mid.is_finite()
         || lo.is_nan()
         || hi.is_nan()
@@ -136,6 +139,17 @@ mod tests {
         let mut ev = 0;
         lod_result(Some((0.5, 1.0, 1.5)), true, &linear(), 3, &mut ev);
         assert!(entered(ev).contains(&Domain::FilterPrecision), "a cube");
+        // An anisotropic filter's LOD is its footprint's minor axis's: open.
+        let aniso = Sampler {
+            max_anisotropy: 16,
+            ..linear()
+        };
+        let mut ev = 0;
+        lod_result(Some((0.5, 1.0, 1.5)), false, &aniso, 3, &mut ev);
+        assert!(
+            entered(ev).contains(&Domain::FilterPrecision),
+            "anisotropic"
+        );
     }
 
     #[test]

@@ -304,6 +304,11 @@ impl Machine<'_> {
                         texels[l] = match quad_lods[l] {
                             _ if inst.opcode == Gather4 => gather(tex, &sampler, &pos, channel, ev),
                             Some(Some((lo, mid, hi))) => {
+                                // An anisotropic footprint along the derivatives is the
+                                // implementation's (D3D states no shape or sample count).
+                                if sampler.max_anisotropy > 1 {
+                                    raise(ev, Domain::FilterPrecision);
+                                }
                                 if inst.opcode != SampleD {
                                     raise(ev, Domain::QuadDerivative);
                                 } else if !tex.cube() && (hi.is_nan() || hi >= HUGE_LOD) {
