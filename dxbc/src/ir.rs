@@ -120,74 +120,6 @@ pub struct Program {
     pub instructions: Vec<Instruction>,
 }
 
-/// How many `r#`, `v#` and `o#` registers a program uses: the highest register any operand or
-/// `dcl_indexrange` names, plus one (and at least `dcl_temps`), never more than D3D11's limits
-/// ([`crate::limits`]): a validated program stays below them anyway, and a program built in code
-/// cannot make a consumer allocate more.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct RegisterCounts {
-    /// Number of `r#` temporary registers used.
-    pub temps: u32,
-    /// Number of `v#` input registers used (`vCoverage` counts as `v32`).
-    pub inputs: u32,
-    /// Number of `o#` output registers used (`oDepth` as `o32`, `oMask` as `o33`).
-    pub outputs: u32,
-}
-
-impl Program {
-    /// Counts the `r#`, `v#` and `o#` registers the program uses (see [`RegisterCounts`]).
-    pub fn register_counts(&self) -> RegisterCounts {
-        let mut c = RegisterCounts::default();
-        let mut grow = |ty: OperandType, n: u32| match ty {
-            OperandType::Temp => c.temps = c.temps.max(n),
-            OperandType::Input => c.inputs = c.inputs.max(n),
-            OperandType::Output => c.outputs = c.outputs.max(n),
-            _ => {}
-        };
-        for inst in &self.instructions {
-            let first = |op: &Operand| {
-                op.indices
-                    .first()
-                    .and_then(Index::immediate)
-                    .map(|v| u32::try_from(v).unwrap_or(u32::MAX))
-            };
-            if inst.opcode == Opcode::DclTemps {
-                grow(
-                    OperandType::Temp,
-                    inst.trailing.first().copied().unwrap_or(0),
-                );
-            }
-            for op in &inst.operands {
-                if let Some(r) = first(op) {
-                    grow(op.ty, r.saturating_add(1));
-                }
-            }
-            if inst.opcode == Opcode::DclIndexrange
-                && let (Some(op), Some(count)) = (inst.operands.first(), inst.trailing.first())
-            {
-                grow(op.ty, first(op).unwrap_or(0).saturating_add(*count));
-            }
-        }
-        let mut counts = RegisterCounts {
-            temps: c.temps.min(Limit::TempRegisters.value()),
-            inputs: c.inputs.min(Limit::InputRegisters.value()),
-            outputs: c.outputs.min(self.version.stage.output_registers().value()),
-        };
-        // Special registers sit past the limits, each one register.
-        for op in self.instructions.iter().flat_map(|i| &i.operands) {
-            if let Some(r) = op.ty.special_register() {
-                let n = if op.ty.is_special_input() {
-                    &mut counts.inputs
-                } else {
-                    &mut counts.outputs
-                };
-                *n = (*n).max(r + 1);
-            }
-        }
-        counts
-    }
-}
-
 /// How an instruction's length was written (only the long-table opcodes have a choice).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum LengthForm {
@@ -316,6 +248,23 @@ impl Instruction {
     /// opcode.
     pub fn field(&self, shift: u32, width: u32) -> u32 {
         (self.controls >> shift) & ((1 << width) - 1)
+    }
+
+    /// `gather4_po` and `gather4_po_c` as the `gather4`/`gather4_c` they are, their offset
+    /// operand (the third) taken out and returned beside it; `None` for another opcode.
+    pub fn without_programmable_offset(&self) -> Option<(Instruction, Operand)> {
+        let opcode = match self.opcode {
+            Opcode::Gather4Po => Opcode::Gather4,
+            Opcode::Gather4PoC => Opcode::Gather4C,
+            _ => return None,
+        };
+        let mut plain = self.clone();
+        if plain.operands.len() < 3 {
+            return None;
+        }
+        let offset = plain.operands.remove(2);
+        plain.opcode = opcode;
+        Some((plain, offset))
     }
 
     /// The `_aoffimmi(u,v,w)` texel offsets, if a sample-controls token is present.
@@ -492,30 +441,6 @@ const OPERAND_NAMES: [&str; 43] = [
 ];
 
 impl OperandType {
-    /// The register a pixel program's special register stands for in dxdiff's `v#`/`o#` files
-    /// (a decision, docs/interpreter.md): past the 32 registers of either file D3D has, so that
-    /// it travels with them through inputs, outputs and verdicts. `oDepth` and its conservative
-    /// forms are `o32`, `oMask` is `o33`, `vCoverage` is `v32`.
-    pub const fn special_register(self) -> Option<u32> {
-        match self {
-            OperandType::OutputDepth
-            | OperandType::OutputDepthGreaterEqual
-            | OperandType::OutputDepthLessEqual
-            | OperandType::InputCoverageMask => Some(32),
-            OperandType::OutputCoverageMask => Some(33),
-            _ => None,
-        }
-    }
-
-    /// One past the highest register [`OperandType::special_register`] gives: register files
-    /// never need more than this (or D3D's own limit, where larger).
-    pub const SPECIAL_REGISTERS_END: u32 = 34;
-
-    /// Whether the register is read from the `v#` file ([`OperandType::special_register`]).
-    pub const fn is_special_input(self) -> bool {
-        matches!(self, OperandType::InputCoverageMask)
-    }
-
     /// The compute thread-id registers (`vThreadID`, `vThreadGroupID`, `vThreadIDInGroup`,
     /// `vThreadIDInGroupFlattened`): their values are below 2^23, so as float bits always a
     /// denormal or zero, which a compiler that knows the range folds like a zero.

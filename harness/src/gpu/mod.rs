@@ -12,6 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 mod bound;
+mod builtins;
 mod draw;
 mod enables;
 pub mod executor;

@@ -10,11 +10,11 @@
 
 use translator::NagaError;
 
+pub use super::builtins::{interface_register, wgsl_builtin};
 pub use super::kernel::{Kernel, QUADS_PER_ROW};
 
 use naga::{
-    Binding, Block, BuiltIn, Expression, Literal, Module, ScalarKind, ShaderStage, Statement,
-    TypeInner,
+    Binding, Block, Expression, Literal, Module, ScalarKind, ShaderStage, Statement, TypeInner,
 };
 
 /// Where an interface value sits in the word records.
@@ -56,22 +56,6 @@ impl Slot {
             first..(first + self.width as usize).min(4),
         ))
     }
-}
-
-/// The `v#`/`o#` register an interface stands for: its own, or for a pixel program's special
-/// register (`frag_depth`, `sample_mask`; no `v#`/`o#` number in the manifest) the one the
-/// interpreter keeps it in (`dxbc::OperandType::special_register`).
-pub fn interface_register(i: &translator::manifest::Interface, output: bool) -> Option<u32> {
-    use dxbc::OperandType as T;
-    i.register.or_else(|| {
-        let ty = match (i.builtin.as_deref()?, output) {
-            ("frag_depth", true) => T::OutputDepth,
-            ("sample_mask", true) => T::OutputCoverageMask,
-            ("sample_mask", false) => T::InputCoverageMask,
-            _ => return None,
-        };
-        ty.special_register()
-    })
 }
 
 impl Wrapped {
@@ -212,47 +196,6 @@ fn binding_name(b: &Option<Binding>) -> String {
         Some(Binding::BuiltIn(b)) => wgsl_builtin(b),
         None => "unbound".into(),
     }
-}
-
-/// A builtin as WGSL spells it (`@builtin(sample_index)`), the one vocabulary of manifests
-/// (docs/manifest.md): a translator's manifest names its builtins as its WGSL does, whatever
-/// naga calls them. A builtin WGSL has no name for gets naga's name in snake case.
-pub fn wgsl_builtin(b: &BuiltIn) -> String {
-    let name = match b {
-        BuiltIn::Position { .. } => "position",
-        BuiltIn::FrontFacing => "front_facing",
-        BuiltIn::VertexIndex => "vertex_index",
-        BuiltIn::InstanceIndex => "instance_index",
-        BuiltIn::SampleIndex => "sample_index",
-        BuiltIn::SampleMask => "sample_mask",
-        BuiltIn::PrimitiveIndex => "primitive_index",
-        BuiltIn::FragDepth => "frag_depth",
-        BuiltIn::ClipDistances => "clip_distances",
-        BuiltIn::GlobalInvocationId => "global_invocation_id",
-        BuiltIn::LocalInvocationId => "local_invocation_id",
-        BuiltIn::LocalInvocationIndex => "local_invocation_index",
-        BuiltIn::WorkGroupId => "workgroup_id",
-        BuiltIn::NumWorkGroups => "num_workgroups",
-        BuiltIn::SubgroupSize => "subgroup_size",
-        BuiltIn::SubgroupInvocationId => "subgroup_invocation_id",
-        other => {
-            let debug = format!("{other:?}");
-            let bare = debug.split([' ', '{']).next().unwrap_or_default();
-            let mut out = String::new();
-            for (i, c) in bare.chars().enumerate() {
-                if c.is_ascii_uppercase() {
-                    if i > 0 {
-                        out.push('_');
-                    }
-                    out.push(c.to_ascii_lowercase());
-                } else {
-                    out.push(c);
-                }
-            }
-            return out;
-        }
-    };
-    name.to_string()
 }
 
 /// The name naga's WGSL writer gives a struct member (its namer appends `_` to a name that ends
@@ -728,22 +671,6 @@ pub fn wrap_as(
 
 #[cfg(test)]
 mod tests {
-
-    #[test]
-    fn builtins_are_named_as_wgsl_spells_them() {
-        assert_eq!(wgsl_builtin(&BuiltIn::SampleIndex), "sample_index");
-        assert_eq!(wgsl_builtin(&BuiltIn::PrimitiveIndex), "primitive_index");
-        assert_eq!(
-            wgsl_builtin(&BuiltIn::Position { invariant: true }),
-            "position"
-        );
-        assert_eq!(wgsl_builtin(&BuiltIn::WorkGroupId), "workgroup_id");
-        assert_eq!(wgsl_builtin(&BuiltIn::PointCoord), "point_coord");
-        assert_eq!(
-            wgsl_builtin(&BuiltIn::Barycentric { perspective: true }),
-            "barycentric"
-        );
-    }
 
     use super::*;
 

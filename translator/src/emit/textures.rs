@@ -144,12 +144,11 @@ impl Ctx<'_> {
                 "programmable offsets (gather4_po): the seed bounds offsets to immediates",
             ));
         }
-        let mut plain = inst.clone();
-        let offset = plain.operands.remove(2);
-        plain.opcode = if inst.opcode == Opcode::Gather4Po {
-            Opcode::Gather4
-        } else {
-            Opcode::Gather4C
+        let Some((plain, offset)) = inst.without_programmable_offset() else {
+            return Err(Rejection::new(
+                id::UNSUPPORTED,
+                "gather4_po without its operands",
+            ));
         };
         self.sample_with(&plain, Some(&offset))
     }

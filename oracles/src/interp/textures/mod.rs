@@ -63,12 +63,11 @@ impl Machine<'_> {
     /// from a register, each the low 6 bits of its component as a signed value in [−32, 31]
     /// (of x and y; the rest are ignored), on 2D textures and arrays only.
     fn gather_po(&mut self, inst: &Instruction, at: usize) -> Result<(), InterpError> {
-        let mut plain = inst.clone();
-        let offset = plain.operands.remove(2);
-        plain.opcode = if inst.opcode == Opcode::Gather4Po {
-            Opcode::Gather4
-        } else {
-            Opcode::Gather4C
+        let Some((plain, offset)) = inst.without_programmable_offset() else {
+            return Err(InterpError::Unsupported {
+                index: at,
+                what: "a gather4_po without its operands".into(),
+            });
         };
         if let Some(Srv::Texture2d(t)) = self.res.srvs.get(&slot(&plain.operands[2], at)?)
             && !matches!(t.view, View2d::Plain | View2d::Array)
