@@ -258,10 +258,11 @@ impl Instruction {
             Opcode::Gather4PoC => Opcode::Gather4C,
             _ => return None,
         };
-        let mut plain = self.clone();
-        if plain.operands.len() < 3 {
+        let info = self.info();
+        if self.operands.len() < (info.dst + info.src) as usize {
             return None;
         }
+        let mut plain = self.clone();
         let offset = plain.operands.remove(2);
         plain.opcode = opcode;
         Some((plain, offset))

@@ -83,11 +83,15 @@ impl OperandType {
             OperandType::OutputDepth
             | OperandType::OutputDepthGreaterEqual
             | OperandType::OutputDepthLessEqual
-            | OperandType::InputCoverageMask => Some(32),
-            OperandType::OutputCoverageMask => Some(33),
+            | OperandType::InputCoverageMask => Some(Self::SPECIAL_REGISTERS_START),
+            OperandType::OutputCoverageMask => Some(Self::SPECIAL_REGISTERS_START + 1),
             _ => None,
         }
     }
+
+    /// The first register [`OperandType::special_register`] gives: the numbered `v#` and
+    /// `o#` end before it.
+    pub const SPECIAL_REGISTERS_START: u32 = 32;
 
     /// One past the highest register [`OperandType::special_register`] gives: register files
     /// never need more than this (or D3D's own limit, where larger).

@@ -236,3 +236,27 @@ ret
     );
     check(asm, &runs);
 }
+
+#[test]
+fn a_nan_written_to_odepth_keeps_its_free_payload() {
+    // `mul` of a NaN leaves the payload free (D3D does not say which NaN): so must the
+    // special register it lands in, as any `o#`.
+    let asm = "ps_5_0
+dcl_input_ps linear v0.xy
+dcl_output o0.xyzw
+dcl_output oDepth
+mov o0.xyzw, v0.xyxy
+mul oDepth, v0.x, l(0.5)
+ret
+";
+    let blob = dxbc::assemble_container(asm).expect("assembles").to_bytes();
+    let shader = dxbc::Shader::parse(&blob).expect("parses");
+    let json = r#"{"format": "dxdiff-case/1", "name": "t", "dxbc": "00", "runs": [
+        {"id": "a", "inputs": {"v0": ["0x7fc01234", "0x0", "0x0", "0x0"]}, "expect": {}}]}"#;
+    let case = CaseFile::parse(json).expect("case parses");
+    let seen =
+        oracles::replay::observe(&shader.program, &case.runs[0], DEFAULT_BUDGET).expect("runs");
+    assert!(oracles::rules::float::is_nan(seen.outputs[32][0]));
+    assert!(seen.free_outputs[32][0], "oDepth's NaN payload is free");
+    assert!(!seen.free_outputs[0][0], "a moved NaN keeps its payload");
+}

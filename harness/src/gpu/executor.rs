@@ -168,6 +168,7 @@ fn compute_inputs(res: &Resources, with_cbs: bool) -> Result<ComputeInputs, Skip
                     array: t.array(),
                     cube: t.cube(),
                     volume: t.volume(),
+                    line: t.line(),
                 };
                 let words = t.mips.iter().flatten().copied().collect();
                 inputs.textures.insert(*slot, (shape, words));

@@ -310,10 +310,12 @@ pub fn plan(
                     Texel::is_cube(&b.layout),
                     Texel::is_volume(&b.layout),
                 );
-                // A 1D texture's binding reads the row at v = 0.5: one texel high, or the
-                // device reads another row than the interpreter.
+                // A 1D texture's binding reads the row at v = 0.5 and its layer from y: only a
+                // 1D texture (one texel high) fits it, and a 1D texture fits only it, or the
+                // device and the interpreter address different texels.
                 if view != (shape.array, shape.cube, shape.volume)
-                    || (b.texture1d && shape.height != 1)
+                    || b.texture1d != shape.line
+                    || (shape.line && shape.height != 1)
                 {
                     return Err(GpuError::Unfeedable(format!(
                         "t{} is declared `{}` and its texture is a {} view",
@@ -519,6 +521,7 @@ mod tests {
                 array: false,
                 cube: false,
                 volume: false,
+                line: false,
             };
             let mut inputs = ComputeInputs::default();
             inputs.textures.insert(0, (shape, vec![1, 2, 3, 4, 5]));
@@ -530,16 +533,24 @@ mod tests {
                 .collect();
             assert_eq!(words, want, "{}", format.name());
             assert_eq!(shape.bytes(), 5 * format.bytes());
-            // As a 1D texture's binding it fits; two rows do not.
+            // A 2D texture does not fit a 1D texture's binding; a 1D texture fits it, and only
+            // it; two rows are no 1D texture.
             t0.texture1d = true;
-            let m = Manifest {
+            let m1 = Manifest {
                 bindings: vec![t0],
                 ..Manifest::default()
             };
-            assert!(plan(&m, &inputs, None, &LIMITS).is_ok());
-            let tall = TextureShape { height: 2, ..shape };
-            inputs.textures.insert(0, (tall, vec![0; 10]));
+            assert!(plan(&m1, &inputs, None, &LIMITS).is_err());
+            let line = TextureShape {
+                line: true,
+                ..shape
+            };
+            inputs.textures.insert(0, (line, vec![1, 2, 3, 4, 5]));
+            assert!(plan(&m1, &inputs, None, &LIMITS).is_ok());
             assert!(plan(&m, &inputs, None, &LIMITS).is_err());
+            let tall = TextureShape { height: 2, ..line };
+            inputs.textures.insert(0, (tall, vec![0; 10]));
+            assert!(plan(&m1, &inputs, None, &LIMITS).is_err());
         }
     }
 }

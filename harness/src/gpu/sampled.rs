@@ -28,6 +28,10 @@ pub struct TextureShape {
     /// A 3D texture (`texture_3d`): `layers` is its depth, halving per level.
     #[serde(default)]
     pub volume: bool,
+    /// A 1D texture (or 1D array) the interpreter addresses by u alone: a 2D texture one texel
+    /// high to the device, bound only where the manifest says `texture1d`.
+    #[serde(default)]
+    pub line: bool,
 }
 
 fn one() -> u32 {

@@ -12,7 +12,7 @@ use dxbc::opcodes::Flags;
 use dxbc::{Instruction, Modifier, Opcode, Operand, OperandType};
 
 use super::machine::{Consumer, Machine, write_mask};
-use super::tracked::Space;
+use super::tracked::{Space, imm_index};
 use crate::rules::float::is_nan;
 
 /// Whether `op` leaves the payload of a NaN result undefined in D3D (the one place the rule is
@@ -50,13 +50,6 @@ pub fn frees_nan_inst(inst: &Instruction) -> bool {
                     .iter()
                     .any(|o| o.modifier != Modifier::None)
         })
-}
-
-fn imm_index(op: &Operand) -> Option<usize> {
-    match op.indices.first() {
-        Some(dxbc::Index::Imm32(r)) if op.indices.len() == 1 => Some(*r as usize),
-        _ => None,
-    }
 }
 
 /// Per destination operand and component, the flags a copy carries from its sources.
@@ -196,7 +189,7 @@ impl Machine<'_> {
                 }
                 let file = match d.ty {
                     OperandType::Temp => &self.temps,
-                    OperandType::Output => &self.outputs,
+                    ty if super::tracked::is_output(ty) => &self.outputs,
                     _ => continue,
                 };
                 let (Some(values), Some(flags)) =

@@ -55,11 +55,15 @@ impl Machine<'_> {
         regs: &[u64],
         at: usize,
     ) -> Vec<bool> {
+        // The numbered registers only: the special ones kept past them (`oDepth` as `o32`)
+        // are no `o[...]` or `v[...]` a relative index may reach.
+        let numbered = dxbc::OperandType::SPECIAL_REGISTERS_START as usize;
         let file = if ty == OperandType::Output {
             self.outputs.regs()
         } else {
             self.inputs.regs()
-        };
+        }
+        .min(numbered);
         let base = index.immediate().unwrap_or(0);
         let (lo, hi, declared) = self.index_bounds(ty, base, file);
         let inside: Vec<bool> = regs.iter().map(|r| (lo..hi).contains(r)).collect();

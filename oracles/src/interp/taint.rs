@@ -15,6 +15,7 @@ use dxbc::opcodes::Flags;
 use dxbc::{Instruction, Opcode, Operand, OperandType};
 
 use super::machine::{Machine, source_component, write_mask};
+use super::tracked::imm_index;
 use crate::domain::Domain;
 
 /// Ops whose result is within a band rather than exact.
@@ -34,13 +35,6 @@ fn unbounded(op: Opcode, k: usize) -> bool {
 /// Ops that carry a difference on continuously (the program's band covers what they do).
 fn continuous(op: Opcode) -> bool {
     op.info().has(Flags::CONTINUOUS)
-}
-
-fn imm_index(op: &Operand) -> Option<usize> {
-    match op.indices.first() {
-        Some(dxbc::Index::Imm32(r)) if op.indices.len() == 1 => Some(*r as usize),
-        _ => None,
-    }
 }
 
 /// The components an instruction reads of each source for its result.
@@ -130,11 +124,12 @@ impl Machine<'_> {
             }
         }
         let value = match op.ty {
-            OperandType::Temp | OperandType::Output => imm_index(op).is_some_and(|r| {
-                comps
-                    .iter()
-                    .any(|c| t.reg(op.ty, r, source_component(op, *c), lane))
-            }),
+            ty if ty == OperandType::Temp || super::tracked::is_output(ty) => imm_index(op)
+                .is_some_and(|r| {
+                    comps
+                        .iter()
+                        .any(|c| t.reg(op.ty, r, source_component(op, *c), lane))
+                }),
             OperandType::IndexableTemp => t.indexable[lane],
             OperandType::ThreadGroupSharedMemory
             | OperandType::UnorderedAccessView
@@ -235,7 +230,7 @@ impl Machine<'_> {
         for d in dsts {
             let m = write_mask(d);
             match d.ty {
-                OperandType::Temp | OperandType::Output => {
+                ty if ty == OperandType::Temp || super::tracked::is_output(ty) => {
                     if let Some(r) = imm_index(d) {
                         for &l in &lanes {
                             for c in 0..4 {

@@ -20,6 +20,24 @@ pub struct RegisterFlags {
     lanes: usize,
 }
 
+/// Whether `ty` writes the `o#` file: `o#` itself, or a special output register kept there
+/// (`oDepth`, `oMask`: `OperandType::special_register`).
+pub(super) fn is_output(ty: OperandType) -> bool {
+    ty == OperandType::Output || (ty.special_register().is_some() && !ty.is_special_input())
+}
+
+/// The register an operand with one immediate index names, or a special register's
+/// (`OperandType::special_register`); `None` for a relative or multi-dimensional one.
+pub(super) fn imm_index(op: &dxbc::Operand) -> Option<usize> {
+    if let Some(r) = op.ty.special_register() {
+        return Some(r as usize);
+    }
+    match op.indices.first() {
+        Some(dxbc::Index::Imm32(r)) if op.indices.len() == 1 => Some(*r as usize),
+        _ => None,
+    }
+}
+
 impl RegisterFlags {
     /// All clear, for `temps` and `outputs` registers of `lanes` lanes.
     pub fn new(temps: usize, outputs: usize, lanes: usize) -> RegisterFlags {
@@ -33,7 +51,7 @@ impl RegisterFlags {
     fn file(&self, ty: OperandType) -> Option<&Vec<bool>> {
         match ty {
             OperandType::Temp => Some(&self.temps),
-            OperandType::Output => Some(&self.outputs),
+            ty if is_output(ty) => Some(&self.outputs),
             _ => None,
         }
     }
@@ -60,7 +78,7 @@ impl RegisterFlags {
         let base = (reg * 4 + comp) * n;
         let file = match ty {
             OperandType::Temp => &mut self.temps,
-            OperandType::Output => &mut self.outputs,
+            ty if is_output(ty) => &mut self.outputs,
             _ => return None,
         };
         file.get_mut(base..base + n)

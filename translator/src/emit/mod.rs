@@ -73,6 +73,8 @@ pub const EXACT_CLAIMS: &[&str] = &[
     id::SINCOS_RANGE,
     id::EXP_RANGE,
     id::CANCELLATION,
+    // WGSL reads no sampler state: `lod` clamps to the texture's levels only.
+    id::LOD_SAMPLER_CLAMP,
 ];
 
 /// How a buffer-like register is viewed.

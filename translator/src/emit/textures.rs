@@ -19,7 +19,7 @@ impl Ctx<'_> {
                 Some(View::Texture(k, shape)) => Ok((s, *k, *shape)),
                 _ => Err(Rejection::new(
                     id::UNKNOWN_TEXTURE_DIMENSION,
-                    "not a 2D texture, 2D texture array, cube or 3D texture",
+                    "not a 1D, 2D or 3D texture, texture array or cube",
                 )),
             },
             _ => Err(Rejection::new(id::UNSUPPORTED, "texture access to a UAV")),
@@ -153,8 +153,9 @@ impl Ctx<'_> {
         self.sample_with(&plain, Some(&offset))
     }
 
-    /// `sample`, `sample_l`, `sample_b` and `gather4` of a 2D texture or array, with
-    /// immediate offsets on 2D textures only (the seed's bounded 2D family).
+    /// The sample family and gathers (comparisons included) of every texture shape, with
+    /// immediate offsets on 2D textures (the seed's bounded 2D family) and, in the exact
+    /// profile, on 1D, array and 3D textures too.
     pub(super) fn sample(&mut self, inst: &Instruction) -> Result<(), Rejection> {
         self.sample_with(inst, None)
     }

@@ -74,7 +74,7 @@ fn results(t: &Texture2d, f: Compare, reference: f32) -> (Texture2d, Texture2d) 
 }
 
 impl Machine<'_> {
-    /// `sample_c`, `sample_c_lz` and `gather4_c` of a 2D texture or array.
+    /// `sample_c`, `sample_c_lz` and `gather4_c` of a 2D texture, array or cube.
     /// `programmable`: per-lane texel offsets (`gather4_po_c`'s), in place of the immediate
     /// ones.
     pub(super) fn compare_op(

@@ -43,7 +43,7 @@ pub(super) fn lod_probes(lo: f32, hi: f32, levels: usize) -> Vec<f32> {
 }
 
 /// Where one sample is taken: normalised (u, v), and w for a 3D texture, the layer (or cube
-/// face) already selected, and the immediate texel offsets. f64, so a cube's face coordinates
+/// face) already selected, and the texel offsets (immediate, or a `gather4_po`'s per lane). f64, so a cube's face coordinates
 /// lose nothing.
 pub(super) struct Coords {
     pub(super) u: f64,
