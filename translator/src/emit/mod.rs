@@ -249,6 +249,12 @@ fn reject_stage(stage: Stage) -> Rejection {
     )
 }
 
+/// A refusal of a resource dimension under `entry`, named as fxc names it.
+fn dimension_refused(entry: &'static str, d: Dim, note: &str) -> Rejection {
+    let name = dxbc::names::name(dxbc::names::RESOURCE_DIMENSIONS, d.number()).unwrap_or("unknown");
+    Rejection::new(entry, format!("resource dimension {name}{note}"))
+}
+
 /// Whether an opcode samples by comparison.
 pub(crate) fn is_comparison(op: Opcode) -> bool {
     matches!(
@@ -420,13 +426,10 @@ fn scan<'a>(
                     // exact profile binds a 1D texture as a 2D one, one texel high; the seed
                     // knows no 1D lowering, so the contract profile fails closed on it.
                     d @ (Dim::Texture1d | Dim::Texture1dArray) if profile != Profile::Exact => {
-                        return Err(fail(Rejection::new(
+                        return Err(fail(dimension_refused(
                             id::UNKNOWN_TEXTURE_DIMENSION,
-                            format!(
-                                "resource dimension {} (the exact profile lowers it)",
-                                dxbc::names::name(dxbc::names::RESOURCE_DIMENSIONS, d.number())
-                                    .unwrap_or("unknown")
-                            ),
+                            d,
+                            " (the exact profile lowers it)",
                         )));
                     }
                     d @ (Dim::Texture2d
@@ -453,24 +456,14 @@ fn scan<'a>(
                     // The seed fails closed on multisampled and cube-array textures; the other
                     // dimensions are lowerable but not lowered here yet.
                     d @ (Dim::Texture2dMs | Dim::Texture2dMsArray | Dim::TextureCubeArray) => {
-                        return Err(fail(Rejection::new(
+                        return Err(fail(dimension_refused(
                             id::UNKNOWN_TEXTURE_DIMENSION,
-                            format!(
-                                "resource dimension {}",
-                                dxbc::names::name(dxbc::names::RESOURCE_DIMENSIONS, d.number())
-                                    .unwrap_or("unknown")
-                            ),
+                            d,
+                            "",
                         )));
                     }
                     d => {
-                        return Err(fail(Rejection::new(
-                            id::UNSUPPORTED,
-                            format!(
-                                "resource dimension {}",
-                                dxbc::names::name(dxbc::names::RESOURCE_DIMENSIONS, d.number())
-                                    .unwrap_or("unknown")
-                            ),
-                        )));
+                        return Err(fail(dimension_refused(id::UNSUPPORTED, d, "")));
                     }
                 };
                 c.srvs.insert(first_index(inst), view);
