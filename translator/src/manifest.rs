@@ -218,6 +218,44 @@ pub struct Binding {
     pub texture1d: bool,
 }
 
+/// A pixel program's special registers, which have no `v#`/`o#` number, as a manifest names
+/// them: the register, its WGSL builtin and type, and its D3D semantic. One table for the
+/// built-in translator's lowering and for the harness's reading of any manifest (the first row
+/// of a builtin is the one it reads back). WGSL has no conservative depth: `oDepthGE` and
+/// `oDepthLE` are plain depth outputs, which keep the value and lose only the promise.
+pub const SPECIAL_BUILTINS: &[(dxbc::OperandType, &str, &str, &str)] = &[
+    (
+        dxbc::OperandType::InputCoverageMask,
+        "sample_mask",
+        "u32",
+        "SV_Coverage",
+    ),
+    (
+        dxbc::OperandType::OutputDepth,
+        "frag_depth",
+        "f32",
+        "SV_Depth",
+    ),
+    (
+        dxbc::OperandType::OutputDepthGreaterEqual,
+        "frag_depth",
+        "f32",
+        "SV_DepthGreaterEqual",
+    ),
+    (
+        dxbc::OperandType::OutputDepthLessEqual,
+        "frag_depth",
+        "f32",
+        "SV_DepthLessEqual",
+    ),
+    (
+        dxbc::OperandType::OutputCoverageMask,
+        "sample_mask",
+        "u32",
+        "SV_Coverage",
+    ),
+];
+
 /// A stage input or output register.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Interface {

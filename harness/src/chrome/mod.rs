@@ -132,7 +132,7 @@ struct JobBinding {
     compare: Option<String>,
     /// A sampler's `maxAnisotropy`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    max_anisotropy: Option<u8>,
+    max_anisotropy: Option<u16>,
     /// Length in words.
     len: usize,
     back: bool,
@@ -185,7 +185,7 @@ fn job_bindings(plan: &Plan) -> Vec<JobBinding> {
                 filter: sampler.map(|s| if s.linear { "linear" } else { "nearest" }),
                 lod_clamp: sampler.map(|s| s.webgpu_lod_clamp()),
                 compare: sampler.and_then(|s| s.compare_name()),
-                max_anisotropy: sampler.map(|s| if s.linear { s.max_anisotropy.max(1) } else { 1 }),
+                max_anisotropy: sampler.map(|s| s.webgpu_anisotropy()),
                 address: sampler.map(|s| {
                     s.address.map(|a| match a {
                         oracles::interp::Address::Wrap => "repeat",

@@ -48,15 +48,12 @@ pub fn wgsl_builtin(b: &BuiltIn) -> String {
 /// register (`frag_depth`, `sample_mask`; no `v#`/`o#` number in the manifest) the one the
 /// interpreter keeps it in (`dxbc::OperandType::special_register`).
 pub fn interface_register(i: &translator::manifest::Interface, output: bool) -> Option<u32> {
-    use dxbc::OperandType as T;
     i.register.or_else(|| {
-        let ty = match (i.builtin.as_deref()?, output) {
-            ("frag_depth", true) => T::OutputDepth,
-            ("sample_mask", true) => T::OutputCoverageMask,
-            ("sample_mask", false) => T::InputCoverageMask,
-            _ => return None,
-        };
-        ty.special_register()
+        let builtin = i.builtin.as_deref()?;
+        translator::manifest::SPECIAL_BUILTINS
+            .iter()
+            .find(|(ty, b, ..)| *b == builtin && ty.is_special_input() != output)
+            .and_then(|(ty, ..)| ty.special_register())
     })
 }
 
@@ -77,6 +74,35 @@ mod tests {
         assert_eq!(
             wgsl_builtin(&BuiltIn::Barycentric { perspective: true }),
             "barycentric"
+        );
+    }
+
+    #[test]
+    fn special_builtins_read_back_from_their_registers() {
+        let iface = |register, builtin: &str| translator::manifest::Interface {
+            register,
+            mask: 1,
+            location: None,
+            builtin: Some(builtin.into()),
+            wgsl_type: "u32".into(),
+            semantic: String::new(),
+        };
+        assert_eq!(
+            interface_register(&iface(None, "frag_depth"), true),
+            Some(32)
+        );
+        assert_eq!(
+            interface_register(&iface(None, "sample_mask"), true),
+            Some(33)
+        );
+        assert_eq!(
+            interface_register(&iface(None, "sample_mask"), false),
+            Some(32)
+        );
+        assert_eq!(interface_register(&iface(None, "frag_depth"), false), None);
+        assert_eq!(
+            interface_register(&iface(Some(3), "position"), false),
+            Some(3)
         );
     }
 }

@@ -77,6 +77,16 @@ impl SamplerState {
         self.compare.map(|c| c.name().replace('_', "-"))
     }
 
+    /// Its `maxAnisotropy` as WebGPU takes it: only with every filter linear, as D3D's
+    /// anisotropic filter is; 1 otherwise.
+    pub fn webgpu_anisotropy(&self) -> u16 {
+        if self.linear {
+            u16::from(self.max_anisotropy.max(1))
+        } else {
+            1
+        }
+    }
+
     /// Its `MinLOD`/`MaxLOD` as WebGPU's `lodMinClamp`/`lodMaxClamp`, which lie in [0, 32]:
     /// D3D's unbounded defaults clamp the same once the texture's own levels (at most 15 here)
     /// apply.
@@ -125,12 +135,7 @@ pub(super) fn sampler_descriptor(
         },
         lod_min_clamp: min_lod,
         lod_max_clamp: max_lod,
-        // WebGPU takes an anisotropy only with every filter linear, which is D3D's too.
-        anisotropy_clamp: if s.linear {
-            u16::from(s.max_anisotropy.max(1))
-        } else {
-            1
-        },
+        anisotropy_clamp: s.webgpu_anisotropy(),
         compare: s.compare.map(|c| {
             use oracles::interp::Compare as C;
             match c {

@@ -309,16 +309,10 @@ fn reject_special(d: &Decl) -> Result<Option<SystemValueName>, Rejection> {
 /// semantic the manifest names (`None`: not lowered). Each lives in `v`/`o` at
 /// [`OperandType::special_register`].
 fn pixel_special(ty: OperandType) -> Option<(&'static str, &'static str, &'static str)> {
-    Some(match ty {
-        OperandType::InputCoverageMask => ("sample_mask", "u32", "SV_Coverage"),
-        OperandType::OutputDepth => ("frag_depth", "f32", "SV_Depth"),
-        // WGSL has no conservative depth: a plain depth output keeps the value, and only
-        // the promise (an optimisation) is lost.
-        OperandType::OutputDepthGreaterEqual => ("frag_depth", "f32", "SV_DepthGreaterEqual"),
-        OperandType::OutputDepthLessEqual => ("frag_depth", "f32", "SV_DepthLessEqual"),
-        OperandType::OutputCoverageMask => ("sample_mask", "u32", "SV_Coverage"),
-        _ => return None,
-    })
+    crate::manifest::SPECIAL_BUILTINS
+        .iter()
+        .find(|(t, ..)| *t == ty)
+        .map(|&(_, builtin, wgsl, semantic)| (builtin, wgsl, semantic))
 }
 
 /// The special registers a pixel program declares as inputs (`outputs` false) or outputs,
@@ -326,15 +320,15 @@ fn pixel_special(ty: OperandType) -> Option<(&'static str, &'static str, &'stati
 /// lowers none (`fail-closed/system-values`).
 fn pixel_specials(
     c: &Ctx<'_>,
-    outputs: bool,
+    decls: &[Decl],
 ) -> Result<Vec<(u32, &'static str, &'static str, &'static str)>, Rejection> {
     let mut v = Vec::new();
-    for d in declarations(c, outputs) {
+    for d in decls {
         let Role::Special(ty) = d.role else { continue };
         match (pixel_special(ty), ty.special_register()) {
             (Some((b, t, sem)), Some(r)) if c.exact() => v.push((r, b, t, sem)),
             _ => {
-                reject_special(&d)?;
+                reject_special(d)?;
             }
         }
     }
@@ -345,13 +339,14 @@ fn pixel(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
     let mut params = Vec::new();
     let mut copy = Vec::new();
     let mut ins = Vec::new();
-    for (r, builtin, ty, semantic) in pixel_specials(c, false)? {
+    let decls_in = declarations(c, false);
+    for (r, builtin, ty, semantic) in pixel_specials(c, &decls_in)? {
         params.push(format!("@builtin({builtin}) special{r}: {ty}"));
         copy.push(format!("    v[{r}].x = special{r};"));
         ins.push(iface(None, 1, None, Some(builtin), ty, semantic));
     }
     let mut seen: BTreeMap<u32, Option<SystemValueName>> = BTreeMap::new();
-    for d in declarations(c, false) {
+    for d in decls_in {
         if matches!(d.role, Role::Special(_)) {
             continue;
         }
@@ -423,12 +418,13 @@ fn pixel(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
     let mut fields = Vec::new();
     let mut ret = Vec::new();
     let mut outs = Vec::new();
-    for (r, builtin, ty, semantic) in pixel_specials(c, true)? {
+    let decls_out = declarations(c, true);
+    for (r, builtin, ty, semantic) in pixel_specials(c, &decls_out)? {
         fields.push(format!("    @builtin({builtin}) special{r}: {ty},"));
         ret.push(format!("bitcast<{ty}>(o[{r}].x)"));
         outs.push(iface(None, 1, None, Some(builtin), ty, semantic));
     }
-    for d in declarations(c, true) {
+    for d in decls_out {
         if matches!(d.role, Role::Special(_)) {
             continue;
         }

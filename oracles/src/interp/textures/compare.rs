@@ -116,6 +116,10 @@ impl Machine<'_> {
                     what: "a comparison through a sampler without a comparison function".into(),
                 });
             };
+            // The textures of comparison results, once per distinct reference: building them
+            // reads every texel, and a batch's lanes share few references.
+            let mut built: std::collections::HashMap<u32, (Texture2d, Texture2d)> =
+                std::collections::HashMap::new();
             for &l in &active {
                 let ev = &mut self.scratch_ev[l];
                 let f32_of = |w: u32| f32::from_bits(fl::ftz(w));
@@ -130,27 +134,29 @@ impl Machine<'_> {
                 }
                 let offsets = programmable.map_or(offsets, |p| p[l]);
                 let pos = position(tex, [0, 1, 2].map(|c| coords[c][l]), offsets, ev);
-                let (lo, hi) = results(tex, f, r);
+                let (lo, hi) = &*built
+                    .entry(r.to_bits())
+                    .or_insert_with(|| results(tex, f, r));
                 let (a, b) = match inst.opcode {
                     // The comparisons of the footprint's texels: channel 0 of the results.
                     Opcode::Gather4C => (
-                        gather(&lo, &sampler, &pos, 0, ev),
-                        gather(&hi, &sampler, &pos, 0, ev),
+                        gather(lo, &sampler, &pos, 0, ev),
+                        gather(hi, &sampler, &pos, 0, ev),
                     ),
                     Opcode::SampleCLz => (
-                        sample(&lo, &sampler, &pos, 0.0, ev),
-                        sample(&hi, &sampler, &pos, 0.0, ev),
+                        sample(lo, &sampler, &pos, 0.0, ev),
+                        sample(hi, &sampler, &pos, 0.0, ev),
                     ),
                     // `sample_c`'s LOD comes from the quad; the interpreter takes any level,
                     // so the lane is exact where every level agrees (a shadow map has one).
                     _ => {
-                        let got = sample(&lo, &sampler, &pos, ANY_LOD.1, ev);
+                        let got = sample(lo, &sampler, &pos, ANY_LOD.1, ev);
                         let mut scratch = 0;
                         let levels = tex.mips.len();
                         // Both textures at every level: an open texel of another level passes
                         // in the second only.
                         let differs = lod_probes(ANY_LOD.0, ANY_LOD.2, levels).iter().any(|x| {
-                            [&lo, &hi]
+                            [lo, hi]
                                 .iter()
                                 .any(|t| sample(t, &sampler, &pos, *x, &mut scratch) != got)
                         });
@@ -158,7 +164,7 @@ impl Machine<'_> {
                         if differs || sampler.max_anisotropy > 1 {
                             raise(ev, Domain::FilterPrecision);
                         }
-                        (got, sample(&hi, &sampler, &pos, ANY_LOD.1, ev))
+                        (got, sample(hi, &sampler, &pos, ANY_LOD.1, ev))
                     }
                 };
                 if a != b {

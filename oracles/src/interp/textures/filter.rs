@@ -386,9 +386,13 @@ pub(super) fn touched(i0: i64, n: u32, mode: Address) -> Vec<i64> {
 /// The LOD a sample takes: clamped to the sampler's `MinLOD`/`MaxLOD`, then to the texture's
 /// `levels` (FS §7.18.11). `lod`'s clamped result is this too.
 pub(super) fn clamp_lod(lod: f32, s: &Sampler, levels: usize) -> f32 {
-    let last = levels.saturating_sub(1) as f32;
     let (min_lod, max_lod) = s.lod_clamp;
-    lod.max(min_lod).min(max_lod).clamp(0.0, last)
+    clamp_to_levels(lod.max(min_lod).min(max_lod), levels)
+}
+
+/// An LOD clamped to a texture's `levels` alone, the last step of [`clamp_lod`].
+pub(super) fn clamp_to_levels(lod: f32, levels: usize) -> f32 {
+    lod.clamp(0.0, levels.saturating_sub(1) as f32)
 }
 
 /// `sample_l` (and the compute-stage forms of `sample` and `sample_b`) of a 2D texture or

@@ -7,7 +7,7 @@ use dxbc::{Instruction, Stage};
 use super::super::InterpError;
 use super::super::machine::{Consumer, Machine};
 use super::super::resources::{Sampler, Srv};
-use super::{HUGE_LOD, clamp_lod, lod_axes, slot};
+use super::{HUGE_LOD, clamp_lod, clamp_to_levels, lod_axes, slot};
 use crate::domain::{Domain, Events, raise};
 use crate::rules::transcendental::LOD_BAND;
 
@@ -84,11 +84,7 @@ fn lod_result(
         raise(ev, Domain::FilterPrecision);
     }
     let clamped = clamp_lod(mid, sampler, levels);
-    let unsampled = Sampler {
-        lod_clamp: Sampler::NO_LOD_CLAMP,
-        ..sampler.clone()
-    };
-    if clamped != clamp_lod(mid, &unsampled, levels) {
+    if clamped != clamp_to_levels(mid, levels) {
         raise(ev, Domain::LodSamplerClamp);
     }
     [clamped.to_bits(), mid.to_bits(), 0, 0]
