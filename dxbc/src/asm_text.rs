@@ -314,7 +314,7 @@ pub(crate) fn parse_operand(text: &str, num: Num, role: Role, version: Version) 
             4 => Components::Four(Selection::Mask(0)),
             _ => return err("d(...) takes 1 or 2 values"),
         };
-        op.imm = words;
+        op.imm = words.into();
         op
     } else {
         parse_register(s, role, version, 0)?
@@ -415,12 +415,12 @@ fn parse_register(s: &str, role: Role, version: Version, depth: u32) -> P<Operan
     Ok(Operand {
         ty,
         components,
-        indices,
+        indices: indices.into(),
         modifier: Modifier::None,
         precision: 0,
         nonuniform: false,
         extended: ExtendedOperand::None,
-        imm: Vec::new(),
+        imm: crate::ir::ImmWords::new(),
     })
 }
 

@@ -23,30 +23,50 @@ const S: [u32; 64] = [
     21, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21,
 ];
 
-/// One MD5 compression step over a 64-byte block.
+/// Which message word each step reads (RFC 1321's per-round orderings).
+const G: [usize; 64] = {
+    let mut g = [0; 64];
+    let mut i = 0;
+    while i < 64 {
+        g[i] = match i / 16 {
+            0 => i,
+            1 => (5 * i + 1) % 16,
+            2 => (3 * i + 5) % 16,
+            _ => (7 * i) % 16,
+        };
+        i += 1;
+    }
+    g
+};
+
+/// One MD5 compression step over a 64-byte block. Each round is its own loop so that the
+/// compiler unrolls it with the round's function fixed: every parsed blob is checksummed.
 fn compress(state: &mut [u32; 4], block: &[u8; 64]) {
     let mut m = [0u32; 16];
     for (word, bytes) in m.iter_mut().zip(block.chunks_exact(4)) {
         *word = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
     }
     let [mut a, mut b, mut c, mut d] = *state;
-    for i in 0..64 {
-        let (f, g) = match i / 16 {
-            0 => ((b & c) | (!b & d), i),
-            1 => ((d & b) | (!d & c), (5 * i + 1) % 16),
-            2 => (b ^ c ^ d, (3 * i + 5) % 16),
-            _ => (c ^ (b | !d), (7 * i) % 16),
+    macro_rules! round {
+        ($range:expr, $f:expr) => {
+            for i in $range {
+                let f: u32 = $f(b, c, d);
+                let rotated = a
+                    .wrapping_add(f)
+                    .wrapping_add(K[i])
+                    .wrapping_add(m[G[i]])
+                    .rotate_left(S[i]);
+                a = d;
+                d = c;
+                c = b;
+                b = b.wrapping_add(rotated);
+            }
         };
-        let rotated = a
-            .wrapping_add(f)
-            .wrapping_add(K[i])
-            .wrapping_add(m[g])
-            .rotate_left(S[i]);
-        a = d;
-        d = c;
-        c = b;
-        b = b.wrapping_add(rotated);
     }
+    round!(0..16, |b: u32, c: u32, d: u32| (b & c) | (!b & d));
+    round!(16..32, |b: u32, c: u32, d: u32| (d & b) | (!d & c));
+    round!(32..48, |b: u32, c: u32, d: u32| b ^ c ^ d);
+    round!(48..64, |b: u32, c: u32, d: u32| c ^ (b | !d));
     state[0] = state[0].wrapping_add(a);
     state[1] = state[1].wrapping_add(b);
     state[2] = state[2].wrapping_add(c);

@@ -43,7 +43,8 @@ pub fn decode_words(words: &[u32]) -> Result<Program> {
         });
     }
     let mut reader = Reader { words, pos: 2 };
-    let mut instructions = Vec::new();
+    // fxc's instructions average over four words; one allocation covers most programs.
+    let mut instructions = Vec::with_capacity(words.len() / 4);
     while reader.pos < words.len() {
         instructions.push(decode_instruction(&mut reader)?);
     }
@@ -221,8 +222,13 @@ fn decode_instruction(r: &mut Reader<'_>) -> Result<Instruction> {
         let w = r.next(end, "leading DWORD")?;
         inst.leading.push(w);
     }
+    inst.operands.reserve_exact(info.operand_count());
     for _ in 0..info.operand_count() {
-        inst.operands.push(decode_operand(r, end, 0)?);
+        inst.operands
+            .push(Operand::reg(OperandType::Null, Components::Zero, &[]));
+        if let Some(op) = inst.operands.last_mut() {
+            decode_operand_into(r, end, 0, op)?;
+        }
     }
     inst.trailing.extend_from_slice(&r.words[r.pos..end]);
     r.pos = end;
@@ -293,6 +299,14 @@ fn decode_extended_opcode(t: u32, word: usize) -> Result<ExtendedOpcode> {
 }
 
 fn decode_operand(r: &mut Reader<'_>, end: usize, depth: u32) -> Result<Operand> {
+    let mut op = Operand::reg(OperandType::Null, Components::Zero, &[]);
+    decode_operand_into(r, end, depth, &mut op)?;
+    Ok(op)
+}
+
+/// Decode one operand into `op`, a blank already in its final place: an operand is large
+/// (its indices and immediates are inline), and moving it costs more than decoding it.
+fn decode_operand_into(r: &mut Reader<'_>, end: usize, depth: u32, op: &mut Operand) -> Result<()> {
     let word = r.pos;
     if depth > MAX_OPERAND_NESTING {
         return Err(DxbcError::InvalidField {
@@ -358,20 +372,12 @@ fn decode_operand(r: &mut Reader<'_>, end: usize, depth: u32) -> Result<Operand>
             "index representation beyond the index dimension",
         )?;
     }
-    let mut op = Operand {
-        ty,
-        components,
-        indices: Vec::with_capacity(dims),
-        modifier: Modifier::None,
-        precision: 0,
-        nonuniform: false,
-        extended: ExtendedOperand::None,
-        imm: Vec::new(),
-    };
+    op.ty = ty;
+    op.components = components;
     if t >> 31 == 1 {
         let ext_word = r.pos;
         let e = r.next(end, "extended operand token")?;
-        decode_extended_operand(e, ext_word, &mut op)?;
+        decode_extended_operand(e, ext_word, op)?;
     }
     if op.is_immediate() {
         if dims != 0 {
@@ -420,7 +426,7 @@ fn decode_operand(r: &mut Reader<'_>, end: usize, depth: u32) -> Result<Operand>
         };
         op.indices.push(index);
     }
-    Ok(op)
+    Ok(())
 }
 
 /// 64-bit indices are stored high word first.

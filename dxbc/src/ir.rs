@@ -6,6 +6,12 @@
 use crate::limits::Limit;
 use crate::opcodes::{OpInfo, Opcode};
 
+/// An operand's index dimensions (at most three), held inline.
+pub type Indices = smallvec::SmallVec<[Index; 3]>;
+
+/// An operand's immediate words (one, two or four), held inline.
+pub type ImmWords = smallvec::SmallVec<[u32; 4]>;
+
 /// Which pipeline stage a program runs in (version token bits 16..=31).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Stage {
@@ -658,7 +664,7 @@ pub struct Operand {
     /// Component count and mask/swizzle/select (OperandToken0 bits 0..=11).
     pub components: Components,
     /// Zero to three index dimensions.
-    pub indices: Vec<Index>,
+    pub indices: Indices,
     /// Source modifier (negate/absolute) from the extended operand token.
     pub modifier: Modifier,
     /// Min-precision tag from the extended operand token; 0 means default precision.
@@ -669,7 +675,7 @@ pub struct Operand {
     /// an empty token, or a modifier token with a zero payload, is legal and kept.
     pub extended: ExtendedOperand,
     /// Immediate values: 1 or 4 words for `l(...)`, 2 or 4 for `d(...)` (low word first).
-    pub imm: Vec<u32>,
+    pub imm: ImmWords,
 }
 
 impl Operand {
@@ -683,7 +689,7 @@ impl Operand {
             precision: 0,
             nonuniform: false,
             extended: ExtendedOperand::None,
-            imm: Vec::new(),
+            imm: ImmWords::new(),
         }
     }
 
@@ -697,12 +703,12 @@ impl Operand {
         Operand {
             ty: OperandType::Immediate32,
             components,
-            indices: Vec::new(),
+            indices: Indices::new(),
             modifier: Modifier::None,
             precision: 0,
             nonuniform: false,
             extended: ExtendedOperand::None,
-            imm: values.to_vec(),
+            imm: ImmWords::from_slice(values),
         }
     }
 

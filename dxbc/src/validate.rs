@@ -326,6 +326,18 @@ impl Checker<'_> {
 
     /// `value` against `limit`: a count may equal the limit, an index must stay below it.
     fn limit(&self, limit: Limit, what: &str, value: u64, count: bool) -> Result<()> {
+        self.limit_of(limit, &|| what.to_string(), value, count)
+    }
+
+    /// [`Self::limit`] with the register's name spelled only when the limit is exceeded: the
+    /// check runs for every operand of every accepted program.
+    fn limit_of(
+        &self,
+        limit: Limit,
+        what: &dyn Fn() -> String,
+        value: u64,
+        count: bool,
+    ) -> Result<()> {
         let max = u64::from(limit.value());
         let over = if count { value > max } else { value >= max };
         if over {
@@ -333,7 +345,7 @@ impl Checker<'_> {
                 word: self.word(),
                 index: self.index,
                 limit,
-                what: what.to_string(),
+                what: what(),
                 value,
             });
         }
@@ -408,7 +420,7 @@ impl Checker<'_> {
                 ty => register_limit(ty, stage),
             };
             if let Some(limit) = limit {
-                self.limit(limit, &register_text(op), v, is_count)?;
+                self.limit_of(limit, &|| register_text(op), v, is_count)?;
             }
         }
         Ok(())
@@ -434,7 +446,7 @@ impl Checker<'_> {
         match op.ty {
             OperandType::Temp => {
                 let r = stat(0).unwrap_or(0);
-                self.limit(Limit::TempRegisters, &name(), r, false)?;
+                self.limit_of(Limit::TempRegisters, &name, r, false)?;
                 if r >= u64::from(scope.temps.unwrap_or(0)) {
                     return Err(self.undeclared(format!(
                         "{} is not declared (dcl_temps {})",
@@ -445,7 +457,7 @@ impl Checker<'_> {
             }
             OperandType::IndexableTemp => {
                 let id = stat(0).unwrap_or(0);
-                self.limit(Limit::IndexableTempArrays, &name(), id, false)?;
+                self.limit_of(Limit::IndexableTempArrays, &name, id, false)?;
                 let Some((len, _)) = u32::try_from(id).ok().and_then(|i| scope.indexable.get(&i))
                 else {
                     return Err(self.undeclared(format!("x{id} is not declared")));
@@ -463,11 +475,11 @@ impl Checker<'_> {
                     && op.ty == OperandType::Input
                     && let Some(vertex) = stat(0)
                 {
-                    self.limit(Limit::InputRegisters, &name(), vertex, false)?;
+                    self.limit_of(Limit::InputRegisters, &name, vertex, false)?;
                 }
                 let reg = stat(op.indices.len().saturating_sub(1));
                 if let Some(r) = reg {
-                    self.limit(limit, &name(), r, false)?;
+                    self.limit_of(limit, &name, r, false)?;
                     let (set, kind) = if op.ty == OperandType::Input {
                         (&d.inputs, "input")
                     } else {
@@ -480,25 +492,25 @@ impl Checker<'_> {
             }
             OperandType::InputControlPoint | OperandType::OutputControlPoint => {
                 if let Some(cp) = stat(0) {
-                    self.limit(Limit::ControlPoints, &name(), cp, false)?;
+                    self.limit_of(Limit::ControlPoints, &name, cp, false)?;
                 }
                 if let Some(r) = stat(1) {
-                    self.limit(Limit::InputRegisters, &name(), r, false)?;
+                    self.limit_of(Limit::InputRegisters, &name, r, false)?;
                 }
             }
             OperandType::InputPatchConstant => {
                 if let Some(r) = stat(0) {
-                    self.limit(Limit::InputRegisters, &name(), r, false)?;
+                    self.limit_of(Limit::InputRegisters, &name, r, false)?;
                 }
             }
             OperandType::ConstantBuffer if !sm51 => {
                 let slot = stat(0).unwrap_or(0);
-                self.limit(Limit::ConstantBuffers, &name(), slot, false)?;
+                self.limit_of(Limit::ConstantBuffers, &name, slot, false)?;
                 let Some(rows) = d.constant_buffers.get(&slot) else {
                     return Err(self.undeclared(format!("cb{slot} is not declared")));
                 };
                 if let Some(row) = stat(1) {
-                    self.limit(Limit::ConstantBufferRows, &name(), row, false)?;
+                    self.limit_of(Limit::ConstantBufferRows, &name, row, false)?;
                     if *rows != 0 && row >= *rows {
                         return Err(self.undeclared(format!(
                             "{} is outside cb{slot}'s {rows} declared rows",
@@ -527,7 +539,7 @@ impl Checker<'_> {
                     OperandType::Sampler => (Limit::Samplers, &d.samplers),
                     _ => (Limit::UnorderedAccessViews, &d.uavs),
                 };
-                self.limit(limit, &name(), slot, false)?;
+                self.limit_of(limit, &name, slot, false)?;
                 if !set.contains(&slot) {
                     return Err(self.undeclared(format!("{} is not declared", name())));
                 }
@@ -539,7 +551,7 @@ impl Checker<'_> {
                 }
             }
             OperandType::Stream => {
-                self.limit(Limit::Streams, &name(), stat(0).unwrap_or(0), false)?;
+                self.limit_of(Limit::Streams, &name, stat(0).unwrap_or(0), false)?;
             }
             _ => {}
         }
