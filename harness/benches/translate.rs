@@ -1,14 +1,15 @@
 //! Translation throughput, the built-in translator beside vkd3d-shader, measured in one run over
 //! the same programs: the corpus blobs that both translate (vkd3d-shader is screened in a child
 //! process first, because 1.2 aborts on some blobs). The built-in translator is measured whole
-//! (WGSL writing + naga validation) and as its two parts; vkd3d-shader is DXBC → SPIR-V in
+//! (lowering to naga IR, validation, WGSL writing) and as lowering and validation; vkd3d-shader
+//! is DXBC → SPIR-V in
 //! process. Criterion reports shaders/s (elements) and MB/s of DXBC (bytes).
 
 use std::path::Path;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use harness::translators::vkd3d::{Library as Vkd3d, compiles_in_child};
-use translator::{Profile, emit_unvalidated, translate, validate};
+use translator::{Profile, lower, translate, validate_module};
 
 fn corpus() -> Vec<Vec<u8>> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus");
@@ -61,9 +62,9 @@ fn bench(c: &mut Criterion) {
         "translate bench: {} programs both translators accept, {bytes} bytes of DXBC",
         shaders.len()
     );
-    let wgsl: Vec<String> = shaders
+    let lowered: Vec<translator::Emitted> = shaders
         .iter()
-        .filter_map(|(_, s)| emit_unvalidated(s, Profile::Contract).ok().map(|t| t.wgsl))
+        .filter_map(|(_, s)| lower(s, Profile::Contract).ok())
         .collect();
     for (unit, throughput) in [
         ("shaders", Throughput::Elements(shaders.len() as u64)),
@@ -79,16 +80,21 @@ fn bench(c: &mut Criterion) {
                     .count()
             })
         });
-        g.bench_function("builtin_wgsl_writing", |b| {
+        g.bench_function("builtin_lowering", |b| {
             b.iter(|| {
                 shaders
                     .iter()
-                    .filter(|(_, s)| emit_unvalidated(s, Profile::Contract).is_ok())
+                    .filter(|(_, s)| lower(s, Profile::Contract).is_ok())
                     .count()
             })
         });
         g.bench_function("builtin_naga_validation", |b| {
-            b.iter(|| wgsl.iter().filter(|w| validate(w).is_ok()).count())
+            b.iter(|| {
+                lowered
+                    .iter()
+                    .filter(|e| validate_module(&e.module, &e.manifest.enables).is_ok())
+                    .count()
+            })
         });
         if let Some(v) = &vkd3d {
             g.bench_function("vkd3d_shader_spirv", |b| {

@@ -1,7 +1,7 @@
 //! The built-in translator alone, over the shared corpus (`../shared/corpus/peer`, case files,
-//! and `../shared/corpus/sdk`, fxc's `.o` blobs): programs per second for writing WGSL
-//! (`emit_unvalidated`: DXBC decoding included), for naga's validation of that text alone, and
-//! for both (`translate`, what `dxdiff` calls). Only programs the translator accepts count; a
+//! and `../shared/corpus/sdk`, fxc's `.o` blobs): programs per second for lowering decoded
+//! programs to naga IR (`lower`), for naga's validation of those modules, for naga's writing
+//! of their WGSL, and for all of it (`translate`, what `dxdiff` calls). Only programs the translator accepts count; a
 //! corpus missing (a clone without `../shared`) leaves the bench empty rather than failing.
 //! `dxdiff bench` sets these beside vkd3d-shader; this bench isolates the translator's own
 //! parts for profiling.
@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use translator::{Profile, emit_unvalidated, translate, validate};
+use translator::{Profile, lower, translate, validate_module, write};
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -48,34 +48,49 @@ fn corpus() -> Vec<dxbc::Shader> {
 fn bench(c: &mut Criterion) {
     let all = corpus();
     let profile = Profile::Contract;
-    let accepted: Vec<(dxbc::Shader, String)> = all
+    let accepted: Vec<dxbc::Shader> = all
         .into_iter()
-        .filter_map(|s| translate(&s, profile).ok().map(|t| (s, t.wgsl)))
+        .filter(|s| translate(s, profile).is_ok())
         .collect();
     if accepted.is_empty() {
         eprintln!("translate bench: no corpus at ../shared/corpus; nothing to measure");
         return;
     }
+    let lowered: Vec<_> = accepted
+        .iter()
+        .filter_map(|s| lower(s, profile).ok())
+        .collect();
+    let validated: Vec<_> = lowered
+        .iter()
+        .filter_map(|e| Some((e, validate_module(&e.module, &e.manifest.enables).ok()?)))
+        .collect();
     let mut g = c.benchmark_group("translator");
     g.sample_size(20);
     g.throughput(Throughput::Elements(accepted.len() as u64));
-    g.bench_function("wgsl_writing", |b| {
+    g.bench_function("lowering", |b| {
         b.iter(|| {
-            for (s, _) in &accepted {
-                std::hint::black_box(emit_unvalidated(s, profile).ok());
+            for s in &accepted {
+                std::hint::black_box(lower(s, profile).ok());
             }
         })
     });
     g.bench_function("naga_validation", |b| {
         b.iter(|| {
-            for (_, wgsl) in &accepted {
-                std::hint::black_box(validate(wgsl).ok());
+            for e in &lowered {
+                std::hint::black_box(validate_module(&e.module, &e.manifest.enables).ok());
+            }
+        })
+    });
+    g.bench_function("wgsl_writing", |b| {
+        b.iter(|| {
+            for (e, info) in &validated {
+                std::hint::black_box(write(e, info).ok());
             }
         })
     });
     g.bench_function("whole", |b| {
         b.iter(|| {
-            for (s, _) in &accepted {
+            for s in &accepted {
                 std::hint::black_box(translate(s, profile).ok());
             }
         })

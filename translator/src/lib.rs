@@ -10,19 +10,21 @@
 //!   documented adaptations included; [`Profile::Exact`] emits D3D-exact polyfills wherever
 //!   WGSL allows them. [`Profile::claims`] lists the catalog entries each profile may rely on;
 //!   [`Translation::adaptations`] lists the ones one translation used.
-//! - **Emitting.** A private `emit` module scans the declarations, lays out the module
-//!   (bindings, typeless `vec4<u32>` registers, the body function, the stage entry point) and
-//!   builds the manifest; its submodules lower ALU operations, structured control flow,
-//!   resources and memory, stage I/O and operands, and the D3D-exact helper functions are
-//!   WGSL files of their own under `emit/polyfills/`. Pixel, vertex and compute programs are
+//! - **Lowering.** A private `emit` module scans the declarations and builds a `naga::Module`
+//!   directly ([`lower`]): bindings, typeless `vec4<u32>` registers, the body function `run`,
+//!   the stage entry point, and the manifest; its submodules lower ALU operations, structured
+//!   control flow, resources and memory, stage I/O and operands. The D3D-exact helper
+//!   functions are WGSL files of their own under `emit/polyfills/`, parsed once per process
+//!   and copied into each module that calls them. Pixel, vertex and compute programs are
 //!   lowered; geometry, hull and domain programs are rejected.
 //! - **Manifest.** [`manifest`] is the schema the harness feeds a program from, shared with
 //!   external translators (docs/manifest.md); [`Manifest::check`] holds it to D3D11's limits.
-//! - **Validation.** [`translate`] passes every module through naga's validator with the
-//!   capabilities a wgpu Vulkan device grants ([`validate()`]); a module naga refuses becomes a
-//!   rejection under `dxdiff/not-lowered`. [`NagaError`] documents the one policy for WGSL that
-//!   naga rejects, wherever dxdiff runs it. [`emit_unvalidated`] skips validation, for timing the
-//!   writer alone.
+//! - **Validation and writing.** [`finish`] passes every module through naga's validator with
+//!   the capabilities a wgpu Vulkan device grants ([`validate_module`]), then writes it with
+//!   naga's WGSL back end ([`write`]): the text is never parsed again, so what naga judged is
+//!   what was written (docs/translator.md, "Lowering to naga IR"). [`translate`] is both steps;
+//!   a module naga refuses becomes a rejection. [`NagaError`] documents the one policy for
+//!   modules and WGSL that naga rejects, wherever dxdiff runs it.
 //! - **Rejections.** The translator fails closed: what it cannot lower faithfully is a
 //!   [`Rejection`] with a catalog id, the reason, and the instruction to blame where there is
 //!   one. [`translate_blob`] adds malformed containers, as [`TranslateError`].
@@ -32,6 +34,7 @@
 #![deny(missing_docs)]
 
 mod emit;
+pub use emit::Emitted;
 pub mod manifest;
 mod names;
 mod validate;
@@ -42,7 +45,7 @@ use dxbc::Shader;
 use serde::{Deserialize, Serialize};
 
 pub use manifest::Manifest;
-pub use validate::{NagaError, enable_capability, validate, validate_enabling};
+pub use validate::{NagaError, enable_capability, validate, validate_enabling, validate_module};
 
 /// Wrong lowerings a test can plant (through `DXDIFF_PLANT_BUG=<name>`) to prove the harness
 /// and the fuzzer catch them. Never set in normal use.
@@ -191,22 +194,45 @@ impl Rejection {
     }
 }
 
-/// Translate a decoded shader (its signatures give the stage I/O types).
+/// Translate a decoded shader (its signatures give the stage I/O types): [`lower`] it to naga
+/// IR, then [`finish`] it (naga validates the module and writes its WGSL). A module naga
+/// refuses is a rejection here; the harness, which can report it, calls it a crash.
 pub fn translate(shader: &Shader, profile: Profile) -> Result<Translation, Rejection> {
-    let t = emit::emit(&shader.program, &shader.signatures, profile)?;
-    validate_enabling(&t.wgsl, &t.manifest.enables).map_err(|e| {
+    finish(lower(shader, profile)?).map_err(|e| {
         Rejection::new(
             names::UNSUPPORTED,
-            format!("naga rejects the emitted WGSL: {e}"),
+            format!("naga rejects the emitted module: {e}"),
         )
-    })?;
-    Ok(t)
+    })
 }
 
-/// Emit WGSL without validating it (for measuring the writer alone; `translate` always
-/// validates).
-pub fn emit_unvalidated(shader: &Shader, profile: Profile) -> Result<Translation, Rejection> {
+/// Lower a program to naga IR, neither validated nor written: the translator's own part of
+/// [`translate`], as `dxdiff bench` times it beside vkd3d-shader's DXBC → SPIR-V.
+pub fn lower(shader: &Shader, profile: Profile) -> Result<Emitted, Rejection> {
     emit::emit(&shader.program, &shader.signatures, profile)
+}
+
+/// Validate a lowered module with naga (granting the capabilities its manifest enables) and
+/// write it as WGSL with naga's back end, after the header naga's IR does not carry. The WGSL
+/// is never parsed again here: the module it is written from is what naga judged.
+pub fn finish(e: Emitted) -> Result<Translation, NagaError> {
+    let info = validate::validate_module(&e.module, &e.manifest.enables)?;
+    let wgsl = write(&e, &info)?;
+    Ok(Translation {
+        wgsl,
+        manifest: e.manifest,
+        adaptations: e.adaptations,
+    })
+}
+
+/// The WGSL of a validated module: its header, then naga's writing of the IR.
+pub fn write(e: &Emitted, info: &naga::valid::ModuleInfo) -> Result<String, NagaError> {
+    let body =
+        naga::back::wgsl::write_string(&e.module, info, naga::back::wgsl::WriterFlags::empty())
+            .map_err(|err| NagaError::Write {
+                message: err.to_string(),
+            })?;
+    Ok(e.header.clone() + &body)
 }
 
 /// Translate a container's bytes.

@@ -119,6 +119,24 @@ pub fn validate_enabling(wgsl: &str, enables: &[String]) -> Result<naga::Module,
     Ok(module)
 }
 
+/// Validate a module built in memory, granting the capabilities of the `enable` extensions
+/// a manifest declares, as [`validate_enabling`] does for text.
+pub fn validate_module(
+    module: &naga::Module,
+    enables: &[String],
+) -> Result<naga::valid::ModuleInfo, NagaError> {
+    let granted = enables
+        .iter()
+        .filter_map(|e| enable_capability(e))
+        .fold(capabilities(), |a, c| a | c);
+    Validator::new(ValidationFlags::all(), granted)
+        .validate(module)
+        .map_err(|e| NagaError::Invalid {
+            message: e.emit_to_string(""),
+            offset: None,
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

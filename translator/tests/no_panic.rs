@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use translator::{Profile, emit_unvalidated};
+use translator::{Profile, lower};
 
 /// Programs to mutate: the snapshot inputs and examples, and the SDK corpus when present.
 fn programs() -> Vec<Vec<u8>> {
@@ -57,7 +57,7 @@ fn translate_both(blob: &[u8]) {
         return;
     };
     for p in [Profile::Contract, Profile::Exact] {
-        let r = std::panic::catch_unwind(|| emit_unvalidated(&shader, p));
+        let r = std::panic::catch_unwind(|| lower(&shader, p));
         assert!(r.is_ok(), "the translator panicked ({p}) on {}", hex(blob));
     }
 }
@@ -82,7 +82,7 @@ fn every_opcode_without_its_operands_is_refused_not_a_panic() {
                 signatures: Vec::new(),
             };
             for prof in [Profile::Contract, Profile::Exact] {
-                let r = std::panic::catch_unwind(|| emit_unvalidated(&shader, prof));
+                let r = std::panic::catch_unwind(|| lower(&shader, prof));
                 assert!(r.is_ok(), "{} ({stage}, {prof}) panicked", info.mnemonic);
             }
         }

@@ -16,23 +16,26 @@ impl Translator for Builtin {
     }
 
     fn translate(&self, _blob: &[u8], shader: &dxbc::Shader) -> Result<Translation, Failure> {
-        // Emitting and validating apart: WGSL that naga rejects is the translator's failure (a
-        // crash), the same rule as for an external translator.
-        let t = translator::emit_unvalidated(shader, self.0).map_err(|r| Failure::Rejected {
+        // Lowering and validating apart: a module that naga rejects is the translator's failure
+        // (a crash), the same rule as for an external translator's WGSL.
+        let e = translator::lower(shader, self.0).map_err(|r| Failure::Rejected {
             catalog_id: r.catalog_id,
             reason: r.reason,
             instruction: r.instruction,
         })?;
-        translator::validate_enabling(&t.wgsl, &t.manifest.enables)
-            .map_err(|e| invalid_wgsl(&e, &[]))?;
-        Ok(t)
+        translator::finish(e).map_err(|e| invalid_wgsl(&e, &[]))
     }
 
-    /// DXBC decoding, translation (decoding and WGSL writing), naga validation of that WGSL,
-    /// and the whole route.
+    /// DXBC decoding; translation (decoding and lowering to naga IR: the translator's own
+    /// work, as vkd3d-shader's is DXBC → SPIR-V); naga validation of that module; naga's WGSL
+    /// writing; and the whole route to validated WGSL.
     fn parts(&self) -> Vec<Part<'_>> {
         let p = self.0;
         let blob = |b: &[u8]| Some(Box::new(b.to_vec()) as Box<dyn Any>);
+        let lowered = move |b: &[u8]| {
+            let s = dxbc::Shader::parse(b).ok()?;
+            translator::lower(&s, p).ok()
+        };
         vec![
             Part {
                 name: "DXBC decoding",
@@ -50,20 +53,31 @@ impl Translator for Builtin {
                     if let Some(b) = i.downcast_ref::<Vec<u8>>()
                         && let Ok(s) = dxbc::Shader::parse(b)
                     {
-                        let _ = translator::emit_unvalidated(&s, p);
+                        let _ = translator::lower(&s, p);
                     }
                 }),
             },
             Part {
                 name: "naga validation",
+                setup: Box::new(move |b| Some(Box::new(lowered(b)?) as Box<dyn Any>)),
+                run: Box::new(|i| {
+                    if let Some(e) = i.downcast_ref::<translator::Emitted>() {
+                        let _ = translator::validate_module(&e.module, &e.manifest.enables);
+                    }
+                }),
+            },
+            Part {
+                name: "WGSL writing",
                 setup: Box::new(move |b| {
-                    let s = dxbc::Shader::parse(b).ok()?;
-                    let t = translator::emit_unvalidated(&s, p).ok()?;
-                    Some(Box::new(t.wgsl) as Box<dyn Any>)
+                    let e = lowered(b)?;
+                    let info = translator::validate_module(&e.module, &e.manifest.enables).ok()?;
+                    Some(Box::new((e, info)) as Box<dyn Any>)
                 }),
                 run: Box::new(|i| {
-                    if let Some(w) = i.downcast_ref::<String>() {
-                        let _ = translator::validate(w);
+                    if let Some((e, info)) =
+                        i.downcast_ref::<(translator::Emitted, naga::valid::ModuleInfo)>()
+                    {
+                        let _ = translator::write(e, info);
                     }
                 }),
             },

@@ -4,131 +4,167 @@
 use dxbc::opcodes::{Flags, Kind, Num};
 use dxbc::{Instruction, Opcode};
 
+use naga::{BinaryOperator as B, MathFunction as M, ScalarKind as Sk};
+
 use super::Ctx;
+use super::build::{self, H};
 use super::flow::Structure;
 use super::operand::write_mask;
 use crate::Rejection;
 use crate::names as id;
 
-/// Comparison results are 0xFFFFFFFF/0 masks (the seed's `select` rule).
-fn mask(cond: String) -> String {
-    format!("select(0u, 0xffffffffu, {cond})")
-}
-
 impl Ctx<'_> {
     /// A float view of a source word: exact flushes denormals as D3D does.
-    fn f(&mut self, e: &str) -> String {
+    fn f(&mut self, e: H) -> H {
         if self.exact() {
-            format!("{}({e})", self.helper("d3d_fin"))
+            self.helper("d3d_fin", vec![e])
         } else {
             self.relies(id::DENORMALS);
-            format!("bitcast<f32>({e})")
+            self.b.bitcast(Sk::Float, e)
         }
     }
 
     /// A float result as a register word: exact flushes it and makes NaN canonical.
-    fn r(&mut self, e: &str) -> String {
+    fn r(&mut self, e: H) -> H {
         if self.exact() {
-            format!("{}({e})", self.helper("d3d_fout"))
+            self.helper("d3d_fout", vec![e])
         } else {
             self.relies(id::NAN);
             self.relies(id::SIGNED_ZERO);
-            format!("bitcast<u32>({e})")
+            self.b.bitcast(Sk::Uint, e)
         }
     }
 
-    fn saturate(&mut self, e: String) -> String {
+    fn saturate(&mut self, e: H) -> H {
         if self.exact() {
-            format!("{}({e})", self.helper("d3d_sat"))
+            self.helper("d3d_sat", vec![e])
         } else {
             // WGSL's saturate may keep a denormal and says nothing of NaN.
             self.relies(id::DENORMALS);
             self.relies(id::NAN);
-            format!("bitcast<u32>(saturate(bitcast<f32>({e})))")
+            let x = self.b.bitcast(Sk::Float, e);
+            let s = self.b.math(M::Saturate, &[x]);
+            self.b.bitcast(Sk::Uint, s)
         }
     }
 
+    /// `a op b` of two float views, as a register word.
+    fn float_bin(&mut self, op: B, a: H, b: H) -> H {
+        let (x, y) = (self.f(a), self.f(b));
+        let e = self.b.bin(op, x, y);
+        self.r(e)
+    }
+
+    /// A one-argument float builtin of a source word, as a register word.
+    fn float_math(&mut self, fun: M, a: H) -> H {
+        let x = self.f(a);
+        let e = self.b.math(fun, &[x]);
+        self.r(e)
+    }
+
+    /// `bitcast<u32>(fun(bitcast<i32>(a), ...))`.
+    fn signed(&mut self, fun: M, args: &[H]) -> H {
+        let xs: Vec<H> = args.iter().map(|a| self.b.bitcast(Sk::Sint, *a)).collect();
+        let e = self.b.math(fun, &xs);
+        self.b.bitcast(Sk::Uint, e)
+    }
+
+    /// `(a << (b & 31u))` and the other shifts: D3D masks shift amounts to 5 bits.
+    fn shift_amount(&mut self, b: H) -> H {
+        let k = self.b.u(31);
+        self.b.bin(B::And, b, k)
+    }
+
     /// The lowering of a one-result opcode over its sources (already `u32` expressions).
-    fn lower(&mut self, op: Opcode, s: &[String]) -> Result<String, Rejection> {
+    fn lower(&mut self, op: Opcode, s: &[H]) -> Result<H, Rejection> {
         use Opcode::*;
         let exact = self.exact();
-        let a = s.first().cloned().unwrap_or_default();
-        let b = s.get(1).cloned().unwrap_or_default();
-        let c = s.get(2).cloned().unwrap_or_default();
+        let zero_src = |c: &mut Self| c.b.u(0);
+        let a = match s.first() {
+            Some(a) => *a,
+            None => zero_src(self),
+        };
+        let b = match s.get(1) {
+            Some(b) => *b,
+            None => zero_src(self),
+        };
+        let c = match s.get(2) {
+            Some(c) => *c,
+            None => zero_src(self),
+        };
         Ok(match op {
             Add | Mul | Div => {
                 let sym = match op {
-                    Add => "+",
-                    Mul => "*",
-                    _ => "/",
+                    Add => B::Add,
+                    Mul => B::Multiply,
+                    _ => B::Divide,
                 };
                 if op == Div {
                     self.relies(id::BUILTIN_ACCURACY);
                 }
                 self.relies(id::NON_FINITE);
-                let (x, y) = (self.f(&a), self.f(&b));
-                self.r(&format!("{x} {sym} {y}"))
+                self.float_bin(sym, a, b)
             }
             Mad => {
                 self.relies(id::NON_FINITE);
                 if exact {
                     // Unfused, each step rounded and flushed: the serial ordering D3D measures by.
-                    let (x, y, z) = (self.f(&a), self.f(&b), self.f(&c));
-                    let p = self.r(&format!("{x} * {y}"));
-                    let p = self.f(&p);
-                    self.r(&format!("{p} + {z}"))
+                    let p = self.float_bin(B::Multiply, a, b);
+                    self.float_bin(B::Add, p, c)
                 } else {
-                    let (x, y, z) = (self.f(&a), self.f(&b), self.f(&c));
-                    self.r(&format!("{x} * {y} + {z}"))
+                    let (x, y, z) = (self.f(a), self.f(b), self.f(c));
+                    let p = self.b.bin(B::Multiply, x, y);
+                    let e = self.b.bin(B::Add, p, z);
+                    self.r(e)
                 }
             }
             Min | Max => {
-                let name = if op == Min { "min" } else { "max" };
                 if exact {
-                    format!(
-                        "{}({a}, {b})",
-                        self.helper(if op == Min { "d3d_min" } else { "d3d_max" })
-                    )
+                    self.helper(if op == Min { "d3d_min" } else { "d3d_max" }, vec![a, b])
                 } else {
                     self.relies(id::MIN_MAX_NAN);
-                    let (x, y) = (self.f(&a), self.f(&b));
-                    self.r(&format!("{name}({x}, {y})"))
+                    let (x, y) = (self.f(a), self.f(b));
+                    let e = self
+                        .b
+                        .math(if op == Min { M::Min } else { M::Max }, &[x, y]);
+                    self.r(e)
                 }
             }
             Frc => {
                 if exact {
-                    format!("{}({a})", self.helper("d3d_frc"))
+                    self.helper("d3d_frc", vec![a])
                 } else {
                     // WGSL's fract may return 1.0 for a tiny negative input; D3D's frc stays
                     // below 1 (found by `dxdiff verify`).
-                    let x = self.f(&a);
-                    self.r(&format!("min(fract({x}), bitcast<f32>(0x3f7fffffu))"))
+                    let x = self.f(a);
+                    let fr = self.b.math(M::Fract, &[x]);
+                    let below = self.b.fl(f32::from_bits(0x3f7f_ffff));
+                    let e = self.b.math(M::Min, &[fr, below]);
+                    self.r(e)
                 }
             }
             RoundNe | RoundNi | RoundPi | RoundZ => {
-                let name = match op {
-                    RoundNe => "round",
-                    RoundNi => "floor",
-                    RoundPi => "ceil",
-                    _ => "trunc",
+                let fun = match op {
+                    RoundNe => M::Round,
+                    RoundNi => M::Floor,
+                    RoundPi => M::Ceil,
+                    _ => M::Trunc,
                 };
-                let x = self.f(&a);
-                self.r(&format!("{name}({x})"))
+                self.float_math(fun, a)
             }
             Exp | Log | Rsq | Sqrt => {
-                let name = match op {
-                    Exp => "exp2",
-                    Log => "log2",
-                    Rsq => "inverseSqrt",
-                    _ => "sqrt",
+                let fun = match op {
+                    Exp => M::Exp2,
+                    Log => M::Log2,
+                    Rsq => M::InverseSqrt,
+                    _ => M::Sqrt,
                 };
                 self.relies(id::BUILTIN_ACCURACY);
                 self.relies(id::NON_FINITE);
                 if op == Exp {
                     self.relies(id::EXP_RANGE);
                 }
-                let x = self.f(&a);
-                self.r(&format!("{name}({x})"))
+                self.float_math(fun, a)
             }
             Rcp => {
                 // The seed lowers rcp to an ordinary division.
@@ -137,110 +173,182 @@ impl Ctx<'_> {
                 }
                 self.relies(id::BUILTIN_ACCURACY);
                 self.relies(id::NON_FINITE);
-                let x = self.f(&a);
-                self.r(&format!("1.0 / {x}"))
+                let x = self.f(a);
+                let one = self.b.fl(1.0);
+                let e = self.b.bin(B::Divide, one, x);
+                self.r(e)
             }
             Eq | Ne | Lt | Ge => {
                 self.relies(id::COMPARISON_MASKS);
-                let (x, y) = (self.f(&a), self.f(&b));
-                mask(match op {
-                    Eq => format!("{x} == {y}"),
+                let (x, y) = (self.f(a), self.f(b));
+                let cond = match op {
+                    Eq => self.b.bin(B::Equal, x, y),
                     // `!=` is an ordered compare in SPIR-V, false for NaN; D3D's `ne` is true.
-                    Ne if crate::planted(crate::PlantedBug::NeOrdered) => format!("{x} != {y}"),
-                    Ne => format!("!({x} == {y})"),
-                    Lt => format!("{x} < {y}"),
-                    _ => format!("{x} >= {y}"),
-                })
+                    Ne if crate::planted(crate::PlantedBug::NeOrdered) => {
+                        self.b.bin(B::NotEqual, x, y)
+                    }
+                    Ne => {
+                        let eq = self.b.bin(B::Equal, x, y);
+                        self.b.un(naga::UnaryOperator::LogicalNot, eq)
+                    }
+                    Lt => self.b.bin(B::Less, x, y),
+                    _ => self.b.bin(B::GreaterEqual, x, y),
+                };
+                self.b.mask(cond)
             }
             Ftoi if exact && crate::planted(crate::PlantedBug::FtoiWithoutNanSelect) => {
-                let isnan = self.helper("d3d_isnan");
-                let ftoi = self.helper("d3d_ftoi");
-                format!("select({ftoi}({a}), bitcast<u32>(i32(bitcast<f32>({a}))), {isnan}({a}))")
+                let nan = self.helper("d3d_isnan", vec![a]);
+                let good = self.helper("d3d_ftoi", vec![a]);
+                let x = self.b.bitcast(Sk::Float, a);
+                let i = self.b.convert(Sk::Sint, x);
+                let bad = self.b.bitcast(Sk::Uint, i);
+                self.b.select(good, bad, nan)
             }
             Ftoi | Ftou => {
                 if exact {
-                    format!(
-                        "{}({a})",
-                        self.helper(if op == Ftoi { "d3d_ftoi" } else { "d3d_ftou" })
-                    )
+                    self.helper(if op == Ftoi { "d3d_ftoi" } else { "d3d_ftou" }, vec![a])
                 } else {
                     self.relies(id::NUMERIC_CONVERSION_EDGES);
+                    let x = self.b.bitcast(Sk::Float, a);
                     if op == Ftoi {
-                        format!("bitcast<u32>(i32(bitcast<f32>({a})))")
+                        let i = self.b.convert(Sk::Sint, x);
+                        self.b.bitcast(Sk::Uint, i)
                     } else {
-                        format!("u32(bitcast<f32>({a}))")
+                        self.b.convert(Sk::Uint, x)
                     }
                 }
             }
-            Itof => self.r(&format!("f32(bitcast<i32>({a}))")),
-            Utof => self.r(&format!("f32({a})")),
+            Itof => {
+                let i = self.b.bitcast(Sk::Sint, a);
+                let e = self.b.convert(Sk::Float, i);
+                self.r(e)
+            }
+            Utof => {
+                let e = self.b.convert(Sk::Float, a);
+                self.r(e)
+            }
             F32tof16 => {
                 if exact {
-                    format!("{}({a})", self.helper("d3d_f32tof16"))
+                    self.helper("d3d_f32tof16", vec![a])
                 } else {
                     self.relies(id::F16_CONVERSIONS);
-                    format!("(pack2x16float(vec2<f32>(bitcast<f32>({a}), 0.0)) & 0xffffu)")
+                    let x = self.b.bitcast(Sk::Float, a);
+                    let z = self.b.fl(0.0);
+                    let ty = build::vector(&mut self.module, naga::VectorSize::Bi, build::F32);
+                    let v = self.b.expr(naga::Expression::Compose {
+                        ty,
+                        components: vec![x, z],
+                    });
+                    let p = self.b.math(M::Pack2x16float, &[v]);
+                    let m = self.b.u(0xffff);
+                    self.b.bin(B::And, p, m)
                 }
             }
             F16tof32 => {
+                let m = self.b.u(0xffff);
+                let low = self.b.bin(B::And, a, m);
                 if exact {
-                    format!("{}({a} & 0xffffu)", self.helper("d3d_f16tof32"))
+                    self.helper("d3d_f16tof32", vec![low])
                 } else {
                     self.relies(id::F16_CONVERSIONS);
-                    format!("bitcast<u32>(unpack2x16float({a} & 0xffffu).x)")
+                    let v = self.b.math(M::Unpack2x16float, &[low]);
+                    let x = self.b.at(v, 0);
+                    self.b.bitcast(Sk::Uint, x)
                 }
             }
-            Iadd => format!("({a} + {b})"),
-            Imad | Umad => format!("({a} * {b} + {c})"),
-            Imin | Imax => {
-                let name = if op == Imin { "min" } else { "max" };
-                format!("bitcast<u32>({name}(bitcast<i32>({a}), bitcast<i32>({b})))")
+            Iadd => self.b.bin(B::Add, a, b),
+            Imad | Umad => {
+                let p = self.b.bin(B::Multiply, a, b);
+                self.b.bin(B::Add, p, c)
             }
-            Umin => format!("min({a}, {b})"),
-            Umax => format!("max({a}, {b})"),
-            Ineg => format!("(0u - {a})"),
-            // Shift amounts are masked to 5 bits in D3D.
-            Ishl => format!("({a} << ({b} & 31u))"),
-            Ushr => format!("({a} >> ({b} & 31u))"),
+            Imin => self.signed(M::Min, &[a, b]),
+            Imax => self.signed(M::Max, &[a, b]),
+            Umin => self.b.math(M::Min, &[a, b]),
+            Umax => self.b.math(M::Max, &[a, b]),
+            Ineg => {
+                let z = self.b.u(0);
+                self.b.bin(B::Subtract, z, a)
+            }
+            Ishl => {
+                let k = self.shift_amount(b);
+                self.b.bin(B::ShiftLeft, a, k)
+            }
+            Ushr => {
+                let k = self.shift_amount(b);
+                self.b.bin(B::ShiftRight, a, k)
+            }
             Ishr if crate::planted(crate::PlantedBug::IshrAsUshr) => {
-                format!("({a} >> ({b} & 31u))")
+                let k = self.shift_amount(b);
+                self.b.bin(B::ShiftRight, a, k)
             }
-            Ishr => format!("bitcast<u32>(bitcast<i32>({a}) >> ({b} & 31u))"),
-            And => format!("({a} & {b})"),
-            Or => format!("({a} | {b})"),
-            Xor => format!("({a} ^ {b})"),
-            Not => format!("(~{a})"),
+            Ishr => {
+                let k = self.shift_amount(b);
+                let i = self.b.bitcast(Sk::Sint, a);
+                let e = self.b.bin(B::ShiftRight, i, k);
+                self.b.bitcast(Sk::Uint, e)
+            }
+            And => self.b.bin(B::And, a, b),
+            Or => self.b.bin(B::InclusiveOr, a, b),
+            Xor => self.b.bin(B::ExclusiveOr, a, b),
+            Not => self.b.un(naga::UnaryOperator::BitwiseNot, a),
             Ieq | Ine | Ilt | Ige => {
                 self.relies(id::COMPARISON_MASKS);
                 let sym = match op {
-                    Ieq => "==",
-                    Ine => "!=",
-                    Ilt => "<",
-                    _ => ">=",
+                    Ieq => B::Equal,
+                    Ine => B::NotEqual,
+                    Ilt => B::Less,
+                    _ => B::GreaterEqual,
                 };
-                mask(format!("bitcast<i32>({a}) {sym} bitcast<i32>({b})"))
+                let (x, y) = (self.b.bitcast(Sk::Sint, a), self.b.bitcast(Sk::Sint, b));
+                let cond = self.b.bin(sym, x, y);
+                self.b.mask(cond)
             }
             Ult | Uge => {
                 self.relies(id::COMPARISON_MASKS);
-                mask(format!("{a} {} {b}", if op == Ult { "<" } else { ">=" }))
+                let sym = if op == Ult { B::Less } else { B::GreaterEqual };
+                let cond = self.b.bin(sym, a, b);
+                self.b.mask(cond)
             }
-            Countbits => format!("countOneBits({a})"),
+            Countbits => self.b.math(M::CountOneBits, &[a]),
             // D3D counts the first set bit from the most significant end.
-            FirstbitHi => format!("select(31u - firstLeadingBit({a}), 0xffffffffu, {a} == 0u)"),
-            FirstbitLo => format!("firstTrailingBit({a})"),
-            FirstbitShi => format!(
-                "select(31u - bitcast<u32>(firstLeadingBit(bitcast<i32>({a}))), 0xffffffffu, firstLeadingBit(bitcast<i32>({a})) == -1)"
-            ),
-            Bfrev => format!("reverseBits({a})"),
-            // WGSL's extractBits/insertBits clamp counts where D3D masks them to 5 bits.
-            Ubfe => format!("{}({a}, {b}, {c})", self.helper("d3d_ubfe")),
-            Ibfe => format!("{}({a}, {b}, {c})", self.helper("d3d_ibfe")),
-            Bfi => {
-                let d = s.get(3).cloned().unwrap_or_default();
-                format!("{}({a}, {b}, {c}, {d})", self.helper("d3d_bfi"))
+            FirstbitHi => {
+                let k = self.b.u(31);
+                let lead = self.b.math(M::FirstLeadingBit, &[a]);
+                let from_top = self.b.bin(B::Subtract, k, lead);
+                let ones = self.b.u(0xffff_ffff);
+                let z = self.b.u(0);
+                let none = self.b.bin(B::Equal, a, z);
+                self.b.select(from_top, ones, none)
             }
-            Msad => format!("{}({a}, {b}, {c})", self.helper("d3d_msad")),
-            Movc => format!("select({c}, {b}, {a} != 0u)"),
+            FirstbitLo => self.b.math(M::FirstTrailingBit, &[a]),
+            FirstbitShi => {
+                let i = self.b.bitcast(Sk::Sint, a);
+                let lead = self.b.math(M::FirstLeadingBit, &[i]);
+                let k = self.b.u(31);
+                let lu = self.b.bitcast(Sk::Uint, lead);
+                let from_top = self.b.bin(B::Subtract, k, lu);
+                let ones = self.b.u(0xffff_ffff);
+                let m1 = self.b.i(-1);
+                let none = self.b.bin(B::Equal, lead, m1);
+                self.b.select(from_top, ones, none)
+            }
+            Bfrev => self.b.math(M::ReverseBits, &[a]),
+            // WGSL's extractBits/insertBits clamp counts where D3D masks them to 5 bits.
+            Ubfe => self.helper("d3d_ubfe", vec![a, b, c]),
+            Ibfe => self.helper("d3d_ibfe", vec![a, b, c]),
+            Bfi => {
+                let d = match s.get(3) {
+                    Some(d) => *d,
+                    None => self.b.u(0),
+                };
+                self.helper("d3d_bfi", vec![a, b, c, d])
+            }
+            Msad => self.helper("d3d_msad", vec![a, b, c]),
+            Movc => {
+                let z = self.b.u(0);
+                let cond = self.b.bin(B::NotEqual, a, z);
+                self.b.select(c, b, cond)
+            }
             other => {
                 return Err(Rejection::new(
                     id::UNSUPPORTED,
@@ -255,12 +363,13 @@ impl Ctx<'_> {
         let info = inst.info();
         let dst = &inst.operands[0];
         let m = write_mask(dst);
-        let mut values = Vec::new();
+        let mut values = Vec::with_capacity(4);
+        let mut srcs = Vec::with_capacity(4);
         for comp in 0..4 {
             if m & (1 << comp) == 0 {
                 continue;
             }
-            let mut srcs = Vec::new();
+            srcs.clear();
             for (k, op) in inst.operands[1..].iter().enumerate() {
                 srcs.push(self.src(op, comp, info.num(1 + k))?);
             }
@@ -277,7 +386,7 @@ impl Ctx<'_> {
     fn mov(&mut self, inst: &Instruction) -> Result<(), Rejection> {
         let (dst, src) = (&inst.operands[0], &inst.operands[1]);
         let m = write_mask(dst);
-        let mut values = Vec::new();
+        let mut values = Vec::with_capacity(4);
         for comp in 0..4 {
             if m & (1 << comp) == 0 {
                 continue;
@@ -286,7 +395,7 @@ impl Ctx<'_> {
             // A modifier makes a move a float operation (FS §22.9.1): D3D flushes a denormal
             // result to zero of its sign.
             if self.exact() && src.modifier != dxbc::Modifier::None && !inst.saturate {
-                e = format!("{}({e})", self.helper("d3d_ftz"));
+                e = self.helper("d3d_ftz", vec![e]);
             }
             if inst.saturate {
                 if !self.exact() {
@@ -297,6 +406,12 @@ impl Ctx<'_> {
             values.push((comp, e));
         }
         self.assign(dst, &values)
+    }
+
+    /// `select(0u, 1u, cond)`: a carry or borrow.
+    fn bit(&mut self, cond: H) -> H {
+        let (z, one) = (self.b.u(0), self.b.u(1));
+        self.b.select(z, one, cond)
     }
 
     /// Two destinations: compute both for every component, then write both.
@@ -310,50 +425,68 @@ impl Ctx<'_> {
             if (m0 | m1) & (1 << comp) == 0 {
                 continue;
             }
-            let mut s = Vec::new();
+            let mut s = Vec::with_capacity(3);
             for (k, op) in inst.operands[2..].iter().enumerate() {
                 s.push(self.src(op, comp, info.num(2 + k))?);
             }
-            let (a, b) = (s[0].clone(), s.get(1).cloned().unwrap_or_default());
+            let a = s[0];
+            let b = match s.get(1) {
+                Some(b) => *b,
+                None => self.b.u(0),
+            };
             let (x, y) = match inst.opcode {
                 Sincos => {
                     self.relies(id::BUILTIN_ACCURACY);
                     self.relies(id::SINCOS_RANGE);
-                    let f = self.f(&a);
-                    (self.r(&format!("sin({f})")), self.r(&format!("cos({f})")))
+                    let f = self.f(a);
+                    let (sn, cs) = (self.b.math(M::Sin, &[f]), self.b.math(M::Cos, &[f]));
+                    (self.r(sn), self.r(cs))
                 }
                 Udiv if crate::planted(crate::PlantedBug::UdivWithoutZeroGuard) => {
-                    (format!("({a} / {b})"), format!("({a} % {b})"))
+                    (self.b.bin(B::Divide, a, b), self.b.bin(B::Modulo, a, b))
                 }
                 Udiv => {
                     self.relies(id::UDIV);
                     // Division by zero gives 0xFFFFFFFF for both results; the divisor is
                     // replaced first so no division by zero is ever evaluated.
-                    let safe = format!("select({b}, 1u, {b} == 0u)");
+                    let z = self.b.u(0);
+                    let by_zero = self.b.bin(B::Equal, b, z);
+                    let one = self.b.u(1);
+                    let safe = self.b.select(b, one, by_zero);
+                    let ones = self.b.u(0xffff_ffff);
+                    let q = self.b.bin(B::Divide, a, safe);
+                    let r = self.b.bin(B::Modulo, a, safe);
                     (
-                        format!("select({a} / {safe}, 0xffffffffu, {b} == 0u)"),
-                        format!("select({a} % {safe}, 0xffffffffu, {b} == 0u)"),
+                        self.b.select(q, ones, by_zero),
+                        self.b.select(r, ones, by_zero),
                     )
                 }
                 Imul => (
-                    format!("{}({a}, {b})", self.helper("d3d_imul_hi")),
-                    format!("({a} * {b})"),
+                    self.helper("d3d_imul_hi", vec![a, b]),
+                    self.b.bin(B::Multiply, a, b),
                 ),
                 Umul => (
-                    format!("{}({a}, {b})", self.helper("d3d_umul_hi")),
-                    format!("({a} * {b})"),
+                    self.helper("d3d_umul_hi", vec![a, b]),
+                    self.b.bin(B::Multiply, a, b),
                 ),
-                Uaddc => (
-                    format!("({a} + {b})"),
-                    format!("select(0u, 1u, ({a} + {b}) < {a})"),
-                ),
-                Usubb => (format!("({a} - {b})"), format!("select(0u, 1u, {a} < {b})")),
+                Uaddc => {
+                    let sum = self.b.bin(B::Add, a, b);
+                    let wrapped = self.b.bin(B::Less, sum, a);
+                    (sum, self.bit(wrapped))
+                }
+                Usubb => {
+                    let diff = self.b.bin(B::Subtract, a, b);
+                    let borrow = self.b.bin(B::Less, a, b);
+                    (diff, self.bit(borrow))
+                }
                 Swapc => {
-                    let c = s.get(2).cloned().unwrap_or_default();
-                    (
-                        format!("select({b}, {c}, {a} != 0u)"),
-                        format!("select({c}, {b}, {a} != 0u)"),
-                    )
+                    let c = match s.get(2) {
+                        Some(c) => *c,
+                        None => self.b.u(0),
+                    };
+                    let z = self.b.u(0);
+                    let cond = self.b.bin(B::NotEqual, a, z);
+                    (self.b.select(b, c, cond), self.b.select(c, b, cond))
                 }
                 other => {
                     return Err(Rejection::new(
@@ -362,27 +495,29 @@ impl Ctx<'_> {
                     ));
                 }
             };
-            let sat = |c: &mut Self, e: String| if inst.saturate { c.saturate(e) } else { e };
+            let (x, y) = if inst.saturate {
+                (self.saturate(x), self.saturate(y))
+            } else {
+                (x, y)
+            };
             if m0 & (1 << comp) != 0 {
-                v0.push((comp, sat(self, x)));
+                v0.push((comp, x));
             }
             if m1 & (1 << comp) != 0 {
-                v1.push((comp, sat(self, y)));
+                v1.push((comp, y));
             }
         }
-        // Bind every value before either destination changes.
+        // Every value is evaluated before either destination changes.
         let mut writes = Vec::new();
         for (d, vals) in [(d0, v0), (d1, v1)] {
             for (comp, e) in vals {
-                if let Some(lv) = self.dst(d, comp)? {
-                    let t = self.fresh();
-                    self.line(&format!("let {t} = {e};"));
-                    writes.push(format!("{lv} = {t};"));
+                if let Some(p) = self.dst(d, comp)? {
+                    writes.push((p, e));
                 }
             }
         }
-        for w in writes {
-            self.line(&w);
+        for (p, e) in writes {
+            self.b.store(p, e);
         }
         Ok(())
     }
@@ -390,7 +525,7 @@ impl Ctx<'_> {
     /// `dp2`/`dp3`/`dp4`.
     fn dot(&mut self, inst: &Instruction, n: usize) -> Result<(), Rejection> {
         let (dst, a, b) = (&inst.operands[0], &inst.operands[1], &inst.operands[2]);
-        let mut terms = Vec::new();
+        let mut terms = Vec::with_capacity(n);
         for comp in 0..n {
             let x = self.src(a, comp, Num::Float)?;
             let y = self.src(b, comp, Num::Float)?;
@@ -399,38 +534,40 @@ impl Ctx<'_> {
         self.relies(id::NON_FINITE);
         let mut e = if self.exact() {
             // Left to right, each product and sum rounded and flushed.
-            let mut acc: Option<String> = None;
+            let mut acc: Option<H> = None;
             for (x, y) in terms {
-                let (fx, fy) = (self.f(&x), self.f(&y));
-                let p = self.r(&format!("{fx} * {fy}"));
+                let p = self.float_bin(B::Multiply, x, y);
                 acc = Some(match acc {
                     None => p,
-                    Some(s) => {
-                        let (fs, fp) = (self.f(&s), self.f(&p));
-                        self.r(&format!("{fs} + {fp}"))
-                    }
+                    Some(s) => self.float_bin(B::Add, s, p),
                 });
             }
-            acc.unwrap_or_else(|| "0u".into())
+            match acc {
+                Some(a) => a,
+                None => self.b.u(0),
+            }
         } else {
-            let parts: Vec<String> = terms
-                .into_iter()
-                .map(|(x, y)| {
-                    let (fx, fy) = (self.f(&x), self.f(&y));
-                    format!("{fx} * {fy}")
-                })
-                .collect();
-            self.r(&parts.join(" + "))
+            let mut sum: Option<H> = None;
+            for (x, y) in terms {
+                let (fx, fy) = (self.f(x), self.f(y));
+                let p = self.b.bin(B::Multiply, fx, fy);
+                sum = Some(match sum {
+                    None => p,
+                    Some(s) => self.b.bin(B::Add, s, p),
+                });
+            }
+            match sum {
+                Some(s) => self.r(s),
+                None => self.b.u(0),
+            }
         };
         if inst.saturate {
             e = self.saturate(e);
         }
-        let t = self.fresh();
-        self.line(&format!("let {t} = {e};"));
         let m = write_mask(dst);
-        let values: Vec<(usize, String)> = (0..4)
+        let values: Vec<(usize, H)> = (0..4)
             .filter(|c| m & (1 << c) != 0)
-            .map(|c| (c, t.clone()))
+            .map(|c| (c, e))
             .collect();
         self.assign(dst, &values)
     }
@@ -438,6 +575,7 @@ impl Ctx<'_> {
     /// Screen-space derivatives (pixel programs only).
     fn derivative(&mut self, inst: &Instruction) -> Result<(), Rejection> {
         use Opcode::*;
+        use naga::{DerivativeAxis as Axis, DerivativeControl as Ctl};
         if self.stage != dxbc::Stage::Pixel {
             return Err(Rejection::new(
                 id::UNSUPPORTED,
@@ -446,26 +584,31 @@ impl Ctx<'_> {
         }
         self.note_derivative();
         let fine_for_coarse = crate::planted(crate::PlantedBug::CoarseAsFine);
-        let name = match inst.opcode {
-            DerivRtx => "dpdx",
-            DerivRty => "dpdy",
-            DerivRtxCoarse if fine_for_coarse => "dpdxFine",
-            DerivRtyCoarse if fine_for_coarse => "dpdyFine",
-            DerivRtxCoarse => "dpdxCoarse",
-            DerivRtxFine => "dpdxFine",
-            DerivRtyCoarse => "dpdyCoarse",
-            _ => "dpdyFine",
+        let (axis, ctl) = match inst.opcode {
+            DerivRtx => (Axis::X, Ctl::None),
+            DerivRty => (Axis::Y, Ctl::None),
+            DerivRtxCoarse if fine_for_coarse => (Axis::X, Ctl::Fine),
+            DerivRtyCoarse if fine_for_coarse => (Axis::Y, Ctl::Fine),
+            DerivRtxCoarse => (Axis::X, Ctl::Coarse),
+            DerivRtxFine => (Axis::X, Ctl::Fine),
+            DerivRtyCoarse => (Axis::Y, Ctl::Coarse),
+            _ => (Axis::Y, Ctl::Fine),
         };
         let (dst, src) = (&inst.operands[0], &inst.operands[1]);
         let m = write_mask(dst);
-        let mut values = Vec::new();
+        let mut values = Vec::with_capacity(4);
         for comp in 0..4 {
             if m & (1 << comp) == 0 {
                 continue;
             }
             let s = self.src(src, comp, Num::Float)?;
-            let x = self.f(&s);
-            let mut e = self.r(&format!("{name}({x})"));
+            let x = self.f(s);
+            let d = self.b.expr(naga::Expression::Derivative {
+                axis,
+                ctrl: ctl,
+                expr: x,
+            });
+            let mut e = self.r(d);
             if inst.saturate {
                 e = self.saturate(e);
             }

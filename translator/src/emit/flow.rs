@@ -5,17 +5,19 @@
 use std::collections::BTreeMap;
 
 use dxbc::{Instruction, Opcode, Program, Test};
+use naga::{Barrier, BinaryOperator, Block, Statement, SwitchCase, SwitchValue};
 
 use super::Ctx;
+use super::build::H;
 use crate::Rejection;
 use crate::names as id;
 
 /// What the pre-pass found about each switch.
 #[derive(Debug, Default)]
 pub struct Structure {
-    /// For the first label of each clause: its WGSL selector list. Later labels of the same
-    /// clause map to `None`.
-    pub labels: BTreeMap<usize, Option<String>>,
+    /// For the first label of each clause: its selectors (`None` for `default`). Later labels
+    /// of the same clause map to `None`.
+    pub labels: BTreeMap<usize, Option<Vec<Option<u32>>>>,
     /// Switch index → whether it has a `default`.
     pub has_default: BTreeMap<usize, bool>,
 }
@@ -145,13 +147,13 @@ pub fn check_structure(program: &Program) -> Result<Structure, Rejection> {
                                     .first()
                                     .and_then(|o| o.imm.first().copied())
                                     .unwrap_or(0);
-                                sel.push(format!("{v}u"));
+                                sel.push(Some(v));
                             }
-                            Opcode::Default => sel.push("default".into()),
+                            Opcode::Default => sel.push(None),
                             _ => break,
                         }
                     }
-                    s.labels.insert(i, Some(sel.join(", ")));
+                    s.labels.insert(i, Some(sel));
                 } else {
                     s.labels.insert(i, None);
                 }
@@ -168,16 +170,48 @@ pub fn check_structure(program: &Program) -> Result<Structure, Rejection> {
     Ok(s)
 }
 
+/// An open construct of the body.
+#[derive(Debug)]
+pub enum Frame {
+    /// An `if`: its condition, and its `accept` block once `else` has closed it.
+    If {
+        condition: H,
+        accept: Option<Block>,
+    },
+    Loop,
+    /// A `switch`: its selector, the clauses closed so far, and the labels of the open one.
+    Switch {
+        selector: H,
+        index: usize,
+        cases: Vec<SwitchCase>,
+        open: Option<Vec<Option<u32>>>,
+    },
+}
+
+/// The cases of one clause: every label but the last falls through, empty, into the last,
+/// which holds the body.
+fn clause(labels: &[Option<u32>], body: Block, out: &mut Vec<SwitchCase>) {
+    for (k, l) in labels.iter().enumerate() {
+        let last = k + 1 == labels.len();
+        out.push(SwitchCase {
+            value: l.map_or(SwitchValue::Default, SwitchValue::U32),
+            body: if last { body.clone() } else { Block::new() },
+            fall_through: !last,
+        });
+    }
+}
+
 impl Ctx<'_> {
-    fn cond(&mut self, inst: &Instruction) -> Result<String, Rejection> {
+    fn cond(&mut self, inst: &Instruction) -> Result<H, Rejection> {
         let op = inst
             .operands
             .first()
             .ok_or_else(|| Rejection::new(id::UNSUPPORTED, "missing condition"))?;
         let e = self.src(op, 0, dxbc::opcodes::Num::Uint)?;
+        let z = self.b.u(0);
         Ok(match inst.test {
-            Some(Test::Zero) => format!("{e} == 0u"),
-            _ => format!("{e} != 0u"),
+            Some(Test::Zero) => self.b.bin(BinaryOperator::Equal, e, z),
+            _ => self.b.bin(BinaryOperator::NotEqual, e, z),
         })
     }
 
@@ -186,6 +220,25 @@ impl Ctx<'_> {
         if self.varying_depth > 0 {
             self.needs_derivative_opt_out = true;
         }
+    }
+
+    /// `if (condition) { what }`.
+    fn guarded(&mut self, condition: H, what: Statement) {
+        self.b.open();
+        self.b.stmt(what);
+        let accept = self.b.close();
+        self.b.stmt(Statement::If {
+            condition,
+            accept,
+            reject: Block::new(),
+        });
+    }
+
+    fn unbalanced(what: &str) -> Rejection {
+        Rejection::new(
+            id::UNSUPPORTED,
+            format!("unbalanced control flow at {what}"),
+        )
     }
 
     pub fn flow(
@@ -197,42 +250,71 @@ impl Ctx<'_> {
         use Opcode::*;
         match inst.opcode {
             If => {
-                let c = self.cond(inst)?;
-                self.line(&format!("if ({c}) {{"));
-                self.indent += 1;
+                let condition = self.cond(inst)?;
+                self.b.open();
+                self.frames.push(Frame::If {
+                    condition,
+                    accept: None,
+                });
                 self.varying_depth += 1;
             }
             Else => {
-                self.indent -= 1;
-                self.line("} else {");
-                self.indent += 1;
+                let block = self.b.close();
+                match self.frames.last_mut() {
+                    Some(Frame::If { accept, .. }) if accept.is_none() => *accept = Some(block),
+                    _ => return Err(Self::unbalanced("else")),
+                }
+                self.b.open();
             }
-            Endif | Endloop => {
-                self.indent -= 1;
-                self.line("}");
+            Endif => {
+                let block = self.b.close();
+                let Some(Frame::If { condition, accept }) = self.frames.pop() else {
+                    return Err(Self::unbalanced("endif"));
+                };
+                let (accept, reject) = match accept {
+                    Some(a) => (a, block),
+                    None => (block, Block::new()),
+                };
+                self.b.stmt(Statement::If {
+                    condition,
+                    accept,
+                    reject,
+                });
                 self.varying_depth = self.varying_depth.saturating_sub(1);
             }
             Loop => {
-                self.line("loop {");
-                self.indent += 1;
+                self.b.open();
+                self.frames.push(Frame::Loop);
                 self.varying_depth += 1;
             }
-            Break => self.line("break;"),
+            Endloop => {
+                let body = self.b.close();
+                let Some(Frame::Loop) = self.frames.pop() else {
+                    return Err(Self::unbalanced("endloop"));
+                };
+                self.b.stmt(Statement::Loop {
+                    body,
+                    continuing: Block::new(),
+                    break_if: None,
+                });
+                self.varying_depth = self.varying_depth.saturating_sub(1);
+            }
+            Break => self.b.stmt(Statement::Break),
             Continue => {
                 self.relies(id::CONTINUE_CONTINUING);
-                self.line("continue;");
+                self.b.stmt(Statement::Continue);
             }
             Breakc | Continuec | Retc => {
                 let c = self.cond(inst)?;
                 let what = match inst.opcode {
-                    Breakc => "break;",
+                    Breakc => Statement::Break,
                     Continuec => {
                         self.relies(id::CONTINUE_CONTINUING);
-                        "continue;"
+                        Statement::Continue
                     }
-                    _ => "return;",
+                    _ => Statement::Return { value: None },
                 };
-                self.line(&format!("if ({c}) {{ {what} }}"));
+                self.guarded(c, what);
             }
             Discard => {
                 if self.stage != dxbc::Stage::Pixel {
@@ -242,46 +324,68 @@ impl Ctx<'_> {
                     ));
                 }
                 let c = self.cond(inst)?;
-                self.line(&format!("if ({c}) {{ discard; }}"));
+                self.guarded(c, Statement::Kill);
             }
-            Ret => self.line("return;"),
+            Ret => self.b.stmt(Statement::Return { value: None }),
             Switch => {
                 let op = inst
                     .operands
                     .first()
                     .ok_or_else(|| Rejection::new(id::UNSUPPORTED, "switch without selector"))?;
-                let e = self.src(op, 0, dxbc::opcodes::Num::Uint)?;
-                self.line(&format!("switch ({e}) {{"));
-                self.indent += 1;
+                let selector = self.src(op, 0, dxbc::opcodes::Num::Uint)?;
+                self.b.flush();
+                self.frames.push(Frame::Switch {
+                    selector,
+                    index,
+                    cases: Vec::new(),
+                    open: None,
+                });
                 self.varying_depth += 1;
-                self.switch_open.push((index, false));
             }
             Case | Default => {
                 if let Some(Some(sel)) = s.labels.get(&index) {
-                    let was_open = self.switch_open.last().is_some_and(|o| o.1);
-                    if was_open {
-                        self.indent -= 1;
-                        self.line("}");
+                    let closing = matches!(
+                        self.frames.last(),
+                        Some(Frame::Switch { open: Some(_), .. })
+                    );
+                    let body = if closing { Some(self.b.close()) } else { None };
+                    let Some(Frame::Switch { cases, open, .. }) = self.frames.last_mut() else {
+                        return Err(Self::unbalanced("case"));
+                    };
+                    if let (Some(labels), Some(body)) = (open.take(), body) {
+                        clause(&labels, body, cases);
                     }
-                    if let Some(open) = self.switch_open.last_mut() {
-                        open.1 = true;
-                    }
-                    self.line(&format!("case {sel}: {{"));
-                    self.indent += 1;
+                    *open = Some(sel.clone());
+                    self.b.open();
                 }
             }
             Endswitch => {
-                let (sw, open) = self.switch_open.pop().unwrap_or((0, false));
-                if open {
-                    self.indent -= 1;
-                    self.line("}");
+                let closing = matches!(
+                    self.frames.last(),
+                    Some(Frame::Switch { open: Some(_), .. })
+                );
+                let body = if closing { Some(self.b.close()) } else { None };
+                let Some(Frame::Switch {
+                    selector,
+                    index: sw,
+                    mut cases,
+                    open,
+                }) = self.frames.pop()
+                else {
+                    return Err(Self::unbalanced("endswitch"));
+                };
+                if let (Some(labels), Some(body)) = (open, body) {
+                    clause(&labels, body, &mut cases);
                 }
                 if !s.has_default.get(&sw).copied().unwrap_or(false) {
                     self.relies(id::SWITCH_DEFAULT);
-                    self.line("default: {}");
+                    cases.push(SwitchCase {
+                        value: SwitchValue::Default,
+                        body: Block::new(),
+                        fall_through: false,
+                    });
                 }
-                self.indent -= 1;
-                self.line("}");
+                self.b.stmt(Statement::Switch { selector, cases });
                 self.varying_depth = self.varying_depth.saturating_sub(1);
             }
             Nop => {}
@@ -306,10 +410,10 @@ impl Ctx<'_> {
         }
         let bits = inst.controls >> 11;
         if bits & 0b1100 != 0 {
-            self.line("storageBarrier();");
+            self.b.stmt(Statement::ControlBarrier(Barrier::STORAGE));
         }
         if bits & 0b0011 != 0 || bits == 0 {
-            self.line("workgroupBarrier();");
+            self.b.stmt(Statement::ControlBarrier(Barrier::WORK_GROUP));
         }
         Ok(())
     }

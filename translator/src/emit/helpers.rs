@@ -2,10 +2,8 @@
 //! D3D rule with integer operations on the raw bits, so no float latitude of WGSL applies to it.
 //!
 //! Each helper is a file of its own under `polyfills/`, so it can be read, diffed and checked
-//! as WGSL; what a helper calls is read from its text, not kept by hand.
-
-use std::collections::BTreeMap;
-use std::sync::LazyLock;
+//! as WGSL; `super::import` parses them once and copies what a module calls into it, with
+//! what each helper calls in turn (read from the parsed functions, not kept by hand).
 
 /// (name, WGSL source), in the order they are emitted. Names are referenced by the lowering
 /// through [`super::Ctx::helper`].
@@ -29,60 +27,3 @@ pub const HELPERS: &[(&str, &str)] = &[
     ("d3d_imul_hi", include_str!("polyfills/d3d_imul_hi.wgsl")),
     ("d3d_msad", include_str!("polyfills/d3d_msad.wgsl")),
 ];
-
-/// For every helper, the other helpers its source calls.
-static CALLS: LazyLock<BTreeMap<&'static str, Vec<&'static str>>> = LazyLock::new(|| {
-    HELPERS
-        .iter()
-        .map(|(name, src)| {
-            let calls = HELPERS
-                .iter()
-                .filter(|(other, _)| other != name && src.contains(&format!("{other}(")))
-                .map(|(other, _)| *other)
-                .collect();
-            (*name, calls)
-        })
-        .collect()
-});
-
-/// Helpers a helper calls, so asking for one brings its dependencies.
-pub fn dependencies(name: &str) -> &'static [&'static str] {
-    CALLS.get(name).map_or(&[], Vec::as_slice)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn dependencies_come_from_the_sources() {
-        assert_eq!(dependencies("d3d_fin"), &["d3d_ftz"]);
-        let mut fout = dependencies("d3d_fout").to_vec();
-        fout.sort();
-        assert_eq!(fout, vec!["d3d_ftz", "d3d_isnan"]);
-        assert_eq!(dependencies("d3d_imul_hi"), &["d3d_umul_hi"]);
-        assert!(dependencies("d3d_ftz").is_empty());
-        assert!(dependencies("nonsense").is_empty());
-    }
-
-    #[test]
-    fn every_helper_is_valid_wgsl_with_its_dependencies() {
-        for (name, _) in HELPERS {
-            // The helper and everything it brings, as the lowering would emit them.
-            let mut want = std::collections::BTreeSet::new();
-            let mut todo = vec![*name];
-            while let Some(n) = todo.pop() {
-                if want.insert(n) {
-                    todo.extend(dependencies(n));
-                }
-            }
-            let module: String = HELPERS
-                .iter()
-                .filter(|(n, _)| want.contains(n))
-                .map(|(_, s)| *s)
-                .collect();
-            naga::front::wgsl::parse_str(&module)
-                .unwrap_or_else(|e| panic!("{name}: {}", e.emit_to_string(&module)));
-        }
-    }
-}

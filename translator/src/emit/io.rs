@@ -3,13 +3,17 @@
 //! system values come from the `_siv`/`_sgv` declarations.
 
 use std::collections::BTreeMap;
-use std::fmt::Write;
+
+use naga::{
+    Binding, BuiltIn, Expression, Function, Handle, Interpolation, Sampling, ShaderStage, Statement,
+};
 
 use dxbc::chunks::signature::Signature;
 use dxbc::container::FourCC;
 use dxbc::{InterpolationMode, Opcode, OperandType, Stage, SystemValue, SystemValueName};
 
 use super::Ctx;
+use super::build::{self, Body, H};
 use crate::Rejection;
 use crate::manifest::Interface;
 use crate::names as id;
@@ -43,6 +47,15 @@ impl ComponentType {
             ComponentType::Uint => "vec4<u32>",
             ComponentType::Sint => "vec4<i32>",
             ComponentType::Float | ComponentType::Other(_) => "vec4<f32>",
+        }
+    }
+
+    /// The scalar of [`ComponentType::wgsl_vec`].
+    fn scalar(self) -> naga::Scalar {
+        match self {
+            ComponentType::Uint => build::U32,
+            ComponentType::Sint => build::I32,
+            ComponentType::Float | ComponentType::Other(_) => build::F32,
         }
     }
 
@@ -185,19 +198,25 @@ fn declarations(c: &Ctx<'_>, outputs: bool) -> Vec<Decl> {
     v
 }
 
-fn interpolation_attr(mode: InterpolationMode, integer: bool) -> Result<&'static str, Rejection> {
+/// `@interpolate(...)` of a float input (an integer one is always flat): the interpolation
+/// and sampling, `None` for WGSL's default (perspective, center).
+fn interpolation(
+    mode: InterpolationMode,
+    integer: bool,
+) -> Result<Option<(Interpolation, Option<Sampling>)>, Rejection> {
+    use Interpolation::{Flat, Linear, Perspective};
     use InterpolationMode as M;
     if integer {
-        return Ok(" @interpolate(flat)");
+        return Ok(Some((Flat, None)));
     }
     Ok(match mode {
-        M::Undefined | M::Linear => "",
-        M::Constant => " @interpolate(flat)",
-        M::LinearCentroid => " @interpolate(perspective, centroid)",
-        M::LinearNoPerspective => " @interpolate(linear)",
-        M::LinearNoPerspectiveCentroid => " @interpolate(linear, centroid)",
-        M::LinearSample => " @interpolate(perspective, sample)",
-        M::LinearNoPerspectiveSample => " @interpolate(linear, sample)",
+        M::Undefined | M::Linear => None,
+        M::Constant => Some((Flat, None)),
+        M::LinearCentroid => Some((Perspective, Some(Sampling::Centroid))),
+        M::LinearNoPerspective => Some((Linear, None)),
+        M::LinearNoPerspectiveCentroid => Some((Linear, Some(Sampling::Centroid))),
+        M::LinearSample => Some((Perspective, Some(Sampling::Sample))),
+        M::LinearNoPerspectiveSample => Some((Linear, Some(Sampling::Sample))),
         M::Other(m) => {
             return Err(Rejection::new(
                 id::INTERPOLATION_MODES,
@@ -205,6 +224,52 @@ fn interpolation_attr(mode: InterpolationMode, integer: bool) -> Result<&'static
             ));
         }
     })
+}
+
+/// `@location(r)` with an interpolation, WGSL's default (perspective, center) for a float
+/// one that names none, as naga's front end would fill it in.
+fn location(r: u32, interp: Option<(Interpolation, Option<Sampling>)>, float: bool) -> Binding {
+    let (interpolation, sampling) = match interp {
+        Some((i, s)) => (Some(i), s),
+        None if float => (Some(Interpolation::Perspective), Some(Sampling::Center)),
+        None => (None, None),
+    };
+    Binding::Location {
+        location: r,
+        interpolation,
+        sampling,
+        blend_src: None,
+        per_primitive: false,
+    }
+}
+
+/// The naga builtin of a WGSL builtin name the lowering uses.
+fn builtin(name: &str) -> Option<BuiltIn> {
+    Some(match name {
+        "position" => BuiltIn::Position { invariant: false },
+        "front_facing" => BuiltIn::FrontFacing,
+        "frag_depth" => BuiltIn::FragDepth,
+        "sample_mask" => BuiltIn::SampleMask,
+        "sample_index" => BuiltIn::SampleIndex,
+        "primitive_index" => BuiltIn::PrimitiveIndex,
+        "vertex_index" => BuiltIn::VertexIndex,
+        "instance_index" => BuiltIn::InstanceIndex,
+        _ => return None,
+    })
+}
+
+/// The IR type of a WGSL type name the interfaces use.
+fn wgsl_type(c: &mut Ctx<'_>, name: &str) -> Handle<naga::Type> {
+    use naga::VectorSize::Quad;
+    match name {
+        "u32" => build::scalar(&mut c.module, build::U32),
+        "i32" => build::scalar(&mut c.module, build::I32),
+        "f32" => build::scalar(&mut c.module, build::F32),
+        "bool" => build::scalar(&mut c.module, naga::Scalar::BOOL),
+        "vec4<u32>" => build::vector(&mut c.module, Quad, build::U32),
+        "vec4<i32>" => build::vector(&mut c.module, Quad, build::I32),
+        _ => build::vector(&mut c.module, Quad, build::F32),
+    }
 }
 
 fn iface(
@@ -225,25 +290,107 @@ fn iface(
     }
 }
 
-/// The entry point's WGSL and the manifest's inputs and outputs.
-pub fn entry_point(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
-    match c.stage {
-        Stage::Compute => compute(c),
-        Stage::Pixel => pixel(c),
-        Stage::Vertex => vertex(c),
-        s => Err(Rejection::new(
-            id::GEOMETRY_HULL_DOMAIN,
-            format!("{s:?} programs"),
-        )),
+/// The entry point `main`, added to the module, and the manifest's inputs and outputs.
+pub fn entry_point(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<Io, Rejection> {
+    let (function, io) = match c.stage {
+        Stage::Compute => compute(c, run)?,
+        Stage::Pixel => pixel(c, run)?,
+        Stage::Vertex => vertex(c, run)?,
+        s => {
+            return Err(Rejection::new(
+                id::GEOMETRY_HULL_DOMAIN,
+                format!("{s:?} programs"),
+            ));
+        }
+    };
+    let stage = stage_of(c.stage);
+    c.module.entry_points.push(naga::EntryPoint {
+        name: "main".into(),
+        stage,
+        early_depth_test: None,
+        workgroup_size: if stage == ShaderStage::Compute {
+            c.workgroup
+        } else {
+            [0; 3]
+        },
+        workgroup_size_overrides: None,
+        function,
+        mesh_info: None,
+        task_payload: None,
+        incoming_ray_payload: None,
+    });
+    Ok(io)
+}
+
+fn stage_of(s: Stage) -> ShaderStage {
+    match s {
+        Stage::Pixel => ShaderStage::Fragment,
+        Stage::Vertex => ShaderStage::Vertex,
+        _ => ShaderStage::Compute,
     }
 }
 
-fn compute(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
-    let [x, y, z] = c.workgroup;
-    let mut s = String::new();
-    let _ = writeln!(s, "@compute @workgroup_size({x}, {y}, {z})");
-    s.push_str("fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(local_invocation_index) lix: u32) {\n");
-    s.push_str("    thread_id = gid;\n    group_id = wid;\n    thread_in_group = lid;\n    thread_index = lix;\n    run();\n}\n");
+/// An entry point under construction: its arguments, and `run`'s call after the copies.
+struct Entry {
+    body: Body,
+}
+
+impl Entry {
+    fn new() -> Entry {
+        Entry {
+            body: Body::new("main"),
+        }
+    }
+
+    /// An argument with a binding; its expression.
+    fn arg(&mut self, name: String, ty: Handle<naga::Type>, binding: Binding) -> H {
+        let k = self.body.f.arguments.len() as u32;
+        self.body.f.arguments.push(naga::FunctionArgument {
+            name: Some(name),
+            ty,
+            binding: Some(binding),
+        });
+        self.body.expr(Expression::FunctionArgument(k))
+    }
+
+    /// A pointer to `v[r]` (or its component `comp`).
+    fn reg(&mut self, g: Handle<naga::GlobalVariable>, r: u32, comp: Option<usize>) -> H {
+        let base = self.body.expr(Expression::GlobalVariable(g));
+        let p = self.body.at(base, r);
+        match comp {
+            Some(k) => self.body.at(p, k as u32),
+            None => p,
+        }
+    }
+
+    fn call(&mut self, run: Handle<Function>) {
+        self.body.flush();
+        self.body.stmt(Statement::Call {
+            function: run,
+            arguments: Vec::new(),
+            result: None,
+        });
+    }
+}
+
+fn compute(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Rejection> {
+    let mut e = Entry::new();
+    let v3 = build::vector(&mut c.module, naga::VectorSize::Tri, build::U32);
+    let u = build::scalar(&mut c.module, build::U32);
+    let ids = [
+        ("gid", v3, BuiltIn::GlobalInvocationId, c.g.thread_id),
+        ("wid", v3, BuiltIn::WorkGroupId, c.g.group_id),
+        ("lid", v3, BuiltIn::LocalInvocationId, c.g.thread_in_group),
+        ("lix", u, BuiltIn::LocalInvocationIndex, c.g.thread_index),
+    ];
+    for (name, ty, b, g) in ids {
+        let a = e.arg(name.into(), ty, Binding::BuiltIn(b));
+        if let Some(g) = g {
+            let p = e.body.expr(Expression::GlobalVariable(g));
+            e.body.store(p, a);
+        }
+    }
+    e.call(run);
     let ins = vec![
         iface(
             None,
@@ -278,7 +425,7 @@ fn compute(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
             "SV_GroupIndex",
         ),
     ];
-    Ok((s, (ins, Vec::new())))
+    Ok((e.body.finish(), (ins, Vec::new())))
 }
 
 /// A system value this stage's lowering has no WGSL builtin for: fail closed.
@@ -335,15 +482,76 @@ fn pixel_specials(
     Ok(v)
 }
 
-fn pixel(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
-    let mut params = Vec::new();
-    let mut copy = Vec::new();
+/// `bitcast<vec4<u32>>(a)`, or `a` itself when it is already `vec4<u32>`.
+fn as_words(e: &mut Entry, a: H, ct: Option<ComponentType>) -> H {
+    if ct == Some(ComponentType::Uint) {
+        a
+    } else {
+        e.body.bitcast(naga::ScalarKind::Uint, a)
+    }
+}
+
+/// The stage's outputs as a struct `name` of (member name, type, binding, value) returned.
+fn finish_with_outputs(
+    c: &mut Ctx<'_>,
+    mut e: Entry,
+    name: &str,
+    fields: Vec<(String, Handle<naga::Type>, Binding, H)>,
+) -> Function {
+    if fields.is_empty() {
+        return e.body.finish();
+    }
+    let members = fields
+        .iter()
+        .map(|(n, ty, b, _)| {
+            let size = c.module.types[*ty].inner.size(c.module.to_ctx());
+            (n.clone(), *ty, Some(b.clone()), size)
+        })
+        .collect();
+    let st = build::structure(&mut c.module, name, members);
+    let components = fields.iter().map(|f| f.3).collect();
+    let r = e.body.expr(Expression::Compose { ty: st, components });
+    e.body.stmt(Statement::Return { value: Some(r) });
+    e.body.f.result = Some(naga::FunctionResult {
+        ty: st,
+        binding: None,
+    });
+    e.body.finish()
+}
+
+/// `bitcast<ty>(o[r])` (or its x), as a stage output.
+fn output_value(c: &mut Ctx<'_>, e: &mut Entry, r: u32, x_only: bool, ty: &str) -> H {
+    let Some(o) = c.g.o else {
+        return e.body.u(0);
+    };
+    let p = e.reg(o, r, x_only.then_some(0));
+    let v = e.body.load(p);
+    let kind = match ty {
+        "u32" | "vec4<u32>" => None,
+        "i32" | "vec4<i32>" => Some(naga::ScalarKind::Sint),
+        _ => Some(naga::ScalarKind::Float),
+    };
+    match kind {
+        Some(k) => e.body.bitcast(k, v),
+        None => v,
+    }
+}
+
+fn pixel(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Rejection> {
+    let mut e = Entry::new();
     let mut ins = Vec::new();
+    let v = c.g.v;
     let decls_in = declarations(c, false);
-    for (r, builtin, ty, semantic) in pixel_specials(c, &decls_in)? {
-        params.push(format!("@builtin({builtin}) special{r}: {ty}"));
-        copy.push(format!("    v[{r}].x = special{r};"));
-        ins.push(iface(None, 1, None, Some(builtin), ty, semantic));
+    for (r, name, ty, semantic) in pixel_specials(c, &decls_in)? {
+        let b = builtin(name)
+            .ok_or_else(|| Rejection::new(id::SYSTEM_VALUES, format!("builtin {name}")))?;
+        let t = wgsl_type(c, ty);
+        let a = e.arg(format!("special{r}"), t, Binding::BuiltIn(b));
+        if let Some(v) = v {
+            let p = e.reg(v, r, Some(0));
+            e.body.store(p, a);
+        }
+        ins.push(iface(None, 1, None, Some(name), ty, semantic));
     }
     let mut seen: BTreeMap<u32, Option<SystemValueName>> = BTreeMap::new();
     for d in decls_in {
@@ -358,18 +566,33 @@ fn pixel(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
                 format!("v{r} packs a system value with other data"),
             ));
         }
+        let comp = d.mask.trailing_zeros().min(3) as usize;
         match sv {
             None => {
                 let ct = component_type(c.signatures, false, r);
                 let ty = ct.wgsl_vec();
-                let interp = interpolation_attr(d.interpolation, ct != ComponentType::Float)?;
-                params.push(format!("@location({r}){interp} in{r}: {ty}"));
-                copy.push(format!("    v[{r}] = bitcast<vec4<u32>>(in{r});"));
+                let interp = interpolation(d.interpolation, ct != ComponentType::Float)?;
+                let t = build::vector(&mut c.module, naga::VectorSize::Quad, ct.scalar());
+                let a = e.arg(format!("in{r}"), t, location(r, interp, ct.is_wgsl_float()));
+                if let Some(v) = v {
+                    let w = as_words(&mut e, a, Some(ct));
+                    let p = e.reg(v, r, None);
+                    e.body.store(p, w);
+                }
                 ins.push(located(c.signatures, false, r, d.mask, ty));
             }
             Some(SystemValueName::Known(SystemValue::Position)) => {
-                params.push(format!("@builtin(position) in{r}: vec4<f32>"));
-                copy.push(format!("    v[{r}] = bitcast<vec4<u32>>(in{r});"));
+                let t = build::vector(&mut c.module, naga::VectorSize::Quad, build::F32);
+                let a = e.arg(
+                    format!("in{r}"),
+                    t,
+                    Binding::BuiltIn(BuiltIn::Position { invariant: false }),
+                );
+                if let Some(v) = v {
+                    let w = as_words(&mut e, a, None);
+                    let p = e.reg(v, r, None);
+                    e.body.store(p, w);
+                }
                 ins.push(iface(
                     Some(r),
                     d.mask,
@@ -381,12 +604,13 @@ fn pixel(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
             }
             Some(SystemValueName::Known(SystemValue::IsFrontFace)) => {
                 c.relies(id::FRONT_FACING);
-                let comp = d.mask.trailing_zeros().min(3) as usize;
-                params.push(format!("@builtin(front_facing) in{r}: bool"));
-                copy.push(format!(
-                    "    v[{r}].{} = select(0u, 0xffffffffu, in{r});",
-                    super::operand::XYZW[comp]
-                ));
+                let t = build::scalar(&mut c.module, naga::Scalar::BOOL);
+                let a = e.arg(format!("in{r}"), t, Binding::BuiltIn(BuiltIn::FrontFacing));
+                if let Some(v) = v {
+                    let m = e.body.mask(a);
+                    let p = e.reg(v, r, Some(comp));
+                    e.body.store(p, m);
+                }
                 ins.push(iface(
                     Some(r),
                     d.mask,
@@ -401,28 +625,34 @@ fn pixel(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
             Some(SystemValueName::Known(
                 sv @ (SystemValue::SampleIndex | SystemValue::PrimitiveId),
             )) if c.exact() => {
-                let (builtin, semantic) = if sv == SystemValue::SampleIndex {
-                    ("sample_index", "SV_SampleIndex")
+                let (name, semantic, b) = if sv == SystemValue::SampleIndex {
+                    ("sample_index", "SV_SampleIndex", BuiltIn::SampleIndex)
                 } else {
                     c.enables.insert("primitive_index");
-                    ("primitive_index", "SV_PrimitiveID")
+                    ("primitive_index", "SV_PrimitiveID", BuiltIn::PrimitiveIndex)
                 };
-                let comp = super::operand::XYZW[d.mask.trailing_zeros().min(3) as usize];
-                params.push(format!("@builtin({builtin}) in{r}: u32"));
-                copy.push(format!("    v[{r}].{comp} = in{r};"));
-                ins.push(iface(Some(r), d.mask, None, Some(builtin), "u32", semantic));
+                let t = build::scalar(&mut c.module, build::U32);
+                let a = e.arg(format!("in{r}"), t, Binding::BuiltIn(b));
+                if let Some(v) = v {
+                    let p = e.reg(v, r, Some(comp));
+                    e.body.store(p, a);
+                }
+                ins.push(iface(Some(r), d.mask, None, Some(name), "u32", semantic));
             }
             Some(sv) => return Err(unsupported_system_value("pixel input", sv)),
         }
     }
+    e.call(run);
     let mut fields = Vec::new();
-    let mut ret = Vec::new();
     let mut outs = Vec::new();
     let decls_out = declarations(c, true);
-    for (r, builtin, ty, semantic) in pixel_specials(c, &decls_out)? {
-        fields.push(format!("    @builtin({builtin}) special{r}: {ty},"));
-        ret.push(format!("bitcast<{ty}>(o[{r}].x)"));
-        outs.push(iface(None, 1, None, Some(builtin), ty, semantic));
+    for (r, name, ty, semantic) in pixel_specials(c, &decls_out)? {
+        let b = builtin(name)
+            .ok_or_else(|| Rejection::new(id::SYSTEM_VALUES, format!("builtin {name}")))?;
+        let t = wgsl_type(c, ty);
+        let value = output_value(c, &mut e, r, true, ty);
+        fields.push((format!("special{r}"), t, Binding::BuiltIn(b), value));
+        outs.push(iface(None, 1, None, Some(name), ty, semantic));
     }
     for d in decls_out {
         if matches!(d.role, Role::Special(_)) {
@@ -436,50 +666,53 @@ fn pixel(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
                 "pixel output system values other than SV_Target",
             ));
         }
-        let ty = component_type(c.signatures, true, r).wgsl_vec();
-        fields.push(format!("    @location({r}) o{r}: {ty},"));
-        ret.push(format!("bitcast<{ty}>(o[{r}])"));
+        let ct = component_type(c.signatures, true, r);
+        let ty = ct.wgsl_vec();
+        let t = build::vector(&mut c.module, naga::VectorSize::Quad, ct.scalar());
+        let value = output_value(c, &mut e, r, false, ty);
+        fields.push((
+            format!("o{r}"),
+            t,
+            location(r, None, ct.is_wgsl_float()),
+            value,
+        ));
         outs.push(iface(Some(r), d.mask, Some(r), None, ty, "SV_Target"));
     }
-    let mut s = String::new();
-    if !fields.is_empty() {
-        let _ = writeln!(s, "struct PsOut {{\n{}\n}}\n", fields.join("\n"));
-    }
-    let _ = write!(s, "@fragment\nfn main({})", params.join(", "));
-    s.push_str(if fields.is_empty() {
-        " {\n"
-    } else {
-        " -> PsOut {\n"
-    });
-    for l in &copy {
-        let _ = writeln!(s, "{l}");
-    }
-    s.push_str("    run();\n");
-    if !fields.is_empty() {
-        let _ = writeln!(s, "    return PsOut({});", ret.join(", "));
-    }
-    s.push_str("}\n");
-    Ok((s, (ins, outs)))
+    let f = finish_with_outputs(c, e, "PsOut", fields);
+    Ok((f, (ins, outs)))
 }
 
-fn vertex(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
-    let mut params = Vec::new();
-    let mut copy = Vec::new();
+fn vertex(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Rejection> {
+    let mut e = Entry::new();
     let mut ins = Vec::new();
+    let v = c.g.v;
     for d in declarations(c, false) {
         let sv = reject_special(&d)?;
         let Some(r) = d.register else { continue };
-        let comp = super::operand::XYZW[d.mask.trailing_zeros().min(3) as usize];
+        let comp = d.mask.trailing_zeros().min(3) as usize;
+        let index = |c: &mut Ctx<'_>, e: &mut Entry, b: BuiltIn| {
+            let t = build::scalar(&mut c.module, build::U32);
+            let a = e.arg(format!("in{r}"), t, Binding::BuiltIn(b));
+            if let Some(v) = v {
+                let p = e.reg(v, r, Some(comp));
+                e.body.store(p, a);
+            }
+        };
         match sv {
             None => {
-                let ty = component_type(c.signatures, false, r).wgsl_vec();
-                params.push(format!("@location({r}) in{r}: {ty}"));
-                copy.push(format!("    v[{r}] = bitcast<vec4<u32>>(in{r});"));
+                let ct = component_type(c.signatures, false, r);
+                let ty = ct.wgsl_vec();
+                let t = build::vector(&mut c.module, naga::VectorSize::Quad, ct.scalar());
+                let a = e.arg(format!("in{r}"), t, location(r, None, ct.is_wgsl_float()));
+                if let Some(v) = v {
+                    let w = as_words(&mut e, a, Some(ct));
+                    let p = e.reg(v, r, None);
+                    e.body.store(p, w);
+                }
                 ins.push(located(c.signatures, false, r, d.mask, ty));
             }
             Some(SystemValueName::Known(SystemValue::VertexId)) => {
-                params.push(format!("@builtin(vertex_index) in{r}: u32"));
-                copy.push(format!("    v[{r}].{comp} = in{r};"));
+                index(c, &mut e, BuiltIn::VertexIndex);
                 ins.push(iface(
                     Some(r),
                     d.mask,
@@ -490,8 +723,7 @@ fn vertex(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
                 ));
             }
             Some(SystemValueName::Known(SystemValue::InstanceId)) => {
-                params.push(format!("@builtin(instance_index) in{r}: u32"));
-                copy.push(format!("    v[{r}].{comp} = in{r};"));
+                index(c, &mut e, BuiltIn::InstanceIndex);
                 ins.push(iface(
                     Some(r),
                     d.mask,
@@ -504,10 +736,12 @@ fn vertex(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
             Some(sv) => return Err(unsupported_system_value("vertex input", sv)),
         }
     }
+    e.call(run);
     let mut fields = Vec::new();
-    let mut ret = Vec::new();
     let mut outs = Vec::new();
     let mut has_position = false;
+    let position = Binding::BuiltIn(BuiltIn::Position { invariant: true });
+    let vec4f = build::vector(&mut c.module, naga::VectorSize::Quad, build::F32);
     for d in declarations(c, true) {
         let sv = reject_special(&d)?;
         let Some(r) = d.register else { continue };
@@ -515,23 +749,27 @@ fn vertex(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
             None => {
                 let ct = component_type(c.signatures, true, r);
                 let ty = ct.wgsl_vec();
+                let t = build::vector(&mut c.module, naga::VectorSize::Quad, ct.scalar());
                 // WGSL requires integer stage outputs to be flat (found by `dxdiff fuzz`).
-                let flat = if ct.is_wgsl_float() {
-                    ""
+                let interp = if ct.is_wgsl_float() {
+                    None
                 } else {
-                    " @interpolate(flat)"
+                    Some((Interpolation::Flat, None))
                 };
-                fields.push(format!("    @location({r}){flat} o{r}: {ty},"));
-                ret.push(format!("bitcast<{ty}>(o[{r}])"));
+                let value = output_value(c, &mut e, r, false, ty);
+                fields.push((
+                    format!("o{r}"),
+                    t,
+                    location(r, interp, ct.is_wgsl_float()),
+                    value,
+                ));
                 outs.push(located(c.signatures, true, r, d.mask, ty));
             }
             Some(SystemValueName::Known(SystemValue::Position)) if !has_position => {
                 // The seed's `precise` rule: every vertex position is invariant.
                 has_position = true;
-                fields.push(format!(
-                    "    @invariant @builtin(position) o{r}: vec4<f32>,"
-                ));
-                ret.push(format!("bitcast<vec4<f32>>(o[{r}])"));
+                let value = output_value(c, &mut e, r, false, "vec4<f32>");
+                fields.push((format!("o{r}"), vec4f, position.clone(), value));
                 outs.push(iface(
                     Some(r),
                     d.mask,
@@ -546,16 +784,9 @@ fn vertex(c: &mut Ctx<'_>) -> Result<(String, Io), Rejection> {
     }
     if !has_position {
         // WGSL requires a position output; a program without one (stream-out) gets zeros.
-        fields.push("    @invariant @builtin(position) position: vec4<f32>,".to_string());
-        ret.push("vec4<f32>()".to_string());
+        let z = e.body.expr(Expression::ZeroValue(vec4f));
+        fields.push(("position".into(), vec4f, position, z));
     }
-    let mut s = String::new();
-    let _ = writeln!(s, "struct VsOut {{\n{}\n}}\n", fields.join("\n"));
-    let _ = writeln!(s, "@vertex\nfn main({}) -> VsOut {{", params.join(", "));
-    for l in &copy {
-        let _ = writeln!(s, "{l}");
-    }
-    s.push_str("    run();\n");
-    let _ = writeln!(s, "    return VsOut({});\n}}", ret.join(", "));
-    Ok((s, (ins, outs)))
+    let f = finish_with_outputs(c, e, "VsOut", fields);
+    Ok((f, (ins, outs)))
 }

@@ -2,86 +2,342 @@
 //! atomic and texture instructions. Every accessor checks bounds explicitly so the results are
 //! D3D's (reads 0, writes and atomics dropped) whatever the runtime's own checks do.
 
-use std::fmt::Write;
+use std::collections::BTreeMap;
 
 use dxbc::opcodes::Num;
-use dxbc::{Instruction, Opcode, Operand, OperandType};
+use dxbc::{Instruction, Opcode, Operand, OperandType, Stage};
+use naga::{
+    AddressSpace, BinaryOperator, Block, Expression, Function, GlobalVariable, Handle, Span,
+    Statement, TypeInner,
+};
 
-use super::operand::{XYZW, swizzled, write_mask};
+use super::build::{self, Body, H};
+use super::operand::{swizzled, write_mask};
 use super::{Ctx, Shape, View, binding};
 use crate::Rejection;
 use crate::manifest::{Binding, BindingKind as Kind, BindingLayout as Layout};
 use crate::names as id;
 
-/// Which memory an operand names, and its WGSL variable.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Which memory an operand names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) enum Mem {
     Srv(u32),
     Uav(u32),
     Tgsm(u32),
 }
 
-impl Mem {
-    fn name(self) -> String {
-        match self {
-            Mem::Srv(s) => format!("t{s}"),
-            Mem::Uav(s) => format!("u{s}"),
-            Mem::Tgsm(s) => format!("g{s}"),
-        }
-    }
+/// A buffer's variable and its guarded accessors `NAME_load(word)`, `NAME_store(word, value)`.
+#[derive(Debug, Clone, Copy)]
+pub struct Buffer {
+    pub var: Handle<GlobalVariable>,
+    pub load: Handle<Function>,
+    pub store: Option<Handle<Function>>,
 }
 
-/// Declare every binding and its accessors; fill the manifest's binding list.
-pub fn declare(c: &mut Ctx<'_>, out: &mut String, bindings: &mut Vec<Binding>) {
+/// The module's variables and generated functions, by what they hold.
+#[derive(Debug, Default)]
+pub struct Globals {
+    pub v: Option<Handle<GlobalVariable>>,
+    pub o: Option<Handle<GlobalVariable>>,
+    pub x: BTreeMap<u32, Handle<GlobalVariable>>,
+    pub thread_id: Option<Handle<GlobalVariable>>,
+    pub group_id: Option<Handle<GlobalVariable>>,
+    pub thread_in_group: Option<Handle<GlobalVariable>>,
+    pub thread_index: Option<Handle<GlobalVariable>>,
+    /// `cb#` and its guarded row read `cb#_at(i)`.
+    pub cb: BTreeMap<u32, (Handle<GlobalVariable>, Handle<Function>)>,
+    pub icb_at: Option<Handle<Function>>,
+    pub(super) buffers: BTreeMap<Mem, Buffer>,
+    pub textures: BTreeMap<u32, Handle<GlobalVariable>>,
+    pub samplers: BTreeMap<u32, Handle<GlobalVariable>>,
+}
+
+/// A module variable.
+fn var(
+    module: &mut naga::Module,
+    name: String,
+    space: AddressSpace,
+    binding: Option<u32>,
+    ty: Handle<naga::Type>,
+) -> Handle<GlobalVariable> {
+    module.global_variables.append(
+        GlobalVariable {
+            name: Some(name),
+            space,
+            binding: binding.map(|b| naga::ResourceBinding {
+                group: 0,
+                binding: b,
+            }),
+            ty,
+            init: None,
+            memory_decorations: naga::MemoryDecorations::empty(),
+        },
+        Span::UNDEFINED,
+    )
+}
+
+/// A function of `u32` arguments, built by `body` from their expressions.
+fn function(
+    module: &mut naga::Module,
+    name: String,
+    args: &[&str],
+    result: Option<Handle<naga::Type>>,
+    body: impl FnOnce(&mut naga::Module, &mut Body, &[H]),
+) -> Handle<Function> {
+    let u = build::scalar(module, build::U32);
+    let mut b = Body::new(&name);
+    for a in args {
+        b.f.arguments.push(naga::FunctionArgument {
+            name: Some(a.to_string()),
+            ty: u,
+            binding: None,
+        });
+    }
+    b.f.result = result.map(|ty| naga::FunctionResult { ty, binding: None });
+    let hs: Vec<H> = (0..args.len() as u32)
+        .map(|k| b.expr(Expression::FunctionArgument(k)))
+        .collect();
+    body(module, &mut b, &hs);
+    let f = b.finish();
+    module.functions.append(f, Span::UNDEFINED)
+}
+
+/// The number of words a buffer's accessors test against.
+#[derive(Debug, Clone, Copy)]
+enum Len {
+    /// `arrayLength(&NAME)`.
+    Runtime,
+    Fixed(u32),
+}
+
+/// `NAME_load(word)` and `NAME_store(word, value)`, guarded by the word count.
+fn accessors(
+    module: &mut naga::Module,
+    var: Handle<GlobalVariable>,
+    name: &str,
+    len: Len,
+    writable: bool,
+) -> Buffer {
+    let u = build::scalar(module, build::U32);
+    let bound = |b: &mut Body, w: H| {
+        let n = match len {
+            Len::Runtime => {
+                let g = b.expr(Expression::GlobalVariable(var));
+                b.expr(Expression::ArrayLength(g))
+            }
+            Len::Fixed(n) => b.u(n),
+        };
+        b.bin(BinaryOperator::Less, w, n)
+    };
+    let load = function(
+        module,
+        format!("{name}_load"),
+        &["w"],
+        Some(u),
+        |_, b, a| {
+            let ok = bound(b, a[0]);
+            b.open();
+            let g = b.expr(Expression::GlobalVariable(var));
+            let p = b.access(g, a[0]);
+            // An atomic word reads through `atomicLoad`, which is a load of its pointer.
+            let v = b.load(p);
+            b.stmt(Statement::Return { value: Some(v) });
+            let accept = b.close();
+            b.stmt(Statement::If {
+                condition: ok,
+                accept,
+                reject: Block::new(),
+            });
+            let z = b.u(0);
+            b.stmt(Statement::Return { value: Some(z) });
+        },
+    );
+    let store = writable.then(|| {
+        function(
+            module,
+            format!("{name}_store"),
+            &["w", "value"],
+            None,
+            |_, b, a| {
+                let ok = bound(b, a[0]);
+                b.open();
+                let g = b.expr(Expression::GlobalVariable(var));
+                let p = b.access(g, a[0]);
+                b.store(p, a[1]);
+                let accept = b.close();
+                b.stmt(Statement::If {
+                    condition: ok,
+                    accept,
+                    reject: Block::new(),
+                });
+            },
+        )
+    });
+    Buffer { var, load, store }
+}
+
+/// The IR type of a texture or sampler binding.
+fn resource_type(layout: &Layout) -> Option<TypeInner> {
+    use naga::{ImageClass, ImageDimension as D, ScalarKind as K};
+    let sampled = |dim, arrayed, kind| TypeInner::Image {
+        dim,
+        arrayed,
+        class: ImageClass::Sampled { kind, multi: false },
+    };
+    let depth = |dim, arrayed| TypeInner::Image {
+        dim,
+        arrayed,
+        class: ImageClass::Depth { multi: false },
+    };
+    Some(match layout {
+        Layout::Texture2dF32 => sampled(D::D2, false, K::Float),
+        Layout::Texture2dU32 => sampled(D::D2, false, K::Uint),
+        Layout::Texture2dI32 => sampled(D::D2, false, K::Sint),
+        Layout::Texture2dArrayF32 => sampled(D::D2, true, K::Float),
+        Layout::Texture2dArrayU32 => sampled(D::D2, true, K::Uint),
+        Layout::Texture2dArrayI32 => sampled(D::D2, true, K::Sint),
+        Layout::TextureCubeF32 => sampled(D::Cube, false, K::Float),
+        Layout::TextureCubeU32 => sampled(D::Cube, false, K::Uint),
+        Layout::TextureCubeI32 => sampled(D::Cube, false, K::Sint),
+        Layout::Texture3dF32 => sampled(D::D3, false, K::Float),
+        Layout::Texture3dU32 => sampled(D::D3, false, K::Uint),
+        Layout::Texture3dI32 => sampled(D::D3, false, K::Sint),
+        Layout::TextureDepth2d => depth(D::D2, false),
+        Layout::TextureDepth2dArray => depth(D::D2, true),
+        Layout::TextureDepthCube => depth(D::Cube, false),
+        Layout::Sampler => TypeInner::Sampler { comparison: false },
+        Layout::SamplerComparison => TypeInner::Sampler { comparison: true },
+        _ => return None,
+    })
+}
+
+/// Declare every binding and its accessors, and the register files; fill the manifest's
+/// binding list.
+pub fn declare(c: &mut Ctx<'_>, bindings: &mut Vec<Binding>) {
     let mut next = 0u32;
     let mut take = || {
         next += 1;
         next - 1
     };
-    for (&slot, &size) in &c.cbs {
+    let u = build::scalar(&mut c.module, build::U32);
+    let v4 = build::vector(&mut c.module, naga::VectorSize::Quad, build::U32);
+    let words = build::runtime_array(&mut c.module, u, 4);
+    let atomic_u = build::ty(&mut c.module, TypeInner::Atomic(build::U32));
+    let atomic_words = build::runtime_array(&mut c.module, atomic_u, 4);
+    let cbs: Vec<(u32, u32)> = c.cbs.iter().map(|(k, v)| (*k, *v)).collect();
+    for (slot, size) in cbs {
         let b = take();
-        let _ = writeln!(
-            out,
-            "struct Cb{slot} {{\n    v: array<vec4<u32>, {size}>,\n}}"
+        let rows = build::array(&mut c.module, v4, size, 16);
+        let st = build::structure(
+            &mut c.module,
+            &format!("Cb{slot}"),
+            vec![("v".into(), rows, None, size * 16)],
         );
-        let _ = writeln!(
-            out,
-            "@group(0) @binding({b}) var<uniform> cb{slot}: Cb{slot};"
+        let g = var(
+            &mut c.module,
+            format!("cb{slot}"),
+            AddressSpace::Uniform,
+            Some(b),
+            st,
         );
         // Reads past the declared size give 0 (FS §7.5).
-        let guard = if crate::planted(crate::PlantedBug::CbIndexUnguarded) {
-            "true".to_string()
-        } else {
-            format!("i < {size}u")
-        };
-        let _ = writeln!(
-            out,
-            "fn cb{slot}_at(i: u32) -> vec4<u32> {{\n    if ({guard}) {{\n        return cb{slot}.v[i];\n    }}\n    return vec4<u32>();\n}}"
+        let unguarded = crate::planted(crate::PlantedBug::CbIndexUnguarded);
+        let at = function(
+            &mut c.module,
+            format!("cb{slot}_at"),
+            &["i"],
+            Some(v4),
+            |m, b, a| {
+                let ok = if unguarded {
+                    b.bool(true)
+                } else {
+                    let n = b.u(size);
+                    b.bin(BinaryOperator::Less, a[0], n)
+                };
+                b.open();
+                let gv = b.expr(Expression::GlobalVariable(g));
+                let rows = b.at(gv, 0);
+                let p = b.access(rows, a[0]);
+                let v = b.load(p);
+                b.stmt(Statement::Return { value: Some(v) });
+                let accept = b.close();
+                b.stmt(Statement::If {
+                    condition: ok,
+                    accept,
+                    reject: Block::new(),
+                });
+                let ty = build::vector(m, naga::VectorSize::Quad, build::U32);
+                let z = b.expr(Expression::ZeroValue(ty));
+                b.stmt(Statement::Return { value: Some(z) });
+            },
         );
+        c.g.cb.insert(slot, (g, at));
         let mut rec = binding(Kind::Cbuffer, slot, b, Layout::UniformVec4Array);
         rec.size_bytes = Some(size * 16);
         bindings.push(rec);
     }
-    if let Some(icb) = &c.icb {
-        let rows: Vec<String> = icb
-            .chunks(4)
-            .map(|r| {
-                let w: Vec<String> = (0..4)
-                    .map(|i| format!("0x{:08x}u", r.get(i).copied().unwrap_or(0)))
-                    .collect();
-                format!("    vec4<u32>({})", w.join(", "))
-            })
-            .collect();
-        let n = rows.len().max(1);
-        let _ = writeln!(
-            out,
-            "const icb: array<vec4<u32>, {n}> = array<vec4<u32>, {n}>(\n{}\n);",
-            rows.join(",\n")
+    if let Some(icb) = c.icb.clone() {
+        let n = icb.len().div_ceil(4).max(1) as u32;
+        let arr = build::array(&mut c.module, v4, n, 16);
+        let mut rows = Vec::with_capacity(n as usize);
+        for r in 0..n as usize {
+            let words: Vec<Handle<Expression>> = (0..4)
+                .map(|i| {
+                    let w = icb.get(r * 4 + i).copied().unwrap_or(0);
+                    c.module
+                        .global_expressions
+                        .append(Expression::Literal(naga::Literal::U32(w)), Span::UNDEFINED)
+                })
+                .collect();
+            rows.push(c.module.global_expressions.append(
+                Expression::Compose {
+                    ty: v4,
+                    components: words,
+                },
+                Span::UNDEFINED,
+            ));
+        }
+        let init = c.module.global_expressions.append(
+            Expression::Compose {
+                ty: arr,
+                components: rows,
+            },
+            Span::UNDEFINED,
         );
-        let _ = writeln!(
-            out,
-            "fn icb_at(i: u32) -> vec4<u32> {{\n    var t = icb;\n    if (i < {n}u) {{\n        return t[i];\n    }}\n    return vec4<u32>();\n}}"
+        let k = c.module.constants.append(
+            naga::Constant {
+                name: Some("icb".into()),
+                ty: arr,
+                init,
+            },
+            Span::UNDEFINED,
         );
+        // A `var` copy, so the row can be chosen at run time.
+        c.g.icb_at = Some(function(
+            &mut c.module,
+            "icb_at".into(),
+            &["i"],
+            Some(v4),
+            |m, b, a| {
+                let init = b.expr(Expression::Constant(k));
+                let t = b.local("t".into(), arr, Some(init));
+                let n = b.u(n);
+                let ok = b.bin(BinaryOperator::Less, a[0], n);
+                b.open();
+                let p = b.access(t, a[0]);
+                let v = b.load(p);
+                b.stmt(Statement::Return { value: Some(v) });
+                let accept = b.close();
+                b.stmt(Statement::If {
+                    condition: ok,
+                    accept,
+                    reject: Block::new(),
+                });
+                let ty = build::vector(m, naga::VectorSize::Quad, build::U32);
+                let z = b.expr(Expression::ZeroValue(ty));
+                b.stmt(Statement::Return { value: Some(z) });
+            },
+        ));
     }
     let srvs: Vec<(u32, View)> = c.srvs.iter().map(|(k, v)| (*k, *v)).collect();
     for (slot, view) in srvs {
@@ -95,23 +351,33 @@ pub fn declare(c: &mut Ctx<'_>, out: &mut String, bindings: &mut Vec<Binding>) {
                     // `sample()` refuses a comparison of a 3D or 1D texture before this.
                     _ => Layout::TextureDepth2d,
                 };
-                let _ = writeln!(out, "@group(0) @binding({b}) var t{slot}: {layout};");
+                if let Some(inner) = resource_type(&layout) {
+                    let ty = build::ty(&mut c.module, inner);
+                    let g = var(
+                        &mut c.module,
+                        format!("t{slot}"),
+                        AddressSpace::Handle,
+                        Some(b),
+                        ty,
+                    );
+                    c.g.textures.insert(slot, g);
+                }
                 let mut rec = binding(Kind::Srv, slot, b, layout);
                 rec.texture1d = shape.line();
                 bindings.push(rec);
             }
             _ => {
-                let _ = writeln!(
-                    out,
-                    "@group(0) @binding({b}) var<storage, read> t{slot}: array<u32>;"
+                let g = var(
+                    &mut c.module,
+                    format!("t{slot}"),
+                    AddressSpace::Storage {
+                        access: naga::StorageAccess::LOAD,
+                    },
+                    Some(b),
+                    words,
                 );
-                accessors(
-                    out,
-                    &format!("t{slot}"),
-                    &format!("arrayLength(&t{slot})"),
-                    false,
-                    false,
-                );
+                let buf = accessors(&mut c.module, g, &format!("t{slot}"), Len::Runtime, false);
+                c.g.buffers.insert(Mem::Srv(slot), buf);
                 let mut rec = binding(Kind::Srv, slot, b, Layout::StorageU32Array);
                 if let View::Structured(stride) = view {
                     rec.stride = Some(stride);
@@ -120,36 +386,42 @@ pub fn declare(c: &mut Ctx<'_>, out: &mut String, bindings: &mut Vec<Binding>) {
             }
         }
     }
-    for &slot in &c.samplers {
+    let samplers: Vec<u32> = c.samplers.iter().copied().collect();
+    for slot in samplers {
         let b = take();
         let layout = if c.comparison_samplers.contains(&slot) {
             Layout::SamplerComparison
         } else {
             Layout::Sampler
         };
-        let _ = writeln!(out, "@group(0) @binding({b}) var s{slot}: {layout};");
+        if let Some(inner) = resource_type(&layout) {
+            let ty = build::ty(&mut c.module, inner);
+            let g = var(
+                &mut c.module,
+                format!("s{slot}"),
+                AddressSpace::Handle,
+                Some(b),
+                ty,
+            );
+            c.g.samplers.insert(slot, g);
+        }
         bindings.push(binding(Kind::Sampler, slot, b, layout));
     }
     let uavs: Vec<(u32, View)> = c.uavs.iter().map(|(k, v)| (*k, *v)).collect();
     for (slot, view) in uavs {
         let b = take();
         let atomic = c.atomic_uavs.contains(&slot);
-        let ty = if atomic {
-            "array<atomic<u32>>"
-        } else {
-            "array<u32>"
-        };
-        let _ = writeln!(
-            out,
-            "@group(0) @binding({b}) var<storage, read_write> u{slot}: {ty};"
+        let g = var(
+            &mut c.module,
+            format!("u{slot}"),
+            AddressSpace::Storage {
+                access: naga::StorageAccess::LOAD | naga::StorageAccess::STORE,
+            },
+            Some(b),
+            if atomic { atomic_words } else { words },
         );
-        accessors(
-            out,
-            &format!("u{slot}"),
-            &format!("arrayLength(&u{slot})"),
-            true,
-            atomic,
-        );
+        let buf = accessors(&mut c.module, g, &format!("u{slot}"), Len::Runtime, true);
+        c.g.buffers.insert(Mem::Uav(slot), buf);
         let mut rec = binding(
             Kind::Uav,
             slot,
@@ -166,45 +438,52 @@ pub fn declare(c: &mut Ctx<'_>, out: &mut String, bindings: &mut Vec<Binding>) {
         bindings.push(rec);
     }
     let tgsm: Vec<(u32, u32)> = c.tgsm.iter().map(|(k, (w, _))| (*k, *w)).collect();
-    for (slot, words) in tgsm {
+    for (slot, n) in tgsm {
         let atomic = c.atomic_tgsm.contains(&slot);
-        let ty = if atomic { "atomic<u32>" } else { "u32" };
-        let _ = writeln!(
-            out,
-            "var<workgroup> g{slot}: array<{ty}, {}>;",
-            words.max(1)
+        let n = n.max(1);
+        let arr = build::array(&mut c.module, if atomic { atomic_u } else { u }, n, 4);
+        let g = var(
+            &mut c.module,
+            format!("g{slot}"),
+            AddressSpace::WorkGroup,
+            None,
+            arr,
         );
-        accessors(
-            out,
-            &format!("g{slot}"),
-            &format!("{}u", words.max(1)),
-            true,
-            atomic,
-        );
+        let buf = accessors(&mut c.module, g, &format!("g{slot}"), Len::Fixed(n), true);
+        c.g.buffers.insert(Mem::Tgsm(slot), buf);
     }
-}
-
-/// `NAME_load(word)` and `NAME_store(word, value)`, guarded by the word count.
-fn accessors(out: &mut String, name: &str, len: &str, writable: bool, atomic: bool) {
-    let read = if atomic {
-        format!("atomicLoad(&{name}[w])")
-    } else {
-        format!("{name}[w]")
+    let private = |c: &mut Ctx<'_>, name: String, n: u32| {
+        let arr = build::array(&mut c.module, v4, n.max(1), 16);
+        var(&mut c.module, name, AddressSpace::Private, None, arr)
     };
-    let _ = writeln!(
-        out,
-        "fn {name}_load(w: u32) -> u32 {{\n    if (w < {len}) {{\n        return {read};\n    }}\n    return 0u;\n}}"
-    );
-    if writable {
-        let write = if atomic {
-            format!("atomicStore(&{name}[w], value)")
-        } else {
-            format!("{name}[w] = value")
+    c.g.v = Some(private(c, "v".into(), c.inputs));
+    c.g.o = Some(private(c, "o".into(), c.outputs));
+    let xs: Vec<(u32, u32)> = c.indexable.iter().map(|(k, n)| (*k, *n)).collect();
+    for (x, n) in xs {
+        let g = private(c, format!("x{x}"), n);
+        c.g.x.insert(x, g);
+    }
+    if c.stage == Stage::Compute {
+        let v3 = build::vector(&mut c.module, naga::VectorSize::Tri, build::U32);
+        let mut private_var = |name: &str, ty| {
+            Some(var(
+                &mut c.module,
+                name.into(),
+                AddressSpace::Private,
+                None,
+                ty,
+            ))
         };
-        let _ = writeln!(
-            out,
-            "fn {name}_store(w: u32, value: u32) {{\n    if (w < {len}) {{\n        {write};\n    }}\n}}"
+        let (a, b2, d) = (
+            private_var("thread_id", v3),
+            private_var("group_id", v3),
+            private_var("thread_in_group", v3),
         );
+        let e = private_var("thread_index", u);
+        c.g.thread_id = a;
+        c.g.group_id = b2;
+        c.g.thread_in_group = d;
+        c.g.thread_index = e;
     }
 }
 
@@ -243,29 +522,49 @@ impl Ctx<'_> {
         }
     }
 
-    /// Words in a buffer, as a `u32` expression.
-    fn words(&self, m: Mem) -> String {
-        match m {
-            Mem::Tgsm(s) => format!("{}u", self.tgsm.get(&s).map_or(1, |t| t.0.max(1))),
-            _ => format!("arrayLength(&{})", m.name()),
-        }
+    fn buffer(&self, m: Mem) -> Result<Buffer, Rejection> {
+        self.g
+            .buffers
+            .get(&m)
+            .copied()
+            .ok_or_else(|| Rejection::new(id::UNSUPPORTED, "a texture read as a buffer"))
     }
 
-    /// Bind the first word of an access (`let` name) and a condition that the structured index
-    /// is in range (structured accesses past the element count are dropped whole).
-    fn address(&mut self, m: Mem, a0: String, a1: Option<String>) -> (String, String) {
-        let w = self.fresh();
-        match (self.view(m), a1) {
-            (View::Structured(stride), Some(off)) => {
-                let count = format!("(({} * 4u) / {stride}u)", self.words(m));
-                self.line(&format!("let {w} = ({a0} * {stride}u + {off}) >> 2u;"));
-                (w, format!("{a0} < {count}"))
+    /// Words in a buffer, as a `u32` expression.
+    fn words(&mut self, m: Mem) -> Result<H, Rejection> {
+        Ok(match m {
+            Mem::Tgsm(s) => {
+                let n = self.tgsm.get(&s).map_or(1, |t| t.0.max(1));
+                self.b.u(n)
             }
             _ => {
-                self.line(&format!("let {w} = {a0} >> 2u;"));
-                (w, "true".into())
+                let g = self.buffer(m)?.var;
+                let p = self.global(g);
+                self.b.expr(Expression::ArrayLength(p))
             }
-        }
+        })
+    }
+
+    /// The first word of an access, and for a structured view a condition that the element
+    /// is in range (structured accesses past the element count are dropped whole).
+    fn address(&mut self, m: Mem, a0: H, a1: Option<H>) -> Result<(H, Option<H>), Rejection> {
+        use BinaryOperator as B;
+        let two = self.b.u(2);
+        Ok(match (self.view(m), a1) {
+            (View::Structured(stride), Some(off)) => {
+                let words = self.words(m)?;
+                let four = self.b.u(4);
+                let bytes = self.b.bin(B::Multiply, words, four);
+                let k = self.b.u(stride);
+                let count = self.b.bin(B::Divide, bytes, k);
+                let at = self.b.bin(B::Multiply, a0, k);
+                let at = self.b.bin(B::Add, at, off);
+                let w = self.b.bin(B::ShiftRight, at, two);
+                let ok = self.b.bin(B::Less, a0, count);
+                (w, Some(ok))
+            }
+            _ => (self.b.bin(B::ShiftRight, a0, two), None),
+        })
     }
 
     /// Refuse a structured access whose immediate byte offset is not a whole word, or whose
@@ -294,6 +593,12 @@ impl Ctx<'_> {
         Ok(())
     }
 
+    /// `w + k`.
+    fn word(&mut self, w: H, k: usize) -> H {
+        let k = self.b.u(k as u32);
+        self.b.bin(BinaryOperator::Add, w, k)
+    }
+
     pub fn memory(&mut self, inst: &Instruction) -> Result<(), Rejection> {
         use Opcode::*;
         let ops = &inst.operands;
@@ -313,18 +618,22 @@ impl Ctx<'_> {
                 } else {
                     None
                 };
-                let (w, ok) = self.address(m, a0, a1);
-                let name = m.name();
+                let (w, ok) = self.address(m, a0, a1)?;
+                let load = self.buffer(m)?.load;
                 let dst = &ops[0];
-                let values: Vec<(usize, String)> = (0..4)
-                    .filter(|c| write_mask(dst) & (1 << c) != 0)
-                    .map(|c| {
-                        (
-                            c,
-                            format!("select(0u, {name}_load({w} + {}u), {ok})", swizzled(res, c)),
-                        )
-                    })
-                    .collect();
+                let mut values = Vec::with_capacity(4);
+                for c in (0..4).filter(|c| write_mask(dst) & (1 << c) != 0) {
+                    let at = self.word(w, swizzled(res, c));
+                    let v = self.b.call(load, vec![at]);
+                    let v = match ok {
+                        Some(ok) => {
+                            let z = self.b.u(0);
+                            self.b.select(z, v, ok)
+                        }
+                        None => v,
+                    };
+                    values.push((c, v));
+                }
                 self.assign(dst, &values)
             }
             StoreRaw | StoreStructured => {
@@ -344,35 +653,60 @@ impl Ctx<'_> {
                     None
                 };
                 let value = &ops[if structured { 3 } else { 2 }];
-                let mut vals = Vec::new();
+                let mut vals = Vec::with_capacity(4);
                 for c in 0..4 {
                     if write_mask(&ops[0]) & (1 << c) != 0 {
-                        let v = self.src(value, c, Num::Typeless)?;
-                        let t = self.fresh();
-                        self.line(&format!("let {t} = {v};"));
-                        vals.push((c, t));
+                        vals.push((c, self.src(value, c, Num::Typeless)?));
                     }
                 }
-                let (w, ok) = self.address(m, a0, a1);
-                let name = m.name();
-                self.line(&format!("if ({ok}) {{"));
-                for (c, t) in vals {
-                    self.line(&format!("    {name}_store({w} + {c}u, {t});"));
+                let (w, ok) = self.address(m, a0, a1)?;
+                let store = self
+                    .buffer(m)?
+                    .store
+                    .ok_or_else(|| Rejection::new(id::UNSUPPORTED, "store to a read-only view"))?;
+                if ok.is_some() {
+                    self.b.open();
                 }
-                self.line("}");
+                for (c, v) in vals {
+                    let at = self.word(w, c);
+                    self.b.flush();
+                    self.b.stmt(Statement::Call {
+                        function: store,
+                        arguments: vec![at, v],
+                        result: None,
+                    });
+                }
+                if let Some(ok) = ok {
+                    let accept = self.b.close();
+                    self.b.stmt(Statement::If {
+                        condition: ok,
+                        accept,
+                        reject: Block::new(),
+                    });
+                }
                 Ok(())
             }
             Bufinfo => {
+                use BinaryOperator as B;
                 let m = self.mem(&ops[1])?;
+                let words = self.words(m)?;
                 let e = match self.view(m) {
-                    View::Structured(stride) => format!("(({} * 4u) / {stride}u)", self.words(m)),
-                    View::TypedBuffer => self.words(m),
-                    _ => format!("({} * 4u)", self.words(m)),
+                    View::Structured(stride) => {
+                        let four = self.b.u(4);
+                        let bytes = self.b.bin(B::Multiply, words, four);
+                        let k = self.b.u(stride);
+                        self.b.bin(B::Divide, bytes, k)
+                    }
+                    View::TypedBuffer => words,
+                    _ => {
+                        let four = self.b.u(4);
+                        self.b.bin(B::Multiply, words, four)
+                    }
                 };
                 let dst = &ops[0];
-                let values: Vec<(usize, String)> = (0..4)
+                let values: Vec<(usize, H)> = (0..4)
                     .filter(|c| write_mask(dst) & (1 << c) != 0)
-                    .map(|c| (c, e.clone()))
+                    .map(|c| (c, e))
                     .collect();
                 self.assign(dst, &values)
             }
@@ -411,20 +745,28 @@ impl Ctx<'_> {
             let m = self.mem(&ops[0])?;
             let e = self.src(&ops[1], 0, Num::Uint)?;
             let v = self.src(&ops[2], 0, Num::Typeless)?;
-            self.line(&format!("{}_store({e}, {v});", m.name()));
+            let store = self
+                .buffer(m)?
+                .store
+                .ok_or_else(|| Rejection::new(id::UNSUPPORTED, "store to a read-only view"))?;
+            self.b.stmt(Statement::Call {
+                function: store,
+                arguments: vec![e, v],
+                result: None,
+            });
             return Ok(());
         }
         let m = self.mem(&ops[2])?;
         let e = self.src(&ops[1], 0, Num::Uint)?;
-        let t = self.fresh();
-        self.line(&format!(
-            "let {t} = vec4<u32>({}_load({e}), 0u, 0u, 1u);",
-            m.name()
-        ));
+        let load = self.buffer(m)?.load;
+        let x = self.b.call(load, vec![e]);
+        let z = self.b.u(0);
+        let one = self.b.u(1);
+        let texel = [x, z, z, one];
         let dst = &ops[0];
-        let values: Vec<(usize, String)> = (0..4)
+        let values: Vec<(usize, H)> = (0..4)
             .filter(|c| write_mask(dst) & (1 << c) != 0)
-            .map(|c| (c, format!("{t}.{}", XYZW[swizzled(&ops[2], c)])))
+            .map(|c| (c, texel[swizzled(&ops[2], c)]))
             .collect();
         self.assign(dst, &values)
     }
@@ -432,7 +774,9 @@ impl Ctx<'_> {
     /// Atomics, with D3D's drop on out-of-range addresses. Signed min/max and compare-exchange
     /// use a compare-exchange loop (the weak form may fail spuriously, so it retries).
     fn atomic(&mut self, inst: &Instruction) -> Result<(), Rejection> {
+        use BinaryOperator as B;
         use Opcode::*;
+        use naga::AtomicFunction as F;
         let ops = &inst.operands;
         let imm = inst.info().dst == 2;
         if matches!(inst.opcode, ImmAtomicAlloc | ImmAtomicConsume) {
@@ -453,57 +797,144 @@ impl Ctx<'_> {
         };
         let v0 = self.src(&rest[1], 0, Num::Uint)?;
         let v1 = if rest.len() > 2 {
-            Some(self.src(&rest[2], 0, Num::Uint)?)
+            self.src(&rest[2], 0, Num::Uint)?
         } else {
-            None
+            self.b.u(0)
         };
-        let (tv0, tv1) = (self.fresh(), self.fresh());
-        self.line(&format!("let {tv0} = {v0};"));
-        self.line(&format!(
-            "let {tv1} = {};",
-            v1.unwrap_or_else(|| "0u".into())
-        ));
-        let (w, ok) = self.address(m, a0, a1);
-        let old = self.fresh();
-        let name = m.name();
-        let p = format!("&{name}[{w}]");
-        self.line(&format!("var {old} = 0u;"));
-        self.line(&format!("if ({ok} && {w} < {}) {{", self.words(m)));
-        let body = match inst.opcode {
-            AtomicAnd | ImmAtomicAnd => format!("{old} = atomicAnd({p}, {tv0});"),
-            AtomicOr | ImmAtomicOr => format!("{old} = atomicOr({p}, {tv0});"),
-            AtomicXor | ImmAtomicXor => format!("{old} = atomicXor({p}, {tv0});"),
-            AtomicIadd | ImmAtomicIadd => format!("{old} = atomicAdd({p}, {tv0});"),
-            AtomicUmax | ImmAtomicUmax => format!("{old} = atomicMax({p}, {tv0});"),
-            AtomicUmin | ImmAtomicUmin => format!("{old} = atomicMin({p}, {tv0});"),
-            ImmAtomicExch => format!("{old} = atomicExchange({p}, {tv0});"),
-            AtomicImax | ImmAtomicImax | AtomicImin | ImmAtomicImin => {
-                let f = if matches!(inst.opcode, AtomicImax | ImmAtomicImax) {
-                    "max"
-                } else {
-                    "min"
-                };
-                format!(
-                    "{old} = atomicLoad({p});\n    loop {{\n        let n = bitcast<u32>({f}(bitcast<i32>({old}), bitcast<i32>({tv0})));\n        let r = atomicCompareExchangeWeak({p}, {old}, n);\n        if (r.exchanged) {{ break; }}\n        {old} = r.old_value;\n    }}"
-                )
+        let (w, ok) = self.address(m, a0, a1)?;
+        let words = self.words(m)?;
+        let inside = self.b.bin(B::Less, w, words);
+        let cond = match ok {
+            Some(ok) => self.b.bin(B::LogicalAnd, ok, inside),
+            None => inside,
+        };
+        let u = self.u32_ty();
+        let name = self.fresh();
+        let zero = self.b.u(0);
+        let old = self.b.local(name, u, Some(zero));
+        let var = self.buffer(m)?.var;
+        let base = self.global(var);
+        self.b.open();
+        let p = self.b.access(base, w);
+        let simple = match inst.opcode {
+            AtomicAnd | ImmAtomicAnd => Some(F::And),
+            AtomicOr | ImmAtomicOr => Some(F::InclusiveOr),
+            AtomicXor | ImmAtomicXor => Some(F::ExclusiveOr),
+            AtomicIadd | ImmAtomicIadd => Some(F::Add),
+            AtomicUmax | ImmAtomicUmax => Some(F::Max),
+            AtomicUmin | ImmAtomicUmin => Some(F::Min),
+            ImmAtomicExch => Some(F::Exchange { compare: None }),
+            _ => None,
+        };
+        let cmpxchg = self.module.generate_predeclared_type(
+            naga::PredeclaredType::AtomicCompareExchangeWeakResult(build::U32),
+        );
+        // `atomicCompareExchangeWeak(p, compare, value)`: (old value, exchanged).
+        let exchange = |c: &mut Self, compare: H, value: H| {
+            c.b.flush();
+            let r = c.b.expr(Expression::AtomicResult {
+                ty: cmpxchg,
+                comparison: true,
+            });
+            c.b.stmt(Statement::Atomic {
+                pointer: p,
+                fun: F::Exchange {
+                    compare: Some(compare),
+                },
+                value,
+                result: Some(r),
+            });
+            (c.b.at(r, 0), c.b.at(r, 1))
+        };
+        match (simple, inst.opcode) {
+            (Some(fun), _) => {
+                self.b.flush();
+                let r = self.b.expr(Expression::AtomicResult {
+                    ty: u,
+                    comparison: false,
+                });
+                self.b.stmt(Statement::Atomic {
+                    pointer: p,
+                    fun,
+                    value: v0,
+                    result: Some(r),
+                });
+                self.b.store(old, r);
             }
-            AtomicCmpStore | ImmAtomicCmpExch => format!(
-                "loop {{\n        let r = atomicCompareExchangeWeak({p}, {tv0}, {tv1});\n        if (r.exchanged || r.old_value != {tv0}) {{\n            {old} = r.old_value;\n            break;\n        }}\n    }}"
-            ),
-            other => {
+            (None, AtomicImax | ImmAtomicImax | AtomicImin | ImmAtomicImin) => {
+                let f = if matches!(inst.opcode, AtomicImax | ImmAtomicImax) {
+                    naga::MathFunction::Max
+                } else {
+                    naga::MathFunction::Min
+                };
+                let first = self.b.load(p);
+                self.b.store(old, first);
+                self.b.open();
+                let cur = self.b.load(old);
+                let (x, y) = (
+                    self.b.bitcast(naga::ScalarKind::Sint, cur),
+                    self.b.bitcast(naga::ScalarKind::Sint, v0),
+                );
+                let n = self.b.math(f, &[x, y]);
+                let n = self.b.bitcast(naga::ScalarKind::Uint, n);
+                let (was, exchanged) = exchange(self, cur, n);
+                self.b.open();
+                self.b.stmt(Statement::Break);
+                let done = self.b.close();
+                self.b.stmt(Statement::If {
+                    condition: exchanged,
+                    accept: done,
+                    reject: Block::new(),
+                });
+                self.b.store(old, was);
+                let body = self.b.close();
+                self.b.stmt(Statement::Loop {
+                    body,
+                    continuing: Block::new(),
+                    break_if: None,
+                });
+            }
+            (None, AtomicCmpStore | ImmAtomicCmpExch) => {
+                self.b.open();
+                let (was, exchanged) = exchange(self, v0, v1);
+                let differs = self.b.bin(B::NotEqual, was, v0);
+                let settled = self.b.bin(B::LogicalOr, exchanged, differs);
+                self.b.open();
+                self.b.store(old, was);
+                self.b.stmt(Statement::Break);
+                let done = self.b.close();
+                self.b.stmt(Statement::If {
+                    condition: settled,
+                    accept: done,
+                    reject: Block::new(),
+                });
+                let body = self.b.close();
+                self.b.stmt(Statement::Loop {
+                    body,
+                    continuing: Block::new(),
+                    break_if: None,
+                });
+            }
+            (_, other) => {
+                self.b.close();
                 return Err(Rejection::new(
                     id::UNSUPPORTED,
                     format!("`{}` is not lowered", other.mnemonic()),
                 ));
             }
-        };
-        self.line(&format!("    {body}"));
-        self.line("}");
+        }
+        let accept = self.b.close();
+        self.b.stmt(Statement::If {
+            condition: cond,
+            accept,
+            reject: Block::new(),
+        });
         if imm {
+            let result = self.b.load(old);
             let dst = &ops[0];
-            let values: Vec<(usize, String)> = (0..4)
+            let values: Vec<(usize, H)> = (0..4)
                 .filter(|c| write_mask(dst) & (1 << c) != 0)
-                .map(|c| (c, old.clone()))
+                .map(|c| (c, result))
                 .collect();
             self.assign(dst, &values)?;
         }

@@ -6,15 +6,20 @@
 //! `array<vec4<u32>, N>` so they can be indexed relatively.
 
 mod alu;
+mod build;
 mod flow;
 mod helpers;
+mod import;
 mod io;
 mod memory;
 mod operand;
 mod textures;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write;
+
+use build::{Body, H};
+use naga::{GlobalVariable, Handle};
 
 use dxbc::chunks::signature::Signature;
 use dxbc::structure::Structure;
@@ -25,7 +30,7 @@ use dxbc::{
 
 use crate::manifest::{Binding, BindingKind, BindingLayout, Manifest};
 use crate::names as id;
-use crate::{Profile, Rejection, Translation};
+use crate::{Profile, Rejection};
 
 /// Catalog entries the contract profile may rely on.
 pub const CONTRACT_CLAIMS: &[&str] = &[
@@ -190,17 +195,27 @@ pub struct Ctx<'a> {
     pub workgroup: [u32; 3],
     /// The catalog ids this translation relied on.
     pub used: BTreeSet<&'static str>,
-    /// WGSL helper functions needed.
-    pub helpers: BTreeSet<&'static str>,
-    pub body: String,
-    pub indent: usize,
+    /// The module being built: declarations first, then `run`, then the entry point.
+    pub module: naga::Module,
+    /// The body function `run` under construction.
+    pub b: Body,
+    /// The polyfills copied into the module so far.
+    pub imported: import::Imported,
+    /// A polyfill that could not be copied: the translation is refused at its end.
+    pub failed: Option<Rejection>,
+    /// The module's variables, by what they hold.
+    pub g: memory::Globals,
+    /// Each global's expression in `run`, made once.
+    pub global_exprs: HashMap<Handle<GlobalVariable>, H>,
+    /// `r#` components' variables in `run`, made on first use.
+    pub temp_vars: Vec<[Option<H>; 4]>,
+    /// Open `if`, `loop` and `switch` constructs, innermost last.
+    pub frames: Vec<flow::Frame>,
     /// Whether a derivative or implicit-LOD sample sits under non-uniform control flow.
     pub needs_derivative_opt_out: bool,
     /// Depth of control flow whose condition may vary between invocations.
     pub varying_depth: usize,
     pub next_temp: u32,
-    /// Open switches: (instruction index, whether a clause is open).
-    pub switch_open: Vec<(usize, bool)>,
 }
 
 impl Ctx<'_> {
@@ -214,24 +229,32 @@ impl Ctx<'_> {
         }
     }
 
-    /// Ask for a helper function (and its dependencies).
-    pub fn helper(&mut self, name: &'static str) -> &'static str {
-        if self.helpers.insert(name) {
-            for dep in helpers::dependencies(name) {
-                self.helper(dep);
+    /// A call of polyfill `name` (copied into the module on first use, with what it calls).
+    /// A polyfill that cannot be copied refuses the translation when it ends; the call then
+    /// reads 0 so the lowering can go on.
+    pub fn helper(&mut self, name: &'static str, args: Vec<H>) -> H {
+        match self.imported.function(&mut self.module, name) {
+            Ok(f) => self.b.call(f, args),
+            Err(e) => {
+                self.failed.get_or_insert_with(|| {
+                    Rejection::new(id::UNSUPPORTED, format!("polyfill {name}: {}", e.0))
+                });
+                self.b.u(0)
             }
         }
-        name
     }
 
-    pub fn line(&mut self, text: &str) {
-        for _ in 0..self.indent {
-            self.body.push_str("    ");
+    /// A module variable's expression in `run`.
+    pub fn global(&mut self, g: Handle<GlobalVariable>) -> H {
+        if let Some(h) = self.global_exprs.get(&g) {
+            return *h;
         }
-        self.body.push_str(text);
-        self.body.push('\n');
+        let h = self.b.expr(naga::Expression::GlobalVariable(g));
+        self.global_exprs.insert(g, h);
+        h
     }
 
+    /// A fresh name for a function-local variable.
     pub fn fresh(&mut self) -> String {
         self.next_temp += 1;
         format!("tmp{}", self.next_temp)
@@ -354,15 +377,19 @@ fn scan<'a>(
         atomic_tgsm: BTreeSet::new(),
         workgroup: [1, 1, 1],
         used: BTreeSet::new(),
-        helpers: BTreeSet::new(),
-        body: String::new(),
-        indent: 1,
+        module: naga::Module::default(),
+        b: Body::new("run"),
+        imported: import::Imported::default(),
+        failed: None,
+        g: memory::Globals::default(),
+        global_exprs: HashMap::new(),
+        temp_vars: Vec::new(),
+        frames: Vec::new(),
         needs_derivative_opt_out: false,
         opaque_literals: false,
         opaque_non_finite: false,
         varying_depth: 0,
         next_temp: 0,
-        switch_open: Vec::new(),
     };
     if program.version.is_sm51() {
         sm51_ranges(program)?;
@@ -620,7 +647,7 @@ pub fn emit(
     program: &Program,
     signatures: &[Signature],
     profile: Profile,
-) -> Result<Translation, Rejection> {
+) -> Result<Emitted, Rejection> {
     // Every lowering indexes operands by the opcode table's counts. The decoder keeps to them;
     // a program built in memory that does not is refused here, never a panic later.
     for (i, inst) in program.instructions.iter().enumerate() {
@@ -640,6 +667,9 @@ pub fn emit(
     }
     let mut c = scan(program, signatures, profile)?;
     let structure = flow::check_structure(program)?;
+    let mut bindings = Vec::new();
+    memory::declare(&mut c, &mut bindings);
+    c.temp_vars = vec![[None; 4]; c.temps as usize];
     for (i, inst) in program.instructions.iter().enumerate() {
         if inst.info().is_declaration() || inst.opcode == Opcode::Customdata {
             continue;
@@ -647,59 +677,20 @@ pub fn emit(
         c.instruction(inst, i, &structure)
             .map_err(|r| r.at(i, inst.opcode))?;
     }
-    let (entry, manifest_io) = io::entry_point(&mut c)?;
-    let mut out = String::new();
-    // The profile is not named here: a program both profiles lower alike gets the same bytes,
-    // so a corpus transition between profiles names only the programs whose lowering differs.
-    for e in &c.enables {
-        let _ = writeln!(out, "enable {e};");
+    if let Some(r) = c.failed.take() {
+        return Err(r);
     }
-    let _ = writeln!(out, "// dxdiff built-in translator, {}", program.version);
-    if c.needs_derivative_opt_out {
+    let body = std::mem::replace(&mut c.b, Body::new("run")).finish();
+    let run = c.module.functions.append(body, naga::Span::UNDEFINED);
+    let manifest_io = io::entry_point(&mut c, run)?;
+    if let Some(r) = c.failed.take() {
+        return Err(r);
+    }
+    if c.needs_derivative_opt_out && c.profile == Profile::Contract {
         // What a divergent quad's derivative gives is D3D's undefined result either way
         // (`dxdiff/d3d-undefined`); only the contract profile lists the seed's adaptation.
-        if c.profile == Profile::Contract {
-            c.relies(id::DERIVATIVE_UNIFORMITY);
-        }
-        out.push_str("// Derivatives under non-uniform control flow, as D3D11 allowed them.\n");
-        out.push_str("diagnostic(off, derivative_uniformity);\n");
+        c.relies(id::DERIVATIVE_UNIFORMITY);
     }
-    out.push('\n');
-    let mut bindings = Vec::new();
-    memory::declare(&mut c, &mut out, &mut bindings);
-    let _ = writeln!(
-        out,
-        "var<private> v: array<vec4<u32>, {}>;",
-        c.inputs.max(1)
-    );
-    let _ = writeln!(
-        out,
-        "var<private> o: array<vec4<u32>, {}>;",
-        c.outputs.max(1)
-    );
-    for (x, n) in &c.indexable {
-        let _ = writeln!(out, "var<private> x{x}: array<vec4<u32>, {}>;", n.max(&1));
-    }
-    if c.stage == Stage::Compute {
-        out.push_str("var<private> thread_id: vec3<u32>;\nvar<private> group_id: vec3<u32>;\nvar<private> thread_in_group: vec3<u32>;\nvar<private> thread_index: u32;\n");
-    }
-    out.push('\n');
-    for (name, src) in helpers::HELPERS {
-        if c.helpers.contains(name) {
-            out.push_str(src);
-            out.push('\n');
-        }
-    }
-    out.push_str("fn run() {\n");
-    for r in 0..c.temps {
-        let _ = writeln!(
-            out,
-            "    var r{r}x: u32;\n    var r{r}y: u32;\n    var r{r}z: u32;\n    var r{r}w: u32;"
-        );
-    }
-    out.push_str(&c.body);
-    out.push_str("}\n\n");
-    out.push_str(&entry);
     let stage = match c.stage {
         Stage::Pixel => "fragment",
         Stage::Vertex => "vertex",
@@ -714,11 +705,43 @@ pub fn emit(
         outputs: manifest_io.1,
         enables: c.enables.iter().map(|e| e.to_string()).collect(),
     };
-    Ok(Translation {
-        wgsl: out,
+    Ok(Emitted {
+        module: c.module,
+        header: header(program, &c.enables, c.needs_derivative_opt_out),
         manifest,
         adaptations: c.used.iter().map(|s| s.to_string()).collect(),
     })
+}
+
+/// A program lowered to naga IR, not yet validated or written.
+#[derive(Debug)]
+pub struct Emitted {
+    /// The module: `run`, the entry point `main`, the polyfills and bindings they use.
+    pub module: naga::Module,
+    /// What the WGSL starts with, which naga's IR does not carry: the `enable` extensions, a
+    /// comment naming the program's model, and the derivative-uniformity opt-out.
+    pub header: String,
+    /// Where each register and resource sits, for the harness.
+    pub manifest: Manifest,
+    /// The catalog ids the lowering relied on, sorted.
+    pub adaptations: Vec<String>,
+}
+
+/// The WGSL lines before the module: see [`Emitted::header`]. The profile is not named, so a
+/// program both profiles lower alike gets the same bytes, and a corpus transition between
+/// profiles names only the programs whose lowering differs.
+fn header(program: &Program, enables: &BTreeSet<&'static str>, derivatives: bool) -> String {
+    let mut out = String::new();
+    for e in enables {
+        let _ = writeln!(out, "enable {e};");
+    }
+    let _ = writeln!(out, "// dxdiff built-in translator, {}", program.version);
+    if derivatives {
+        out.push_str("// Derivatives under non-uniform control flow, as D3D11 allowed them.\n");
+        out.push_str("diagnostic(off, derivative_uniformity);\n");
+    }
+    out.push('\n');
+    out
 }
 
 /// The binding record for the manifest.

@@ -4,17 +4,14 @@
 
 use dxbc::opcodes::Num;
 use dxbc::{Index, Modifier, Operand, OperandType};
+use naga::{BinaryOperator, Handle, MathFunction};
 
 use super::Ctx;
+use super::build::{self, H};
 use crate::Rejection;
 use crate::names as id;
 
 pub const XYZW: [char; 4] = ['x', 'y', 'z', 'w'];
-
-/// A `u32` literal.
-pub fn lit(v: u32) -> String {
-    format!("0x{v:08x}u")
-}
 
 /// Which source component feeds destination component `comp`.
 pub fn swizzled(op: &Operand, comp: usize) -> usize {
@@ -37,21 +34,57 @@ fn unsupported(what: String) -> Rejection {
     Rejection::new(id::UNSUPPORTED, what)
 }
 
+/// A register as the lowering reads it: a pointer to its `vec4<u32>`, or a `vec4<u32>` value
+/// (a thread id, a guarded constant-buffer row, zeros).
+#[derive(Debug, Clone, Copy)]
+pub enum Reg {
+    Ptr(H),
+    Val(H),
+}
+
 impl Ctx<'_> {
     /// A `u32` expression for an index dimension.
-    pub fn index(&mut self, index: &Index) -> Result<String, Rejection> {
+    pub fn index(&mut self, index: &Index) -> Result<H, Rejection> {
         Ok(match index {
-            Index::Imm32(v) => format!("{v}u"),
+            Index::Imm32(v) => self.b.u(*v),
             Index::Imm64(_) | Index::Imm64Relative(..) => {
                 return Err(unsupported("64-bit indices".into()));
             }
             Index::Relative(rel) => self.src_raw(rel, 0)?,
-            Index::Imm32Relative(base, rel) => format!("({} + {base}u)", self.src_raw(rel, 0)?),
+            Index::Imm32Relative(base, rel) => {
+                let r = self.src_raw(rel, 0)?;
+                let b = self.b.u(*base);
+                self.b.bin(BinaryOperator::Add, r, b)
+            }
         })
     }
 
-    /// A `vec4<u32>` expression for a source register (no modifier, no swizzle).
-    fn register(&mut self, op: &Operand) -> Result<String, Rejection> {
+    /// `min(i, n - 1)`: a relative index kept inside its array.
+    fn clamped(&mut self, i: H, n: u32) -> H {
+        let last = self.b.u(n.max(1) - 1);
+        self.b.math(MathFunction::Min, &[i, last])
+    }
+
+    /// Element `index` of the `array<vec4<u32>, n>` variable `g`, clamped when relative.
+    fn element(
+        &mut self,
+        g: Handle<naga::GlobalVariable>,
+        index: &Index,
+        n: u32,
+    ) -> Result<H, Rejection> {
+        let base = self.global(g);
+        Ok(match index {
+            Index::Imm32(r) => self.b.at(base, *r),
+            other => {
+                let i = self.index(other)?;
+                let i = self.clamped(i, n);
+                self.b.access(base, i)
+            }
+        })
+    }
+
+    /// A source or destination register (no modifier, no swizzle).
+    fn register(&mut self, op: &Operand) -> Result<Reg, Rejection> {
         let imm_index = |k: usize| {
             op.indices.get(k).and_then(|i| match i {
                 Index::Imm32(v) => Some(*v),
@@ -63,18 +96,13 @@ impl Ctx<'_> {
                 if op.indices.len() != 1 {
                     return Err(unsupported("multi-dimensional input registers".into()));
                 }
-                let (name, n) = if op.ty == OperandType::Input {
-                    ("v", self.inputs)
+                let (g, n) = if op.ty == OperandType::Input {
+                    (self.g.v, self.inputs)
                 } else {
-                    ("o", self.outputs)
+                    (self.g.o, self.outputs)
                 };
-                match imm_index(0) {
-                    Some(r) => format!("{name}[{r}]"),
-                    None => {
-                        let i = self.index(&op.indices[0])?;
-                        format!("{name}[min({i}, {}u)]", n.max(1) - 1)
-                    }
-                }
+                let g = g.ok_or_else(|| unsupported("no register file".into()))?;
+                Reg::Ptr(self.element(g, &op.indices[0], n)?)
             }
             OperandType::IndexableTemp => {
                 let x = imm_index(0).ok_or_else(|| unsupported("relative x# array".into()))?;
@@ -82,14 +110,22 @@ impl Ctx<'_> {
                     .indexable
                     .get(&x)
                     .ok_or_else(|| unsupported(format!("undeclared x{x}")))?;
-                let i = self.index(
-                    op.indices
-                        .get(1)
-                        .ok_or_else(|| unsupported("x# without element".into()))?,
-                )?;
+                let g = *self
+                    .g
+                    .x
+                    .get(&x)
+                    .ok_or_else(|| unsupported(format!("undeclared x{x}")))?;
+                let idx = op
+                    .indices
+                    .get(1)
+                    .ok_or_else(|| unsupported("x# without element".into()))?;
                 self.relies(id::TYPELESS_REGISTERS);
-                // Out-of-range x# access is undefined in D3D (FS §7.3); clamping keeps it in bounds.
-                format!("x{x}[min({i}, {}u)]", n.max(1) - 1)
+                // Out-of-range x# access is undefined in D3D (FS §7.3); clamping keeps it in
+                // bounds. Always clamped, an immediate index too.
+                let i = self.index(idx)?;
+                let i = self.clamped(i, n);
+                let base = self.global(g);
+                Reg::Ptr(self.b.access(base, i))
             }
             OperandType::ConstantBuffer => {
                 let slot = imm_index(0)
@@ -102,12 +138,21 @@ impl Ctx<'_> {
                     .indices
                     .get(1)
                     .ok_or_else(|| unsupported("cb# without register".into()))?;
+                let (g, at) = *self
+                    .g
+                    .cb
+                    .get(&slot)
+                    .ok_or_else(|| unsupported(format!("undeclared cb{slot}")))?;
                 match idx {
-                    Index::Imm32(r) if *r < size => format!("cb{slot}.v[{r}]"),
-                    Index::Imm32(_) => "vec4<u32>()".to_string(),
+                    Index::Imm32(r) if *r < size => {
+                        let base = self.global(g);
+                        let rows = self.b.at(base, 0);
+                        Reg::Ptr(self.b.at(rows, *r))
+                    }
+                    Index::Imm32(_) => Reg::Val(self.zero_vec4()),
                     _ => {
                         let i = self.index(idx)?;
-                        format!("cb{slot}_at({i})")
+                        Reg::Val(self.b.call(at, vec![i]))
                     }
                 }
             }
@@ -118,18 +163,49 @@ impl Ctx<'_> {
                         .first()
                         .ok_or_else(|| unsupported("icb without index".into()))?,
                 )?;
-                format!("icb_at({i})")
+                let f = self
+                    .g
+                    .icb_at
+                    .ok_or_else(|| unsupported("icb without its data".into()))?;
+                Reg::Val(self.b.call(f, vec![i]))
             }
-            OperandType::InputThreadId => "vec4<u32>(thread_id, 0u)".into(),
-            OperandType::InputThreadGroupId => "vec4<u32>(group_id, 0u)".into(),
-            OperandType::InputThreadIdInGroup => "vec4<u32>(thread_in_group, 0u)".into(),
-            OperandType::InputThreadIdInGroupFlattened => "vec4<u32>(thread_index)".into(),
+            OperandType::InputThreadId
+            | OperandType::InputThreadGroupId
+            | OperandType::InputThreadIdInGroup => {
+                let g = match op.ty {
+                    OperandType::InputThreadId => self.g.thread_id,
+                    OperandType::InputThreadGroupId => self.g.group_id,
+                    _ => self.g.thread_in_group,
+                }
+                .ok_or_else(|| unsupported("a compute id outside a compute program".into()))?;
+                let p = self.global(g);
+                let v = self.b.load(p);
+                let zero = self.b.u(0);
+                let [x, y, z] = [0, 1, 2].map(|k| self.b.at(v, k));
+                Reg::Val(self.compose4([x, y, z, zero]))
+            }
+            OperandType::InputThreadIdInGroupFlattened => {
+                let g = self
+                    .g
+                    .thread_index
+                    .ok_or_else(|| unsupported("a compute id outside a compute program".into()))?;
+                let p = self.global(g);
+                let v = self.b.load(p);
+                Reg::Val(self.compose4([v, v, v, v]))
+            }
             // The pixel program's special registers live in `v`/`o` past the numbered ones
             // (`OperandType::special_register`); the entry point fills and returns them. The
             // seed lowers none (`fail-closed/system-values`); the exact profile does.
             ty if ty.special_register().is_some() && self.exact() => {
                 let r = ty.special_register().unwrap_or_default();
-                format!("{}[{r}]", if ty.is_special_input() { "v" } else { "o" })
+                let g = if ty.is_special_input() {
+                    self.g.v
+                } else {
+                    self.g.o
+                };
+                let g = g.ok_or_else(|| unsupported("no register file".into()))?;
+                let base = self.global(g);
+                Reg::Ptr(self.b.at(base, r))
             }
             ty if ty.special_register().is_some() => {
                 return Err(Rejection::new(
@@ -141,9 +217,52 @@ impl Ctx<'_> {
         })
     }
 
+    /// `vec4<u32>()`.
+    pub fn zero_vec4(&mut self) -> H {
+        let t = self.vec4u();
+        self.b.expr(naga::Expression::ZeroValue(t))
+    }
+
+    /// `vec4<u32>(a, b, c, d)`.
+    pub fn compose4(&mut self, parts: [H; 4]) -> H {
+        let ty = self.vec4u();
+        self.b.expr(naga::Expression::Compose {
+            ty,
+            components: parts.to_vec(),
+        })
+    }
+
+    pub fn vec4u(&mut self) -> Handle<naga::Type> {
+        build::vector(&mut self.module, naga::VectorSize::Quad, build::U32)
+    }
+
+    pub fn u32_ty(&mut self) -> Handle<naga::Type> {
+        build::scalar(&mut self.module, build::U32)
+    }
+
+    /// Component `c` of a register value.
+    fn component(&mut self, reg: Reg, c: usize) -> H {
+        match reg {
+            Reg::Ptr(p) => {
+                let q = self.b.at(p, c as u32);
+                self.b.load(q)
+            }
+            Reg::Val(v) => self.b.at(v, c as u32),
+        }
+    }
+
+    /// A `u32` variable in `run` holding `v`, read back: a value WGSL cannot fold into a
+    /// constant (see [`Ctx::opaque_literals`]).
+    pub fn opaque(&mut self, v: H) -> H {
+        let name = self.fresh();
+        let ty = self.u32_ty();
+        let var = self.b.local(name, ty, Some(v));
+        self.b.load(var)
+    }
+
     /// Source component `comp` (a destination component; the swizzle is applied) without the
     /// modifier.
-    pub fn src_raw(&mut self, op: &Operand, comp: usize) -> Result<String, Rejection> {
+    pub fn src_raw(&mut self, op: &Operand, comp: usize) -> Result<H, Rejection> {
         let c = swizzled(op, comp);
         match op.ty {
             OperandType::Immediate32 => {
@@ -153,21 +272,26 @@ impl Ctx<'_> {
                     op.imm.first().copied().unwrap_or(0)
                 };
                 let non_finite = v & 0x7f80_0000 == 0x7f80_0000;
+                let lit = self.b.u(v);
                 if self.opaque_literals || (self.opaque_non_finite && non_finite) {
-                    let t = self.fresh();
-                    self.line(&format!("var {t} = {};", lit(v)));
-                    return Ok(t);
+                    return Ok(self.opaque(lit));
                 }
-                Ok(lit(v))
+                Ok(lit)
             }
-            OperandType::Temp => temp_component(op, c),
-            _ => Ok(format!("{}.{}", self.register(op)?, XYZW[c])),
+            OperandType::Temp => {
+                let p = self.temp_component(op, c)?;
+                Ok(self.b.load(p))
+            }
+            _ => {
+                let r = self.register(op)?;
+                Ok(self.component(r, c))
+            }
         }
     }
 
     /// Source component with its modifier, as consumer `num` reads it (FS §22.18: float
     /// modifiers are sign-bit operations, integer negation is two's complement).
-    pub fn src(&mut self, op: &Operand, comp: usize, num: Num) -> Result<String, Rejection> {
+    pub fn src(&mut self, op: &Operand, comp: usize, num: Num) -> Result<H, Rejection> {
         let e = self.src_raw(op, comp)?;
         if op.modifier == Modifier::None {
             return Ok(e);
@@ -178,31 +302,50 @@ impl Ctx<'_> {
         if !self.exact() {
             self.relies(id::SOURCE_MODIFIERS);
         }
+        use BinaryOperator as B;
         Ok(match (num, op.modifier) {
-            (Num::Int | Num::Uint, Modifier::Neg) => format!("(0u - {e})"),
-            (Num::Int | Num::Uint, Modifier::Abs) => {
-                format!("bitcast<u32>(abs(bitcast<i32>({e})))")
+            (Num::Int | Num::Uint, Modifier::Neg) => {
+                let z = self.b.u(0);
+                self.b.bin(B::Subtract, z, e)
             }
-            (Num::Int | Num::Uint, _) => format!("(0u - bitcast<u32>(abs(bitcast<i32>({e}))))"),
-            (_, Modifier::Neg) => format!("({e} ^ 0x80000000u)"),
-            (_, Modifier::Abs) => format!("({e} & 0x7fffffffu)"),
-            (_, _) => format!("({e} | 0x80000000u)"),
+            (Num::Int | Num::Uint, m) => {
+                let i = self.b.bitcast(naga::ScalarKind::Sint, e);
+                let a = self.b.math(MathFunction::Abs, &[i]);
+                let a = self.b.bitcast(naga::ScalarKind::Uint, a);
+                if m == Modifier::Abs {
+                    a
+                } else {
+                    let z = self.b.u(0);
+                    self.b.bin(B::Subtract, z, a)
+                }
+            }
+            (_, Modifier::Neg) => {
+                let k = self.b.u(0x8000_0000);
+                self.b.bin(B::ExclusiveOr, e, k)
+            }
+            (_, Modifier::Abs) => {
+                let k = self.b.u(0x7fff_ffff);
+                self.b.bin(B::And, e, k)
+            }
+            (_, _) => {
+                let k = self.b.u(0x8000_0000);
+                self.b.bin(B::InclusiveOr, e, k)
+            }
         })
     }
 
-    /// The lvalue of destination component `comp`; `None` for `null`.
-    pub fn dst(&mut self, op: &Operand, comp: usize) -> Result<Option<String>, Rejection> {
+    /// A pointer to destination component `comp`; `None` for `null`.
+    pub fn dst(&mut self, op: &Operand, comp: usize) -> Result<Option<H>, Rejection> {
         if op.ty == OperandType::Null {
             return Ok(None);
         }
-        let c = XYZW[comp];
         match op.ty {
-            OperandType::Temp => temp_component(op, comp).map(Some),
+            OperandType::Temp => self.temp_component(op, comp).map(Some),
             OperandType::Output | OperandType::Input | OperandType::IndexableTemp => {
-                Ok(Some(format!("{}.{c}", self.register(op)?)))
+                self.dst_in_register(op, comp).map(Some)
             }
             ty if ty.special_register().is_some() && self.exact() => {
-                Ok(Some(format!("{}.{c}", self.register(op)?)))
+                self.dst_in_register(op, comp).map(Some)
             }
             OperandType::OutputDepth
             | OperandType::OutputDepthGreaterEqual
@@ -216,32 +359,48 @@ impl Ctx<'_> {
         }
     }
 
-    /// Assign per-component values to a destination: all values are computed first (the
-    /// destination may also be a source), then written.
-    pub fn assign(&mut self, op: &Operand, values: &[(usize, String)]) -> Result<(), Rejection> {
-        let mut writes = Vec::new();
-        for (comp, expr) in values {
-            if let Some(lv) = self.dst(op, *comp)? {
-                let t = self.fresh();
-                self.line(&format!("let {t} = {expr};"));
-                writes.push(format!("{lv} = {t};"));
+    fn dst_in_register(&mut self, op: &Operand, comp: usize) -> Result<H, Rejection> {
+        match self.register(op)? {
+            Reg::Ptr(p) => Ok(self.b.at(p, comp as u32)),
+            Reg::Val(_) => Err(unsupported(format!("writing {:?}", op.ty))),
+        }
+    }
+
+    /// Assign per-component values to a destination: every value is evaluated before the
+    /// first store (the destination may also be a source).
+    pub fn assign(&mut self, op: &Operand, values: &[(usize, H)]) -> Result<(), Rejection> {
+        let mut writes = Vec::with_capacity(values.len());
+        for &(comp, value) in values {
+            if let Some(p) = self.dst(op, comp)? {
+                writes.push((p, value));
             }
         }
-        for w in writes {
-            self.line(&w);
+        for (p, v) in writes {
+            self.b.store(p, v);
         }
         Ok(())
     }
-}
 
-/// Component `c` of a temporary register: one function-local `u32` per component (`r0x`).
-/// Tint's uniformity analysis follows function-local scalars exactly, but treats a module-scope
-/// `var<private>` as non-uniform and a `vec4` as one value, so a barrier behind a branch on a
-/// uniform component of a register was rejected there (naga accepted it). Found by
-/// `dxdiff corpus --gate tint` (docs/chrome.md).
-pub fn temp_component(op: &Operand, c: usize) -> Result<String, Rejection> {
-    match op.indices.first() {
-        Some(Index::Imm32(r)) => Ok(format!("r{r}{}", XYZW[c % 4])),
-        _ => Err(unsupported("relative temp".into())),
+    /// Component `c` of a temporary register: one function-local `u32` per component (`r0x`).
+    /// Tint's uniformity analysis follows function-local scalars exactly, but treats a
+    /// module-scope `var<private>` as non-uniform and a `vec4` as one value, so a barrier
+    /// behind a branch on a uniform component of a register was rejected there (naga accepted
+    /// it). Found by `dxdiff corpus --gate tint` (docs/chrome.md).
+    pub fn temp_component(&mut self, op: &Operand, c: usize) -> Result<H, Rejection> {
+        let r = match op.indices.first() {
+            Some(Index::Imm32(r)) => *r as usize,
+            _ => return Err(unsupported("relative temp".into())),
+        };
+        let c = c % 4;
+        if r >= self.temp_vars.len() {
+            return Err(unsupported(format!("r{r} past dcl_temps")));
+        }
+        if let Some(h) = self.temp_vars[r][c] {
+            return Ok(h);
+        }
+        let ty = self.u32_ty();
+        let h = self.b.local(format!("r{r}{}", XYZW[c]), ty, None);
+        self.temp_vars[r][c] = Some(h);
+        Ok(h)
     }
 }

@@ -4,9 +4,14 @@
 
 use dxbc::opcodes::Num;
 use dxbc::{Instruction, Opcode, Operand, OperandType, ResinfoReturnType, Stage};
+use naga::{
+    BinaryOperator as B, Expression, ImageQuery, MathFunction as M, SampleLevel, ScalarKind as Sk,
+    VectorSize,
+};
 
+use super::build::{self, H};
 use super::memory::Mem;
-use super::operand::{XYZW, swizzled, write_mask};
+use super::operand::{swizzled, write_mask};
 use super::{Ctx, Shape, TexelKind, View};
 use crate::Rejection;
 use crate::names as id;
@@ -26,28 +31,82 @@ impl Ctx<'_> {
         }
     }
 
+    /// The expression of texture `t{slot}`.
+    fn tex(&mut self, slot: u32) -> Result<H, Rejection> {
+        let g = *self.g.textures.get(&slot).ok_or_else(|| {
+            Rejection::new(id::UNSUPPORTED, format!("t{slot} has no texture binding"))
+        })?;
+        Ok(self.global(g))
+    }
+
+    fn query(&mut self, image: H, query: ImageQuery) -> H {
+        self.b.expr(Expression::ImageQuery { image, query })
+    }
+
+    /// `vecN<scalar>(parts...)`.
+    fn compose(&mut self, scalar: naga::Scalar, parts: Vec<H>) -> H {
+        let size = match parts.len() {
+            2 => VectorSize::Bi,
+            3 => VectorSize::Tri,
+            _ => VectorSize::Quad,
+        };
+        let ty = build::vector(&mut self.module, size, scalar);
+        self.b.expr(Expression::Compose {
+            ty,
+            components: parts,
+        })
+    }
+
+    /// `vecN<u32>(value)`.
+    fn splat(&mut self, n: usize, value: H) -> H {
+        let size = if n == 3 {
+            VectorSize::Tri
+        } else {
+            VectorSize::Bi
+        };
+        self.b.expr(Expression::Splat { size, value })
+    }
+
     /// Write a `vec4<u32>` texel through the resource's swizzle.
     fn write_texel(
         &mut self,
         inst: &Instruction,
         res: &Operand,
-        texel: String,
+        texel: H,
     ) -> Result<(), Rejection> {
-        let t = self.fresh();
-        self.line(&format!("let {t} = {texel};"));
         let dst = &inst.operands[0];
-        let values: Vec<(usize, String)> = (0..4)
-            .filter(|c| write_mask(dst) & (1 << c) != 0)
-            .map(|c| (c, format!("{t}.{}", XYZW[swizzled(res, c)])))
-            .collect();
+        let mut values = Vec::with_capacity(4);
+        for c in (0..4).filter(|c| write_mask(dst) & (1 << c) != 0) {
+            values.push((c, self.b.at(texel, swizzled(res, c) as u32)));
+        }
         self.assign(dst, &values)
     }
 
-    /// `ld` on a 2D texture: out-of-range coordinates or mip levels read 0.
+    /// `textureNumLevels(t) - 1u`.
+    fn last_level(&mut self, t: H) -> H {
+        let n = self.query(t, ImageQuery::NumLevels);
+        let one = self.b.u(1);
+        self.b.bin(B::Subtract, n, one)
+    }
+
+    /// The size of mip level `level` (clamped to the last level) of texture `t` of `n`
+    /// dimensions (2, or 3 for a 3D texture), from level 0's: each dimension halved per level,
+    /// at least 1.
     ///
-    /// A level's size comes from level 0's, halved and at least 1 (D3D's and WebGPU's mip chain),
-    /// not from `textureDimensions(t, level)`: lavapipe answers that wrongly when the level
-    /// differs between the invocations of a dispatch (docs/contract.md).
+    /// Not `textureDimensions(t, level)`: lavapipe answers that wrongly when the level differs
+    /// between the invocations of a dispatch (docs/contract.md).
+    fn mip_size(&mut self, t: H, level: H, n: usize) -> H {
+        let dims = self.query(t, ImageQuery::Size { level: None });
+        let last = self.last_level(t);
+        let l = self.b.math(M::Min, &[level, last]);
+        let shift = self.splat(n, l);
+        let halved = self.b.bin(B::ShiftRight, dims, shift);
+        let one = self.b.u(1);
+        let ones = self.splat(n, one);
+        self.b.math(M::Max, &[halved, ones])
+    }
+
+    /// `ld` on a texture: out-of-range coordinates or mip levels read 0.
     pub(super) fn texture_load(&mut self, inst: &Instruction) -> Result<(), Rejection> {
         if inst.sample_offsets().is_some() {
             return Err(Rejection::new(id::TEXTURE_OFFSETS, "ld with texel offsets"));
@@ -58,77 +117,79 @@ impl Ctx<'_> {
             // fxc refuses `Load` on a TextureCube: D3D has no rule to follow.
             return Err(Rejection::new(id::UNSUPPORTED, "ld of a TextureCube"));
         }
+        let t = self.tex(slot)?;
         let x = self.src(&ops[1], 0, Num::Uint)?;
         // A 1D address has no y: its one row is 0.
         let y = if shape.line() {
-            "0u".to_string()
+            self.b.u(0)
         } else {
             self.src(&ops[1], 1, Num::Uint)?
         };
         let mip = self.src(&ops[1], 3, Num::Uint)?;
-        let (tx, ty, tm, ok) = (self.fresh(), self.fresh(), self.fresh(), self.fresh());
-        self.line(&format!("let {tx} = {x};"));
-        self.line(&format!("let {ty} = {y};"));
-        self.line(&format!("let {tm} = {mip};"));
+        let levels = self.query(t, ImageQuery::NumLevels);
+        let level_ok = self.b.bin(B::Less, mip, levels);
+        let last = self.last_level(t);
+        let level = self.b.math(M::Min, &[mip, last]);
         // A 3D address's z is a slice, bounded by the level's depth like x and y.
-        let load = if shape == Shape::Volume {
+        let (coordinate, ok, array_index) = if shape == Shape::Volume {
             let z = self.src(&ops[1], 2, Num::Uint)?;
-            let tz = self.fresh();
-            self.line(&format!("let {tz} = {z};"));
-            let dims = mip_size(slot, &tm, 3);
-            self.line(&format!(
-                "let {ok} = {tm} < textureNumLevels(t{slot}) && all(vec3<u32>({tx}, {ty}, {tz}) < {dims});"
-            ));
-            format!(
-                "textureLoad(t{slot}, vec3<u32>({tx}, {ty}, {tz}), min({tm}, textureNumLevels(t{slot}) - 1u))"
-            )
+            let dims = self.mip_size(t, mip, 3);
+            let at = self.compose(build::U32, vec![x, y, z]);
+            let inside = self.b.bin(B::Less, at, dims);
+            let all = self.b.expr(Expression::Relational {
+                fun: naga::RelationalFunction::All,
+                argument: inside,
+            });
+            (at, self.b.bin(B::LogicalAnd, level_ok, all), None)
         } else {
-            self.load_2d(slot, layer_component(shape), (&tx, &ty, &tm, &ok), &ops[1])?
+            let dims = self.mip_size(t, mip, 2);
+            let (w, h) = (self.b.at(dims, 0), self.b.at(dims, 1));
+            let in_x = self.b.bin(B::Less, x, w);
+            let in_y = self.b.bin(B::Less, y, h);
+            let mut ok = self.b.bin(B::LogicalAnd, level_ok, in_x);
+            ok = self.b.bin(B::LogicalAnd, ok, in_y);
+            // An array's layer is the address's z (y for a 1D array); past the last layer
+            // reads 0 like any other out-of-range coordinate.
+            let layer = match layer_component(shape) {
+                Some(c) => {
+                    let z = self.src(&ops[1], c, Num::Uint)?;
+                    let layers = self.query(t, ImageQuery::NumLayers);
+                    let in_z = self.b.bin(B::Less, z, layers);
+                    ok = self.b.bin(B::LogicalAnd, ok, in_z);
+                    let one = self.b.u(1);
+                    let top = self.b.bin(B::Subtract, layers, one);
+                    Some(self.b.math(M::Min, &[z, top]))
+                }
+                None => None,
+            };
+            (self.compose(build::U32, vec![x, y]), ok, layer)
         };
+        let load = self.b.expr(Expression::ImageLoad {
+            image: t,
+            coordinate,
+            array_index,
+            sample: None,
+            level: Some(level),
+        });
+        let zero4 = self.zero_vec4();
         let texel = match kind {
             // A texture the program also compares is a `texture_depth_*`, whose load is its
             // one channel: the rest are a one-channel format's defaults (0, 0, 1), out of range
             // too, since every depth format is one channel.
             _ if self.depth_textures.contains(&slot) => {
-                format!("vec4<u32>(select(0u, bitcast<u32>({load}), {ok}), 0u, 0u, 0x3f800000u)")
+                let bits = self.b.bitcast(Sk::Uint, load);
+                let z = self.b.u(0);
+                let r = self.b.select(z, bits, ok);
+                let one = self.b.u(0x3f80_0000);
+                self.compose4([r, z, z, one])
             }
             TexelKind::Float | TexelKind::Sint => {
-                format!("select(vec4<u32>(), bitcast<vec4<u32>>({load}), {ok})")
+                let bits = self.b.bitcast(Sk::Uint, load);
+                self.b.select(zero4, bits, ok)
             }
-            TexelKind::Uint => format!("select(vec4<u32>(), {load}, {ok})"),
+            TexelKind::Uint => self.b.select(zero4, load, ok),
         };
         self.write_texel(inst, &ops[2], texel)
-    }
-
-    /// The bounds test (bound to `ok`) and the `textureLoad` of a 2D texture or array's texel
-    /// at (`tx`, `ty`) of level `tm`, the layer from `addr`'s component `layer` for an array.
-    fn load_2d(
-        &mut self,
-        slot: u32,
-        layer: Option<usize>,
-        (tx, ty, tm, ok): (&str, &str, &str, &str),
-        addr: &Operand,
-    ) -> Result<String, Rejection> {
-        // An array's layer is the address's z (y for a 1D array); past the last layer reads 0
-        // like any other out-of-range coordinate.
-        let (layer_ok, layer) = if let Some(c) = layer {
-            let z = self.src(addr, c, Num::Uint)?;
-            let tz = self.fresh();
-            self.line(&format!("let {tz} = {z};"));
-            (
-                format!(" && {tz} < textureNumLayers(t{slot})"),
-                format!(", min({tz}, textureNumLayers(t{slot}) - 1u)"),
-            )
-        } else {
-            (String::new(), String::new())
-        };
-        let dims = mip_size(slot, tm, 2);
-        self.line(&format!(
-            "let {ok} = {tm} < textureNumLevels(t{slot}) && {tx} < {dims}.x && {ty} < {dims}.y{layer_ok};"
-        ));
-        Ok(format!(
-            "textureLoad(t{slot}, vec2<u32>({tx}, {ty}){layer}, min({tm}, textureNumLevels(t{slot}) - 1u))"
-        ))
     }
 
     /// `gather4_po` and `gather4_po_c` (exact profile): `gather4` and `gather4_c` with the
@@ -220,6 +281,13 @@ impl Ctx<'_> {
                 "comparison sampling of a 3D or 1D texture",
             ));
         }
+        let image = self.tex(slot)?;
+        let sg = *self
+            .g
+            .samplers
+            .get(&s)
+            .ok_or_else(|| Rejection::new(id::UNSUPPORTED, "undeclared sampler"))?;
+        let sampler = self.global(sg);
         // A cube's address is a direction: three coordinates, each NaN read as 0 like a 2D
         // coordinate (D3D leaves a direction with a NaN without a face; dxdiff's oracle leaves
         // it open). D3D flushes a denormal component first, and it matters for a cube: the face
@@ -231,18 +299,18 @@ impl Ctx<'_> {
             // A 1D texture's one row is one texel high: v at its centre reads it alone, at
             // every level, under every filter and address mode.
             if c == 1 && shape.line() {
-                coords.push("0.5".to_string());
+                coords.push(self.b.fl(0.5));
                 continue;
             }
             let mut bits = self.src(&ops[1], c, Num::Float)?;
             if cube && self.exact() {
-                bits = format!("{}({bits})", self.helper("d3d_ftz"));
+                bits = self.helper("d3d_ftz", vec![bits]);
             } else if cube {
                 self.relies(id::DENORMALS);
             }
-            coords.push(self.nan_as_zero(&bits));
+            coords.push(self.nan_as_zero(bits));
         }
-        let mut uv = format!("vec{axes}<f32>({})", coords.join(", "));
+        let mut uv = self.compose(build::F32, coords);
         if let Some(op) = programmable {
             if !matches!(shape, Shape::Plain | Shape::Array) || inst.sample_offsets().is_some() {
                 return Err(Rejection::new(
@@ -253,30 +321,35 @@ impl Ctx<'_> {
             let mut six = Vec::with_capacity(2);
             for c in 0..2 {
                 let w = self.src(op, c, Num::Int)?;
-                six.push(format!("(bitcast<i32>(({w}) << 26u) >> 26u)"));
+                let k = self.b.u(26);
+                let up = self.b.bin(B::ShiftLeft, w, k);
+                let signed = self.b.bitcast(Sk::Sint, up);
+                six.push(self.b.bin(B::ShiftRight, signed, k));
             }
-            let moved = self.fresh();
-            self.line(&format!(
-                "let {moved} = {uv} + vec2<f32>(vec2<i32>({})) / vec2<f32>(textureDimensions(t{slot}));",
-                six.join(", ")
-            ));
-            uv = moved;
+            let texels = self.compose(build::I32, six);
+            let texels = self.b.convert(Sk::Float, texels);
+            let dims = self.query(image, ImageQuery::Size { level: None });
+            let dims = self.b.convert(Sk::Float, dims);
+            let step = self.b.bin(B::Divide, texels, dims);
+            uv = self.b.bin(B::Add, uv, step);
         }
         // D3D rounds a float layer to the nearest integer, ties to even, and clamps it
         // (WGSL clamps the index it is given); a NaN layer selects layer 0.
-        let layer = if let Some(c) = layer_component(shape) {
-            let z = self.src(&ops[1], c, Num::Uint)?;
-            let tz = self.fresh();
-            self.line(&format!("let {tz} = {z};"));
-            let index = if crate::planted(crate::PlantedBug::ArrayLayerTruncated) {
-                format!("i32(bitcast<f32>({tz}))")
-            } else {
-                format!("i32(round(bitcast<f32>({tz})))")
-            };
-            let isnan = self.helper("d3d_isnan");
-            format!(", select({index}, 0, {isnan}({tz}))")
-        } else {
-            String::new()
+        let array_index = match layer_component(shape) {
+            Some(c) => {
+                let z = self.src(&ops[1], c, Num::Uint)?;
+                let f = self.b.bitcast(Sk::Float, z);
+                let index = if crate::planted(crate::PlantedBug::ArrayLayerTruncated) {
+                    self.b.convert(Sk::Sint, f)
+                } else {
+                    let r = self.b.math(M::Round, &[f]);
+                    self.b.convert(Sk::Sint, r)
+                };
+                let nan = self.helper("d3d_isnan", vec![z]);
+                let zero = self.b.i(0);
+                Some(self.b.select(index, zero, nan))
+            }
+            None => None,
         };
         // The seed bounds immediate offsets to plain 2D textures; WGSL takes them on arrays
         // (not along the layer, as D3D) and 3D textures too, so the exact profile lowers
@@ -295,45 +368,70 @@ impl Ctx<'_> {
                 ));
             }
             // A 1D texture takes u's offset alone (D3D ignores v's and w's).
-            Some([a, _, _]) if shape.line() => format!(", vec2<i32>({a}, 0)"),
-            Some([a, b, c]) if shape == Shape::Volume => format!(", vec3<i32>({a}, {b}, {c})"),
-            Some([a, b, _]) => format!(", vec2<i32>({a}, {b})"),
-            None => String::new(),
+            Some([a, _, _]) if shape.line() => Some(vec![i32::from(a), 0]),
+            Some([a, b, c]) if shape == Shape::Volume => {
+                Some(vec![i32::from(a), i32::from(b), i32::from(c)])
+            }
+            Some([a, b, _]) => Some(vec![i32::from(a), i32::from(b)]),
+            None => None,
         };
         // Listed where the seed's rules are what the lowering follows.
         if array {
             self.relies(id::ARRAY_LAYER_ROUNDING);
         }
-        if !offset.is_empty() && shape == Shape::Plain {
+        if offset.is_some() && shape == Shape::Plain {
             self.relies(id::SAMPLE_OFFSETS_2D);
         }
         if self.stage == Stage::Vertex && matches!(inst.opcode, Opcode::SampleL | Opcode::SampleD) {
             self.relies(id::VERTEX_SAMPLING);
         }
+        // A constant offset: literals composed, which WGSL requires to be a const-expression.
+        let offset = offset.map(|o| {
+            let parts: Vec<H> = o.into_iter().map(|v| self.b.i(v)).collect();
+            self.compose(build::I32, parts)
+        });
+        let sample = |c: &mut Self,
+                      gather: Option<naga::SwizzleComponent>,
+                      level: SampleLevel,
+                      depth_ref: Option<H>| {
+            c.b.expr(Expression::ImageSample {
+                image,
+                sampler,
+                gather,
+                coordinate: uv,
+                array_index,
+                offset,
+                level,
+                depth_ref,
+                clamp_to_edge: false,
+            })
+        };
+        // A comparison's scalar result read as an R32_FLOAT texel (x, 0, 0, 1).
+        let r32 = |c: &mut Self, x: H| {
+            let (z, one) = (c.b.fl(0.0), c.b.fl(1.0));
+            c.compose(build::F32, vec![x, z, z, one])
+        };
         let call = match inst.opcode {
             Opcode::Gather4 => {
                 // The sampler's swizzle picks the channel gathered.
-                let c = ops[3].source_component(0);
-                format!("textureGather({c}, t{slot}, s{s}, {uv}{layer}{offset})")
+                let c = naga::SwizzleComponent::XYZW[usize::from(ops[3].source_component(0) & 3)];
+                sample(self, Some(c), SampleLevel::Zero, None)
             }
             Opcode::Sample if self.stage == Stage::Pixel => {
                 self.note_derivative();
-                format!("textureSample(t{slot}, s{s}, {uv}{layer}{offset})")
+                sample(self, None, SampleLevel::Auto, None)
             }
-            // Comparisons: the reference as given (a NaN one is D3D's to leave open), each
-            // scalar result read as an R32_FLOAT texel (x, 0, 0, 1).
+            // Comparisons: the reference as given (a NaN one is D3D's to leave open).
             Opcode::SampleCLz => {
                 let r = self.reference(&ops[4])?;
-                format!(
-                    "vec4<f32>(textureSampleCompareLevel(t{slot}, s{s}, {uv}{layer}, bitcast<f32>({r}){offset}), 0.0, 0.0, 1.0)"
-                )
+                let x = sample(self, None, SampleLevel::Zero, Some(r));
+                r32(self, x)
             }
             Opcode::SampleC if self.stage == Stage::Pixel => {
                 self.note_derivative();
                 let r = self.reference(&ops[4])?;
-                format!(
-                    "vec4<f32>(textureSampleCompare(t{slot}, s{s}, {uv}{layer}, bitcast<f32>({r}){offset}), 0.0, 0.0, 1.0)"
-                )
+                let x = sample(self, None, SampleLevel::Auto, Some(r));
+                r32(self, x)
             }
             Opcode::SampleC => {
                 return Err(Rejection::new(
@@ -343,17 +441,19 @@ impl Ctx<'_> {
             }
             Opcode::Gather4C => {
                 let r = self.reference(&ops[4])?;
-                format!(
-                    "textureGatherCompare(t{slot}, s{s}, {uv}{layer}, bitcast<f32>({r}){offset})"
+                sample(
+                    self,
+                    Some(naga::SwizzleComponent::X),
+                    SampleLevel::Zero,
+                    Some(r),
                 )
             }
-            Opcode::Sample => {
-                format!("textureSampleLevel(t{slot}, s{s}, {uv}{layer}, 0.0{offset})")
-            }
+            Opcode::Sample => sample(self, None, SampleLevel::Zero, None),
             Opcode::SampleB if self.stage == Stage::Pixel => {
                 self.note_derivative();
                 let b = self.src(&ops[4], 0, Num::Float)?;
-                format!("textureSampleBias(t{slot}, s{s}, {uv}{layer}, bitcast<f32>({b}){offset})")
+                let b = self.b.bitcast(Sk::Float, b);
+                sample(self, None, SampleLevel::Bias(b), None)
             }
             Opcode::SampleB => {
                 return Err(Rejection::new(
@@ -364,58 +464,56 @@ impl Ctx<'_> {
             // Explicit gradients: the spatial xy only, also for an array; xyz for a cube (the
             // seed's rule).
             Opcode::SampleD => {
-                let mut g = Vec::new();
+                let mut g = Vec::with_capacity(2);
                 for op in &ops[4..6] {
                     let mut parts = Vec::with_capacity(axes);
                     for c in 0..axes {
                         // A 1D texture has no v: its gradient along v is 0.
                         parts.push(if c == 1 && shape.line() {
-                            "0.0".to_string()
+                            self.b.fl(0.0)
                         } else {
-                            format!("bitcast<f32>({})", self.src(op, c, Num::Float)?)
+                            let w = self.src(op, c, Num::Float)?;
+                            self.b.bitcast(Sk::Float, w)
                         });
                     }
-                    g.push(format!("vec{axes}<f32>({})", parts.join(", ")));
+                    g.push(self.compose(build::F32, parts));
                 }
-                format!(
-                    "textureSampleGrad(t{slot}, s{s}, {uv}{layer}, {}, {}{offset})",
-                    g[0], g[1]
-                )
+                sample(self, None, SampleLevel::Gradient { x: g[0], y: g[1] }, None)
             }
             _ => {
                 // Any LOD past the last level samples the last level (D3D's and WebGPU's clamp),
                 // so a bound of 16 levels changes nothing; lavapipe samples level 0 (returns 0)
                 // for an LOD of 2^31 or more (docs/translator.md).
                 let l = self.src(&ops[4], 0, Num::Float)?;
-                let l = self.nan_as_zero(&l);
-                format!("textureSampleLevel(t{slot}, s{s}, {uv}{layer}, min({l}, 16.0){offset})")
+                let l = self.nan_as_zero(l);
+                let cap = self.b.fl(16.0);
+                let l = self.b.math(M::Min, &[l, cap]);
+                sample(self, None, SampleLevel::Exact(l), None)
             }
         };
         let texel = match kind {
             TexelKind::Uint => call,
-            _ => format!("bitcast<vec4<u32>>({call})"),
+            _ => self.b.bitcast(Sk::Uint, call),
         };
         self.write_texel(inst, &ops[2], texel)
     }
 
-    /// A comparison's reference (its bits, `u32`): D3D flushes a denormal one to 0 first, so
-    /// the exact profile flushes it; comparisons are the exact profile's only.
-    fn reference(&mut self, op: &Operand) -> Result<String, Rejection> {
+    /// A comparison's reference (`f32`): D3D flushes a denormal one to 0 first, so the exact
+    /// profile flushes it; comparisons are the exact profile's only.
+    fn reference(&mut self, op: &Operand) -> Result<H, Rejection> {
         let r = self.src(op, 0, Num::Float)?;
-        Ok(format!("{}({r})", self.helper("d3d_ftz")))
+        let r = self.helper("d3d_ftz", vec![r]);
+        Ok(self.b.bitcast(Sk::Float, r))
     }
 
     /// A float operand of a sample (its bits, `u32`) as an `f32` with a NaN read as 0, as
     /// D3D's float-to-fixed conversion of coordinates and LOD reads it; WGSL leaves a NaN
     /// coordinate or level indeterminate (docs/translator.md).
-    fn nan_as_zero(&mut self, bits: &str) -> String {
-        let (b, f) = (self.fresh(), self.fresh());
-        self.line(&format!("let {b} = {bits};"));
-        let isnan = self.helper("d3d_isnan");
-        self.line(&format!(
-            "let {f} = select(bitcast<f32>({b}), 0.0, {isnan}({b}));"
-        ));
-        f
+    fn nan_as_zero(&mut self, bits: H) -> H {
+        let nan = self.helper("d3d_isnan", vec![bits]);
+        let f = self.b.bitcast(Sk::Float, bits);
+        let z = self.b.fl(0.0);
+        self.b.select(f, z, nan)
     }
 
     /// `resinfo`: width, height, 0, level count; a mip past the last level gives 0 sizes.
@@ -432,42 +530,57 @@ impl Ctx<'_> {
                 "resinfo with a mip level from a register",
             ));
         }
+        let t = self.tex(slot)?;
         let mip = self.src(&ops[1], 0, Num::Uint)?;
-        let (tm, n, d) = (self.fresh(), self.fresh(), self.fresh());
-        self.line(&format!("let {tm} = {mip};"));
-        self.line(&format!("let {n} = textureNumLevels(t{slot});"));
+        let n = self.query(t, ImageQuery::NumLevels);
+        let in_range = self.b.bin(B::Less, mip, n);
+        let zero = self.b.u(0);
         // z: an array's size (D3D gives it at every level in range), a 3D level's depth, 0 for
         // a plain 2D texture and a cube.
-        let (xy, z) = if shape == Shape::Volume {
-            self.line(&format!(
-                "let {d} = select(vec3<u32>(), {}, {tm} < {n});",
-                mip_size(slot, &tm, 3)
-            ));
-            (format!("{d}.xy"), format!("{d}.z"))
+        let (x, y, z) = if shape == Shape::Volume {
+            let size = self.mip_size(t, mip, 3);
+            let none = self.splat(3, zero);
+            let d = self.b.select(none, size, in_range);
+            (self.b.at(d, 0), self.b.at(d, 1), self.b.at(d, 2))
         } else {
-            self.line(&format!(
-                "let {d} = select(vec2<u32>(), {}, {tm} < {n});",
-                mip_size(slot, &tm, 2)
-            ));
+            let size = self.mip_size(t, mip, 2);
+            let none = self.splat(2, zero);
+            let d = self.b.select(none, size, in_range);
             let z = if array {
-                format!("select(0u, textureNumLayers(t{slot}), {tm} < {n})")
+                let layers = self.query(t, ImageQuery::NumLayers);
+                self.b.select(zero, layers, in_range)
             } else {
-                "0u".to_string()
+                zero
             };
+            let (w, h) = (self.b.at(d, 0), self.b.at(d, 1));
             // A 1D texture's next component after its width is its array size, then 0.
             if shape.line() {
-                (format!("vec2<u32>({d}.x, {z})"), "0u".to_string())
+                (w, z, zero)
             } else {
-                (d, z)
+                (w, h, z)
             }
         };
-        let v = format!("vec4<u32>({xy}, {z}, {n})");
         let texel = match inst.resinfo_return_type() {
-            Some(ResinfoReturnType::Uint) => v,
-            Some(ResinfoReturnType::RcpFloat) => format!(
-                "bitcast<vec4<u32>>(vec4<f32>(vec3<f32>(1.0) / vec3<f32>(vec3<u32>({xy}, {z})), f32({n})))"
-            ),
-            _ => format!("bitcast<vec4<u32>>(vec4<f32>({v}))"),
+            Some(ResinfoReturnType::Uint) => self.compose4([x, y, z, n]),
+            Some(ResinfoReturnType::RcpFloat) => {
+                let xyz = self.compose(build::U32, vec![x, y, z]);
+                let xyz = self.b.convert(Sk::Float, xyz);
+                let one = self.b.fl(1.0);
+                let ones = self.b.expr(Expression::Splat {
+                    size: VectorSize::Tri,
+                    value: one,
+                });
+                let rcp = self.b.bin(B::Divide, ones, xyz);
+                let nf = self.b.convert(Sk::Float, n);
+                let (rx, ry, rz) = (self.b.at(rcp, 0), self.b.at(rcp, 1), self.b.at(rcp, 2));
+                let v = self.compose(build::F32, vec![rx, ry, rz, nf]);
+                self.b.bitcast(Sk::Uint, v)
+            }
+            _ => {
+                let v = self.compose4([x, y, z, n]);
+                let v = self.b.convert(Sk::Float, v);
+                self.b.bitcast(Sk::Uint, v)
+            }
         };
         self.write_texel(inst, &ops[2], texel)
     }
@@ -478,6 +591,7 @@ impl Ctx<'_> {
     /// sampler's `MinLOD`/`MaxLOD`, which WGSL cannot read (`dxdiff/lod-sampler-clamp`).
     /// The result is (clamped, unclamped, 0, 0).
     pub(super) fn lod(&mut self, inst: &Instruction) -> Result<(), Rejection> {
+        use naga::{DerivativeAxis as Axis, DerivativeControl as Ctl};
         if !self.exact() {
             return Err(Rejection::new(
                 id::UNSUPPORTED,
@@ -497,29 +611,41 @@ impl Ctx<'_> {
             // with the face: no lowering from the direction's derivatives is faithful.
             return Err(Rejection::new(id::UNSUPPORTED, "lod of a TextureCube"));
         }
+        let t = self.tex(slot)?;
         let axes = if shape == Shape::Volume { 3 } else { 2 };
         let mut coords = Vec::with_capacity(axes);
         for c in 0..axes {
             // A 1D texture's v is constant (its row's centre): no step along it.
             coords.push(if c == 1 && shape.line() {
-                "0.5".to_string()
+                self.b.fl(0.5)
             } else {
-                format!("bitcast<f32>({})", self.src(&ops[1], c, Num::Float)?)
+                let w = self.src(&ops[1], c, Num::Float)?;
+                self.b.bitcast(Sk::Float, w)
             });
         }
         self.note_derivative();
-        let (c, size, y) = (self.fresh(), self.fresh(), self.fresh());
-        self.line(&format!("let {c} = vec{axes}<f32>({});", coords.join(", ")));
-        self.line(&format!(
-            "let {size} = vec{axes}<f32>(textureDimensions(t{slot}));"
-        ));
-        self.line(&format!(
-            "let {y} = log2(max(length(dpdxCoarse({c}) * {size}), length(dpdyCoarse({c}) * {size})));"
-        ));
+        let c = self.compose(build::F32, coords);
+        let dims = self.query(t, ImageQuery::Size { level: None });
+        let size = self.b.convert(Sk::Float, dims);
+        let step = |s: &mut Self, axis| {
+            let d = s.b.expr(Expression::Derivative {
+                axis,
+                ctrl: Ctl::Coarse,
+                expr: c,
+            });
+            let texels = s.b.bin(B::Multiply, d, size);
+            s.b.math(M::Length, &[texels])
+        };
+        let (dx, dy) = (step(self, Axis::X), step(self, Axis::Y));
+        let longer = self.b.math(M::Max, &[dx, dy]);
+        let y = self.b.math(M::Log2, &[longer]);
         self.relies(id::LOD_SAMPLER_CLAMP);
-        let texel = format!(
-            "bitcast<vec4<u32>>(vec4<f32>(clamp({y}, 0.0, f32(textureNumLevels(t{slot}) - 1u)), {y}, 0.0, 0.0))"
-        );
+        let zero = self.b.fl(0.0);
+        let last = self.last_level(t);
+        let last = self.b.convert(Sk::Float, last);
+        let clamped = self.b.math(M::Clamp, &[y, zero, last]);
+        let v = self.compose(build::F32, vec![clamped, y, zero, zero]);
+        let texel = self.b.bitcast(Sk::Uint, v);
         self.write_texel(inst, &ops[2], texel)
     }
 }
@@ -531,13 +657,4 @@ fn layer_component(shape: Shape) -> Option<usize> {
         Shape::LineArray => Some(1),
         _ => None,
     }
-}
-
-/// The size of mip level `level` (a WGSL `u32` expression, clamped to the last level) of
-/// texture `t{slot}` of `n` dimensions (2, or 3 for a 3D texture), from level 0's: each
-/// dimension halved per level, at least 1.
-fn mip_size(slot: u32, level: &str, n: usize) -> String {
-    format!(
-        "max(textureDimensions(t{slot}) >> vec{n}<u32>(min({level}, textureNumLevels(t{slot}) - 1u)), vec{n}<u32>(1u))"
-    )
 }

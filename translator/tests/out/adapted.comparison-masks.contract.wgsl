@@ -1,39 +1,48 @@
 // adaptations: adapted/comparison-masks, adapted/typeless-registers, dxdiff/denormals
 // dxdiff built-in translator, ps_5_0
 
-struct Cb0 {
+struct Cb0_ {
     v: array<vec4<u32>, 2>,
-}
-@group(0) @binding(0) var<uniform> cb0: Cb0;
-fn cb0_at(i: u32) -> vec4<u32> {
-    if (i < 2u) {
-        return cb0.v[i];
-    }
-    return vec4<u32>();
-}
-var<private> v: array<vec4<u32>, 1>;
-var<private> o: array<vec4<u32>, 1>;
-
-fn run() {
-    let tmp1 = select(0u, 0xffffffffu, bitcast<f32>(cb0.v[0].x) == bitcast<f32>(cb0.v[1].x));
-    o[0].x = tmp1;
-    let tmp2 = select(0u, 0xffffffffu, !(bitcast<f32>(cb0.v[0].y) == bitcast<f32>(cb0.v[1].y)));
-    o[0].y = tmp2;
-    let tmp3 = select(0u, 0xffffffffu, bitcast<i32>(cb0.v[0].z) < bitcast<i32>(cb0.v[1].z));
-    o[0].z = tmp3;
-    let tmp4 = select(0u, 0xffffffffu, cb0.v[0].w >= cb0.v[1].w);
-    o[0].w = tmp4;
-    return;
 }
 
 struct PsOut {
-    @location(0) o0: vec4<f32>,
+    @location(0) o0_: vec4<f32>,
 }
 
-@fragment
+@group(0) @binding(0) 
+var<uniform> cb0_: Cb0_;
+var<private> v: array<vec4<u32>, 1>;
+var<private> o: array<vec4<u32>, 1>;
+
+fn cb0_at(i: u32) -> vec4<u32> {
+    if (i < 2u) {
+        let _e6 = cb0_.v[i];
+        return _e6;
+    }
+    return vec4<u32>();
+}
+
+fn run() {
+    let _e4 = cb0_.v[0].x;
+    let _e8 = cb0_.v[1].x;
+    o[0].x = select(0u, 4294967295u, (bitcast<f32>(_e4) == bitcast<f32>(_e8)));
+    let _e22 = cb0_.v[0].y;
+    let _e26 = cb0_.v[1].y;
+    o[0].y = select(0u, 4294967295u, !((bitcast<f32>(_e22) == bitcast<f32>(_e26))));
+    let _e40 = cb0_.v[0].z;
+    let _e44 = cb0_.v[1].z;
+    o[0].z = select(0u, 4294967295u, (bitcast<i32>(_e40) < bitcast<i32>(_e44)));
+    let _e57 = cb0_.v[0].w;
+    let _e61 = cb0_.v[1].w;
+    o[0].w = select(0u, 4294967295u, (_e57 >= _e61));
+    return;
+}
+
+@fragment 
 fn main() -> PsOut {
     run();
-    return PsOut(bitcast<vec4<f32>>(o[0]));
+    let _e2 = o[0];
+    return PsOut(bitcast<vec4<f32>>(_e2));
 }
 
 /* manifest

@@ -1,47 +1,61 @@
 // adaptations: adapted/comparison-masks, adapted/typeless-registers
 // dxdiff built-in translator, ps_5_0
 
-struct Cb0 {
+struct Cb0_ {
     v: array<vec4<u32>, 2>,
-}
-@group(0) @binding(0) var<uniform> cb0: Cb0;
-fn cb0_at(i: u32) -> vec4<u32> {
-    if (i < 2u) {
-        return cb0.v[i];
-    }
-    return vec4<u32>();
-}
-var<private> v: array<vec4<u32>, 1>;
-var<private> o: array<vec4<u32>, 1>;
-
-fn d3d_ftz(x: u32) -> u32 {
-    return select(x, x & 0x80000000u, (x & 0x7f800000u) == 0u);
-}
-
-fn d3d_fin(x: u32) -> f32 {
-    return bitcast<f32>(d3d_ftz(x));
-}
-
-fn run() {
-    let tmp1 = select(0u, 0xffffffffu, d3d_fin(cb0.v[0].x) == d3d_fin(cb0.v[1].x));
-    o[0].x = tmp1;
-    let tmp2 = select(0u, 0xffffffffu, !(d3d_fin(cb0.v[0].y) == d3d_fin(cb0.v[1].y)));
-    o[0].y = tmp2;
-    let tmp3 = select(0u, 0xffffffffu, bitcast<i32>(cb0.v[0].z) < bitcast<i32>(cb0.v[1].z));
-    o[0].z = tmp3;
-    let tmp4 = select(0u, 0xffffffffu, cb0.v[0].w >= cb0.v[1].w);
-    o[0].w = tmp4;
-    return;
 }
 
 struct PsOut {
-    @location(0) o0: vec4<f32>,
+    @location(0) o0_: vec4<f32>,
 }
 
-@fragment
+@group(0) @binding(0) 
+var<uniform> cb0_: Cb0_;
+var<private> v: array<vec4<u32>, 1>;
+var<private> o: array<vec4<u32>, 1>;
+
+fn cb0_at(i: u32) -> vec4<u32> {
+    if (i < 2u) {
+        let _e6 = cb0_.v[i];
+        return _e6;
+    }
+    return vec4<u32>();
+}
+
+fn d3d_ftz(x: u32) -> u32 {
+    return select(x, (x & 2147483648u), ((x & 2139095040u) == 0u));
+}
+
+fn d3d_fin(x_1: u32) -> f32 {
+    let _e1 = d3d_ftz(x_1);
+    return bitcast<f32>(_e1);
+}
+
+fn run() {
+    let _e4 = cb0_.v[0].x;
+    let _e8 = cb0_.v[1].x;
+    let _e10 = d3d_fin(_e4);
+    let _e11 = d3d_fin(_e8);
+    o[0].x = select(0u, 4294967295u, (_e10 == _e11));
+    let _e22 = cb0_.v[0].y;
+    let _e26 = cb0_.v[1].y;
+    let _e28 = d3d_fin(_e22);
+    let _e29 = d3d_fin(_e26);
+    o[0].y = select(0u, 4294967295u, !((_e28 == _e29)));
+    let _e40 = cb0_.v[0].z;
+    let _e44 = cb0_.v[1].z;
+    o[0].z = select(0u, 4294967295u, (bitcast<i32>(_e40) < bitcast<i32>(_e44)));
+    let _e57 = cb0_.v[0].w;
+    let _e61 = cb0_.v[1].w;
+    o[0].w = select(0u, 4294967295u, (_e57 >= _e61));
+    return;
+}
+
+@fragment 
 fn main() -> PsOut {
     run();
-    return PsOut(bitcast<vec4<f32>>(o[0]));
+    let _e2 = o[0];
+    return PsOut(bitcast<vec4<f32>>(_e2));
 }
 
 /* manifest

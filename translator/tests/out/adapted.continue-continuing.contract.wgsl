@@ -1,63 +1,71 @@
 // adaptations: adapted/comparison-masks, adapted/continue-continuing, adapted/hoisted-vars, adapted/typeless-registers
 // dxdiff built-in translator, ps_5_0
 
-struct Cb0 {
+struct Cb0_ {
     v: array<vec4<u32>, 1>,
 }
-@group(0) @binding(0) var<uniform> cb0: Cb0;
+
+struct PsOut {
+    @location(0) o0_: vec4<f32>,
+}
+
+@group(0) @binding(0) 
+var<uniform> cb0_: Cb0_;
+var<private> v: array<vec4<u32>, 1>;
+var<private> o: array<vec4<u32>, 1>;
+
 fn cb0_at(i: u32) -> vec4<u32> {
     if (i < 1u) {
-        return cb0.v[i];
+        let _e6 = cb0_.v[i];
+        return _e6;
     }
     return vec4<u32>();
 }
-var<private> v: array<vec4<u32>, 1>;
-var<private> o: array<vec4<u32>, 1>;
 
 fn run() {
     var r0x: u32;
     var r0y: u32;
-    var r0z: u32;
-    var r0w: u32;
     var r1x: u32;
     var r1y: u32;
-    var r1z: u32;
-    var r1w: u32;
-    let tmp1 = 0x00000000u;
-    let tmp2 = 0x00000000u;
-    r0x = tmp1;
-    r0y = tmp2;
+
+    r0x = 0u;
+    r0y = 0u;
     loop {
-        let tmp3 = select(0u, 0xffffffffu, r0x >= cb0.v[0].x);
-        r1x = tmp3;
-        if (r1x != 0u) { break; }
-        let tmp4 = (r0x + 0x00000001u);
-        r0x = tmp4;
-        let tmp5 = (r0x & 0x00000001u);
-        r1y = tmp5;
-        if (r1y != 0u) { continue; }
-        let tmp6 = (r0y + r0x);
-        r0y = tmp6;
+        let _e4 = r0x;
+        let _e9 = cb0_.v[0].x;
+        r1x = select(0u, 4294967295u, (_e4 >= _e9));
+        let _e16 = r1x;
+        if (_e16 != 0u) {
+            break;
+        }
+        let _e19 = r0x;
+        r0x = (_e19 + 1u);
+        let _e23 = r0x;
+        r1y = (_e23 & 1u);
+        let _e28 = r1y;
+        if (_e28 != 0u) {
+            continue;
+        }
+        let _e31 = r0y;
+        let _e32 = r0x;
+        r0y = (_e31 + _e32);
     }
-    let tmp7 = r0x;
-    let tmp8 = r0y;
-    let tmp9 = r0y;
-    let tmp10 = r0y;
-    o[0].x = tmp7;
-    o[0].y = tmp8;
-    o[0].z = tmp9;
-    o[0].w = tmp10;
+    let _e35 = r0x;
+    let _e36 = r0y;
+    let _e37 = r0y;
+    let _e38 = r0y;
+    o[0].x = _e35;
+    o[0].y = _e36;
+    o[0].z = _e37;
+    o[0].w = _e38;
     return;
 }
 
-struct PsOut {
-    @location(0) o0: vec4<f32>,
-}
-
-@fragment
+@fragment 
 fn main() -> PsOut {
     run();
-    return PsOut(bitcast<vec4<f32>>(o[0]));
+    let _e2 = o[0];
+    return PsOut(bitcast<vec4<f32>>(_e2));
 }
 
 /* manifest

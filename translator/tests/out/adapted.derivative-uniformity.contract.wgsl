@@ -3,6 +3,10 @@
 // Derivatives under non-uniform control flow, as D3D11 allowed them.
 diagnostic(off, derivative_uniformity);
 
+struct PsOut {
+    @location(0) o0_: vec4<f32>,
+}
+
 var<private> v: array<vec4<u32>, 1>;
 var<private> o: array<vec4<u32>, 1>;
 
@@ -11,40 +15,36 @@ fn run() {
     var r0y: u32;
     var r0z: u32;
     var r0w: u32;
-    let tmp1 = 0x00000000u;
-    let tmp2 = 0x00000000u;
-    let tmp3 = 0x00000000u;
-    let tmp4 = 0x00000000u;
-    r0x = tmp1;
-    r0y = tmp2;
-    r0z = tmp3;
-    r0w = tmp4;
-    let tmp5 = select(0u, 0xffffffffu, bitcast<f32>(v[0].x) < bitcast<f32>(0x3f000000u));
-    r0w = tmp5;
-    if (r0w != 0u) {
-        let tmp6 = bitcast<u32>(dpdx(bitcast<f32>(v[0].y)));
-        r0x = tmp6;
+
+    r0x = 0u;
+    r0y = 0u;
+    r0z = 0u;
+    r0w = 0u;
+    let _e11 = v[0].x;
+    r0w = select(0u, 4294967295u, (bitcast<f32>(_e11) < bitcast<f32>(1056964608u)));
+    let _e20 = r0w;
+    if (_e20 != 0u) {
+        let _e25 = v[0].y;
+        let _e27 = dpdx(bitcast<f32>(_e25));
+        r0x = bitcast<u32>(_e27);
     }
-    let tmp7 = r0x;
-    let tmp8 = r0y;
-    let tmp9 = r0z;
-    let tmp10 = r0w;
-    o[0].x = tmp7;
-    o[0].y = tmp8;
-    o[0].z = tmp9;
-    o[0].w = tmp10;
+    let _e29 = r0x;
+    let _e30 = r0y;
+    let _e31 = r0z;
+    let _e32 = r0w;
+    o[0].x = _e29;
+    o[0].y = _e30;
+    o[0].z = _e31;
+    o[0].w = _e32;
     return;
 }
 
-struct PsOut {
-    @location(0) o0: vec4<f32>,
-}
-
-@fragment
-fn main(@location(0) in0: vec4<f32>) -> PsOut {
-    v[0] = bitcast<vec4<u32>>(in0);
+@fragment 
+fn main(@location(0) in0_: vec4<f32>) -> PsOut {
+    v[0] = bitcast<vec4<u32>>(in0_);
     run();
-    return PsOut(bitcast<vec4<f32>>(o[0]));
+    let _e6 = o[0];
+    return PsOut(bitcast<vec4<f32>>(_e6));
 }
 
 /* manifest

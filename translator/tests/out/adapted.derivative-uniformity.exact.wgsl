@@ -3,27 +3,34 @@
 // Derivatives under non-uniform control flow, as D3D11 allowed them.
 diagnostic(off, derivative_uniformity);
 
+struct PsOut {
+    @location(0) o0_: vec4<f32>,
+}
+
 var<private> v: array<vec4<u32>, 1>;
 var<private> o: array<vec4<u32>, 1>;
 
 fn d3d_ftz(x: u32) -> u32 {
-    return select(x, x & 0x80000000u, (x & 0x7f800000u) == 0u);
+    return select(x, (x & 2147483648u), ((x & 2139095040u) == 0u));
 }
 
-fn d3d_isnan(x: u32) -> bool {
-    return (x & 0x7fffffffu) > 0x7f800000u;
+fn d3d_fin(x_1: u32) -> f32 {
+    let _e1 = d3d_ftz(x_1);
+    return bitcast<f32>(_e1);
 }
 
-fn d3d_fin(x: u32) -> f32 {
-    return bitcast<f32>(d3d_ftz(x));
+fn d3d_isnan(x_2: u32) -> bool {
+    return ((x_2 & 2147483647u) > 2139095040u);
 }
 
 fn d3d_fout(r: f32) -> u32 {
-    let x = bitcast<u32>(r);
-    if (d3d_isnan(x)) {
-        return 0x7fc00000u;
+    let x_3 = bitcast<u32>(r);
+    let _e2 = d3d_isnan(x_3);
+    if _e2 {
+        return 2143289344u;
     }
-    return d3d_ftz(x);
+    let _e4 = d3d_ftz(x_3);
+    return _e4;
 }
 
 fn run() {
@@ -31,40 +38,40 @@ fn run() {
     var r0y: u32;
     var r0z: u32;
     var r0w: u32;
-    let tmp1 = 0x00000000u;
-    let tmp2 = 0x00000000u;
-    let tmp3 = 0x00000000u;
-    let tmp4 = 0x00000000u;
-    r0x = tmp1;
-    r0y = tmp2;
-    r0z = tmp3;
-    r0w = tmp4;
-    let tmp5 = select(0u, 0xffffffffu, d3d_fin(v[0].x) < d3d_fin(0x3f000000u));
-    r0w = tmp5;
-    if (r0w != 0u) {
-        let tmp6 = d3d_fout(dpdx(d3d_fin(v[0].y)));
-        r0x = tmp6;
+
+    r0x = 0u;
+    r0y = 0u;
+    r0z = 0u;
+    r0w = 0u;
+    let _e11 = v[0].x;
+    let _e14 = d3d_fin(_e11);
+    let _e15 = d3d_fin(1056964608u);
+    r0w = select(0u, 4294967295u, (_e14 < _e15));
+    let _e20 = r0w;
+    if (_e20 != 0u) {
+        let _e25 = v[0].y;
+        let _e26 = d3d_fin(_e25);
+        let _e27 = dpdx(_e26);
+        let _e28 = d3d_fout(_e27);
+        r0x = _e28;
     }
-    let tmp7 = r0x;
-    let tmp8 = r0y;
-    let tmp9 = r0z;
-    let tmp10 = r0w;
-    o[0].x = tmp7;
-    o[0].y = tmp8;
-    o[0].z = tmp9;
-    o[0].w = tmp10;
+    let _e29 = r0x;
+    let _e30 = r0y;
+    let _e31 = r0z;
+    let _e32 = r0w;
+    o[0].x = _e29;
+    o[0].y = _e30;
+    o[0].z = _e31;
+    o[0].w = _e32;
     return;
 }
 
-struct PsOut {
-    @location(0) o0: vec4<f32>,
-}
-
-@fragment
-fn main(@location(0) in0: vec4<f32>) -> PsOut {
-    v[0] = bitcast<vec4<u32>>(in0);
+@fragment 
+fn main(@location(0) in0_: vec4<f32>) -> PsOut {
+    v[0] = bitcast<vec4<u32>>(in0_);
     run();
-    return PsOut(bitcast<vec4<f32>>(o[0]));
+    let _e6 = o[0];
+    return PsOut(bitcast<vec4<f32>>(_e6));
 }
 
 /* manifest

@@ -1,30 +1,31 @@
 // adaptations: adapted/front-facing, adapted/typeless-registers
 // dxdiff built-in translator, ps_5_0
 
+struct PsOut {
+    @location(0) o0_: vec4<f32>,
+}
+
 var<private> v: array<vec4<u32>, 1>;
 var<private> o: array<vec4<u32>, 1>;
 
 fn run() {
-    let tmp1 = select(0x00000000u, 0x3f800000u, v[0].x != 0u);
-    let tmp2 = select(0x3f800000u, 0x00000000u, v[0].x != 0u);
-    let tmp3 = select(0x00000000u, 0x00000000u, v[0].x != 0u);
-    let tmp4 = select(0x3f800000u, 0x3f800000u, v[0].x != 0u);
-    o[0].x = tmp1;
-    o[0].y = tmp2;
-    o[0].z = tmp3;
-    o[0].w = tmp4;
+    let _e3 = v[0].x;
+    let _e11 = v[0].x;
+    let _e19 = v[0].x;
+    let _e27 = v[0].x;
+    o[0].x = select(0u, 1065353216u, (_e3 != 0u));
+    o[0].y = select(1065353216u, 0u, (_e11 != 0u));
+    o[0].z = select(0u, 0u, (_e19 != 0u));
+    o[0].w = select(1065353216u, 1065353216u, (_e27 != 0u));
     return;
 }
 
-struct PsOut {
-    @location(0) o0: vec4<f32>,
-}
-
-@fragment
-fn main(@builtin(front_facing) in0: bool) -> PsOut {
-    v[0].x = select(0u, 0xffffffffu, in0);
+@fragment 
+fn main(@builtin(front_facing) in0_: bool) -> PsOut {
+    v[0].x = select(0u, 4294967295u, in0_);
     run();
-    return PsOut(bitcast<vec4<f32>>(o[0]));
+    let _e9 = o[0];
+    return PsOut(bitcast<vec4<f32>>(_e9));
 }
 
 /* manifest

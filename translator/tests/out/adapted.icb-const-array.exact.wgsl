@@ -1,50 +1,60 @@
 // adaptations: adapted/icb-const-array, adapted/typeless-registers
 // dxdiff built-in translator, ps_5_0
 
-struct Cb0 {
+struct Cb0_ {
     v: array<vec4<u32>, 1>,
-}
-@group(0) @binding(0) var<uniform> cb0: Cb0;
-fn cb0_at(i: u32) -> vec4<u32> {
-    if (i < 1u) {
-        return cb0.v[i];
-    }
-    return vec4<u32>();
-}
-const icb: array<vec4<u32>, 2> = array<vec4<u32>, 2>(
-    vec4<u32>(0x3f800000u, 0x00000000u, 0x00000000u, 0x00000000u),
-    vec4<u32>(0x40000000u, 0x00000000u, 0x00000000u, 0x00000000u)
-);
-fn icb_at(i: u32) -> vec4<u32> {
-    var t = icb;
-    if (i < 2u) {
-        return t[i];
-    }
-    return vec4<u32>();
-}
-var<private> v: array<vec4<u32>, 1>;
-var<private> o: array<vec4<u32>, 1>;
-
-fn run() {
-    let tmp1 = icb_at(cb0.v[0].x).x;
-    let tmp2 = icb_at(cb0.v[0].x).x;
-    let tmp3 = icb_at(cb0.v[0].x).x;
-    let tmp4 = icb_at(cb0.v[0].x).x;
-    o[0].x = tmp1;
-    o[0].y = tmp2;
-    o[0].z = tmp3;
-    o[0].w = tmp4;
-    return;
 }
 
 struct PsOut {
-    @location(0) o0: vec4<f32>,
+    @location(0) o0_: vec4<f32>,
 }
 
-@fragment
+const icb: array<vec4<u32>, 2> = array<vec4<u32>, 2>(vec4<u32>(1065353216u, 0u, 0u, 0u), vec4<u32>(1073741824u, 0u, 0u, 0u));
+
+@group(0) @binding(0) 
+var<uniform> cb0_: Cb0_;
+var<private> v: array<vec4<u32>, 1>;
+var<private> o: array<vec4<u32>, 1>;
+
+fn cb0_at(i: u32) -> vec4<u32> {
+    if (i < 1u) {
+        let _e6 = cb0_.v[i];
+        return _e6;
+    }
+    return vec4<u32>();
+}
+
+fn icb_at(i_1: u32) -> vec4<u32> {
+    var t: array<vec4<u32>, 2> = icb;
+
+    if (i_1 < 2u) {
+        let _e6 = t[i_1];
+        return _e6;
+    }
+    return vec4<u32>();
+}
+
+fn run() {
+    let _e4 = cb0_.v[0].x;
+    let _e5 = icb_at(_e4);
+    let _e10 = cb0_.v[0].x;
+    let _e11 = icb_at(_e10);
+    let _e16 = cb0_.v[0].x;
+    let _e17 = icb_at(_e16);
+    let _e22 = cb0_.v[0].x;
+    let _e23 = icb_at(_e22);
+    o[0].x = _e5.x;
+    o[0].y = _e11.x;
+    o[0].z = _e17.x;
+    o[0].w = _e23.x;
+    return;
+}
+
+@fragment 
 fn main() -> PsOut {
     run();
-    return PsOut(bitcast<vec4<f32>>(o[0]));
+    let _e2 = o[0];
+    return PsOut(bitcast<vec4<f32>>(_e2));
 }
 
 /* manifest

@@ -1,79 +1,91 @@
 // adaptations: adapted/typeless-registers
 // dxdiff built-in translator, ps_5_0
 
-struct Cb0 {
+struct Cb0_ {
     v: array<vec4<u32>, 1>,
-}
-@group(0) @binding(0) var<uniform> cb0: Cb0;
-fn cb0_at(i: u32) -> vec4<u32> {
-    if (i < 1u) {
-        return cb0.v[i];
-    }
-    return vec4<u32>();
-}
-var<private> v: array<vec4<u32>, 1>;
-var<private> o: array<vec4<u32>, 1>;
-
-fn d3d_ftz(x: u32) -> u32 {
-    return select(x, x & 0x80000000u, (x & 0x7f800000u) == 0u);
-}
-
-fn d3d_isnan(x: u32) -> bool {
-    return (x & 0x7fffffffu) > 0x7f800000u;
-}
-
-fn d3d_fin(x: u32) -> f32 {
-    return bitcast<f32>(d3d_ftz(x));
-}
-
-fn d3d_ftoi(x: u32) -> u32 {
-    if (d3d_isnan(x)) {
-        return 0u;
-    }
-    let f = d3d_fin(x);
-    if (f >= 2147483648.0) {
-        return 0x7fffffffu;
-    }
-    if (f <= -2147483648.0) {
-        return 0x80000000u;
-    }
-    return bitcast<u32>(i32(f));
-}
-
-fn d3d_ftou(x: u32) -> u32 {
-    if (d3d_isnan(x)) {
-        return 0u;
-    }
-    let f = d3d_fin(x);
-    if (f >= 4294967296.0) {
-        return 0xffffffffu;
-    }
-    if (f <= 0.0) {
-        return 0u;
-    }
-    return u32(f);
-}
-
-fn run() {
-    let tmp1 = d3d_ftoi(cb0.v[0].x);
-    let tmp2 = d3d_ftoi(cb0.v[0].y);
-    o[0].x = tmp1;
-    o[0].y = tmp2;
-    let tmp3 = d3d_ftou(cb0.v[0].z);
-    let tmp4 = d3d_ftou(cb0.v[0].w);
-    o[0].z = tmp3;
-    o[0].w = tmp4;
-    return;
 }
 
 struct PsOut {
-    @location(0) o0: vec4<f32>,
+    @location(0) o0_: vec4<f32>,
 }
 
-@fragment
+@group(0) @binding(0) 
+var<uniform> cb0_: Cb0_;
+var<private> v: array<vec4<u32>, 1>;
+var<private> o: array<vec4<u32>, 1>;
+
+fn cb0_at(i: u32) -> vec4<u32> {
+    if (i < 1u) {
+        let _e6 = cb0_.v[i];
+        return _e6;
+    }
+    return vec4<u32>();
+}
+
+fn d3d_isnan(x: u32) -> bool {
+    return ((x & 2147483647u) > 2139095040u);
+}
+
+fn d3d_ftz(x_1: u32) -> u32 {
+    return select(x_1, (x_1 & 2147483648u), ((x_1 & 2139095040u) == 0u));
+}
+
+fn d3d_fin(x_2: u32) -> f32 {
+    let _e1 = d3d_ftz(x_2);
+    return bitcast<f32>(_e1);
+}
+
+fn d3d_ftoi(x_3: u32) -> u32 {
+    let _e1 = d3d_isnan(x_3);
+    if _e1 {
+        return 0u;
+    }
+    let _e3 = d3d_fin(x_3);
+    if (_e3 >= 2147483600f) {
+        return 2147483647u;
+    }
+    if (_e3 <= -2147483600f) {
+        return 2147483648u;
+    }
+    return bitcast<u32>(i32(_e3));
+}
+
+fn d3d_ftou(x_4: u32) -> u32 {
+    let _e1 = d3d_isnan(x_4);
+    if _e1 {
+        return 0u;
+    }
+    let _e3 = d3d_fin(x_4);
+    if (_e3 >= 4294967300f) {
+        return 4294967295u;
+    }
+    if (_e3 <= 0f) {
+        return 0u;
+    }
+    return u32(_e3);
+}
+
+fn run() {
+    let _e4 = cb0_.v[0].x;
+    let _e7 = d3d_ftoi(_e4);
+    let _e11 = cb0_.v[0].y;
+    let _e14 = d3d_ftoi(_e11);
+    o[0].x = _e7;
+    o[0].y = _e14;
+    let _e23 = cb0_.v[0].z;
+    let _e26 = d3d_ftou(_e23);
+    let _e30 = cb0_.v[0].w;
+    let _e33 = d3d_ftou(_e30);
+    o[0].z = _e26;
+    o[0].w = _e33;
+    return;
+}
+
+@fragment 
 fn main() -> PsOut {
     run();
-    return PsOut(bitcast<vec4<f32>>(o[0]));
+    let _e2 = o[0];
+    return PsOut(bitcast<vec4<f32>>(_e2));
 }
 
 /* manifest

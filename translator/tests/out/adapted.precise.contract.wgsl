@@ -1,30 +1,31 @@
 // adaptations: adapted/precise, adapted/typeless-registers, dxdiff/denormals, dxdiff/nan, dxdiff/non-finite, dxdiff/signed-zero
 // dxdiff built-in translator, vs_5_0
 
+struct VsOut {
+    @builtin(position) @invariant o0_: vec4<f32>,
+}
+
 var<private> v: array<vec4<u32>, 1>;
 var<private> o: array<vec4<u32>, 1>;
 
 fn run() {
-    let tmp1 = bitcast<u32>(bitcast<f32>(v[0].x) * bitcast<f32>(0x40000000u) + bitcast<f32>(0xbf800000u));
-    let tmp2 = bitcast<u32>(bitcast<f32>(v[0].y) * bitcast<f32>(0x40000000u) + bitcast<f32>(0xbf800000u));
-    let tmp3 = bitcast<u32>(bitcast<f32>(v[0].z) * bitcast<f32>(0x40000000u) + bitcast<f32>(0x00000000u));
-    let tmp4 = bitcast<u32>(bitcast<f32>(v[0].w) * bitcast<f32>(0x3f800000u) + bitcast<f32>(0x00000000u));
-    o[0].x = tmp1;
-    o[0].y = tmp2;
-    o[0].z = tmp3;
-    o[0].w = tmp4;
+    let _e3 = v[0].x;
+    let _e14 = v[0].y;
+    let _e25 = v[0].z;
+    let _e36 = v[0].w;
+    o[0].x = bitcast<u32>(((bitcast<f32>(_e3) * bitcast<f32>(1073741824u)) + bitcast<f32>(3212836864u)));
+    o[0].y = bitcast<u32>(((bitcast<f32>(_e14) * bitcast<f32>(1073741824u)) + bitcast<f32>(3212836864u)));
+    o[0].z = bitcast<u32>(((bitcast<f32>(_e25) * bitcast<f32>(1073741824u)) + bitcast<f32>(0u)));
+    o[0].w = bitcast<u32>(((bitcast<f32>(_e36) * bitcast<f32>(1065353216u)) + bitcast<f32>(0u)));
     return;
 }
 
-struct VsOut {
-    @invariant @builtin(position) o0: vec4<f32>,
-}
-
-@vertex
-fn main(@location(0) in0: vec4<f32>) -> VsOut {
-    v[0] = bitcast<vec4<u32>>(in0);
+@vertex 
+fn main(@location(0) in0_: vec4<f32>) -> VsOut {
+    v[0] = bitcast<vec4<u32>>(in0_);
     run();
-    return VsOut(bitcast<vec4<f32>>(o[0]));
+    let _e6 = o[0];
+    return VsOut(bitcast<vec4<f32>>(_e6));
 }
 
 /* manifest

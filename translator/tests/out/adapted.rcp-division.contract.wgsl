@@ -1,39 +1,44 @@
 // adaptations: adapted/rcp-division, adapted/typeless-registers, dxdiff/builtin-accuracy, dxdiff/cancellation, dxdiff/denormals, dxdiff/nan, dxdiff/non-finite, dxdiff/signed-zero
 // dxdiff built-in translator, ps_5_0
 
-struct Cb0 {
+struct Cb0_ {
     v: array<vec4<u32>, 1>,
-}
-@group(0) @binding(0) var<uniform> cb0: Cb0;
-fn cb0_at(i: u32) -> vec4<u32> {
-    if (i < 1u) {
-        return cb0.v[i];
-    }
-    return vec4<u32>();
-}
-var<private> v: array<vec4<u32>, 1>;
-var<private> o: array<vec4<u32>, 1>;
-
-fn run() {
-    let tmp1 = bitcast<u32>(1.0 / bitcast<f32>(cb0.v[0].x));
-    let tmp2 = bitcast<u32>(1.0 / bitcast<f32>(cb0.v[0].y));
-    let tmp3 = bitcast<u32>(1.0 / bitcast<f32>(cb0.v[0].z));
-    let tmp4 = bitcast<u32>(1.0 / bitcast<f32>(cb0.v[0].w));
-    o[0].x = tmp1;
-    o[0].y = tmp2;
-    o[0].z = tmp3;
-    o[0].w = tmp4;
-    return;
 }
 
 struct PsOut {
-    @location(0) o0: vec4<f32>,
+    @location(0) o0_: vec4<f32>,
 }
 
-@fragment
+@group(0) @binding(0) 
+var<uniform> cb0_: Cb0_;
+var<private> v: array<vec4<u32>, 1>;
+var<private> o: array<vec4<u32>, 1>;
+
+fn cb0_at(i: u32) -> vec4<u32> {
+    if (i < 1u) {
+        let _e6 = cb0_.v[i];
+        return _e6;
+    }
+    return vec4<u32>();
+}
+
+fn run() {
+    let _e4 = cb0_.v[0].x;
+    let _e14 = cb0_.v[0].y;
+    let _e24 = cb0_.v[0].z;
+    let _e34 = cb0_.v[0].w;
+    o[0].x = bitcast<u32>((1f / bitcast<f32>(_e4)));
+    o[0].y = bitcast<u32>((1f / bitcast<f32>(_e14)));
+    o[0].z = bitcast<u32>((1f / bitcast<f32>(_e24)));
+    o[0].w = bitcast<u32>((1f / bitcast<f32>(_e34)));
+    return;
+}
+
+@fragment 
 fn main() -> PsOut {
     run();
-    return PsOut(bitcast<vec4<f32>>(o[0]));
+    let _e2 = o[0];
+    return PsOut(bitcast<vec4<f32>>(_e2));
 }
 
 /* manifest

@@ -1,59 +1,75 @@
 // adaptations: adapted/typeless-registers, dxdiff/builtin-accuracy, dxdiff/cancellation, dxdiff/non-finite
 // dxdiff built-in translator, ps_5_0
 
-struct Cb0 {
+struct Cb0_ {
     v: array<vec4<u32>, 1>,
-}
-@group(0) @binding(0) var<uniform> cb0: Cb0;
-fn cb0_at(i: u32) -> vec4<u32> {
-    if (i < 1u) {
-        return cb0.v[i];
-    }
-    return vec4<u32>();
-}
-var<private> v: array<vec4<u32>, 1>;
-var<private> o: array<vec4<u32>, 1>;
-
-fn d3d_ftz(x: u32) -> u32 {
-    return select(x, x & 0x80000000u, (x & 0x7f800000u) == 0u);
-}
-
-fn d3d_isnan(x: u32) -> bool {
-    return (x & 0x7fffffffu) > 0x7f800000u;
-}
-
-fn d3d_fin(x: u32) -> f32 {
-    return bitcast<f32>(d3d_ftz(x));
-}
-
-fn d3d_fout(r: f32) -> u32 {
-    let x = bitcast<u32>(r);
-    if (d3d_isnan(x)) {
-        return 0x7fc00000u;
-    }
-    return d3d_ftz(x);
-}
-
-fn run() {
-    let tmp1 = d3d_fout(1.0 / d3d_fin(cb0.v[0].x));
-    let tmp2 = d3d_fout(1.0 / d3d_fin(cb0.v[0].y));
-    let tmp3 = d3d_fout(1.0 / d3d_fin(cb0.v[0].z));
-    let tmp4 = d3d_fout(1.0 / d3d_fin(cb0.v[0].w));
-    o[0].x = tmp1;
-    o[0].y = tmp2;
-    o[0].z = tmp3;
-    o[0].w = tmp4;
-    return;
 }
 
 struct PsOut {
-    @location(0) o0: vec4<f32>,
+    @location(0) o0_: vec4<f32>,
 }
 
-@fragment
+@group(0) @binding(0) 
+var<uniform> cb0_: Cb0_;
+var<private> v: array<vec4<u32>, 1>;
+var<private> o: array<vec4<u32>, 1>;
+
+fn cb0_at(i: u32) -> vec4<u32> {
+    if (i < 1u) {
+        let _e6 = cb0_.v[i];
+        return _e6;
+    }
+    return vec4<u32>();
+}
+
+fn d3d_ftz(x: u32) -> u32 {
+    return select(x, (x & 2147483648u), ((x & 2139095040u) == 0u));
+}
+
+fn d3d_fin(x_1: u32) -> f32 {
+    let _e1 = d3d_ftz(x_1);
+    return bitcast<f32>(_e1);
+}
+
+fn d3d_isnan(x_2: u32) -> bool {
+    return ((x_2 & 2147483647u) > 2139095040u);
+}
+
+fn d3d_fout(r: f32) -> u32 {
+    let x_3 = bitcast<u32>(r);
+    let _e2 = d3d_isnan(x_3);
+    if _e2 {
+        return 2143289344u;
+    }
+    let _e4 = d3d_ftz(x_3);
+    return _e4;
+}
+
+fn run() {
+    let _e4 = cb0_.v[0].x;
+    let _e7 = d3d_fin(_e4);
+    let _e10 = d3d_fout((1f / _e7));
+    let _e14 = cb0_.v[0].y;
+    let _e17 = d3d_fin(_e14);
+    let _e20 = d3d_fout((1f / _e17));
+    let _e24 = cb0_.v[0].z;
+    let _e27 = d3d_fin(_e24);
+    let _e30 = d3d_fout((1f / _e27));
+    let _e34 = cb0_.v[0].w;
+    let _e37 = d3d_fin(_e34);
+    let _e40 = d3d_fout((1f / _e37));
+    o[0].x = _e10;
+    o[0].y = _e20;
+    o[0].z = _e30;
+    o[0].w = _e40;
+    return;
+}
+
+@fragment 
 fn main() -> PsOut {
     run();
-    return PsOut(bitcast<vec4<f32>>(o[0]));
+    let _e2 = o[0];
+    return PsOut(bitcast<vec4<f32>>(_e2));
 }
 
 /* manifest

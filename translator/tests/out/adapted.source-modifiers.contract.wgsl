@@ -1,39 +1,45 @@
 // adaptations: adapted/source-modifiers, adapted/typeless-registers, dxdiff/denormals, dxdiff/nan, dxdiff/non-finite, dxdiff/signed-zero
 // dxdiff built-in translator, ps_5_0
 
-struct Cb0 {
+struct Cb0_ {
     v: array<vec4<u32>, 1>,
-}
-@group(0) @binding(0) var<uniform> cb0: Cb0;
-fn cb0_at(i: u32) -> vec4<u32> {
-    if (i < 1u) {
-        return cb0.v[i];
-    }
-    return vec4<u32>();
-}
-var<private> v: array<vec4<u32>, 1>;
-var<private> o: array<vec4<u32>, 1>;
-
-fn run() {
-    let tmp1 = bitcast<u32>(bitcast<f32>((cb0.v[0].x ^ 0x80000000u)) + bitcast<f32>((cb0.v[0].y & 0x7fffffffu)));
-    o[0].x = tmp1;
-    let tmp2 = ((0u - cb0.v[0].z) + 0x00000001u);
-    o[0].y = tmp2;
-    let tmp3 = (cb0.v[0].w | 0x80000000u);
-    o[0].z = tmp3;
-    let tmp4 = cb0.v[0].x;
-    o[0].w = tmp4;
-    return;
 }
 
 struct PsOut {
-    @location(0) o0: vec4<f32>,
+    @location(0) o0_: vec4<f32>,
 }
 
-@fragment
+@group(0) @binding(0) 
+var<uniform> cb0_: Cb0_;
+var<private> v: array<vec4<u32>, 1>;
+var<private> o: array<vec4<u32>, 1>;
+
+fn cb0_at(i: u32) -> vec4<u32> {
+    if (i < 1u) {
+        let _e6 = cb0_.v[i];
+        return _e6;
+    }
+    return vec4<u32>();
+}
+
+fn run() {
+    let _e4 = cb0_.v[0].x;
+    let _e10 = cb0_.v[0].y;
+    o[0].x = bitcast<u32>((bitcast<f32>((_e4 ^ 2147483648u)) + bitcast<f32>((_e10 & 2147483647u))));
+    let _e24 = cb0_.v[0].z;
+    o[0].y = ((0u - _e24) + 1u);
+    let _e35 = cb0_.v[0].w;
+    o[0].z = (_e35 | 2147483648u);
+    let _e43 = cb0_.v[0].x;
+    o[0].w = _e43;
+    return;
+}
+
+@fragment 
 fn main() -> PsOut {
     run();
-    return PsOut(bitcast<vec4<f32>>(o[0]));
+    let _e2 = o[0];
+    return PsOut(bitcast<vec4<f32>>(_e2));
 }
 
 /* manifest

@@ -1,59 +1,72 @@
 // adaptations: adapted/typeless-registers, dxdiff/non-finite
 // dxdiff built-in translator, ps_5_0
 
-struct Cb0 {
+struct Cb0_ {
     v: array<vec4<u32>, 1>,
-}
-@group(0) @binding(0) var<uniform> cb0: Cb0;
-fn cb0_at(i: u32) -> vec4<u32> {
-    if (i < 1u) {
-        return cb0.v[i];
-    }
-    return vec4<u32>();
-}
-var<private> v: array<vec4<u32>, 1>;
-var<private> o: array<vec4<u32>, 1>;
-
-fn d3d_ftz(x: u32) -> u32 {
-    return select(x, x & 0x80000000u, (x & 0x7f800000u) == 0u);
-}
-
-fn d3d_isnan(x: u32) -> bool {
-    return (x & 0x7fffffffu) > 0x7f800000u;
-}
-
-fn d3d_fin(x: u32) -> f32 {
-    return bitcast<f32>(d3d_ftz(x));
-}
-
-fn d3d_fout(r: f32) -> u32 {
-    let x = bitcast<u32>(r);
-    if (d3d_isnan(x)) {
-        return 0x7fc00000u;
-    }
-    return d3d_ftz(x);
-}
-
-fn run() {
-    let tmp1 = d3d_fout(d3d_fin((cb0.v[0].x ^ 0x80000000u)) + d3d_fin((cb0.v[0].y & 0x7fffffffu)));
-    o[0].x = tmp1;
-    let tmp2 = ((0u - cb0.v[0].z) + 0x00000001u);
-    o[0].y = tmp2;
-    let tmp3 = d3d_ftz((cb0.v[0].w | 0x80000000u));
-    o[0].z = tmp3;
-    let tmp4 = cb0.v[0].x;
-    o[0].w = tmp4;
-    return;
 }
 
 struct PsOut {
-    @location(0) o0: vec4<f32>,
+    @location(0) o0_: vec4<f32>,
 }
 
-@fragment
+@group(0) @binding(0) 
+var<uniform> cb0_: Cb0_;
+var<private> v: array<vec4<u32>, 1>;
+var<private> o: array<vec4<u32>, 1>;
+
+fn cb0_at(i: u32) -> vec4<u32> {
+    if (i < 1u) {
+        let _e6 = cb0_.v[i];
+        return _e6;
+    }
+    return vec4<u32>();
+}
+
+fn d3d_ftz(x: u32) -> u32 {
+    return select(x, (x & 2147483648u), ((x & 2139095040u) == 0u));
+}
+
+fn d3d_fin(x_1: u32) -> f32 {
+    let _e1 = d3d_ftz(x_1);
+    return bitcast<f32>(_e1);
+}
+
+fn d3d_isnan(x_2: u32) -> bool {
+    return ((x_2 & 2147483647u) > 2139095040u);
+}
+
+fn d3d_fout(r: f32) -> u32 {
+    let x_3 = bitcast<u32>(r);
+    let _e2 = d3d_isnan(x_3);
+    if _e2 {
+        return 2143289344u;
+    }
+    let _e4 = d3d_ftz(x_3);
+    return _e4;
+}
+
+fn run() {
+    let _e4 = cb0_.v[0].x;
+    let _e10 = cb0_.v[0].y;
+    let _e14 = d3d_fin((_e4 ^ 2147483648u));
+    let _e15 = d3d_fin((_e10 & 2147483647u));
+    let _e17 = d3d_fout((_e14 + _e15));
+    o[0].x = _e17;
+    let _e24 = cb0_.v[0].z;
+    o[0].y = ((0u - _e24) + 1u);
+    let _e35 = cb0_.v[0].w;
+    let _e38 = d3d_ftz((_e35 | 2147483648u));
+    o[0].z = _e38;
+    let _e44 = cb0_.v[0].x;
+    o[0].w = _e44;
+    return;
+}
+
+@fragment 
 fn main() -> PsOut {
     run();
-    return PsOut(bitcast<vec4<f32>>(o[0]));
+    let _e2 = o[0];
+    return PsOut(bitcast<vec4<f32>>(_e2));
 }
 
 /* manifest

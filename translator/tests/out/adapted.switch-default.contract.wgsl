@@ -1,58 +1,60 @@
 // adaptations: adapted/hoisted-vars, adapted/switch-default, adapted/typeless-registers
 // dxdiff built-in translator, ps_5_0
 
-struct Cb0 {
+struct Cb0_ {
     v: array<vec4<u32>, 1>,
-}
-@group(0) @binding(0) var<uniform> cb0: Cb0;
-fn cb0_at(i: u32) -> vec4<u32> {
-    if (i < 1u) {
-        return cb0.v[i];
-    }
-    return vec4<u32>();
-}
-var<private> v: array<vec4<u32>, 1>;
-var<private> o: array<vec4<u32>, 1>;
-
-fn run() {
-    var r0x: u32;
-    var r0y: u32;
-    var r0z: u32;
-    var r0w: u32;
-    let tmp1 = 0x00000007u;
-    r0x = tmp1;
-    switch (cb0.v[0].x) {
-        case 0u, 1u: {
-            let tmp2 = 0x0000000au;
-            r0x = tmp2;
-            break;
-        }
-        case 2u: {
-            let tmp3 = 0x00000014u;
-            r0x = tmp3;
-            break;
-        }
-        default: {}
-    }
-    let tmp4 = r0x;
-    let tmp5 = r0x;
-    let tmp6 = r0x;
-    let tmp7 = r0x;
-    o[0].x = tmp4;
-    o[0].y = tmp5;
-    o[0].z = tmp6;
-    o[0].w = tmp7;
-    return;
 }
 
 struct PsOut {
-    @location(0) o0: vec4<f32>,
+    @location(0) o0_: vec4<f32>,
 }
 
-@fragment
+@group(0) @binding(0) 
+var<uniform> cb0_: Cb0_;
+var<private> v: array<vec4<u32>, 1>;
+var<private> o: array<vec4<u32>, 1>;
+
+fn cb0_at(i: u32) -> vec4<u32> {
+    if (i < 1u) {
+        let _e6 = cb0_.v[i];
+        return _e6;
+    }
+    return vec4<u32>();
+}
+
+fn run() {
+    var r0x: u32;
+
+    r0x = 7u;
+    let _e6 = cb0_.v[0].x;
+    switch _e6 {
+        case 0u, 1u: {
+            r0x = 10u;
+            break;
+        }
+        case 2u: {
+            r0x = 20u;
+            break;
+        }
+        default: {
+        }
+    }
+    let _e9 = r0x;
+    let _e10 = r0x;
+    let _e11 = r0x;
+    let _e12 = r0x;
+    o[0].x = _e9;
+    o[0].y = _e10;
+    o[0].z = _e11;
+    o[0].w = _e12;
+    return;
+}
+
+@fragment 
 fn main() -> PsOut {
     run();
-    return PsOut(bitcast<vec4<f32>>(o[0]));
+    let _e2 = o[0];
+    return PsOut(bitcast<vec4<f32>>(_e2));
 }
 
 /* manifest

@@ -1,39 +1,44 @@
 // adaptations: adapted/typeless-registers, bounded/f16-conversions
 // dxdiff built-in translator, ps_5_0
 
-struct Cb0 {
+struct Cb0_ {
     v: array<vec4<u32>, 1>,
-}
-@group(0) @binding(0) var<uniform> cb0: Cb0;
-fn cb0_at(i: u32) -> vec4<u32> {
-    if (i < 1u) {
-        return cb0.v[i];
-    }
-    return vec4<u32>();
-}
-var<private> v: array<vec4<u32>, 1>;
-var<private> o: array<vec4<u32>, 1>;
-
-fn run() {
-    let tmp1 = (pack2x16float(vec2<f32>(bitcast<f32>(cb0.v[0].x), 0.0)) & 0xffffu);
-    let tmp2 = (pack2x16float(vec2<f32>(bitcast<f32>(cb0.v[0].y), 0.0)) & 0xffffu);
-    o[0].x = tmp1;
-    o[0].y = tmp2;
-    let tmp3 = bitcast<u32>(unpack2x16float(cb0.v[0].z & 0xffffu).x);
-    let tmp4 = bitcast<u32>(unpack2x16float(cb0.v[0].w & 0xffffu).x);
-    o[0].z = tmp3;
-    o[0].w = tmp4;
-    return;
 }
 
 struct PsOut {
-    @location(0) o0: vec4<f32>,
+    @location(0) o0_: vec4<f32>,
 }
 
-@fragment
+@group(0) @binding(0) 
+var<uniform> cb0_: Cb0_;
+var<private> v: array<vec4<u32>, 1>;
+var<private> o: array<vec4<u32>, 1>;
+
+fn cb0_at(i: u32) -> vec4<u32> {
+    if (i < 1u) {
+        let _e6 = cb0_.v[i];
+        return _e6;
+    }
+    return vec4<u32>();
+}
+
+fn run() {
+    let _e4 = cb0_.v[0].x;
+    let _e16 = cb0_.v[0].y;
+    o[0].x = (pack2x16float(vec2<f32>(bitcast<f32>(_e4), 0f)) & 65535u);
+    o[0].y = (pack2x16float(vec2<f32>(bitcast<f32>(_e16), 0f)) & 65535u);
+    let _e33 = cb0_.v[0].z;
+    let _e44 = cb0_.v[0].w;
+    o[0].z = bitcast<u32>(unpack2x16float((_e33 & 65535u)).x);
+    o[0].w = bitcast<u32>(unpack2x16float((_e44 & 65535u)).x);
+    return;
+}
+
+@fragment 
 fn main() -> PsOut {
     run();
-    return PsOut(bitcast<vec4<f32>>(o[0]));
+    let _e2 = o[0];
+    return PsOut(bitcast<vec4<f32>>(_e2));
 }
 
 /* manifest

@@ -1,91 +1,107 @@
 // adaptations: adapted/typeless-registers
 // dxdiff built-in translator, ps_5_0
 
-struct Cb0 {
+struct Cb0_ {
     v: array<vec4<u32>, 1>,
 }
-@group(0) @binding(0) var<uniform> cb0: Cb0;
-fn cb0_at(i: u32) -> vec4<u32> {
-    if (i < 1u) {
-        return cb0.v[i];
-    }
-    return vec4<u32>();
+
+struct PsOut {
+    @location(0) o0_: vec4<f32>,
 }
+
+@group(0) @binding(0) 
+var<uniform> cb0_: Cb0_;
 var<private> v: array<vec4<u32>, 1>;
 var<private> o: array<vec4<u32>, 1>;
 
-fn d3d_ftz(x: u32) -> u32 {
-    return select(x, x & 0x80000000u, (x & 0x7f800000u) == 0u);
+fn cb0_at(i: u32) -> vec4<u32> {
+    if (i < 1u) {
+        let _e6 = cb0_.v[i];
+        return _e6;
+    }
+    return vec4<u32>();
 }
 
-fn d3d_f32tof16(x0: u32) -> u32 {
-    let x = d3d_ftz(x0);
-    let s = (x >> 16u) & 0x8000u;
-    let a = x & 0x7fffffffu;
-    if (a > 0x7f800000u) {
-        return s | 0x7e00u;
+fn d3d_ftz(x: u32) -> u32 {
+    return select(x, (x & 2147483648u), ((x & 2139095040u) == 0u));
+}
+
+fn d3d_f32tof16_(x0_: u32) -> u32 {
+    let _e1 = d3d_ftz(x0_);
+    let s = ((_e1 >> 16u) & 32768u);
+    let a = (_e1 & 2147483647u);
+    if (a > 2139095040u) {
+        return (s | 32256u);
     }
-    if (a == 0x7f800000u) {
-        return s | 0x7c00u;
+    if (a == 2139095040u) {
+        return (s | 31744u);
     }
-    if (a >= 0x47800000u) {
-        return s | 0x7bffu;
+    if (a >= 1199570944u) {
+        return (s | 31743u);
     }
-    let e = i32(a >> 23u) - 127;
-    if (e >= -14) {
-        return s | (u32(e + 15) << 10u) | ((a >> 13u) & 0x3ffu);
+    let e = (i32((a >> 23u)) - 127i);
+    if (e >= -14i) {
+        return ((s | (u32((e + 15i)) << 10u)) | ((a >> 13u) & 1023u));
     }
-    if (e >= -24) {
-        return s | (((a & 0x7fffffu) | 0x800000u) >> u32(-1 - e));
+    if (e >= -24i) {
+        return (s | (((a & 8388607u) | 8388608u) >> u32((-1i - e))));
     }
     return s;
 }
 
-fn d3d_f16tof32(x: u32) -> u32 {
-    let s = (x & 0x8000u) << 16u;
-    let e = (x >> 10u) & 0x1fu;
-    let m = x & 0x3ffu;
-    if (e == 0x1fu) {
-        return s | 0x7f800000u | (m << 13u);
+fn d3d_f16tof32_(x_1: u32) -> u32 {
+    var mm: u32;
+    var ee: u32 = 113u;
+
+    let s_1 = ((x_1 & 32768u) << 16u);
+    let e_1 = ((x_1 >> 10u) & 31u);
+    let m = (x_1 & 1023u);
+    if (e_1 == 31u) {
+        return ((s_1 | 2139095040u) | (m << 13u));
     }
-    if (e == 0u) {
+    if (e_1 == 0u) {
         if (m == 0u) {
-            return s;
+            return s_1;
         }
-        var mm = m;
-        var ee = 113u;
+        mm = m;
         loop {
-            if ((mm & 0x400u) != 0u) {
+            let _e25 = mm;
+            if ((_e25 & 1024u) != 0u) {
                 break;
             }
-            mm = mm << 1u;
-            ee = ee - 1u;
+            let _e30 = mm;
+            mm = (_e30 << 1u);
+            let _e33 = ee;
+            ee = (_e33 - 1u);
         }
-        return s | (ee << 23u) | ((mm & 0x3ffu) << 13u);
+        let _e36 = ee;
+        let _e40 = mm;
+        return ((s_1 | (_e36 << 23u)) | ((_e40 & 1023u) << 13u));
     }
-    return s | ((e + 112u) << 23u) | (m << 13u);
+    return ((s_1 | ((e_1 + 112u) << 23u)) | (m << 13u));
 }
 
 fn run() {
-    let tmp1 = d3d_f32tof16(cb0.v[0].x);
-    let tmp2 = d3d_f32tof16(cb0.v[0].y);
-    o[0].x = tmp1;
-    o[0].y = tmp2;
-    let tmp3 = d3d_f16tof32(cb0.v[0].z & 0xffffu);
-    let tmp4 = d3d_f16tof32(cb0.v[0].w & 0xffffu);
-    o[0].z = tmp3;
-    o[0].w = tmp4;
+    let _e4 = cb0_.v[0].x;
+    let _e7 = d3d_f32tof16_(_e4);
+    let _e11 = cb0_.v[0].y;
+    let _e14 = d3d_f32tof16_(_e11);
+    o[0].x = _e7;
+    o[0].y = _e14;
+    let _e23 = cb0_.v[0].z;
+    let _e28 = d3d_f16tof32_((_e23 & 65535u));
+    let _e32 = cb0_.v[0].w;
+    let _e37 = d3d_f16tof32_((_e32 & 65535u));
+    o[0].z = _e28;
+    o[0].w = _e37;
     return;
 }
 
-struct PsOut {
-    @location(0) o0: vec4<f32>,
-}
-
-@fragment
+@fragment 
 fn main() -> PsOut {
     run();
-    return PsOut(bitcast<vec4<f32>>(o[0]));
+    let _e2 = o[0];
+    return PsOut(bitcast<vec4<f32>>(_e2));
 }
 
 /* manifest

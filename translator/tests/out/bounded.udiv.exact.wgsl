@@ -1,39 +1,48 @@
 // adaptations: adapted/typeless-registers, bounded/udiv
 // dxdiff built-in translator, ps_5_0
 
-struct Cb0 {
+struct Cb0_ {
     v: array<vec4<u32>, 1>,
-}
-@group(0) @binding(0) var<uniform> cb0: Cb0;
-fn cb0_at(i: u32) -> vec4<u32> {
-    if (i < 1u) {
-        return cb0.v[i];
-    }
-    return vec4<u32>();
-}
-var<private> v: array<vec4<u32>, 1>;
-var<private> o: array<vec4<u32>, 1>;
-
-fn run() {
-    let tmp1 = select(cb0.v[0].x / select(cb0.v[0].y, 1u, cb0.v[0].y == 0u), 0xffffffffu, cb0.v[0].y == 0u);
-    let tmp2 = select(cb0.v[0].x % select(cb0.v[0].y, 1u, cb0.v[0].y == 0u), 0xffffffffu, cb0.v[0].y == 0u);
-    o[0].x = tmp1;
-    o[0].y = tmp2;
-    let tmp3 = 0x00000000u;
-    let tmp4 = 0x00000000u;
-    o[0].z = tmp3;
-    o[0].w = tmp4;
-    return;
 }
 
 struct PsOut {
-    @location(0) o0: vec4<f32>,
+    @location(0) o0_: vec4<f32>,
 }
 
-@fragment
+@group(0) @binding(0) 
+var<uniform> cb0_: Cb0_;
+var<private> v: array<vec4<u32>, 1>;
+var<private> o: array<vec4<u32>, 1>;
+
+fn cb0_at(i: u32) -> vec4<u32> {
+    if (i < 1u) {
+        let _e6 = cb0_.v[i];
+        return _e6;
+    }
+    return vec4<u32>();
+}
+
+fn run() {
+    let _e4 = cb0_.v[0].x;
+    let _e8 = cb0_.v[0].y;
+    let _e10 = (_e8 == 0u);
+    let _e12 = select(_e8, 1u, _e10);
+    let _e21 = cb0_.v[0].x;
+    let _e25 = cb0_.v[0].y;
+    let _e27 = (_e25 == 0u);
+    let _e29 = select(_e25, 1u, _e27);
+    o[0].x = select((_e4 / _e12), 4294967295u, _e10);
+    o[0].y = select((_e21 % _e29), 4294967295u, _e27);
+    o[0].z = 0u;
+    o[0].w = 0u;
+    return;
+}
+
+@fragment 
 fn main() -> PsOut {
     run();
-    return PsOut(bitcast<vec4<f32>>(o[0]));
+    let _e2 = o[0];
+    return PsOut(bitcast<vec4<f32>>(_e2));
 }
 
 /* manifest

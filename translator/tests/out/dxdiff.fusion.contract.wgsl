@@ -1,40 +1,49 @@
 // adaptations: adapted/typeless-registers, dxdiff/denormals, dxdiff/nan, dxdiff/non-finite, dxdiff/signed-zero
 // dxdiff built-in translator, ps_5_0
 
-struct Cb0 {
+struct Cb0_ {
     v: array<vec4<u32>, 3>,
-}
-@group(0) @binding(0) var<uniform> cb0: Cb0;
-fn cb0_at(i: u32) -> vec4<u32> {
-    if (i < 3u) {
-        return cb0.v[i];
-    }
-    return vec4<u32>();
-}
-var<private> v: array<vec4<u32>, 1>;
-var<private> o: array<vec4<u32>, 1>;
-
-fn run() {
-    let tmp1 = bitcast<u32>(bitcast<f32>(cb0.v[0].x) * bitcast<f32>(cb0.v[1].x) + bitcast<f32>(cb0.v[2].x));
-    o[0].x = tmp1;
-    let tmp2 = bitcast<u32>(bitcast<f32>(cb0.v[0].x) * bitcast<f32>(cb0.v[1].x) + bitcast<f32>(cb0.v[0].y) * bitcast<f32>(cb0.v[1].y) + bitcast<f32>(cb0.v[0].z) * bitcast<f32>(cb0.v[1].z));
-    let tmp3 = tmp2;
-    o[0].y = tmp3;
-    let tmp4 = 0x00000000u;
-    let tmp5 = 0x00000000u;
-    o[0].z = tmp4;
-    o[0].w = tmp5;
-    return;
 }
 
 struct PsOut {
-    @location(0) o0: vec4<f32>,
+    @location(0) o0_: vec4<f32>,
 }
 
-@fragment
+@group(0) @binding(0) 
+var<uniform> cb0_: Cb0_;
+var<private> v: array<vec4<u32>, 1>;
+var<private> o: array<vec4<u32>, 1>;
+
+fn cb0_at(i: u32) -> vec4<u32> {
+    if (i < 3u) {
+        let _e6 = cb0_.v[i];
+        return _e6;
+    }
+    return vec4<u32>();
+}
+
+fn run() {
+    let _e4 = cb0_.v[0].x;
+    let _e8 = cb0_.v[1].x;
+    let _e12 = cb0_.v[2].x;
+    o[0].x = bitcast<u32>(((bitcast<f32>(_e4) * bitcast<f32>(_e8)) + bitcast<f32>(_e12)));
+    let _e25 = cb0_.v[0].x;
+    let _e29 = cb0_.v[1].x;
+    let _e33 = cb0_.v[0].y;
+    let _e37 = cb0_.v[1].y;
+    let _e41 = cb0_.v[0].z;
+    let _e45 = cb0_.v[1].z;
+    o[0].y = bitcast<u32>((((bitcast<f32>(_e25) * bitcast<f32>(_e29)) + (bitcast<f32>(_e33) * bitcast<f32>(_e37))) + (bitcast<f32>(_e41) * bitcast<f32>(_e45))));
+    o[0].z = 0u;
+    o[0].w = 0u;
+    return;
+}
+
+@fragment 
 fn main() -> PsOut {
     run();
-    return PsOut(bitcast<vec4<f32>>(o[0]));
+    let _e2 = o[0];
+    return PsOut(bitcast<vec4<f32>>(_e2));
 }
 
 /* manifest

@@ -1,60 +1,93 @@
 // adaptations: adapted/typeless-registers, dxdiff/non-finite
 // dxdiff built-in translator, ps_5_0
 
-struct Cb0 {
+struct Cb0_ {
     v: array<vec4<u32>, 3>,
-}
-@group(0) @binding(0) var<uniform> cb0: Cb0;
-fn cb0_at(i: u32) -> vec4<u32> {
-    if (i < 3u) {
-        return cb0.v[i];
-    }
-    return vec4<u32>();
-}
-var<private> v: array<vec4<u32>, 1>;
-var<private> o: array<vec4<u32>, 1>;
-
-fn d3d_ftz(x: u32) -> u32 {
-    return select(x, x & 0x80000000u, (x & 0x7f800000u) == 0u);
-}
-
-fn d3d_isnan(x: u32) -> bool {
-    return (x & 0x7fffffffu) > 0x7f800000u;
-}
-
-fn d3d_fin(x: u32) -> f32 {
-    return bitcast<f32>(d3d_ftz(x));
-}
-
-fn d3d_fout(r: f32) -> u32 {
-    let x = bitcast<u32>(r);
-    if (d3d_isnan(x)) {
-        return 0x7fc00000u;
-    }
-    return d3d_ftz(x);
-}
-
-fn run() {
-    let tmp1 = d3d_fout(d3d_fin(d3d_fout(d3d_fin(cb0.v[0].x) * d3d_fin(cb0.v[1].x))) + d3d_fin(cb0.v[2].x));
-    o[0].x = tmp1;
-    let tmp2 = d3d_fout(d3d_fin(d3d_fout(d3d_fin(d3d_fout(d3d_fin(cb0.v[0].x) * d3d_fin(cb0.v[1].x))) + d3d_fin(d3d_fout(d3d_fin(cb0.v[0].y) * d3d_fin(cb0.v[1].y))))) + d3d_fin(d3d_fout(d3d_fin(cb0.v[0].z) * d3d_fin(cb0.v[1].z))));
-    let tmp3 = tmp2;
-    o[0].y = tmp3;
-    let tmp4 = 0x00000000u;
-    let tmp5 = 0x00000000u;
-    o[0].z = tmp4;
-    o[0].w = tmp5;
-    return;
 }
 
 struct PsOut {
-    @location(0) o0: vec4<f32>,
+    @location(0) o0_: vec4<f32>,
 }
 
-@fragment
+@group(0) @binding(0) 
+var<uniform> cb0_: Cb0_;
+var<private> v: array<vec4<u32>, 1>;
+var<private> o: array<vec4<u32>, 1>;
+
+fn cb0_at(i: u32) -> vec4<u32> {
+    if (i < 3u) {
+        let _e6 = cb0_.v[i];
+        return _e6;
+    }
+    return vec4<u32>();
+}
+
+fn d3d_ftz(x: u32) -> u32 {
+    return select(x, (x & 2147483648u), ((x & 2139095040u) == 0u));
+}
+
+fn d3d_fin(x_1: u32) -> f32 {
+    let _e1 = d3d_ftz(x_1);
+    return bitcast<f32>(_e1);
+}
+
+fn d3d_isnan(x_2: u32) -> bool {
+    return ((x_2 & 2147483647u) > 2139095040u);
+}
+
+fn d3d_fout(r: f32) -> u32 {
+    let x_3 = bitcast<u32>(r);
+    let _e2 = d3d_isnan(x_3);
+    if _e2 {
+        return 2143289344u;
+    }
+    let _e4 = d3d_ftz(x_3);
+    return _e4;
+}
+
+fn run() {
+    let _e4 = cb0_.v[0].x;
+    let _e8 = cb0_.v[1].x;
+    let _e12 = cb0_.v[2].x;
+    let _e13 = d3d_fin(_e4);
+    let _e14 = d3d_fin(_e8);
+    let _e16 = d3d_fout((_e13 * _e14));
+    let _e17 = d3d_fin(_e16);
+    let _e18 = d3d_fin(_e12);
+    let _e20 = d3d_fout((_e17 + _e18));
+    o[0].x = _e20;
+    let _e27 = cb0_.v[0].x;
+    let _e31 = cb0_.v[1].x;
+    let _e35 = cb0_.v[0].y;
+    let _e39 = cb0_.v[1].y;
+    let _e43 = cb0_.v[0].z;
+    let _e47 = cb0_.v[1].z;
+    let _e48 = d3d_fin(_e27);
+    let _e49 = d3d_fin(_e31);
+    let _e51 = d3d_fout((_e48 * _e49));
+    let _e52 = d3d_fin(_e35);
+    let _e53 = d3d_fin(_e39);
+    let _e55 = d3d_fout((_e52 * _e53));
+    let _e56 = d3d_fin(_e51);
+    let _e57 = d3d_fin(_e55);
+    let _e59 = d3d_fout((_e56 + _e57));
+    let _e60 = d3d_fin(_e43);
+    let _e61 = d3d_fin(_e47);
+    let _e63 = d3d_fout((_e60 * _e61));
+    let _e64 = d3d_fin(_e59);
+    let _e65 = d3d_fin(_e63);
+    let _e67 = d3d_fout((_e64 + _e65));
+    o[0].y = _e67;
+    o[0].z = 0u;
+    o[0].w = 0u;
+    return;
+}
+
+@fragment 
 fn main() -> PsOut {
     run();
-    return PsOut(bitcast<vec4<f32>>(o[0]));
+    let _e2 = o[0];
+    return PsOut(bitcast<vec4<f32>>(_e2));
 }
 
 /* manifest

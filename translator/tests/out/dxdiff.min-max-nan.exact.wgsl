@@ -1,77 +1,96 @@
 // adaptations: adapted/typeless-registers
 // dxdiff built-in translator, ps_5_0
 
-struct Cb0 {
+struct Cb0_ {
     v: array<vec4<u32>, 2>,
-}
-@group(0) @binding(0) var<uniform> cb0: Cb0;
-fn cb0_at(i: u32) -> vec4<u32> {
-    if (i < 2u) {
-        return cb0.v[i];
-    }
-    return vec4<u32>();
-}
-var<private> v: array<vec4<u32>, 1>;
-var<private> o: array<vec4<u32>, 1>;
-
-fn d3d_ftz(x: u32) -> u32 {
-    return select(x, x & 0x80000000u, (x & 0x7f800000u) == 0u);
-}
-
-fn d3d_isnan(x: u32) -> bool {
-    return (x & 0x7fffffffu) > 0x7f800000u;
-}
-
-fn d3d_min(a0: u32, b0: u32) -> u32 {
-    let a = d3d_ftz(a0);
-    let b = d3d_ftz(b0);
-    if (d3d_isnan(a)) {
-        return select(b, 0x7fc00000u, d3d_isnan(b));
-    }
-    if (d3d_isnan(b)) {
-        return a;
-    }
-    if (((a | b) & 0x7fffffffu) == 0u) {
-        return a | b;
-    }
-    return bitcast<u32>(min(bitcast<f32>(a), bitcast<f32>(b)));
-}
-
-fn d3d_max(a0: u32, b0: u32) -> u32 {
-    let a = d3d_ftz(a0);
-    let b = d3d_ftz(b0);
-    if (d3d_isnan(a)) {
-        return select(b, 0x7fc00000u, d3d_isnan(b));
-    }
-    if (d3d_isnan(b)) {
-        return a;
-    }
-    if (((a | b) & 0x7fffffffu) == 0u) {
-        return a & b;
-    }
-    return bitcast<u32>(max(bitcast<f32>(a), bitcast<f32>(b)));
-}
-
-fn run() {
-    let tmp1 = d3d_min(cb0.v[0].x, cb0.v[1].x);
-    let tmp2 = d3d_min(cb0.v[0].y, cb0.v[1].y);
-    o[0].x = tmp1;
-    o[0].y = tmp2;
-    let tmp3 = d3d_max(cb0.v[0].z, cb0.v[1].z);
-    let tmp4 = d3d_max(cb0.v[0].w, cb0.v[1].w);
-    o[0].z = tmp3;
-    o[0].w = tmp4;
-    return;
 }
 
 struct PsOut {
-    @location(0) o0: vec4<f32>,
+    @location(0) o0_: vec4<f32>,
 }
 
-@fragment
+@group(0) @binding(0) 
+var<uniform> cb0_: Cb0_;
+var<private> v: array<vec4<u32>, 1>;
+var<private> o: array<vec4<u32>, 1>;
+
+fn cb0_at(i: u32) -> vec4<u32> {
+    if (i < 2u) {
+        let _e6 = cb0_.v[i];
+        return _e6;
+    }
+    return vec4<u32>();
+}
+
+fn d3d_ftz(x: u32) -> u32 {
+    return select(x, (x & 2147483648u), ((x & 2139095040u) == 0u));
+}
+
+fn d3d_isnan(x_1: u32) -> bool {
+    return ((x_1 & 2147483647u) > 2139095040u);
+}
+
+fn d3d_min(a0_: u32, b0_: u32) -> u32 {
+    let _e2 = d3d_ftz(a0_);
+    let _e3 = d3d_ftz(b0_);
+    let _e4 = d3d_isnan(_e2);
+    if _e4 {
+        let _e6 = d3d_isnan(_e3);
+        return select(_e3, 2143289344u, _e6);
+    }
+    let _e8 = d3d_isnan(_e3);
+    if _e8 {
+        return _e2;
+    }
+    if (((_e2 | _e3) & 2147483647u) == 0u) {
+        return (_e2 | _e3);
+    }
+    return bitcast<u32>(min(bitcast<f32>(_e2), bitcast<f32>(_e3)));
+}
+
+fn d3d_max(a0_1: u32, b0_1: u32) -> u32 {
+    let _e2 = d3d_ftz(a0_1);
+    let _e3 = d3d_ftz(b0_1);
+    let _e4 = d3d_isnan(_e2);
+    if _e4 {
+        let _e6 = d3d_isnan(_e3);
+        return select(_e3, 2143289344u, _e6);
+    }
+    let _e8 = d3d_isnan(_e3);
+    if _e8 {
+        return _e2;
+    }
+    if (((_e2 | _e3) & 2147483647u) == 0u) {
+        return (_e2 & _e3);
+    }
+    return bitcast<u32>(max(bitcast<f32>(_e2), bitcast<f32>(_e3)));
+}
+
+fn run() {
+    let _e4 = cb0_.v[0].x;
+    let _e8 = cb0_.v[1].x;
+    let _e10 = d3d_min(_e4, _e8);
+    let _e14 = cb0_.v[0].y;
+    let _e18 = cb0_.v[1].y;
+    let _e20 = d3d_min(_e14, _e18);
+    o[0].x = _e10;
+    o[0].y = _e20;
+    let _e29 = cb0_.v[0].z;
+    let _e33 = cb0_.v[1].z;
+    let _e35 = d3d_max(_e29, _e33);
+    let _e39 = cb0_.v[0].w;
+    let _e43 = cb0_.v[1].w;
+    let _e45 = d3d_max(_e39, _e43);
+    o[0].z = _e35;
+    o[0].w = _e45;
+    return;
+}
+
+@fragment 
 fn main() -> PsOut {
     run();
-    return PsOut(bitcast<vec4<f32>>(o[0]));
+    let _e2 = o[0];
+    return PsOut(bitcast<vec4<f32>>(_e2));
 }
 
 /* manifest

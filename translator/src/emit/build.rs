@@ -1,0 +1,293 @@
+//! Building naga IR directly: the translator's output is a `naga::Module`, which naga
+//! validates and naga's WGSL back end writes. Re-parsing emitted text cost more than everything
+//! else together (naga's WGSL front end is quadratic in a function's size), so nothing here is
+//! text.
+//!
+//! [`Body`] keeps naga's evaluation rule for us: an expression is evaluated where a
+//! `Statement::Emit` covers it, so every statement first emits the expressions pushed since the
+//! last one. Values computed before a store therefore read the registers as they were, which is
+//! what D3D's "all sources are read before the destination is written" needs.
+
+use naga::{
+    BinaryOperator, Block, Expression, Function, Handle, Literal, MathFunction, Module, Scalar,
+    ScalarKind, Span, Statement, Type, TypeInner, UnaryOperator, VectorSize,
+};
+
+/// An expression of the function being built.
+pub type H = Handle<Expression>;
+
+/// A function under construction: its arenas and the stack of open blocks.
+#[derive(Debug)]
+pub struct Body {
+    pub f: Function,
+    blocks: Vec<Block>,
+    /// Where the expressions not yet covered by an `Emit` start.
+    pending: Option<usize>,
+}
+
+/// Expressions that are never emitted: valid from the function's start, or produced by a
+/// statement.
+fn not_emitted(e: &Expression) -> bool {
+    e.needs_pre_emit()
+        || matches!(
+            e,
+            Expression::CallResult(_)
+                | Expression::AtomicResult { .. }
+                | Expression::WorkGroupUniformLoadResult { .. }
+        )
+}
+
+impl Body {
+    pub fn new(name: &str) -> Body {
+        Body {
+            f: Function {
+                name: Some(name.to_string()),
+                ..Function::default()
+            },
+            blocks: vec![Block::new()],
+            pending: None,
+        }
+    }
+
+    /// Append an expression; an emittable one joins the pending `Emit` range.
+    pub fn expr(&mut self, e: Expression) -> H {
+        let pre = not_emitted(&e);
+        if pre {
+            self.flush();
+        }
+        let at = self.f.expressions.len();
+        let h = self.f.expressions.append(e, Span::UNDEFINED);
+        if !pre && self.pending.is_none() {
+            self.pending = Some(at);
+        }
+        h
+    }
+
+    /// Emit the pending expressions here.
+    pub fn flush(&mut self) {
+        if let Some(start) = self.pending.take() {
+            let range = self.f.expressions.range_from(start);
+            self.current().push(Statement::Emit(range), Span::UNDEFINED);
+        }
+    }
+
+    fn current(&mut self) -> &mut Block {
+        if self.blocks.is_empty() {
+            self.blocks.push(Block::new());
+        }
+        let last = self.blocks.len() - 1;
+        &mut self.blocks[last]
+    }
+
+    /// Append a statement after the pending expressions.
+    pub fn stmt(&mut self, s: Statement) {
+        self.flush();
+        self.current().push(s, Span::UNDEFINED);
+    }
+
+    /// Open a nested block (an `if` arm, a loop body, a case).
+    pub fn open(&mut self) {
+        self.flush();
+        self.blocks.push(Block::new());
+    }
+
+    /// Close the innermost block and return it.
+    pub fn close(&mut self) -> Block {
+        self.flush();
+        if self.blocks.len() > 1 {
+            self.blocks.pop().unwrap_or_default()
+        } else {
+            Block::new()
+        }
+    }
+
+    /// The finished function; blocks left open are closed into their parents.
+    pub fn finish(mut self) -> Function {
+        self.flush();
+        while self.blocks.len() > 1 {
+            let b = self.close();
+            self.stmt(Statement::Block(b));
+        }
+        self.f.body = self.blocks.pop().unwrap_or_default();
+        self.f
+    }
+
+    /// A function-local variable and the expression that names it.
+    pub fn local(&mut self, name: String, ty: Handle<Type>, init: Option<H>) -> H {
+        let v = self.f.local_variables.append(
+            naga::LocalVariable {
+                name: Some(name),
+                ty,
+                init,
+            },
+            Span::UNDEFINED,
+        );
+        self.expr(Expression::LocalVariable(v))
+    }
+
+    pub fn u(&mut self, v: u32) -> H {
+        self.expr(Expression::Literal(Literal::U32(v)))
+    }
+
+    pub fn i(&mut self, v: i32) -> H {
+        self.expr(Expression::Literal(Literal::I32(v)))
+    }
+
+    pub fn fl(&mut self, v: f32) -> H {
+        self.expr(Expression::Literal(Literal::F32(v)))
+    }
+
+    pub fn bool(&mut self, v: bool) -> H {
+        self.expr(Expression::Literal(Literal::Bool(v)))
+    }
+
+    pub fn bin(&mut self, op: BinaryOperator, left: H, right: H) -> H {
+        self.expr(Expression::Binary { op, left, right })
+    }
+
+    pub fn un(&mut self, op: UnaryOperator, expr: H) -> H {
+        self.expr(Expression::Unary { op, expr })
+    }
+
+    /// `select(reject, accept, condition)`.
+    pub fn select(&mut self, reject: H, accept: H, condition: H) -> H {
+        self.expr(Expression::Select {
+            condition,
+            accept,
+            reject,
+        })
+    }
+
+    /// `bitcast<kind>(e)` of a 32-bit value.
+    pub fn bitcast(&mut self, kind: ScalarKind, expr: H) -> H {
+        self.expr(Expression::As {
+            expr,
+            kind,
+            convert: None,
+        })
+    }
+
+    /// A numeric conversion to a 32-bit `kind` (`f32(x)`, `i32(x)`, `u32(x)`).
+    pub fn convert(&mut self, kind: ScalarKind, expr: H) -> H {
+        self.expr(Expression::As {
+            expr,
+            kind,
+            convert: Some(4),
+        })
+    }
+
+    pub fn math(&mut self, fun: MathFunction, args: &[H]) -> H {
+        self.expr(Expression::Math {
+            fun,
+            arg: args[0],
+            arg1: args.get(1).copied(),
+            arg2: args.get(2).copied(),
+            arg3: args.get(3).copied(),
+        })
+    }
+
+    pub fn load(&mut self, pointer: H) -> H {
+        self.expr(Expression::Load { pointer })
+    }
+
+    pub fn store(&mut self, pointer: H, value: H) {
+        self.stmt(Statement::Store { pointer, value });
+    }
+
+    /// `base[index]` with a constant index (a member, an element, a component).
+    pub fn at(&mut self, base: H, index: u32) -> H {
+        self.expr(Expression::AccessIndex { base, index })
+    }
+
+    /// `base[index]` with a run-time index.
+    pub fn access(&mut self, base: H, index: H) -> H {
+        self.expr(Expression::Access { base, index })
+    }
+
+    /// A call of `function`, returning its result.
+    pub fn call(&mut self, function: Handle<Function>, arguments: Vec<H>) -> H {
+        self.flush();
+        let result = self.expr(Expression::CallResult(function));
+        self.stmt(Statement::Call {
+            function,
+            arguments,
+            result: Some(result),
+        });
+        result
+    }
+
+    /// `cond ? 0xFFFFFFFF : 0`, D3D's comparison result.
+    pub fn mask(&mut self, cond: H) -> H {
+        let (zero, ones) = (self.u(0), self.u(0xffff_ffff));
+        self.select(zero, ones, cond)
+    }
+}
+
+/// The module-level types the lowering names.
+pub fn ty(module: &mut Module, inner: TypeInner) -> Handle<Type> {
+    module
+        .types
+        .insert(Type { name: None, inner }, Span::UNDEFINED)
+}
+
+pub fn scalar(module: &mut Module, s: Scalar) -> Handle<Type> {
+    ty(module, TypeInner::Scalar(s))
+}
+
+pub fn vector(module: &mut Module, size: VectorSize, s: Scalar) -> Handle<Type> {
+    ty(module, TypeInner::Vector { size, scalar: s })
+}
+
+/// A sized array of `base`.
+pub fn array(module: &mut Module, base: Handle<Type>, len: u32, stride: u32) -> Handle<Type> {
+    let size = match std::num::NonZeroU32::new(len) {
+        Some(n) => naga::ArraySize::Constant(n),
+        None => naga::ArraySize::Dynamic,
+    };
+    ty(module, TypeInner::Array { base, size, stride })
+}
+
+/// A runtime-sized array of `base`.
+pub fn runtime_array(module: &mut Module, base: Handle<Type>, stride: u32) -> Handle<Type> {
+    ty(
+        module,
+        TypeInner::Array {
+            base,
+            size: naga::ArraySize::Dynamic,
+            stride,
+        },
+    )
+}
+
+/// A named struct of (name, type, binding) members laid out in order with the given sizes.
+pub fn structure(
+    module: &mut Module,
+    name: &str,
+    members: Vec<(String, Handle<Type>, Option<naga::Binding>, u32)>,
+) -> Handle<Type> {
+    let mut offset = 0;
+    let mut out = Vec::new();
+    for (name, ty, binding, size) in members {
+        out.push(naga::StructMember {
+            name: Some(name),
+            ty,
+            binding,
+            offset,
+        });
+        offset += size;
+    }
+    module.types.insert(
+        Type {
+            name: Some(name.to_string()),
+            inner: TypeInner::Struct {
+                members: out,
+                span: offset,
+            },
+        },
+        Span::UNDEFINED,
+    )
+}
+
+pub const U32: Scalar = Scalar::U32;
+pub const I32: Scalar = Scalar::I32;
+pub const F32: Scalar = Scalar::F32;
