@@ -160,13 +160,35 @@ fn closes(op: Opcode) -> bool {
 
 fn cross_scope(body: &[Instruction]) -> bool {
     let mut depth = 0usize;
-    let mut written_at: BTreeMap<(u64, usize), usize> = BTreeMap::new();
+    // The nesting depth each temp component was last written at: the translator asks this of
+    // every program, so D3D's 4096 temps sit in a flat table (grown to the registers used), and
+    // any register past that limit (a program built in memory) in a map.
+    let mut flat: Vec<Option<usize>> = Vec::new();
+    let mut rest: BTreeMap<(u64, usize), usize> = BTreeMap::new();
+    let slot = |(r, c): (u64, usize)| (r < 4096).then(|| r as usize * 4 + c);
     for inst in body {
-        if temp_reads(inst).any(|rc| written_at.get(&rc).is_some_and(|d| *d > depth)) {
+        let deeper = |rc| {
+            match slot(rc) {
+                Some(k) => flat.get(k).copied().flatten(),
+                None => rest.get(&rc).copied(),
+            }
+            .is_some_and(|d| d > depth)
+        };
+        if temp_reads(inst).any(deeper) {
             return true;
         }
         for w in temp_writes(inst) {
-            written_at.insert(w, depth);
+            match slot(w) {
+                Some(k) => {
+                    if k >= flat.len() {
+                        flat.resize(k + 1, None);
+                    }
+                    flat[k] = Some(depth);
+                }
+                None => {
+                    rest.insert(w, depth);
+                }
+            }
         }
         if opens(inst.opcode) {
             depth += 1;

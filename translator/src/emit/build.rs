@@ -8,6 +8,8 @@
 //! last one. Values computed before a store therefore read the registers as they were, which is
 //! what D3D's "all sources are read before the destination is written" needs.
 
+use std::hash::BuildHasherDefault;
+
 use naga::{
     BinaryOperator, Block, Expression, Function, Handle, Literal, MathFunction, Module, Scalar,
     ScalarKind, Span, Statement, Type, TypeInner, UnaryOperator, VectorSize,
@@ -16,13 +18,26 @@ use naga::{
 /// An expression of the function being built.
 pub type H = Handle<Expression>;
 
+type Fx<K, V> = std::collections::HashMap<K, V, BuildHasherDefault<rustc_hash::FxHasher>>;
+
 /// A function under construction: its arenas and the stack of open blocks.
+///
+/// Expressions are shared where naga's rules allow, which keeps modules small for the
+/// validator and the writer: a literal is made once per function (it is valid everywhere),
+/// and a load or an access of a register is reused until the next statement or block
+/// boundary (a store may change what a load reads; an expression emitted in a block is not
+/// visible outside it).
 #[derive(Debug)]
 pub struct Body {
     pub f: Function,
     blocks: Vec<Block>,
     /// Where the expressions not yet covered by an `Emit` start.
     pending: Option<usize>,
+    literals: Fx<(u8, u32), H>,
+    /// Loads by pointer, since the last statement.
+    loads: Fx<H, H>,
+    /// Constant accesses by (base, index), since the last block boundary.
+    accesses: Fx<(H, u32), H>,
 }
 
 /// Expressions that are never emitted: valid from the function's start, or produced by a
@@ -39,13 +54,21 @@ fn not_emitted(e: &Expression) -> bool {
 
 impl Body {
     pub fn new(name: &str) -> Body {
+        Body::with_capacity(name, 0)
+    }
+
+    /// A function whose top-level block is expected to hold about `statements` statements.
+    pub fn with_capacity(name: &str, statements: usize) -> Body {
         Body {
             f: Function {
                 name: Some(name.to_string()),
                 ..Function::default()
             },
-            blocks: vec![Block::new()],
+            blocks: vec![Block::with_capacity(statements)],
             pending: None,
+            literals: Fx::default(),
+            loads: Fx::default(),
+            accesses: Fx::default(),
         }
     }
 
@@ -82,18 +105,26 @@ impl Body {
     /// Append a statement after the pending expressions.
     pub fn stmt(&mut self, s: Statement) {
         self.flush();
+        self.loads.clear();
         self.current().push(s, Span::UNDEFINED);
+    }
+
+    /// Forget the expressions emitted in the block being left or entered.
+    fn boundary(&mut self) {
+        self.flush();
+        self.loads.clear();
+        self.accesses.clear();
     }
 
     /// Open a nested block (an `if` arm, a loop body, a case).
     pub fn open(&mut self) {
-        self.flush();
+        self.boundary();
         self.blocks.push(Block::new());
     }
 
     /// Close the innermost block and return it.
     pub fn close(&mut self) -> Block {
-        self.flush();
+        self.boundary();
         if self.blocks.len() > 1 {
             self.blocks.pop().unwrap_or_default()
         } else {
@@ -125,20 +156,30 @@ impl Body {
         self.expr(Expression::LocalVariable(v))
     }
 
+    /// A literal, made once per function.
+    fn literal(&mut self, key: (u8, u32), l: Literal) -> H {
+        if let Some(h) = self.literals.get(&key) {
+            return *h;
+        }
+        let h = self.expr(Expression::Literal(l));
+        self.literals.insert(key, h);
+        h
+    }
+
     pub fn u(&mut self, v: u32) -> H {
-        self.expr(Expression::Literal(Literal::U32(v)))
+        self.literal((0, v), Literal::U32(v))
     }
 
     pub fn i(&mut self, v: i32) -> H {
-        self.expr(Expression::Literal(Literal::I32(v)))
+        self.literal((1, v as u32), Literal::I32(v))
     }
 
     pub fn fl(&mut self, v: f32) -> H {
-        self.expr(Expression::Literal(Literal::F32(v)))
+        self.literal((2, v.to_bits()), Literal::F32(v))
     }
 
     pub fn bool(&mut self, v: bool) -> H {
-        self.expr(Expression::Literal(Literal::Bool(v)))
+        self.literal((3, u32::from(v)), Literal::Bool(v))
     }
 
     pub fn bin(&mut self, op: BinaryOperator, left: H, right: H) -> H {
@@ -186,8 +227,14 @@ impl Body {
         })
     }
 
+    /// A load through `pointer`, shared with an earlier one since the last statement.
     pub fn load(&mut self, pointer: H) -> H {
-        self.expr(Expression::Load { pointer })
+        if let Some(h) = self.loads.get(&pointer) {
+            return *h;
+        }
+        let h = self.expr(Expression::Load { pointer });
+        self.loads.insert(pointer, h);
+        h
     }
 
     pub fn store(&mut self, pointer: H, value: H) {
@@ -196,7 +243,12 @@ impl Body {
 
     /// `base[index]` with a constant index (a member, an element, a component).
     pub fn at(&mut self, base: H, index: u32) -> H {
-        self.expr(Expression::AccessIndex { base, index })
+        if let Some(h) = self.accesses.get(&(base, index)) {
+            return *h;
+        }
+        let h = self.expr(Expression::AccessIndex { base, index });
+        self.accesses.insert((base, index), h);
+        h
     }
 
     /// `base[index]` with a run-time index.

@@ -670,6 +670,8 @@ pub fn emit(
     let mut bindings = Vec::new();
     memory::declare(&mut c, &mut bindings);
     c.temp_vars = vec![[None; 4]; c.temps as usize];
+    // About an emit and a store per component written: one allocation for most programs.
+    c.b = Body::with_capacity("run", program.instructions.len() * 4);
     for (i, inst) in program.instructions.iter().enumerate() {
         if inst.info().is_declaration() || inst.opcode == Opcode::Customdata {
             continue;
