@@ -414,7 +414,7 @@ impl Ctx<'_> {
         let call = match inst.opcode {
             Opcode::Gather4 => {
                 // The sampler's swizzle picks the channel gathered.
-                let c = naga::SwizzleComponent::XYZW[usize::from(ops[3].source_component(0) & 3)];
+                let c = naga::SwizzleComponent::XYZW[ops[3].source_component(0) & 3];
                 sample(self, Some(c), SampleLevel::Zero, None)
             }
             Opcode::Sample if self.stage == Stage::Pixel => {
