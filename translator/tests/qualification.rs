@@ -1,5 +1,6 @@
 //! Qualification over the shared corpora: every blob either translates to WGSL that naga
-//! accepts, or is rejected with a reason and a catalog id. Never a panic.
+//! accepts (its module, and the text written from it, parsed again), or is rejected with a
+//! reason and a catalog id. Never a panic.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -57,6 +58,14 @@ fn corpus_qualification() {
                 Some(dxbc::Stage::Pixel | dxbc::Stage::Vertex | dxbc::Stage::Compute)
             );
             let result = translate_blob(blob, profile);
+            // naga validated the module the WGSL was written from; the text itself must also
+            // parse and validate, or naga's writer and front end disagree (nothing in the
+            // translator parses it, but the harness and a GPU driver will).
+            if let Ok(t) = &result
+                && let Err(e) = translator::validate_enabling(&t.wgsl, &t.manifest.enables)
+            {
+                naga_failures.push(format!("{name}: the written WGSL: {e}"));
+            }
             let double = matches!(&result, Err(TranslateError::Rejected(r)) if r.catalog_id == "dxdiff/doubles");
             let ok = result.is_ok();
             match result {

@@ -122,6 +122,18 @@ impl Body {
         self.blocks.push(Block::new());
     }
 
+    /// `if (condition) { arm }`, the arm built by `arm` inside it.
+    pub fn when(&mut self, condition: H, arm: impl FnOnce(&mut Body)) {
+        self.open();
+        arm(self);
+        let accept = self.close();
+        self.stmt(Statement::If {
+            condition,
+            accept,
+            reject: Block::new(),
+        });
+    }
+
     /// Close the innermost block and return it.
     pub fn close(&mut self) -> Block {
         self.boundary();

@@ -224,14 +224,7 @@ impl Ctx<'_> {
 
     /// `if (condition) { what }`.
     fn guarded(&mut self, condition: H, what: Statement) {
-        self.b.open();
-        self.b.stmt(what);
-        let accept = self.b.close();
-        self.b.stmt(Statement::If {
-            condition,
-            accept,
-            reject: Block::new(),
-        });
+        self.b.when(condition, |b| b.stmt(what));
     }
 
     fn unbalanced(what: &str) -> Rejection {

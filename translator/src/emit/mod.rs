@@ -7,6 +7,7 @@
 
 mod alu;
 mod build;
+mod declare;
 mod flow;
 mod helpers;
 mod import;
@@ -204,7 +205,7 @@ pub struct Ctx<'a> {
     /// A polyfill that could not be copied: the translation is refused at its end.
     pub failed: Option<Rejection>,
     /// The module's variables, by what they hold.
-    pub g: memory::Globals,
+    pub g: declare::Globals,
     /// Each global's expression in `run`, made once.
     pub global_exprs: HashMap<Handle<GlobalVariable>, H>,
     /// `r#` components' variables in `run`, made on first use.
@@ -381,7 +382,7 @@ fn scan<'a>(
         b: Body::new("run"),
         imported: import::Imported::default(),
         failed: None,
-        g: memory::Globals::default(),
+        g: declare::Globals::default(),
         global_exprs: HashMap::new(),
         temp_vars: Vec::new(),
         frames: Vec::new(),
@@ -668,7 +669,7 @@ pub fn emit(
     let mut c = scan(program, signatures, profile)?;
     let structure = flow::check_structure(program)?;
     let mut bindings = Vec::new();
-    memory::declare(&mut c, &mut bindings);
+    declare::declare(&mut c, &mut bindings);
     c.temp_vars = vec![[None; 4]; c.temps as usize];
     // About an emit and a store per component written: one allocation for most programs.
     c.b = Body::with_capacity("run", program.instructions.len() * 4);

@@ -16,8 +16,8 @@ var<private> o: array<vec4<u32>, 1>;
 
 fn cb0_at(i: u32) -> vec4<u32> {
     if (i < 2u) {
-        let _e6 = cb0_.v[i];
-        return _e6;
+        let _e7 = cb0_.v[i];
+        return _e7;
     }
     return vec4<u32>();
 }
@@ -33,21 +33,21 @@ fn d3d_fin(x_1: u32) -> f32 {
 
 fn run() {
     let _e4 = cb0_.v[0].x;
-    let _e8 = cb0_.v[1].x;
-    let _e10 = d3d_fin(_e4);
-    let _e11 = d3d_fin(_e8);
-    o[0].x = select(0u, 4294967295u, (_e10 == _e11));
-    let _e22 = cb0_.v[0].y;
-    let _e26 = cb0_.v[1].y;
-    let _e28 = d3d_fin(_e22);
-    let _e29 = d3d_fin(_e26);
-    o[0].y = select(0u, 4294967295u, !((_e28 == _e29)));
-    let _e40 = cb0_.v[0].z;
-    let _e44 = cb0_.v[1].z;
-    o[0].z = select(0u, 4294967295u, (bitcast<i32>(_e40) < bitcast<i32>(_e44)));
-    let _e57 = cb0_.v[0].w;
-    let _e61 = cb0_.v[1].w;
-    o[0].w = select(0u, 4294967295u, (_e57 >= _e61));
+    let _e7 = cb0_.v[1].x;
+    let _e9 = d3d_fin(_e4);
+    let _e10 = d3d_fin(_e7);
+    o[0].x = select(0u, 4294967295u, (_e9 == _e10));
+    let _e18 = cb0_.v[0].y;
+    let _e20 = cb0_.v[1].y;
+    let _e21 = d3d_fin(_e18);
+    let _e22 = d3d_fin(_e20);
+    o[0].y = select(0u, 4294967295u, !((_e21 == _e22)));
+    let _e28 = cb0_.v[0].z;
+    let _e30 = cb0_.v[1].z;
+    o[0].z = select(0u, 4294967295u, (bitcast<i32>(_e28) < bitcast<i32>(_e30)));
+    let _e37 = cb0_.v[0].w;
+    let _e39 = cb0_.v[1].w;
+    o[0].w = select(0u, 4294967295u, (_e37 >= _e39));
     return;
 }
 

@@ -16,8 +16,8 @@ var<private> o: array<vec4<u32>, 1>;
 
 fn cb0_at(i: u32) -> vec4<u32> {
     if (i < 1u) {
-        let _e6 = cb0_.v[i];
-        return _e6;
+        let _e7 = cb0_.v[i];
+        return _e7;
     }
     return vec4<u32>();
 }
@@ -31,33 +31,31 @@ fn run() {
     r0x = 0u;
     r0y = 0u;
     loop {
-        let _e4 = r0x;
-        let _e9 = cb0_.v[0].x;
-        r1x = select(0u, 4294967295u, (_e4 >= _e9));
-        let _e16 = r1x;
-        if (_e16 != 0u) {
+        let _e3 = r0x;
+        let _e8 = cb0_.v[0].x;
+        r1x = select(0u, 4294967295u, (_e3 >= _e8));
+        let _e13 = r1x;
+        if (_e13 != 0u) {
             break;
         }
-        let _e19 = r0x;
-        r0x = (_e19 + 1u);
-        let _e23 = r0x;
-        r1y = (_e23 & 1u);
-        let _e28 = r1y;
-        if (_e28 != 0u) {
+        let _e15 = r0x;
+        r0x = (_e15 + 1u);
+        let _e18 = r0x;
+        r1y = (_e18 & 1u);
+        let _e21 = r1y;
+        if (_e21 != 0u) {
             continue;
         }
-        let _e31 = r0y;
-        let _e32 = r0x;
-        r0y = (_e31 + _e32);
+        let _e23 = r0y;
+        let _e24 = r0x;
+        r0y = (_e23 + _e24);
     }
-    let _e35 = r0x;
-    let _e36 = r0y;
-    let _e37 = r0y;
-    let _e38 = r0y;
-    o[0].x = _e35;
-    o[0].y = _e36;
-    o[0].z = _e37;
-    o[0].w = _e38;
+    let _e26 = r0x;
+    let _e27 = r0y;
+    o[0].x = _e26;
+    o[0].y = _e27;
+    o[0].z = _e27;
+    o[0].w = _e27;
     return;
 }
 

@@ -20,22 +20,22 @@ fn run() {
     r0y = 0u;
     r0z = 0u;
     r0w = 0u;
-    let _e11 = v[0].x;
-    r0w = select(0u, 4294967295u, (bitcast<f32>(_e11) < bitcast<f32>(1056964608u)));
-    let _e20 = r0w;
-    if (_e20 != 0u) {
-        let _e25 = v[0].y;
-        let _e27 = dpdx(bitcast<f32>(_e25));
-        r0x = bitcast<u32>(_e27);
+    let _e8 = v[0].x;
+    r0w = select(0u, 4294967295u, (bitcast<f32>(_e8) < bitcast<f32>(1056964608u)));
+    let _e15 = r0w;
+    if (_e15 != 0u) {
+        let _e19 = v[0].y;
+        let _e21 = dpdx(bitcast<f32>(_e19));
+        r0x = bitcast<u32>(_e21);
     }
-    let _e29 = r0x;
-    let _e30 = r0y;
-    let _e31 = r0z;
-    let _e32 = r0w;
-    o[0].x = _e29;
-    o[0].y = _e30;
-    o[0].z = _e31;
-    o[0].w = _e32;
+    let _e23 = r0x;
+    let _e24 = r0y;
+    let _e25 = r0z;
+    let _e26 = r0w;
+    o[0].x = _e23;
+    o[0].y = _e24;
+    o[0].z = _e25;
+    o[0].w = _e26;
     return;
 }
 

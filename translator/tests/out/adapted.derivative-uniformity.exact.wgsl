@@ -43,26 +43,26 @@ fn run() {
     r0y = 0u;
     r0z = 0u;
     r0w = 0u;
-    let _e11 = v[0].x;
-    let _e14 = d3d_fin(_e11);
-    let _e15 = d3d_fin(1056964608u);
-    r0w = select(0u, 4294967295u, (_e14 < _e15));
-    let _e20 = r0w;
-    if (_e20 != 0u) {
-        let _e25 = v[0].y;
-        let _e26 = d3d_fin(_e25);
-        let _e27 = dpdx(_e26);
-        let _e28 = d3d_fout(_e27);
-        r0x = _e28;
+    let _e8 = v[0].x;
+    let _e10 = d3d_fin(_e8);
+    let _e11 = d3d_fin(1056964608u);
+    r0w = select(0u, 4294967295u, (_e10 < _e11));
+    let _e15 = r0w;
+    if (_e15 != 0u) {
+        let _e19 = v[0].y;
+        let _e20 = d3d_fin(_e19);
+        let _e21 = dpdx(_e20);
+        let _e22 = d3d_fout(_e21);
+        r0x = _e22;
     }
-    let _e29 = r0x;
-    let _e30 = r0y;
-    let _e31 = r0z;
-    let _e32 = r0w;
-    o[0].x = _e29;
-    o[0].y = _e30;
-    o[0].z = _e31;
-    o[0].w = _e32;
+    let _e23 = r0x;
+    let _e24 = r0y;
+    let _e25 = r0z;
+    let _e26 = r0w;
+    o[0].x = _e23;
+    o[0].y = _e24;
+    o[0].z = _e25;
+    o[0].w = _e26;
     return;
 }
 

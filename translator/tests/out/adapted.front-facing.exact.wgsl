@@ -10,13 +10,10 @@ var<private> o: array<vec4<u32>, 1>;
 
 fn run() {
     let _e3 = v[0].x;
-    let _e11 = v[0].x;
-    let _e19 = v[0].x;
-    let _e27 = v[0].x;
     o[0].x = select(0u, 1065353216u, (_e3 != 0u));
-    o[0].y = select(1065353216u, 0u, (_e11 != 0u));
-    o[0].z = select(0u, 0u, (_e19 != 0u));
-    o[0].w = select(1065353216u, 1065353216u, (_e27 != 0u));
+    o[0].y = select(1065353216u, 0u, (_e3 != 0u));
+    o[0].z = select(0u, 0u, (_e3 != 0u));
+    o[0].w = select(1065353216u, 1065353216u, (_e3 != 0u));
     return;
 }
 

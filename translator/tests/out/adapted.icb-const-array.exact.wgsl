@@ -18,8 +18,8 @@ var<private> o: array<vec4<u32>, 1>;
 
 fn cb0_at(i: u32) -> vec4<u32> {
     if (i < 1u) {
-        let _e6 = cb0_.v[i];
-        return _e6;
+        let _e7 = cb0_.v[i];
+        return _e7;
     }
     return vec4<u32>();
 }
@@ -28,8 +28,8 @@ fn icb_at(i_1: u32) -> vec4<u32> {
     var t: array<vec4<u32>, 2> = icb;
 
     if (i_1 < 2u) {
-        let _e6 = t[i_1];
-        return _e6;
+        let _e7 = t[i_1];
+        return _e7;
     }
     return vec4<u32>();
 }
@@ -37,16 +37,16 @@ fn icb_at(i_1: u32) -> vec4<u32> {
 fn run() {
     let _e4 = cb0_.v[0].x;
     let _e5 = icb_at(_e4);
+    let _e7 = cb0_.v[0].x;
+    let _e8 = icb_at(_e7);
     let _e10 = cb0_.v[0].x;
     let _e11 = icb_at(_e10);
-    let _e16 = cb0_.v[0].x;
-    let _e17 = icb_at(_e16);
-    let _e22 = cb0_.v[0].x;
-    let _e23 = icb_at(_e22);
+    let _e13 = cb0_.v[0].x;
+    let _e14 = icb_at(_e13);
     o[0].x = _e5.x;
-    o[0].y = _e11.x;
-    o[0].z = _e17.x;
-    o[0].w = _e23.x;
+    o[0].y = _e8.x;
+    o[0].z = _e11.x;
+    o[0].w = _e14.x;
     return;
 }
 

@@ -16,21 +16,21 @@ var<private> o: array<vec4<u32>, 1>;
 
 fn cb0_at(i: u32) -> vec4<u32> {
     if (i < 1u) {
-        let _e6 = cb0_.v[i];
-        return _e6;
+        let _e7 = cb0_.v[i];
+        return _e7;
     }
     return vec4<u32>();
 }
 
 fn run() {
     let _e4 = cb0_.v[0].x;
-    let _e13 = cb0_.v[0].y;
+    let _e10 = cb0_.v[0].y;
     o[0].x = bitcast<u32>(i32(bitcast<f32>(_e4)));
-    o[0].y = bitcast<u32>(i32(bitcast<f32>(_e13)));
-    let _e27 = cb0_.v[0].z;
-    let _e35 = cb0_.v[0].w;
-    o[0].z = u32(bitcast<f32>(_e27));
-    o[0].w = u32(bitcast<f32>(_e35));
+    o[0].y = bitcast<u32>(i32(bitcast<f32>(_e10)));
+    let _e19 = cb0_.v[0].z;
+    let _e23 = cb0_.v[0].w;
+    o[0].z = u32(bitcast<f32>(_e19));
+    o[0].w = u32(bitcast<f32>(_e23));
     return;
 }
 

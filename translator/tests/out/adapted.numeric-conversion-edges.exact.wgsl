@@ -16,8 +16,8 @@ var<private> o: array<vec4<u32>, 1>;
 
 fn cb0_at(i: u32) -> vec4<u32> {
     if (i < 1u) {
-        let _e6 = cb0_.v[i];
-        return _e6;
+        let _e7 = cb0_.v[i];
+        return _e7;
     }
     return vec4<u32>();
 }
@@ -67,17 +67,17 @@ fn d3d_ftou(x_4: u32) -> u32 {
 
 fn run() {
     let _e4 = cb0_.v[0].x;
-    let _e7 = d3d_ftoi(_e4);
-    let _e11 = cb0_.v[0].y;
-    let _e14 = d3d_ftoi(_e11);
-    o[0].x = _e7;
-    o[0].y = _e14;
-    let _e23 = cb0_.v[0].z;
-    let _e26 = d3d_ftou(_e23);
-    let _e30 = cb0_.v[0].w;
-    let _e33 = d3d_ftou(_e30);
-    o[0].z = _e26;
-    o[0].w = _e33;
+    let _e6 = d3d_ftoi(_e4);
+    let _e8 = cb0_.v[0].y;
+    let _e9 = d3d_ftoi(_e8);
+    o[0].x = _e6;
+    o[0].y = _e9;
+    let _e15 = cb0_.v[0].z;
+    let _e16 = d3d_ftou(_e15);
+    let _e18 = cb0_.v[0].w;
+    let _e19 = d3d_ftou(_e18);
+    o[0].z = _e16;
+    o[0].w = _e19;
     return;
 }
 

@@ -10,13 +10,13 @@ var<private> o: array<vec4<u32>, 1>;
 
 fn run() {
     let _e3 = v[0].x;
-    let _e14 = v[0].y;
-    let _e25 = v[0].z;
-    let _e36 = v[0].w;
+    let _e13 = v[0].y;
+    let _e21 = v[0].z;
+    let _e30 = v[0].w;
     o[0].x = bitcast<u32>(((bitcast<f32>(_e3) * bitcast<f32>(1073741824u)) + bitcast<f32>(3212836864u)));
-    o[0].y = bitcast<u32>(((bitcast<f32>(_e14) * bitcast<f32>(1073741824u)) + bitcast<f32>(3212836864u)));
-    o[0].z = bitcast<u32>(((bitcast<f32>(_e25) * bitcast<f32>(1073741824u)) + bitcast<f32>(0u)));
-    o[0].w = bitcast<u32>(((bitcast<f32>(_e36) * bitcast<f32>(1065353216u)) + bitcast<f32>(0u)));
+    o[0].y = bitcast<u32>(((bitcast<f32>(_e13) * bitcast<f32>(1073741824u)) + bitcast<f32>(3212836864u)));
+    o[0].z = bitcast<u32>(((bitcast<f32>(_e21) * bitcast<f32>(1073741824u)) + bitcast<f32>(0u)));
+    o[0].w = bitcast<u32>(((bitcast<f32>(_e30) * bitcast<f32>(1065353216u)) + bitcast<f32>(0u)));
     return;
 }
 

@@ -16,21 +16,21 @@ var<private> o: array<vec4<u32>, 1>;
 
 fn cb0_at(i: u32) -> vec4<u32> {
     if (i < 1u) {
-        let _e6 = cb0_.v[i];
-        return _e6;
+        let _e7 = cb0_.v[i];
+        return _e7;
     }
     return vec4<u32>();
 }
 
 fn run() {
     let _e4 = cb0_.v[0].x;
-    let _e14 = cb0_.v[0].y;
-    let _e24 = cb0_.v[0].z;
-    let _e34 = cb0_.v[0].w;
+    let _e11 = cb0_.v[0].y;
+    let _e16 = cb0_.v[0].z;
+    let _e21 = cb0_.v[0].w;
     o[0].x = bitcast<u32>((1f / bitcast<f32>(_e4)));
-    o[0].y = bitcast<u32>((1f / bitcast<f32>(_e14)));
-    o[0].z = bitcast<u32>((1f / bitcast<f32>(_e24)));
-    o[0].w = bitcast<u32>((1f / bitcast<f32>(_e34)));
+    o[0].y = bitcast<u32>((1f / bitcast<f32>(_e11)));
+    o[0].z = bitcast<u32>((1f / bitcast<f32>(_e16)));
+    o[0].w = bitcast<u32>((1f / bitcast<f32>(_e21)));
     return;
 }
 

@@ -16,8 +16,8 @@ var<private> o: array<vec4<u32>, 1>;
 
 fn cb0_at(i: u32) -> vec4<u32> {
     if (i < 1u) {
-        let _e6 = cb0_.v[i];
-        return _e6;
+        let _e7 = cb0_.v[i];
+        return _e7;
     }
     return vec4<u32>();
 }
@@ -47,21 +47,21 @@ fn d3d_fout(r: f32) -> u32 {
 
 fn run() {
     let _e4 = cb0_.v[0].x;
-    let _e7 = d3d_fin(_e4);
-    let _e10 = d3d_fout((1f / _e7));
-    let _e14 = cb0_.v[0].y;
-    let _e17 = d3d_fin(_e14);
-    let _e20 = d3d_fout((1f / _e17));
-    let _e24 = cb0_.v[0].z;
-    let _e27 = d3d_fin(_e24);
-    let _e30 = d3d_fout((1f / _e27));
-    let _e34 = cb0_.v[0].w;
-    let _e37 = d3d_fin(_e34);
-    let _e40 = d3d_fout((1f / _e37));
-    o[0].x = _e10;
-    o[0].y = _e20;
-    o[0].z = _e30;
-    o[0].w = _e40;
+    let _e6 = d3d_fin(_e4);
+    let _e9 = d3d_fout((1f / _e6));
+    let _e11 = cb0_.v[0].y;
+    let _e12 = d3d_fin(_e11);
+    let _e14 = d3d_fout((1f / _e12));
+    let _e16 = cb0_.v[0].z;
+    let _e17 = d3d_fin(_e16);
+    let _e19 = d3d_fout((1f / _e17));
+    let _e21 = cb0_.v[0].w;
+    let _e22 = d3d_fin(_e21);
+    let _e24 = d3d_fout((1f / _e22));
+    o[0].x = _e9;
+    o[0].y = _e14;
+    o[0].z = _e19;
+    o[0].w = _e24;
     return;
 }
 

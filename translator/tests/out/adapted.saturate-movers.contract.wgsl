@@ -16,21 +16,21 @@ var<private> o: array<vec4<u32>, 1>;
 
 fn cb0_at(i: u32) -> vec4<u32> {
     if (i < 1u) {
-        let _e6 = cb0_.v[i];
-        return _e6;
+        let _e7 = cb0_.v[i];
+        return _e7;
     }
     return vec4<u32>();
 }
 
 fn run() {
     let _e4 = cb0_.v[0].x;
-    let _e11 = cb0_.v[0].y;
-    let _e18 = cb0_.v[0].z;
-    let _e25 = cb0_.v[0].w;
+    let _e9 = cb0_.v[0].y;
+    let _e14 = cb0_.v[0].z;
+    let _e19 = cb0_.v[0].w;
     o[0].x = bitcast<u32>(saturate(bitcast<f32>(_e4)));
-    o[0].y = bitcast<u32>(saturate(bitcast<f32>(_e11)));
-    o[0].z = bitcast<u32>(saturate(bitcast<f32>(_e18)));
-    o[0].w = bitcast<u32>(saturate(bitcast<f32>(_e25)));
+    o[0].y = bitcast<u32>(saturate(bitcast<f32>(_e9)));
+    o[0].z = bitcast<u32>(saturate(bitcast<f32>(_e14)));
+    o[0].w = bitcast<u32>(saturate(bitcast<f32>(_e19)));
     return;
 }
 

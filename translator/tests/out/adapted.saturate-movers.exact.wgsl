@@ -16,8 +16,8 @@ var<private> o: array<vec4<u32>, 1>;
 
 fn cb0_at(i: u32) -> vec4<u32> {
     if (i < 1u) {
-        let _e6 = cb0_.v[i];
-        return _e6;
+        let _e7 = cb0_.v[i];
+        return _e7;
     }
     return vec4<u32>();
 }
@@ -55,16 +55,16 @@ fn d3d_sat(x_3: u32) -> u32 {
 fn run() {
     let _e4 = cb0_.v[0].x;
     let _e5 = d3d_sat(_e4);
-    let _e9 = cb0_.v[0].y;
-    let _e10 = d3d_sat(_e9);
-    let _e14 = cb0_.v[0].z;
-    let _e15 = d3d_sat(_e14);
-    let _e19 = cb0_.v[0].w;
-    let _e20 = d3d_sat(_e19);
+    let _e7 = cb0_.v[0].y;
+    let _e8 = d3d_sat(_e7);
+    let _e10 = cb0_.v[0].z;
+    let _e11 = d3d_sat(_e10);
+    let _e13 = cb0_.v[0].w;
+    let _e14 = d3d_sat(_e13);
     o[0].x = _e5;
-    o[0].y = _e10;
-    o[0].z = _e15;
-    o[0].w = _e20;
+    o[0].y = _e8;
+    o[0].z = _e11;
+    o[0].w = _e14;
     return;
 }
 

@@ -16,22 +16,22 @@ var<private> o: array<vec4<u32>, 1>;
 
 fn cb0_at(i: u32) -> vec4<u32> {
     if (i < 1u) {
-        let _e6 = cb0_.v[i];
-        return _e6;
+        let _e7 = cb0_.v[i];
+        return _e7;
     }
     return vec4<u32>();
 }
 
 fn run() {
     let _e4 = cb0_.v[0].x;
-    let _e10 = cb0_.v[0].y;
-    o[0].x = bitcast<u32>((bitcast<f32>((_e4 ^ 2147483648u)) + bitcast<f32>((_e10 & 2147483647u))));
-    let _e24 = cb0_.v[0].z;
-    o[0].y = ((0u - _e24) + 1u);
-    let _e35 = cb0_.v[0].w;
-    o[0].z = (_e35 | 2147483648u);
-    let _e43 = cb0_.v[0].x;
-    o[0].w = _e43;
+    let _e8 = cb0_.v[0].y;
+    o[0].x = bitcast<u32>((bitcast<f32>((_e4 ^ 2147483648u)) + bitcast<f32>((_e8 & 2147483647u))));
+    let _e20 = cb0_.v[0].z;
+    o[0].y = ((0u - _e20) + 1u);
+    let _e26 = cb0_.v[0].w;
+    o[0].z = (_e26 | 2147483648u);
+    let _e29 = cb0_.v[0].x;
+    o[0].w = _e29;
     return;
 }
 

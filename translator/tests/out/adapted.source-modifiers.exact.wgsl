@@ -16,8 +16,8 @@ var<private> o: array<vec4<u32>, 1>;
 
 fn cb0_at(i: u32) -> vec4<u32> {
     if (i < 1u) {
-        let _e6 = cb0_.v[i];
-        return _e6;
+        let _e7 = cb0_.v[i];
+        return _e7;
     }
     return vec4<u32>();
 }
@@ -47,18 +47,18 @@ fn d3d_fout(r: f32) -> u32 {
 
 fn run() {
     let _e4 = cb0_.v[0].x;
-    let _e10 = cb0_.v[0].y;
-    let _e14 = d3d_fin((_e4 ^ 2147483648u));
-    let _e15 = d3d_fin((_e10 & 2147483647u));
-    let _e17 = d3d_fout((_e14 + _e15));
-    o[0].x = _e17;
-    let _e24 = cb0_.v[0].z;
-    o[0].y = ((0u - _e24) + 1u);
-    let _e35 = cb0_.v[0].w;
-    let _e38 = d3d_ftz((_e35 | 2147483648u));
-    o[0].z = _e38;
-    let _e44 = cb0_.v[0].x;
-    o[0].w = _e44;
+    let _e8 = cb0_.v[0].y;
+    let _e12 = d3d_fin((_e4 ^ 2147483648u));
+    let _e13 = d3d_fin((_e8 & 2147483647u));
+    let _e15 = d3d_fout((_e12 + _e13));
+    o[0].x = _e15;
+    let _e20 = cb0_.v[0].z;
+    o[0].y = ((0u - _e20) + 1u);
+    let _e26 = cb0_.v[0].w;
+    let _e28 = d3d_ftz((_e26 | 2147483648u));
+    o[0].z = _e28;
+    let _e30 = cb0_.v[0].x;
+    o[0].w = _e30;
     return;
 }
 

@@ -16,8 +16,8 @@ var<private> o: array<vec4<u32>, 1>;
 
 fn cb0_at(i: u32) -> vec4<u32> {
     if (i < 1u) {
-        let _e6 = cb0_.v[i];
-        return _e6;
+        let _e7 = cb0_.v[i];
+        return _e7;
     }
     return vec4<u32>();
 }
@@ -40,13 +40,10 @@ fn run() {
         }
     }
     let _e9 = r0x;
-    let _e10 = r0x;
-    let _e11 = r0x;
-    let _e12 = r0x;
     o[0].x = _e9;
-    o[0].y = _e10;
-    o[0].z = _e11;
-    o[0].w = _e12;
+    o[0].y = _e9;
+    o[0].z = _e9;
+    o[0].w = _e9;
     return;
 }
 

@@ -16,21 +16,21 @@ var<private> o: array<vec4<u32>, 1>;
 
 fn cb0_at(i: u32) -> vec4<u32> {
     if (i < 1u) {
-        let _e6 = cb0_.v[i];
-        return _e6;
+        let _e7 = cb0_.v[i];
+        return _e7;
     }
     return vec4<u32>();
 }
 
 fn run() {
     let _e4 = cb0_.v[0].x;
-    let _e16 = cb0_.v[0].y;
+    let _e13 = cb0_.v[0].y;
     o[0].x = (pack2x16float(vec2<f32>(bitcast<f32>(_e4), 0f)) & 65535u);
-    o[0].y = (pack2x16float(vec2<f32>(bitcast<f32>(_e16), 0f)) & 65535u);
-    let _e33 = cb0_.v[0].z;
-    let _e44 = cb0_.v[0].w;
-    o[0].z = bitcast<u32>(unpack2x16float((_e33 & 65535u)).x);
-    o[0].w = bitcast<u32>(unpack2x16float((_e44 & 65535u)).x);
+    o[0].y = (pack2x16float(vec2<f32>(bitcast<f32>(_e13), 0f)) & 65535u);
+    let _e23 = cb0_.v[0].z;
+    let _e29 = cb0_.v[0].w;
+    o[0].z = bitcast<u32>(unpack2x16float((_e23 & 65535u)).x);
+    o[0].w = bitcast<u32>(unpack2x16float((_e29 & 65535u)).x);
     return;
 }
 

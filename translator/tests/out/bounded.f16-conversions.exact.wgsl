@@ -16,8 +16,8 @@ var<private> o: array<vec4<u32>, 1>;
 
 fn cb0_at(i: u32) -> vec4<u32> {
     if (i < 1u) {
-        let _e6 = cb0_.v[i];
-        return _e6;
+        let _e7 = cb0_.v[i];
+        return _e7;
     }
     return vec4<u32>();
 }
@@ -83,17 +83,17 @@ fn d3d_f16tof32_(x_1: u32) -> u32 {
 
 fn run() {
     let _e4 = cb0_.v[0].x;
-    let _e7 = d3d_f32tof16_(_e4);
-    let _e11 = cb0_.v[0].y;
-    let _e14 = d3d_f32tof16_(_e11);
-    o[0].x = _e7;
-    o[0].y = _e14;
-    let _e23 = cb0_.v[0].z;
-    let _e28 = d3d_f16tof32_((_e23 & 65535u));
-    let _e32 = cb0_.v[0].w;
-    let _e37 = d3d_f16tof32_((_e32 & 65535u));
-    o[0].z = _e28;
-    o[0].w = _e37;
+    let _e6 = d3d_f32tof16_(_e4);
+    let _e8 = cb0_.v[0].y;
+    let _e9 = d3d_f32tof16_(_e8);
+    o[0].x = _e6;
+    o[0].y = _e9;
+    let _e15 = cb0_.v[0].z;
+    let _e18 = d3d_f16tof32_((_e15 & 65535u));
+    let _e20 = cb0_.v[0].w;
+    let _e22 = d3d_f16tof32_((_e20 & 65535u));
+    o[0].z = _e18;
+    o[0].w = _e22;
     return;
 }
 

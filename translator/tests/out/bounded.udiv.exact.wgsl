@@ -16,23 +16,21 @@ var<private> o: array<vec4<u32>, 1>;
 
 fn cb0_at(i: u32) -> vec4<u32> {
     if (i < 1u) {
-        let _e6 = cb0_.v[i];
-        return _e6;
+        let _e7 = cb0_.v[i];
+        return _e7;
     }
     return vec4<u32>();
 }
 
 fn run() {
     let _e4 = cb0_.v[0].x;
-    let _e8 = cb0_.v[0].y;
-    let _e10 = (_e8 == 0u);
-    let _e12 = select(_e8, 1u, _e10);
-    let _e21 = cb0_.v[0].x;
-    let _e25 = cb0_.v[0].y;
-    let _e27 = (_e25 == 0u);
-    let _e29 = select(_e25, 1u, _e27);
-    o[0].x = select((_e4 / _e12), 4294967295u, _e10);
-    o[0].y = select((_e21 % _e29), 4294967295u, _e27);
+    let _e6 = cb0_.v[0].y;
+    let _e8 = (_e6 == 0u);
+    let _e10 = select(_e6, 1u, _e8);
+    let _e16 = (_e6 == 0u);
+    let _e17 = select(_e6, 1u, _e16);
+    o[0].x = select((_e4 / _e10), 4294967295u, _e8);
+    o[0].y = select((_e4 % _e17), 4294967295u, _e16);
     o[0].z = 0u;
     o[0].w = 0u;
     return;

@@ -16,24 +16,24 @@ var<private> o: array<vec4<u32>, 1>;
 
 fn cb0_at(i: u32) -> vec4<u32> {
     if (i < 3u) {
-        let _e6 = cb0_.v[i];
-        return _e6;
+        let _e7 = cb0_.v[i];
+        return _e7;
     }
     return vec4<u32>();
 }
 
 fn run() {
     let _e4 = cb0_.v[0].x;
-    let _e8 = cb0_.v[1].x;
-    let _e12 = cb0_.v[2].x;
-    o[0].x = bitcast<u32>(((bitcast<f32>(_e4) * bitcast<f32>(_e8)) + bitcast<f32>(_e12)));
-    let _e25 = cb0_.v[0].x;
-    let _e29 = cb0_.v[1].x;
-    let _e33 = cb0_.v[0].y;
-    let _e37 = cb0_.v[1].y;
-    let _e41 = cb0_.v[0].z;
-    let _e45 = cb0_.v[1].z;
-    o[0].y = bitcast<u32>((((bitcast<f32>(_e25) * bitcast<f32>(_e29)) + (bitcast<f32>(_e33) * bitcast<f32>(_e37))) + (bitcast<f32>(_e41) * bitcast<f32>(_e45))));
+    let _e7 = cb0_.v[1].x;
+    let _e10 = cb0_.v[2].x;
+    o[0].x = bitcast<u32>(((bitcast<f32>(_e4) * bitcast<f32>(_e7)) + bitcast<f32>(_e10)));
+    let _e20 = cb0_.v[0].x;
+    let _e21 = cb0_.v[1].x;
+    let _e23 = cb0_.v[0].y;
+    let _e25 = cb0_.v[1].y;
+    let _e27 = cb0_.v[0].z;
+    let _e29 = cb0_.v[1].z;
+    o[0].y = bitcast<u32>((((bitcast<f32>(_e20) * bitcast<f32>(_e21)) + (bitcast<f32>(_e23) * bitcast<f32>(_e25))) + (bitcast<f32>(_e27) * bitcast<f32>(_e29))));
     o[0].z = 0u;
     o[0].w = 0u;
     return;

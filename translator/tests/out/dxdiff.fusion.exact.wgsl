@@ -16,8 +16,8 @@ var<private> o: array<vec4<u32>, 1>;
 
 fn cb0_at(i: u32) -> vec4<u32> {
     if (i < 3u) {
-        let _e6 = cb0_.v[i];
-        return _e6;
+        let _e7 = cb0_.v[i];
+        return _e7;
     }
     return vec4<u32>();
 }
@@ -47,37 +47,37 @@ fn d3d_fout(r: f32) -> u32 {
 
 fn run() {
     let _e4 = cb0_.v[0].x;
-    let _e8 = cb0_.v[1].x;
-    let _e12 = cb0_.v[2].x;
-    let _e13 = d3d_fin(_e4);
-    let _e14 = d3d_fin(_e8);
-    let _e16 = d3d_fout((_e13 * _e14));
-    let _e17 = d3d_fin(_e16);
-    let _e18 = d3d_fin(_e12);
-    let _e20 = d3d_fout((_e17 + _e18));
-    o[0].x = _e20;
-    let _e27 = cb0_.v[0].x;
-    let _e31 = cb0_.v[1].x;
-    let _e35 = cb0_.v[0].y;
-    let _e39 = cb0_.v[1].y;
-    let _e43 = cb0_.v[0].z;
-    let _e47 = cb0_.v[1].z;
-    let _e48 = d3d_fin(_e27);
-    let _e49 = d3d_fin(_e31);
-    let _e51 = d3d_fout((_e48 * _e49));
-    let _e52 = d3d_fin(_e35);
-    let _e53 = d3d_fin(_e39);
-    let _e55 = d3d_fout((_e52 * _e53));
-    let _e56 = d3d_fin(_e51);
-    let _e57 = d3d_fin(_e55);
-    let _e59 = d3d_fout((_e56 + _e57));
-    let _e60 = d3d_fin(_e43);
-    let _e61 = d3d_fin(_e47);
-    let _e63 = d3d_fout((_e60 * _e61));
-    let _e64 = d3d_fin(_e59);
-    let _e65 = d3d_fin(_e63);
-    let _e67 = d3d_fout((_e64 + _e65));
-    o[0].y = _e67;
+    let _e7 = cb0_.v[1].x;
+    let _e10 = cb0_.v[2].x;
+    let _e11 = d3d_fin(_e4);
+    let _e12 = d3d_fin(_e7);
+    let _e14 = d3d_fout((_e11 * _e12));
+    let _e15 = d3d_fin(_e14);
+    let _e16 = d3d_fin(_e10);
+    let _e18 = d3d_fout((_e15 + _e16));
+    o[0].x = _e18;
+    let _e22 = cb0_.v[0].x;
+    let _e23 = cb0_.v[1].x;
+    let _e25 = cb0_.v[0].y;
+    let _e27 = cb0_.v[1].y;
+    let _e29 = cb0_.v[0].z;
+    let _e31 = cb0_.v[1].z;
+    let _e32 = d3d_fin(_e22);
+    let _e33 = d3d_fin(_e23);
+    let _e35 = d3d_fout((_e32 * _e33));
+    let _e36 = d3d_fin(_e25);
+    let _e37 = d3d_fin(_e27);
+    let _e39 = d3d_fout((_e36 * _e37));
+    let _e40 = d3d_fin(_e35);
+    let _e41 = d3d_fin(_e39);
+    let _e43 = d3d_fout((_e40 + _e41));
+    let _e44 = d3d_fin(_e29);
+    let _e45 = d3d_fin(_e31);
+    let _e47 = d3d_fout((_e44 * _e45));
+    let _e48 = d3d_fin(_e43);
+    let _e49 = d3d_fin(_e47);
+    let _e51 = d3d_fout((_e48 + _e49));
+    o[0].y = _e51;
     o[0].z = 0u;
     o[0].w = 0u;
     return;

@@ -16,25 +16,25 @@ var<private> o: array<vec4<u32>, 1>;
 
 fn cb0_at(i: u32) -> vec4<u32> {
     if (i < 2u) {
-        let _e6 = cb0_.v[i];
-        return _e6;
+        let _e7 = cb0_.v[i];
+        return _e7;
     }
     return vec4<u32>();
 }
 
 fn run() {
     let _e4 = cb0_.v[0].x;
-    let _e8 = cb0_.v[1].x;
-    let _e17 = cb0_.v[0].y;
-    let _e21 = cb0_.v[1].y;
-    o[0].x = bitcast<u32>(min(bitcast<f32>(_e4), bitcast<f32>(_e8)));
-    o[0].y = bitcast<u32>(min(bitcast<f32>(_e17), bitcast<f32>(_e21)));
-    let _e35 = cb0_.v[0].z;
-    let _e39 = cb0_.v[1].z;
-    let _e48 = cb0_.v[0].w;
-    let _e52 = cb0_.v[1].w;
-    o[0].z = bitcast<u32>(max(bitcast<f32>(_e35), bitcast<f32>(_e39)));
-    o[0].w = bitcast<u32>(max(bitcast<f32>(_e48), bitcast<f32>(_e52)));
+    let _e7 = cb0_.v[1].x;
+    let _e14 = cb0_.v[0].y;
+    let _e16 = cb0_.v[1].y;
+    o[0].x = bitcast<u32>(min(bitcast<f32>(_e4), bitcast<f32>(_e7)));
+    o[0].y = bitcast<u32>(min(bitcast<f32>(_e14), bitcast<f32>(_e16)));
+    let _e26 = cb0_.v[0].z;
+    let _e28 = cb0_.v[1].z;
+    let _e34 = cb0_.v[0].w;
+    let _e36 = cb0_.v[1].w;
+    o[0].z = bitcast<u32>(max(bitcast<f32>(_e26), bitcast<f32>(_e28)));
+    o[0].w = bitcast<u32>(max(bitcast<f32>(_e34), bitcast<f32>(_e36)));
     return;
 }
 

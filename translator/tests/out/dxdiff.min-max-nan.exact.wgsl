@@ -16,8 +16,8 @@ var<private> o: array<vec4<u32>, 1>;
 
 fn cb0_at(i: u32) -> vec4<u32> {
     if (i < 2u) {
-        let _e6 = cb0_.v[i];
-        return _e6;
+        let _e7 = cb0_.v[i];
+        return _e7;
     }
     return vec4<u32>();
 }
@@ -68,21 +68,21 @@ fn d3d_max(a0_1: u32, b0_1: u32) -> u32 {
 
 fn run() {
     let _e4 = cb0_.v[0].x;
-    let _e8 = cb0_.v[1].x;
-    let _e10 = d3d_min(_e4, _e8);
-    let _e14 = cb0_.v[0].y;
-    let _e18 = cb0_.v[1].y;
-    let _e20 = d3d_min(_e14, _e18);
-    o[0].x = _e10;
-    o[0].y = _e20;
-    let _e29 = cb0_.v[0].z;
-    let _e33 = cb0_.v[1].z;
-    let _e35 = d3d_max(_e29, _e33);
-    let _e39 = cb0_.v[0].w;
-    let _e43 = cb0_.v[1].w;
-    let _e45 = d3d_max(_e39, _e43);
-    o[0].z = _e35;
-    o[0].w = _e45;
+    let _e7 = cb0_.v[1].x;
+    let _e9 = d3d_min(_e4, _e7);
+    let _e11 = cb0_.v[0].y;
+    let _e13 = cb0_.v[1].y;
+    let _e14 = d3d_min(_e11, _e13);
+    o[0].x = _e9;
+    o[0].y = _e14;
+    let _e20 = cb0_.v[0].z;
+    let _e22 = cb0_.v[1].z;
+    let _e23 = d3d_max(_e20, _e22);
+    let _e25 = cb0_.v[0].w;
+    let _e27 = cb0_.v[1].w;
+    let _e28 = d3d_max(_e25, _e27);
+    o[0].z = _e23;
+    o[0].w = _e28;
     return;
 }
 

@@ -14,16 +14,16 @@ var<private> thread_index: u32;
 
 fn t0_load(w: u32) -> u32 {
     if (w < arrayLength((&t0_))) {
-        let _e6 = t0_[w];
-        return _e6;
+        let _e7 = t0_[w];
+        return _e7;
     }
     return 0u;
 }
 
 fn u0_load(w_1: u32) -> u32 {
     if (w_1 < arrayLength((&u0_))) {
-        let _e6 = atomicLoad((&u0_[w_1]));
-        return _e6;
+        let _e7 = atomicLoad((&u0_[w_1]));
+        return _e7;
     }
     return 0u;
 }
@@ -42,27 +42,27 @@ fn run() {
     var r0w: u32;
 
     let _e1 = thread_id;
-    let _e18 = (((vec4<u32>(_e1.x, _e1.y, _e1.z, 0u).x * 8u) + 0u) >> 2u);
-    let _e19 = (vec4<u32>(_e1.x, _e1.y, _e1.z, 0u).x < ((arrayLength((&t0_)) * 4u) / 8u));
-    let _e22 = t0_load((_e18 + 0u));
-    let _e27 = t0_load((_e18 + 1u));
-    r0x = select(0u, _e22, _e19);
-    r0y = select(0u, _e27, _e19);
-    let _e32 = thread_id;
-    r0z = (vec4<u32>(_e32.x, _e32.y, _e32.z, 0u).x << (3u & 31u));
-    let _e45 = r0z;
-    let _e46 = r0x;
-    let _e47 = r0y;
-    let _e49 = (_e45 >> 2u);
-    u0_store((_e49 + 0u), _e46);
-    u0_store((_e49 + 1u), _e47);
-    let _e58 = (64u >> 2u);
-    if (_e58 < arrayLength((&u0_))) {
-        let _e65 = atomicAdd((&u0_[_e58]), 1u);
-        tmp1_ = _e65;
+    let _e17 = (((vec4<u32>(_e1.x, _e1.y, _e1.z, 0u).x * 8u) + 0u) >> 2u);
+    let _e18 = (vec4<u32>(_e1.x, _e1.y, _e1.z, 0u).x < ((arrayLength((&t0_)) * 4u) / 8u));
+    let _e20 = t0_load((_e17 + 0u));
+    let _e24 = t0_load((_e17 + 1u));
+    r0x = select(0u, _e20, _e18);
+    r0y = select(0u, _e24, _e18);
+    let _e28 = thread_id;
+    r0z = (vec4<u32>(_e28.x, _e28.y, _e28.z, 0u).x << (3u & 31u));
+    let _e39 = r0z;
+    let _e40 = r0x;
+    let _e41 = r0y;
+    let _e42 = (_e39 >> 2u);
+    u0_store((_e42 + 0u), _e40);
+    u0_store((_e42 + 1u), _e41);
+    let _e46 = (64u >> 2u);
+    if (_e46 < arrayLength((&u0_))) {
+        let _e52 = atomicAdd((&u0_[_e46]), 1u);
+        tmp1_ = _e52;
     }
-    let _e66 = tmp1_;
-    r0w = _e66;
+    let _e53 = tmp1_;
+    r0w = _e53;
     return;
 }
 

@@ -1,0 +1,473 @@
+//! The module's declarations: binding variables with guarded accessors, the register files,
+//! and the manifest's binding list. Every accessor checks bounds explicitly so the results are
+//! D3D's (reads 0, writes dropped) whatever the runtime's own checks do.
+
+use std::collections::BTreeMap;
+
+use dxbc::Stage;
+use naga::{
+    AddressSpace, BinaryOperator, Expression, Function, GlobalVariable, Handle, Span, Statement,
+    TypeInner,
+};
+
+use super::build::{self, Body, H};
+use super::memory::Mem;
+use super::{Ctx, Shape, View, binding};
+use crate::manifest::{Binding, BindingKind as Kind, BindingLayout as Layout};
+
+/// A buffer's variable and its guarded accessors `NAME_load(word)`, `NAME_store(word, value)`.
+#[derive(Debug, Clone, Copy)]
+pub struct Buffer {
+    pub var: Handle<GlobalVariable>,
+    pub load: Handle<Function>,
+    pub store: Option<Handle<Function>>,
+}
+
+/// The module's variables and generated functions, by what they hold.
+#[derive(Debug, Default)]
+pub struct Globals {
+    pub v: Option<Handle<GlobalVariable>>,
+    pub o: Option<Handle<GlobalVariable>>,
+    pub x: BTreeMap<u32, Handle<GlobalVariable>>,
+    pub thread_id: Option<Handle<GlobalVariable>>,
+    pub group_id: Option<Handle<GlobalVariable>>,
+    pub thread_in_group: Option<Handle<GlobalVariable>>,
+    pub thread_index: Option<Handle<GlobalVariable>>,
+    /// `cb#` and its guarded row read `cb#_at(i)`.
+    pub cb: BTreeMap<u32, (Handle<GlobalVariable>, Handle<Function>)>,
+    pub icb_at: Option<Handle<Function>>,
+    pub(super) buffers: BTreeMap<Mem, Buffer>,
+    pub textures: BTreeMap<u32, Handle<GlobalVariable>>,
+    pub samplers: BTreeMap<u32, Handle<GlobalVariable>>,
+}
+
+/// A module variable.
+fn var(
+    module: &mut naga::Module,
+    name: String,
+    space: AddressSpace,
+    binding: Option<u32>,
+    ty: Handle<naga::Type>,
+) -> Handle<GlobalVariable> {
+    module.global_variables.append(
+        GlobalVariable {
+            name: Some(name),
+            space,
+            binding: binding.map(|b| naga::ResourceBinding {
+                group: 0,
+                binding: b,
+            }),
+            ty,
+            init: None,
+            memory_decorations: naga::MemoryDecorations::empty(),
+        },
+        Span::UNDEFINED,
+    )
+}
+
+/// A function of `u32` arguments, built by `body` from their expressions.
+fn function(
+    module: &mut naga::Module,
+    name: String,
+    args: &[&str],
+    result: Option<Handle<naga::Type>>,
+    body: impl FnOnce(&mut naga::Module, &mut Body, &[H]),
+) -> Handle<Function> {
+    let u = build::scalar(module, build::U32);
+    let mut b = Body::new(&name);
+    for a in args {
+        b.f.arguments.push(naga::FunctionArgument {
+            name: Some(a.to_string()),
+            ty: u,
+            binding: None,
+        });
+    }
+    b.f.result = result.map(|ty| naga::FunctionResult { ty, binding: None });
+    let hs: Vec<H> = (0..args.len() as u32)
+        .map(|k| b.expr(Expression::FunctionArgument(k)))
+        .collect();
+    body(module, &mut b, &hs);
+    let f = b.finish();
+    module.functions.append(f, Span::UNDEFINED)
+}
+
+/// `if (ok) { return read(); } return otherwise;`: a read that happens only in range.
+fn read_or(b: &mut Body, ok: H, read: impl FnOnce(&mut Body) -> H, otherwise: H) {
+    b.when(ok, |b| {
+        let v = read(b);
+        b.stmt(Statement::Return { value: Some(v) });
+    });
+    b.stmt(Statement::Return {
+        value: Some(otherwise),
+    });
+}
+
+/// The number of words a buffer's accessors test against.
+#[derive(Debug, Clone, Copy)]
+enum Len {
+    /// `arrayLength(&NAME)`.
+    Runtime,
+    Fixed(u32),
+}
+
+/// `NAME_load(word)` and `NAME_store(word, value)`, guarded by the word count.
+fn accessors(
+    module: &mut naga::Module,
+    var: Handle<GlobalVariable>,
+    name: &str,
+    len: Len,
+    writable: bool,
+) -> Buffer {
+    let u = build::scalar(module, build::U32);
+    let bound = |b: &mut Body, w: H| {
+        let n = match len {
+            Len::Runtime => {
+                let g = b.expr(Expression::GlobalVariable(var));
+                b.expr(Expression::ArrayLength(g))
+            }
+            Len::Fixed(n) => b.u(n),
+        };
+        b.bin(BinaryOperator::Less, w, n)
+    };
+    let element = |b: &mut Body, w: H| {
+        let g = b.expr(Expression::GlobalVariable(var));
+        b.access(g, w)
+    };
+    let load = function(
+        module,
+        format!("{name}_load"),
+        &["w"],
+        Some(u),
+        |_, b, a| {
+            let ok = bound(b, a[0]);
+            let z = b.u(0);
+            // An atomic word reads through `atomicLoad`, which is a load of its pointer.
+            let read = |b: &mut Body| {
+                let p = element(b, a[0]);
+                b.load(p)
+            };
+            read_or(b, ok, read, z);
+        },
+    );
+    let store = writable.then(|| {
+        function(
+            module,
+            format!("{name}_store"),
+            &["w", "value"],
+            None,
+            |_, b, a| {
+                let ok = bound(b, a[0]);
+                b.when(ok, |b| {
+                    let p = element(b, a[0]);
+                    b.store(p, a[1]);
+                });
+            },
+        )
+    });
+    Buffer { var, load, store }
+}
+
+/// The IR type of a texture or sampler binding.
+fn resource_type(layout: &Layout) -> Option<TypeInner> {
+    use naga::{ImageClass, ImageDimension as D, ScalarKind as K};
+    let sampled = |dim, arrayed, kind| TypeInner::Image {
+        dim,
+        arrayed,
+        class: ImageClass::Sampled { kind, multi: false },
+    };
+    let depth = |dim, arrayed| TypeInner::Image {
+        dim,
+        arrayed,
+        class: ImageClass::Depth { multi: false },
+    };
+    Some(match layout {
+        Layout::Texture2dF32 => sampled(D::D2, false, K::Float),
+        Layout::Texture2dU32 => sampled(D::D2, false, K::Uint),
+        Layout::Texture2dI32 => sampled(D::D2, false, K::Sint),
+        Layout::Texture2dArrayF32 => sampled(D::D2, true, K::Float),
+        Layout::Texture2dArrayU32 => sampled(D::D2, true, K::Uint),
+        Layout::Texture2dArrayI32 => sampled(D::D2, true, K::Sint),
+        Layout::TextureCubeF32 => sampled(D::Cube, false, K::Float),
+        Layout::TextureCubeU32 => sampled(D::Cube, false, K::Uint),
+        Layout::TextureCubeI32 => sampled(D::Cube, false, K::Sint),
+        Layout::Texture3dF32 => sampled(D::D3, false, K::Float),
+        Layout::Texture3dU32 => sampled(D::D3, false, K::Uint),
+        Layout::Texture3dI32 => sampled(D::D3, false, K::Sint),
+        Layout::TextureDepth2d => depth(D::D2, false),
+        Layout::TextureDepth2dArray => depth(D::D2, true),
+        Layout::TextureDepthCube => depth(D::Cube, false),
+        Layout::Sampler => TypeInner::Sampler { comparison: false },
+        Layout::SamplerComparison => TypeInner::Sampler { comparison: true },
+        _ => return None,
+    })
+}
+
+/// Declare every binding and its accessors, and the register files; fill the manifest's
+/// binding list.
+pub fn declare(c: &mut Ctx<'_>, bindings: &mut Vec<Binding>) {
+    let mut next = 0u32;
+    let mut take = || {
+        next += 1;
+        next - 1
+    };
+    let u = build::scalar(&mut c.module, build::U32);
+    let v4 = build::vector(&mut c.module, naga::VectorSize::Quad, build::U32);
+    let words = build::runtime_array(&mut c.module, u, 4);
+    let atomic_u = build::ty(&mut c.module, TypeInner::Atomic(build::U32));
+    let atomic_words = build::runtime_array(&mut c.module, atomic_u, 4);
+    let cbs: Vec<(u32, u32)> = c.cbs.iter().map(|(k, v)| (*k, *v)).collect();
+    for (slot, size) in cbs {
+        let b = take();
+        let rows = build::array(&mut c.module, v4, size, 16);
+        let st = build::structure(
+            &mut c.module,
+            &format!("Cb{slot}"),
+            vec![("v".into(), rows, None, size * 16)],
+        );
+        let g = var(
+            &mut c.module,
+            format!("cb{slot}"),
+            AddressSpace::Uniform,
+            Some(b),
+            st,
+        );
+        // Reads past the declared size give 0 (FS §7.5).
+        let unguarded = crate::planted(crate::PlantedBug::CbIndexUnguarded);
+        let at = function(
+            &mut c.module,
+            format!("cb{slot}_at"),
+            &["i"],
+            Some(v4),
+            |_, b, a| {
+                let ok = if unguarded {
+                    b.bool(true)
+                } else {
+                    let n = b.u(size);
+                    b.bin(BinaryOperator::Less, a[0], n)
+                };
+                let z = b.expr(Expression::ZeroValue(v4));
+                read_or(
+                    b,
+                    ok,
+                    |b| {
+                        let gv = b.expr(Expression::GlobalVariable(g));
+                        let rows = b.at(gv, 0);
+                        let p = b.access(rows, a[0]);
+                        b.load(p)
+                    },
+                    z,
+                );
+            },
+        );
+        c.g.cb.insert(slot, (g, at));
+        let mut rec = binding(Kind::Cbuffer, slot, b, Layout::UniformVec4Array);
+        rec.size_bytes = Some(size * 16);
+        bindings.push(rec);
+    }
+    if let Some(icb) = c.icb.clone() {
+        let n = icb.len().div_ceil(4).max(1) as u32;
+        let arr = build::array(&mut c.module, v4, n, 16);
+        let mut rows = Vec::with_capacity(n as usize);
+        for r in 0..n as usize {
+            let words: Vec<Handle<Expression>> = (0..4)
+                .map(|i| {
+                    let w = icb.get(r * 4 + i).copied().unwrap_or(0);
+                    c.module
+                        .global_expressions
+                        .append(Expression::Literal(naga::Literal::U32(w)), Span::UNDEFINED)
+                })
+                .collect();
+            rows.push(c.module.global_expressions.append(
+                Expression::Compose {
+                    ty: v4,
+                    components: words,
+                },
+                Span::UNDEFINED,
+            ));
+        }
+        let init = c.module.global_expressions.append(
+            Expression::Compose {
+                ty: arr,
+                components: rows,
+            },
+            Span::UNDEFINED,
+        );
+        let k = c.module.constants.append(
+            naga::Constant {
+                name: Some("icb".into()),
+                ty: arr,
+                init,
+            },
+            Span::UNDEFINED,
+        );
+        // A `var` copy, so the row can be chosen at run time.
+        c.g.icb_at = Some(function(
+            &mut c.module,
+            "icb_at".into(),
+            &["i"],
+            Some(v4),
+            |_, b, a| {
+                let init = b.expr(Expression::Constant(k));
+                let t = b.local("t".into(), arr, Some(init));
+                let n = b.u(n);
+                let ok = b.bin(BinaryOperator::Less, a[0], n);
+                let z = b.expr(Expression::ZeroValue(v4));
+                read_or(
+                    b,
+                    ok,
+                    |b| {
+                        let p = b.access(t, a[0]);
+                        b.load(p)
+                    },
+                    z,
+                );
+            },
+        ));
+    }
+    let srvs: Vec<(u32, View)> = c.srvs.iter().map(|(k, v)| (*k, *v)).collect();
+    for (slot, view) in srvs {
+        let b = take();
+        match view {
+            View::Texture(kind, shape) => {
+                let layout = match shape {
+                    _ if !c.depth_textures.contains(&slot) => kind.texture_layout(shape),
+                    Shape::Array => Layout::TextureDepth2dArray,
+                    Shape::Cube => Layout::TextureDepthCube,
+                    // `sample()` refuses a comparison of a 3D or 1D texture before this.
+                    _ => Layout::TextureDepth2d,
+                };
+                if let Some(inner) = resource_type(&layout) {
+                    let ty = build::ty(&mut c.module, inner);
+                    let g = var(
+                        &mut c.module,
+                        format!("t{slot}"),
+                        AddressSpace::Handle,
+                        Some(b),
+                        ty,
+                    );
+                    c.g.textures.insert(slot, g);
+                }
+                let mut rec = binding(Kind::Srv, slot, b, layout);
+                rec.texture1d = shape.line();
+                bindings.push(rec);
+            }
+            _ => {
+                let g = var(
+                    &mut c.module,
+                    format!("t{slot}"),
+                    AddressSpace::Storage {
+                        access: naga::StorageAccess::LOAD,
+                    },
+                    Some(b),
+                    words,
+                );
+                let buf = accessors(&mut c.module, g, &format!("t{slot}"), Len::Runtime, false);
+                c.g.buffers.insert(Mem::Srv(slot), buf);
+                let mut rec = binding(Kind::Srv, slot, b, Layout::StorageU32Array);
+                if let View::Structured(stride) = view {
+                    rec.stride = Some(stride);
+                }
+                bindings.push(rec);
+            }
+        }
+    }
+    let samplers: Vec<u32> = c.samplers.iter().copied().collect();
+    for slot in samplers {
+        let b = take();
+        let layout = if c.comparison_samplers.contains(&slot) {
+            Layout::SamplerComparison
+        } else {
+            Layout::Sampler
+        };
+        if let Some(inner) = resource_type(&layout) {
+            let ty = build::ty(&mut c.module, inner);
+            let g = var(
+                &mut c.module,
+                format!("s{slot}"),
+                AddressSpace::Handle,
+                Some(b),
+                ty,
+            );
+            c.g.samplers.insert(slot, g);
+        }
+        bindings.push(binding(Kind::Sampler, slot, b, layout));
+    }
+    let uavs: Vec<(u32, View)> = c.uavs.iter().map(|(k, v)| (*k, *v)).collect();
+    for (slot, view) in uavs {
+        let b = take();
+        let atomic = c.atomic_uavs.contains(&slot);
+        let g = var(
+            &mut c.module,
+            format!("u{slot}"),
+            AddressSpace::Storage {
+                access: naga::StorageAccess::LOAD | naga::StorageAccess::STORE,
+            },
+            Some(b),
+            if atomic { atomic_words } else { words },
+        );
+        let buf = accessors(&mut c.module, g, &format!("u{slot}"), Len::Runtime, true);
+        c.g.buffers.insert(Mem::Uav(slot), buf);
+        let mut rec = binding(
+            Kind::Uav,
+            slot,
+            b,
+            if atomic {
+                Layout::StorageAtomicU32Array
+            } else {
+                Layout::StorageU32Array
+            },
+        );
+        if let View::Structured(stride) = view {
+            rec.stride = Some(stride);
+        }
+        bindings.push(rec);
+    }
+    let tgsm: Vec<(u32, u32)> = c.tgsm.iter().map(|(k, (w, _))| (*k, *w)).collect();
+    for (slot, n) in tgsm {
+        let atomic = c.atomic_tgsm.contains(&slot);
+        let n = n.max(1);
+        let arr = build::array(&mut c.module, if atomic { atomic_u } else { u }, n, 4);
+        let g = var(
+            &mut c.module,
+            format!("g{slot}"),
+            AddressSpace::WorkGroup,
+            None,
+            arr,
+        );
+        let buf = accessors(&mut c.module, g, &format!("g{slot}"), Len::Fixed(n), true);
+        c.g.buffers.insert(Mem::Tgsm(slot), buf);
+    }
+    let private = |c: &mut Ctx<'_>, name: String, n: u32| {
+        let arr = build::array(&mut c.module, v4, n.max(1), 16);
+        var(&mut c.module, name, AddressSpace::Private, None, arr)
+    };
+    c.g.v = Some(private(c, "v".into(), c.inputs));
+    c.g.o = Some(private(c, "o".into(), c.outputs));
+    let xs: Vec<(u32, u32)> = c.indexable.iter().map(|(k, n)| (*k, *n)).collect();
+    for (x, n) in xs {
+        let g = private(c, format!("x{x}"), n);
+        c.g.x.insert(x, g);
+    }
+    if c.stage == Stage::Compute {
+        let v3 = build::vector(&mut c.module, naga::VectorSize::Tri, build::U32);
+        let mut private_var = |name: &str, ty| {
+            Some(var(
+                &mut c.module,
+                name.into(),
+                AddressSpace::Private,
+                None,
+                ty,
+            ))
+        };
+        let (a, b2, d) = (
+            private_var("thread_id", v3),
+            private_var("group_id", v3),
+            private_var("thread_in_group", v3),
+        );
+        let e = private_var("thread_index", u);
+        c.g.thread_id = a;
+        c.g.group_id = b2;
+        c.g.thread_in_group = d;
+        c.g.thread_index = e;
+    }
+}
