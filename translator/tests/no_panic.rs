@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use translator::{Profile, lower};
+use translator::{Profile, translate};
 
 /// Programs to mutate: the snapshot inputs and examples, and the SDK corpus when present.
 fn programs() -> Vec<Vec<u8>> {
@@ -57,7 +57,8 @@ fn translate_both(blob: &[u8]) {
         return;
     };
     for p in [Profile::Contract, Profile::Exact] {
-        let r = std::panic::catch_unwind(|| lower(&shader, p));
+        // The whole route: lowering, naga's validation of the module, and its writing.
+        let r = std::panic::catch_unwind(|| translate(&shader, p));
         assert!(r.is_ok(), "the translator panicked ({p}) on {}", hex(blob));
     }
 }
@@ -82,7 +83,7 @@ fn every_opcode_without_its_operands_is_refused_not_a_panic() {
                 signatures: Vec::new(),
             };
             for prof in [Profile::Contract, Profile::Exact] {
-                let r = std::panic::catch_unwind(|| lower(&shader, prof));
+                let r = std::panic::catch_unwind(|| translate(&shader, prof));
                 assert!(r.is_ok(), "{} ({stage}, {prof}) panicked", info.mnemonic);
             }
         }
