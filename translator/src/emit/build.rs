@@ -280,6 +280,27 @@ impl Body {
         result
     }
 
+    /// An atomic operation on `pointer` and its result: the old value (`ty` the word's type),
+    /// or for a compare-exchange (`comparison`) the predeclared (old value, exchanged) struct.
+    pub fn atomic(
+        &mut self,
+        pointer: H,
+        fun: naga::AtomicFunction,
+        value: H,
+        ty: Handle<Type>,
+        comparison: bool,
+    ) -> H {
+        self.flush();
+        let result = self.expr(Expression::AtomicResult { ty, comparison });
+        self.stmt(Statement::Atomic {
+            pointer,
+            fun,
+            value,
+            result: Some(result),
+        });
+        result
+    }
+
     /// `cond ? 0xFFFFFFFF : 0`, D3D's comparison result.
     pub fn mask(&mut self, cond: H) -> H {
         let (zero, ones) = (self.u(0), self.u(0xffff_ffff));

@@ -61,7 +61,7 @@ impl Imported {
         let mut f = lib.functions[src].clone();
         // Callees first, so their handles exist in `module`.
         let mut callees = Vec::new();
-        calls(&f.body, &mut callees);
+        calls(&mut f.body, &mut callees);
         let mut fmap = HashMap::new();
         for c in callees {
             let h = self.copy(lib, c, module)?;
@@ -129,25 +129,25 @@ impl Imported {
     }
 }
 
-/// The functions a block calls.
-fn calls(block: &naga::Block, out: &mut Vec<Handle<Function>>) {
-    for s in block.iter() {
+/// Every block nested in `block` (itself included), for `f` to look at or change.
+fn each_block(block: &mut naga::Block, f: &mut impl FnMut(&mut naga::Block)) {
+    f(block);
+    for s in block.iter_mut() {
         match s {
-            Statement::Call { function, .. } => out.push(*function),
-            Statement::Block(b) => calls(b, out),
+            Statement::Block(b) => each_block(b, f),
             Statement::If { accept, reject, .. } => {
-                calls(accept, out);
-                calls(reject, out);
+                each_block(accept, f);
+                each_block(reject, f);
             }
             Statement::Loop {
                 body, continuing, ..
             } => {
-                calls(body, out);
-                calls(continuing, out);
+                each_block(body, f);
+                each_block(continuing, f);
             }
             Statement::Switch { cases, .. } => {
                 for c in cases {
-                    calls(&c.body, out);
+                    each_block(&mut c.body, f);
                 }
             }
             _ => {}
@@ -155,33 +155,27 @@ fn calls(block: &naga::Block, out: &mut Vec<Handle<Function>>) {
     }
 }
 
-fn remap_calls(block: &mut naga::Block, fmap: &HashMap<Handle<Function>, Handle<Function>>) {
-    for s in block.iter_mut() {
-        match s {
-            Statement::Call { function, .. } => {
-                if let Some(h) = fmap.get(function) {
-                    *function = *h;
-                }
+/// The functions a block calls.
+fn calls(block: &mut naga::Block, out: &mut Vec<Handle<Function>>) {
+    each_block(block, &mut |b| {
+        for s in b.iter() {
+            if let Statement::Call { function, .. } = s {
+                out.push(*function);
             }
-            Statement::Block(b) => remap_calls(b, fmap),
-            Statement::If { accept, reject, .. } => {
-                remap_calls(accept, fmap);
-                remap_calls(reject, fmap);
-            }
-            Statement::Loop {
-                body, continuing, ..
-            } => {
-                remap_calls(body, fmap);
-                remap_calls(continuing, fmap);
-            }
-            Statement::Switch { cases, .. } => {
-                for c in cases {
-                    remap_calls(&mut c.body, fmap);
-                }
-            }
-            _ => {}
         }
-    }
+    });
+}
+
+fn remap_calls(block: &mut naga::Block, fmap: &HashMap<Handle<Function>, Handle<Function>>) {
+    each_block(block, &mut |b| {
+        for s in b.iter_mut() {
+            if let Statement::Call { function, .. } = s
+                && let Some(h) = fmap.get(function)
+            {
+                *function = *h;
+            }
+        }
+    });
 }
 
 #[cfg(test)]

@@ -365,34 +365,13 @@ impl Ctx<'_> {
         );
         // `atomicCompareExchangeWeak(p, compare, value)`: (old value, exchanged).
         let exchange = |c: &mut Self, compare: H, value: H| {
-            c.b.flush();
-            let r = c.b.expr(Expression::AtomicResult {
-                ty: cmpxchg,
-                comparison: true,
-            });
-            c.b.stmt(Statement::Atomic {
-                pointer: p,
-                fun: F::Exchange {
-                    compare: Some(compare),
-                },
-                value,
-                result: Some(r),
-            });
+            let compare = Some(compare);
+            let r = c.b.atomic(p, F::Exchange { compare }, value, cmpxchg, true);
             (c.b.at(r, 0), c.b.at(r, 1))
         };
         match (simple, inst.opcode) {
             (Some(fun), _) => {
-                self.b.flush();
-                let r = self.b.expr(Expression::AtomicResult {
-                    ty: u,
-                    comparison: false,
-                });
-                self.b.stmt(Statement::Atomic {
-                    pointer: p,
-                    fun,
-                    value: v0,
-                    result: Some(r),
-                });
+                let r = self.b.atomic(p, fun, v0, u, false);
                 self.b.store(old, r);
             }
             (None, AtomicImax | ImmAtomicImax | AtomicImin | ImmAtomicImin) => {
