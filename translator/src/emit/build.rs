@@ -376,3 +376,52 @@ pub fn structure(
 pub const U32: Scalar = Scalar::U32;
 pub const I32: Scalar = Scalar::I32;
 pub const F32: Scalar = Scalar::F32;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The sharing rules hold and the function validates: a literal is shared everywhere, a
+    /// load is shared until a statement, and nothing emitted in a block is reused outside it.
+    #[test]
+    fn shared_expressions_respect_statements_and_blocks() {
+        let mut module = Module::default();
+        let u = scalar(&mut module, U32);
+        let mut b = Body::new("f");
+        let x = b.local("x".into(), u, None);
+        let one = b.u(1);
+        assert_eq!(b.u(1), one, "a literal is made once");
+        let first = b.load(x);
+        assert_eq!(b.load(x), first, "a load is shared until a statement");
+        let sum = b.bin(BinaryOperator::Add, first, one);
+        b.store(x, sum);
+        let second = b.load(x);
+        assert_ne!(second, first, "a store makes the next load a new one");
+        let cond = b.bin(BinaryOperator::Equal, second, one);
+        let mut inner = None;
+        b.when(cond, |b| {
+            let v = b.load(x);
+            assert_ne!(
+                v, second,
+                "a block does not reuse its parent's pending load"
+            );
+            inner = Some(v);
+            b.store(x, v);
+        });
+        let after = b.load(x);
+        assert_ne!(
+            Some(after),
+            inner,
+            "a load from a closed block is not reused"
+        );
+        assert_eq!(b.u(1), one, "literals outlive blocks");
+        let f = b.finish();
+        module.functions.append(f, Span::UNDEFINED);
+        naga::valid::Validator::new(
+            naga::valid::ValidationFlags::all(),
+            naga::valid::Capabilities::default(),
+        )
+        .validate(&module)
+        .expect("the function validates");
+    }
+}
