@@ -226,9 +226,8 @@ fn decode_instruction(r: &mut Reader<'_>) -> Result<Instruction> {
     for _ in 0..info.operand_count() {
         inst.operands
             .push(Operand::reg(OperandType::Null, Components::Zero, &[]));
-        if let Some(op) = inst.operands.last_mut() {
-            decode_operand_into(r, end, 0, op)?;
-        }
+        let k = inst.operands.len() - 1;
+        decode_operand_into(r, end, 0, &mut inst.operands[k])?;
     }
     inst.trailing.extend_from_slice(&r.words[r.pos..end]);
     r.pos = end;

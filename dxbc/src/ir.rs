@@ -264,8 +264,7 @@ impl Instruction {
             Opcode::Gather4PoC => Opcode::Gather4C,
             _ => return None,
         };
-        let info = self.info();
-        if self.operands.len() < (info.dst + info.src) as usize {
+        if self.operands.len() < self.info().operand_count() {
             return None;
         }
         let mut plain = self.clone();

@@ -23,6 +23,8 @@ impl Program {
     /// Counts the `r#`, `v#` and `o#` registers the program uses (see [`RegisterCounts`]).
     pub fn register_counts(&self) -> RegisterCounts {
         let mut c = RegisterCounts::default();
+        // (inputs, outputs) counted by the special registers, applied after the clamp.
+        let mut special = (0u32, 0u32);
         let mut grow = |ty: OperandType, n: u32| match ty {
             OperandType::Temp => c.temps = c.temps.max(n),
             OperandType::Input => c.inputs = c.inputs.max(n),
@@ -46,6 +48,15 @@ impl Program {
                 if let Some(r) = first(op) {
                     grow(op.ty, r.saturating_add(1));
                 }
+                // Special registers sit past the limits, each one register.
+                if let Some(r) = op.ty.special_register() {
+                    let n = if op.ty.is_special_input() {
+                        &mut special.0
+                    } else {
+                        &mut special.1
+                    };
+                    *n = (*n).max(r + 1);
+                }
             }
             if inst.opcode == Opcode::DclIndexrange
                 && let (Some(op), Some(count)) = (inst.operands.first(), inst.trailing.first())
@@ -53,23 +64,14 @@ impl Program {
                 grow(op.ty, first(op).unwrap_or(0).saturating_add(*count));
             }
         }
-        let mut counts = RegisterCounts {
+        RegisterCounts {
             temps: c.temps.min(Limit::TempRegisters.value()),
-            inputs: c.inputs.min(Limit::InputRegisters.value()),
-            outputs: c.outputs.min(self.version.stage.output_registers().value()),
-        };
-        // Special registers sit past the limits, each one register.
-        for op in self.instructions.iter().flat_map(|i| &i.operands) {
-            if let Some(r) = op.ty.special_register() {
-                let n = if op.ty.is_special_input() {
-                    &mut counts.inputs
-                } else {
-                    &mut counts.outputs
-                };
-                *n = (*n).max(r + 1);
-            }
+            inputs: c.inputs.min(Limit::InputRegisters.value()).max(special.0),
+            outputs: c
+                .outputs
+                .min(self.version.stage.output_registers().value())
+                .max(special.1),
         }
-        counts
     }
 }
 

@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::decl::SystemValue;
 use crate::ir::{Instruction, Operand, OperandType, Program};
+use crate::limits::Limit;
 use crate::opcodes::{Kind, Num, Opcode};
 
 /// One structure.
@@ -161,11 +162,12 @@ fn closes(op: Opcode) -> bool {
 fn cross_scope(body: &[Instruction]) -> bool {
     let mut depth = 0usize;
     // The nesting depth each temp component was last written at: the translator asks this of
-    // every program, so D3D's 4096 temps sit in a flat table (grown to the registers used), and
+    // every program, so D3D's temps sit in a flat table (grown to the registers used), and
     // any register past that limit (a program built in memory) in a map.
     let mut flat: Vec<Option<usize>> = Vec::new();
     let mut rest: BTreeMap<(u64, usize), usize> = BTreeMap::new();
-    let slot = |(r, c): (u64, usize)| (r < 4096).then(|| r as usize * 4 + c);
+    let limit = u64::from(Limit::TempRegisters.value());
+    let slot = |(r, c): (u64, usize)| (r < limit).then(|| r as usize * 4 + c);
     for inst in body {
         let deeper = |rc| {
             match slot(rc) {

@@ -4,9 +4,9 @@
 //! like with like.
 //!
 //! What is timed, per translator:
-//! - built-in, in process: `translation` (DXBC decoding + WGSL writing), `DXBC decoding` alone,
-//!   `naga validation`
-//!   (parsing and validating that WGSL), and `whole` (both, what `translate` returns);
+//! - built-in, in process: `translation` (DXBC decoding + lowering to naga IR), `DXBC decoding`
+//!   alone, `naga validation` (of that module), `WGSL writing` (naga's back end), and `whole`
+//!   (all of it, what `translate` returns);
 //! - vkd3d-shader, in process: `translation` (DXBC → SPIR-V through libvkd3d-shader), then naga's
 //!   share of the route to WGSL: `naga SPIR-V reading`, `naga validation`, `WGSL writing`, and
 //!   `whole` (all of it);

@@ -309,28 +309,29 @@ pub enum Compare {
     Ulp,
 }
 
-/// A pixel program's special registers by their fxc names, as case files key them: each
-/// stands for the `v#`/`o#` register [`dxbc::OperandType::special_register`] gives it.
-const SPECIAL_KEYS: [(&str, dxbc::OperandType); 3] = [
-    ("vCoverage", dxbc::OperandType::InputCoverageMask),
-    ("oDepth", dxbc::OperandType::OutputDepth),
-    ("oMask", dxbc::OperandType::OutputCoverageMask),
+/// A pixel program's special registers, which case files key by their fxc names
+/// ([`dxbc::OperandType::name`]): each stands for the `v#`/`o#` register
+/// [`dxbc::OperandType::special_register`] gives it.
+const SPECIAL: [dxbc::OperandType; 3] = [
+    dxbc::OperandType::InputCoverageMask,
+    dxbc::OperandType::OutputDepth,
+    dxbc::OperandType::OutputCoverageMask,
 ];
 
 /// The key of register `reg` of the `v` or `o` file (`prefix`): `v3`, or a special register's
 /// fxc name (`vCoverage`, `oDepth`, `oMask`).
 pub fn register_key(prefix: &str, reg: u32) -> String {
-    SPECIAL_KEYS
+    SPECIAL
         .iter()
-        .find(|(name, ty)| name.starts_with(prefix) && ty.special_register() == Some(reg))
-        .map_or_else(|| format!("{prefix}{reg}"), |(name, _)| name.to_string())
+        .find(|ty| ty.name().starts_with(prefix) && ty.special_register() == Some(reg))
+        .map_or_else(|| format!("{prefix}{reg}"), |ty| ty.name().to_string())
 }
 
 /// The register a key of the `prefix` file names: `cb0` → 0, `v3` → 3, `oDepth` → 32.
 pub fn register_of(key: &str, prefix: &str) -> Option<u32> {
-    if let Some((_, ty)) = SPECIAL_KEYS
+    if let Some(ty) = SPECIAL
         .iter()
-        .find(|(name, _)| *name == key && key.starts_with(prefix))
+        .find(|ty| ty.name() == key && key.starts_with(prefix))
     {
         return ty.special_register();
     }

@@ -3,6 +3,7 @@
 
 use dxbc::Program;
 
+use crate::case::register_of;
 use crate::case::{CaseFile, Expect, Input, Run, words};
 use crate::interp::{
     self, Address, Buffer, Format, InterpError, Resources, Sampler, Srv, TexelFormat, Texture2d,
@@ -93,12 +94,6 @@ pub struct Observed {
     pub findings: Vec<interp::Finding>,
 }
 
-/// Parse the register number of an input or expectation key such as `cb0`, `v3`, `u1`,
-/// `oDepth` ([`crate::case::register_of`]).
-fn key_index(key: &str, prefix: &str) -> Option<u32> {
-    crate::case::register_of(key, prefix)
-}
-
 /// The `v#` registers of each invocation.
 pub type InvocationInputs = Vec<Vec<[u32; 4]>>;
 
@@ -107,17 +102,17 @@ pub fn resources(run: &Run) -> Result<(Resources, InvocationInputs), String> {
     let mut res = Resources::default();
     let mut single: Vec<[u32; 4]> = Vec::new();
     for (key, input) in &run.inputs {
-        if let Some(n) = key_index(key, "cb") {
+        if let Some(n) = register_of(key, "cb") {
             let Input::Words(w) = input else {
                 return Err(format!("`{key}` must be a list of words"));
             };
             res.cbs.insert(n, words(w));
-        } else if let Some(n) = key_index(key, "v") {
+        } else if let Some(n) = register_of(key, "v") {
             let Input::Words(w) = input else {
                 return Err(format!("`{key}` must be a list of words"));
             };
             set_register(&mut single, n, &words(w));
-        } else if let Some(n) = key_index(key, "u") {
+        } else if let Some(n) = register_of(key, "u") {
             let Input::Buffer(b) = input else {
                 return Err(format!(
                     "`{key}` must be a buffer (typed UAV textures are not supported)"
@@ -127,7 +122,7 @@ pub fn resources(run: &Run) -> Result<(Resources, InvocationInputs), String> {
                 n,
                 buffer(b.size_bytes, &words(&b.words), b.format.as_deref())?,
             );
-        } else if let Some(n) = key_index(key, "t") {
+        } else if let Some(n) = register_of(key, "t") {
             let srv = match input {
                 Input::Buffer(b) => {
                     Srv::Buffer(buffer(b.size_bytes, &words(&b.words), b.format.as_deref())?)
@@ -138,7 +133,7 @@ pub fn resources(run: &Run) -> Result<(Resources, InvocationInputs), String> {
                 }
             };
             res.srvs.insert(n, srv);
-        } else if let Some(n) = key_index(key, "s") {
+        } else if let Some(n) = register_of(key, "s") {
             let Input::Sampler(s) = input else {
                 return Err(format!("`{key}` must be a sampler"));
             };
@@ -154,7 +149,7 @@ pub fn resources(run: &Run) -> Result<(Resources, InvocationInputs), String> {
             .map(|regs| {
                 let mut v = Vec::new();
                 for (key, w) in regs {
-                    let n = key_index(key, "v")
+                    let n = register_of(key, "v")
                         .ok_or_else(|| format!("invocation input `{key}` is not v#"))?;
                     set_register(&mut v, n, &words(w));
                 }
@@ -389,26 +384,26 @@ pub fn check(run: &Run, obs: &Observed) -> RunOutcome {
                 .then_some(())
                 .ok_or(format!("discarded is {}, expected {want}", obs.discarded)),
             Expect::Words(w) => {
-                let (mut actual, free): (Vec<u32>, Vec<bool>) = if let Some(n) = key_index(key, "o")
-                {
-                    (
-                        obs.outputs
-                            .get(n as usize)
-                            .map(|o| o.to_vec())
-                            .unwrap_or_default(),
-                        obs.free_outputs
-                            .get(n as usize)
-                            .map(|f| f.to_vec())
-                            .unwrap_or_default(),
-                    )
-                } else if let Some(n) = key_index(key, "u") {
-                    (
-                        obs.uavs.get(&n).cloned().unwrap_or_default(),
-                        obs.free_uavs.get(&n).cloned().unwrap_or_default(),
-                    )
-                } else {
-                    return RunOutcome::Failed(format!("unknown expectation `{key}`"));
-                };
+                let (mut actual, free): (Vec<u32>, Vec<bool>) =
+                    if let Some(n) = register_of(key, "o") {
+                        (
+                            obs.outputs
+                                .get(n as usize)
+                                .map(|o| o.to_vec())
+                                .unwrap_or_default(),
+                            obs.free_outputs
+                                .get(n as usize)
+                                .map(|f| f.to_vec())
+                                .unwrap_or_default(),
+                        )
+                    } else if let Some(n) = register_of(key, "u") {
+                        (
+                            obs.uavs.get(&n).cloned().unwrap_or_default(),
+                            obs.free_uavs.get(&n).cloned().unwrap_or_default(),
+                        )
+                    } else {
+                        return RunOutcome::Failed(format!("unknown expectation `{key}`"));
+                    };
                 // A NaN whose payload D3D leaves free matches any expected NaN.
                 for ((a, f), want) in actual.iter_mut().zip(&free).zip(words(&w.words)) {
                     if crate::verdict::nan_payload_free(*a, want, *f) {

@@ -206,9 +206,10 @@ ret
 
 #[test]
 fn gather4_po_offsets_by_the_low_six_bits_of_a_register() {
-    // A 4x1 R32_FLOAT texture (0, 1, 2, 3) gathered at u = 0.25 (between texels 0 and 1), then
-    // offset by x = 0x41 (1 in its low six bits) and by x = 0x3f (−1), wrapping: x and y of
-    // the gather are the footprint's left and right texels of the row below (v wraps to it).
+    // A 5x1 R32_FLOAT texture (0, 1, 2, 3, 4) gathered at u = 0.2 (between texels 0 and 1),
+    // then offset by x = 0x41 (1 in its low six bits) and by x = 0x3f (−1), wrapping: x and y
+    // of the gather are the footprint's left and right texels of the row below (v wraps to
+    // it). Five texels, so that the unmasked offsets (65 and 63) land elsewhere.
     let asm = "ps_5_0
 dcl_sampler s0, mode_default
 dcl_resource_texture2d (float,float,float,float) t0
@@ -223,16 +224,17 @@ ret
 ";
     let runs = format!(
         r#"[{{"id": "a", "inputs": {{
-            "v0": [{quarter}, {half}, "0x0", "0x0"],
-            "t0": {{"texture2d": {{"width": 4, "height": 1, "format": "R32_FLOAT", "mips": [[{zero}, {one}, {two}, {three}]]}}}},
+            "v0": [{fifth}, {half}, "0x0", "0x0"],
+            "t0": {{"texture2d": {{"width": 5, "height": 1, "format": "R32_FLOAT", "mips": [[{zero}, {one}, {two}, {three}, {four}]]}}}},
             "s0": {{"filter": "point", "address": ["wrap", "wrap", "wrap"]}}}},
-            "expect": {{"o0": {{"words": [{one}, {two}, {three}, {zero}], "compare": "bits"}}}}}}]"#,
-        quarter = f(0.25),
+            "expect": {{"o0": {{"words": [{one}, {two}, {four}, {zero}], "compare": "bits"}}}}}}]"#,
+        fifth = f(0.2),
         half = f(0.5),
         zero = f(0.0),
         one = f(1.0),
         two = f(2.0),
-        three = f(3.0)
+        three = f(3.0),
+        four = f(4.0)
     );
     check(asm, &runs);
 }

@@ -218,39 +218,81 @@ pub struct Binding {
     pub texture1d: bool,
 }
 
+/// A builtin as WGSL spells it (`@builtin(sample_index)`), the one vocabulary of manifests
+/// (docs/manifest.md): a translator's manifest names its builtins as its WGSL does, whatever
+/// naga calls them. A builtin WGSL has no name for gets naga's name in snake case.
+pub fn wgsl_builtin(b: &naga::BuiltIn) -> std::borrow::Cow<'static, str> {
+    use naga::BuiltIn;
+    let name = match b {
+        BuiltIn::Position { .. } => "position",
+        BuiltIn::FrontFacing => "front_facing",
+        BuiltIn::VertexIndex => "vertex_index",
+        BuiltIn::InstanceIndex => "instance_index",
+        BuiltIn::SampleIndex => "sample_index",
+        BuiltIn::SampleMask => "sample_mask",
+        BuiltIn::PrimitiveIndex => "primitive_index",
+        BuiltIn::FragDepth => "frag_depth",
+        BuiltIn::ClipDistances => "clip_distances",
+        BuiltIn::GlobalInvocationId => "global_invocation_id",
+        BuiltIn::LocalInvocationId => "local_invocation_id",
+        BuiltIn::LocalInvocationIndex => "local_invocation_index",
+        BuiltIn::WorkGroupId => "workgroup_id",
+        BuiltIn::NumWorkGroups => "num_workgroups",
+        BuiltIn::SubgroupSize => "subgroup_size",
+        BuiltIn::SubgroupInvocationId => "subgroup_invocation_id",
+        other => {
+            let debug = format!("{other:?}");
+            let bare = debug.split([' ', '{']).next().unwrap_or_default();
+            let mut out = String::new();
+            for (i, c) in bare.chars().enumerate() {
+                if c.is_ascii_uppercase() {
+                    if i > 0 {
+                        out.push('_');
+                    }
+                    out.push(c.to_ascii_lowercase());
+                } else {
+                    out.push(c);
+                }
+            }
+            return out.into();
+        }
+    };
+    name.into()
+}
+
 /// A pixel program's special registers, which have no `v#`/`o#` number, as a manifest names
 /// them: the register, its WGSL builtin and type, and its D3D semantic. One table for the
 /// built-in translator's lowering and for the harness's reading of any manifest (the first row
 /// of a builtin is the one it reads back). WGSL has no conservative depth: `oDepthGE` and
 /// `oDepthLE` are plain depth outputs, which keep the value and lose only the promise.
-pub const SPECIAL_BUILTINS: &[(dxbc::OperandType, &str, &str, &str)] = &[
+pub const SPECIAL_BUILTINS: &[(dxbc::OperandType, naga::BuiltIn, &str, &str)] = &[
     (
         dxbc::OperandType::InputCoverageMask,
-        "sample_mask",
+        naga::BuiltIn::SampleMask,
         "u32",
         "SV_Coverage",
     ),
     (
         dxbc::OperandType::OutputDepth,
-        "frag_depth",
+        naga::BuiltIn::FragDepth,
         "f32",
         "SV_Depth",
     ),
     (
         dxbc::OperandType::OutputDepthGreaterEqual,
-        "frag_depth",
+        naga::BuiltIn::FragDepth,
         "f32",
         "SV_DepthGreaterEqual",
     ),
     (
         dxbc::OperandType::OutputDepthLessEqual,
-        "frag_depth",
+        naga::BuiltIn::FragDepth,
         "f32",
         "SV_DepthLessEqual",
     ),
     (
         dxbc::OperandType::OutputCoverageMask,
-        "sample_mask",
+        naga::BuiltIn::SampleMask,
         "u32",
         "SV_Coverage",
     ),

@@ -19,6 +19,14 @@ pub fn enable_capability(name: &str) -> Option<Capabilities> {
         .map(|e| e.capability())
 }
 
+/// [`capabilities`] and those of the `enable` extensions a manifest declares.
+fn granted(enables: &[String]) -> Capabilities {
+    enables
+        .iter()
+        .filter_map(|e| enable_capability(e))
+        .fold(capabilities(), |a, c| a | c)
+}
+
 /// naga refused a module: its text does not parse, it does not validate, or it cannot be
 /// written back as WGSL. Every place dxdiff runs naga reports through this one type, so the
 /// message is naga's own and the byte offset is kept where naga gives one.
@@ -109,11 +117,7 @@ pub fn validate(wgsl: &str) -> Result<naga::Module, NagaError> {
 /// know grants nothing (the WGSL's own `enable` then fails to parse, with naga's message).
 pub fn validate_enabling(wgsl: &str, enables: &[String]) -> Result<naga::Module, NagaError> {
     let module = naga::front::wgsl::parse_str(wgsl).map_err(|e| NagaError::parse(&e, wgsl))?;
-    let granted = enables
-        .iter()
-        .filter_map(|e| enable_capability(e))
-        .fold(capabilities(), |a, c| a | c);
-    Validator::new(ValidationFlags::all(), granted)
+    Validator::new(ValidationFlags::all(), granted(enables))
         .validate(&module)
         .map_err(|e| NagaError::invalid(&e, wgsl))?;
     Ok(module)
@@ -125,11 +129,7 @@ pub fn validate_module(
     module: &naga::Module,
     enables: &[String],
 ) -> Result<naga::valid::ModuleInfo, NagaError> {
-    let granted = enables
-        .iter()
-        .filter_map(|e| enable_capability(e))
-        .fold(capabilities(), |a, c| a | c);
-    Validator::new(ValidationFlags::all(), granted)
+    Validator::new(ValidationFlags::all(), granted(enables))
         .validate(module)
         .map_err(|e| NagaError::Invalid {
             message: e.emit_to_string(""),

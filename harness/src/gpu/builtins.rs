@@ -1,48 +1,7 @@
 //! Builtins at a stage's interface: the one vocabulary of manifests (WGSL's spelling), and the
 //! register each stands for in the interpreter's files.
 
-use naga::BuiltIn;
-
-/// A builtin as WGSL spells it (`@builtin(sample_index)`), the one vocabulary of manifests
-/// (docs/manifest.md): a translator's manifest names its builtins as its WGSL does, whatever
-/// naga calls them. A builtin WGSL has no name for gets naga's name in snake case.
-pub fn wgsl_builtin(b: &BuiltIn) -> String {
-    let name = match b {
-        BuiltIn::Position { .. } => "position",
-        BuiltIn::FrontFacing => "front_facing",
-        BuiltIn::VertexIndex => "vertex_index",
-        BuiltIn::InstanceIndex => "instance_index",
-        BuiltIn::SampleIndex => "sample_index",
-        BuiltIn::SampleMask => "sample_mask",
-        BuiltIn::PrimitiveIndex => "primitive_index",
-        BuiltIn::FragDepth => "frag_depth",
-        BuiltIn::ClipDistances => "clip_distances",
-        BuiltIn::GlobalInvocationId => "global_invocation_id",
-        BuiltIn::LocalInvocationId => "local_invocation_id",
-        BuiltIn::LocalInvocationIndex => "local_invocation_index",
-        BuiltIn::WorkGroupId => "workgroup_id",
-        BuiltIn::NumWorkGroups => "num_workgroups",
-        BuiltIn::SubgroupSize => "subgroup_size",
-        BuiltIn::SubgroupInvocationId => "subgroup_invocation_id",
-        other => {
-            let debug = format!("{other:?}");
-            let bare = debug.split([' ', '{']).next().unwrap_or_default();
-            let mut out = String::new();
-            for (i, c) in bare.chars().enumerate() {
-                if c.is_ascii_uppercase() {
-                    if i > 0 {
-                        out.push('_');
-                    }
-                    out.push(c.to_ascii_lowercase());
-                } else {
-                    out.push(c);
-                }
-            }
-            return out;
-        }
-    };
-    name.to_string()
-}
+pub use translator::manifest::wgsl_builtin;
 
 /// The `v#`/`o#` register an interface stands for: its own, or for a pixel program's special
 /// register (`frag_depth`, `sample_mask`; no `v#`/`o#` number in the manifest) the one the
@@ -52,7 +11,7 @@ pub fn interface_register(i: &translator::manifest::Interface, output: bool) -> 
         let builtin = i.builtin.as_deref()?;
         translator::manifest::SPECIAL_BUILTINS
             .iter()
-            .find(|(ty, b, ..)| *b == builtin && ty.is_special_input() != output)
+            .find(|(ty, b, ..)| wgsl_builtin(b) == builtin && ty.is_special_input() != output)
             .and_then(|(ty, ..)| ty.special_register())
     })
 }
@@ -60,6 +19,7 @@ pub fn interface_register(i: &translator::manifest::Interface, output: bool) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use naga::BuiltIn;
 
     #[test]
     fn builtins_are_named_as_wgsl_spells_them() {

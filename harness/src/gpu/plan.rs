@@ -336,7 +336,7 @@ pub fn plan(
                 let bytes = shape.format.bytes();
                 let words = if bytes < 4 {
                     let (bits, per) = (8 * bytes as u32, 4 / bytes);
-                    let mask = (1u32 << bits) - 1;
+                    let mask = shape.format.word_mask();
                     words
                         .chunks(per)
                         .map(|p| {

@@ -193,7 +193,7 @@ impl WrapError {
 fn binding_name(b: &Option<Binding>) -> String {
     match b {
         Some(Binding::Location { location, .. }) => format!("location {location}"),
-        Some(Binding::BuiltIn(b)) => wgsl_builtin(b),
+        Some(Binding::BuiltIn(b)) => wgsl_builtin(b).into_owned(),
         None => "unbound".into(),
     }
 }

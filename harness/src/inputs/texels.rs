@@ -102,11 +102,9 @@ pub fn words(format: TexelFormat, texels: usize, seed: u64) -> Vec<u32> {
     let mut words = generators::values::sample(seed, texels * format.words());
     // A 1- or 2-byte texel is held in the low bits of its word: the rest is not the
     // texture's.
-    if format.bytes() < 4 {
-        let mask = (1u32 << (8 * format.bytes())) - 1;
-        for w in &mut words {
-            *w &= mask;
-        }
+    let mask = format.word_mask();
+    for w in &mut words {
+        *w &= mask;
     }
     let fields = fields(format);
     for (i, w) in words.iter_mut().enumerate() {

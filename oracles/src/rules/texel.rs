@@ -123,6 +123,15 @@ impl TexelFormat {
         }
     }
 
+    /// The bits of a texel's word that are the texel: all of them, or a narrow format's low
+    /// 8 or 16 (held one to a word, the rest not the texture's).
+    pub fn word_mask(self) -> u32 {
+        match self.bytes() {
+            b @ (1 | 2) => (1u32 << (8 * b)) - 1,
+            _ => u32::MAX,
+        }
+    }
+
     /// Whether it is a depth format: bound as a `texture_depth_*`, read by comparison.
     pub fn depth(self) -> bool {
         self == D16Unorm

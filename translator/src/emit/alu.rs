@@ -75,23 +75,20 @@ impl Ctx<'_> {
         self.b.bin(B::And, b, k)
     }
 
+    /// Source `k` of an instruction's per-component sources, `0u` where it has none (the
+    /// literal is made only then).
+    fn source(&mut self, s: &[H], k: usize) -> H {
+        match s.get(k) {
+            Some(h) => *h,
+            None => self.b.u(0),
+        }
+    }
+
     /// The lowering of a one-result opcode over its sources (already `u32` expressions).
     fn lower(&mut self, op: Opcode, s: &[H]) -> Result<H, Rejection> {
         use Opcode::*;
         let exact = self.exact();
-        let zero_src = |c: &mut Self| c.b.u(0);
-        let a = match s.first() {
-            Some(a) => *a,
-            None => zero_src(self),
-        };
-        let b = match s.get(1) {
-            Some(b) => *b,
-            None => zero_src(self),
-        };
-        let c = match s.get(2) {
-            Some(c) => *c,
-            None => zero_src(self),
-        };
+        let (a, b, c) = (self.source(s, 0), self.source(s, 1), self.source(s, 2));
         Ok(match op {
             Add | Mul | Div => {
                 let sym = match op {
@@ -337,10 +334,7 @@ impl Ctx<'_> {
             Ubfe => self.helper("d3d_ubfe", vec![a, b, c]),
             Ibfe => self.helper("d3d_ibfe", vec![a, b, c]),
             Bfi => {
-                let d = match s.get(3) {
-                    Some(d) => *d,
-                    None => self.b.u(0),
-                };
+                let d = self.source(s, 3);
                 self.helper("d3d_bfi", vec![a, b, c, d])
             }
             Msad => self.helper("d3d_msad", vec![a, b, c]),
@@ -429,11 +423,7 @@ impl Ctx<'_> {
             for (k, op) in inst.operands[2..].iter().enumerate() {
                 s.push(self.src(op, comp, info.num(2 + k))?);
             }
-            let a = s[0];
-            let b = match s.get(1) {
-                Some(b) => *b,
-                None => self.b.u(0),
-            };
+            let (a, b) = (s[0], self.source(&s, 1));
             let (x, y) = match inst.opcode {
                 Sincos => {
                     self.relies(id::BUILTIN_ACCURACY);
@@ -480,10 +470,7 @@ impl Ctx<'_> {
                     (diff, self.bit(borrow))
                 }
                 Swapc => {
-                    let c = match s.get(2) {
-                        Some(c) => *c,
-                        None => self.b.u(0),
-                    };
+                    let c = self.source(&s, 2);
                     let z = self.b.u(0);
                     let cond = self.b.bin(B::NotEqual, a, z);
                     (self.b.select(b, c, cond), self.b.select(c, b, cond))

@@ -270,7 +270,7 @@ impl Body {
 
     /// A call of `function`, returning its result.
     pub fn call(&mut self, function: Handle<Function>, arguments: Vec<H>) -> H {
-        self.flush();
+        // A result expression is never emitted: appending it emits what is pending first.
         let result = self.expr(Expression::CallResult(function));
         self.stmt(Statement::Call {
             function,
@@ -290,7 +290,6 @@ impl Body {
         ty: Handle<Type>,
         comparison: bool,
     ) -> H {
-        self.flush();
         let result = self.expr(Expression::AtomicResult { ty, comparison });
         self.stmt(Statement::Atomic {
             pointer,

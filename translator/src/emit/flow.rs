@@ -191,14 +191,22 @@ pub enum Frame {
 /// The cases of one clause: every label but the last falls through, empty, into the last,
 /// which holds the body.
 fn clause(labels: &[Option<u32>], body: Block, out: &mut Vec<SwitchCase>) {
-    for (k, l) in labels.iter().enumerate() {
-        let last = k + 1 == labels.len();
+    let value = |l: &Option<u32>| l.map_or(SwitchValue::Default, SwitchValue::U32);
+    let Some((last, first)) = labels.split_last() else {
+        return;
+    };
+    for l in first {
         out.push(SwitchCase {
-            value: l.map_or(SwitchValue::Default, SwitchValue::U32),
-            body: if last { body.clone() } else { Block::new() },
-            fall_through: !last,
+            value: value(l),
+            body: Block::new(),
+            fall_through: true,
         });
     }
+    out.push(SwitchCase {
+        value: value(last),
+        body,
+        fall_through: false,
+    });
 }
 
 impl Ctx<'_> {

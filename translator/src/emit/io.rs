@@ -243,21 +243,6 @@ fn location(r: u32, interp: Option<(Interpolation, Option<Sampling>)>, float: bo
     }
 }
 
-/// The naga builtin of a WGSL builtin name the lowering uses.
-fn builtin(name: &str) -> Option<BuiltIn> {
-    Some(match name {
-        "position" => BuiltIn::Position { invariant: false },
-        "front_facing" => BuiltIn::FrontFacing,
-        "frag_depth" => BuiltIn::FragDepth,
-        "sample_mask" => BuiltIn::SampleMask,
-        "sample_index" => BuiltIn::SampleIndex,
-        "primitive_index" => BuiltIn::PrimitiveIndex,
-        "vertex_index" => BuiltIn::VertexIndex,
-        "instance_index" => BuiltIn::InstanceIndex,
-        _ => return None,
-    })
-}
-
 /// The IR type of a WGSL type name the interfaces use.
 fn wgsl_type(c: &mut Ctx<'_>, name: &str) -> Handle<naga::Type> {
     use naga::VectorSize::Quad;
@@ -272,11 +257,12 @@ fn wgsl_type(c: &mut Ctx<'_>, name: &str) -> Handle<naga::Type> {
     }
 }
 
+/// A manifest interface; a builtin is named as WGSL spells it (`manifest::wgsl_builtin`).
 fn iface(
     register: Option<u32>,
     mask: u8,
     location: Option<u32>,
-    builtin: Option<&str>,
+    builtin: Option<BuiltIn>,
     ty: &str,
     semantic: &str,
 ) -> Interface {
@@ -284,7 +270,7 @@ fn iface(
         register,
         mask,
         location,
-        builtin: builtin.map(str::to_string),
+        builtin: builtin.map(|b| crate::manifest::wgsl_builtin(&b).into_owned()),
         wgsl_type: ty.to_string(),
         semantic: semantic.to_string(),
     }
@@ -364,7 +350,6 @@ impl Entry {
     }
 
     fn call(&mut self, run: Handle<Function>) {
-        self.body.flush();
         self.body.stmt(Statement::Call {
             function: run,
             arguments: Vec::new(),
@@ -396,7 +381,7 @@ fn compute(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Rej
             None,
             7,
             None,
-            Some("global_invocation_id"),
+            Some(BuiltIn::GlobalInvocationId),
             "vec3<u32>",
             "SV_DispatchThreadID",
         ),
@@ -404,7 +389,7 @@ fn compute(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Rej
             None,
             7,
             None,
-            Some("workgroup_id"),
+            Some(BuiltIn::WorkGroupId),
             "vec3<u32>",
             "SV_GroupID",
         ),
@@ -412,7 +397,7 @@ fn compute(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Rej
             None,
             7,
             None,
-            Some("local_invocation_id"),
+            Some(BuiltIn::LocalInvocationId),
             "vec3<u32>",
             "SV_GroupThreadID",
         ),
@@ -420,7 +405,7 @@ fn compute(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Rej
             None,
             1,
             None,
-            Some("local_invocation_index"),
+            Some(BuiltIn::LocalInvocationIndex),
             "u32",
             "SV_GroupIndex",
         ),
@@ -455,7 +440,7 @@ fn reject_special(d: &Decl) -> Result<Option<SystemValueName>, Rejection> {
 /// A pixel program's special register in the exact profile: its WGSL builtin, type, and the
 /// semantic the manifest names (`None`: not lowered). Each lives in `v`/`o` at
 /// [`OperandType::special_register`].
-fn pixel_special(ty: OperandType) -> Option<(&'static str, &'static str, &'static str)> {
+fn pixel_special(ty: OperandType) -> Option<(BuiltIn, &'static str, &'static str)> {
     crate::manifest::SPECIAL_BUILTINS
         .iter()
         .find(|(t, ..)| *t == ty)
@@ -468,7 +453,7 @@ fn pixel_special(ty: OperandType) -> Option<(&'static str, &'static str, &'stati
 fn pixel_specials(
     c: &Ctx<'_>,
     decls: &[Decl],
-) -> Result<Vec<(u32, &'static str, &'static str, &'static str)>, Rejection> {
+) -> Result<Vec<(u32, BuiltIn, &'static str, &'static str)>, Rejection> {
     let mut v = Vec::new();
     for d in decls {
         let Role::Special(ty) = d.role else { continue };
@@ -542,16 +527,14 @@ fn pixel(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Rejec
     let mut ins = Vec::new();
     let v = c.g.v;
     let decls_in = declarations(c, false);
-    for (r, name, ty, semantic) in pixel_specials(c, &decls_in)? {
-        let b = builtin(name)
-            .ok_or_else(|| Rejection::new(id::SYSTEM_VALUES, format!("builtin {name}")))?;
+    for (r, b, ty, semantic) in pixel_specials(c, &decls_in)? {
         let t = wgsl_type(c, ty);
         let a = e.arg(format!("special{r}"), t, Binding::BuiltIn(b));
         if let Some(v) = v {
             let p = e.reg(v, r, Some(0));
             e.body.store(p, a);
         }
-        ins.push(iface(None, 1, None, Some(name), ty, semantic));
+        ins.push(iface(None, 1, None, Some(b), ty, semantic));
     }
     let mut seen: BTreeMap<u32, Option<SystemValueName>> = BTreeMap::new();
     for d in decls_in {
@@ -597,7 +580,7 @@ fn pixel(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Rejec
                     Some(r),
                     d.mask,
                     None,
-                    Some("position"),
+                    Some(BuiltIn::Position { invariant: false }),
                     "vec4<f32>",
                     "SV_Position",
                 ));
@@ -615,7 +598,7 @@ fn pixel(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Rejec
                     Some(r),
                     d.mask,
                     None,
-                    Some("front_facing"),
+                    Some(BuiltIn::FrontFacing),
                     "bool",
                     "SV_IsFrontFace",
                 ));
@@ -625,11 +608,11 @@ fn pixel(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Rejec
             Some(SystemValueName::Known(
                 sv @ (SystemValue::SampleIndex | SystemValue::PrimitiveId),
             )) if c.exact() => {
-                let (name, semantic, b) = if sv == SystemValue::SampleIndex {
-                    ("sample_index", "SV_SampleIndex", BuiltIn::SampleIndex)
+                let (semantic, b) = if sv == SystemValue::SampleIndex {
+                    ("SV_SampleIndex", BuiltIn::SampleIndex)
                 } else {
                     c.enables.insert("primitive_index");
-                    ("primitive_index", "SV_PrimitiveID", BuiltIn::PrimitiveIndex)
+                    ("SV_PrimitiveID", BuiltIn::PrimitiveIndex)
                 };
                 let t = build::scalar(&mut c.module, build::U32);
                 let a = e.arg(format!("in{r}"), t, Binding::BuiltIn(b));
@@ -637,7 +620,7 @@ fn pixel(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Rejec
                     let p = e.reg(v, r, Some(comp));
                     e.body.store(p, a);
                 }
-                ins.push(iface(Some(r), d.mask, None, Some(name), "u32", semantic));
+                ins.push(iface(Some(r), d.mask, None, Some(b), "u32", semantic));
             }
             Some(sv) => return Err(unsupported_system_value("pixel input", sv)),
         }
@@ -646,13 +629,11 @@ fn pixel(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Rejec
     let mut fields = Vec::new();
     let mut outs = Vec::new();
     let decls_out = declarations(c, true);
-    for (r, name, ty, semantic) in pixel_specials(c, &decls_out)? {
-        let b = builtin(name)
-            .ok_or_else(|| Rejection::new(id::SYSTEM_VALUES, format!("builtin {name}")))?;
+    for (r, b, ty, semantic) in pixel_specials(c, &decls_out)? {
         let t = wgsl_type(c, ty);
         let value = output_value(c, &mut e, r, true, ty);
         fields.push((format!("special{r}"), t, Binding::BuiltIn(b), value));
-        outs.push(iface(None, 1, None, Some(name), ty, semantic));
+        outs.push(iface(None, 1, None, Some(b), ty, semantic));
     }
     for d in decls_out {
         if matches!(d.role, Role::Special(_)) {
@@ -717,7 +698,7 @@ fn vertex(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Reje
                     Some(r),
                     d.mask,
                     None,
-                    Some("vertex_index"),
+                    Some(BuiltIn::VertexIndex),
                     "u32",
                     "SV_VertexID",
                 ));
@@ -728,7 +709,7 @@ fn vertex(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Reje
                     Some(r),
                     d.mask,
                     None,
-                    Some("instance_index"),
+                    Some(BuiltIn::InstanceIndex),
                     "u32",
                     "SV_InstanceID",
                 ));
@@ -774,7 +755,7 @@ fn vertex(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Reje
                     Some(r),
                     d.mask,
                     None,
-                    Some("position"),
+                    Some(BuiltIn::Position { invariant: false }),
                     "vec4<f32>",
                     "SV_Position",
                 ));

@@ -203,7 +203,6 @@ impl Ctx<'_> {
                 }
                 for (c, v) in vals {
                     let at = self.word(w, c);
-                    self.b.flush();
                     self.b.stmt(Statement::Call {
                         function: store,
                         arguments: vec![at, v],

@@ -379,7 +379,8 @@ fn scan<'a>(
         workgroup: [1, 1, 1],
         used: BTreeSet::new(),
         module: naga::Module::default(),
-        b: Body::new("run"),
+        // About an emit and a store per component written: one allocation for most programs.
+        b: Body::with_capacity("run", program.instructions.len() * 4),
         imported: import::Imported::default(),
         failed: None,
         g: declare::Globals::default(),
@@ -671,8 +672,6 @@ pub fn emit(
     let mut bindings = Vec::new();
     declare::declare(&mut c, &mut bindings);
     c.temp_vars = vec![[None; 4]; c.temps as usize];
-    // About an emit and a store per component written: one allocation for most programs.
-    c.b = Body::with_capacity("run", program.instructions.len() * 4);
     for (i, inst) in program.instructions.iter().enumerate() {
         if inst.info().is_declaration() || inst.opcode == Opcode::Customdata {
             continue;
@@ -683,12 +682,9 @@ pub fn emit(
     if let Some(r) = c.failed.take() {
         return Err(r);
     }
-    let body = std::mem::replace(&mut c.b, Body::new("run")).finish();
+    let body = std::mem::replace(&mut c.b, Body::new("")).finish();
     let run = c.module.functions.append(body, naga::Span::UNDEFINED);
     let manifest_io = io::entry_point(&mut c, run)?;
-    if let Some(r) = c.failed.take() {
-        return Err(r);
-    }
     if c.needs_derivative_opt_out && c.profile == Profile::Contract {
         // What a divergent quad's derivative gives is D3D's undefined result either way
         // (`dxdiff/d3d-undefined`); only the contract profile lists the seed's adaptation.

@@ -4,7 +4,7 @@
 
 use dxbc::opcodes::Num;
 use dxbc::{Index, Modifier, Operand, OperandType};
-use naga::{BinaryOperator, Handle, MathFunction};
+use naga::{BinaryOperator, Expression, Handle, MathFunction, VectorSize};
 
 use super::Ctx;
 use super::build::{self, H};
@@ -225,11 +225,31 @@ impl Ctx<'_> {
 
     /// `vec4<u32>(a, b, c, d)`.
     pub fn compose4(&mut self, parts: [H; 4]) -> H {
-        let ty = self.vec4u();
-        self.b.expr(naga::Expression::Compose {
+        self.compose(build::U32, parts.to_vec())
+    }
+
+    /// `vecN<scalar>(parts...)`.
+    pub fn compose(&mut self, scalar: naga::Scalar, parts: Vec<H>) -> H {
+        let size = match parts.len() {
+            2 => VectorSize::Bi,
+            3 => VectorSize::Tri,
+            _ => VectorSize::Quad,
+        };
+        let ty = build::vector(&mut self.module, size, scalar);
+        self.b.expr(Expression::Compose {
             ty,
-            components: parts.to_vec(),
+            components: parts,
         })
+    }
+
+    /// `vecN<u32>(value)`.
+    pub fn splat(&mut self, n: usize, value: H) -> H {
+        let size = if n == 3 {
+            VectorSize::Tri
+        } else {
+            VectorSize::Bi
+        };
+        self.b.expr(Expression::Splat { size, value })
     }
 
     pub fn vec4u(&mut self) -> Handle<naga::Type> {

@@ -6,7 +6,6 @@ use dxbc::opcodes::Num;
 use dxbc::{Instruction, Opcode, Operand, OperandType, ResinfoReturnType, Stage};
 use naga::{
     BinaryOperator as B, Expression, ImageQuery, MathFunction as M, SampleLevel, ScalarKind as Sk,
-    VectorSize,
 };
 
 use super::build::{self, H};
@@ -41,30 +40,6 @@ impl Ctx<'_> {
 
     fn query(&mut self, image: H, query: ImageQuery) -> H {
         self.b.expr(Expression::ImageQuery { image, query })
-    }
-
-    /// `vecN<scalar>(parts...)`.
-    fn compose(&mut self, scalar: naga::Scalar, parts: Vec<H>) -> H {
-        let size = match parts.len() {
-            2 => VectorSize::Bi,
-            3 => VectorSize::Tri,
-            _ => VectorSize::Quad,
-        };
-        let ty = build::vector(&mut self.module, size, scalar);
-        self.b.expr(Expression::Compose {
-            ty,
-            components: parts,
-        })
-    }
-
-    /// `vecN<u32>(value)`.
-    fn splat(&mut self, n: usize, value: H) -> H {
-        let size = if n == 3 {
-            VectorSize::Tri
-        } else {
-            VectorSize::Bi
-        };
-        self.b.expr(Expression::Splat { size, value })
     }
 
     /// Write a `vec4<u32>` texel through the resource's swizzle.
@@ -566,10 +541,7 @@ impl Ctx<'_> {
                 let xyz = self.compose(build::U32, vec![x, y, z]);
                 let xyz = self.b.convert(Sk::Float, xyz);
                 let one = self.b.fl(1.0);
-                let ones = self.b.expr(Expression::Splat {
-                    size: VectorSize::Tri,
-                    value: one,
-                });
+                let ones = self.splat(3, one);
                 let rcp = self.b.bin(B::Divide, ones, xyz);
                 let nf = self.b.convert(Sk::Float, n);
                 let (rx, ry, rz) = (self.b.at(rcp, 0), self.b.at(rcp, 1), self.b.at(rcp, 2));
