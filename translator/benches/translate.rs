@@ -11,6 +11,11 @@ use std::path::{Path, PathBuf};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use translator::{Profile, lower, translate, validate_module, write};
 
+/// The allocator the `dxdiff` binary uses (harness/src/main.rs), so these figures are the ones
+/// `dxdiff bench` sees.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
