@@ -18,7 +18,7 @@ use naga::{
 /// An expression of the function being built.
 pub type H = Handle<Expression>;
 
-type Fx<K, V> = std::collections::HashMap<K, V, BuildHasherDefault<rustc_hash::FxHasher>>;
+pub type Fx<K, V> = std::collections::HashMap<K, V, BuildHasherDefault<rustc_hash::FxHasher>>;
 
 /// A function under construction: its arenas and the stack of open blocks.
 ///
@@ -34,8 +34,9 @@ pub struct Body {
     /// Where the expressions not yet covered by an `Emit` start.
     pending: Option<usize>,
     literals: Fx<(u8, u32), H>,
-    /// Loads by pointer, since the last statement.
-    loads: Fx<H, H>,
+    /// Loads by pointer, since the last statement: a few at a time, so a list (a statement
+    /// clears it, and clearing a hash table costs its capacity).
+    loads: smallvec::SmallVec<[(H, H); 16]>,
     /// Constant accesses by (base, index), since the last block boundary.
     accesses: Fx<(H, u32), H>,
 }
@@ -66,9 +67,9 @@ impl Body {
             },
             blocks: vec![Block::with_capacity(statements)],
             pending: None,
-            literals: Fx::default(),
-            loads: Fx::default(),
-            accesses: Fx::default(),
+            literals: Fx::with_capacity_and_hasher(64, Default::default()),
+            loads: smallvec::SmallVec::new(),
+            accesses: Fx::with_capacity_and_hasher(64, Default::default()),
         }
     }
 
@@ -241,11 +242,11 @@ impl Body {
 
     /// A load through `pointer`, shared with an earlier one since the last statement.
     pub fn load(&mut self, pointer: H) -> H {
-        if let Some(h) = self.loads.get(&pointer) {
+        if let Some((_, h)) = self.loads.iter().find(|(p, _)| *p == pointer) {
             return *h;
         }
         let h = self.expr(Expression::Load { pointer });
-        self.loads.insert(pointer, h);
+        self.loads.push((pointer, h));
         h
     }
 

@@ -16,7 +16,7 @@ mod memory;
 mod operand;
 mod textures;
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
 use build::{Body, H};
@@ -207,7 +207,7 @@ pub struct Ctx<'a> {
     /// The module's variables, by what they hold.
     pub g: declare::Globals,
     /// Each global's expression in `run`, made once.
-    pub global_exprs: HashMap<Handle<GlobalVariable>, H>,
+    pub global_exprs: build::Fx<Handle<GlobalVariable>, H>,
     /// `r#` components' variables in `run`, made on first use.
     pub temp_vars: Vec<[Option<H>; 4]>,
     /// Open `if`, `loop` and `switch` constructs, innermost last.
@@ -384,7 +384,7 @@ fn scan<'a>(
         imported: import::Imported::default(),
         failed: None,
         g: declare::Globals::default(),
-        global_exprs: HashMap::new(),
+        global_exprs: build::Fx::default(),
         temp_vars: Vec::new(),
         frames: Vec::new(),
         needs_derivative_opt_out: false,
