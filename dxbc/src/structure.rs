@@ -160,6 +160,10 @@ fn closes(op: Opcode) -> bool {
 }
 
 fn cross_scope(body: &[Instruction]) -> bool {
+    // Without a scope, nothing is written deeper than it is read.
+    if !body.iter().any(|i| opens(i.opcode)) {
+        return false;
+    }
     let mut depth = 0usize;
     // The nesting depth each temp component was last written at: the translator asks this of
     // every program, so D3D's temps sit in a flat table (grown to the registers used), and
@@ -222,21 +226,22 @@ fn dead_write(body: &[Instruction]) -> bool {
     false
 }
 
+/// Whether an input or output register is declared more than once (each declaration names
+/// its own components).
 fn packed(body: &[Instruction]) -> bool {
-    let mut masks: BTreeMap<(OperandType, u64), Vec<u8>> = BTreeMap::new();
-    for inst in body.iter().filter(|i| i.info().is_declaration()) {
-        let Some(op) = inst.operands.first() else {
-            continue;
-        };
-        if !matches!(op.ty, OperandType::Input | OperandType::Output) {
-            continue;
-        }
-        let Some(r) = op.indices.first().and_then(|i| i.immediate()) else {
-            continue;
-        };
-        masks.entry((op.ty, r)).or_default().push(op.write_mask());
-    }
-    masks.values().any(|m| m.len() > 1)
+    let mut declared: Vec<(OperandType, u64)> = body
+        .iter()
+        .filter(|i| i.info().is_declaration())
+        .filter_map(|inst| {
+            let op = inst.operands.first()?;
+            if !matches!(op.ty, OperandType::Input | OperandType::Output) {
+                return None;
+            }
+            Some((op.ty, op.indices.first().and_then(|i| i.immediate())?))
+        })
+        .collect();
+    declared.sort_unstable();
+    declared.windows(2).any(|w| w[0] == w[1])
 }
 
 #[cfg(test)]

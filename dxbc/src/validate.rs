@@ -14,7 +14,10 @@
 //! - `t#`, `s#`, `u#` and `g#` declared. SM5.1 binds ranges in register spaces, so there only the
 //!   sizes are checked, not slots.
 
-use std::collections::{HashMap, HashSet};
+/// Declaration sets keyed by register numbers: FxHash, as SipHash cost more than the lookups.
+type Fx = std::hash::BuildHasherDefault<rustc_hash::FxHasher>;
+type HashMap<K, V> = std::collections::HashMap<K, V, Fx>;
+type HashSet<K> = std::collections::HashSet<K, Fx>;
 
 use crate::encode::encode_instruction;
 use crate::error::{DxbcError, Result};
