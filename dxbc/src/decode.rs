@@ -46,7 +46,12 @@ pub fn decode_words(words: &[u32]) -> Result<Program> {
     // fxc's instructions average over four words; one allocation covers most programs.
     let mut instructions = Vec::with_capacity(words.len() / 4);
     while reader.pos < words.len() {
-        instructions.push(decode_instruction(&mut reader)?);
+        // Decoded where it will lie: an instruction is large, and moving a finished one in
+        // cost a copy per instruction.
+        instructions.push(Instruction::new(Opcode::Nop));
+        if let Some(inst) = instructions.last_mut() {
+            decode_instruction_into(&mut reader, inst)?;
+        }
     }
     Ok(Program {
         version,
@@ -134,6 +139,13 @@ impl Reader<'_> {
 }
 
 fn decode_instruction(r: &mut Reader<'_>) -> Result<Instruction> {
+    let mut inst = Instruction::new(Opcode::Nop);
+    decode_instruction_into(r, &mut inst)?;
+    Ok(inst)
+}
+
+/// Decode one instruction into `inst`, a blank one (`Instruction::new`).
+fn decode_instruction_into(r: &mut Reader<'_>, inst: &mut Instruction) -> Result<()> {
     let start = r.pos;
     let all = r.words.len();
     let token = r.next(all, "opcode token")?;
@@ -143,7 +155,8 @@ fn decode_instruction(r: &mut Reader<'_>) -> Result<Instruction> {
         opcode: number,
     })?;
     if opcode == Opcode::Customdata {
-        return decode_custom_data(r, start, token);
+        *inst = decode_custom_data(r, start, token)?;
+        return Ok(());
     }
     let info = opcode.info();
     let mut length = (token >> 24) & 0x7F;
@@ -190,7 +203,7 @@ fn decode_instruction(r: &mut Reader<'_>) -> Result<Instruction> {
             bits: unknown,
         });
     }
-    let mut inst = Instruction::new(opcode);
+    inst.opcode = opcode;
     inst.length_form = length_form;
     let mut rest = controls;
     if ctl.has_value_bits() {
@@ -222,16 +235,18 @@ fn decode_instruction(r: &mut Reader<'_>) -> Result<Instruction> {
         let w = r.next(end, "leading DWORD")?;
         inst.leading.push(w);
     }
-    inst.operands.reserve_exact(info.operand_count());
-    for _ in 0..info.operand_count() {
-        inst.operands
-            .push(Operand::reg(OperandType::Null, Components::Zero, &[]));
-        let k = inst.operands.len() - 1;
-        decode_operand_into(r, end, 0, &mut inst.operands[k])?;
+    // Blank operands made in place, then decoded where they lie: an operand is large, and
+    // building one elsewhere to move it in cost a copy per operand.
+    let n = info.operand_count();
+    inst.operands.reserve_exact(n);
+    inst.operands
+        .resize_with(n, || Operand::reg(OperandType::Null, Components::Zero, &[]));
+    for op in inst.operands.iter_mut() {
+        decode_operand_into(r, end, 0, op)?;
     }
     inst.trailing.extend_from_slice(&r.words[r.pos..end]);
     r.pos = end;
-    Ok(inst)
+    Ok(())
 }
 
 fn decode_custom_data(r: &mut Reader<'_>, start: usize, token: u32) -> Result<Instruction> {
