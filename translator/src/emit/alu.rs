@@ -9,7 +9,7 @@ use naga::{BinaryOperator as B, MathFunction as M, ScalarKind as Sk};
 use super::Ctx;
 use super::build::{self, H};
 use super::flow::Structure;
-use super::operand::write_mask;
+use super::operand::{Values, write_mask};
 use crate::Rejection;
 use crate::names as id;
 
@@ -357,8 +357,8 @@ impl Ctx<'_> {
         let info = inst.info();
         let dst = &inst.operands[0];
         let m = write_mask(dst);
-        let mut values = Vec::with_capacity(4);
-        let mut srcs = Vec::with_capacity(4);
+        let mut values = Values::new();
+        let mut srcs: smallvec::SmallVec<[H; 4]> = smallvec::SmallVec::new();
         for comp in 0..4 {
             if m & (1 << comp) == 0 {
                 continue;
@@ -380,7 +380,7 @@ impl Ctx<'_> {
     fn mov(&mut self, inst: &Instruction) -> Result<(), Rejection> {
         let (dst, src) = (&inst.operands[0], &inst.operands[1]);
         let m = write_mask(dst);
-        let mut values = Vec::with_capacity(4);
+        let mut values = Values::new();
         for comp in 0..4 {
             if m & (1 << comp) == 0 {
                 continue;
@@ -583,7 +583,7 @@ impl Ctx<'_> {
         };
         let (dst, src) = (&inst.operands[0], &inst.operands[1]);
         let m = write_mask(dst);
-        let mut values = Vec::with_capacity(4);
+        let mut values = Values::new();
         for comp in 0..4 {
             if m & (1 << comp) == 0 {
                 continue;

@@ -24,8 +24,9 @@ pub type Fx<K, V> = std::collections::HashMap<K, V, BuildHasherDefault<rustc_has
 ///
 /// Expressions are shared where naga's rules allow, which keeps modules small for the
 /// validator and the writer: a literal is made once per function (it is valid everywhere),
-/// and a load or an access of a register is reused until the next statement or block
-/// boundary (a store may change what a load reads; an expression emitted in a block is not
+/// a load of a register is reused until the next statement (a store may change what it
+/// reads), and an access, or a load of a register nothing writes (a constant buffer, an
+/// input), until the next block boundary (an expression emitted in a block is not
 /// visible outside it).
 #[derive(Debug)]
 pub struct Body {
@@ -39,6 +40,9 @@ pub struct Body {
     loads: smallvec::SmallVec<[(H, H); 16]>,
     /// Constant accesses by (base, index), since the last block boundary.
     accesses: Fx<(H, u32), H>,
+    /// Loads of registers no statement of the function writes (constant buffers, inputs), since
+    /// the last block boundary.
+    invariant: Fx<H, H>,
 }
 
 /// Expressions that are never emitted: valid from the function's start, or produced by a
@@ -67,9 +71,10 @@ impl Body {
             },
             blocks: vec![Block::with_capacity(statements)],
             pending: None,
-            literals: Fx::with_capacity_and_hasher(64, Default::default()),
+            literals: Fx::with_capacity_and_hasher(16, Default::default()),
             loads: smallvec::SmallVec::new(),
-            accesses: Fx::with_capacity_and_hasher(64, Default::default()),
+            accesses: Fx::with_capacity_and_hasher(16, Default::default()),
+            invariant: Fx::default(),
         }
     }
 
@@ -115,6 +120,7 @@ impl Body {
         self.flush();
         self.loads.clear();
         self.accesses.clear();
+        self.invariant.clear();
     }
 
     /// Open a nested block (an `if` arm, a loop body, a case).
@@ -250,6 +256,18 @@ impl Body {
         h
     }
 
+    /// A load through a pointer no statement of the function writes through (a
+    /// `var<uniform>`, an input register): shared until the next block boundary, as its value
+    /// cannot change in between.
+    pub fn load_invariant(&mut self, pointer: H) -> H {
+        if let Some(h) = self.invariant.get(&pointer) {
+            return *h;
+        }
+        let h = self.expr(Expression::Load { pointer });
+        self.invariant.insert(pointer, h);
+        h
+    }
+
     pub fn store(&mut self, pointer: H, value: H) {
         self.stmt(Statement::Store { pointer, value });
     }
@@ -382,13 +400,30 @@ mod tests {
     use super::*;
 
     /// The sharing rules hold and the function validates: a literal is shared everywhere, a
-    /// load is shared until a statement, and nothing emitted in a block is reused outside it.
+    /// load is shared until a statement, an invariant load until a block boundary, and nothing
+    /// emitted in a block is reused outside it.
     #[test]
     fn shared_expressions_respect_statements_and_blocks() {
         let mut module = Module::default();
         let u = scalar(&mut module, U32);
+        let k = module.global_variables.append(
+            naga::GlobalVariable {
+                name: Some("k".into()),
+                space: naga::AddressSpace::Uniform,
+                binding: Some(naga::ResourceBinding {
+                    group: 0,
+                    binding: 0,
+                }),
+                ty: u,
+                init: None,
+                memory_decorations: naga::MemoryDecorations::empty(),
+            },
+            Span::UNDEFINED,
+        );
         let mut b = Body::new("f");
         let x = b.local("x".into(), u, None);
+        let kp = b.expr(Expression::GlobalVariable(k));
+        let constant = b.load_invariant(kp);
         let one = b.u(1);
         assert_eq!(b.u(1), one, "a literal is made once");
         let first = b.load(x);
@@ -397,6 +432,11 @@ mod tests {
         b.store(x, sum);
         let second = b.load(x);
         assert_ne!(second, first, "a store makes the next load a new one");
+        assert_eq!(
+            b.load_invariant(kp),
+            constant,
+            "an invariant load outlives statements"
+        );
         let cond = b.bin(BinaryOperator::Equal, second, one);
         let mut inner = None;
         b.when(cond, |b| {
@@ -406,6 +446,11 @@ mod tests {
                 "a block does not reuse its parent's pending load"
             );
             inner = Some(v);
+            assert_ne!(
+                b.load_invariant(kp),
+                constant,
+                "a block does not reuse its parent's constant load"
+            );
             b.store(x, v);
         });
         let after = b.load(x);

@@ -13,14 +13,30 @@ use naga::{
 use super::build::{self, Body, H};
 use super::memory::Mem;
 use super::{Ctx, Shape, View, binding};
+use crate::Rejection;
 use crate::manifest::{Binding, BindingKind as Kind, BindingLayout as Layout};
+use crate::names as id;
 
-/// A buffer's variable and its guarded accessors `NAME_load(word)`, `NAME_store(word, value)`.
-#[derive(Debug, Clone, Copy)]
+/// A buffer's variable and its guarded accessors `NAME_load(word)` and `NAME_store(word,
+/// value)`, each made when the program first needs it: an accessor nothing calls would cost
+/// the lowering, naga's validation and the writer for no use.
+#[derive(Debug, Clone)]
 pub struct Buffer {
     pub var: Handle<GlobalVariable>,
-    pub load: Handle<Function>,
-    pub store: Option<Handle<Function>>,
+    name: String,
+    len: Len,
+    writable: bool,
+    load: Option<Handle<Function>>,
+    store: Option<Handle<Function>>,
+}
+
+/// A constant buffer's variable, its declared row count, and its guarded row read
+/// `cb#_at(i)` once a relative index needs it.
+#[derive(Debug, Clone, Copy)]
+pub struct ConstantBuffer {
+    pub var: Handle<GlobalVariable>,
+    pub rows: u32,
+    at: Option<Handle<Function>>,
 }
 
 /// The module's variables and generated functions, by what they hold.
@@ -33,8 +49,7 @@ pub struct Globals {
     pub group_id: Option<Handle<GlobalVariable>>,
     pub thread_in_group: Option<Handle<GlobalVariable>>,
     pub thread_index: Option<Handle<GlobalVariable>>,
-    /// `cb#` and its guarded row read `cb#_at(i)`.
-    pub cb: BTreeMap<u32, (Handle<GlobalVariable>, Handle<Function>)>,
+    pub cb: BTreeMap<u32, ConstantBuffer>,
     pub icb_at: Option<Handle<Function>>,
     pub(super) buffers: BTreeMap<Mem, Buffer>,
     pub textures: BTreeMap<u32, Handle<GlobalVariable>>,
@@ -110,61 +125,160 @@ enum Len {
     Fixed(u32),
 }
 
-/// `NAME_load(word)` and `NAME_store(word, value)`, guarded by the word count.
-fn accessors(
-    module: &mut naga::Module,
-    var: Handle<GlobalVariable>,
-    name: &str,
-    len: Len,
-    writable: bool,
-) -> Buffer {
+/// `w < words`: whether word `w` is inside the buffer.
+fn in_bounds(b: &mut Body, var: Handle<GlobalVariable>, len: Len, w: H) -> H {
+    let n = match len {
+        Len::Runtime => {
+            let g = b.expr(Expression::GlobalVariable(var));
+            b.expr(Expression::ArrayLength(g))
+        }
+        Len::Fixed(n) => b.u(n),
+    };
+    b.bin(BinaryOperator::Less, w, n)
+}
+
+/// A pointer to word `w` of the buffer.
+fn word(b: &mut Body, var: Handle<GlobalVariable>, w: H) -> H {
+    let g = b.expr(Expression::GlobalVariable(var));
+    b.access(g, w)
+}
+
+/// `NAME_load(word)`: the word, or 0 past the end.
+fn load_fn(module: &mut naga::Module, buf: &Buffer) -> Handle<Function> {
     let u = build::scalar(module, build::U32);
-    let bound = |b: &mut Body, w: H| {
-        let n = match len {
-            Len::Runtime => {
-                let g = b.expr(Expression::GlobalVariable(var));
-                b.expr(Expression::ArrayLength(g))
-            }
-            Len::Fixed(n) => b.u(n),
-        };
-        b.bin(BinaryOperator::Less, w, n)
-    };
-    let element = |b: &mut Body, w: H| {
-        let g = b.expr(Expression::GlobalVariable(var));
-        b.access(g, w)
-    };
-    let load = function(
+    let (var, len) = (buf.var, buf.len);
+    function(
         module,
-        format!("{name}_load"),
+        format!("{}_load", buf.name),
         &["w"],
         Some(u),
         |_, b, a| {
-            let ok = bound(b, a[0]);
+            let ok = in_bounds(b, var, len, a[0]);
             let z = b.u(0);
             // An atomic word reads through `atomicLoad`, which is a load of its pointer.
             let read = |b: &mut Body| {
-                let p = element(b, a[0]);
+                let p = word(b, var, a[0]);
                 b.load(p)
             };
             read_or(b, ok, read, z);
         },
-    );
-    let store = writable.then(|| {
-        function(
-            module,
-            format!("{name}_store"),
-            &["w", "value"],
-            None,
-            |_, b, a| {
-                let ok = bound(b, a[0]);
-                b.when(ok, |b| {
-                    let p = element(b, a[0]);
-                    b.store(p, a[1]);
-                });
-            },
-        )
-    });
-    Buffer { var, load, store }
+    )
+}
+
+/// `NAME_store(word, value)`: the store, dropped past the end.
+fn store_fn(module: &mut naga::Module, buf: &Buffer) -> Handle<Function> {
+    let (var, len) = (buf.var, buf.len);
+    function(
+        module,
+        format!("{}_store", buf.name),
+        &["w", "value"],
+        None,
+        |_, b, a| {
+            let ok = in_bounds(b, var, len, a[0]);
+            b.when(ok, |b| {
+                let p = word(b, var, a[0]);
+                b.store(p, a[1]);
+            });
+        },
+    )
+}
+
+/// `cb#_at(i)`: row `i`, or zeros past the declared size (FS §7.5).
+fn cb_at_fn(module: &mut naga::Module, slot: u32, cb: ConstantBuffer) -> Handle<Function> {
+    let v4 = build::vector(module, naga::VectorSize::Quad, build::U32);
+    let unguarded = crate::planted(crate::PlantedBug::CbIndexUnguarded);
+    function(
+        module,
+        format!("cb{slot}_at"),
+        &["i"],
+        Some(v4),
+        |_, b, a| {
+            let ok = if unguarded {
+                b.bool(true)
+            } else {
+                let n = b.u(cb.rows);
+                b.bin(BinaryOperator::Less, a[0], n)
+            };
+            let z = b.expr(Expression::ZeroValue(v4));
+            read_or(
+                b,
+                ok,
+                |b| {
+                    let gv = b.expr(Expression::GlobalVariable(cb.var));
+                    let rows = b.at(gv, 0);
+                    let p = b.access(rows, a[0]);
+                    b.load(p)
+                },
+                z,
+            );
+        },
+    )
+}
+
+impl Ctx<'_> {
+    /// The buffer behind `m`.
+    pub(super) fn buffer(&self, m: Mem) -> Result<&Buffer, Rejection> {
+        self.g
+            .buffers
+            .get(&m)
+            .ok_or_else(|| Rejection::new(id::UNSUPPORTED, "a texture read as a buffer"))
+    }
+
+    /// `NAME_load` of the buffer behind `m`, made on first use.
+    pub(super) fn buffer_load(&mut self, m: Mem) -> Result<Handle<Function>, Rejection> {
+        let buf = self.buffer(m)?;
+        if let Some(f) = buf.load {
+            return Ok(f);
+        }
+        let buf = buf.clone();
+        let f = load_fn(&mut self.module, &buf);
+        if let Some(b) = self.g.buffers.get_mut(&m) {
+            b.load = Some(f);
+        }
+        Ok(f)
+    }
+
+    /// `NAME_store` of the buffer behind `m`, made on first use; a read-only view has none.
+    pub(super) fn buffer_store(&mut self, m: Mem) -> Result<Handle<Function>, Rejection> {
+        let buf = self.buffer(m)?;
+        if let Some(f) = buf.store {
+            return Ok(f);
+        }
+        if !buf.writable {
+            return Err(Rejection::new(id::UNSUPPORTED, "store to a read-only view"));
+        }
+        let buf = buf.clone();
+        let f = store_fn(&mut self.module, &buf);
+        if let Some(b) = self.g.buffers.get_mut(&m) {
+            b.store = Some(f);
+        }
+        Ok(f)
+    }
+
+    /// `cb#_at` of a declared constant buffer, made on first use.
+    pub fn cb_at(&mut self, slot: u32) -> Option<Handle<Function>> {
+        let cb = *self.g.cb.get(&slot)?;
+        if let Some(f) = cb.at {
+            return Some(f);
+        }
+        let f = cb_at_fn(&mut self.module, slot, cb);
+        if let Some(c) = self.g.cb.get_mut(&slot) {
+            c.at = Some(f);
+        }
+        Some(f)
+    }
+}
+
+/// A buffer whose accessors are not made yet.
+fn buffer(var: Handle<GlobalVariable>, name: String, len: Len, writable: bool) -> Buffer {
+    Buffer {
+        var,
+        name,
+        len,
+        writable,
+        load: None,
+        store: None,
+    }
 }
 
 /// The IR type of a texture or sampler binding.
@@ -212,9 +326,16 @@ pub fn declare(c: &mut Ctx<'_>, bindings: &mut Vec<Binding>) {
     };
     let u = build::scalar(&mut c.module, build::U32);
     let v4 = build::vector(&mut c.module, naga::VectorSize::Quad, build::U32);
-    let words = build::runtime_array(&mut c.module, u, 4);
-    let atomic_u = build::ty(&mut c.module, TypeInner::Atomic(build::U32));
-    let atomic_words = build::runtime_array(&mut c.module, atomic_u, 4);
+    // Buffer types are made where a buffer needs them: a type nothing uses costs validation.
+    let words = |m: &mut naga::Module| {
+        let u = build::scalar(m, build::U32);
+        build::runtime_array(m, u, 4)
+    };
+    let atomic_u = |m: &mut naga::Module| build::ty(m, TypeInner::Atomic(build::U32));
+    let atomic_words = |m: &mut naga::Module| {
+        let a = atomic_u(m);
+        build::runtime_array(m, a, 4)
+    };
     let cbs: Vec<(u32, u32)> = c.cbs.iter().map(|(k, v)| (*k, *v)).collect();
     for (slot, size) in cbs {
         let b = take();
@@ -231,35 +352,14 @@ pub fn declare(c: &mut Ctx<'_>, bindings: &mut Vec<Binding>) {
             Some(b),
             st,
         );
-        // Reads past the declared size give 0 (FS §7.5).
-        let unguarded = crate::planted(crate::PlantedBug::CbIndexUnguarded);
-        let at = function(
-            &mut c.module,
-            format!("cb{slot}_at"),
-            &["i"],
-            Some(v4),
-            |_, b, a| {
-                let ok = if unguarded {
-                    b.bool(true)
-                } else {
-                    let n = b.u(size);
-                    b.bin(BinaryOperator::Less, a[0], n)
-                };
-                let z = b.expr(Expression::ZeroValue(v4));
-                read_or(
-                    b,
-                    ok,
-                    |b| {
-                        let gv = b.expr(Expression::GlobalVariable(g));
-                        let rows = b.at(gv, 0);
-                        let p = b.access(rows, a[0]);
-                        b.load(p)
-                    },
-                    z,
-                );
+        c.g.cb.insert(
+            slot,
+            ConstantBuffer {
+                var: g,
+                rows: size,
+                at: None,
             },
         );
-        c.g.cb.insert(slot, (g, at));
         let mut rec = binding(Kind::Cbuffer, slot, b, Layout::UniformVec4Array);
         rec.size_bytes = Some(size * 16);
         bindings.push(rec);
@@ -352,6 +452,7 @@ pub fn declare(c: &mut Ctx<'_>, bindings: &mut Vec<Binding>) {
                 bindings.push(rec);
             }
             _ => {
+                let ty = words(&mut c.module);
                 let g = var(
                     &mut c.module,
                     format!("t{slot}"),
@@ -359,10 +460,12 @@ pub fn declare(c: &mut Ctx<'_>, bindings: &mut Vec<Binding>) {
                         access: naga::StorageAccess::LOAD,
                     },
                     Some(b),
-                    words,
+                    ty,
                 );
-                let buf = accessors(&mut c.module, g, &format!("t{slot}"), Len::Runtime, false);
-                c.g.buffers.insert(Mem::Srv(slot), buf);
+                c.g.buffers.insert(
+                    Mem::Srv(slot),
+                    buffer(g, format!("t{slot}"), Len::Runtime, false),
+                );
                 let mut rec = binding(Kind::Srv, slot, b, Layout::StorageU32Array);
                 if let View::Structured(stride) = view {
                     rec.stride = Some(stride);
@@ -396,6 +499,11 @@ pub fn declare(c: &mut Ctx<'_>, bindings: &mut Vec<Binding>) {
     for (slot, view) in uavs {
         let b = take();
         let atomic = c.atomic_uavs.contains(&slot);
+        let ty = if atomic {
+            atomic_words(&mut c.module)
+        } else {
+            words(&mut c.module)
+        };
         let g = var(
             &mut c.module,
             format!("u{slot}"),
@@ -403,10 +511,12 @@ pub fn declare(c: &mut Ctx<'_>, bindings: &mut Vec<Binding>) {
                 access: naga::StorageAccess::LOAD | naga::StorageAccess::STORE,
             },
             Some(b),
-            if atomic { atomic_words } else { words },
+            ty,
         );
-        let buf = accessors(&mut c.module, g, &format!("u{slot}"), Len::Runtime, true);
-        c.g.buffers.insert(Mem::Uav(slot), buf);
+        c.g.buffers.insert(
+            Mem::Uav(slot),
+            buffer(g, format!("u{slot}"), Len::Runtime, true),
+        );
         let mut rec = binding(
             Kind::Uav,
             slot,
@@ -426,7 +536,8 @@ pub fn declare(c: &mut Ctx<'_>, bindings: &mut Vec<Binding>) {
     for (slot, n) in tgsm {
         let atomic = c.atomic_tgsm.contains(&slot);
         let n = n.max(1);
-        let arr = build::array(&mut c.module, if atomic { atomic_u } else { u }, n, 4);
+        let word = if atomic { atomic_u(&mut c.module) } else { u };
+        let arr = build::array(&mut c.module, word, n, 4);
         let g = var(
             &mut c.module,
             format!("g{slot}"),
@@ -434,8 +545,10 @@ pub fn declare(c: &mut Ctx<'_>, bindings: &mut Vec<Binding>) {
             None,
             arr,
         );
-        let buf = accessors(&mut c.module, g, &format!("g{slot}"), Len::Fixed(n), true);
-        c.g.buffers.insert(Mem::Tgsm(slot), buf);
+        c.g.buffers.insert(
+            Mem::Tgsm(slot),
+            buffer(g, format!("g{slot}"), Len::Fixed(n), true),
+        );
     }
     let private = |c: &mut Ctx<'_>, name: String, n: u32| {
         let arr = build::array(&mut c.module, v4, n.max(1), 16);

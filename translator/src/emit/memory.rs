@@ -7,7 +7,6 @@ use dxbc::{Instruction, Opcode, Operand, OperandType};
 use naga::{BinaryOperator, Block, Expression, Statement};
 
 use super::build::{self, H};
-use super::declare::Buffer;
 use super::operand::{swizzled, write_mask};
 use super::{Ctx, View};
 use crate::Rejection;
@@ -54,14 +53,6 @@ impl Ctx<'_> {
                 _ => View::Raw,
             },
         }
-    }
-
-    fn buffer(&self, m: Mem) -> Result<Buffer, Rejection> {
-        self.g
-            .buffers
-            .get(&m)
-            .copied()
-            .ok_or_else(|| Rejection::new(id::UNSUPPORTED, "a texture read as a buffer"))
     }
 
     /// Words in a buffer, as a `u32` expression.
@@ -153,9 +144,9 @@ impl Ctx<'_> {
                     None
                 };
                 let (w, ok) = self.address(m, a0, a1)?;
-                let load = self.buffer(m)?.load;
+                let load = self.buffer_load(m)?;
                 let dst = &ops[0];
-                let mut values = Vec::with_capacity(4);
+                let mut values = super::operand::Values::new();
                 for c in (0..4).filter(|c| write_mask(dst) & (1 << c) != 0) {
                     let at = self.word(w, swizzled(res, c));
                     let v = self.b.call(load, vec![at]);
@@ -194,10 +185,7 @@ impl Ctx<'_> {
                     }
                 }
                 let (w, ok) = self.address(m, a0, a1)?;
-                let store = self
-                    .buffer(m)?
-                    .store
-                    .ok_or_else(|| Rejection::new(id::UNSUPPORTED, "store to a read-only view"))?;
+                let store = self.buffer_store(m)?;
                 if ok.is_some() {
                     self.b.open();
                 }
@@ -278,10 +266,7 @@ impl Ctx<'_> {
             let m = self.mem(&ops[0])?;
             let e = self.src(&ops[1], 0, Num::Uint)?;
             let v = self.src(&ops[2], 0, Num::Typeless)?;
-            let store = self
-                .buffer(m)?
-                .store
-                .ok_or_else(|| Rejection::new(id::UNSUPPORTED, "store to a read-only view"))?;
+            let store = self.buffer_store(m)?;
             self.b.stmt(Statement::Call {
                 function: store,
                 arguments: vec![e, v],
@@ -291,7 +276,7 @@ impl Ctx<'_> {
         }
         let m = self.mem(&ops[2])?;
         let e = self.src(&ops[1], 0, Num::Uint)?;
-        let load = self.buffer(m)?.load;
+        let load = self.buffer_load(m)?;
         let x = self.b.call(load, vec![e]);
         let z = self.b.u(0);
         let one = self.b.u(1);

@@ -196,6 +196,11 @@ pub struct Ctx<'a> {
     pub workgroup: [u32; 3],
     /// The catalog ids this translation relied on.
     pub used: BTreeSet<&'static str>,
+    /// Entries `relies` has recorded, as pointers (see there).
+    used_seen: smallvec::SmallVec<[&'static str; 8]>,
+    /// Whether any instruction writes an input register. D3D's validator refuses that, but a
+    /// hand-made program may do it; otherwise `run` reads its inputs as invariant registers.
+    pub inputs_written: bool,
     /// The module being built: declarations first, then `run`, then the entry point.
     pub module: naga::Module,
     /// The body function `run` under construction.
@@ -222,6 +227,14 @@ pub struct Ctx<'a> {
 impl Ctx<'_> {
     /// Record that the translation relies on catalog entry `id`.
     pub fn relies(&mut self, entry: &'static str) {
+        // Asked once per operation, of a few entries: a pointer comparison with those already
+        // recorded settles most calls without comparing strings.
+        if self.used_seen.iter().any(|seen| std::ptr::eq(*seen, entry)) {
+            return;
+        }
+        if self.used_seen.len() < self.used_seen.inline_size() {
+            self.used_seen.push(entry);
+        }
         self.used.insert(entry);
         // An approximate builtin's allowed error can be amplified without bound by a later add
         // that cancels, so relying on builtin accuracy relies on that entry too.
@@ -365,6 +378,13 @@ fn scan<'a>(
         uavs: BTreeMap::new(),
         samplers: BTreeSet::new(),
         comparison_samplers: BTreeSet::new(),
+        inputs_written: program.instructions.iter().any(|i| {
+            !i.info().is_declaration()
+                && i.operands
+                    .iter()
+                    .take(usize::from(i.info().dst))
+                    .any(|o| o.ty == OperandType::Input)
+        }),
         depth_textures: program
             .instructions
             .iter()
@@ -378,6 +398,7 @@ fn scan<'a>(
         atomic_tgsm: BTreeSet::new(),
         workgroup: [1, 1, 1],
         used: BTreeSet::new(),
+        used_seen: smallvec::SmallVec::new(),
         module: naga::Module::default(),
         // About an emit and a store per component written: one allocation for most programs.
         b: Body::with_capacity("run", program.instructions.len() * 4),

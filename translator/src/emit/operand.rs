@@ -13,6 +13,9 @@ use crate::names as id;
 
 pub const XYZW: [char; 4] = ['x', 'y', 'z', 'w'];
 
+/// Per-component values for a destination: (component, value), at most four, on the stack.
+pub type Values = smallvec::SmallVec<[(usize, H); 4]>;
+
 /// Which source component feeds destination component `comp`.
 pub fn swizzled(op: &Operand, comp: usize) -> usize {
     if crate::planted(crate::PlantedBug::ReplicateSwizzleIgnored)
@@ -34,11 +37,13 @@ fn unsupported(what: String) -> Rejection {
     Rejection::new(id::UNSUPPORTED, what)
 }
 
-/// A register as the lowering reads it: a pointer to its `vec4<u32>`, or a `vec4<u32>` value
-/// (a thread id, a guarded constant-buffer row, zeros).
+/// A register as the lowering reads it: a pointer to its `vec4<u32>`, a pointer to one that no
+/// statement of `run` writes (a constant-buffer row, an input of a program that writes none),
+/// or a `vec4<u32>` value (a thread id, a guarded constant-buffer row, zeros).
 #[derive(Debug, Clone, Copy)]
 pub enum Reg {
     Ptr(H),
+    Invariant(H),
     Val(H),
 }
 
@@ -102,7 +107,12 @@ impl Ctx<'_> {
                     (self.g.o, self.outputs)
                 };
                 let g = g.ok_or_else(|| unsupported("no register file".into()))?;
-                Reg::Ptr(self.element(g, &op.indices[0], n)?)
+                let p = self.element(g, &op.indices[0], n)?;
+                if op.ty == OperandType::Input && !self.inputs_written {
+                    Reg::Invariant(p)
+                } else {
+                    Reg::Ptr(p)
+                }
             }
             OperandType::IndexableTemp => {
                 let x = imm_index(0).ok_or_else(|| unsupported("relative x# array".into()))?;
@@ -138,20 +148,24 @@ impl Ctx<'_> {
                     .indices
                     .get(1)
                     .ok_or_else(|| unsupported("cb# without register".into()))?;
-                let (g, at) = *self
+                let g = self
                     .g
                     .cb
                     .get(&slot)
-                    .ok_or_else(|| unsupported(format!("undeclared cb{slot}")))?;
+                    .ok_or_else(|| unsupported(format!("undeclared cb{slot}")))?
+                    .var;
                 match idx {
                     Index::Imm32(r) if *r < size => {
                         let base = self.global(g);
                         let rows = self.b.at(base, 0);
-                        Reg::Ptr(self.b.at(rows, *r))
+                        Reg::Invariant(self.b.at(rows, *r))
                     }
                     Index::Imm32(_) => Reg::Val(self.zero_vec4()),
                     _ => {
                         let i = self.index(idx)?;
+                        let at = self
+                            .cb_at(slot)
+                            .ok_or_else(|| unsupported(format!("undeclared cb{slot}")))?;
                         Reg::Val(self.b.call(at, vec![i]))
                     }
                 }
@@ -266,6 +280,10 @@ impl Ctx<'_> {
             Reg::Ptr(p) => {
                 let q = self.b.at(p, c as u32);
                 self.b.load(q)
+            }
+            Reg::Invariant(p) => {
+                let q = self.b.at(p, c as u32);
+                self.b.load_invariant(q)
             }
             Reg::Val(v) => self.b.at(v, c as u32),
         }
@@ -382,14 +400,14 @@ impl Ctx<'_> {
     fn dst_in_register(&mut self, op: &Operand, comp: usize) -> Result<H, Rejection> {
         match self.register(op)? {
             Reg::Ptr(p) => Ok(self.b.at(p, comp as u32)),
-            Reg::Val(_) => Err(unsupported(format!("writing {:?}", op.ty))),
+            Reg::Invariant(_) | Reg::Val(_) => Err(unsupported(format!("writing {:?}", op.ty))),
         }
     }
 
     /// Assign per-component values to a destination: every value is evaluated before the
     /// first store (the destination may also be a source).
     pub fn assign(&mut self, op: &Operand, values: &[(usize, H)]) -> Result<(), Rejection> {
-        let mut writes = Vec::with_capacity(values.len());
+        let mut writes: smallvec::SmallVec<[(H, H); 4]> = smallvec::SmallVec::new();
         for &(comp, value) in values {
             if let Some(p) = self.dst(op, comp)? {
                 writes.push((p, value));

@@ -16,19 +16,11 @@ var<uniform> cb0_: Cb0_;
 var<private> v: array<vec4<u32>, 1>;
 var<private> o: array<vec4<u32>, 1>;
 
-fn cb0_at(i: u32) -> vec4<u32> {
-    if (i < 1u) {
-        let _e7 = cb0_.v[i];
-        return _e7;
-    }
-    return vec4<u32>();
-}
-
-fn icb_at(i_1: u32) -> vec4<u32> {
+fn icb_at(i: u32) -> vec4<u32> {
     var t: array<vec4<u32>, 2> = icb;
 
-    if (i_1 < 2u) {
-        let _e7 = t[i_1];
+    if (i < 2u) {
+        let _e7 = t[i];
         return _e7;
     }
     return vec4<u32>();
@@ -37,16 +29,13 @@ fn icb_at(i_1: u32) -> vec4<u32> {
 fn run() {
     let _e4 = cb0_.v[0].x;
     let _e5 = icb_at(_e4);
-    let _e7 = cb0_.v[0].x;
-    let _e8 = icb_at(_e7);
-    let _e10 = cb0_.v[0].x;
-    let _e11 = icb_at(_e10);
-    let _e13 = cb0_.v[0].x;
-    let _e14 = icb_at(_e13);
+    let _e7 = icb_at(_e4);
+    let _e9 = icb_at(_e4);
+    let _e11 = icb_at(_e4);
     o[0].x = _e5.x;
-    o[0].y = _e8.x;
-    o[0].z = _e11.x;
-    o[0].w = _e14.x;
+    o[0].y = _e7.x;
+    o[0].z = _e9.x;
+    o[0].w = _e11.x;
     return;
 }
 

@@ -14,14 +14,6 @@ var<uniform> cb0_: Cb0_;
 var<private> v: array<vec4<u32>, 1>;
 var<private> o: array<vec4<u32>, 1>;
 
-fn cb0_at(i: u32) -> vec4<u32> {
-    if (i < 1u) {
-        let _e7 = cb0_.v[i];
-        return _e7;
-    }
-    return vec4<u32>();
-}
-
 fn d3d_isnan(x: u32) -> bool {
     return ((x & 2147483647u) > 2139095040u);
 }

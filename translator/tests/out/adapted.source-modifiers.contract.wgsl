@@ -14,14 +14,6 @@ var<uniform> cb0_: Cb0_;
 var<private> v: array<vec4<u32>, 1>;
 var<private> o: array<vec4<u32>, 1>;
 
-fn cb0_at(i: u32) -> vec4<u32> {
-    if (i < 1u) {
-        let _e7 = cb0_.v[i];
-        return _e7;
-    }
-    return vec4<u32>();
-}
-
 fn run() {
     let _e4 = cb0_.v[0].x;
     let _e8 = cb0_.v[0].y;
@@ -30,8 +22,7 @@ fn run() {
     o[0].y = ((0u - _e20) + 1u);
     let _e26 = cb0_.v[0].w;
     o[0].z = (_e26 | 2147483648u);
-    let _e29 = cb0_.v[0].x;
-    o[0].w = _e29;
+    o[0].w = _e4;
     return;
 }
 

@@ -14,14 +14,6 @@ var<uniform> cb0_: Cb0_;
 var<private> v: array<vec4<u32>, 1>;
 var<private> o: array<vec4<u32>, 1>;
 
-fn cb0_at(i: u32) -> vec4<u32> {
-    if (i < 1u) {
-        let _e7 = cb0_.v[i];
-        return _e7;
-    }
-    return vec4<u32>();
-}
-
 fn d3d_ftz(x: u32) -> u32 {
     return select(x, (x & 2147483648u), ((x & 2139095040u) == 0u));
 }
@@ -57,8 +49,7 @@ fn run() {
     let _e26 = cb0_.v[0].w;
     let _e28 = d3d_ftz((_e26 | 2147483648u));
     o[0].z = _e28;
-    let _e30 = cb0_.v[0].x;
-    o[0].w = _e30;
+    o[0].w = _e4;
     return;
 }
 

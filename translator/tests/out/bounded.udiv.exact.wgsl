@@ -14,14 +14,6 @@ var<uniform> cb0_: Cb0_;
 var<private> v: array<vec4<u32>, 1>;
 var<private> o: array<vec4<u32>, 1>;
 
-fn cb0_at(i: u32) -> vec4<u32> {
-    if (i < 1u) {
-        let _e7 = cb0_.v[i];
-        return _e7;
-    }
-    return vec4<u32>();
-}
-
 fn run() {
     let _e4 = cb0_.v[0].x;
     let _e6 = cb0_.v[0].y;

@@ -14,26 +14,16 @@ var<uniform> cb0_: Cb0_;
 var<private> v: array<vec4<u32>, 1>;
 var<private> o: array<vec4<u32>, 1>;
 
-fn cb0_at(i: u32) -> vec4<u32> {
-    if (i < 3u) {
-        let _e7 = cb0_.v[i];
-        return _e7;
-    }
-    return vec4<u32>();
-}
-
 fn run() {
     let _e4 = cb0_.v[0].x;
     let _e7 = cb0_.v[1].x;
     let _e10 = cb0_.v[2].x;
     o[0].x = bitcast<u32>(((bitcast<f32>(_e4) * bitcast<f32>(_e7)) + bitcast<f32>(_e10)));
-    let _e20 = cb0_.v[0].x;
-    let _e21 = cb0_.v[1].x;
-    let _e23 = cb0_.v[0].y;
-    let _e25 = cb0_.v[1].y;
-    let _e27 = cb0_.v[0].z;
-    let _e29 = cb0_.v[1].z;
-    o[0].y = bitcast<u32>((((bitcast<f32>(_e20) * bitcast<f32>(_e21)) + (bitcast<f32>(_e23) * bitcast<f32>(_e25))) + (bitcast<f32>(_e27) * bitcast<f32>(_e29))));
+    let _e21 = cb0_.v[0].y;
+    let _e23 = cb0_.v[1].y;
+    let _e25 = cb0_.v[0].z;
+    let _e27 = cb0_.v[1].z;
+    o[0].y = bitcast<u32>((((bitcast<f32>(_e4) * bitcast<f32>(_e7)) + (bitcast<f32>(_e21) * bitcast<f32>(_e23))) + (bitcast<f32>(_e25) * bitcast<f32>(_e27))));
     o[0].z = 0u;
     o[0].w = 0u;
     return;

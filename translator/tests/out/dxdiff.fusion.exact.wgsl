@@ -14,14 +14,6 @@ var<uniform> cb0_: Cb0_;
 var<private> v: array<vec4<u32>, 1>;
 var<private> o: array<vec4<u32>, 1>;
 
-fn cb0_at(i: u32) -> vec4<u32> {
-    if (i < 3u) {
-        let _e7 = cb0_.v[i];
-        return _e7;
-    }
-    return vec4<u32>();
-}
-
 fn d3d_ftz(x: u32) -> u32 {
     return select(x, (x & 2147483648u), ((x & 2139095040u) == 0u));
 }
@@ -56,28 +48,26 @@ fn run() {
     let _e16 = d3d_fin(_e10);
     let _e18 = d3d_fout((_e15 + _e16));
     o[0].x = _e18;
-    let _e22 = cb0_.v[0].x;
-    let _e23 = cb0_.v[1].x;
-    let _e25 = cb0_.v[0].y;
-    let _e27 = cb0_.v[1].y;
-    let _e29 = cb0_.v[0].z;
-    let _e31 = cb0_.v[1].z;
-    let _e32 = d3d_fin(_e22);
-    let _e33 = d3d_fin(_e23);
-    let _e35 = d3d_fout((_e32 * _e33));
-    let _e36 = d3d_fin(_e25);
-    let _e37 = d3d_fin(_e27);
-    let _e39 = d3d_fout((_e36 * _e37));
-    let _e40 = d3d_fin(_e35);
-    let _e41 = d3d_fin(_e39);
-    let _e43 = d3d_fout((_e40 + _e41));
-    let _e44 = d3d_fin(_e29);
-    let _e45 = d3d_fin(_e31);
-    let _e47 = d3d_fout((_e44 * _e45));
-    let _e48 = d3d_fin(_e43);
-    let _e49 = d3d_fin(_e47);
-    let _e51 = d3d_fout((_e48 + _e49));
-    o[0].y = _e51;
+    let _e23 = cb0_.v[0].y;
+    let _e25 = cb0_.v[1].y;
+    let _e27 = cb0_.v[0].z;
+    let _e29 = cb0_.v[1].z;
+    let _e30 = d3d_fin(_e4);
+    let _e31 = d3d_fin(_e7);
+    let _e33 = d3d_fout((_e30 * _e31));
+    let _e34 = d3d_fin(_e23);
+    let _e35 = d3d_fin(_e25);
+    let _e37 = d3d_fout((_e34 * _e35));
+    let _e38 = d3d_fin(_e33);
+    let _e39 = d3d_fin(_e37);
+    let _e41 = d3d_fout((_e38 + _e39));
+    let _e42 = d3d_fin(_e27);
+    let _e43 = d3d_fin(_e29);
+    let _e45 = d3d_fout((_e42 * _e43));
+    let _e46 = d3d_fin(_e41);
+    let _e47 = d3d_fin(_e45);
+    let _e49 = d3d_fout((_e46 + _e47));
+    o[0].y = _e49;
     o[0].z = 0u;
     o[0].w = 0u;
     return;

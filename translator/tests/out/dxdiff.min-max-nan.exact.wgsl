@@ -14,14 +14,6 @@ var<uniform> cb0_: Cb0_;
 var<private> v: array<vec4<u32>, 1>;
 var<private> o: array<vec4<u32>, 1>;
 
-fn cb0_at(i: u32) -> vec4<u32> {
-    if (i < 2u) {
-        let _e7 = cb0_.v[i];
-        return _e7;
-    }
-    return vec4<u32>();
-}
-
 fn d3d_ftz(x: u32) -> u32 {
     return select(x, (x & 2147483648u), ((x & 2139095040u) == 0u));
 }

@@ -20,17 +20,9 @@ fn t0_load(w: u32) -> u32 {
     return 0u;
 }
 
-fn u0_load(w_1: u32) -> u32 {
+fn u0_store(w_1: u32, value: u32) {
     if (w_1 < arrayLength((&u0_))) {
-        let _e7 = atomicLoad((&u0_[w_1]));
-        return _e7;
-    }
-    return 0u;
-}
-
-fn u0_store(w_2: u32, value: u32) {
-    if (w_2 < arrayLength((&u0_))) {
-        atomicStore((&u0_[w_2]), value);
+        atomicStore((&u0_[w_1]), value);
     }
 }
 
