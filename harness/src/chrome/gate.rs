@@ -23,6 +23,10 @@ pub struct Gated {
     /// Programs whose module could not be compiled at all (the browser failed); their status
     /// is kept.
     pub lost: usize,
+    /// Programs whose module enables an extension the browser's device does not grant
+    /// (`primitive_index` on SwiftShader): Tint cannot take it there, which says nothing about
+    /// the translator, so it is not compiled and its status is kept.
+    pub unavailable: usize,
 }
 
 /// Tint's verdict as one line: the first error with its place, or `None` when it compiled.
@@ -69,6 +73,11 @@ pub fn tint(
         }
     }
     let mut gated = Gated::default();
+    modules.retain(|(_, wgsl)| {
+        let lacking = chrome.missing_feature(wgsl).is_some();
+        gated.unavailable += usize::from(lacking);
+        !lacking
+    });
     for part in modules.chunks(PER_EXCHANGE) {
         let texts: Vec<&str> = part.iter().map(|(_, w)| w.as_str()).collect();
         for ((i, _), got) in part.iter().zip(chrome.compile(&texts)) {

@@ -119,11 +119,19 @@ pub fn run(a: &CorpusArgs) -> CliResult {
         let opts = a.executor.chrome.options();
         match crate::chrome::gate::tint(&mut record, &list, translator.as_ref(), opts) {
             Ok(g) => eprintln!(
-                "dxdiff: tint compiled {} modules, rejected {}{}",
+                "dxdiff: tint compiled {} modules, rejected {}{}{}",
                 g.compiled,
                 g.rejected,
                 if g.lost > 0 {
                     format!(", {} lost to the browser", g.lost)
+                } else {
+                    String::new()
+                },
+                if g.unavailable > 0 {
+                    format!(
+                        ", {} not compiled (an `enable` the browser's device does not grant)",
+                        g.unavailable
+                    )
                 } else {
                     String::new()
                 }

@@ -225,3 +225,54 @@ fn the_tint_gate_fails_what_tint_rejects_and_keeps_what_it_accepts() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `corpus --gate tint`: a module that enables an extension the browser's device does not grant
+/// (`primitive_index`, which SwiftShader lacks) says nothing about the translator there, so the
+/// gate does not compile it and the program keeps its status; where the device grants it, Tint
+/// compiles it as any other.
+#[test]
+fn the_tint_gate_keeps_a_module_whose_extension_the_browser_lacks() {
+    if !harness::chrome::available(None) {
+        eprintln!("skipped: no browser");
+        return;
+    }
+    let dir = temp("chrome", "gate-feature");
+    let case = root().join("examples/cases/compute_tgsm_barrier.json");
+    let mut answer = translated(&case);
+    let wgsl = answer["wgsl"].as_str().expect("wgsl").to_string();
+    answer["wgsl"] = format!("enable primitive_index;\n{wgsl}").into();
+    answer["manifest"]["enables"] = serde_json::json!(["primitive_index"]);
+    let translator = fixed_answer(&dir, &answer);
+    let record = dir.join("record.json");
+    let out = dxdiff()
+        .args([
+            "corpus",
+            "--gate",
+            "tint",
+            "--translator",
+            &translator,
+            "--out",
+        ])
+        .arg(&record)
+        .arg(&case)
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    if out.status.code() == Some(4) {
+        eprintln!("skipped: the browser did not start: {err}");
+        return;
+    }
+    assert!(
+        err.contains("1 not compiled (an `enable` the browser's device does not grant)")
+            || err.contains("dxdiff: tint compiled 1 modules, rejected 0"),
+        "{err}"
+    );
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&record).expect("record")).expect("json");
+    assert_eq!(
+        r["programs"][0]["status"], "qualified",
+        "{}",
+        r["programs"][0]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
