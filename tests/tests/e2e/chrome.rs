@@ -160,6 +160,37 @@ fn replay_runs_on_both_executors_and_compares_them() {
     );
 }
 
+/// `corpus --gate tint` over `case` with a translator that answers `answer`: its stderr and the
+/// record, or `None` (said why) when the browser did not start.
+fn gate(
+    dir: &std::path::Path,
+    case: &std::path::Path,
+    answer: &serde_json::Value,
+) -> Option<(String, serde_json::Value)> {
+    let translator = fixed_answer(dir, answer);
+    let record = dir.join("record.json");
+    let out = dxdiff()
+        .args([
+            "corpus",
+            "--gate",
+            "tint",
+            "--translator",
+            &translator,
+            "--out",
+        ])
+        .arg(&record)
+        .arg(case)
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    if out.status.code() == Some(4) {
+        eprintln!("skipped: the browser did not start: {err}");
+        return None;
+    }
+    let r = serde_json::from_str(&std::fs::read_to_string(&record).expect("record")).expect("json");
+    Some((err, r))
+}
+
 /// `corpus --gate tint`: WGSL that naga accepts and Tint rejects (a barrier behind a branch
 /// on a register that holds the invocation index, which naga's uniformity analysis misses)
 /// is failed with Tint's message; the same module without the branch qualifies.
@@ -187,29 +218,10 @@ fn the_tint_gate_fails_what_tint_rejects_and_keeps_what_it_accepts() {
     ] {
         let mut a = answer.clone();
         a["wgsl"] = wgsl.into();
-        let translator = fixed_answer(&dir.join(name), &a);
-        let record = dir.join(name).join("record.json");
-        let out = dxdiff()
-            .args([
-                "corpus",
-                "--gate",
-                "tint",
-                "--translator",
-                &translator,
-                "--out",
-            ])
-            .arg(&record)
-            .arg(&case)
-            .output()
-            .expect("runs");
-        let err = String::from_utf8_lossy(&out.stderr);
-        if out.status.code() == Some(4) {
-            eprintln!("skipped: the browser did not start: {err}");
+        let Some((err, r)) = gate(&dir.join(name), &case, &a) else {
             return;
-        }
+        };
         assert!(err.contains("dxdiff: tint compiled 1 modules"), "{err}");
-        let r: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(&record).expect("record")).expect("json");
         assert!(
             r["gate"]
                 .as_str()
@@ -242,33 +254,14 @@ fn the_tint_gate_keeps_a_module_whose_extension_the_browser_lacks() {
     let wgsl = answer["wgsl"].as_str().expect("wgsl").to_string();
     answer["wgsl"] = format!("enable primitive_index;\n{wgsl}").into();
     answer["manifest"]["enables"] = serde_json::json!(["primitive_index"]);
-    let translator = fixed_answer(&dir, &answer);
-    let record = dir.join("record.json");
-    let out = dxdiff()
-        .args([
-            "corpus",
-            "--gate",
-            "tint",
-            "--translator",
-            &translator,
-            "--out",
-        ])
-        .arg(&record)
-        .arg(&case)
-        .output()
-        .expect("runs");
-    let err = String::from_utf8_lossy(&out.stderr);
-    if out.status.code() == Some(4) {
-        eprintln!("skipped: the browser did not start: {err}");
+    let Some((err, r)) = gate(&dir, &case, &answer) else {
         return;
-    }
+    };
     assert!(
         err.contains("1 not compiled (an `enable` the browser's device does not grant)")
             || err.contains("dxdiff: tint compiled 1 modules, rejected 0"),
         "{err}"
     );
-    let r: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&record).expect("record")).expect("json");
     assert_eq!(
         r["programs"][0]["status"], "qualified",
         "{}",
