@@ -225,14 +225,15 @@ pub fn finish(e: Emitted) -> Result<Translation, NagaError> {
     })
 }
 
-/// The WGSL of a validated module: its header, then naga's writing of the IR.
+/// The WGSL of a validated module: its header, then naga's writing of the IR, written after
+/// it into the same string (not written apart and copied behind it).
 pub fn write(e: &Emitted, info: &naga::valid::ModuleInfo) -> Result<String, NagaError> {
-    let body =
-        naga::back::wgsl::write_string(&e.module, info, naga::back::wgsl::WriterFlags::empty())
-            .map_err(|err| NagaError::Write {
-                message: err.to_string(),
-            })?;
-    Ok(e.header.clone() + &body)
+    let mut w =
+        naga::back::wgsl::Writer::new(e.header.clone(), naga::back::wgsl::WriterFlags::empty());
+    w.write(&e.module, info).map_err(|err| NagaError::Write {
+        message: err.to_string(),
+    })?;
+    Ok(w.finish())
 }
 
 /// Translate a container's bytes.

@@ -20,7 +20,7 @@ use crate::names as id;
 /// A buffer's variable and its guarded accessors `NAME_load(word)` and `NAME_store(word,
 /// value)`, each made when the program first needs it: an accessor nothing calls would cost
 /// the lowering, naga's validation and the writer for no use.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Buffer {
     pub var: Handle<GlobalVariable>,
     name: String,
@@ -218,40 +218,34 @@ fn cb_at_fn(module: &mut naga::Module, slot: u32, cb: ConstantBuffer) -> Handle<
 impl Ctx<'_> {
     /// The buffer behind `m`.
     pub(super) fn buffer(&self, m: Mem) -> Result<&Buffer, Rejection> {
-        self.g
-            .buffers
-            .get(&m)
-            .ok_or_else(|| Rejection::new(id::UNSUPPORTED, "a texture read as a buffer"))
+        self.g.buffers.get(&m).ok_or_else(not_a_buffer)
     }
 
     /// `NAME_load` of the buffer behind `m`, made on first use.
     pub(super) fn buffer_load(&mut self, m: Mem) -> Result<Handle<Function>, Rejection> {
-        let buf = self.buffer(m)?;
-        if let Some(f) = buf.load {
-            return Ok(f);
-        }
-        let buf = buf.clone();
-        let f = load_fn(&mut self.module, &buf);
-        if let Some(b) = self.g.buffers.get_mut(&m) {
-            b.load = Some(f);
-        }
-        Ok(f)
+        self.accessor(m, false)
     }
 
     /// `NAME_store` of the buffer behind `m`, made on first use; a read-only view has none.
     pub(super) fn buffer_store(&mut self, m: Mem) -> Result<Handle<Function>, Rejection> {
-        let buf = self.buffer(m)?;
-        if let Some(f) = buf.store {
-            return Ok(f);
-        }
-        if !buf.writable {
+        self.accessor(m, true)
+    }
+
+    /// The buffer's `_store` (`store`) or `_load` accessor, made the first time it is asked for.
+    fn accessor(&mut self, m: Mem, store: bool) -> Result<Handle<Function>, Rejection> {
+        let buf = self.g.buffers.get_mut(&m).ok_or_else(not_a_buffer)?;
+        if store && !buf.writable {
             return Err(Rejection::new(id::UNSUPPORTED, "store to a read-only view"));
         }
-        let buf = buf.clone();
-        let f = store_fn(&mut self.module, &buf);
-        if let Some(b) = self.g.buffers.get_mut(&m) {
-            b.store = Some(f);
+        if let Some(f) = if store { buf.store } else { buf.load } {
+            return Ok(f);
         }
+        let f = if store {
+            store_fn(&mut self.module, buf)
+        } else {
+            load_fn(&mut self.module, buf)
+        };
+        *if store { &mut buf.store } else { &mut buf.load } = Some(f);
         Ok(f)
     }
 
@@ -267,6 +261,11 @@ impl Ctx<'_> {
         }
         Some(f)
     }
+}
+
+/// A memory operand that names no declared buffer (a texture, say).
+fn not_a_buffer() -> Rejection {
+    Rejection::new(id::UNSUPPORTED, "a texture read as a buffer")
 }
 
 /// A buffer whose accessors are not made yet.

@@ -194,10 +194,8 @@ pub struct Ctx<'a> {
     pub atomic_uavs: BTreeSet<u32>,
     pub atomic_tgsm: BTreeSet<u32>,
     pub workgroup: [u32; 3],
-    /// The catalog ids this translation relied on.
-    pub used: BTreeSet<&'static str>,
-    /// Entries `relies` has recorded, as pointers (see there).
-    used_seen: smallvec::SmallVec<[&'static str; 8]>,
+    /// The catalog ids this translation relied on, each once, in the order first relied on.
+    pub used: Vec<&'static str>,
     /// Whether any instruction writes an input register. D3D's validator refuses that, but a
     /// hand-made program may do it; otherwise `run` reads its inputs as invariant registers.
     pub inputs_written: bool,
@@ -227,19 +225,20 @@ pub struct Ctx<'a> {
 impl Ctx<'_> {
     /// Record that the translation relies on catalog entry `id`.
     pub fn relies(&mut self, entry: &'static str) {
-        // Asked once per operation, of a few entries: a pointer comparison with those already
-        // recorded settles most calls without comparing strings.
-        if self.used_seen.iter().any(|seen| std::ptr::eq(*seen, entry)) {
+        // Asked once per operation, of a few entries: a list whose pointer comparison settles
+        // most calls without comparing strings (a string-keyed set compared them every time).
+        if self
+            .used
+            .iter()
+            .any(|u| std::ptr::eq(*u, entry) || *u == entry)
+        {
             return;
         }
-        if self.used_seen.len() < self.used_seen.inline_size() {
-            self.used_seen.push(entry);
-        }
-        self.used.insert(entry);
+        self.used.push(entry);
         // An approximate builtin's allowed error can be amplified without bound by a later add
         // that cancels, so relying on builtin accuracy relies on that entry too.
         if entry == id::BUILTIN_ACCURACY {
-            self.used.insert(id::CANCELLATION);
+            self.relies(id::CANCELLATION);
         }
     }
 
@@ -378,13 +377,7 @@ fn scan<'a>(
         uavs: BTreeMap::new(),
         samplers: BTreeSet::new(),
         comparison_samplers: BTreeSet::new(),
-        inputs_written: program.instructions.iter().any(|i| {
-            !i.info().is_declaration()
-                && i.operands
-                    .iter()
-                    .take(usize::from(i.info().dst))
-                    .any(|o| o.ty == OperandType::Input)
-        }),
+        inputs_written: false,
         depth_textures: program
             .instructions
             .iter()
@@ -397,8 +390,7 @@ fn scan<'a>(
         atomic_uavs: BTreeSet::new(),
         atomic_tgsm: BTreeSet::new(),
         workgroup: [1, 1, 1],
-        used: BTreeSet::new(),
-        used_seen: smallvec::SmallVec::new(),
+        used: Vec::new(),
         module: naga::Module::default(),
         // About an emit and a store per component written: one allocation for most programs.
         b: Body::with_capacity("run", program.instructions.len() * 4),
@@ -613,6 +605,14 @@ fn scan<'a>(
         if inst.operands.iter().any(|o| o.precision == 1) {
             c.relies(id::MIN_PRECISION_F16);
         }
+        let info = inst.info();
+        if !info.is_declaration()
+            && inst.operands[..usize::from(info.dst).min(inst.operands.len())]
+                .iter()
+                .any(|o| o.ty == OperandType::Input)
+        {
+            c.inputs_written = true;
+        }
         if inst.info().kind == dxbc::opcodes::Kind::Atomic {
             let mem = &inst.operands[if inst.info().dst == 2 { 1 } else { 0 }];
             let slot = mem
@@ -727,9 +727,12 @@ pub fn emit(
     };
     Ok(Emitted {
         module: c.module,
-        header: header(program, &c.enables, c.needs_derivative_opt_out),
+        header: header(program, c.needs_derivative_opt_out),
         manifest,
-        adaptations: c.used.iter().map(|s| s.to_string()).collect(),
+        adaptations: {
+            c.used.sort_unstable();
+            c.used.iter().map(|s| s.to_string()).collect()
+        },
     })
 }
 
@@ -738,8 +741,9 @@ pub fn emit(
 pub struct Emitted {
     /// The module: `run`, the entry point `main`, the polyfills and bindings they use.
     pub module: naga::Module,
-    /// What the WGSL starts with, which naga's IR does not carry: the `enable` extensions, a
-    /// comment naming the program's model, and the derivative-uniformity opt-out.
+    /// What the WGSL starts with, which naga's IR does not carry: a comment naming the
+    /// program's model, and the derivative-uniformity opt-out. (naga's writer writes the
+    /// `enable`s the module's bindings need itself.)
     pub header: String,
     /// Where each register and resource sits, for the harness.
     pub manifest: Manifest,
@@ -750,11 +754,8 @@ pub struct Emitted {
 /// The WGSL lines before the module: see [`Emitted::header`]. The profile is not named, so a
 /// program both profiles lower alike gets the same bytes, and a corpus transition between
 /// profiles names only the programs whose lowering differs.
-fn header(program: &Program, enables: &BTreeSet<&'static str>, derivatives: bool) -> String {
+fn header(program: &Program, derivatives: bool) -> String {
     let mut out = String::new();
-    for e in enables {
-        let _ = writeln!(out, "enable {e};");
-    }
     let _ = writeln!(out, "// dxdiff built-in translator, {}", program.version);
     if derivatives {
         out.push_str("// Derivatives under non-uniform control flow, as D3D11 allowed them.\n");
