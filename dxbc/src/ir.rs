@@ -678,6 +678,20 @@ pub struct Operand {
 }
 
 impl Operand {
+    /// A `null` operand with nothing set: what the decoder fills in place.
+    pub fn blank() -> Operand {
+        Operand {
+            ty: OperandType::Null,
+            components: Components::Zero,
+            indices: Indices::new(),
+            modifier: Modifier::None,
+            precision: 0,
+            nonuniform: false,
+            extended: ExtendedOperand::None,
+            imm: ImmWords::new(),
+        }
+    }
+
     /// A register operand with immediate indices.
     pub fn reg(ty: OperandType, components: Components, indices: &[u32]) -> Operand {
         Operand {

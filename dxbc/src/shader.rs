@@ -28,9 +28,11 @@ impl Shader {
     /// by the program's numbers downstream can exceed a limit.
     pub fn parse(bytes: &[u8]) -> Result<Shader> {
         let container = Container::parse(bytes)?;
-        let code = container.code_chunk().ok_or(DxbcError::MissingChunk {
-            tag: "SHDR or SHEX".into(),
-        })?;
+        let code = container
+            .code_chunk()
+            .ok_or_else(|| DxbcError::MissingChunk {
+                tag: "SHDR or SHEX".into(),
+            })?;
         let program = decode_program(&code.data)?;
         program.validate()?;
         let signatures = container
