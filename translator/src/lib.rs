@@ -221,7 +221,7 @@ pub fn finish(e: Emitted) -> Result<Translation, NagaError> {
     Ok(Translation {
         wgsl,
         manifest: e.manifest,
-        adaptations: e.adaptations,
+        adaptations: e.adaptations.iter().map(|s| s.to_string()).collect(),
     })
 }
 

@@ -43,6 +43,9 @@ pub struct Body {
     /// Loads of registers no statement of the function writes (constant buffers, inputs), since
     /// the last block boundary.
     invariant: Fx<H, H>,
+    /// Block boundaries crossed so far: what a cache of expressions kept outside `Body` checks
+    /// to know its entries are still visible.
+    epoch: u32,
 }
 
 /// Expressions that are never emitted: valid from the function's start, or produced by a
@@ -58,8 +61,22 @@ fn not_emitted(e: &Expression) -> bool {
 }
 
 impl Body {
+    /// A small function (the entry point, an accessor): its caches start empty and grow only
+    /// if used.
     pub fn new(name: &str) -> Body {
-        Body::with_capacity(name, 0)
+        Body {
+            f: Function {
+                name: Some(name.to_string()),
+                ..Function::default()
+            },
+            blocks: vec![Block::new()],
+            pending: None,
+            literals: Fx::default(),
+            loads: smallvec::SmallVec::new(),
+            accesses: Fx::default(),
+            invariant: Fx::default(),
+            epoch: 0,
+        }
     }
 
     /// A function whose top-level block is expected to hold about `statements` statements.
@@ -75,7 +92,13 @@ impl Body {
             loads: smallvec::SmallVec::new(),
             accesses: Fx::with_capacity_and_hasher(16, Default::default()),
             invariant: Fx::default(),
+            epoch: 0,
         }
+    }
+
+    /// Which block the expressions made now are visible in: it changes at every block boundary.
+    pub fn epoch(&self) -> u32 {
+        self.epoch
     }
 
     /// Append an expression; an emittable one joins the pending `Emit` range.
@@ -117,6 +140,7 @@ impl Body {
 
     /// Forget the expressions emitted in the block being left or entered.
     fn boundary(&mut self) {
+        self.epoch = self.epoch.wrapping_add(1);
         self.flush();
         self.loads.clear();
         self.accesses.clear();
@@ -391,6 +415,28 @@ pub fn structure(
     )
 }
 
+/// `prefix`, `n` in decimal, then `suffix`: a register's or variable's name (`r12x`, `in3`).
+/// Built directly: a `format!` per name was a visible share of lowering, one per register
+/// component.
+pub fn numbered(prefix: &str, n: u32, suffix: &str) -> String {
+    let mut digits = [0u8; 10];
+    let mut at = digits.len();
+    let mut v = n;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    let mut out = String::with_capacity(prefix.len() + digits.len() - at + suffix.len());
+    out.push_str(prefix);
+    out.extend(digits[at..].iter().map(|d| char::from(*d)));
+    out.push_str(suffix);
+    out
+}
+
 pub const U32: Scalar = Scalar::U32;
 pub const I32: Scalar = Scalar::I32;
 pub const F32: Scalar = Scalar::F32;
@@ -398,6 +444,14 @@ pub const F32: Scalar = Scalar::F32;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbered_names_read_as_format_would_write_them() {
+        for n in [0, 7, 10, 99, 1234, u32::MAX] {
+            assert_eq!(numbered("r", n, "x"), format!("r{n}x"));
+            assert_eq!(numbered("in", n, ""), format!("in{n}"));
+        }
+    }
 
     /// The sharing rules hold and the function validates: a literal is shared everywhere, a
     /// load is shared until a statement, an invariant load until a block boundary, and nothing

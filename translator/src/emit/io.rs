@@ -529,7 +529,7 @@ fn pixel(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Rejec
     let decls_in = declarations(c, false);
     for (r, b, ty, semantic) in pixel_specials(c, &decls_in)? {
         let t = wgsl_type(c, ty);
-        let a = e.arg(format!("special{r}"), t, Binding::BuiltIn(b));
+        let a = e.arg(build::numbered("special", r, ""), t, Binding::BuiltIn(b));
         if let Some(v) = v {
             let p = e.reg(v, r, Some(0));
             e.body.store(p, a);
@@ -556,7 +556,11 @@ fn pixel(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Rejec
                 let ty = ct.wgsl_vec();
                 let interp = interpolation(d.interpolation, ct != ComponentType::Float)?;
                 let t = build::vector(&mut c.module, naga::VectorSize::Quad, ct.scalar());
-                let a = e.arg(format!("in{r}"), t, location(r, interp, ct.is_wgsl_float()));
+                let a = e.arg(
+                    build::numbered("in", r, ""),
+                    t,
+                    location(r, interp, ct.is_wgsl_float()),
+                );
                 if let Some(v) = v {
                     let w = as_words(&mut e, a, Some(ct));
                     let p = e.reg(v, r, None);
@@ -567,7 +571,7 @@ fn pixel(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Rejec
             Some(SystemValueName::Known(SystemValue::Position)) => {
                 let t = build::vector(&mut c.module, naga::VectorSize::Quad, build::F32);
                 let a = e.arg(
-                    format!("in{r}"),
+                    build::numbered("in", r, ""),
                     t,
                     Binding::BuiltIn(BuiltIn::Position { invariant: false }),
                 );
@@ -588,7 +592,11 @@ fn pixel(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Rejec
             Some(SystemValueName::Known(SystemValue::IsFrontFace)) => {
                 c.relies(id::FRONT_FACING);
                 let t = build::scalar(&mut c.module, naga::Scalar::BOOL);
-                let a = e.arg(format!("in{r}"), t, Binding::BuiltIn(BuiltIn::FrontFacing));
+                let a = e.arg(
+                    build::numbered("in", r, ""),
+                    t,
+                    Binding::BuiltIn(BuiltIn::FrontFacing),
+                );
                 if let Some(v) = v {
                     let m = e.body.mask(a);
                     let p = e.reg(v, r, Some(comp));
@@ -615,7 +623,7 @@ fn pixel(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Rejec
                     ("SV_PrimitiveID", BuiltIn::PrimitiveIndex)
                 };
                 let t = build::scalar(&mut c.module, build::U32);
-                let a = e.arg(format!("in{r}"), t, Binding::BuiltIn(b));
+                let a = e.arg(build::numbered("in", r, ""), t, Binding::BuiltIn(b));
                 if let Some(v) = v {
                     let p = e.reg(v, r, Some(comp));
                     e.body.store(p, a);
@@ -632,7 +640,12 @@ fn pixel(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Rejec
     for (r, b, ty, semantic) in pixel_specials(c, &decls_out)? {
         let t = wgsl_type(c, ty);
         let value = output_value(c, &mut e, r, true, ty);
-        fields.push((format!("special{r}"), t, Binding::BuiltIn(b), value));
+        fields.push((
+            build::numbered("special", r, ""),
+            t,
+            Binding::BuiltIn(b),
+            value,
+        ));
         outs.push(iface(None, 1, None, Some(b), ty, semantic));
     }
     for d in decls_out {
@@ -652,7 +665,7 @@ fn pixel(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Rejec
         let t = build::vector(&mut c.module, naga::VectorSize::Quad, ct.scalar());
         let value = output_value(c, &mut e, r, false, ty);
         fields.push((
-            format!("o{r}"),
+            build::numbered("o", r, ""),
             t,
             location(r, None, ct.is_wgsl_float()),
             value,
@@ -673,7 +686,7 @@ fn vertex(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Reje
         let comp = d.mask.trailing_zeros().min(3) as usize;
         let index = |c: &mut Ctx<'_>, e: &mut Entry, b: BuiltIn| {
             let t = build::scalar(&mut c.module, build::U32);
-            let a = e.arg(format!("in{r}"), t, Binding::BuiltIn(b));
+            let a = e.arg(build::numbered("in", r, ""), t, Binding::BuiltIn(b));
             if let Some(v) = v {
                 let p = e.reg(v, r, Some(comp));
                 e.body.store(p, a);
@@ -684,7 +697,11 @@ fn vertex(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Reje
                 let ct = component_type(c.signatures, false, r);
                 let ty = ct.wgsl_vec();
                 let t = build::vector(&mut c.module, naga::VectorSize::Quad, ct.scalar());
-                let a = e.arg(format!("in{r}"), t, location(r, None, ct.is_wgsl_float()));
+                let a = e.arg(
+                    build::numbered("in", r, ""),
+                    t,
+                    location(r, None, ct.is_wgsl_float()),
+                );
                 if let Some(v) = v {
                     let w = as_words(&mut e, a, Some(ct));
                     let p = e.reg(v, r, None);
@@ -739,7 +756,7 @@ fn vertex(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Reje
                 };
                 let value = output_value(c, &mut e, r, false, ty);
                 fields.push((
-                    format!("o{r}"),
+                    build::numbered("o", r, ""),
                     t,
                     location(r, interp, ct.is_wgsl_float()),
                     value,
@@ -750,7 +767,7 @@ fn vertex(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Reje
                 // The seed's `precise` rule: every vertex position is invariant.
                 has_position = true;
                 let value = output_value(c, &mut e, r, false, "vec4<f32>");
-                fields.push((format!("o{r}"), vec4f, position.clone(), value));
+                fields.push((build::numbered("o", r, ""), vec4f, position.clone(), value));
                 outs.push(iface(
                     Some(r),
                     d.mask,

@@ -213,6 +213,12 @@ pub struct Ctx<'a> {
     pub global_exprs: build::Fx<Handle<GlobalVariable>, H>,
     /// `r#` components' variables in `run`, made on first use.
     pub temp_vars: Vec<[Option<H>; 4]>,
+    /// Registers named by immediate indices (inputs, outputs, constant-buffer rows), resolved
+    /// in the current block: an operation reads its operands once per component, and each
+    /// resolution took several map lookups. See [`operand::RegKey`].
+    pub regs: smallvec::SmallVec<[(operand::RegKey, operand::Reg); 8]>,
+    /// The types the lowering names most, once inserted.
+    pub types: Types,
     /// Open `if`, `loop` and `switch` constructs, innermost last.
     pub frames: Vec<flow::Frame>,
     /// Whether a derivative or implicit-LOD sample sits under non-uniform control flow.
@@ -220,6 +226,13 @@ pub struct Ctx<'a> {
     /// Depth of control flow whose condition may vary between invocations.
     pub varying_depth: usize,
     pub next_temp: u32,
+}
+
+/// Type handles [`Ctx`] keeps after their first insertion.
+#[derive(Debug, Default)]
+pub struct Types {
+    pub u32: Option<Handle<naga::Type>>,
+    pub vec4u: Option<Handle<naga::Type>>,
 }
 
 impl Ctx<'_> {
@@ -270,7 +283,7 @@ impl Ctx<'_> {
     /// A fresh name for a function-local variable.
     pub fn fresh(&mut self) -> String {
         self.next_temp += 1;
-        format!("tmp{}", self.next_temp)
+        build::numbered("tmp", self.next_temp, "")
     }
 
     pub fn exact(&self) -> bool {
@@ -399,6 +412,8 @@ fn scan<'a>(
         g: declare::Globals::default(),
         global_exprs: build::Fx::default(),
         temp_vars: Vec::new(),
+        regs: smallvec::SmallVec::new(),
+        types: Types::default(),
         frames: Vec::new(),
         needs_derivative_opt_out: false,
         opaque_literals: false,
@@ -731,7 +746,7 @@ pub fn emit(
         manifest,
         adaptations: {
             c.used.sort_unstable();
-            c.used.iter().map(|s| s.to_string()).collect()
+            c.used
         },
     })
 }
@@ -747,8 +762,9 @@ pub struct Emitted {
     pub header: String,
     /// Where each register and resource sits, for the harness.
     pub manifest: Manifest,
-    /// The catalog ids the lowering relied on, sorted.
-    pub adaptations: Vec<String>,
+    /// The catalog ids the lowering relied on, sorted: the catalog's own strings, copied only
+    /// into the [`crate::Translation`] that [`crate::finish`] makes.
+    pub adaptations: Vec<&'static str>,
 }
 
 /// The WGSL lines before the module: see [`Emitted::header`]. The profile is not named, so a

@@ -11,7 +11,8 @@ use super::build::{self, H};
 use crate::Rejection;
 use crate::names as id;
 
-pub const XYZW: [char; 4] = ['x', 'y', 'z', 'w'];
+/// The component names, as a register component's variable ends (`r0x`).
+const XYZW: [&str; 4] = ["x", "y", "z", "w"];
 
 /// Per-component values for a destination: (component, value), at most four, on the stack.
 pub type Values = smallvec::SmallVec<[(usize, H); 4]>;
@@ -45,6 +46,42 @@ pub enum Reg {
     Ptr(H),
     Invariant(H),
     Val(H),
+}
+
+/// What identifies a register resolved without a run-time index: its file, its immediate
+/// indices, and the block it was resolved in. Resolving it again there gives the same
+/// expressions (the accesses are shared per block), so the cache changes no module.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RegKey {
+    ty: OperandType,
+    indices: [u32; 2],
+    epoch: u32,
+}
+
+impl RegKey {
+    /// The key of an input, output or constant-buffer register whose indices are all
+    /// immediate; `None` for any other operand.
+    fn of(op: &Operand, epoch: u32) -> Option<RegKey> {
+        if !matches!(
+            op.ty,
+            OperandType::Input | OperandType::Output | OperandType::ConstantBuffer
+        ) || op.indices.len() > 2
+        {
+            return None;
+        }
+        let mut indices = [u32::MAX; 2];
+        for (slot, i) in indices.iter_mut().zip(&op.indices) {
+            match i {
+                Index::Imm32(v) => *slot = *v,
+                _ => return None,
+            }
+        }
+        Some(RegKey {
+            ty: op.ty,
+            indices,
+            epoch,
+        })
+    }
 }
 
 impl Ctx<'_> {
@@ -88,8 +125,29 @@ impl Ctx<'_> {
         })
     }
 
-    /// A source or destination register (no modifier, no swizzle).
+    /// A source or destination register (no modifier, no swizzle), from [`Ctx::regs`] when it
+    /// was resolved in this block already.
     fn register(&mut self, op: &Operand) -> Result<Reg, Rejection> {
+        let key = RegKey::of(op, self.b.epoch());
+        if let Some(key) = key
+            && let Some((_, r)) = self.regs.iter().find(|(k, _)| *k == key)
+        {
+            return Ok(*r);
+        }
+        let r = self.resolve(op)?;
+        if let Some(key) = key
+            && !matches!(r, Reg::Val(_))
+        {
+            if self.regs.len() == self.regs.inline_size() {
+                self.regs.clear();
+            }
+            self.regs.push((key, r));
+        }
+        Ok(r)
+    }
+
+    /// A register resolved from the declarations.
+    fn resolve(&mut self, op: &Operand) -> Result<Reg, Rejection> {
         let imm_index = |k: usize| {
             op.indices.get(k).and_then(|i| match i {
                 Index::Imm32(v) => Some(*v),
@@ -266,12 +324,27 @@ impl Ctx<'_> {
         self.b.expr(Expression::Splat { size, value })
     }
 
+    /// `vec4<u32>`, inserted into the module's types on first use (the same moment as
+    /// without the cache, so the module is the same) and then kept, not hashed again.
     pub fn vec4u(&mut self) -> Handle<naga::Type> {
-        build::vector(&mut self.module, naga::VectorSize::Quad, build::U32)
+        match self.types.vec4u {
+            Some(t) => t,
+            None => {
+                let t = build::vector(&mut self.module, naga::VectorSize::Quad, build::U32);
+                *self.types.vec4u.insert(t)
+            }
+        }
     }
 
+    /// `u32`, as [`Ctx::vec4u`] keeps it.
     pub fn u32_ty(&mut self) -> Handle<naga::Type> {
-        build::scalar(&mut self.module, build::U32)
+        match self.types.u32 {
+            Some(t) => t,
+            None => {
+                let t = build::scalar(&mut self.module, build::U32);
+                *self.types.u32.insert(t)
+            }
+        }
     }
 
     /// Component `c` of a register value.
@@ -437,7 +510,9 @@ impl Ctx<'_> {
             return Ok(h);
         }
         let ty = self.u32_ty();
-        let h = self.b.local(format!("r{r}{}", XYZW[c]), ty, None);
+        let h = self
+            .b
+            .local(build::numbered("r", r as u32, XYZW[c]), ty, None);
         self.temp_vars[r][c] = Some(h);
         Ok(h)
     }
