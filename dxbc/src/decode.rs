@@ -26,12 +26,12 @@ pub fn decode_program(bytes: &[u8]) -> Result<Program> {
 
 /// Decode a token stream given as words (version token first).
 pub fn decode_words(words: &[u32]) -> Result<Program> {
-    let version_token = *words.first().ok_or_else(|| DxbcError::TokensTruncated {
+    let version_token = *words.first().ok_or(DxbcError::TokensTruncated {
         word: 0,
         what: "no version token",
     })?;
     let version = decode_version(version_token)?;
-    let length = *words.get(1).ok_or_else(|| DxbcError::TokensTruncated {
+    let length = *words.get(1).ok_or(DxbcError::TokensTruncated {
         word: 1,
         what: "no length token",
     })?;
@@ -97,7 +97,7 @@ pub(crate) fn decode_version(token: u32) -> Result<Version> {
             bits: token & 0xFF00,
         });
     }
-    let stage = Stage::from_number(token >> 16).ok_or_else(|| DxbcError::InvalidField {
+    let stage = Stage::from_number(token >> 16).ok_or(DxbcError::InvalidField {
         word: 0,
         what: "program type",
         value: token >> 16,
@@ -150,7 +150,7 @@ fn decode_instruction_into(r: &mut Reader<'_>, inst: &mut Instruction) -> Result
     let all = r.words.len();
     let token = r.next(all, "opcode token")?;
     let number = token & 0x7FF;
-    let opcode = Opcode::from_number(number).ok_or_else(|| DxbcError::UnknownOpcode {
+    let opcode = Opcode::from_number(number).ok_or(DxbcError::UnknownOpcode {
         word: start,
         opcode: number,
     })?;
@@ -180,7 +180,7 @@ fn decode_instruction_into(r: &mut Reader<'_>, inst: &mut Instruction) -> Result
     let end = start
         .checked_add(length as usize)
         .filter(|&e| e <= all && length >= 1)
-        .ok_or_else(|| DxbcError::BadLength {
+        .ok_or(DxbcError::BadLength {
             word: start,
             length,
             what: "runs past the end of the program or is zero",
@@ -254,7 +254,7 @@ fn decode_custom_data(r: &mut Reader<'_>, start: usize, token: u32) -> Result<In
     let end = start
         .checked_add(length as usize)
         .filter(|&e| e <= all && length >= 2)
-        .ok_or_else(|| DxbcError::BadLength {
+        .ok_or(DxbcError::BadLength {
             word: start,
             length,
             what: "custom-data block runs past the end or is shorter than 2",
@@ -371,7 +371,7 @@ fn decode_operand_into(r: &mut Reader<'_>, end: usize, depth: u32, op: &mut Oper
         }
     };
     let type_number = (t >> 12) & 0xFF;
-    let ty = OperandType::from_number(type_number).ok_or_else(|| DxbcError::InvalidField {
+    let ty = OperandType::from_number(type_number).ok_or(DxbcError::InvalidField {
         word,
         what: "operand type",
         value: type_number,
