@@ -49,11 +49,10 @@ impl Program {
                     grow(op.ty, r.saturating_add(1));
                 }
                 // Special registers sit past the limits, each one register.
-                if let Some(r) = op.ty.special_register() {
-                    let n = if op.ty.is_special_input() {
-                        &mut special.0
-                    } else {
-                        &mut special.1
+                if let Some((file, r)) = op.ty.special_slot() {
+                    let n = match file {
+                        RegisterFile::Input => &mut special.0,
+                        RegisterFile::Output => &mut special.1,
                     };
                     *n = (*n).max(r + 1);
                 }
@@ -103,4 +102,25 @@ impl OperandType {
     pub const fn is_special_input(self) -> bool {
         matches!(self, OperandType::InputCoverageMask)
     }
+
+    /// Where a special register is kept: its file and its register there
+    /// ([`OperandType::special_register`]). The one statement of that choice that the
+    /// interpreter, the translator and the harness read.
+    pub const fn special_slot(self) -> Option<(RegisterFile, u32)> {
+        match self.special_register() {
+            Some(r) if self.is_special_input() => Some((RegisterFile::Input, r)),
+            Some(r) => Some((RegisterFile::Output, r)),
+            None => None,
+        }
+    }
+}
+
+/// The `v#` or the `o#` file, where a special register is kept
+/// ([`OperandType::special_slot`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RegisterFile {
+    /// `v#`.
+    Input,
+    /// `o#`.
+    Output,
 }

@@ -11,8 +11,12 @@ pub fn interface_register(i: &translator::manifest::Interface, output: bool) -> 
         let builtin = i.builtin.as_deref()?;
         translator::manifest::SPECIAL_BUILTINS
             .iter()
-            .find(|(ty, b, ..)| wgsl_builtin(b) == builtin && ty.is_special_input() != output)
-            .and_then(|(ty, ..)| ty.special_register())
+            .filter(|(_, b, ..)| wgsl_builtin(b) == builtin)
+            .find_map(|(ty, ..)| match ty.special_slot()? {
+                (dxbc::registers::RegisterFile::Output, r) if output => Some(r),
+                (dxbc::registers::RegisterFile::Input, r) if !output => Some(r),
+                _ => None,
+            })
     })
 }
 

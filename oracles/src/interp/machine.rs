@@ -2,6 +2,7 @@
 //! each instruction runs as tight loops over all lanes of a batch at once.
 
 use dxbc::opcodes::Num;
+use dxbc::registers::RegisterFile;
 use dxbc::{Index, Instruction, Modifier, Operand, OperandType, Program};
 
 use super::InterpError;
@@ -414,14 +415,12 @@ impl Machine<'_> {
             OperandType::Null => out.fill(0),
             // `vCoverage` (and, read back, `oDepth`/`oMask`): one component of the register
             // it stands for (`OperandType::special_register`).
-            ty if ty.special_register().is_some() => {
-                let r = ty.special_register().unwrap_or_default() as usize;
-                let file = if ty.is_special_input() {
-                    &self.inputs
-                } else {
-                    &self.outputs
+            ty if let Some((file, r)) = ty.special_slot() => {
+                let file = match file {
+                    RegisterFile::Input => &self.inputs,
+                    RegisterFile::Output => &self.outputs,
                 };
-                match file.slice(r, 0) {
+                match file.slice(r as usize, 0) {
                     Some(s) => out.copy_from_slice(s),
                     None => out.fill(0),
                 }
@@ -473,9 +472,8 @@ impl Machine<'_> {
             OperandType::Null => {}
             // `oDepth` (and its conservative forms), `oMask`: the one component of the output
             // register each stands for (`OperandType::special_register`).
-            ty if ty.special_register().is_some() && !ty.is_special_input() => {
-                let r = ty.special_register().unwrap_or_default() as usize;
-                let Some(dst) = self.outputs.slice_mut(r, 0) else {
+            ty if let Some((RegisterFile::Output, r)) = ty.special_slot() => {
+                let Some(dst) = self.outputs.slice_mut(r as usize, 0) else {
                     return Err(InterpError::Unsupported {
                         index: at,
                         what: "register out of range".into(),

@@ -23,7 +23,11 @@ pub struct RegisterFlags {
 /// Whether `ty` writes the `o#` file: `o#` itself, or a special output register kept there
 /// (`oDepth`, `oMask`: `OperandType::special_register`).
 pub(super) fn is_output(ty: OperandType) -> bool {
-    ty == OperandType::Output || (ty.special_register().is_some() && !ty.is_special_input())
+    ty == OperandType::Output
+        || matches!(
+            ty.special_slot(),
+            Some((dxbc::registers::RegisterFile::Output, _))
+        )
 }
 
 /// The register an operand with one immediate index names, or a special register's

@@ -268,12 +268,12 @@ impl Ctx<'_> {
             // The pixel program's special registers live in `v`/`o` past the numbered ones
             // (`OperandType::special_register`); the entry point fills and returns them. The
             // seed lowers none (`fail-closed/system-values`); the exact profile does.
-            ty if ty.special_register().is_some() && self.exact() => {
-                let r = ty.special_register().unwrap_or_default();
-                let g = if ty.is_special_input() {
-                    self.g.v
-                } else {
-                    self.g.o
+            ty if let Some((file, r)) = ty.special_slot()
+                && self.exact() =>
+            {
+                let g = match file {
+                    dxbc::registers::RegisterFile::Input => self.g.v,
+                    dxbc::registers::RegisterFile::Output => self.g.o,
                 };
                 let g = g.ok_or_else(|| unsupported("no register file".into()))?;
                 let base = self.global(g);
