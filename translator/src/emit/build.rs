@@ -514,6 +514,11 @@ mod tests {
             "a load from a closed block is not reused"
         );
         assert_eq!(b.u(1), one, "literals outlive blocks");
+        let epoch = b.epoch();
+        b.when(cond, |b| {
+            assert_ne!(b.epoch(), epoch, "entering a block changes the epoch");
+        });
+        assert_ne!(b.epoch(), epoch, "leaving a block changes it again");
         let f = b.finish();
         module.functions.append(f, Span::UNDEFINED);
         naga::valid::Validator::new(

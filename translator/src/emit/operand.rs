@@ -517,3 +517,41 @@ impl Ctx<'_> {
         Ok(h)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dxbc::{Components, Selection};
+
+    fn cb(slot: u32, row: Index) -> Operand {
+        let mut op = Operand::reg(
+            OperandType::ConstantBuffer,
+            Components::Four(Selection::Swizzle([0, 1, 2, 3])),
+            &[slot],
+        );
+        op.indices.push(row);
+        op
+    }
+
+    /// The cache's key names the block: a register resolved in one block is never taken for
+    /// the same register in another (its expressions may not be in scope there), and a
+    /// register with a run-time index is never cached.
+    #[test]
+    fn a_register_key_is_per_block_and_only_for_immediate_indices() {
+        let row = cb(0, Index::Imm32(3));
+        assert_eq!(RegKey::of(&row, 1), RegKey::of(&row, 1));
+        assert_ne!(RegKey::of(&row, 1), RegKey::of(&row, 2));
+        assert_ne!(RegKey::of(&row, 1), RegKey::of(&cb(0, Index::Imm32(4)), 1));
+        assert_ne!(RegKey::of(&row, 1), RegKey::of(&cb(1, Index::Imm32(3)), 1));
+        let temp = Operand::reg(OperandType::Temp, Components::One, &[0]);
+        assert_eq!(
+            RegKey::of(&cb(0, Index::Relative(Box::new(temp.clone()))), 1),
+            None
+        );
+        assert_eq!(RegKey::of(&temp, 1), None);
+        let input = Operand::reg(OperandType::Input, Components::One, &[3]);
+        let output = Operand::reg(OperandType::Output, Components::One, &[3]);
+        assert!(RegKey::of(&input, 1).is_some());
+        assert_ne!(RegKey::of(&input, 1), RegKey::of(&output, 1));
+    }
+}

@@ -1,0 +1,38 @@
+//! A register named by immediate indices is resolved once per block and its loads are shared
+//! there, and each block reads it itself: the arm of an `if` that first reads `cb0[0]`, and the
+//! code after the `if` that reads it again, each load it. (That the cache never hands one block
+//! what another made is checked where its key is built, `emit::operand`.)
+
+use translator::{Profile, translate};
+
+const PROGRAM: &str = "ps_4_0
+dcl_constantbuffer cb0[2], immediateIndexed
+dcl_input_ps linear v0.xyzw
+dcl_output o0.xyzw
+dcl_temps 2
+add r0.x, cb0[1].x, v0.x
+mul r0.y, cb0[1].x, v0.y
+lt r1.x, v0.x, l(0)
+if_nz r1.x
+  add r0.z, cb0[0].x, r0.y
+else
+  mov r0.z, l(0)
+endif
+add r0.w, cb0[0].x, r0.z
+mov o0.xyzw, r0.xyzw
+ret
+";
+
+#[test]
+fn a_register_is_read_once_per_block_and_never_across_blocks() {
+    let container = dxbc::assemble_container(PROGRAM).expect("assembles");
+    let shader = dxbc::Shader::parse(&container.to_bytes()).expect("reparses");
+    for profile in [Profile::Contract, Profile::Exact] {
+        // `translate` validates the module with naga.
+        let w = translate(&shader, profile).expect("translates").wgsl;
+        // Two reads of `cb0[1]` in one block share one load; `cb0[0]` is loaded in the arm and
+        // again after the `if`.
+        assert_eq!(w.matches("cb0_.v[1].x").count(), 1, "{profile}:\n{w}");
+        assert_eq!(w.matches("cb0_.v[0].x").count(), 2, "{profile}:\n{w}");
+    }
+}
