@@ -64,23 +64,17 @@ impl Body {
     /// A small function (the entry point, an accessor): its caches start empty and grow only
     /// if used.
     pub fn new(name: &str) -> Body {
-        Body {
-            f: Function {
-                name: Some(name.to_string()),
-                ..Function::default()
-            },
-            blocks: vec![Block::new()],
-            pending: None,
-            literals: Fx::default(),
-            loads: smallvec::SmallVec::new(),
-            accesses: Fx::default(),
-            invariant: Fx::default(),
-            epoch: 0,
-        }
+        Body::sized(name, 0, 0)
     }
 
     /// A function whose top-level block is expected to hold about `statements` statements.
     pub fn with_capacity(name: &str, statements: usize) -> Body {
+        Body::sized(name, statements, 16)
+    }
+
+    /// A function with room for `statements` top-level statements and `cached` entries in its
+    /// literal and access caches (0 allocates nothing until used).
+    fn sized(name: &str, statements: usize, cached: usize) -> Body {
         Body {
             f: Function {
                 name: Some(name.to_string()),
@@ -88,9 +82,9 @@ impl Body {
             },
             blocks: vec![Block::with_capacity(statements)],
             pending: None,
-            literals: Fx::with_capacity_and_hasher(16, Default::default()),
+            literals: Fx::with_capacity_and_hasher(cached, Default::default()),
             loads: smallvec::SmallVec::new(),
-            accesses: Fx::with_capacity_and_hasher(16, Default::default()),
+            accesses: Fx::with_capacity_and_hasher(cached, Default::default()),
             invariant: Fx::default(),
             epoch: 0,
         }

@@ -251,15 +251,11 @@ impl Ctx<'_> {
 
     /// `cb#_at` of a declared constant buffer, made on first use.
     pub fn cb_at(&mut self, slot: u32) -> Option<Handle<Function>> {
-        let cb = *self.g.cb.get(&slot)?;
-        if let Some(f) = cb.at {
-            return Some(f);
+        let cb = self.g.cb.get_mut(&slot)?;
+        if cb.at.is_none() {
+            cb.at = Some(cb_at_fn(&mut self.module, slot, *cb));
         }
-        let f = cb_at_fn(&mut self.module, slot, cb);
-        if let Some(c) = self.g.cb.get_mut(&slot) {
-            c.at = Some(f);
-        }
-        Some(f)
+        cb.at
     }
 }
 

@@ -238,13 +238,8 @@ pub struct Types {
 impl Ctx<'_> {
     /// Record that the translation relies on catalog entry `id`.
     pub fn relies(&mut self, entry: &'static str) {
-        // Asked once per operation, of a few entries: a list whose pointer comparison settles
-        // most calls without comparing strings (a string-keyed set compared them every time).
-        if self
-            .used
-            .iter()
-            .any(|u| std::ptr::eq(*u, entry) || *u == entry)
-        {
+        // Asked once per operation, of a few entries: a short list, sorted once at the end.
+        if self.used.contains(&entry) {
             return;
         }
         self.used.push(entry);

@@ -327,24 +327,17 @@ impl Ctx<'_> {
     /// `vec4<u32>`, inserted into the module's types on first use (the same moment as
     /// without the cache, so the module is the same) and then kept, not hashed again.
     pub fn vec4u(&mut self) -> Handle<naga::Type> {
-        match self.types.vec4u {
-            Some(t) => t,
-            None => {
-                let t = build::vector(&mut self.module, naga::VectorSize::Quad, build::U32);
-                *self.types.vec4u.insert(t)
-            }
-        }
+        *self.types.vec4u.get_or_insert_with(|| {
+            build::vector(&mut self.module, naga::VectorSize::Quad, build::U32)
+        })
     }
 
     /// `u32`, as [`Ctx::vec4u`] keeps it.
     pub fn u32_ty(&mut self) -> Handle<naga::Type> {
-        match self.types.u32 {
-            Some(t) => t,
-            None => {
-                let t = build::scalar(&mut self.module, build::U32);
-                *self.types.u32.insert(t)
-            }
-        }
+        *self
+            .types
+            .u32
+            .get_or_insert_with(|| build::scalar(&mut self.module, build::U32))
     }
 
     /// Component `c` of a register value.
