@@ -48,14 +48,16 @@ fn compress(state: &mut [u32; 4], block: &[u8; 64]) {
     }
     let [mut a, mut b, mut c, mut d] = *state;
     macro_rules! round {
-        ($range:expr, $f:expr) => {
+        ($range:expr, $early:expr, $f:expr) => {
             for i in $range {
-                let f: u32 = $f(b, c, d);
-                let rotated = a
-                    .wrapping_add(f)
+                // `early(c, d)` does not read the previous step's `b`, so it is summed
+                // beside the dependency chain, not on it.
+                let early = a
                     .wrapping_add(K[i])
                     .wrapping_add(m[G[i]])
-                    .rotate_left(S[i]);
+                    .wrapping_add($early(c, d));
+                let f: u32 = $f(b, c, d);
+                let rotated = early.wrapping_add(f).rotate_left(S[i]);
                 a = d;
                 d = c;
                 c = b;
@@ -63,12 +65,14 @@ fn compress(state: &mut [u32; 4], block: &[u8; 64]) {
             }
         };
     }
-    // The two selections in their shorter forms: `(b & c) | (!b & d)` is `d ^ (b & (c ^ d))`,
-    // and `(d & b) | (!d & c)` is `c ^ (d & (b ^ c))`; one operation fewer on the chain each.
-    round!(0..16, |b: u32, c: u32, d: u32| d ^ (b & (c ^ d)));
-    round!(16..32, |b: u32, c: u32, d: u32| c ^ (d & (b ^ c)));
-    round!(32..48, |b: u32, c: u32, d: u32| b ^ c ^ d);
-    round!(48..64, |b: u32, c: u32, d: u32| c ^ (b | !d));
+    let none = |_: u32, _: u32| 0u32;
+    // The selections in forms with less on the chain: `(b & c) | (!b & d)` is
+    // `d ^ (b & (c ^ d))`; `(d & b) | (!d & c)` is `(b & d) + (c & !d)`, the two parts having
+    // no bit in common, so `c & !d` is added early.
+    round!(0..16, none, |b: u32, c: u32, d: u32| d ^ (b & (c ^ d)));
+    round!(16..32, |c: u32, d: u32| c & !d, |b: u32, _: u32, d: u32| b & d);
+    round!(32..48, none, |b: u32, c: u32, d: u32| b ^ c ^ d);
+    round!(48..64, none, |b: u32, c: u32, d: u32| c ^ (b | !d));
     state[0] = state[0].wrapping_add(a);
     state[1] = state[1].wrapping_add(b);
     state[2] = state[2].wrapping_add(c);
@@ -84,9 +88,9 @@ pub fn dxbc_checksum(blob: &[u8]) -> [u32; 4] {
     let mut state = [0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476];
     let mut blocks = data.chunks_exact(64);
     for block in &mut blocks {
-        let mut b = [0u8; 64];
-        b.copy_from_slice(block);
-        compress(&mut state, &b);
+        if let Ok(b) = <&[u8; 64]>::try_from(block) {
+            compress(&mut state, b);
+        }
     }
     let tail = blocks.remainder();
     // Truncation to 32 bits is part of the algorithm (section 1.4).
@@ -177,7 +181,7 @@ mod tests {
             for c in words {
                 for d in words {
                     assert_eq!(d ^ (b & (c ^ d)), (b & c) | (!b & d));
-                    assert_eq!(c ^ (d & (b ^ c)), (d & b) | (!d & c));
+                    assert_eq!((b & d).wrapping_add(c & !d), (d & b) | (!d & c));
                 }
             }
         }
