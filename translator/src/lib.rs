@@ -215,12 +215,12 @@ pub fn lower(shader: &Shader, profile: Profile) -> Result<Emitted, Rejection> {
 /// Validate a lowered module with naga (granting the capabilities its manifest enables) and
 /// write it as WGSL with naga's back end, after the header naga's IR does not carry. The WGSL
 /// is never parsed again here: the module it is written from is what naga judged.
-pub fn finish(e: Emitted) -> Result<Translation, NagaError> {
+pub fn finish(mut e: Emitted) -> Result<Translation, NagaError> {
     let info = validate::validate_module(&e.module, &e.manifest.enables)?;
     let wgsl = write(&e, &info)?;
     Ok(Translation {
         wgsl,
-        manifest: e.manifest,
+        manifest: std::mem::take(&mut e.manifest),
         adaptations: e.adaptations.iter().map(|s| s.to_string()).collect(),
     })
 }

@@ -34,18 +34,43 @@ pub struct Body {
     blocks: Vec<Block>,
     /// Where the expressions not yet covered by an `Emit` start.
     pending: Option<usize>,
-    literals: Fx<(u8, u32), H>,
     /// Loads by pointer, since the last statement: a few at a time, so a list (a statement
     /// clears it, and clearing a hash table costs its capacity).
     loads: smallvec::SmallVec<[(H, H); 16]>,
+    caches: Caches,
+    /// Whether [`Body::finish`] gives `caches` back to [`spare`] (a `run`'s, which are large).
+    recycle: bool,
+    /// Block boundaries crossed so far: what a cache of expressions kept outside `Body` checks
+    /// to know its entries are still visible.
+    epoch: u32,
+}
+
+/// The expressions a function shares, by what they compute.
+#[derive(Debug, Default)]
+pub struct Caches {
+    /// Literals by (kind, bits), for the whole function.
+    literals: Fx<(u8, u32), H>,
     /// Constant accesses by (base, index), since the last block boundary.
     accesses: Fx<(H, u32), H>,
     /// Loads of registers no statement of the function writes (constant buffers, inputs), since
     /// the last block boundary.
     invariant: Fx<H, H>,
-    /// Block boundaries crossed so far: what a cache of expressions kept outside `Body` checks
-    /// to know its entries are still visible.
-    epoch: u32,
+}
+
+impl Caches {
+    fn with_capacity(n: usize) -> Caches {
+        Caches {
+            literals: Fx::with_capacity_and_hasher(n, Default::default()),
+            accesses: Fx::with_capacity_and_hasher(n, Default::default()),
+            invariant: Fx::default(),
+        }
+    }
+
+    fn clear(&mut self) {
+        self.literals.clear();
+        self.accesses.clear();
+        self.invariant.clear();
+    }
 }
 
 /// Expressions that are never emitted: valid from the function's start, or produced by a
@@ -78,14 +103,23 @@ impl Body {
         Body {
             f: Function {
                 name: Some(name.to_string()),
+                // A function expected to be large reuses a dropped module's arena.
+                expressions: if cached > 0 {
+                    spare::take()
+                } else {
+                    naga::Arena::new()
+                },
                 ..Function::default()
             },
             blocks: vec![Block::with_capacity(statements)],
             pending: None,
-            literals: Fx::with_capacity_and_hasher(cached, Default::default()),
             loads: smallvec::SmallVec::new(),
-            accesses: Fx::with_capacity_and_hasher(cached, Default::default()),
-            invariant: Fx::default(),
+            caches: if cached > 0 {
+                spare::caches(cached)
+            } else {
+                Caches::default()
+            },
+            recycle: cached > 0,
             epoch: 0,
         }
     }
@@ -137,8 +171,8 @@ impl Body {
         self.epoch = self.epoch.wrapping_add(1);
         self.flush();
         self.loads.clear();
-        self.accesses.clear();
-        self.invariant.clear();
+        self.caches.accesses.clear();
+        self.caches.invariant.clear();
     }
 
     /// Open a nested block (an `if` arm, a loop body, a case).
@@ -177,6 +211,9 @@ impl Body {
             self.stmt(Statement::Block(b));
         }
         self.f.body = self.blocks.pop().unwrap_or_default();
+        if self.recycle {
+            spare::give_caches(std::mem::take(&mut self.caches));
+        }
         self.f
     }
 
@@ -195,11 +232,11 @@ impl Body {
 
     /// A literal, made once per function.
     fn literal(&mut self, key: (u8, u32), l: Literal) -> H {
-        if let Some(h) = self.literals.get(&key) {
+        if let Some(h) = self.caches.literals.get(&key) {
             return *h;
         }
         let h = self.expr(Expression::Literal(l));
-        self.literals.insert(key, h);
+        self.caches.literals.insert(key, h);
         h
     }
 
@@ -278,11 +315,11 @@ impl Body {
     /// `var<uniform>`, an input register): shared until the next block boundary, as its value
     /// cannot change in between.
     pub fn load_invariant(&mut self, pointer: H) -> H {
-        if let Some(h) = self.invariant.get(&pointer) {
+        if let Some(h) = self.caches.invariant.get(&pointer) {
             return *h;
         }
         let h = self.expr(Expression::Load { pointer });
-        self.invariant.insert(pointer, h);
+        self.caches.invariant.insert(pointer, h);
         h
     }
 
@@ -292,11 +329,11 @@ impl Body {
 
     /// `base[index]` with a constant index (a member, an element, a component).
     pub fn at(&mut self, base: H, index: u32) -> H {
-        if let Some(h) = self.accesses.get(&(base, index)) {
+        if let Some(h) = self.caches.accesses.get(&(base, index)) {
             return *h;
         }
         let h = self.expr(Expression::AccessIndex { base, index });
-        self.accesses.insert((base, index), h);
+        self.caches.accesses.insert((base, index), h);
         h
     }
 
@@ -341,6 +378,83 @@ impl Body {
     pub fn mask(&mut self, cond: H) -> H {
         let (zero, ones) = (self.u(0), self.u(0xffff_ffff));
         self.select(zero, ones, cond)
+    }
+}
+
+/// Expression arenas of dropped modules and the caches of finished `run`s, kept per thread
+/// for the next program's `run`.
+///
+/// naga's `Arena` cannot be created with a capacity, so a fresh one grows by doubling: for a
+/// program of ~170 expressions, seven reallocations and copies of the expressions and their
+/// spans, the largest allocation cost of lowering. A cleared arena keeps its capacity, so
+/// translating program after program (the bench, `corpus`, `fuzz`, `verify`) grows one only
+/// when a program is larger than any before it on that thread.
+pub mod spare {
+    use std::cell::RefCell;
+
+    use naga::{Arena, Expression};
+
+    /// Arenas kept per thread: one per `run` being built at a time is enough.
+    const KEPT: usize = 2;
+    /// An arena that held more expressions than this is dropped, not kept (about 200 KiB
+    /// with spans), so a rare huge program does not pin its memory.
+    const LARGEST: usize = 4096;
+
+    thread_local! {
+        static SPARE: RefCell<Vec<Arena<Expression>>> = const { RefCell::new(Vec::new()) };
+        static CACHES: RefCell<Vec<super::Caches>> = const { RefCell::new(Vec::new()) };
+    }
+
+    /// Empty caches for a `run`: a finished one's (its tables keep their size), or new ones
+    /// with room for `n` entries.
+    pub fn caches(n: usize) -> super::Caches {
+        CACHES
+            .try_with(|s| s.borrow_mut().pop())
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| super::Caches::with_capacity(n))
+    }
+
+    /// Keep a finished `run`'s caches, emptied, unless one grew past [`LARGEST`] entries.
+    pub fn give_caches(mut c: super::Caches) {
+        if c.literals
+            .capacity()
+            .max(c.accesses.capacity())
+            .max(c.invariant.capacity())
+            > LARGEST
+        {
+            return;
+        }
+        c.clear();
+        let _ = CACHES.try_with(|s| {
+            let mut s = s.borrow_mut();
+            if s.len() < KEPT {
+                s.push(c);
+            }
+        });
+    }
+
+    /// An empty arena, with the capacity of a dropped one when there is one.
+    pub fn take() -> Arena<Expression> {
+        SPARE
+            .try_with(|s| s.borrow_mut().pop())
+            .ok()
+            .flatten()
+            .unwrap_or_default()
+    }
+
+    /// Keep `arena` (emptied) for a later [`take`], unless it is small or too large.
+    pub fn give(mut arena: Arena<Expression>) {
+        if arena.len() < 32 || arena.len() > LARGEST {
+            return;
+        }
+        arena.clear();
+        let _ = SPARE.try_with(|s| {
+            let mut s = s.borrow_mut();
+            if s.len() < KEPT {
+                s.push(arena);
+            }
+        });
     }
 }
 
@@ -438,6 +552,27 @@ pub const F32: Scalar = Scalar::F32;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An arena handed back comes out of the pool emptied: the next function's handles start
+    /// at 0.
+    #[test]
+    fn a_spare_arena_comes_back_empty() {
+        let filled = |n: u32| {
+            let mut a = naga::Arena::new();
+            for i in 0..n {
+                a.append(Expression::Literal(Literal::U32(i)), Span::UNDEFINED);
+            }
+            a
+        };
+        std::thread::spawn(move || {
+            spare::give(filled(100));
+            let a = spare::take();
+            assert!(a.is_empty());
+            assert!(spare::take().is_empty());
+        })
+        .join()
+        .expect("thread");
+    }
 
     #[test]
     fn numbered_names_read_as_format_would_write_them() {
