@@ -414,12 +414,12 @@ impl Ctx<'_> {
         let info = inst.info();
         let (d0, d1) = (&inst.operands[0], &inst.operands[1]);
         let (m0, m1) = (write_mask(d0), write_mask(d1));
-        let (mut v0, mut v1) = (Vec::new(), Vec::new());
+        let (mut v0, mut v1) = (Values::new(), Values::new());
         for comp in 0..4 {
             if (m0 | m1) & (1 << comp) == 0 {
                 continue;
             }
-            let mut s = Vec::with_capacity(3);
+            let mut s: smallvec::SmallVec<[H; 4]> = smallvec::SmallVec::new();
             for (k, op) in inst.operands[2..].iter().enumerate() {
                 s.push(self.src(op, comp, info.num(2 + k))?);
             }
@@ -512,7 +512,7 @@ impl Ctx<'_> {
     /// `dp2`/`dp3`/`dp4`.
     fn dot(&mut self, inst: &Instruction, n: usize) -> Result<(), Rejection> {
         let (dst, a, b) = (&inst.operands[0], &inst.operands[1], &inst.operands[2]);
-        let mut terms = Vec::with_capacity(n);
+        let mut terms: smallvec::SmallVec<[(H, H); 4]> = smallvec::SmallVec::new();
         for comp in 0..n {
             let x = self.src(a, comp, Num::Float)?;
             let y = self.src(b, comp, Num::Float)?;
@@ -552,7 +552,7 @@ impl Ctx<'_> {
             e = self.saturate(e);
         }
         let m = write_mask(dst);
-        let values: Vec<(usize, H)> = (0..4)
+        let values: Values = (0..4)
             .filter(|c| m & (1 << c) != 0)
             .map(|c| (c, e))
             .collect();

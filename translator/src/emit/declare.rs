@@ -149,7 +149,7 @@ fn load_fn(module: &mut naga::Module, buf: &Buffer) -> Handle<Function> {
     let (var, len) = (buf.var, buf.len);
     function(
         module,
-        format!("{}_load", buf.name),
+        [buf.name.as_str(), "_load"].concat(),
         &["w"],
         Some(u),
         |_, b, a| {
@@ -170,7 +170,7 @@ fn store_fn(module: &mut naga::Module, buf: &Buffer) -> Handle<Function> {
     let (var, len) = (buf.var, buf.len);
     function(
         module,
-        format!("{}_store", buf.name),
+        [buf.name.as_str(), "_store"].concat(),
         &["w", "value"],
         None,
         |_, b, a| {
@@ -189,7 +189,7 @@ fn cb_at_fn(module: &mut naga::Module, slot: u32, cb: ConstantBuffer) -> Handle<
     let unguarded = crate::planted(crate::PlantedBug::CbIndexUnguarded);
     function(
         module,
-        format!("cb{slot}_at"),
+        build::numbered("cb", slot, "_at"),
         &["i"],
         Some(v4),
         |_, b, a| {
@@ -337,12 +337,12 @@ pub fn declare(c: &mut Ctx<'_>, bindings: &mut Vec<Binding>) {
         let rows = build::array(&mut c.module, v4, size, 16);
         let st = build::structure(
             &mut c.module,
-            &format!("Cb{slot}"),
+            &build::numbered("Cb", slot, ""),
             vec![("v".into(), rows, None, size * 16)],
         );
         let g = var(
             &mut c.module,
-            format!("cb{slot}"),
+            build::numbered("cb", slot, ""),
             AddressSpace::Uniform,
             Some(b),
             st,
@@ -435,7 +435,7 @@ pub fn declare(c: &mut Ctx<'_>, bindings: &mut Vec<Binding>) {
                     let ty = build::ty(&mut c.module, inner);
                     let g = var(
                         &mut c.module,
-                        format!("t{slot}"),
+                        build::numbered("t", slot, ""),
                         AddressSpace::Handle,
                         Some(b),
                         ty,
@@ -450,7 +450,7 @@ pub fn declare(c: &mut Ctx<'_>, bindings: &mut Vec<Binding>) {
                 let ty = words(&mut c.module);
                 let g = var(
                     &mut c.module,
-                    format!("t{slot}"),
+                    build::numbered("t", slot, ""),
                     AddressSpace::Storage {
                         access: naga::StorageAccess::LOAD,
                     },
@@ -459,7 +459,7 @@ pub fn declare(c: &mut Ctx<'_>, bindings: &mut Vec<Binding>) {
                 );
                 c.g.buffers.insert(
                     Mem::Srv(slot),
-                    buffer(g, format!("t{slot}"), Len::Runtime, false),
+                    buffer(g, build::numbered("t", slot, ""), Len::Runtime, false),
                 );
                 let mut rec = binding(Kind::Srv, slot, b, Layout::StorageU32Array);
                 if let View::Structured(stride) = view {
@@ -481,7 +481,7 @@ pub fn declare(c: &mut Ctx<'_>, bindings: &mut Vec<Binding>) {
             let ty = build::ty(&mut c.module, inner);
             let g = var(
                 &mut c.module,
-                format!("s{slot}"),
+                build::numbered("s", slot, ""),
                 AddressSpace::Handle,
                 Some(b),
                 ty,
@@ -501,7 +501,7 @@ pub fn declare(c: &mut Ctx<'_>, bindings: &mut Vec<Binding>) {
         };
         let g = var(
             &mut c.module,
-            format!("u{slot}"),
+            build::numbered("u", slot, ""),
             AddressSpace::Storage {
                 access: naga::StorageAccess::LOAD | naga::StorageAccess::STORE,
             },
@@ -510,7 +510,7 @@ pub fn declare(c: &mut Ctx<'_>, bindings: &mut Vec<Binding>) {
         );
         c.g.buffers.insert(
             Mem::Uav(slot),
-            buffer(g, format!("u{slot}"), Len::Runtime, true),
+            buffer(g, build::numbered("u", slot, ""), Len::Runtime, true),
         );
         let mut rec = binding(
             Kind::Uav,
@@ -535,14 +535,14 @@ pub fn declare(c: &mut Ctx<'_>, bindings: &mut Vec<Binding>) {
         let arr = build::array(&mut c.module, word, n, 4);
         let g = var(
             &mut c.module,
-            format!("g{slot}"),
+            build::numbered("g", slot, ""),
             AddressSpace::WorkGroup,
             None,
             arr,
         );
         c.g.buffers.insert(
             Mem::Tgsm(slot),
-            buffer(g, format!("g{slot}"), Len::Fixed(n), true),
+            buffer(g, build::numbered("g", slot, ""), Len::Fixed(n), true),
         );
     }
     let private = |c: &mut Ctx<'_>, name: String, n: u32| {
@@ -553,7 +553,7 @@ pub fn declare(c: &mut Ctx<'_>, bindings: &mut Vec<Binding>) {
     c.g.o = Some(private(c, "o".into(), c.outputs));
     let xs: Vec<(u32, u32)> = c.indexable.iter().map(|(k, n)| (*k, *n)).collect();
     for (x, n) in xs {
-        let g = private(c, format!("x{x}"), n);
+        let g = private(c, build::numbered("x", x, ""), n);
         c.g.x.insert(x, g);
     }
     if c.stage == Stage::Compute {

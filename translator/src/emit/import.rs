@@ -2,11 +2,11 @@
 //! once per process, and each program's module receives copies of the functions it calls, with
 //! their types re-made in that module.
 
-use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use naga::{Expression, Function, Handle, Module, Statement, Type};
 
+use super::build::Fx;
 use super::helpers::HELPERS;
 
 /// Every helper, parsed and validated once. A helper that does not parse is a build defect,
@@ -23,9 +23,9 @@ pub struct ImportError(pub String);
 /// Copies of library functions in one module, by name.
 #[derive(Debug, Default)]
 pub struct Imported {
-    by_name: HashMap<&'static str, Handle<Function>>,
-    by_source: HashMap<Handle<Function>, Handle<Function>>,
-    types: HashMap<Handle<Type>, Handle<Type>>,
+    by_name: Fx<&'static str, Handle<Function>>,
+    by_source: Fx<Handle<Function>, Handle<Function>>,
+    types: Fx<Handle<Type>, Handle<Type>>,
 }
 
 impl Imported {
@@ -62,7 +62,7 @@ impl Imported {
         // Callees first, so their handles exist in `module`.
         let mut callees = Vec::new();
         calls(&mut f.body, &mut callees);
-        let mut fmap = HashMap::new();
+        let mut fmap = Fx::default();
         for c in callees {
             let h = self.copy(lib, c, module)?;
             fmap.insert(c, h);
@@ -166,7 +166,7 @@ fn calls(block: &mut naga::Block, out: &mut Vec<Handle<Function>>) {
     });
 }
 
-fn remap_calls(block: &mut naga::Block, fmap: &HashMap<Handle<Function>, Handle<Function>>) {
+fn remap_calls(block: &mut naga::Block, fmap: &Fx<Handle<Function>, Handle<Function>>) {
     each_block(block, &mut |b| {
         for s in b.iter_mut() {
             if let Statement::Call { function, .. } = s

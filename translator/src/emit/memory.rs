@@ -225,7 +225,7 @@ impl Ctx<'_> {
                     }
                 };
                 let dst = &ops[0];
-                let values: Vec<(usize, H)> = (0..4)
+                let values: super::operand::Values = (0..4)
                     .filter(|c| write_mask(dst) & (1 << c) != 0)
                     .map(|c| (c, e))
                     .collect();
