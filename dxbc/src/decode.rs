@@ -42,26 +42,44 @@ pub fn decode_words(words: &[u32]) -> Result<Program> {
             actual: words.len(),
         });
     }
-    let mut reader = Reader { words, pos: 2 };
+    let mut lists = crate::spare::take();
     // fxc's instructions average over four words; one allocation covers most programs.
-    let mut instructions = Vec::with_capacity(words.len() / 4);
-    while reader.pos < words.len() {
-        // Decoded where it will lie: an instruction is large, and moving a finished one in
-        // cost a copy per instruction.
-        instructions.push(Instruction::new(Opcode::Nop));
-        if let Some(inst) = instructions.last_mut() {
-            decode_instruction_into(&mut reader, inst)?;
-        }
+    let mut instructions = lists.instructions(words.len() / 4);
+    let mut reader = Reader {
+        words,
+        pos: 2,
+        spare: Some(lists),
+    };
+    let decoded = decode_all(&mut reader, &mut instructions);
+    if let Some(lists) = reader.spare.take() {
+        crate::spare::put(lists);
     }
+    decoded?;
     Ok(Program {
         version,
         instructions,
     })
 }
 
+fn decode_all(reader: &mut Reader<'_>, instructions: &mut Vec<Instruction>) -> Result<()> {
+    while reader.pos < reader.words.len() {
+        // Decoded where it will lie: an instruction is large, and moving a finished one in
+        // cost a copy per instruction.
+        instructions.push(Instruction::new(Opcode::Nop));
+        if let Some(inst) = instructions.last_mut() {
+            decode_instruction_into(reader, inst)?;
+        }
+    }
+    Ok(())
+}
+
 /// Decode exactly one instruction from `words` (the assembler's `.raw` lines).
 pub fn decode_one_instruction(words: &[u32]) -> Result<Instruction> {
-    let mut reader = Reader { words, pos: 0 };
+    let mut reader = Reader {
+        words,
+        pos: 0,
+        spare: None,
+    };
     let inst = decode_instruction(&mut reader)?;
     if reader.pos != words.len() {
         return Err(DxbcError::BadLength {
@@ -75,7 +93,11 @@ pub fn decode_one_instruction(words: &[u32]) -> Result<Instruction> {
 
 /// Decode `count` operands that fill `words` exactly (shader-message operands).
 pub(crate) fn decode_operands(words: &[u32], count: usize) -> Result<Vec<Operand>> {
-    let mut reader = Reader { words, pos: 0 };
+    let mut reader = Reader {
+        words,
+        pos: 0,
+        spare: None,
+    };
     let ops = (0..count)
         .map(|_| decode_operand(&mut reader, words.len(), 0))
         .collect::<Result<Vec<_>>>()?;
@@ -121,6 +143,8 @@ pub(crate) fn decode_version(token: u32) -> Result<Version> {
 struct Reader<'a> {
     words: &'a [u32],
     pos: usize,
+    /// Operand lists of dropped programs, when decoding a whole program.
+    spare: Option<crate::spare::Lists>,
 }
 
 impl Reader<'_> {
@@ -238,6 +262,9 @@ fn decode_instruction_into(r: &mut Reader<'_>, inst: &mut Instruction) -> Result
     // Blank operands made in place, then decoded where they lie: an operand is large, and
     // building one elsewhere to move it in cost a copy per operand.
     let n = info.operand_count();
+    if let Some(lists) = r.spare.as_mut() {
+        inst.operands = lists.operands(n);
+    }
     inst.operands.reserve_exact(n);
     inst.operands.resize_with(n, Operand::blank);
     for op in inst.operands.iter_mut() {

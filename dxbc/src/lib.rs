@@ -31,6 +31,7 @@ pub mod numfmt;
 pub mod opcodes;
 pub mod registers;
 pub mod shader;
+mod spare;
 pub mod structure;
 pub mod validate;
 
