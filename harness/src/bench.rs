@@ -25,6 +25,24 @@ use crate::translators::Shared;
 use reports::bench::{Bench, Line};
 use reports::corpus::Status;
 
+/// Seconds of a typical pass: each program's median time over the passes, summed. `samples`
+/// holds the passes one after another, `per_pass` programs each.
+fn typical_pass(samples: &[f64], per_pass: usize) -> f64 {
+    if per_pass == 0 {
+        return 0.0;
+    }
+    let passes = samples.len() / per_pass;
+    let mut mine = Vec::with_capacity(passes);
+    (0..per_pass)
+        .map(|i| {
+            mine.clear();
+            mine.extend((0..passes).map(|p| samples[p * per_pass + i]));
+            mine.sort_by(f64::total_cmp);
+            mine.get(mine.len() / 2).copied().unwrap_or(0.0)
+        })
+        .sum()
+}
+
 /// Time `f` over `items` in whole passes until `min` has passed.
 fn measure<T>(
     translator: &str,
@@ -48,6 +66,7 @@ fn measure<T>(
         }
         passes += 1;
     }
+    let typical = typical_pass(&samples, items.len());
     samples.sort_by(f64::total_cmp);
     let pct = |p: f64| {
         samples
@@ -63,6 +82,11 @@ fn measure<T>(
         passes,
         seconds: busy,
         shaders_per_s: if busy > 0.0 { n / busy } else { 0.0 },
+        typical_per_s: if typical > 0.0 {
+            items.len() as f64 / typical
+        } else {
+            0.0
+        },
         mb_per_s: if busy > 0.0 {
             bytes as f64 * passes as f64 / busy / 1e6
         } else {
@@ -132,4 +156,25 @@ pub fn run(roots: &[std::path::PathBuf], translators: &[Shared], min: Duration) 
         }
     }
     bench
+}
+
+#[cfg(test)]
+mod tests {
+    use super::typical_pass;
+
+    /// A sample stretched by the machine moves the mean, not the typical pass: two programs
+    /// (1 and 3 µs) over five passes, one pass of which took 1000 µs for the first.
+    #[test]
+    fn a_stretched_sample_does_not_move_the_typical_pass() {
+        let mut samples = Vec::new();
+        for pass in 0..5 {
+            samples.push(if pass == 2 { 1000e-6 } else { 1e-6 });
+            samples.push(3e-6);
+        }
+        let typical = typical_pass(&samples, 2);
+        assert!((typical - 4e-6).abs() < 1e-12, "{typical}");
+        let mean_pass = samples.iter().sum::<f64>() / 5.0;
+        assert!(mean_pass > 200e-6, "{mean_pass}");
+        assert_eq!(typical_pass(&[], 0), 0.0);
+    }
 }

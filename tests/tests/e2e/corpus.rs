@@ -257,7 +257,17 @@ fn bench_puts_translators_side_by_side_on_the_same_programs() {
             "{parts:?}"
         );
     }
-    assert!(text.contains("| translation | shaders/s |"), "{text}");
+    assert!(
+        text.contains("| translation | typical shaders/s | mean shaders/s |"),
+        "{text}"
+    );
+    assert_eq!(b["format"], "dxdiff-bench/2");
+    // Every line has both figures (with `--seconds 0`, one pass: they can differ only by the
+    // median's choice, never be absent).
+    for l in b["lines"].as_array().expect("lines") {
+        assert!(l["typical_per_s"].as_f64().is_some_and(|x| x > 0.0), "{l}");
+        assert!(l["shaders_per_s"].as_f64().is_some_and(|x| x > 0.0), "{l}");
+    }
     assert!(text.contains("× `builtin/contract`"), "{text}");
     let _ = std::fs::remove_file(json);
 }
