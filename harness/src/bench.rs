@@ -15,8 +15,9 @@
 //!   wall time with its answer, and `process cost`, the same spawn with a command that only
 //!   drains stdin, so the translator's own time is the difference.
 //!
-//! Each line runs whole passes over the programs until `min_seconds` have passed; every
-//! program's time in every pass is a sample for p50/p99.
+//! Each line runs whole passes over the programs until `min_seconds` have passed, the lines
+//! taking turns pass by pass; every program's time in every pass is a sample for p50/p99, and
+//! each program's median over the passes makes the typical pass that ratios are taken of.
 
 use std::time::{Duration, Instant};
 
@@ -43,57 +44,86 @@ fn typical_pass(samples: &[f64], per_pass: usize) -> f64 {
         .sum()
 }
 
-/// Time `f` over `items` in whole passes until `min` has passed.
-fn measure<T>(
-    translator: &str,
+/// One line being measured: its inputs, and the samples of the passes run so far.
+struct Timer<'a> {
+    translator: String,
     part: &'static str,
-    items: &[T],
-    bytes: u64,
-    min: Duration,
-    mut f: impl FnMut(&T),
-) -> Line {
-    let mut samples = Vec::new();
-    let mut passes = 0;
-    let started = Instant::now();
-    let mut busy = 0.0;
-    while passes == 0 || (started.elapsed() < min && passes < 100_000) {
-        for it in items {
-            let t = Instant::now();
-            f(it);
-            let s = t.elapsed().as_secs_f64();
-            busy += s;
-            samples.push(s);
-        }
-        passes += 1;
+    inputs: Vec<Box<dyn std::any::Any>>,
+    run: crate::translators::Work<'a>,
+    samples: Vec<f64>,
+    busy: f64,
+    passes: usize,
+}
+
+impl Timer<'_> {
+    /// Whether the line still wants a pass: always a first one, then until it has spent `min`
+    /// inside the timed part.
+    fn wants(&self, min: Duration) -> bool {
+        self.passes == 0 || (self.busy < min.as_secs_f64() && self.passes < 100_000)
     }
-    let typical = typical_pass(&samples, items.len());
-    samples.sort_by(f64::total_cmp);
-    let pct = |p: f64| {
-        samples
-            .get(((samples.len() as f64 - 1.0) * p).round() as usize)
-            .map_or(0.0, |s| s * 1e6)
-    };
-    let n = (items.len() * passes) as f64;
-    Line {
-        translator: translator.to_string(),
-        part: part.to_string(),
-        shaders: items.len(),
-        bytes,
-        passes,
-        seconds: busy,
-        shaders_per_s: if busy > 0.0 { n / busy } else { 0.0 },
-        typical_per_s: if typical > 0.0 {
-            items.len() as f64 / typical
-        } else {
-            0.0
-        },
-        mb_per_s: if busy > 0.0 {
-            bytes as f64 * passes as f64 / busy / 1e6
-        } else {
-            0.0
-        },
-        p50_us: pct(0.5),
-        p99_us: pct(0.99),
+
+    /// One whole pass over the inputs, each program timed alone.
+    fn pass(&mut self) {
+        for it in &self.inputs {
+            let t = Instant::now();
+            (self.run)(it.as_ref());
+            let s = t.elapsed().as_secs_f64();
+            self.busy += s;
+            self.samples.push(s);
+        }
+        self.passes += 1;
+    }
+
+    fn line(mut self, bytes: u64) -> Line {
+        let items = self.inputs.len();
+        let typical = typical_pass(&self.samples, items);
+        let samples = &mut self.samples;
+        samples.sort_by(f64::total_cmp);
+        let pct = |p: f64| {
+            samples
+                .get(((samples.len() as f64 - 1.0) * p).round() as usize)
+                .map_or(0.0, |s| s * 1e6)
+        };
+        let (busy, passes) = (self.busy, self.passes);
+        let n = (items * passes) as f64;
+        Line {
+            translator: self.translator,
+            part: self.part.to_string(),
+            shaders: items,
+            bytes,
+            passes,
+            seconds: busy,
+            shaders_per_s: if busy > 0.0 { n / busy } else { 0.0 },
+            typical_per_s: if typical > 0.0 {
+                items as f64 / typical
+            } else {
+                0.0
+            },
+            mb_per_s: if busy > 0.0 {
+                bytes as f64 * passes as f64 / busy / 1e6
+            } else {
+                0.0
+            },
+            p50_us: pct(0.5),
+            p99_us: pct(0.99),
+        }
+    }
+}
+
+/// Run every line's passes in rounds, one pass of each line per round, until each has had
+/// `min`. Interleaved, so a change in the machine's speed during the run (another tenant, a
+/// clock step) falls on every translator alike instead of on whichever ran then: run one after
+/// the other, one binary's ratio moved from 0.97 to 1.38 between runs.
+fn interleave(timers: &mut [Timer<'_>], min: Duration) {
+    loop {
+        let mut ran = false;
+        for t in timers.iter_mut().filter(|t| t.wants(min)) {
+            t.pass();
+            ran = true;
+        }
+        if !ran {
+            break;
+        }
     }
 }
 
@@ -138,6 +168,7 @@ pub fn run(roots: &[std::path::PathBuf], translators: &[Shared], min: Duration) 
             .push("no program is qualified by every translator: nothing to time".into());
         return bench;
     }
+    let mut timers = Vec::new();
     for t in translators {
         let name = t.name();
         let parts = t.parts();
@@ -147,20 +178,64 @@ pub fn run(roots: &[std::path::PathBuf], translators: &[Shared], min: Duration) 
                 .push(format!("{name}: no part can be measured in this process"));
         }
         for part in parts {
-            let inputs: Vec<Box<dyn std::any::Any>> =
-                common.iter().filter_map(|b| (part.setup)(b)).collect();
-            let l = measure(&name, part.name, &inputs, bytes, min, |i| {
-                (part.run)(i.as_ref())
+            timers.push(Timer {
+                translator: name.clone(),
+                part: part.name,
+                inputs: common.iter().filter_map(|b| (part.setup)(b)).collect(),
+                run: part.run,
+                samples: Vec::new(),
+                busy: 0.0,
+                passes: 0,
             });
-            bench.lines.push(l);
         }
     }
+    interleave(&mut timers, min);
+    bench
+        .lines
+        .extend(timers.into_iter().map(|t| t.line(bytes)));
     bench
 }
 
 #[cfg(test)]
 mod tests {
-    use super::typical_pass;
+    use super::{Timer, interleave, typical_pass};
+    use std::cell::RefCell;
+    use std::time::Duration;
+
+    /// Lines take turns: while both want passes, a pass of one is followed by a pass of the
+    /// other, so no line's passes all fall in one stretch of the run.
+    #[test]
+    fn lines_take_turns_pass_by_pass() {
+        let order = RefCell::new(String::new());
+        let timer = |part: &'static str, pause: u64| Timer {
+            translator: part.into(),
+            part,
+            inputs: vec![Box::new(()) as Box<dyn std::any::Any>],
+            run: Box::new({
+                let order = &order;
+                move |_| {
+                    order.borrow_mut().push_str(part);
+                    std::thread::sleep(Duration::from_millis(pause));
+                }
+            }),
+            samples: Vec::new(),
+            busy: 0.0,
+            passes: 0,
+        };
+        // `a` needs about three passes of 2 ms to reach 5 ms; `b`, about five of 1 ms.
+        let mut timers = [timer("a", 2), timer("b", 1)];
+        interleave(&mut timers, Duration::from_millis(5));
+        let busy: Vec<f64> = timers.iter().map(|t| t.busy).collect();
+        drop(timers);
+        let order = order.into_inner();
+        assert!(order.starts_with("abab"), "{order}");
+        // Once `a` has had its time, `b` goes on alone.
+        assert!(order.ends_with('b') && !order.contains("aa"), "{order}");
+        assert!(
+            busy.iter().all(|b| *b >= 0.005),
+            "both reached the minimum: {busy:?}"
+        );
+    }
 
     /// A sample stretched by the machine moves the mean, not the typical pass: two programs
     /// (1 and 3 µs) over five passes, one pass of which took 1000 µs for the first.
