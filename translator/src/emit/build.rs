@@ -399,9 +399,16 @@ pub mod spare {
     /// An arena that held more expressions than this is dropped, not kept (about 200 KiB
     /// with spans), so a rare huge program does not pin its memory.
     const LARGEST: usize = 4096;
+    /// Expressions the kept arenas may take in before they are dropped. naga's
+    /// `Arena::clear` empties the expressions but not the span list, which goes on growing
+    /// with every program an arena holds; dropping the pool after this many bounds it (to
+    /// about half a MiB per arena) at the cost of one fresh arena every few hundred programs.
+    const SPAN_BUDGET: usize = 1 << 16;
 
     thread_local! {
         static SPARE: RefCell<Vec<Arena<Expression>>> = const { RefCell::new(Vec::new()) };
+        /// Expressions handed back since the pool was last dropped.
+        static SPANS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
         static CACHES: RefCell<Vec<super::Caches>> = const { RefCell::new(Vec::new()) };
     }
 
@@ -446,6 +453,15 @@ pub mod spare {
     /// Keep `arena` (emptied) for a later [`take`], unless it is small or too large.
     pub fn give(mut arena: Arena<Expression>) {
         if arena.len() < 32 || arena.len() > LARGEST {
+            return;
+        }
+        let spans = SPANS.try_with(|n| {
+            let total = n.get() + arena.len();
+            n.set(if total > SPAN_BUDGET { 0 } else { total });
+            total
+        });
+        if spans.is_ok_and(|t| t > SPAN_BUDGET) {
+            let _ = SPARE.try_with(|s| s.borrow_mut().clear());
             return;
         }
         arena.clear();
