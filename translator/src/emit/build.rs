@@ -474,6 +474,22 @@ pub mod spare {
     }
 }
 
+/// A dropped module's largest expression arena goes back to [`spare`] for the next
+/// program's `run`.
+impl Drop for super::Emitted {
+    fn drop(&mut self) {
+        let largest = self
+            .module
+            .functions
+            .iter_mut()
+            .map(|(_, f)| f)
+            .max_by_key(|f| f.expressions.len());
+        if let Some(f) = largest {
+            spare::give(std::mem::take(&mut f.expressions));
+        }
+    }
+}
+
 /// The module-level types the lowering names.
 pub fn ty(module: &mut Module, inner: TypeInner) -> Handle<Type> {
     module

@@ -762,22 +762,6 @@ pub struct Emitted {
     pub adaptations: Vec<&'static str>,
 }
 
-/// A dropped module's largest expression arena goes back to [`build::spare`] for the next
-/// program's `run`.
-impl Drop for Emitted {
-    fn drop(&mut self) {
-        let largest = self
-            .module
-            .functions
-            .iter_mut()
-            .map(|(_, f)| f)
-            .max_by_key(|f| f.expressions.len());
-        if let Some(f) = largest {
-            build::spare::give(std::mem::take(&mut f.expressions));
-        }
-    }
-}
-
 /// The WGSL lines before the module: see [`Emitted::header`]. The profile is not named, so a
 /// program both profiles lower alike gets the same bytes, and a corpus transition between
 /// profiles names only the programs whose lowering differs.
