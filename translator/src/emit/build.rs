@@ -433,10 +433,15 @@ pub mod spare {
             return;
         }
         c.clear();
-        let _ = CACHES.try_with(|s| {
+        keep(&CACHES, c);
+    }
+
+    /// Put `item` in `pool`, unless the pool holds [`KEPT`] already (or the thread is ending).
+    fn keep<T: 'static>(pool: &'static std::thread::LocalKey<RefCell<Vec<T>>>, item: T) {
+        let _ = pool.try_with(|s| {
             let mut s = s.borrow_mut();
             if s.len() < KEPT {
-                s.push(c);
+                s.push(item);
             }
         });
     }
@@ -465,12 +470,7 @@ pub mod spare {
             return;
         }
         arena.clear();
-        let _ = SPARE.try_with(|s| {
-            let mut s = s.borrow_mut();
-            if s.len() < KEPT {
-                s.push(arena);
-            }
-        });
+        keep(&SPARE, arena);
     }
 }
 
