@@ -228,9 +228,19 @@ mod tests {
         let busy: Vec<f64> = timers.iter().map(|t| t.busy).collect();
         drop(timers);
         let order = order.into_inner();
-        assert!(order.starts_with("abab"), "{order}");
-        // Once `a` has had its time, `b` goes on alone.
-        assert!(order.ends_with('b') && !order.contains("aa"), "{order}");
+        // They alternate while both want passes; once one has had its time, the other goes
+        // on alone. (Which stops first depends on how long the sleeps really took.)
+        let alternating = order
+            .as_bytes()
+            .chunks(2)
+            .take_while(|pair| *pair == b"ab")
+            .count();
+        let rest = &order[2 * alternating..];
+        assert!(alternating >= 1, "{order}");
+        assert!(
+            rest.chars().all(|c| c == 'a') || rest.chars().all(|c| c == 'b'),
+            "{order}"
+        );
         assert!(
             busy.iter().all(|b| *b >= 0.005),
             "both reached the minimum: {busy:?}"
