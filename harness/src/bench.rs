@@ -55,7 +55,25 @@ struct Timer<'a> {
     passes: usize,
 }
 
-impl Timer<'_> {
+impl<'a> Timer<'a> {
+    /// A line with no pass run yet.
+    fn new(
+        translator: String,
+        part: &'static str,
+        inputs: Vec<Box<dyn std::any::Any>>,
+        run: crate::translators::Work<'a>,
+    ) -> Timer<'a> {
+        Timer {
+            translator,
+            part,
+            inputs,
+            run,
+            samples: Vec::new(),
+            busy: 0.0,
+            passes: 0,
+        }
+    }
+
     /// Whether the line still wants a pass: always a first one, then until it has spent `min`
     /// inside the timed part.
     fn wants(&self, min: Duration) -> bool {
@@ -178,15 +196,8 @@ pub fn run(roots: &[std::path::PathBuf], translators: &[Shared], min: Duration) 
                 .push(format!("{name}: no part can be measured in this process"));
         }
         for part in parts {
-            timers.push(Timer {
-                translator: name.clone(),
-                part: part.name,
-                inputs: common.iter().filter_map(|b| (part.setup)(b)).collect(),
-                run: part.run,
-                samples: Vec::new(),
-                busy: 0.0,
-                passes: 0,
-            });
+            let inputs = common.iter().filter_map(|b| (part.setup)(b)).collect();
+            timers.push(Timer::new(name.clone(), part.name, inputs, part.run));
         }
     }
     interleave(&mut timers, min);
@@ -207,20 +218,17 @@ mod tests {
     #[test]
     fn lines_take_turns_pass_by_pass() {
         let order = RefCell::new(String::new());
-        let timer = |part: &'static str, pause: u64| Timer {
-            translator: part.into(),
-            part,
-            inputs: vec![Box::new(()) as Box<dyn std::any::Any>],
-            run: Box::new({
-                let order = &order;
-                move |_| {
+        let timer = |part: &'static str, pause: u64| {
+            let order = &order;
+            Timer::new(
+                part.into(),
+                part,
+                vec![Box::new(()) as Box<dyn std::any::Any>],
+                Box::new(move |_| {
                     order.borrow_mut().push_str(part);
                     std::thread::sleep(Duration::from_millis(pause));
-                }
-            }),
-            samples: Vec::new(),
-            busy: 0.0,
-            passes: 0,
+                }),
+            )
         };
         // `a` needs about three passes of 2 ms to reach 5 ms; `b`, about five of 1 ms.
         let mut timers = [timer("a", 2), timer("b", 1)];

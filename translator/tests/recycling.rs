@@ -2,7 +2,7 @@
 //! the same thread (`emit::build::spare`). Reuse must be invisible: a program translated after
 //! a larger one, and again after a smaller one, gets the same bytes as on a fresh thread.
 
-use translator::{Profile, translate};
+use translator::{Profile, translate_blob};
 
 const SMALL: &str = "ps_4_0
 dcl_input_ps linear v0.xyzw
@@ -33,9 +33,10 @@ ret
 ";
 
 fn wgsl(text: &str, profile: Profile) -> String {
-    let container = dxbc::assemble_container(text).expect("assembles");
-    let shader = dxbc::Shader::parse(&container.to_bytes()).expect("reparses");
-    translate(&shader, profile).expect("translates").wgsl
+    let blob = dxbc::assemble_container(text)
+        .expect("assembles")
+        .to_bytes();
+    translate_blob(&blob, profile).expect("translates").wgsl
 }
 
 #[test]

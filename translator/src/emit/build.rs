@@ -100,11 +100,12 @@ impl Body {
     /// A function with room for `statements` top-level statements and `cached` entries in its
     /// literal and access caches (0 allocates nothing until used).
     fn sized(name: &str, statements: usize, cached: usize) -> Body {
+        // A function expected to be large (`run`) reuses a dropped module's arena and caches.
+        let large = cached > 0;
         Body {
             f: Function {
                 name: Some(name.to_string()),
-                // A function expected to be large reuses a dropped module's arena.
-                expressions: if cached > 0 {
+                expressions: if large {
                     spare::take()
                 } else {
                     naga::Arena::new()
@@ -114,12 +115,12 @@ impl Body {
             blocks: vec![Block::with_capacity(statements)],
             pending: None,
             loads: smallvec::SmallVec::new(),
-            caches: if cached > 0 {
+            caches: if large {
                 spare::caches(cached)
             } else {
                 Caches::default()
             },
-            recycle: cached > 0,
+            recycle: large,
             epoch: 0,
         }
     }
@@ -415,11 +416,12 @@ pub mod spare {
     /// Empty caches for a `run`: a finished one's (its tables keep their size), or new ones
     /// with room for `n` entries.
     pub fn caches(n: usize) -> super::Caches {
-        CACHES
-            .try_with(|s| s.borrow_mut().pop())
-            .ok()
-            .flatten()
-            .unwrap_or_else(|| super::Caches::with_capacity(n))
+        pop(&CACHES).unwrap_or_else(|| super::Caches::with_capacity(n))
+    }
+
+    /// The last item put in `pool`, if any (none once the thread is ending).
+    fn pop<T: 'static>(pool: &'static std::thread::LocalKey<RefCell<Vec<T>>>) -> Option<T> {
+        pool.try_with(|s| s.borrow_mut().pop()).ok().flatten()
     }
 
     /// Keep a finished `run`'s caches, emptied, unless one grew past [`LARGEST`] entries.
@@ -448,11 +450,7 @@ pub mod spare {
 
     /// An empty arena, with the capacity of a dropped one when there is one.
     pub fn take() -> Arena<Expression> {
-        SPARE
-            .try_with(|s| s.borrow_mut().pop())
-            .ok()
-            .flatten()
-            .unwrap_or_default()
+        pop(&SPARE).unwrap_or_default()
     }
 
     /// Keep `arena` (emptied) for a later [`take`], unless it is small or too large.
