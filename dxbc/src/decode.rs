@@ -51,26 +51,52 @@ pub fn decode_words(words: &[u32]) -> Result<Program> {
         spare: Some(lists),
     };
     let decoded = decode_all(&mut reader, &mut instructions);
-    if let Some(lists) = reader.spare.take() {
-        crate::spare::put(lists);
-    }
-    decoded?;
-    Ok(Program {
-        version,
-        instructions,
-    })
+    let Some(mut lists) = reader.spare.take() else {
+        return decoded.map(|used| {
+            instructions.truncate(used);
+            Program {
+                version,
+                instructions,
+            }
+        });
+    };
+    let program = match decoded {
+        Ok(used) => {
+            lists.keep_from(&mut instructions, used);
+            Ok(Program {
+                version,
+                instructions,
+            })
+        }
+        Err(e) => {
+            lists.keep(instructions);
+            Err(e)
+        }
+    };
+    crate::spare::put(lists);
+    program
 }
 
-fn decode_all(reader: &mut Reader<'_>, instructions: &mut Vec<Instruction>) -> Result<()> {
+/// Decode every instruction into `instructions`, overwriting the used ones it holds (a spare
+/// list) before adding more; how many the program has.
+fn decode_all(reader: &mut Reader<'_>, instructions: &mut Vec<Instruction>) -> Result<usize> {
+    let mut used = 0;
     while reader.pos < reader.words.len() {
         // Decoded where it will lie: an instruction is large, and moving a finished one in
         // cost a copy per instruction.
-        instructions.push(Instruction::new(Opcode::Nop));
-        if let Some(inst) = instructions.last_mut() {
-            decode_instruction_into(reader, inst)?;
+        if used == instructions.len() {
+            let blank = match reader.spare.as_mut() {
+                Some(lists) => lists.instruction(),
+                None => Instruction::new(Opcode::Nop),
+            };
+            instructions.push(blank);
         }
+        let inst = &mut instructions[used];
+        inst.clear();
+        decode_instruction_into(reader, inst)?;
+        used += 1;
     }
-    Ok(())
+    Ok(used)
 }
 
 /// Decode exactly one instruction from `words` (the assembler's `.raw` lines).
@@ -168,7 +194,8 @@ fn decode_instruction(r: &mut Reader<'_>) -> Result<Instruction> {
     Ok(inst)
 }
 
-/// Decode one instruction into `inst`, a blank one (`Instruction::new`).
+/// Decode one instruction into `inst`, a blank one (`Instruction::new`, or a used one after
+/// [`Instruction::clear`]).
 fn decode_instruction_into(r: &mut Reader<'_>, inst: &mut Instruction) -> Result<()> {
     let start = r.pos;
     let all = r.words.len();
@@ -262,9 +289,6 @@ fn decode_instruction_into(r: &mut Reader<'_>, inst: &mut Instruction) -> Result
     // Blank operands made in place, then decoded where they lie: an operand is large, and
     // building one elsewhere to move it in cost a copy per operand.
     let n = info.operand_count();
-    if let Some(lists) = r.spare.as_mut() {
-        inst.operands = lists.operands(n);
-    }
     inst.operands.reserve_exact(n);
     inst.operands.resize_with(n, Operand::blank);
     for op in inst.operands.iter_mut() {

@@ -252,6 +252,22 @@ impl Instruction {
         }
     }
 
+    /// Make this a blank instruction (as [`Instruction::new`] of `nop`) that keeps its lists'
+    /// storage: the decoder overwrites a dropped program's instructions in place.
+    pub fn clear(&mut self) {
+        self.opcode = Opcode::Nop;
+        self.saturate = false;
+        self.precise = 0;
+        self.test = None;
+        self.controls = 0;
+        self.extended.clear();
+        self.leading.clear();
+        self.operands.clear();
+        self.trailing.clear();
+        self.custom = None;
+        self.length_form = LengthForm::Short;
+    }
+
     /// The opcode's table row: mnemonic, operand counts, model, kind.
     pub fn info(&self) -> &'static OpInfo {
         self.opcode.info()

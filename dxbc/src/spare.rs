@@ -1,26 +1,25 @@
 //! Storage of dropped programs, kept per thread for the next decode.
 //!
 //! Decoding allocates one operand list per instruction, a third of all the allocations of
-//! decoding and lowering a program. A dropped [`Program`] hands its instruction list and
-//! operand lists back here (emptied, capacity kept), so decoding program after program (the
-//! bench, `corpus`, `fuzz`, `verify`) allocates only for a program larger than the last.
+//! decoding and lowering a program. A dropped [`Program`] hands its instruction list back
+//! here as it is, and the next decode on the thread overwrites its instructions in place, each
+//! keeping its operand list; so decoding program after program (the bench, `corpus`, `fuzz`,
+//! `verify`) allocates only for a program larger than any before it.
 
 use std::cell::RefCell;
 
-use crate::ir::{Instruction, Operand, Program};
+use crate::ir::{Instruction, Program};
 
-/// Operand lists kept per capacity (index = capacity; no opcode has more than
-/// [`LONGEST`] operands).
-const LONGEST: usize = 8;
-/// Operand lists kept per capacity class: about the instructions of a large program.
-const KEPT: usize = 512;
-/// An instruction list longer than this is dropped, not kept.
+/// An instruction list longer than this is dropped, not kept; so is a spare beyond it.
 const LARGEST: usize = 4096;
 
 #[derive(Default)]
 struct Spare {
-    operands: [Vec<Vec<Operand>>; LONGEST + 1],
+    /// A dropped program's instructions, as they were: the next decode overwrites them in
+    /// place, each keeping its operand list.
     instructions: Option<Vec<Instruction>>,
+    /// Instructions a shorter program left over, for a longer one after it.
+    extra: Vec<Instruction>,
 }
 
 thread_local! {
@@ -52,45 +51,47 @@ pub(crate) fn put(lists: Lists) {
 pub(crate) struct Lists(Spare);
 
 impl Lists {
-    /// An empty operand list with room for `n`.
-    pub(crate) fn operands(&mut self, n: usize) -> Vec<Operand> {
-        let from = n.min(LONGEST);
-        for class in &mut self.0.operands[from..] {
-            if let Some(v) = class.pop() {
-                return v;
-            }
-        }
-        Vec::with_capacity(n)
-    }
-
-    /// An empty instruction list with room for about `n`.
+    /// A list of used instructions to overwrite (possibly empty), with room for about `n`.
     pub(crate) fn instructions(&mut self, n: usize) -> Vec<Instruction> {
         self.0
             .instructions
             .take()
             .unwrap_or_else(|| Vec::with_capacity(n))
     }
+
+    /// A used instruction for a list that has run out, or a blank one.
+    pub(crate) fn instruction(&mut self) -> Instruction {
+        self.0
+            .extra
+            .pop()
+            .unwrap_or_else(|| Instruction::new(crate::Opcode::Nop))
+    }
+
+    /// Keep the instructions past the `used` first of `list`, and cut it there.
+    pub(crate) fn keep_from(&mut self, list: &mut Vec<Instruction>, used: usize) {
+        let room = LARGEST.saturating_sub(self.0.extra.len());
+        let keep = list.len().saturating_sub(used).min(room);
+        self.0.extra.extend(list.drain(used..used + keep));
+        list.truncate(used);
+    }
+
+    /// Keep a list a failed decode wrote into.
+    pub(crate) fn keep(&mut self, list: Vec<Instruction>) {
+        if self.0.instructions.is_none() && list.capacity() <= LARGEST {
+            self.0.instructions = Some(list);
+        }
+    }
 }
 
-/// Keep what `program` allocated.
+/// Keep what `program` allocated: its instruction list whole, emptied only when the next
+/// decode overwrites it (a walk over every instruction here cost as much as the decode saved).
 pub(crate) fn give(program: &mut Program) {
     let _ = SPARE.try_with(|s| {
         let Ok(mut s) = s.try_borrow_mut() else {
             return;
         };
-        for inst in &mut program.instructions {
-            let cap = inst.operands.capacity();
-            if cap == 0 || cap > LONGEST || s.operands[cap].len() >= KEPT {
-                continue;
-            }
-            let mut v = std::mem::take(&mut inst.operands);
-            v.clear();
-            s.operands[cap].push(v);
-        }
         if s.instructions.is_none() && program.instructions.capacity() <= LARGEST {
-            let mut v = std::mem::take(&mut program.instructions);
-            v.clear();
-            s.instructions = Some(v);
+            s.instructions = Some(std::mem::take(&mut program.instructions));
         }
     });
 }
@@ -124,6 +125,58 @@ mod tests {
         for _ in 0..3 {
             assert_eq!(decode(large), l);
             assert_eq!(decode(small), s);
+        }
+    }
+
+    /// A used instruction, cleared, is a blank one: no flag, list or payload of the
+    /// instruction it was survives into the next.
+    #[test]
+    fn a_cleared_instruction_is_a_blank_one() {
+        let program = decode(
+            "ps_5_0\ndcl_resource_texture2d (float,float,float,float) t0\n\
+             dcl_sampler s0, mode_default\ndcl_input_ps linear v0.xy\ndcl_output o0.xyzw\n\
+             sample_indexable(texture2d)(float,float,float,float) o0.xyzw, v0.xyxx, t0.xyzw, s0\n\
+             ret\n",
+        );
+        for inst in &program.instructions {
+            let mut used = inst.clone();
+            used.saturate = true;
+            used.precise = 0xF;
+            used.test = Some(crate::Test::NonZero);
+            used.leading.push(1);
+            used.trailing.push(2);
+            used.custom = Some(crate::CustomData {
+                class: 3,
+                payload: vec![4],
+            });
+            used.length_form = crate::LengthForm::Bit31;
+            used.clear();
+            assert_eq!(used, crate::Instruction::new(crate::Opcode::Nop));
+        }
+    }
+
+    /// A decode that fails after overwriting part of a spare list leaves nothing of itself in
+    /// the programs decoded after it.
+    #[test]
+    fn a_failed_decode_leaves_no_trace() {
+        let small = "ps_4_0\ndcl_output o0.xyzw\nmov o0.xyzw, l(1.0, 2.0, 3.0, 4.0)\nret\n";
+        let large = "ps_4_0\ndcl_input_ps linear v0.xyzw\ndcl_output o0.xyzw\ndcl_temps 1\n\
+                     mad r0.xyzw, v0.xyzw, v0.yzwx, l(1.0, 1.0, 1.0, 1.0)\n\
+                     mov o0.xyzw, r0.xyzw\nret\n";
+        let (s, l) = std::thread::spawn(move || (decode(small), decode(large)))
+            .join()
+            .expect("thread");
+        let mut words = crate::encode_words(&l).expect("encodes");
+        // The last instruction (`ret`) gets an opcode no table row has.
+        if let Some(last) = words.last_mut() {
+            *last |= 0x7FF;
+        }
+        for _ in 0..3 {
+            drop(decode(large));
+            assert!(crate::decode_words(&words).is_err());
+            assert_eq!(decode(small), s);
+            assert!(crate::decode_words(&words).is_err());
+            assert_eq!(decode(large), l);
         }
     }
 }
