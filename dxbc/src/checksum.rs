@@ -84,6 +84,23 @@ fn compress(state: &mut [u32; 4], block: &[u8; 64]) {
     state[3] = state[3].wrapping_add(d);
 }
 
+/// Whether a container blob's stored checksum (bytes 4..20) is the checksum of its bytes;
+/// `false` for a blob too short to hold one.
+///
+/// Asked on demand (`dxdiff info`), never by parsing: a wrong checksum is reported, not
+/// rejected, since real files with edited bytes exist (the SDK corpus's `FxDis/test_PS.o`), so
+/// nothing a translation does depends on it, and the MD5 was a quarter of decoding a program.
+pub fn checksum_matches(blob: &[u8]) -> bool {
+    let Some(stored) = blob.get(4..20) else {
+        return false;
+    };
+    let mut words = [0u32; 4];
+    for (w, b) in words.iter_mut().zip(stored.chunks_exact(4)) {
+        *w = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+    }
+    dxbc_checksum(blob) == words
+}
+
 /// The checksum of a whole container blob, computed over bytes `[20..]` (everything after the
 /// checksum field). Returns the four words as they are stored (little-endian) at offsets 4..20.
 ///

@@ -77,10 +77,9 @@ pub struct Container {
     /// Every chunk, in the order of the chunk-offset table.
     pub chunks: Vec<Chunk>,
     /// The checksum found in the input, if this container was parsed (None when built in memory).
+    /// Whether it matches the bytes is [`crate::checksum_matches`]'s to say, asked of the blob:
+    /// parsing does not compute it (see there).
     pub stored_checksum: Option<[u32; 4]>,
-    /// Whether `stored_checksum` equals the checksum of the parsed bytes. A mismatch is reported,
-    /// not rejected: real files with edited bytes exist (the SDK corpus's `FxDis/test_PS.o`).
-    pub checksum_matches: bool,
 }
 
 impl Container {
@@ -89,12 +88,12 @@ impl Container {
         Container {
             chunks,
             stored_checksum: None,
-            checksum_matches: true,
         }
     }
 
     /// Parses a whole blob. Checks magic, version 1, the total-size field against the input length,
-    /// the offset table and every chunk's bounds; a wrong checksum is only recorded.
+    /// the offset table and every chunk's bounds. The stored checksum is kept, not checked
+    /// ([`crate::checksum_matches`]).
     pub fn parse(bytes: &[u8]) -> Result<Container> {
         let truncated = |offset: usize, needed: usize| DxbcError::Truncated {
             offset,
@@ -170,7 +169,6 @@ impl Container {
         Ok(Container {
             chunks,
             stored_checksum: Some(stored),
-            checksum_matches: dxbc_checksum(bytes) == stored,
         })
     }
 
@@ -272,10 +270,27 @@ mod tests {
     fn round_trip_and_checksum() {
         let blob = sample();
         let c = Container::parse(&blob).expect("valid");
-        assert!(c.checksum_matches);
+        assert!(crate::checksum_matches(&blob));
         assert_eq!(c.to_bytes_exact(), blob);
         assert_eq!(c.to_bytes(), blob);
         assert_eq!(c.chunks[1].tag.to_string(), "ODD\\x01");
+    }
+
+    /// A changed byte anywhere past the checksum field, or in it, is a wrong checksum, which
+    /// parsing keeps and does not reject; a blob too short to hold one has no right one.
+    #[test]
+    fn a_wrong_checksum_is_found_on_demand_not_rejected() {
+        let blob = sample();
+        for at in [4, 19, 20, blob.len() - 1] {
+            let mut edited = blob.clone();
+            edited[at] ^= 0x10;
+            assert!(!crate::checksum_matches(&edited), "byte {at}");
+            // Byte 20 is the container version, which parsing does check.
+            if at != 20 {
+                assert!(Container::parse(&edited).is_ok(), "byte {at}");
+            }
+        }
+        assert!(!crate::checksum_matches(&blob[..19]));
     }
 
     #[test]

@@ -36,7 +36,7 @@ pub mod structure;
 pub mod validate;
 
 pub use asm::assemble;
-pub use checksum::dxbc_checksum;
+pub use checksum::{checksum_matches, dxbc_checksum};
 pub use container::{Chunk, Container, FourCC};
 pub use decl::{
     InterpolationMode, ResinfoReturnType, ResourceDimension, ReturnType, SamplerMode, SystemValue,

@@ -194,11 +194,7 @@ fn fxc_listings_reassemble() {
         };
         let rebuilt = container.code_chunk().expect("code chunk").data.clone();
         let ours = dxbc::decode_program(&rebuilt).expect("own output decodes");
-        assert!(
-            dxbc::Container::parse(&container.to_bytes())
-                .expect("parses")
-                .checksum_matches
-        );
+        assert!(dxbc::checksum_matches(&container.to_bytes()));
         if rebuilt == code {
             exact += 1;
         } else if lossy_equal(&program, &ours) {

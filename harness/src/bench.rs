@@ -5,9 +5,9 @@
 //!
 //! What is timed, per translator:
 //! - built-in, in process: `translation` (DXBC decoding + lowering to naga IR), `DXBC decoding`
-//!   alone, `DXBC checksum` (the MD5 part of decoding, which vkd3d-shader 1.2 skips), `naga
-//!   validation` (of that module), `WGSL writing` (naga's back end), and `whole` (all of it,
-//!   what `translate` returns);
+//!   alone (container, signatures, token stream and its validation; not the checksum, which
+//!   parsing leaves to `dxbc::checksum_matches`), `naga validation` (of that module), `WGSL
+//!   writing` (naga's back end), and `whole` (all of it, what `translate` returns);
 //! - vkd3d-shader, in process: `translation` (DXBC → SPIR-V through libvkd3d-shader), then naga's
 //!   share of the route to WGSL: `naga SPIR-V reading`, `naga validation`, `WGSL writing`, and
 //!   `whole` (all of it);

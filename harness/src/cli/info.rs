@@ -34,7 +34,7 @@ pub fn run(a: &InfoArgs) -> CliResult {
         container.chunks.len()
     );
     if let Some(stored) = container.stored_checksum {
-        let verdict = if container.checksum_matches {
+        let verdict = if dxbc::checksum_matches(&blob) {
             "valid"
         } else {
             "WRONG"

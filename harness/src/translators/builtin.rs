@@ -47,16 +47,6 @@ impl Translator for Builtin {
                     }
                 }),
             },
-            // Part of decoding, timed alone because vkd3d-shader 1.2 does not verify it.
-            Part {
-                name: "DXBC checksum",
-                setup: Box::new(blob),
-                run: Box::new(|i| {
-                    if let Some(b) = i.downcast_ref::<Vec<u8>>() {
-                        std::hint::black_box(dxbc::dxbc_checksum(b));
-                    }
-                }),
-            },
             Part {
                 name: "translation",
                 setup: Box::new(blob),

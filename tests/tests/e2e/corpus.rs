@@ -239,13 +239,7 @@ fn bench_puts_translators_side_by_side_on_the_same_programs() {
             )
         })
         .collect();
-    for part in [
-        "translation",
-        "DXBC decoding",
-        "DXBC checksum",
-        "naga validation",
-        "whole",
-    ] {
+    for part in ["translation", "DXBC decoding", "naga validation", "whole"] {
         assert!(
             parts.contains(&("builtin/contract".into(), part.into())),
             "{parts:?}"
