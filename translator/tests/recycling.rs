@@ -1,5 +1,5 @@
-//! Lowering reuses the expression arena and caches of a dropped module for the next program on
-//! the same thread (`emit::build::spare`). Reuse must be invisible: a program translated after
+//! Lowering reuses the containers and caches of a dropped module for the next program on the
+//! same thread (`emit::spare`). Reuse must be invisible: a program translated after
 //! a larger one, and again after a smaller one, gets the same bytes as on a fresh thread.
 
 use translator::{Profile, translate_blob};

@@ -10,6 +10,8 @@
 
 use std::hash::BuildHasherDefault;
 
+use super::spare;
+
 use naga::{
     BinaryOperator, Block, Expression, Function, Handle, Literal, MathFunction, Module, Scalar,
     ScalarKind, Span, Statement, Type, TypeInner, UnaryOperator, VectorSize,
@@ -58,7 +60,7 @@ pub struct Caches {
 }
 
 impl Caches {
-    fn with_capacity(n: usize) -> Caches {
+    pub(super) fn with_capacity(n: usize) -> Caches {
         Caches {
             literals: Fx::with_capacity_and_hasher(n, Default::default()),
             accesses: Fx::with_capacity_and_hasher(n, Default::default()),
@@ -66,7 +68,15 @@ impl Caches {
         }
     }
 
-    fn clear(&mut self) {
+    /// The most entries any of the tables has room for.
+    pub(super) fn capacity(&self) -> usize {
+        self.literals
+            .capacity()
+            .max(self.accesses.capacity())
+            .max(self.invariant.capacity())
+    }
+
+    pub(super) fn clear(&mut self) {
         self.literals.clear();
         self.accesses.clear();
         self.invariant.clear();
@@ -100,26 +110,25 @@ impl Body {
     /// A function with room for `statements` top-level statements and `cached` entries in its
     /// literal and access caches (0 allocates nothing until used).
     fn sized(name: &str, statements: usize, cached: usize) -> Body {
-        // A function expected to be large (`run`) reuses a dropped module's arena and caches.
+        // A function expected to be large (`run`) reuses a dropped module's `run`: its arenas,
+        // statement list and caches.
         let large = cached > 0;
-        Body {
-            f: Function {
+        let (f, body, caches) = if large {
+            let (f, body) = spare::run(name, statements);
+            (f, body, spare::caches(cached))
+        } else {
+            let f = Function {
                 name: Some(name.to_string()),
-                expressions: if large {
-                    spare::take()
-                } else {
-                    naga::Arena::new()
-                },
                 ..Function::default()
-            },
-            blocks: vec![Block::with_capacity(statements)],
+            };
+            (f, Block::with_capacity(statements), Caches::default())
+        };
+        Body {
+            f,
+            blocks: vec![body],
             pending: None,
             loads: smallvec::SmallVec::new(),
-            caches: if large {
-                spare::caches(cached)
-            } else {
-                Caches::default()
-            },
+            caches,
             recycle: large,
             epoch: 0,
         }
@@ -382,112 +391,6 @@ impl Body {
     }
 }
 
-/// Expression arenas of dropped modules and the caches of finished `run`s, kept per thread
-/// for the next program's `run`.
-///
-/// naga's `Arena` cannot be created with a capacity, so a fresh one grows by doubling: for a
-/// program of ~170 expressions, seven reallocations and copies of the expressions and their
-/// spans, the largest allocation cost of lowering. A cleared arena keeps its capacity, so
-/// translating program after program (the bench, `corpus`, `fuzz`, `verify`) grows one only
-/// when a program is larger than any before it on that thread.
-pub mod spare {
-    use std::cell::RefCell;
-
-    use naga::{Arena, Expression};
-
-    /// Arenas kept per thread: one per `run` being built at a time is enough.
-    const KEPT: usize = 2;
-    /// An arena that held more expressions than this is dropped, not kept (about 200 KiB
-    /// with spans), so a rare huge program does not pin its memory.
-    const LARGEST: usize = 4096;
-    /// Expressions the kept arenas may take in before they are dropped. naga's
-    /// `Arena::clear` empties the expressions but not the span list, which goes on growing
-    /// with every program an arena holds; dropping the pool after this many bounds it (to
-    /// about half a MiB per arena) at the cost of one fresh arena every few hundred programs.
-    const SPAN_BUDGET: usize = 1 << 16;
-
-    thread_local! {
-        static SPARE: RefCell<Vec<Arena<Expression>>> = const { RefCell::new(Vec::new()) };
-        /// Expressions handed back since the pool was last dropped.
-        static SPANS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
-        static CACHES: RefCell<Vec<super::Caches>> = const { RefCell::new(Vec::new()) };
-    }
-
-    /// Empty caches for a `run`: a finished one's (its tables keep their size), or new ones
-    /// with room for `n` entries.
-    pub fn caches(n: usize) -> super::Caches {
-        pop(&CACHES).unwrap_or_else(|| super::Caches::with_capacity(n))
-    }
-
-    /// The last item put in `pool`, if any (none once the thread is ending).
-    fn pop<T: 'static>(pool: &'static std::thread::LocalKey<RefCell<Vec<T>>>) -> Option<T> {
-        pool.try_with(|s| s.borrow_mut().pop()).ok().flatten()
-    }
-
-    /// Keep a finished `run`'s caches, emptied, unless one grew past [`LARGEST`] entries.
-    pub fn give_caches(mut c: super::Caches) {
-        if c.literals
-            .capacity()
-            .max(c.accesses.capacity())
-            .max(c.invariant.capacity())
-            > LARGEST
-        {
-            return;
-        }
-        c.clear();
-        keep(&CACHES, c);
-    }
-
-    /// Put `item` in `pool`, unless the pool holds [`KEPT`] already (or the thread is ending).
-    fn keep<T: 'static>(pool: &'static std::thread::LocalKey<RefCell<Vec<T>>>, item: T) {
-        let _ = pool.try_with(|s| {
-            let mut s = s.borrow_mut();
-            if s.len() < KEPT {
-                s.push(item);
-            }
-        });
-    }
-
-    /// An empty arena, with the capacity of a dropped one when there is one.
-    pub fn take() -> Arena<Expression> {
-        pop(&SPARE).unwrap_or_default()
-    }
-
-    /// Keep `arena` (emptied) for a later [`take`], unless it is small or too large.
-    pub fn give(mut arena: Arena<Expression>) {
-        if arena.len() < 32 || arena.len() > LARGEST {
-            return;
-        }
-        let spans = SPANS.try_with(|n| {
-            let total = n.get() + arena.len();
-            n.set(if total > SPAN_BUDGET { 0 } else { total });
-            total
-        });
-        if spans.is_ok_and(|t| t > SPAN_BUDGET) {
-            let _ = SPARE.try_with(|s| s.borrow_mut().clear());
-            return;
-        }
-        arena.clear();
-        keep(&SPARE, arena);
-    }
-}
-
-/// A dropped module's largest expression arena goes back to [`spare`] for the next
-/// program's `run`.
-impl Drop for super::Emitted {
-    fn drop(&mut self) {
-        let largest = self
-            .module
-            .functions
-            .iter_mut()
-            .map(|(_, f)| f)
-            .max_by_key(|f| f.expressions.len());
-        if let Some(f) = largest {
-            spare::give(std::mem::take(&mut f.expressions));
-        }
-    }
-}
-
 /// The module-level types the lowering names.
 pub fn ty(module: &mut Module, inner: TypeInner) -> Handle<Type> {
     module
@@ -582,27 +485,6 @@ pub const F32: Scalar = Scalar::F32;
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// An arena handed back comes out of the pool emptied: the next function's handles start
-    /// at 0.
-    #[test]
-    fn a_spare_arena_comes_back_empty() {
-        let filled = |n: u32| {
-            let mut a = naga::Arena::new();
-            for i in 0..n {
-                a.append(Expression::Literal(Literal::U32(i)), Span::UNDEFINED);
-            }
-            a
-        };
-        std::thread::spawn(move || {
-            spare::give(filled(100));
-            let a = spare::take();
-            assert!(a.is_empty());
-            assert!(spare::take().is_empty());
-        })
-        .join()
-        .expect("thread");
-    }
 
     #[test]
     fn numbered_names_read_as_format_would_write_them() {

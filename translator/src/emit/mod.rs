@@ -14,6 +14,7 @@ mod import;
 mod io;
 mod memory;
 mod operand;
+mod spare;
 mod textures;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -399,7 +400,7 @@ fn scan<'a>(
         atomic_tgsm: BTreeSet::new(),
         workgroup: [1, 1, 1],
         used: Vec::new(),
-        module: naga::Module::default(),
+        module: spare::module(),
         // About an emit and a store per component written: one allocation for most programs.
         b: Body::with_capacity("run", program.instructions.len() * 4),
         imported: import::Imported::default(),

@@ -1,0 +1,210 @@
+//! Storage of dropped modules, kept per thread for the next program's lowering.
+//!
+//! naga's arenas cannot be created with a capacity, so a fresh module grows its type set, its
+//! variable and function arenas, and `run`'s expressions, locals and statements by doubling:
+//! about half of the ninety allocations of lowering a program, and for `run`'s expressions
+//! seven reallocations and copies. A dropped [`Emitted`] hands its module's containers and its
+//! `run`'s back here, emptied with their capacity kept, so translating program after program
+//! (the bench, `corpus`, `fuzz`, `verify`) grows one only when a program is larger than any
+//! before it on that thread.
+
+use std::cell::{Cell, RefCell};
+use std::thread::LocalKey;
+
+use naga::{Arena, Block, Expression, Function, LocalVariable, Module};
+
+use super::Emitted;
+use super::build::Caches;
+
+/// Items kept per pool: one per module being built at a time is enough.
+const KEPT: usize = 2;
+/// A `run` that held more expressions than this is dropped, not kept (about 200 KiB with
+/// spans), so a rare huge program does not pin its memory; so are larger caches.
+const LARGEST: usize = 4096;
+/// Items the kept arenas may take in before the pools are dropped. naga's `Arena::clear`
+/// empties an arena but not its span list, which goes on growing with every program it holds;
+/// dropping the pools after this many bounds it (to about half a MiB) at the cost of fresh
+/// arenas every few hundred programs.
+const SPAN_BUDGET: usize = 1 << 16;
+
+/// A dropped `run`'s storage: what [`run`] builds the next one from.
+#[derive(Default)]
+struct Run {
+    expressions: Arena<Expression>,
+    locals: Arena<LocalVariable>,
+    body: Block,
+}
+
+thread_local! {
+    static RUNS: RefCell<Vec<Run>> = const { RefCell::new(Vec::new()) };
+    static MODULES: RefCell<Vec<Module>> = const { RefCell::new(Vec::new()) };
+    static CACHES: RefCell<Vec<Caches>> = const { RefCell::new(Vec::new()) };
+    /// Arena items handed back since the pools were last dropped.
+    static SPANS: Cell<usize> = const { Cell::new(0) };
+}
+
+/// An empty module, built on a dropped one's containers when there is one.
+pub fn module() -> Module {
+    match pop(&MODULES) {
+        Some(m) => Module {
+            types: m.types,
+            global_variables: m.global_variables,
+            functions: m.functions,
+            entry_points: m.entry_points,
+            ..Module::default()
+        },
+        None => Module::default(),
+    }
+}
+
+/// An empty function named `name` and its top-level block (room for about `statements`), on a
+/// dropped `run`'s storage when there is one.
+pub fn run(name: &str, statements: usize) -> (Function, Block) {
+    let r = pop(&RUNS).unwrap_or_else(|| Run {
+        body: Block::with_capacity(statements),
+        ..Run::default()
+    });
+    let f = Function {
+        name: Some(name.to_string()),
+        expressions: r.expressions,
+        local_variables: r.locals,
+        ..Function::default()
+    };
+    (f, r.body)
+}
+
+/// Empty caches for a `run`: a finished one's (its tables keep their size), or new ones with
+/// room for `n` entries.
+pub fn caches(n: usize) -> Caches {
+    pop(&CACHES).unwrap_or_else(|| Caches::with_capacity(n))
+}
+
+/// Keep a finished `run`'s caches, emptied, unless one grew past [`LARGEST`] entries.
+pub fn give_caches(mut c: Caches) {
+    if c.capacity() > LARGEST {
+        return;
+    }
+    c.clear();
+    keep(&CACHES, c);
+}
+
+/// The last item put in `pool`, if any (none once the thread is ending).
+fn pop<T: 'static>(pool: &'static LocalKey<RefCell<Vec<T>>>) -> Option<T> {
+    pool.try_with(|s| s.borrow_mut().pop()).ok().flatten()
+}
+
+/// Put `item` in `pool`, unless the pool holds [`KEPT`] already (or the thread is ending).
+fn keep<T: 'static>(pool: &'static LocalKey<RefCell<Vec<T>>>, item: T) {
+    let _ = pool.try_with(|s| {
+        let mut s = s.borrow_mut();
+        if s.len() < KEPT {
+            s.push(item);
+        }
+    });
+}
+
+/// Count `n` items into the span budget; `false` (and the pools dropped) once it is spent.
+fn within_budget(n: usize) -> bool {
+    let spent = SPANS
+        .try_with(|s| {
+            let total = s.get() + n;
+            s.set(if total > SPAN_BUDGET { 0 } else { total });
+            total > SPAN_BUDGET
+        })
+        .unwrap_or(true);
+    if spent {
+        let _ = RUNS.try_with(|s| s.borrow_mut().clear());
+        let _ = MODULES.try_with(|s| s.borrow_mut().clear());
+    }
+    !spent
+}
+
+/// Keep `f`'s arenas and statement list, emptied, unless it is small or too large.
+fn give_run(f: Function) {
+    let n = f.expressions.len();
+    if !(32..=LARGEST).contains(&n) || !within_budget(n + f.local_variables.len()) {
+        return;
+    }
+    let mut r = Run {
+        expressions: f.expressions,
+        locals: f.local_variables,
+        body: f.body,
+    };
+    r.expressions.clear();
+    r.locals.clear();
+    r.body.cull(..);
+    keep(&RUNS, r);
+}
+
+/// Keep `m`'s type set, variable and function arenas and entry-point list, emptied.
+fn give_module(mut m: Module) {
+    if m.types.len() > LARGEST || !within_budget(m.global_variables.len() + m.functions.len()) {
+        return;
+    }
+    m.types.clear();
+    m.global_variables.clear();
+    m.functions.clear();
+    m.entry_points.clear();
+    keep(&MODULES, m);
+}
+
+/// A dropped module's containers, and its largest function's (`run`'s), go back to the pools
+/// for the next program's lowering.
+impl Drop for Emitted {
+    fn drop(&mut self) {
+        let mut m = std::mem::take(&mut self.module);
+        let largest = m
+            .functions
+            .iter_mut()
+            .map(|(_, f)| f)
+            .max_by_key(|f| f.expressions.len());
+        if let Some(f) = largest {
+            give_run(std::mem::take(f));
+        }
+        give_module(m);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the pools hand out after a translation was dropped is empty: the next module's
+    /// handles start at 0 and it holds nothing of the last one.
+    #[test]
+    fn recycled_storage_comes_back_empty() {
+        std::thread::spawn(|| {
+            let text = "ps_4_0\ndcl_constantbuffer cb0[1], immediateIndexed\n\
+                        dcl_output o0.xyzw\ndcl_temps 2\n\
+                        mul r0.xyzw, cb0[0].xyzw, cb0[0].wzyx\n\
+                        dp4 r1.x, r0.xyzw, cb0[0].xyzw\nlt r1.y, r1.x, l(0.0)\n\
+                        movc r0.xyzw, r1.yyyy, r0.xyzw, cb0[0].xyzw\n\
+                        mov o0.xyzw, r0.xyzw\nret\n";
+            let blob = dxbc::assemble_container(text)
+                .expect("assembles")
+                .to_bytes();
+            let shader = dxbc::Shader::parse(&blob).expect("parses");
+            let e = crate::lower(&shader, crate::Profile::Contract).expect("lowers");
+            assert!(
+                e.module
+                    .functions
+                    .iter()
+                    .any(|(_, f)| f.expressions.len() >= 32)
+            );
+            drop(e);
+            let pooled = RUNS.with(|s| s.borrow().len());
+            assert_eq!((pooled, MODULES.with(|s| s.borrow().len())), (1, 1));
+            let m = module();
+            assert_eq!(format!("{m:?}"), format!("{:?}", Module::default()));
+            let (f, body) = run("run", 0);
+            let blank = Function {
+                name: Some("run".into()),
+                ..Function::default()
+            };
+            assert_eq!(format!("{f:?}"), format!("{blank:?}"));
+            assert!(body.is_empty());
+        })
+        .join()
+        .expect("thread");
+    }
+}
