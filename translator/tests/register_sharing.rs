@@ -36,3 +36,33 @@ fn a_register_is_read_once_per_block_and_never_across_blocks() {
         assert_eq!(w.matches("cb0_.v[0].x").count(), 2, "{profile}:\n{w}");
     }
 }
+
+/// A register with a run-time index is fetched once for the instruction that reads it, not
+/// once per component (D3D reads a source once), and fetched again by the next instruction (its
+/// index register may have changed in between).
+const RELATIVE: &str = "ps_4_0
+dcl_constantbuffer cb0[8], dynamicIndexed
+dcl_input_ps linear v0.xyzw
+dcl_output o0.xyzw
+dcl_temps 2
+ftou r1.x, v0.x
+dp4 r0.x, v0.xyzw, cb0[r1.x + 0].xyzw
+iadd r1.x, r1.x, l(1)
+dp4 r0.y, v0.xyzw, cb0[r1.x + 0].xyzw
+mov r0.zw, cb0[r1.x + 2].zzzw
+mov o0.xyzw, r0.xyzw
+ret
+";
+
+#[test]
+fn a_relatively_indexed_register_is_fetched_once_per_instruction() {
+    let container = dxbc::assemble_container(RELATIVE).expect("assembles");
+    let shader = dxbc::Shader::parse(&container.to_bytes()).expect("reparses");
+    for profile in [Profile::Contract, Profile::Exact] {
+        let w = translate(&shader, profile).expect("translates").wgsl;
+        let calls = w.matches("cb0_at(").count() - w.matches("fn cb0_at(").count();
+        // Three instructions read a relatively indexed row: three fetches, where one per
+        // component read was 4 + 4 + 2.
+        assert_eq!(calls, 3, "{profile}:\n{w}");
+    }
+}

@@ -613,6 +613,7 @@ impl Ctx<'_> {
     ) -> Result<(), Rejection> {
         use Opcode::*;
         let info = inst.info();
+        self.fetched.clear();
         let sources = &inst.operands[(info.dst as usize).min(inst.operands.len())..];
         let alu = inst.opcode != Mov
             && matches!(

@@ -218,6 +218,10 @@ pub struct Ctx<'a> {
     /// in the current block: an operation reads its operands once per component, and each
     /// resolution took several map lookups. See [`operand::RegKey`].
     pub regs: smallvec::SmallVec<[(operand::RegKey, operand::Reg); 8]>,
+    /// The other registers the instruction being lowered has resolved (a run-time index, a
+    /// thread id), by operand and block: its components share one fetch, as D3D reads a
+    /// source once. Emptied at every instruction.
+    pub fetched: smallvec::SmallVec<[operand::Fetched; 4]>,
     /// The types the lowering names most, once inserted.
     pub types: Types,
     /// Open `if`, `loop` and `switch` constructs, innermost last.
@@ -409,6 +413,7 @@ fn scan<'a>(
         global_exprs: build::Fx::default(),
         temp_vars: Vec::new(),
         regs: smallvec::SmallVec::new(),
+        fetched: smallvec::SmallVec::new(),
         types: Types::default(),
         frames: Vec::new(),
         needs_derivative_opt_out: false,

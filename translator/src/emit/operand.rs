@@ -84,6 +84,12 @@ impl RegKey {
     }
 }
 
+/// A register resolved by the instruction being lowered, without a [`RegKey`]: the operand
+/// (by address: the instruction outlives the lowering of it), the block, and what it resolved
+/// to. Fetched once, a relatively indexed constant-buffer row is one call, not one per
+/// component.
+pub type Fetched = (*const Operand, u32, Reg);
+
 impl Ctx<'_> {
     /// A `u32` expression for an index dimension.
     pub fn index(&mut self, index: &Index) -> Result<H, Rejection> {
@@ -126,22 +132,33 @@ impl Ctx<'_> {
     }
 
     /// A source or destination register (no modifier, no swizzle), from [`Ctx::regs`] when it
-    /// was resolved in this block already.
+    /// was resolved in this block already, or from [`Ctx::fetched`] when this instruction
+    /// resolved the same operand in this block.
     fn register(&mut self, op: &Operand) -> Result<Reg, Rejection> {
-        let key = RegKey::of(op, self.b.epoch());
+        let epoch = self.b.epoch();
+        let key = RegKey::of(op, epoch);
         if let Some(key) = key
             && let Some((_, r)) = self.regs.iter().find(|(k, _)| *k == key)
         {
             return Ok(*r);
         }
-        let r = self.resolve(op)?;
-        if let Some(key) = key
-            && !matches!(r, Reg::Val(_))
+        let at: *const Operand = op;
+        if let Some((_, _, r)) = self
+            .fetched
+            .iter()
+            .find(|(o, e, _)| std::ptr::eq(*o, at) && *e == epoch)
         {
-            if self.regs.len() == self.regs.inline_size() {
-                self.regs.clear();
+            return Ok(*r);
+        }
+        let r = self.resolve(op)?;
+        match key {
+            Some(key) if !matches!(r, Reg::Val(_)) => {
+                if self.regs.len() == self.regs.inline_size() {
+                    self.regs.clear();
+                }
+                self.regs.push((key, r));
             }
-            self.regs.push((key, r));
+            _ => self.fetched.push((at, epoch, r)),
         }
         Ok(r)
     }

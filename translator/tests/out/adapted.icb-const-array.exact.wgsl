@@ -29,13 +29,10 @@ fn icb_at(i: u32) -> vec4<u32> {
 fn run() {
     let _e4 = cb0_.v[0].x;
     let _e5 = icb_at(_e4);
-    let _e7 = icb_at(_e4);
-    let _e9 = icb_at(_e4);
-    let _e11 = icb_at(_e4);
     o[0].x = _e5.x;
-    o[0].y = _e7.x;
-    o[0].z = _e9.x;
-    o[0].w = _e11.x;
+    o[0].y = _e5.x;
+    o[0].z = _e5.x;
+    o[0].w = _e5.x;
     return;
 }
 
