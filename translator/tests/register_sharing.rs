@@ -23,13 +23,19 @@ mov o0.xyzw, r0.xyzw
 ret
 ";
 
+/// The WGSL of `asm` under each profile (`translate` validates the module with naga).
+fn wgsl_per_profile(asm: &str) -> Vec<(Profile, String)> {
+    let container = dxbc::assemble_container(asm).expect("assembles");
+    let shader = dxbc::Shader::parse(&container.to_bytes()).expect("reparses");
+    [Profile::Contract, Profile::Exact]
+        .into_iter()
+        .map(|p| (p, translate(&shader, p).expect("translates").wgsl))
+        .collect()
+}
+
 #[test]
 fn a_register_is_read_once_per_block_and_never_across_blocks() {
-    let container = dxbc::assemble_container(PROGRAM).expect("assembles");
-    let shader = dxbc::Shader::parse(&container.to_bytes()).expect("reparses");
-    for profile in [Profile::Contract, Profile::Exact] {
-        // `translate` validates the module with naga.
-        let w = translate(&shader, profile).expect("translates").wgsl;
+    for (profile, w) in wgsl_per_profile(PROGRAM) {
         // Two reads of `cb0[1]` in one block share one load; `cb0[0]` is loaded in the arm and
         // again after the `if`.
         assert_eq!(w.matches("cb0_.v[1].x").count(), 1, "{profile}:\n{w}");
@@ -56,10 +62,7 @@ ret
 
 #[test]
 fn a_relatively_indexed_register_is_fetched_once_per_instruction() {
-    let container = dxbc::assemble_container(RELATIVE).expect("assembles");
-    let shader = dxbc::Shader::parse(&container.to_bytes()).expect("reparses");
-    for profile in [Profile::Contract, Profile::Exact] {
-        let w = translate(&shader, profile).expect("translates").wgsl;
+    for (profile, w) in wgsl_per_profile(RELATIVE) {
         let calls = w.matches("cb0_at(").count() - w.matches("fn cb0_at(").count();
         // Three instructions read a relatively indexed row: three fetches, where one per
         // component read was 4 + 4 + 2.
