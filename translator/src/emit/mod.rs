@@ -197,6 +197,9 @@ pub struct Ctx<'a> {
     pub workgroup: [u32; 3],
     /// The catalog ids this translation relied on, each once, in the order first relied on.
     pub used: Vec<&'static str>,
+    /// The entries [`Ctx::relies`] has recorded, by the address of their text, direct-mapped:
+    /// the common question (already recorded?) is one compare instead of a scan.
+    pub used_seen: [usize; 16],
     /// Whether any instruction writes an input register. D3D's validator refuses that, but a
     /// hand-made program may do it; otherwise `run` reads its inputs as invariant registers.
     pub inputs_written: bool,
@@ -243,7 +246,16 @@ pub struct Types {
 impl Ctx<'_> {
     /// Record that the translation relies on catalog entry `id`.
     pub fn relies(&mut self, entry: &'static str) {
-        // Asked once per operation, of a few entries: a short list, sorted once at the end.
+        // Asked several times per operation, of a few entries: a short list, sorted once at
+        // the end, with a direct-mapped table of addresses in front of it (a scan's exit point
+        // varies with the entry, a branch the predictor misses). An entry whose text sits at
+        // another address takes the scan, which is exact.
+        let addr = entry.as_ptr() as usize;
+        let slot = (addr >> 3) % self.used_seen.len();
+        if self.used_seen[slot] == addr {
+            return;
+        }
+        self.used_seen[slot] = addr;
         if self.used.contains(&entry) {
             return;
         }
@@ -404,6 +416,7 @@ fn scan<'a>(
         atomic_tgsm: BTreeSet::new(),
         workgroup: [1, 1, 1],
         used: Vec::new(),
+        used_seen: [0; 16],
         module: spare::module(),
         // About an emit and a store per component written: one allocation for most programs.
         b: Body::with_capacity("run", program.instructions.len() * 4),
