@@ -14,6 +14,7 @@ mod import;
 mod io;
 mod memory;
 mod operand;
+mod relied;
 mod spare;
 mod textures;
 
@@ -195,11 +196,8 @@ pub struct Ctx<'a> {
     pub atomic_uavs: BTreeSet<u32>,
     pub atomic_tgsm: BTreeSet<u32>,
     pub workgroup: [u32; 3],
-    /// The catalog ids this translation relied on, each once, in the order first relied on.
-    pub used: Vec<&'static str>,
-    /// The entries [`Ctx::relies`] has recorded, by the address of their text, direct-mapped:
-    /// the common question (already recorded?) is one compare instead of a scan.
-    pub used_seen: [usize; 16],
+    /// The catalog ids this translation relied on.
+    pub used: relied::Relied,
     /// Whether any instruction writes an input register. D3D's validator refuses that, but a
     /// hand-made program may do it; otherwise `run` reads its inputs as invariant registers.
     pub inputs_written: bool,
@@ -246,25 +244,7 @@ pub struct Types {
 impl Ctx<'_> {
     /// Record that the translation relies on catalog entry `id`.
     pub fn relies(&mut self, entry: &'static str) {
-        // Asked several times per operation, of a few entries: a short list, sorted once at
-        // the end, with a direct-mapped table of addresses in front of it (a scan's exit point
-        // varies with the entry, a branch the predictor misses). An entry whose text sits at
-        // another address takes the scan, which is exact.
-        let addr = entry.as_ptr() as usize;
-        let slot = (addr >> 3) % self.used_seen.len();
-        if self.used_seen[slot] == addr {
-            return;
-        }
-        self.used_seen[slot] = addr;
-        if self.used.contains(&entry) {
-            return;
-        }
-        self.used.push(entry);
-        // An approximate builtin's allowed error can be amplified without bound by a later add
-        // that cancels, so relying on builtin accuracy relies on that entry too.
-        if entry == id::BUILTIN_ACCURACY {
-            self.relies(id::CANCELLATION);
-        }
+        self.used.record(entry);
     }
 
     /// A call of polyfill `name` (copied into the module on first use, with what it calls).
@@ -415,8 +395,7 @@ fn scan<'a>(
         atomic_uavs: BTreeSet::new(),
         atomic_tgsm: BTreeSet::new(),
         workgroup: [1, 1, 1],
-        used: Vec::new(),
-        used_seen: [0; 16],
+        used: relied::Relied::default(),
         module: spare::module(),
         // About an emit and a store per component written: one allocation for most programs.
         b: Body::with_capacity("run", program.instructions.len() * 4),
@@ -758,10 +737,7 @@ pub fn emit(
         module: c.module,
         header: header(program, c.needs_derivative_opt_out),
         manifest,
-        adaptations: {
-            c.used.sort_unstable();
-            c.used
-        },
+        adaptations: c.used.sorted(),
     })
 }
 
