@@ -3,7 +3,7 @@
 //! code after the `if` that reads it again, each load it. (That the cache never hands one block
 //! what another made is checked where its key is built, `emit::operand`.)
 
-use translator::{Profile, translate};
+use translator::{Profile, translate_blob};
 
 const PROGRAM: &str = "ps_4_0
 dcl_constantbuffer cb0[2], immediateIndexed
@@ -23,13 +23,12 @@ mov o0.xyzw, r0.xyzw
 ret
 ";
 
-/// The WGSL of `asm` under each profile (`translate` validates the module with naga).
+/// The WGSL of `asm` under each profile (`translate_blob` validates the module with naga).
 fn wgsl_per_profile(asm: &str) -> Vec<(Profile, String)> {
-    let container = dxbc::assemble_container(asm).expect("assembles");
-    let shader = dxbc::Shader::parse(&container.to_bytes()).expect("reparses");
+    let blob = dxbc::assemble_container(asm).expect("assembles").to_bytes();
     [Profile::Contract, Profile::Exact]
         .into_iter()
-        .map(|p| (p, translate(&shader, p).expect("translates").wgsl))
+        .map(|p| (p, translate_blob(&blob, p).expect("translates").wgsl))
         .collect()
 }
 
