@@ -2,7 +2,7 @@
 //! program's special registers (`oDepth`, `oMask`, `vCoverage`) are kept among them.
 
 use crate::limits::Limit;
-use crate::{Index, Opcode, Operand, OperandType, Program};
+use crate::{Index, Instruction, Opcode, Operand, OperandType, Program, Stage};
 
 /// How many `r#`, `v#` and `o#` registers a program uses: the highest register any operand or
 /// `dcl_indexrange` names, plus one (and at least `dcl_temps`), never more than D3D11's limits
@@ -22,54 +22,89 @@ pub struct RegisterCounts {
 impl Program {
     /// Counts the `r#`, `v#` and `o#` registers the program uses (see [`RegisterCounts`]).
     pub fn register_counts(&self) -> RegisterCounts {
-        let mut c = RegisterCounts::default();
-        // (inputs, outputs) counted by the special registers, applied after the clamp.
-        let mut special = (0u32, 0u32);
-        let mut grow = |ty: OperandType, n: u32| match ty {
+        let mut t = RegisterTally::default();
+        for inst in &self.instructions {
+            t.add(inst);
+        }
+        t.counts(self.version.stage)
+    }
+}
+
+/// [`RegisterCounts`] gathered one instruction at a time, for a caller that walks the program
+/// anyway (the translator's declaration scan): a second walk over a large program's operands
+/// cost that scan a few per cent. [`Program::register_counts`] is this over every instruction.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RegisterTally {
+    /// The highest register + 1 of each file, before the clamp.
+    seen: RegisterCounts,
+    /// (inputs, outputs) counted by the special registers, applied after the clamp.
+    special: (u32, u32),
+}
+
+impl RegisterTally {
+    /// Count the registers `inst` names.
+    pub fn add(&mut self, inst: &Instruction) {
+        let first = |op: &Operand| {
+            op.indices
+                .first()
+                .and_then(Index::immediate)
+                .map(|v| u32::try_from(v).unwrap_or(u32::MAX))
+        };
+        if inst.opcode == Opcode::DclTemps {
+            self.grow(
+                OperandType::Temp,
+                inst.trailing.first().copied().unwrap_or(0),
+            );
+        }
+        for op in &inst.operands {
+            match op.ty {
+                OperandType::Temp | OperandType::Input | OperandType::Output => {
+                    if let Some(r) = first(op) {
+                        self.grow(op.ty, r.saturating_add(1));
+                    }
+                }
+                // Special registers sit past the limits, each one register.
+                ty => {
+                    if let Some((file, r)) = ty.special_slot() {
+                        let n = match file {
+                            RegisterFile::Input => &mut self.special.0,
+                            RegisterFile::Output => &mut self.special.1,
+                        };
+                        *n = (*n).max(r + 1);
+                    }
+                }
+            }
+        }
+        if inst.opcode == Opcode::DclIndexrange
+            && let (Some(op), Some(count)) = (inst.operands.first(), inst.trailing.first())
+        {
+            self.grow(op.ty, first(op).unwrap_or(0).saturating_add(*count));
+        }
+    }
+
+    fn grow(&mut self, ty: OperandType, n: u32) {
+        let c = &mut self.seen;
+        match ty {
             OperandType::Temp => c.temps = c.temps.max(n),
             OperandType::Input => c.inputs = c.inputs.max(n),
             OperandType::Output => c.outputs = c.outputs.max(n),
             _ => {}
-        };
-        for inst in &self.instructions {
-            let first = |op: &Operand| {
-                op.indices
-                    .first()
-                    .and_then(Index::immediate)
-                    .map(|v| u32::try_from(v).unwrap_or(u32::MAX))
-            };
-            if inst.opcode == Opcode::DclTemps {
-                grow(
-                    OperandType::Temp,
-                    inst.trailing.first().copied().unwrap_or(0),
-                );
-            }
-            for op in &inst.operands {
-                if let Some(r) = first(op) {
-                    grow(op.ty, r.saturating_add(1));
-                }
-                // Special registers sit past the limits, each one register.
-                if let Some((file, r)) = op.ty.special_slot() {
-                    let n = match file {
-                        RegisterFile::Input => &mut special.0,
-                        RegisterFile::Output => &mut special.1,
-                    };
-                    *n = (*n).max(r + 1);
-                }
-            }
-            if inst.opcode == Opcode::DclIndexrange
-                && let (Some(op), Some(count)) = (inst.operands.first(), inst.trailing.first())
-            {
-                grow(op.ty, first(op).unwrap_or(0).saturating_add(*count));
-            }
         }
+    }
+
+    /// The counts of the instructions added so far, in a program of `stage`.
+    pub fn counts(&self, stage: Stage) -> RegisterCounts {
+        let c = self.seen;
         RegisterCounts {
             temps: c.temps.min(Limit::TempRegisters.value()),
-            inputs: c.inputs.min(Limit::InputRegisters.value()).max(special.0),
+            inputs: c
+                .inputs
+                .min(Limit::InputRegisters.value())
+                .max(self.special.0),
             outputs: c
                 .outputs
-                .min(self.version.stage.output_registers().value())
-                .max(special.1),
+                .min(stage.output_registers().value())
+                .max(self.special.1),
         }
     }
 }

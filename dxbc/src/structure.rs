@@ -61,17 +61,80 @@ impl Structure {
     /// Whether `program` has this structure.
     pub fn present(self, program: &Program) -> bool {
         let body = &program.instructions;
-        match self {
-            Structure::RegisterReinterpreted => reinterpreted(body),
-            Structure::CrossScopeRead => cross_scope(body),
-            Structure::FrontFacingInput => body
-                .iter()
-                .any(|i| i.system_value() == Some(SystemValue::IsFrontFace)),
-            Structure::DeadTempWrite => dead_write(body),
-            Structure::PackedVarying => packed(body),
-            Structure::Min16Float => body
-                .iter()
-                .any(|i| i.operands.iter().any(|o| o.precision == 1)),
+        match self.finder() {
+            Some(mut f) => {
+                for inst in body {
+                    f.step(inst);
+                }
+                f.found()
+            }
+            None => dead_write(body),
+        }
+    }
+
+    /// A [`Finder`] of this structure, for a caller that walks the program anyway (the
+    /// translator's declaration scan, where separate walks cost a few per cent); `None` for
+    /// [`Structure::DeadTempWrite`], which needs the whole program's reads first.
+    pub fn finder(self) -> Option<Finder> {
+        Some(Finder(match self {
+            Structure::RegisterReinterpreted => Find::Reinterpreted(BTreeMap::new()),
+            Structure::CrossScopeRead => Find::CrossScope(CrossScope::default()),
+            Structure::FrontFacingInput => Find::FrontFacing,
+            Structure::DeadTempWrite => return None,
+            Structure::PackedVarying => Find::Packed(Vec::new()),
+            Structure::Min16Float => Find::Min16Float,
+        }))
+    }
+}
+
+/// A structure looked for one instruction at a time, in program order: [`Finder::step`] over
+/// every instruction, then [`Finder::found`] is what [`Structure::present`] answers.
+#[derive(Debug, Clone)]
+pub struct Finder(Find);
+
+#[derive(Debug, Clone)]
+enum Find {
+    /// The numeric class each temp component was last written with.
+    Reinterpreted(BTreeMap<(u64, usize), bool>),
+    CrossScope(CrossScope),
+    FrontFacing,
+    /// The input and output registers declared so far.
+    Packed(Vec<(OperandType, u64)>),
+    Min16Float,
+    /// Found: the rest of the program cannot change the answer.
+    Found,
+}
+
+impl Finder {
+    /// Look at the next instruction.
+    pub fn step(&mut self, inst: &Instruction) {
+        let found = match &mut self.0 {
+            Find::Found => return,
+            Find::Reinterpreted(last) => reinterpreted_at(last, inst),
+            Find::CrossScope(c) => c.step(inst),
+            Find::FrontFacing => inst.system_value() == Some(SystemValue::IsFrontFace),
+            Find::Packed(declared) => {
+                if let Some(r) = declared_register(inst) {
+                    declared.push(r);
+                }
+                false
+            }
+            Find::Min16Float => inst.operands.iter().any(|o| o.precision == 1),
+        };
+        if found {
+            self.0 = Find::Found;
+        }
+    }
+
+    /// Whether the instructions seen so far have the structure.
+    pub fn found(self) -> bool {
+        match self.0 {
+            Find::Found => true,
+            Find::Packed(mut declared) => {
+                declared.sort_unstable();
+                declared.windows(2).any(|w| w[0] == w[1])
+            }
+            _ => false,
         }
     }
 }
@@ -95,24 +158,29 @@ fn temp_reads(inst: &Instruction) -> impl Iterator<Item = (u64, usize)> + '_ {
         .filter(|_| dst > 0)
         .map_or(0xF, |d| d.write_mask());
     let mask = if mask == 0 { 0xF } else { mask };
-    inst.operands.iter().skip(dst).flat_map(move |op| {
-        let r = temp_register(op);
-        (0..4)
-            .filter(move |c| r.is_some() && mask & (1 << c) != 0)
-            .map(move |c| (r.unwrap_or(0), op.source_component(c)))
-    })
+    inst.operands
+        .iter()
+        .skip(dst)
+        .filter_map(|op| Some((temp_register(op)?, op)))
+        .flat_map(move |(r, op)| {
+            (0..4)
+                .filter(move |c| mask & (1 << c) != 0)
+                .map(move |c| (r, op.source_component(c)))
+        })
 }
 
 /// Temp components an instruction writes.
 fn temp_writes(inst: &Instruction) -> impl Iterator<Item = (u64, usize)> + '_ {
     let dst = inst.info().dst as usize;
-    inst.operands.iter().take(dst).flat_map(|op| {
-        let r = temp_register(op);
-        let mask = op.write_mask();
-        (0..4)
-            .filter(move |c| r.is_some() && mask & (1 << c) != 0)
-            .map(move |c| (r.unwrap_or(0), c))
-    })
+    inst.operands
+        .iter()
+        .take(dst)
+        .filter_map(|op| Some((temp_register(op)?, op.write_mask())))
+        .flat_map(|(r, mask)| {
+            (0..4)
+                .filter(move |c| mask & (1 << c) != 0)
+                .map(move |c| (r, c))
+        })
 }
 
 /// The numeric class of an instruction's operand `slot`: `Some(true)` float, `Some(false)`
@@ -125,28 +193,27 @@ fn class(inst: &Instruction, slot: usize) -> Option<bool> {
     }
 }
 
-fn reinterpreted(body: &[Instruction]) -> bool {
-    let mut last: BTreeMap<(u64, usize), bool> = BTreeMap::new();
-    for inst in body {
-        let dst = inst.info().dst as usize;
-        for (k, op) in inst.operands.iter().enumerate().skip(dst) {
-            let Some(reader) = class(inst, k) else {
-                continue;
-            };
-            let Some(r) = temp_register(op) else {
-                continue;
-            };
-            if (0..4).any(|c| last.get(&(r, op.source_component(c))) == Some(&!reader)) {
-                return true;
-            }
+/// Whether `inst` reads a temp component as the other numeric class than it was last written
+/// with; then records what it writes.
+fn reinterpreted_at(last: &mut BTreeMap<(u64, usize), bool>, inst: &Instruction) -> bool {
+    let dst = inst.info().dst as usize;
+    for (k, op) in inst.operands.iter().enumerate().skip(dst) {
+        let Some(reader) = class(inst, k) else {
+            continue;
+        };
+        let Some(r) = temp_register(op) else {
+            continue;
+        };
+        if (0..4).any(|c| last.get(&(r, op.source_component(c))) == Some(&!reader)) {
+            return true;
         }
-        let writer = class(inst, 0);
-        for w in temp_writes(inst) {
-            match writer {
-                Some(f) => last.insert(w, f),
-                None => last.remove(&w),
-            };
-        }
+    }
+    let writer = class(inst, 0);
+    for w in temp_writes(inst) {
+        match writer {
+            Some(f) => last.insert(w, f),
+            None => last.remove(&w),
+        };
     }
     false
 }
@@ -159,24 +226,35 @@ fn closes(op: Opcode) -> bool {
     matches!(op, Opcode::Endif | Opcode::Endloop | Opcode::Endswitch)
 }
 
-fn cross_scope(body: &[Instruction]) -> bool {
-    // Without a scope, nothing is written deeper than it is read.
-    if !body.iter().any(|i| opens(i.opcode)) {
-        return false;
-    }
-    let mut depth = 0usize;
-    // The nesting depth each temp component was last written at: the translator asks this of
-    // every program, so D3D's temps sit in a flat table (grown to the registers used), and
-    // any register past that limit (a program built in memory) in a map.
-    let mut flat: Vec<Option<usize>> = Vec::new();
-    let mut rest: BTreeMap<(u64, usize), usize> = BTreeMap::new();
-    let limit = u64::from(Limit::TempRegisters.value());
-    let slot = |(r, c): (u64, usize)| (r < limit).then(|| r as usize * 4 + c);
-    for inst in body {
+/// [`Structure::CrossScopeRead`] so far: the nesting depth, and the depth each temp component
+/// was last written at. Nothing is recorded before the first scope opens: a component written at
+/// depth 0 is never read shallower.
+#[derive(Debug, Clone, Default)]
+struct CrossScope {
+    scoped: bool,
+    depth: usize,
+    /// D3D's temps in a flat table (grown to the registers used); any register past that limit
+    /// (a program built in memory) in a map. The translator asks this of every program.
+    flat: Vec<Option<usize>>,
+    rest: BTreeMap<(u64, usize), usize>,
+}
+
+impl CrossScope {
+    /// Whether `inst` reads a component written deeper than it sits; then records its writes.
+    fn step(&mut self, inst: &Instruction) -> bool {
+        if !self.scoped {
+            if !opens(inst.opcode) {
+                return false;
+            }
+            self.scoped = true;
+        }
+        let limit = u64::from(Limit::TempRegisters.value());
+        let slot = |(r, c): (u64, usize)| (r < limit).then(|| r as usize * 4 + c);
+        let depth = self.depth;
         let deeper = |rc| {
             match slot(rc) {
-                Some(k) => flat.get(k).copied().flatten(),
-                None => rest.get(&rc).copied(),
+                Some(k) => self.flat.get(k).copied().flatten(),
+                None => self.rest.get(&rc).copied(),
             }
             .is_some_and(|d| d > depth)
         };
@@ -186,23 +264,23 @@ fn cross_scope(body: &[Instruction]) -> bool {
         for w in temp_writes(inst) {
             match slot(w) {
                 Some(k) => {
-                    if k >= flat.len() {
-                        flat.resize(k + 1, None);
+                    if k >= self.flat.len() {
+                        self.flat.resize(k + 1, None);
                     }
-                    flat[k] = Some(depth);
+                    self.flat[k] = Some(depth);
                 }
                 None => {
-                    rest.insert(w, depth);
+                    self.rest.insert(w, depth);
                 }
             }
         }
         if opens(inst.opcode) {
-            depth += 1;
+            self.depth += 1;
         } else if closes(inst.opcode) {
-            depth = depth.saturating_sub(1);
+            self.depth = self.depth.saturating_sub(1);
         }
+        false
     }
-    false
 }
 
 fn dead_write(body: &[Instruction]) -> bool {
@@ -226,22 +304,17 @@ fn dead_write(body: &[Instruction]) -> bool {
     false
 }
 
-/// Whether an input or output register is declared more than once (each declaration names
-/// its own components).
-fn packed(body: &[Instruction]) -> bool {
-    let mut declared: Vec<(OperandType, u64)> = body
-        .iter()
-        .filter(|i| i.info().is_declaration())
-        .filter_map(|inst| {
-            let op = inst.operands.first()?;
-            if !matches!(op.ty, OperandType::Input | OperandType::Output) {
-                return None;
-            }
-            Some((op.ty, op.indices.first().and_then(|i| i.immediate())?))
-        })
-        .collect();
-    declared.sort_unstable();
-    declared.windows(2).any(|w| w[0] == w[1])
+/// The input or output register `inst` declares, if it is such a declaration: one declared
+/// twice is packed (each declaration names its own components).
+fn declared_register(inst: &Instruction) -> Option<(OperandType, u64)> {
+    if !inst.info().is_declaration() {
+        return None;
+    }
+    let op = inst.operands.first()?;
+    if !matches!(op.ty, OperandType::Input | OperandType::Output) {
+        return None;
+    }
+    Some((op.ty, op.indices.first().and_then(|i| i.immediate())?))
 }
 
 #[cfg(test)]
@@ -291,6 +364,40 @@ mod tests {
             assert!(has(s, yes), "{s:?}: {yes}");
             assert!(!has(s, no), "{s:?}: {no}");
         }
+    }
+
+    /// A cross-scope read is found past writes made before any scope opened (which the finder
+    /// does not record) and after a scope closed; a scope that opens late changes nothing
+    /// before it.
+    #[test]
+    fn cross_scope_reads_are_found_around_the_first_scope() {
+        let yes = [
+            "mov r0.x, v0.x\nif_nz v0.y\n  mov r0.x, v0.z\nendif\nmov o0.x, r0.x",
+            "mov r1.x, v0.x\nloop\n  mov r0.y, r1.x\n  break\nendloop\nadd o0.x, r0.y, r1.x",
+        ];
+        let no = [
+            "mov r0.x, v0.x\nmov o0.x, r0.x\nif_nz v0.y\n  mov o0.y, r0.x\nendif",
+            "if_nz v0.y\n  mov r0.x, v0.z\n  mov o0.x, r0.x\nendif\nmov r0.x, v0.x\nmov o0.y, r0.x",
+        ];
+        for body in yes {
+            assert!(has(Structure::CrossScopeRead, body), "{body}");
+        }
+        for body in no {
+            assert!(!has(Structure::CrossScopeRead, body), "{body}");
+        }
+        // Stepping stops looking once found.
+        let mut f = Structure::CrossScopeRead.finder().expect("streams");
+        let program = crate::assemble(&format!(
+            "ps_5_0\ndcl_input_ps linear v0.xyzw\ndcl_output o0.xyzw\ndcl_temps 2\n{}\nret\n",
+            yes[0]
+        ))
+        .expect("assembles")
+        .program;
+        for inst in &program.instructions {
+            f.step(inst);
+        }
+        assert!(f.found());
+        assert!(Structure::DeadTempWrite.finder().is_none());
     }
 
     #[test]

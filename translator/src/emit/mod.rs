@@ -418,7 +418,19 @@ fn scan<'a>(
         sm51_ranges(program)?;
     }
     let mut refactoring_allowed = false;
+    // What the program's other walks found, gathered in this one: a large program's operands
+    // walked again cost a few per cent of its lowering.
+    let mut tally = dxbc::registers::RegisterTally::default();
+    let mut cross_scope = Structure::CrossScopeRead.finder();
+    let mut packed = Structure::PackedVarying.finder();
     for (i, inst) in program.instructions.iter().enumerate() {
+        tally.add(inst);
+        if let Some(f) = &mut cross_scope {
+            f.step(inst);
+        }
+        if let Some(f) = &mut packed {
+            f.step(inst);
+        }
         let fail = |r: Rejection| r.at(i, inst.opcode);
         match inst.opcode {
             Opcode::DclGlobalFlags => refactoring_allowed = inst.is_refactoring_allowed(),
@@ -593,24 +605,23 @@ fn scan<'a>(
             }
             _ => {}
         }
-        if inst
-            .operands
-            .iter()
-            .any(|o| o.ty == OperandType::Immediate64)
-        {
+        // One walk over the operands for the three checks, applied in this order.
+        let (mut double, mut other_precision, mut half) = (false, false, false);
+        for o in &inst.operands {
+            double |= o.ty == OperandType::Immediate64;
+            other_precision |= o.precision > 1;
+            half |= o.precision == 1;
+        }
+        if double {
             return Err(fail(Rejection::new(id::DOUBLES, "double immediates")));
         }
-        if inst
-            .operands
-            .iter()
-            .any(|o| o.precision != 0 && o.precision != 1)
-        {
+        if other_precision {
             return Err(fail(Rejection::new(
                 id::MIN_PRECISION_KINDS,
                 "minimum precision other than float16",
             )));
         }
-        if inst.operands.iter().any(|o| o.precision == 1) {
+        if half {
             c.relies(id::MIN_PRECISION_F16);
         }
         let info = inst.info();
@@ -639,7 +650,7 @@ fn scan<'a>(
             }
         }
     }
-    let counts = program.register_counts();
+    let counts = tally.counts(stage);
     c.temps = c.temps.max(counts.temps);
     c.inputs = counts.inputs;
     c.outputs = counts.outputs;
@@ -652,10 +663,10 @@ fn scan<'a>(
     // Registers are function-top `var`s, so a value written in a nested scope and read after
     // it is read from a hoisted variable; a register's packed varyings share one interface
     // field (WGSL allows one per location).
-    if Structure::CrossScopeRead.present(program) {
+    if cross_scope.is_some_and(|f| f.found()) {
         c.relies(id::HOISTED_VARS);
     }
-    if Structure::PackedVarying.present(program) {
+    if packed.is_some_and(|f| f.found()) {
         c.relies(id::PACKED_VARYINGS);
     }
     Ok(c)
