@@ -11,11 +11,10 @@ use crate::encode::encode_program;
 use crate::error::{DxbcError, Result};
 use crate::ir::Program;
 
-/// A decoded shader blob.
+/// A decoded shader blob: what the container's chunks hold, decoded. (The chunks themselves are
+/// [`Container::parse`]'s; decoding borrows them and keeps no copy.)
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Shader {
-    /// The parsed container with all its chunks.
-    pub container: Container,
     /// The program decoded from the `SHDR`/`SHEX` chunk.
     pub program: Program,
     /// The signature chunks, in container order.
@@ -27,22 +26,21 @@ impl Shader {
     /// against D3D11's limits and its declarations ([`crate::validate`]), so that nothing sized
     /// by the program's numbers downstream can exceed a limit.
     pub fn parse(bytes: &[u8]) -> Result<Shader> {
-        let container = Container::parse(bytes)?;
+        let container = Container::borrow(bytes)?;
         let code = container
             .code_chunk()
             .ok_or_else(|| DxbcError::MissingChunk {
                 tag: "SHDR or SHEX".into(),
             })?;
-        let program = decode_program(&code.data)?;
+        let program = decode_program(code.data)?;
         program.validate()?;
         let signatures = container
             .chunks
             .iter()
             .filter(|c| Signature::is_signature_tag(c.tag))
-            .map(|c| Signature::parse(c.tag, &c.data))
+            .map(|c| Signature::parse(c.tag, c.data))
             .collect::<Result<Vec<_>>>()?;
         Ok(Shader {
-            container,
             program,
             signatures,
         })

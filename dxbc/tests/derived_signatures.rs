@@ -13,7 +13,12 @@ fn chunks_of(text: &str) -> (Vec<FourCC>, Vec<Signature>) {
         .expect("assembles")
         .to_bytes();
     let shader = Shader::parse(&bytes).expect("parses");
-    let tags = shader.container.chunks.iter().map(|c| c.tag).collect();
+    let tags = dxbc::Container::parse(&bytes)
+        .expect("parses")
+        .chunks
+        .iter()
+        .map(|c| c.tag)
+        .collect();
     (tags, shader.signatures)
 }
 

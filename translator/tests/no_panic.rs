@@ -78,7 +78,6 @@ fn every_opcode_without_its_operands_is_refused_not_a_panic() {
                 .insert(0, dxbc::Instruction::new(info.opcode));
             // Built in memory, past the decoder: the translator must not trust operand counts.
             let shader = dxbc::Shader {
-                container: dxbc::Container::new(Vec::new()),
                 program: p,
                 signatures: Vec::new(),
             };
