@@ -33,15 +33,17 @@ pub type Fx<K, V> = std::collections::HashMap<K, V, BuildHasherDefault<rustc_has
 #[derive(Debug)]
 pub struct Body {
     pub f: Function,
-    blocks: Vec<Block>,
+    /// Open blocks, outermost first: a few deep, so kept inline.
+    blocks: smallvec::SmallVec<[Block; 4]>,
     /// Where the expressions not yet covered by an `Emit` start.
     pending: Option<usize>,
     /// Loads by pointer, since the last statement: a few at a time, so a list (a statement
     /// clears it, and clearing a hash table costs its capacity).
     loads: smallvec::SmallVec<[(H, H); 16]>,
     caches: Caches,
-    /// Whether [`Body::finish`] gives `caches` back to [`spare`] (a `run`'s, which are large).
-    recycle: bool,
+    /// The pool [`Body::finish`] gives `caches` back to, for a function whose storage is
+    /// reused (`run`, the entry point).
+    recycle: Option<spare::Kind>,
     /// Block boundaries crossed so far: what a cache of expressions kept outside `Body` checks
     /// to know its entries are still visible.
     epoch: u32,
@@ -99,23 +101,27 @@ impl Body {
     /// A small function (the entry point, an accessor): its caches start empty and grow only
     /// if used.
     pub fn new(name: &str) -> Body {
-        Body::sized(name, 0, 0)
+        Body::sized(name, 0, 0, None)
     }
 
-    /// A function whose top-level block is expected to hold about `statements` statements.
+    /// A function whose top-level block is expected to hold about `statements` statements
+    /// (`run`).
     pub fn with_capacity(name: &str, statements: usize) -> Body {
-        Body::sized(name, statements, 16)
+        Body::sized(name, statements, 16, Some(spare::Kind::Run))
+    }
+
+    /// The entry point: small, made for every program, so on a dropped entry point's storage.
+    pub fn entry(name: &str) -> Body {
+        Body::sized(name, 0, 0, Some(spare::Kind::Entry))
     }
 
     /// A function with room for `statements` top-level statements and `cached` entries in its
-    /// literal and access caches (0 allocates nothing until used).
-    fn sized(name: &str, statements: usize, cached: usize) -> Body {
-        // A function expected to be large (`run`) reuses a dropped module's `run`: its arenas,
-        // statement list and caches.
-        let large = cached > 0;
-        let (f, body, caches) = if large {
-            let (f, body) = spare::run(name, statements);
-            (f, body, spare::caches(cached))
+    /// literal and access caches (0 allocates nothing until used), on a dropped function's
+    /// storage of kind `reuse` when there is one.
+    fn sized(name: &str, statements: usize, cached: usize, reuse: Option<spare::Kind>) -> Body {
+        let (f, body, caches) = if let Some(kind) = reuse {
+            let (f, body) = spare::function(kind, name, statements);
+            (f, body, spare::caches(kind, cached))
         } else {
             let f = Function {
                 name: Some(name.to_string()),
@@ -125,11 +131,11 @@ impl Body {
         };
         Body {
             f,
-            blocks: vec![body],
+            blocks: smallvec::smallvec![body],
             pending: None,
             loads: smallvec::SmallVec::new(),
             caches,
-            recycle: large,
+            recycle: reuse,
             epoch: 0,
         }
     }
@@ -224,8 +230,8 @@ impl Body {
             self.stmt(Statement::Block(b));
         }
         self.f.body = self.blocks.pop().unwrap_or_default();
-        if self.recycle {
-            spare::give_caches(std::mem::take(&mut self.caches));
+        if let Some(kind) = self.recycle {
+            spare::give_caches(kind, std::mem::take(&mut self.caches));
         }
         self.f
     }

@@ -90,14 +90,7 @@ fn element(
 
 /// The manifest entry of a plain register at `@location(r)`.
 fn located(sigs: &[Signature], outputs: bool, r: u32, mask: u8, ty: &str) -> Interface {
-    iface(
-        Some(r),
-        mask,
-        Some(r),
-        None,
-        ty,
-        &semantic(sigs, outputs, r),
-    )
+    iface(Some(r), mask, Some(r), None, ty, semantic(sigs, outputs, r))
 }
 
 /// The manifest's `semantic` of a plain register: its signature element's name and index
@@ -264,7 +257,7 @@ fn iface(
     location: Option<u32>,
     builtin: Option<BuiltIn>,
     ty: &str,
-    semantic: &str,
+    semantic: impl Into<String>,
 ) -> Interface {
     Interface {
         register,
@@ -272,7 +265,7 @@ fn iface(
         location,
         builtin: builtin.map(|b| crate::manifest::wgsl_builtin(&b).into_owned()),
         wgsl_type: ty.to_string(),
-        semantic: semantic.to_string(),
+        semantic: semantic.into(),
     }
 }
 
@@ -324,7 +317,7 @@ struct Entry {
 impl Entry {
     fn new() -> Entry {
         Entry {
-            body: Body::new("main"),
+            body: Body::entry("main"),
         }
     }
 

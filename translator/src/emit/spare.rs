@@ -3,10 +3,10 @@
 //! naga's arenas cannot be created with a capacity, so a fresh module grows its type set, its
 //! variable and function arenas, and `run`'s expressions, locals and statements by doubling:
 //! about half of the ninety allocations of lowering a program, and for `run`'s expressions
-//! seven reallocations and copies. A dropped [`Emitted`] hands its module's containers and its
-//! `run`'s back here, emptied with their capacity kept, so translating program after program
-//! (the bench, `corpus`, `fuzz`, `verify`) grows one only when a program is larger than any
-//! before it on that thread.
+//! seven reallocations and copies. A dropped [`Emitted`] hands its module's containers, its
+//! `run`'s and its entry point's back here, emptied with their capacity kept, so translating
+//! program after program (the bench, `corpus`, `fuzz`, `verify`) grows one only when a program
+//! is larger than any before it on that thread.
 
 use std::cell::{Cell, RefCell};
 use std::thread::LocalKey;
@@ -35,8 +35,18 @@ struct Run {
     body: Block,
 }
 
+/// Which kind of function a pool's storage comes from: `run` is large, the entry point small,
+/// so each reuses its own kind's (a `run` on an entry point's storage would grow it again).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Run,
+    Entry,
+}
+
 thread_local! {
     static RUNS: RefCell<Vec<Run>> = const { RefCell::new(Vec::new()) };
+    static ENTRIES: RefCell<Vec<Run>> = const { RefCell::new(Vec::new()) };
+    static ENTRY_CACHES: RefCell<Vec<Caches>> = const { RefCell::new(Vec::new()) };
     static MODULES: RefCell<Vec<Module>> = const { RefCell::new(Vec::new()) };
     static CACHES: RefCell<Vec<Caches>> = const { RefCell::new(Vec::new()) };
     /// Arena items handed back since the pools were last dropped.
@@ -58,9 +68,13 @@ pub fn module() -> Module {
 }
 
 /// An empty function named `name` and its top-level block (room for about `statements`), on a
-/// dropped `run`'s storage when there is one.
-pub fn run(name: &str, statements: usize) -> (Function, Block) {
-    let r = pop(&RUNS).unwrap_or_else(|| Run {
+/// dropped function's storage of the same kind when there is one.
+pub fn function(kind: Kind, name: &str, statements: usize) -> (Function, Block) {
+    let pool = match kind {
+        Kind::Run => &RUNS,
+        Kind::Entry => &ENTRIES,
+    };
+    let r = pop(pool).unwrap_or_else(|| Run {
         body: Block::with_capacity(statements),
         ..Run::default()
     });
@@ -73,19 +87,26 @@ pub fn run(name: &str, statements: usize) -> (Function, Block) {
     (f, r.body)
 }
 
-/// Empty caches for a `run`: a finished one's (its tables keep their size), or new ones with
-/// room for `n` entries.
-pub fn caches(n: usize) -> Caches {
-    pop(&CACHES).unwrap_or_else(|| Caches::with_capacity(n))
+fn caches_pool(kind: Kind) -> &'static LocalKey<RefCell<Vec<Caches>>> {
+    match kind {
+        Kind::Run => &CACHES,
+        Kind::Entry => &ENTRY_CACHES,
+    }
 }
 
-/// Keep a finished `run`'s caches, emptied, unless one grew past [`LARGEST`] entries.
-pub fn give_caches(mut c: Caches) {
+/// Empty caches for a function of `kind`: a finished one's (its tables keep their size), or
+/// new ones with room for `n` entries.
+pub fn caches(kind: Kind, n: usize) -> Caches {
+    pop(caches_pool(kind)).unwrap_or_else(|| Caches::with_capacity(n))
+}
+
+/// Keep a finished function's caches, emptied, unless one grew past [`LARGEST`] entries.
+pub fn give_caches(kind: Kind, mut c: Caches) {
     if c.capacity() > LARGEST {
         return;
     }
     c.clear();
-    keep(&CACHES, c);
+    keep(caches_pool(kind), c);
 }
 
 /// The last item put in `pool`, if any (none once the thread is ending).
@@ -114,15 +135,18 @@ fn within_budget(n: usize) -> bool {
         .unwrap_or(true);
     if spent {
         let _ = RUNS.try_with(|s| s.borrow_mut().clear());
+        let _ = ENTRIES.try_with(|s| s.borrow_mut().clear());
         let _ = MODULES.try_with(|s| s.borrow_mut().clear());
     }
     !spent
 }
 
-/// Keep `f`'s arenas and statement list, emptied, unless it is small or too large.
-fn give_run(f: Function) {
+/// Keep `f`'s arenas and statement list, emptied, unless it is too large (or, for a `run`,
+/// small).
+fn give_function(kind: Kind, f: Function) {
     let n = f.expressions.len();
-    if !(32..=LARGEST).contains(&n) || !within_budget(n + f.local_variables.len()) {
+    let least = if kind == Kind::Run { 32 } else { 0 };
+    if !(least..=LARGEST).contains(&n) || !within_budget(n + f.local_variables.len()) {
         return;
     }
     let mut r = Run {
@@ -133,7 +157,13 @@ fn give_run(f: Function) {
     r.expressions.clear();
     r.locals.clear();
     r.body.cull(..);
-    keep(&RUNS, r);
+    keep(
+        match kind {
+            Kind::Run => &RUNS,
+            Kind::Entry => &ENTRIES,
+        },
+        r,
+    );
 }
 
 /// Keep `m`'s type set, variable and function arenas and entry-point list, emptied.
@@ -159,7 +189,10 @@ impl Drop for Emitted {
             .map(|(_, f)| f)
             .max_by_key(|f| f.expressions.len());
         if let Some(f) = largest {
-            give_run(std::mem::take(f));
+            give_function(Kind::Run, std::mem::take(f));
+        }
+        for ep in &mut m.entry_points {
+            give_function(Kind::Entry, std::mem::take(&mut ep.function));
         }
         give_module(m);
     }
@@ -170,7 +203,8 @@ mod tests {
     use super::*;
 
     /// What the pools hand out after a translation was dropped is empty: the next module's
-    /// handles start at 0 and it holds nothing of the last one.
+    /// handles start at 0 and it holds nothing of the last one. `run`'s storage and the entry
+    /// point's go back to pools of their own.
     #[test]
     fn recycled_storage_comes_back_empty() {
         std::thread::spawn(|| {
@@ -192,17 +226,28 @@ mod tests {
                     .any(|(_, f)| f.expressions.len() >= 32)
             );
             drop(e);
-            let pooled = RUNS.with(|s| s.borrow().len());
-            assert_eq!((pooled, MODULES.with(|s| s.borrow().len())), (1, 1));
+            let pooled = |p: &'static LocalKey<RefCell<Vec<Run>>>| p.with(|s| s.borrow().len());
+            assert_eq!(
+                (
+                    pooled(&RUNS),
+                    pooled(&ENTRIES),
+                    MODULES.with(|s| s.borrow().len())
+                ),
+                (1, 1, 1)
+            );
             let m = module();
             assert_eq!(format!("{m:?}"), format!("{:?}", Module::default()));
-            let (f, body) = run("run", 0);
-            let blank = Function {
-                name: Some("run".into()),
-                ..Function::default()
-            };
-            assert_eq!(format!("{f:?}"), format!("{blank:?}"));
-            assert!(body.is_empty());
+            for (kind, name) in [(Kind::Run, "run"), (Kind::Entry, "main")] {
+                let (f, body) = function(kind, name, 0);
+                let blank = Function {
+                    name: Some(name.into()),
+                    ..Function::default()
+                };
+                assert_eq!(format!("{f:?}"), format!("{blank:?}"), "{kind:?}");
+                assert!(body.is_empty());
+            }
+            // The entry point's storage went back to its own pool, not `run`'s.
+            assert_eq!((pooled(&RUNS), pooled(&ENTRIES)), (0, 0));
         })
         .join()
         .expect("thread");
