@@ -146,9 +146,9 @@ impl Declarations {
                     let (id, len, comps) = inst.indexable_temp().ok_or_else(|| {
                         check.shape("dcl_indexableTemp needs three payload words")
                     })?;
-                    check.limit(
+                    check.limit_of(
                         Limit::IndexableTempArrays,
-                        &format!("x{id}"),
+                        &|| format!("x{id}"),
                         u64::from(id),
                         false,
                     )?;
@@ -165,9 +165,9 @@ impl Declarations {
                     scope.indexable_elements =
                         scope.indexable_elements - u64::from(old) + u64::from(len);
                     let total = scope.indexable_elements + u64::from(scope.temps.unwrap_or(0));
-                    check.limit(
+                    check.limit_of(
                         Limit::TempRegisters,
-                        &format!("dcl_temps plus x# elements (x{id}[{len}])"),
+                        &|| format!("dcl_temps plus x# elements (x{id}[{len}])"),
                         total,
                         true,
                     )?;
@@ -254,7 +254,12 @@ impl Declarations {
                     )?;
                     if !sm51 {
                         let slot = first.unwrap_or(0);
-                        check.limit(Limit::ConstantBuffers, &format!("cb{slot}"), slot, false)?;
+                        check.limit_of(
+                            Limit::ConstantBuffers,
+                            &|| format!("cb{slot}"),
+                            slot,
+                            false,
+                        )?;
                         d.constant_buffers.insert(slot, rows);
                     }
                 }

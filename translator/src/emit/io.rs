@@ -121,8 +121,9 @@ struct Decl {
     interpolation: InterpolationMode,
 }
 
-fn declarations(c: &Ctx<'_>, outputs: bool) -> Vec<Decl> {
-    let mut v = Vec::new();
+/// A stage's declared inputs or outputs: a few, so on the stack.
+fn declarations(c: &Ctx<'_>, outputs: bool) -> smallvec::SmallVec<[Decl; 8]> {
+    let mut v = smallvec::SmallVec::new();
     for inst in &c.program.instructions {
         let is_out = matches!(
             inst.opcode,

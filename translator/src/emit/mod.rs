@@ -211,8 +211,9 @@ pub struct Ctx<'a> {
     pub failed: Option<Rejection>,
     /// The module's variables, by what they hold.
     pub g: declare::Globals,
-    /// Each global's expression in `run`, made once.
-    pub global_exprs: build::Fx<Handle<GlobalVariable>, H>,
+    /// Each global's expression in `run`, made once, by the global's index: a program has a
+    /// few globals, so they sit inline.
+    pub global_exprs: smallvec::SmallVec<[Option<H>; 16]>,
     /// `r#` components' variables in `run`, made on first use.
     pub temp_vars: Vec<[Option<H>; 4]>,
     /// Registers named by immediate indices (inputs, outputs, constant-buffer rows), resolved
@@ -264,11 +265,15 @@ impl Ctx<'_> {
 
     /// A module variable's expression in `run`.
     pub fn global(&mut self, g: Handle<GlobalVariable>) -> H {
-        if let Some(h) = self.global_exprs.get(&g) {
+        let i = g.index();
+        if let Some(Some(h)) = self.global_exprs.get(i) {
             return *h;
         }
         let h = self.b.expr(naga::Expression::GlobalVariable(g));
-        self.global_exprs.insert(g, h);
+        if i >= self.global_exprs.len() {
+            self.global_exprs.resize(i + 1, None);
+        }
+        self.global_exprs[i] = Some(h);
         h
     }
 
@@ -402,7 +407,7 @@ fn scan<'a>(
         imported: import::Imported::default(),
         failed: None,
         g: declare::Globals::default(),
-        global_exprs: build::Fx::default(),
+        global_exprs: smallvec::SmallVec::new(),
         temp_vars: Vec::new(),
         regs: smallvec::SmallVec::new(),
         fetched: smallvec::SmallVec::new(),
