@@ -211,8 +211,7 @@ pub struct Ctx<'a> {
     pub failed: Option<Rejection>,
     /// The module's variables, by what they hold.
     pub g: declare::Globals,
-    /// Each global's expression in `run`, made once, by the global's index: a program has a
-    /// few globals, so they sit inline.
+    /// Each global's expression in `run`, made once, by global index (inline: there are few).
     pub global_exprs: smallvec::SmallVec<[Option<H>; 16]>,
     /// `r#` components' variables in `run`, made on first use.
     pub temp_vars: Vec<[Option<H>; 4]>,
@@ -423,8 +422,7 @@ fn scan<'a>(
         sm51_ranges(program)?;
     }
     let mut refactoring_allowed = false;
-    // What the program's other walks found, gathered in this one: a large program's operands
-    // walked again cost a few per cent of its lowering.
+    // Facts other walks would find, gathered in this one (each walk cost a few per cent).
     let mut tally = dxbc::registers::RegisterTally::default();
     let mut cross_scope = Structure::CrossScopeRead.finder();
     let mut packed = Structure::PackedVarying.finder();
