@@ -781,4 +781,10 @@ impl Operand {
     pub fn is_immediate(&self) -> bool {
         matches!(self.ty, OperandType::Immediate32 | OperandType::Immediate64)
     }
+
+    /// Whether the operand is tagged `min16float` (min-precision 1): the one minimum precision
+    /// the translator lowers (to `f16`) and the `min16-float` structure names.
+    pub fn is_min16_float(&self) -> bool {
+        self.precision == 1
+    }
 }

@@ -119,7 +119,7 @@ impl Finder {
                 }
                 false
             }
-            Find::Min16Float => inst.operands.iter().any(|o| o.precision == 1),
+            Find::Min16Float => inst.operands.iter().any(Operand::is_min16_float),
         };
         if found {
             self.0 = Find::Found;
@@ -321,11 +321,16 @@ fn declared_register(inst: &Instruction) -> Option<(OperandType, u64)> {
 mod tests {
     use super::*;
 
-    fn has(s: Structure, body: &str) -> bool {
+    /// A pixel program of `body` with one input, one output and two temps declared.
+    fn program(body: &str) -> Program {
         let text = format!(
             "ps_5_0\ndcl_input_ps linear v0.xyzw\ndcl_output o0.xyzw\ndcl_temps 2\n{body}\nret\n"
         );
-        s.present(&crate::assemble(&text).expect("assembles").program)
+        crate::assemble(&text).expect("assembles").program
+    }
+
+    fn has(s: Structure, body: &str) -> bool {
+        s.present(&program(body))
     }
 
     #[test]
@@ -385,15 +390,9 @@ mod tests {
         for body in no {
             assert!(!has(Structure::CrossScopeRead, body), "{body}");
         }
-        // Stepping stops looking once found.
+        // A finder stepped by hand past the read, to the program's end, keeps its answer.
         let mut f = Structure::CrossScopeRead.finder().expect("streams");
-        let program = crate::assemble(&format!(
-            "ps_5_0\ndcl_input_ps linear v0.xyzw\ndcl_output o0.xyzw\ndcl_temps 2\n{}\nret\n",
-            yes[0]
-        ))
-        .expect("assembles")
-        .program;
-        for inst in &program.instructions {
+        for inst in &program(yes[0]).instructions {
             f.step(inst);
         }
         assert!(f.found());

@@ -612,8 +612,8 @@ fn scan<'a>(
         let (mut double, mut other_precision, mut half) = (false, false, false);
         for o in &inst.operands {
             double |= o.ty == OperandType::Immediate64;
-            other_precision |= o.precision > 1;
-            half |= o.precision == 1;
+            half |= o.is_min16_float();
+            other_precision |= o.precision != 0 && !o.is_min16_float();
         }
         if double {
             return Err(fail(Rejection::new(id::DOUBLES, "double immediates")));

@@ -70,11 +70,7 @@ pub fn module() -> Module {
 /// An empty function named `name` and its top-level block (room for about `statements`), on a
 /// dropped function's storage of the same kind when there is one.
 pub fn function(kind: Kind, name: &str, statements: usize) -> (Function, Block) {
-    let pool = match kind {
-        Kind::Run => &RUNS,
-        Kind::Entry => &ENTRIES,
-    };
-    let r = pop(pool).unwrap_or_else(|| Run {
+    let r = pop(functions_pool(kind)).unwrap_or_else(|| Run {
         body: Block::with_capacity(statements),
         ..Run::default()
     });
@@ -87,6 +83,15 @@ pub fn function(kind: Kind, name: &str, statements: usize) -> (Function, Block) 
     (f, r.body)
 }
 
+/// The pool of dropped functions' storage of `kind`.
+fn functions_pool(kind: Kind) -> &'static LocalKey<RefCell<Vec<Run>>> {
+    match kind {
+        Kind::Run => &RUNS,
+        Kind::Entry => &ENTRIES,
+    }
+}
+
+/// The pool of finished functions' caches of `kind`.
 fn caches_pool(kind: Kind) -> &'static LocalKey<RefCell<Vec<Caches>>> {
     match kind {
         Kind::Run => &CACHES,
@@ -157,13 +162,7 @@ fn give_function(kind: Kind, f: Function) {
     r.expressions.clear();
     r.locals.clear();
     r.body.cull(..);
-    keep(
-        match kind {
-            Kind::Run => &RUNS,
-            Kind::Entry => &ENTRIES,
-        },
-        r,
-    );
+    keep(functions_pool(kind), r);
 }
 
 /// Keep `m`'s type set, variable and function arenas and entry-point list, emptied.
