@@ -3,7 +3,6 @@
 //! The IR keeps every bit the encoding carries (including forms fxc never writes, such as an empty
 //! extended operand token), so that decoding and re-encoding any accepted stream is word-exact.
 
-use crate::limits::Limit;
 use crate::opcodes::{OpInfo, Opcode};
 
 /// An operand's index dimensions (at most three), held inline.
@@ -12,110 +11,7 @@ pub type Indices = smallvec::SmallVec<[Index; 3]>;
 /// An operand's immediate words (one, two or four), held inline.
 pub type ImmWords = smallvec::SmallVec<[u32; 4]>;
 
-/// Which pipeline stage a program runs in (version token bits 16..=31).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Stage {
-    /// Pixel shader (`ps_*`), program type 0.
-    Pixel = 0,
-    /// Vertex shader (`vs_*`), program type 1.
-    Vertex = 1,
-    /// Geometry shader (`gs_*`), program type 2.
-    Geometry = 2,
-    /// Hull shader (`hs_*`, SM5 tessellation control), program type 3.
-    Hull = 3,
-    /// Domain shader (`ds_*`, SM5 tessellation evaluation), program type 4.
-    Domain = 4,
-    /// Compute shader (`cs_*`), program type 5.
-    Compute = 5,
-}
-
-impl Stage {
-    /// The output-register limit of the stage: 8 render targets for pixel shaders, 32
-    /// elsewhere. (The stage knows its limit, so `limits` need not know stages.)
-    pub const fn output_registers(self) -> Limit {
-        match self {
-            Stage::Pixel => Limit::PixelOutputRegisters,
-            _ => Limit::OutputRegisters,
-        }
-    }
-
-    /// The stage for a version token's program-type field, or `None` for a value above 5.
-    pub fn from_number(n: u32) -> Option<Stage> {
-        Some(match n {
-            0 => Stage::Pixel,
-            1 => Stage::Vertex,
-            2 => Stage::Geometry,
-            3 => Stage::Hull,
-            4 => Stage::Domain,
-            5 => Stage::Compute,
-            _ => return None,
-        })
-    }
-
-    /// The two-letter prefix of the profile name (`ps`, `vs`, ...).
-    pub fn prefix(self) -> &'static str {
-        match self {
-            Stage::Pixel => "ps",
-            Stage::Vertex => "vs",
-            Stage::Geometry => "gs",
-            Stage::Hull => "hs",
-            Stage::Domain => "ds",
-            Stage::Compute => "cs",
-        }
-    }
-
-    /// The stage for a profile prefix such as `ps` (case-insensitive), or `None`.
-    pub fn from_prefix(p: &str) -> Option<Stage> {
-        [
-            Stage::Pixel,
-            Stage::Vertex,
-            Stage::Geometry,
-            Stage::Hull,
-            Stage::Domain,
-            Stage::Compute,
-        ]
-        .into_iter()
-        .find(|s| s.prefix().eq_ignore_ascii_case(p))
-    }
-}
-
-/// Shader model and stage, e.g. `ps_5_0`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Version {
-    /// The pipeline stage (version token bits 16..=31).
-    pub stage: Stage,
-    /// Shader model major version (version token bits 4..=7).
-    pub major: u8,
-    /// Shader model minor version (version token bits 0..=3).
-    pub minor: u8,
-}
-
-impl Version {
-    /// A version for `stage` at shader model `major.minor`.
-    pub fn new(stage: Stage, major: u8, minor: u8) -> Version {
-        Version {
-            stage,
-            major,
-            minor,
-        }
-    }
-
-    /// SM5.1 adds a range-id index to resource operands and extra declaration DWORDs.
-    pub fn is_sm51(self) -> bool {
-        (self.major, self.minor) >= (5, 1)
-    }
-
-    /// Whether this shader model is `major.minor` or later (the stage is ignored).
-    pub fn at_least(self, major: u8, minor: u8) -> bool {
-        (self.major, self.minor) >= (major, minor)
-    }
-}
-
-impl std::fmt::Display for Version {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}_{}_{}", self.stage.prefix(), self.major, self.minor)
-    }
-}
+pub use crate::version::{Stage, Version};
 
 /// A decoded token stream.
 #[derive(Debug, Clone, PartialEq, Eq)]

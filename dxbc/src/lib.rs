@@ -34,6 +34,7 @@ pub mod shader;
 mod spare;
 pub mod structure;
 pub mod validate;
+pub mod version;
 
 pub use asm::assemble;
 pub use checksum::{checksum_matches, dxbc_checksum};
