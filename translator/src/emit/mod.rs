@@ -19,7 +19,6 @@ mod spare;
 mod textures;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt::Write;
 
 use build::{Body, H};
 use naga::{GlobalVariable, Handle};
@@ -775,8 +774,10 @@ pub struct Emitted {
 /// program both profiles lower alike gets the same bytes, and a corpus transition between
 /// profiles names only the programs whose lowering differs.
 fn header(program: &Program, derivatives: bool) -> String {
-    let mut out = String::new();
-    let _ = writeln!(out, "// dxdiff built-in translator, {}", program.version);
+    let mut out = String::with_capacity(128);
+    out.push_str("// dxdiff built-in translator, ");
+    program.version.push_name(&mut out);
+    out.push('\n');
     if derivatives {
         out.push_str("// Derivatives under non-uniform control flow, as D3D11 allowed them.\n");
         out.push_str("diagnostic(off, derivative_uniformity);\n");
