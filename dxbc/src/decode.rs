@@ -201,7 +201,7 @@ fn decode_instruction_into(r: &mut Reader<'_>, inst: &mut Instruction) -> Result
     let all = r.words.len();
     let token = r.next(all, "opcode token")?;
     let number = token & 0x7FF;
-    let opcode = Opcode::from_number(number).ok_or(DxbcError::UnknownOpcode {
+    let opcode = Opcode::from_number(number).ok_or_else(|| DxbcError::UnknownOpcode {
         word: start,
         opcode: number,
     })?;
@@ -231,7 +231,7 @@ fn decode_instruction_into(r: &mut Reader<'_>, inst: &mut Instruction) -> Result
     let end = start
         .checked_add(length as usize)
         .filter(|&e| e <= all && length >= 1)
-        .ok_or(DxbcError::BadLength {
+        .ok_or_else(|| DxbcError::BadLength {
             word: start,
             length,
             what: "runs past the end of the program or is zero",
@@ -422,7 +422,7 @@ fn decode_operand_into(r: &mut Reader<'_>, end: usize, depth: u32, op: &mut Oper
         }
     };
     let type_number = (t >> 12) & 0xFF;
-    let ty = OperandType::from_number(type_number).ok_or(DxbcError::InvalidField {
+    let ty = OperandType::from_number(type_number).ok_or_else(|| DxbcError::InvalidField {
         word,
         what: "operand type",
         value: type_number,
