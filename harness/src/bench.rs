@@ -18,6 +18,12 @@
 //! Each line runs whole passes over the programs until `min_seconds` have passed, the lines
 //! taking turns pass by pass; every program's time in every pass is a sample for p50/p99, and
 //! each program's median over the passes makes the typical pass that ratios are taken of.
+//!
+//! Then the warm phase: each program runs `warm_runs` times back to back on every line (the
+//! lines taking turns program by program), and its median there makes the warm pass. In the
+//! typical pass a program follows the others, so it starts with the caches and branch
+//! predictors they left; in the warm pass it follows itself. Warm ÷ typical is what the mix
+//! costs a translator (docs/corpus.md).
 
 use std::time::{Duration, Instant};
 
@@ -53,6 +59,8 @@ struct Timer<'a> {
     samples: Vec<f64>,
     busy: f64,
     passes: usize,
+    /// Seconds of the warm pass: each program's median over its back-to-back runs, summed.
+    warm: f64,
 }
 
 impl<'a> Timer<'a> {
@@ -71,7 +79,23 @@ impl<'a> Timer<'a> {
             samples: Vec::new(),
             busy: 0.0,
             passes: 0,
+            warm: 0.0,
         }
+    }
+
+    /// Program `i` run `runs` times back to back; its median time joins the warm pass.
+    fn warm_program(&mut self, i: usize, runs: usize) {
+        let Some(input) = self.inputs.get(i) else {
+            return;
+        };
+        let mut times = Vec::with_capacity(runs);
+        for _ in 0..runs {
+            let t = Instant::now();
+            (self.run)(input.as_ref());
+            times.push(t.elapsed().as_secs_f64());
+        }
+        times.sort_by(f64::total_cmp);
+        self.warm += times.get(times.len() / 2).copied().unwrap_or(0.0);
     }
 
     /// Whether the line still wants a pass: always a first one, then until it has spent `min`
@@ -102,7 +126,7 @@ impl<'a> Timer<'a> {
                 .get(((samples.len() as f64 - 1.0) * p).round() as usize)
                 .map_or(0.0, |s| s * 1e6)
         };
-        let (busy, passes) = (self.busy, self.passes);
+        let (busy, passes, warm) = (self.busy, self.passes, self.warm);
         let n = (items * passes) as f64;
         Line {
             translator: self.translator,
@@ -117,6 +141,7 @@ impl<'a> Timer<'a> {
             } else {
                 0.0
             },
+            warm_per_s: if warm > 0.0 { items as f64 / warm } else { 0.0 },
             mb_per_s: if busy > 0.0 {
                 bytes as f64 * passes as f64 / busy / 1e6
             } else {
@@ -145,8 +170,29 @@ fn interleave(timers: &mut [Timer<'_>], min: Duration) {
     }
 }
 
-/// Qualify, intersect, and time each translator over `roots`.
-pub fn run(roots: &[std::path::PathBuf], translators: &[Shared], min: Duration) -> Bench {
+/// The warm phase: program by program, every line runs the program `runs` times back to back
+/// (none when `runs` is 0). The lines take turns per program, for the reason [`interleave`]
+/// gives.
+fn warm(timers: &mut [Timer<'_>], runs: usize) {
+    if runs == 0 {
+        return;
+    }
+    let programs = timers.iter().map(|t| t.inputs.len()).max().unwrap_or(0);
+    for i in 0..programs {
+        for t in timers.iter_mut() {
+            t.warm_program(i, runs);
+        }
+    }
+}
+
+/// Qualify, intersect, and time each translator over `roots`: interleaved passes for at least
+/// `min` a line, then `warm_runs` back-to-back runs of each program.
+pub fn run(
+    roots: &[std::path::PathBuf],
+    translators: &[Shared],
+    min: Duration,
+    warm_runs: usize,
+) -> Bench {
     let blobs: Vec<(String, Vec<u8>)> = crate::programs::relative(roots)
         .into_iter()
         .filter_map(|(n, b)| Some((n, b.ok()?)))
@@ -201,6 +247,7 @@ pub fn run(roots: &[std::path::PathBuf], translators: &[Shared], min: Duration) 
         }
     }
     interleave(&mut timers, min);
+    warm(&mut timers, warm_runs);
     bench
         .lines
         .extend(timers.into_iter().map(|t| t.line(bytes)));
@@ -209,7 +256,7 @@ pub fn run(roots: &[std::path::PathBuf], translators: &[Shared], min: Duration) 
 
 #[cfg(test)]
 mod tests {
-    use super::{Timer, interleave, typical_pass};
+    use super::{Line, Timer, interleave, typical_pass, warm};
     use std::cell::RefCell;
     use std::time::Duration;
 
@@ -253,6 +300,60 @@ mod tests {
             busy.iter().all(|b| *b >= 0.005),
             "both reached the minimum: {busy:?}"
         );
+    }
+
+    /// The warm phase runs each program back to back, the lines taking turns program by
+    /// program, and a translator that is slow only after another program is slow in the
+    /// typical pass and fast in the warm one: here 3 ms after another program and 1 ms after
+    /// itself.
+    #[test]
+    fn the_warm_pass_follows_each_program_with_itself() {
+        let order = RefCell::new(Vec::new());
+        let last = RefCell::new(None::<(char, usize)>);
+        let timer = |line: char| {
+            let (order, last) = (&order, &last);
+            Timer::new(
+                line.to_string(),
+                "translation",
+                (0..2usize)
+                    .map(|i| Box::new(i) as Box<dyn std::any::Any>)
+                    .collect(),
+                Box::new(move |input| {
+                    let i = *input.downcast_ref::<usize>().expect("a program number");
+                    order.borrow_mut().push((line, i));
+                    let cold = last.replace(Some((line, i))) != Some((line, i));
+                    std::thread::sleep(Duration::from_millis(if cold { 3 } else { 1 }));
+                }),
+            )
+        };
+        let mut timers = [timer('a'), timer('b')];
+        interleave(&mut timers, Duration::ZERO);
+        order.borrow_mut().clear();
+        warm(&mut timers, 3);
+        let lines: Vec<Line> = timers.into_iter().map(|t| t.line(0)).collect();
+        let order = order.borrow().clone();
+        let runs = |line, i| std::iter::repeat_n((line, i), 3);
+        let want: Vec<(char, usize)> = runs('a', 0)
+            .chain(runs('b', 0))
+            .chain(runs('a', 1))
+            .chain(runs('b', 1))
+            .collect();
+        assert_eq!(order, want);
+        for l in &lines {
+            // Typical: two cold programs, at least 6 ms; warm: two medians of 1 ms, under
+            // 6 ms even on a slow machine.
+            assert!(
+                l.typical_per_s > 0.0 && l.typical_per_s <= 2.0 / 0.006,
+                "{l:?}"
+            );
+            assert!(l.warm_per_s > l.typical_per_s * 1.5, "{l:?}");
+        }
+        // Skipped, the warm figure is 0.
+        let mut skipped = [timer('c')];
+        interleave(&mut skipped, Duration::ZERO);
+        warm(&mut skipped, 0);
+        let [t] = skipped;
+        assert_eq!(t.line(0).warm_per_s, 0.0);
     }
 
     /// A sample stretched by the machine moves the mean, not the typical pass: two programs

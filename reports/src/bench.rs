@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 /// The format tag of `dxdiff bench --json` output; a change to the fields gets a new number.
-pub const FORMAT: &str = "dxdiff-bench/2";
+pub const FORMAT: &str = "dxdiff-bench/3";
 
 /// One measured line.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -27,6 +27,10 @@ pub struct Line {
     /// over the passes. A sample stretched by the machine (preemption, another tenant) moves
     /// the mean but not the median, so this is the figure ratios are taken of (docs/corpus.md).
     pub typical_per_s: f64,
+    /// Programs per second of a warm pass: each program's median over runs back to back, so
+    /// it follows itself instead of the others; 0 when the warm phase was skipped. Warm ÷
+    /// typical is what the mix of programs costs the translator.
+    pub warm_per_s: f64,
     /// DXBC megabytes (10^6 bytes) per second of timed time.
     pub mb_per_s: f64,
     /// Median time of one program, in microseconds.
@@ -54,8 +58,35 @@ pub struct Bench {
     pub notes: Vec<String>,
 }
 
+/// A warm figure for a table: `–` when the warm phase was skipped.
+fn warm_cell(l: &Line) -> String {
+    if l.warm_per_s > 0.0 {
+        format!("{:.0}", l.warm_per_s)
+    } else {
+        "–".into()
+    }
+}
+
+/// Warm ÷ typical for a table: `–` without a warm figure.
+fn cost_cell(l: &Line) -> String {
+    if l.warm_per_s > 0.0 && l.typical_per_s > 0.0 {
+        format!("{:.2}", l.warm_per_s / l.typical_per_s)
+    } else {
+        "–".into()
+    }
+}
+
+/// Warm ratio of `l` to `first`: `–` unless both have a warm figure.
+fn warm_ratio_cell(l: &Line, first: &Line) -> String {
+    if l.warm_per_s > 0.0 && first.warm_per_s > 0.0 {
+        format!("{:.2}", l.warm_per_s / first.warm_per_s)
+    } else {
+        "–".into()
+    }
+}
+
 /// The Markdown tables: translators side by side (their `translation` and `whole` lines, with
-/// ratios to the first translator), then every line.
+/// ratios to the first translator, typical and warm), then every line.
 pub fn markdown(b: &Bench) -> String {
     let mut s = format!(
         "# dxdiff bench\n\n{} programs; timed: the {} ({} bytes of DXBC) that every translator qualifies",
@@ -75,27 +106,29 @@ pub fn markdown(b: &Bench) -> String {
             continue;
         };
         s.push_str(&format!(
-            "| {part} | typical shaders/s | mean shaders/s | MB/s | p50 µs | p99 µs | × `{}` |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n",
+            "| {part} | typical shaders/s | mean shaders/s | MB/s | p50 µs | p99 µs | × `{0}` | warm shaders/s | × `{0}`, warm |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
             first.translator
         ));
         for l in &rows {
             s.push_str(&format!(
-                "| `{}` | {:.0} | {:.0} | {:.2} | {:.1} | {:.1} | {:.2} |\n",
+                "| `{}` | {:.0} | {:.0} | {:.2} | {:.1} | {:.1} | {:.2} | {} | {} |\n",
                 l.translator,
                 l.typical_per_s,
                 l.shaders_per_s,
                 l.mb_per_s,
                 l.p50_us,
                 l.p99_us,
-                l.typical_per_s / first.typical_per_s.max(f64::MIN_POSITIVE)
+                l.typical_per_s / first.typical_per_s.max(f64::MIN_POSITIVE),
+                warm_cell(l),
+                warm_ratio_cell(l, first)
             ));
         }
         s.push('\n');
     }
-    s.push_str("| translator | part | typical shaders/s | mean shaders/s | MB/s | p50 µs | p99 µs | passes |\n| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+    s.push_str("| translator | part | typical shaders/s | mean shaders/s | MB/s | p50 µs | p99 µs | passes | warm shaders/s | warm ÷ typical |\n| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
     for l in &b.lines {
         s.push_str(&format!(
-            "| `{}` | {} | {:.0} | {:.0} | {:.2} | {:.1} | {:.1} | {} |\n",
+            "| `{}` | {} | {:.0} | {:.0} | {:.2} | {:.1} | {:.1} | {} | {} | {} |\n",
             l.translator,
             l.part,
             l.typical_per_s,
@@ -103,11 +136,67 @@ pub fn markdown(b: &Bench) -> String {
             l.mb_per_s,
             l.p50_us,
             l.p99_us,
-            l.passes
+            l.passes,
+            warm_cell(l),
+            cost_cell(l)
         ));
     }
     for n in &b.notes {
         s.push_str(&format!("\n{n}\n"));
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(translator: &str, part: &str, typical: f64, warm: f64) -> Line {
+        Line {
+            translator: translator.into(),
+            part: part.into(),
+            shaders: 2,
+            bytes: 100,
+            passes: 3,
+            seconds: 1.0,
+            shaders_per_s: typical,
+            typical_per_s: typical,
+            warm_per_s: warm,
+            mb_per_s: 0.1,
+            p50_us: 1.0,
+            p99_us: 2.0,
+        }
+    }
+
+    /// The side-by-side table gives both ratios to the first translator, typical and warm, and
+    /// the full table warm ÷ typical; a skipped warm phase shows as `–`, never as a ratio.
+    #[test]
+    fn tables_give_typical_and_warm_ratios() {
+        let b = Bench {
+            format: FORMAT.into(),
+            programs: 2,
+            qualified: vec![("a".into(), 2), ("b".into(), 2)],
+            common: 2,
+            bytes: 100,
+            lines: vec![
+                line("a", "translation", 300.0, 600.0),
+                line("b", "translation", 200.0, 300.0),
+                line("a", "whole", 100.0, 0.0),
+            ],
+            notes: Vec::new(),
+        };
+        let text = markdown(&b);
+        assert!(
+            text.contains("| `b` | 200 | 200 | 0.10 | 1.0 | 2.0 | 0.67 | 300 | 0.50 |"),
+            "{text}"
+        );
+        assert!(
+            text.contains("| `a` | translation | 300 | 300 | 0.10 | 1.0 | 2.0 | 3 | 600 | 2.00 |"),
+            "{text}"
+        );
+        assert!(
+            text.contains("| `a` | whole | 100 | 100 | 0.10 | 1.0 | 2.0 | 3 | – | – |"),
+            "{text}"
+        );
+    }
 }

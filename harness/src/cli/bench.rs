@@ -25,6 +25,9 @@ pub struct BenchArgs {
     /// Least seconds of measurement per line.
     #[arg(long, default_value_t = 2.0)]
     seconds: f64,
+    /// Back-to-back runs of each program for the warm figure (its median); 0 skips it.
+    #[arg(long, default_value_t = 9)]
+    warm_runs: usize,
     /// Write the figures as JSON here.
     #[arg(long)]
     json: Option<PathBuf>,
@@ -54,7 +57,7 @@ pub fn run(a: &BenchArgs) -> CliResult {
         }
     }
     let min = Duration::try_from_secs_f64(a.seconds.clamp(0.0, 3600.0)).unwrap_or_default();
-    let b = crate::bench::run(&a.paths, &translators, min);
+    let b = crate::bench::run(&a.paths, &translators, min, a.warm_runs.min(1000));
     if let Some(j) = &a.json {
         let text = serde_json::to_string_pretty(&b).map_err(|e| super::usage(e.to_string()))?;
         write_output(Some(j), text.as_bytes())?;

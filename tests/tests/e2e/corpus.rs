@@ -214,7 +214,14 @@ fn bench_puts_translators_side_by_side_on_the_same_programs() {
     let adapter = "cmd:sh examples/translators/builtin.sh";
     let json = temp("corpus", "bench.json");
     let o = dxdiff()
-        .args(["bench", "../shared/corpus/peer", "--seconds", "0"])
+        .args([
+            "bench",
+            "../shared/corpus/peer",
+            "--seconds",
+            "0",
+            "--warm-runs",
+            "3",
+        ])
         .args(["--translator", "builtin", "--translator", adapter])
         .arg("--json")
         .arg(&json)
@@ -255,12 +262,14 @@ fn bench_puts_translators_side_by_side_on_the_same_programs() {
         text.contains("| translation | typical shaders/s | mean shaders/s |"),
         "{text}"
     );
-    assert_eq!(b["format"], "dxdiff-bench/2");
+    assert!(text.contains("warm shaders/s | warm ÷ typical |"), "{text}");
+    assert_eq!(b["format"], "dxdiff-bench/3");
     // Every line has both figures (with `--seconds 0`, one pass: they can differ only by the
     // median's choice, never be absent).
     for l in b["lines"].as_array().expect("lines") {
         assert!(l["typical_per_s"].as_f64().is_some_and(|x| x > 0.0), "{l}");
         assert!(l["shaders_per_s"].as_f64().is_some_and(|x| x > 0.0), "{l}");
+        assert!(l["warm_per_s"].as_f64().is_some_and(|x| x > 0.0), "{l}");
     }
     assert!(text.contains("× `builtin/contract`"), "{text}");
     let _ = std::fs::remove_file(json);
