@@ -201,6 +201,9 @@ fn decode_instruction_into(r: &mut Reader<'_>, inst: &mut Instruction) -> Result
     let all = r.words.len();
     let token = r.next(all, "opcode token")?;
     let number = token & 0x7FF;
+    // Lazily: an error value built eagerly is dropped on the success path, a call to its drop
+    // glue per token (0.6 % of decoding and lowering the corpus); clippy counts only the build.
+    #[allow(clippy::unnecessary_lazy_evaluations)]
     let opcode = Opcode::from_number(number).ok_or_else(|| DxbcError::UnknownOpcode {
         word: start,
         opcode: number,
@@ -228,6 +231,8 @@ fn decode_instruction_into(r: &mut Reader<'_>, inst: &mut Instruction) -> Result
         };
         length = r.next(all, "long instruction length")?;
     }
+    // Lazily, as the opcode's error above.
+    #[allow(clippy::unnecessary_lazy_evaluations)]
     let end = start
         .checked_add(length as usize)
         .filter(|&e| e <= all && length >= 1)
@@ -422,6 +427,8 @@ fn decode_operand_into(r: &mut Reader<'_>, end: usize, depth: u32, op: &mut Oper
         }
     };
     let type_number = (t >> 12) & 0xFF;
+    // Lazily, as the opcode's error above.
+    #[allow(clippy::unnecessary_lazy_evaluations)]
     let ty = OperandType::from_number(type_number).ok_or_else(|| DxbcError::InvalidField {
         word,
         what: "operand type",
