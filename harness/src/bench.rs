@@ -171,8 +171,10 @@ fn interleave(timers: &mut [Timer<'_>], min: Duration) {
 }
 
 /// The warm phase: program by program, every line runs the program `runs` times back to back
-/// (none when `runs` is 0). The lines take turns per program, for the reason [`interleave`]
-/// gives.
+/// (none when `runs` is 0), but no more often than it ran whole passes, and at least 3 times:
+/// a translator slow enough to get few passes in its time (one process per program, say) gets
+/// a warm phase about as long as its passes, not `runs` times one. The lines take turns per
+/// program, for the reason [`interleave`] gives.
 fn warm(timers: &mut [Timer<'_>], runs: usize) {
     if runs == 0 {
         return;
@@ -180,6 +182,7 @@ fn warm(timers: &mut [Timer<'_>], runs: usize) {
     let programs = timers.iter().map(|t| t.inputs.len()).max().unwrap_or(0);
     for i in 0..programs {
         for t in timers.iter_mut() {
+            let runs = runs.min(t.passes.max(3));
             t.warm_program(i, runs);
         }
     }
@@ -305,7 +308,7 @@ mod tests {
     /// The warm phase runs each program back to back, the lines taking turns program by
     /// program, and a translator that is slow only after another program is slow in the
     /// typical pass and fast in the warm one: here 3 ms after another program and 1 ms after
-    /// itself.
+    /// itself. Asked for 9 runs, lines that ran one pass get 3.
     #[test]
     fn the_warm_pass_follows_each_program_with_itself() {
         let order = RefCell::new(Vec::new());
@@ -329,7 +332,7 @@ mod tests {
         let mut timers = [timer('a'), timer('b')];
         interleave(&mut timers, Duration::ZERO);
         order.borrow_mut().clear();
-        warm(&mut timers, 3);
+        warm(&mut timers, 9);
         let lines: Vec<Line> = timers.into_iter().map(|t| t.line(0)).collect();
         let order = order.borrow().clone();
         let runs = |line, i| std::iter::repeat_n((line, i), 3);

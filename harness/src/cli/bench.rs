@@ -25,7 +25,8 @@ pub struct BenchArgs {
     /// Least seconds of measurement per line.
     #[arg(long, default_value_t = 2.0)]
     seconds: f64,
-    /// Back-to-back runs of each program for the warm figure (its median); 0 skips it.
+    /// Back-to-back runs of each program for the warm figure (its median); no more than the
+    /// line's passes, at least 3; 0 skips it.
     #[arg(long, default_value_t = 9)]
     warm_runs: usize,
     /// Write the figures as JSON here.
