@@ -782,8 +782,7 @@ fn header(program: &Program, derivatives: bool) -> String {
         out.push_str("// Derivatives under non-uniform control flow, as D3D11 allowed them.\n");
         out.push_str("diagnostic(off, derivative_uniformity);\n");
     }
-    out.push('\n');
-    out
+    out + "\n"
 }
 
 /// The binding record for the manifest.
