@@ -106,25 +106,30 @@ impl Version {
     /// writes it into every module's header, where `write!` was a measurable part of lowering
     /// a small program.
     pub fn push_name(&self, out: &mut String) {
-        out.push_str(self.stage.prefix());
+        // A `String` takes every write.
+        let _ = self.write_name(out);
+    }
+
+    /// The name written piece by piece: what [`Version::push_name`] and `Display` both spell.
+    fn write_name(&self, out: &mut impl std::fmt::Write) -> std::fmt::Result {
+        out.write_str(self.stage.prefix())?;
         for n in [self.major, self.minor] {
-            out.push('_');
+            out.write_char('_')?;
             if n >= 100 {
-                out.push(char::from(b'0' + n / 100));
+                out.write_char(char::from(b'0' + n / 100))?;
             }
             if n >= 10 {
-                out.push(char::from(b'0' + n / 10 % 10));
+                out.write_char(char::from(b'0' + n / 10 % 10))?;
             }
-            out.push(char::from(b'0' + n % 10));
+            out.write_char(char::from(b'0' + n % 10))?;
         }
+        Ok(())
     }
 }
 
 impl std::fmt::Display for Version {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let mut name = String::with_capacity(8);
-        self.push_name(&mut name);
-        f.write_str(&name)
+        self.write_name(f)
     }
 }
 

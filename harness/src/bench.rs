@@ -32,6 +32,12 @@ use crate::translators::Shared;
 use reports::bench::{Bench, Line};
 use reports::corpus::Status;
 
+/// The middle of `times` once sorted (the upper one of an even count); 0 for none.
+fn median(times: &mut [f64]) -> f64 {
+    times.sort_by(f64::total_cmp);
+    times.get(times.len() / 2).copied().unwrap_or(0.0)
+}
+
 /// Seconds of a typical pass: each program's median time over the passes, summed. `samples`
 /// holds the passes one after another, `per_pass` programs each.
 fn typical_pass(samples: &[f64], per_pass: usize) -> f64 {
@@ -44,8 +50,7 @@ fn typical_pass(samples: &[f64], per_pass: usize) -> f64 {
         .map(|i| {
             mine.clear();
             mine.extend((0..passes).map(|p| samples[p * per_pass + i]));
-            mine.sort_by(f64::total_cmp);
-            mine.get(mine.len() / 2).copied().unwrap_or(0.0)
+            median(&mut mine)
         })
         .sum()
 }
@@ -94,8 +99,7 @@ impl<'a> Timer<'a> {
             (self.run)(input.as_ref());
             times.push(t.elapsed().as_secs_f64());
         }
-        times.sort_by(f64::total_cmp);
-        self.warm += times.get(times.len() / 2).copied().unwrap_or(0.0);
+        self.warm += median(&mut times);
     }
 
     /// Whether the line still wants a pass: always a first one, then until it has spent `min`

@@ -67,19 +67,10 @@ fn warm_cell(l: &Line) -> String {
     }
 }
 
-/// Warm ÷ typical for a table: `–` without a warm figure.
-fn cost_cell(l: &Line) -> String {
-    if l.warm_per_s > 0.0 && l.typical_per_s > 0.0 {
-        format!("{:.2}", l.warm_per_s / l.typical_per_s)
-    } else {
-        "–".into()
-    }
-}
-
-/// Warm ratio of `l` to `first`: `–` unless both have a warm figure.
-fn warm_ratio_cell(l: &Line, first: &Line) -> String {
-    if l.warm_per_s > 0.0 && first.warm_per_s > 0.0 {
-        format!("{:.2}", l.warm_per_s / first.warm_per_s)
+/// `a ÷ b` for a table: `–` unless both are measured (a skipped warm phase is 0).
+fn ratio_cell(a: f64, b: f64) -> String {
+    if a > 0.0 && b > 0.0 {
+        format!("{:.2}", a / b)
     } else {
         "–".into()
     }
@@ -120,7 +111,7 @@ pub fn markdown(b: &Bench) -> String {
                 l.p99_us,
                 l.typical_per_s / first.typical_per_s.max(f64::MIN_POSITIVE),
                 warm_cell(l),
-                warm_ratio_cell(l, first)
+                ratio_cell(l.warm_per_s, first.warm_per_s)
             ));
         }
         s.push('\n');
@@ -138,7 +129,7 @@ pub fn markdown(b: &Bench) -> String {
             l.p99_us,
             l.passes,
             warm_cell(l),
-            cost_cell(l)
+            ratio_cell(l.warm_per_s, l.typical_per_s)
         ));
     }
     for n in &b.notes {
