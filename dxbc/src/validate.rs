@@ -14,10 +14,9 @@
 //! - `t#`, `s#`, `u#` and `g#` declared. SM5.1 binds ranges in register spaces, so there only the
 //!   sizes are checked, not slots.
 
-/// Declaration sets keyed by register numbers: FxHash, as SipHash cost more than the lookups.
+/// x# arrays by id (few programs declare any): FxHash, as SipHash cost more than the lookups.
 type Fx = std::hash::BuildHasherDefault<rustc_hash::FxHasher>;
 type HashMap<K, V> = std::collections::HashMap<K, V, Fx>;
-type HashSet<K> = std::collections::HashSet<K, Fx>;
 
 use crate::encode::encode_instruction;
 use crate::error::{DxbcError, Result};
@@ -82,22 +81,55 @@ struct Scope {
 struct Declarations {
     /// Scope 0 is the program (or a hull shader's declarations before its first phase); each
     /// phase starts from a copy of it.
-    scopes: Vec<Scope>,
-    inputs: HashSet<u64>,
-    outputs: HashSet<u64>,
-    /// Slot -> declared rows (0 = not stated).
-    constant_buffers: HashMap<u64, u64>,
-    resources: HashSet<u64>,
-    samplers: HashSet<u64>,
-    uavs: HashSet<u64>,
-    tgsm: HashSet<u64>,
+    scopes: smallvec::SmallVec<[Scope; 1]>,
+    inputs: Slots,
+    outputs: Slots,
+    /// Slot -> declared rows (0 = not stated), in declaration order: a few per program.
+    constant_buffers: smallvec::SmallVec<[(u64, u64); 4]>,
+    resources: Slots,
+    samplers: Slots,
+    uavs: Slots,
+    tgsm: Slots,
     icb_rows: Option<u64>,
+}
+
+/// A set of declared register numbers. Every slot the limits allow (`v#`, `o#`, `t#`, `s#`,
+/// `u#`: below 128) is a bit; a number past them (a `g#` id) goes to a list. Hash sets cost
+/// each program an allocation, a hash per lookup and a free, 1-2 % of translating it.
+#[derive(Debug, Default, Clone)]
+struct Slots {
+    low: u128,
+    high: Vec<u64>,
+}
+
+impl Slots {
+    fn insert(&mut self, r: u64) {
+        if r < 128 {
+            self.low |= 1 << r;
+        } else if !self.high.contains(&r) {
+            self.high.push(r);
+        }
+    }
+
+    fn contains(&self, r: u64) -> bool {
+        if r < 128 {
+            self.low >> r & 1 == 1
+        } else {
+            self.high.contains(&r)
+        }
+    }
+
+    fn extend(&mut self, rs: std::ops::Range<u64>) {
+        for r in rs {
+            self.insert(r);
+        }
+    }
 }
 
 impl Declarations {
     fn collect(program: &Program) -> Result<Declarations> {
         let mut d = Declarations {
-            scopes: vec![Scope::default()],
+            scopes: smallvec::smallvec![Scope::default()],
             ..Declarations::default()
         };
         let mut check = Checker { program, index: 0 };
@@ -260,7 +292,10 @@ impl Declarations {
                             slot,
                             false,
                         )?;
-                        d.constant_buffers.insert(slot, rows);
+                        match d.constant_buffers.iter_mut().find(|(s, _)| *s == slot) {
+                            Some(cb) => cb.1 = rows,
+                            None => d.constant_buffers.push((slot, rows)),
+                        }
                     }
                 }
                 Opcode::DclIndexrange => {
@@ -493,7 +528,7 @@ impl Checker<'_> {
                     } else {
                         (&d.outputs, "output")
                     };
-                    if matches!(stage, Stage::Vertex | Stage::Pixel) && !set.contains(&r) {
+                    if matches!(stage, Stage::Vertex | Stage::Pixel) && !set.contains(r) {
                         return Err(self.undeclared(format!("{kind} {} is not declared", name())));
                     }
                 }
@@ -514,7 +549,7 @@ impl Checker<'_> {
             OperandType::ConstantBuffer if !sm51 => {
                 let slot = stat(0).unwrap_or(0);
                 self.limit_of(Limit::ConstantBuffers, &name, slot, false)?;
-                let Some(rows) = d.constant_buffers.get(&slot) else {
+                let Some((_, rows)) = d.constant_buffers.iter().find(|(s, _)| *s == slot) else {
                     return Err(self.undeclared(format!("cb{slot} is not declared")));
                 };
                 if let Some(row) = stat(1) {
@@ -548,13 +583,13 @@ impl Checker<'_> {
                     _ => (Limit::UnorderedAccessViews, &d.uavs),
                 };
                 self.limit_of(limit, &name, slot, false)?;
-                if !set.contains(&slot) {
+                if !set.contains(slot) {
                     return Err(self.undeclared(format!("{} is not declared", name())));
                 }
             }
             OperandType::ThreadGroupSharedMemory => {
                 let slot = stat(0).unwrap_or(0);
-                if !d.tgsm.contains(&slot) {
+                if !d.tgsm.contains(slot) {
                     return Err(self.undeclared(format!("{} is not declared", name())));
                 }
             }

@@ -185,6 +185,60 @@ fn registers_must_be_declared() {
     ));
 }
 
+/// The declared sets hold each slot the limits allow and any `g#` id: the highest slots of each
+/// file, ids past 128, and a constant buffer declared twice (the later size counts).
+#[test]
+fn declarations_are_found_at_every_slot() {
+    let ok = |text: &str| {
+        Shader::parse(&blob(text)).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    };
+    let sample = |t: u32, s: u32| format!("sample r0.xyzw, v0.xyxx, t{t}.xyzw, s{s}\n");
+    let decl = |t: u32, s: u32| {
+        format!(
+            "dcl_resource_texture2d (float,float,float,float) t{t}\ndcl_sampler s{s}, mode_default\n"
+        )
+    };
+    ok(&format!(
+        "{PS_HEAD}{}{}dcl_temps 1\n{}{}mov o0.xyzw, r0.xyzw\nret\n",
+        decl(127, 15),
+        decl(0, 0),
+        sample(127, 15),
+        sample(0, 0)
+    ));
+    assert_undeclared(&format!(
+        "{PS_HEAD}{}dcl_temps 1\n{}ret\n",
+        decl(126, 14),
+        sample(127, 14)
+    ));
+    assert_undeclared(&format!(
+        "{PS_HEAD}{}dcl_temps 1\n{}ret\n",
+        decl(126, 14),
+        sample(126, 15)
+    ));
+    let cs = |body: &str| format!("cs_5_0\ndcl_thread_group 1, 1, 1\n{body}ret\n");
+    ok(&cs("dcl_uav_raw u63\nstore_raw u63.x, l(0), l(1)\n"));
+    assert_undeclared(&cs("dcl_uav_raw u62\nstore_raw u63.x, l(0), l(1)\n"));
+    ok(&cs(
+        "dcl_tgsm_raw g200, 4\ndcl_tgsm_raw g127, 4\nstore_raw g200.x, l(0), l(1)\n\
+         store_raw g127.x, l(0), l(1)\n",
+    ));
+    assert_undeclared(&cs("dcl_tgsm_raw g200, 4\nstore_raw g201.x, l(0), l(1)\n"));
+    assert_undeclared(&cs("dcl_tgsm_raw g200, 4\nstore_raw g72.x, l(0), l(1)\n"));
+    // v31 and o7 (a pixel program's last output), declared and not.
+    ok("ps_5_0\ndcl_input_ps linear v31.xy\ndcl_output o7.xyzw\nmov o7.xy, v31.xyxx\nret\n");
+    assert_undeclared(
+        "ps_5_0\ndcl_input_ps linear v30.xy\ndcl_output o7.xyzw\nmov o7.xy, v31.xyxx\nret\n",
+    );
+    let cb = |first: u32, second: u32, row: u32| {
+        format!(
+            "{PS_HEAD}dcl_constantbuffer cb13[{first}], immediateIndexed\n\
+             dcl_constantbuffer cb13[{second}], immediateIndexed\nmov o0.xyzw, cb13[{row}].xyzw\nret\n"
+        )
+    };
+    ok(&cb(2, 8, 5));
+    assert_undeclared(&cb(8, 2, 5));
+}
+
 #[test]
 fn dynamic_indices_and_unsized_buffers_are_not_checked_statically() {
     let ok = |text: &str| {
