@@ -146,12 +146,13 @@ fn within_budget(n: usize) -> bool {
     !spent
 }
 
-/// Keep `f`'s arenas and statement list, emptied, unless it is too large (or, for a `run`,
-/// small).
+/// Keep `f`'s arenas and statement list, emptied, unless it is too large. A small program's
+/// `run` is kept too: its arenas are the ones it took from the pool, with the capacity a larger
+/// program gave them, and dropping them made the next program grow new ones by doubling (a
+/// tenth of lowering a one-instruction program).
 fn give_function(kind: Kind, f: Function) {
     let n = f.expressions.len();
-    let least = if kind == Kind::Run { 32 } else { 0 };
-    if !(least..=LARGEST).contains(&n) || !within_budget(n + f.local_variables.len()) {
+    if n > LARGEST || !within_budget(n + f.local_variables.len()) {
         return;
     }
     let mut r = Run {
@@ -247,6 +248,31 @@ mod tests {
             }
             // The entry point's storage went back to its own pool, not `run`'s.
             assert_eq!((pooled(&RUNS), pooled(&ENTRIES)), (0, 0));
+        })
+        .join()
+        .expect("thread");
+    }
+
+    /// A small program's `run` goes back to the pool as well: it holds the storage it took from
+    /// the pool, which a larger program grew, and the next program starts from it.
+    #[test]
+    fn a_small_programs_run_goes_back_too() {
+        std::thread::spawn(|| {
+            let text = "ps_4_0\ndcl_output o0.xyzw\nmov o0.x, l(1.0)\nret\n";
+            let blob = dxbc::assemble_container(text)
+                .expect("assembles")
+                .to_bytes();
+            let shader = dxbc::Shader::parse(&blob).expect("parses");
+            let e = crate::lower(&shader, crate::Profile::Contract).expect("lowers");
+            let most = e
+                .module
+                .functions
+                .iter()
+                .map(|(_, f)| f.expressions.len())
+                .max();
+            assert!(most.is_some_and(|n| n < 8), "a small run: {most:?}");
+            drop(e);
+            assert_eq!(RUNS.with(|s| s.borrow().len()), 1);
         })
         .join()
         .expect("thread");
