@@ -56,16 +56,9 @@ impl Stage {
 
     /// The stage for a profile prefix such as `ps` (case-insensitive), or `None`.
     pub fn from_prefix(p: &str) -> Option<Stage> {
-        [
-            Stage::Pixel,
-            Stage::Vertex,
-            Stage::Geometry,
-            Stage::Hull,
-            Stage::Domain,
-            Stage::Compute,
-        ]
-        .into_iter()
-        .find(|s| s.prefix().eq_ignore_ascii_case(p))
+        (0..=5)
+            .filter_map(Stage::from_number)
+            .find(|s| s.prefix().eq_ignore_ascii_case(p))
     }
 }
 
@@ -92,7 +85,7 @@ impl Version {
 
     /// SM5.1 adds a range-id index to resource operands and extra declaration DWORDs.
     pub fn is_sm51(self) -> bool {
-        (self.major, self.minor) >= (5, 1)
+        self.at_least(5, 1)
     }
 
     /// Whether this shader model is `major.minor` or later (the stage is ignored).

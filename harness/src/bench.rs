@@ -93,13 +93,15 @@ impl<'a> Timer<'a> {
         let Some(input) = self.inputs.get(i) else {
             return;
         };
-        let mut times = Vec::with_capacity(runs);
-        for _ in 0..runs {
-            let t = Instant::now();
-            (self.run)(input.as_ref());
-            times.push(t.elapsed().as_secs_f64());
-        }
+        let mut times: Vec<f64> = (0..runs).map(|_| self.time(input.as_ref())).collect();
         self.warm += median(&mut times);
+    }
+
+    /// Seconds of one run of the timed part on `input`.
+    fn time(&self, input: &dyn std::any::Any) -> f64 {
+        let t = Instant::now();
+        (self.run)(input);
+        t.elapsed().as_secs_f64()
     }
 
     /// Whether the line still wants a pass: always a first one, then until it has spent `min`
@@ -111,9 +113,7 @@ impl<'a> Timer<'a> {
     /// One whole pass over the inputs, each program timed alone.
     fn pass(&mut self) {
         for it in &self.inputs {
-            let t = Instant::now();
-            (self.run)(it.as_ref());
-            let s = t.elapsed().as_secs_f64();
+            let s = self.time(it.as_ref());
             self.busy += s;
             self.samples.push(s);
         }

@@ -202,6 +202,20 @@ impl Drop for Emitted {
 mod tests {
     use super::*;
 
+    /// `text` assembled, decoded and lowered under the contract profile.
+    fn lowered(text: &str) -> Emitted {
+        let blob = dxbc::assemble_container(text)
+            .expect("assembles")
+            .to_bytes();
+        let shader = dxbc::Shader::parse(&blob).expect("parses");
+        crate::lower(&shader, crate::Profile::Contract).expect("lowers")
+    }
+
+    /// How many dropped functions' storage `pool` holds on this thread.
+    fn pooled(pool: &'static LocalKey<RefCell<Vec<Run>>>) -> usize {
+        pool.with(|s| s.borrow().len())
+    }
+
     /// What the pools hand out after a translation was dropped is empty: the next module's
     /// handles start at 0 and it holds nothing of the last one. `run`'s storage and the entry
     /// point's go back to pools of their own.
@@ -214,11 +228,7 @@ mod tests {
                         dp4 r1.x, r0.xyzw, cb0[0].xyzw\nlt r1.y, r1.x, l(0.0)\n\
                         movc r0.xyzw, r1.yyyy, r0.xyzw, cb0[0].xyzw\n\
                         mov o0.xyzw, r0.xyzw\nret\n";
-            let blob = dxbc::assemble_container(text)
-                .expect("assembles")
-                .to_bytes();
-            let shader = dxbc::Shader::parse(&blob).expect("parses");
-            let e = crate::lower(&shader, crate::Profile::Contract).expect("lowers");
+            let e = lowered(text);
             assert!(
                 e.module
                     .functions
@@ -226,7 +236,6 @@ mod tests {
                     .any(|(_, f)| f.expressions.len() >= 32)
             );
             drop(e);
-            let pooled = |p: &'static LocalKey<RefCell<Vec<Run>>>| p.with(|s| s.borrow().len());
             assert_eq!(
                 (
                     pooled(&RUNS),
@@ -258,12 +267,7 @@ mod tests {
     #[test]
     fn a_small_programs_run_goes_back_too() {
         std::thread::spawn(|| {
-            let text = "ps_4_0\ndcl_output o0.xyzw\nmov o0.x, l(1.0)\nret\n";
-            let blob = dxbc::assemble_container(text)
-                .expect("assembles")
-                .to_bytes();
-            let shader = dxbc::Shader::parse(&blob).expect("parses");
-            let e = crate::lower(&shader, crate::Profile::Contract).expect("lowers");
+            let e = lowered("ps_4_0\ndcl_output o0.xyzw\nmov o0.x, l(1.0)\nret\n");
             let most = e
                 .module
                 .functions
@@ -272,7 +276,7 @@ mod tests {
                 .max();
             assert!(most.is_some_and(|n| n < 8), "a small run: {most:?}");
             drop(e);
-            assert_eq!(RUNS.with(|s| s.borrow().len()), 1);
+            assert_eq!(pooled(&RUNS), 1);
         })
         .join()
         .expect("thread");
