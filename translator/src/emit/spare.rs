@@ -68,7 +68,9 @@ pub fn module() -> Module {
 }
 
 /// An empty function named `name` and its top-level block (room for about `statements`), on a
-/// dropped function's storage of the same kind when there is one.
+/// dropped function's storage of the same kind when there is one. Inlined, as
+/// [`super::build::Body`]'s constructor is, so the pair is not copied on its way there.
+#[inline(always)]
 pub fn function(kind: Kind, name: &str, statements: usize) -> (Function, Block) {
     let r = pop(functions_pool(kind)).unwrap_or_else(|| Run {
         body: Block::with_capacity(statements),
