@@ -8,7 +8,7 @@
 
 use std::cell::RefCell;
 
-use crate::ir::{Instruction, Program};
+use crate::ir::{Instruction, Operand, Program};
 
 /// An instruction list longer than this is dropped, not kept; so is a spare beyond it.
 const LARGEST: usize = 4096;
@@ -18,8 +18,11 @@ struct Spare {
     /// A dropped program's instructions, as they were: the next decode overwrites them in
     /// place, each keeping its operand list.
     instructions: Option<Vec<Instruction>>,
-    /// Instructions a shorter program left over, for a longer one after it.
-    extra: Vec<Instruction>,
+    /// The operand lists of instructions a shorter program left over, emptied, for a longer
+    /// one after it. Only the list is kept, not its instruction: moving instructions (144
+    /// bytes) out and back as programs of different sizes alternated was a copy per
+    /// instruction both ways (docs/corpus.md).
+    operands: Vec<Vec<Operand>>,
 }
 
 thread_local! {
@@ -59,19 +62,29 @@ impl Lists {
             .unwrap_or_else(|| Vec::with_capacity(n))
     }
 
-    /// A used instruction for a list that has run out, or a blank one.
+    /// A blank instruction for a list that has run out, on a kept operand list when there is
+    /// one.
     pub(crate) fn instruction(&mut self) -> Instruction {
-        self.0
-            .extra
-            .pop()
-            .unwrap_or_else(|| Instruction::new(crate::Opcode::Nop))
+        let mut inst = Instruction::new(crate::Opcode::Nop);
+        if let Some(operands) = self.0.operands.pop() {
+            inst.operands = operands;
+        }
+        inst
     }
 
-    /// Keep the instructions past the `used` first of `list`, and cut it there.
+    /// Keep the operand lists of the instructions past the `used` first of `list`, emptied,
+    /// and cut it there.
     pub(crate) fn keep_from(&mut self, list: &mut Vec<Instruction>, used: usize) {
-        let room = LARGEST.saturating_sub(self.0.extra.len());
-        let keep = list.len().saturating_sub(used).min(room);
-        self.0.extra.extend(list.drain(used..used + keep));
+        if let Some(rest) = list.get_mut(used..) {
+            for inst in rest {
+                if self.0.operands.len() >= LARGEST {
+                    break;
+                }
+                let mut operands = std::mem::take(&mut inst.operands);
+                operands.clear();
+                self.0.operands.push(operands);
+            }
+        }
         list.truncate(used);
     }
 
