@@ -189,7 +189,10 @@ impl Container {
         if table_end > bytes.len() {
             return Err(truncated(HEADER_LEN, table_end));
         }
-        let mut chunks = smallvec::SmallVec::with_capacity(count);
+        // `new` and `reserve` (nothing to reserve for up to eight chunks): `with_capacity`
+        // returned the inline list by copy.
+        let mut chunks = smallvec::SmallVec::new();
+        chunks.reserve(count);
         for index in 0..count {
             let entry = HEADER_LEN + 4 * index;
             let chunk_offset = usize_of(u32_at(bytes, entry).ok_or_else(|| truncated(entry, 4))?);

@@ -85,11 +85,11 @@ fn decode_all(reader: &mut Reader<'_>, instructions: &mut Vec<Instruction>) -> R
         // Decoded where it will lie: an instruction is large, and moving a finished one in
         // cost a copy per instruction.
         if used == instructions.len() {
-            let blank = match reader.spare.as_mut() {
-                Some(lists) => lists.instruction(),
-                None => Instruction::new(Opcode::Nop),
-            };
-            instructions.push(blank);
+            // Made where it lies (a pushed instruction was built aside and copied in).
+            instructions.resize_with(used + 1, || Instruction::new(Opcode::Nop));
+            if let Some(lists) = reader.spare.as_mut() {
+                lists.give_operands(&mut instructions[used]);
+            }
         }
         let inst = &mut instructions[used];
         inst.clear();

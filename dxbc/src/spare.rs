@@ -62,14 +62,13 @@ impl Lists {
             .unwrap_or_else(|| Vec::with_capacity(n))
     }
 
-    /// A blank instruction for a list that has run out, on a kept operand list when there is
-    /// one.
-    pub(crate) fn instruction(&mut self) -> Instruction {
-        let mut inst = Instruction::new(crate::Opcode::Nop);
+    /// Give a blank instruction just added to a list a kept operand list, when there is one.
+    /// (The instruction is made in the list, not here: moving it there was a copy of its 144
+    /// bytes.)
+    pub(crate) fn give_operands(&mut self, inst: &mut Instruction) {
         if let Some(operands) = self.0.operands.pop() {
             inst.operands = operands;
         }
-        inst
     }
 
     /// Keep the operand lists of the instructions past the `used` first of `list`, emptied,
