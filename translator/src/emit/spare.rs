@@ -21,11 +21,12 @@ const KEPT: usize = 2;
 /// A `run` that held more expressions than this is dropped, not kept (about 200 KiB with
 /// spans), so a rare huge program does not pin its memory; so are larger caches.
 const LARGEST: usize = 4096;
-/// Items the kept arenas may take in before the pools are dropped. naga's `Arena::clear`
-/// empties an arena but not its span list, which goes on growing with every program it holds;
-/// dropping the pools after this many bounds it (to about half a MiB) at the cost of fresh
-/// arenas every few hundred programs.
-const SPAN_BUDGET: usize = 1 << 16;
+/// Items the kept arenas may take in before their span lists are emptied ([`empty_spans`]):
+/// naga's `Arena::clear` empties an arena but not its span list, which goes on growing with
+/// every program it holds. This bounds each list to a few tens of KiB, memory the next
+/// programs' appends find in cache. (Dropping the pools at a larger bound instead cost every
+/// arena's growth again every few hundred programs: 1.7 % of the instructions of lowering.)
+const SPAN_BUDGET: usize = 1 << 13;
 
 /// A dropped `run`'s storage: what [`run`] builds the next one from.
 #[derive(Default)]
@@ -133,21 +134,53 @@ fn keep<T: 'static>(pool: &'static LocalKey<RefCell<Vec<T>>>, item: T) {
     });
 }
 
-/// Count `n` items into the span budget; `false` (and the pools dropped) once it is spent.
-fn within_budget(n: usize) -> bool {
-    let spent = SPANS
+/// Count `n` items into the span budget; `true` once it is spent (and the count restarts).
+fn spend(n: usize) -> bool {
+    SPANS
         .try_with(|s| {
             let total = s.get() + n;
             s.set(if total > SPAN_BUDGET { 0 } else { total });
             total > SPAN_BUDGET
         })
-        .unwrap_or(true);
-    if spent {
-        let _ = RUNS.try_with(|s| s.borrow_mut().clear());
-        let _ = ENTRIES.try_with(|s| s.borrow_mut().clear());
-        let _ = MODULES.try_with(|s| s.borrow_mut().clear());
+        .unwrap_or(true)
+}
+
+/// The span lists of every kept arena emptied, their capacity kept. naga's `Arena::clear`
+/// leaves an arena's spans, so each program's appends went on to fresh memory until the
+/// budget dropped the pools and the next programs grew every arena again by doubling;
+/// compaction is the one way naga offers to cut a span list. Function arenas are compacted
+/// as a function of a module of their own (an empty one costs little); local variables,
+/// which compaction leaves as they are, start afresh (a program has a few dozen).
+fn empty_spans(r: &mut Run) {
+    let mut m = Module::default();
+    let h = m.functions.append(
+        Function {
+            expressions: std::mem::take(&mut r.expressions),
+            ..Function::default()
+        },
+        naga::Span::UNDEFINED,
+    );
+    naga::compact::compact(&mut m, naga::compact::KeepUnused::Yes);
+    r.expressions = std::mem::take(&mut m.functions[h].expressions);
+    r.locals = Arena::new();
+}
+
+/// [`empty_spans`] for every kept `run`, entry point and module.
+fn empty_all_spans() {
+    for pool in [&RUNS, &ENTRIES] {
+        let _ = pool.try_with(|s| {
+            if let Ok(mut s) = s.try_borrow_mut() {
+                s.iter_mut().for_each(empty_spans);
+            }
+        });
     }
-    !spent
+    let _ = MODULES.try_with(|s| {
+        if let Ok(mut s) = s.try_borrow_mut() {
+            for m in s.iter_mut() {
+                naga::compact::compact(m, naga::compact::KeepUnused::Yes);
+            }
+        }
+    });
 }
 
 /// Keep `f`'s arenas and statement list, emptied, unless it is too large. A small program's
@@ -156,9 +189,10 @@ fn within_budget(n: usize) -> bool {
 /// tenth of lowering a one-instruction program).
 fn give_function(kind: Kind, f: Function) {
     let n = f.expressions.len();
-    if n > LARGEST || !within_budget(n + f.local_variables.len()) {
+    if n > LARGEST {
         return;
     }
+    let items = n + f.local_variables.len();
     let mut r = Run {
         expressions: f.expressions,
         locals: f.local_variables,
@@ -167,18 +201,27 @@ fn give_function(kind: Kind, f: Function) {
     r.expressions.clear();
     r.locals.clear();
     r.body.cull(..);
+    if spend(items) {
+        empty_spans(&mut r);
+        empty_all_spans();
+    }
     keep(functions_pool(kind), r);
 }
 
 /// Keep `m`'s type set, variable and function arenas and entry-point list, emptied.
 fn give_module(mut m: Module) {
-    if m.types.len() > LARGEST || !within_budget(m.global_variables.len() + m.functions.len()) {
+    if m.types.len() > LARGEST {
         return;
     }
+    let n = m.global_variables.len() + m.functions.len();
     m.types.clear();
     m.global_variables.clear();
     m.functions.clear();
     m.entry_points.clear();
+    if spend(n) {
+        naga::compact::compact(&mut m, naga::compact::KeepUnused::Yes);
+        empty_all_spans();
+    }
     keep(&MODULES, m);
 }
 
@@ -261,6 +304,56 @@ mod tests {
             }
             // The entry point's storage went back to its own pool, not `run`'s.
             assert_eq!((pooled(&RUNS), pooled(&ENTRIES)), (0, 0));
+        })
+        .join()
+        .expect("thread");
+    }
+
+    /// When the span budget is spent the kept storage stays kept, its span lists emptied (the
+    /// pools were dropped before), and the modules built on it stay the same, whichever of a
+    /// dropped translation's hand-backs (`run`, the entry point, the module) spends it.
+    #[test]
+    fn a_spent_budget_keeps_the_pools() {
+        std::thread::spawn(|| {
+            let text = "ps_4_0\ndcl_constantbuffer cb0[1], immediateIndexed\n\
+                        dcl_output o0.xyzw\ndcl_temps 1\n\
+                        mul r0.xyzw, cb0[0].xyzw, cb0[0].wzyx\n\
+                        mov o0.xyzw, r0.xyzw\nret\n";
+            let first = lowered(text);
+            let want = format!("{:?}", first.module);
+            let size = |f: &Function| f.expressions.len() + f.local_variables.len();
+            let run: usize = first.module.functions.iter().map(|(_, f)| size(f)).sum();
+            let entry: usize = first
+                .module
+                .entry_points
+                .iter()
+                .map(|e| size(&e.function))
+                .sum();
+            drop(first);
+            // Spent by `run`'s hand-back, by the entry point's, by the module's.
+            for left in [0, run, run + entry] {
+                let e = lowered(text);
+                SPANS.with(|s| s.set(SPAN_BUDGET - left));
+                drop(e);
+                assert!(
+                    SPANS.with(Cell::get) < SPAN_BUDGET - left,
+                    "spent at {left}"
+                );
+                assert_eq!(
+                    (
+                        pooled(&RUNS),
+                        pooled(&ENTRIES),
+                        MODULES.with(|s| s.borrow().len())
+                    ),
+                    (1, 1, 1),
+                    "spent at {left}"
+                );
+                assert_eq!(
+                    format!("{:?}", lowered(text).module),
+                    want,
+                    "spent at {left}"
+                );
+            }
         })
         .join()
         .expect("thread");
