@@ -17,11 +17,15 @@ pub fn decode_program(bytes: &[u8]) -> Result<Program> {
             what: "chunk size is not a multiple of 4",
         });
     }
-    let words: Vec<u32> = bytes
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
-    decode_words(&words)
+    let mut words = crate::spare::words();
+    words.extend(
+        bytes
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+    );
+    let program = decode_words(&words);
+    crate::spare::give_words(words);
+    program
 }
 
 /// Decode a token stream given as words (version token first).

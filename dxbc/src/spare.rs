@@ -27,6 +27,35 @@ struct Spare {
 
 thread_local! {
     static SPARE: RefCell<Spare> = RefCell::new(Spare::default());
+    /// The word list of the last token stream decoded: the next one is read into it.
+    static WORDS: RefCell<Vec<u32>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Words kept for the next token stream: more than a large program's are dropped instead.
+const WORDS_KEPT: usize = 1 << 16;
+
+/// An empty word list for a token stream: the last one decoded on the thread, whose memory
+/// is still in cache (a fresh allocation each time walked the allocator's page, a new block a
+/// program), when there is one.
+pub(crate) fn words() -> Vec<u32> {
+    WORDS
+        .try_with(|w| w.try_borrow_mut().map(|mut w| std::mem::take(&mut *w)))
+        .ok()
+        .and_then(Result::ok)
+        .unwrap_or_default()
+}
+
+/// Keep `words`, emptied, for the next token stream on the thread.
+pub(crate) fn give_words(mut words: Vec<u32>) {
+    if words.capacity() > WORDS_KEPT {
+        return;
+    }
+    words.clear();
+    let _ = WORDS.try_with(|w| {
+        if let Ok(mut w) = w.try_borrow_mut() {
+            *w = words;
+        }
+    });
 }
 
 /// The thread's spare lists, taken out for one decode (empty while another decode on the
