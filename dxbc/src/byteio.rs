@@ -27,7 +27,13 @@ pub(crate) fn u16_at(data: &[u8], offset: usize) -> Option<u16> {
 pub(crate) fn cstr_at(data: &[u8], offset: usize) -> Option<String> {
     let rest = data.get(offset..)?;
     let len = rest.iter().position(|&b| b == 0)?;
-    Some(rest[..len].iter().map(|&b| char::from(b)).collect())
+    let bytes = &rest[..len];
+    // ASCII, as every name fxc writes, is its own Latin-1 and UTF-8: copied whole, not a
+    // character at a time.
+    if bytes.is_ascii() {
+        return std::str::from_utf8(bytes).ok().map(str::to_owned);
+    }
+    Some(bytes.iter().map(|&b| char::from(b)).collect())
 }
 
 /// Encodes a string read by [`cstr_at`] back to bytes (chars above U+00FF become `?`, which a
@@ -58,5 +64,24 @@ pub(crate) fn u32_of(v: usize) -> u32 {
 pub(crate) fn pad_ab(out: &mut Vec<u8>) {
     while !out.len().is_multiple_of(4) {
         out.push(0xAB);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A name reads up to its NUL, ASCII or not: every byte is one Latin-1 character, and
+    /// writing the string back gives the bytes read.
+    #[test]
+    fn names_read_as_latin1_up_to_their_nul() {
+        let data = b"xx\x00SV_Position\x00caf\xe9\x00open";
+        assert_eq!(cstr_at(data, 3).as_deref(), Some("SV_Position"));
+        let accented = cstr_at(data, 15).expect("terminated");
+        assert_eq!(accented, "caf\u{e9}");
+        assert_eq!(latin1_bytes(&accented), b"caf\xe9");
+        assert_eq!(cstr_at(data, 2).as_deref(), Some(""));
+        assert_eq!(cstr_at(data, 20), None, "no NUL after it");
+        assert_eq!(cstr_at(data, 99), None, "past the end");
     }
 }
