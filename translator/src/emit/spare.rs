@@ -208,12 +208,21 @@ fn give_function(kind: Kind, f: Function) {
     keep(functions_pool(kind), r);
 }
 
-/// Keep `m`'s type set, variable and function arenas and entry-point list, emptied.
-fn give_module(mut m: Module) {
+/// Keep `m`'s type set, variable and function arenas and entry-point list, emptied, in a module
+/// that holds nothing else: compaction ([`empty_spans`]) follows every handle a module holds,
+/// and one left in its special types or constants would name a type no longer there.
+fn give_module(m: Module) {
     if m.types.len() > LARGEST {
         return;
     }
     let n = m.global_variables.len() + m.functions.len();
+    let mut m = Module {
+        types: m.types,
+        global_variables: m.global_variables,
+        functions: m.functions,
+        entry_points: m.entry_points,
+        ..Module::default()
+    };
     m.types.clear();
     m.global_variables.clear();
     m.functions.clear();
@@ -354,6 +363,52 @@ mod tests {
                     "spent at {left}"
                 );
             }
+        })
+        .join()
+        .expect("thread");
+    }
+
+    /// A module with special types (a compare-exchange's result) spends the budget as safely
+    /// as any: what is kept holds nothing that names a type of the dropped module.
+    #[test]
+    fn a_module_with_special_types_spends_the_budget() {
+        std::thread::spawn(|| {
+            let text = "cs_5_0\ndcl_tgsm_raw g0, 4\ndcl_temps 1\n\
+                        dcl_thread_group 1, 1, 1\n\
+                        imm_atomic_cmp_exch r0.x, g0, l(0), l(1), l(2)\nret\n";
+            let first = lowered(text);
+            assert!(
+                first.module.special_types.predeclared_types.len() == 1,
+                "a compare-exchange's result type"
+            );
+            let want = format!("{:?}", first.module);
+            let size = |f: &Function| f.expressions.len() + f.local_variables.len();
+            let run: usize = first.module.functions.iter().map(|(_, f)| size(f)).sum();
+            let entry: usize = first
+                .module
+                .entry_points
+                .iter()
+                .map(|e| size(&e.function))
+                .sum();
+            drop(first);
+            // Spent by `run`'s hand-back, by the entry point's, by the module's.
+            for left in [0, run, run + entry] {
+                let e = lowered(text);
+                SPANS.with(|s| s.set(SPAN_BUDGET - left));
+                drop(e);
+                assert_eq!(format!("{:?}", lowered(text).module), want);
+            }
+            let kept = MODULES.with(|s| {
+                s.borrow()
+                    .iter()
+                    .map(|m| format!("{m:?}"))
+                    .collect::<Vec<_>>()
+            });
+            assert!(
+                kept.iter()
+                    .all(|m| *m == format!("{:?}", Module::default())),
+                "{kept:?}"
+            );
         })
         .join()
         .expect("thread");
