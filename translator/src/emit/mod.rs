@@ -359,8 +359,7 @@ fn sm51_ranges(program: &Program) -> Result<(), Rejection> {
     Ok(())
 }
 
-/// Read the declarations and the registers the program touches. Inlined into its one caller,
-/// so the context (about 2.5 KiB) is built in place rather than returned by copy.
+/// Read the declarations and registers used. Inlined: the 2.5 KiB context is built in place.
 #[inline(always)]
 fn scan<'a>(
     program: &'a Program,
@@ -761,9 +760,8 @@ pub fn emit(
 pub struct Emitted {
     /// The module: `run`, the entry point `main`, the polyfills and bindings they use.
     pub module: naga::Module,
-    /// What the WGSL starts with, which naga's IR does not carry: a comment naming the
-    /// program's model, and the derivative-uniformity opt-out. (naga's writer writes the
-    /// `enable`s the module's bindings need itself.)
+    /// What the WGSL starts with, which naga's IR does not carry: a comment naming the program's
+    /// model and the derivative-uniformity opt-out (naga's writer writes the `enable`s itself).
     pub header: String,
     /// Where each register and resource sits, for the harness.
     pub manifest: Manifest,
