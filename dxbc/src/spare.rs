@@ -7,6 +7,7 @@
 //! `verify`) allocates only for a program larger than any before it.
 
 use std::cell::RefCell;
+use std::thread::LocalKey;
 
 use crate::ir::{Instruction, Operand, Program};
 
@@ -38,11 +39,7 @@ const WORDS_KEPT: usize = 1 << 16;
 /// is still in cache (a fresh allocation each time walked the allocator's page, a new block a
 /// program), when there is one.
 pub(crate) fn words() -> Vec<u32> {
-    WORDS
-        .try_with(|w| w.try_borrow_mut().map(|mut w| std::mem::take(&mut *w)))
-        .ok()
-        .and_then(Result::ok)
-        .unwrap_or_default()
+    lend(&WORDS)
 }
 
 /// Keep `words`, emptied, for the next token stream on the thread.
@@ -51,9 +48,23 @@ pub(crate) fn give_words(mut words: Vec<u32>) {
         return;
     }
     words.clear();
-    let _ = WORDS.try_with(|w| {
-        if let Ok(mut w) = w.try_borrow_mut() {
-            *w = words;
+    give_back(&WORDS, words);
+}
+
+/// What `key` holds on this thread, taken out (the default while it is lent already, or once
+/// the thread is ending).
+fn lend<T: Default>(key: &'static LocalKey<RefCell<T>>) -> T {
+    key.try_with(|c| c.try_borrow_mut().map(|mut c| std::mem::take(&mut *c)))
+        .ok()
+        .and_then(Result::ok)
+        .unwrap_or_default()
+}
+
+/// Put `value` back into `key` (dropped instead once the thread is ending).
+fn give_back<T>(key: &'static LocalKey<RefCell<T>>, value: T) {
+    let _ = key.try_with(|c| {
+        if let Ok(mut c) = c.try_borrow_mut() {
+            *c = value;
         }
     });
 }
@@ -61,22 +72,12 @@ pub(crate) fn give_words(mut words: Vec<u32>) {
 /// The thread's spare lists, taken out for one decode (empty while another decode on the
 /// thread holds them, or once the thread is ending): give them back with [`put`].
 pub(crate) fn take() -> Lists {
-    Lists(
-        SPARE
-            .try_with(|s| s.try_borrow_mut().map(|mut s| std::mem::take(&mut *s)))
-            .ok()
-            .and_then(Result::ok)
-            .unwrap_or_default(),
-    )
+    Lists(lend(&SPARE))
 }
 
 /// Return what [`take`] lent, with what the decode left unused.
 pub(crate) fn put(lists: Lists) {
-    let _ = SPARE.try_with(|s| {
-        if let Ok(mut s) = s.try_borrow_mut() {
-            *s = lists.0;
-        }
-    });
+    give_back(&SPARE, lists.0);
 }
 
 /// Spare lists lent to one decode.
@@ -103,15 +104,11 @@ impl Lists {
     /// Keep the operand lists of the instructions past the `used` first of `list`, emptied,
     /// and cut it there.
     pub(crate) fn keep_from(&mut self, list: &mut Vec<Instruction>, used: usize) {
-        if let Some(rest) = list.get_mut(used..) {
-            for inst in rest {
-                if self.0.operands.len() >= LARGEST {
-                    break;
-                }
-                let mut operands = std::mem::take(&mut inst.operands);
-                operands.clear();
-                self.0.operands.push(operands);
-            }
+        let room = LARGEST.saturating_sub(self.0.operands.len());
+        for inst in list.iter_mut().skip(used).take(room) {
+            let mut operands = std::mem::take(&mut inst.operands);
+            operands.clear();
+            self.0.operands.push(operands);
         }
         list.truncate(used);
     }

@@ -54,20 +54,12 @@ thread_local! {
     static SPANS: Cell<usize> = const { Cell::new(0) };
 }
 
-/// An empty module, built on a dropped one's containers when there is one. Inlined, so the
-/// module (about half a KiB) is built in the lowering's context, not copied there.
+/// An empty module, a dropped one's emptied containers ([`give_module`]) when there is one.
+/// Inlined, so the module (about half a KiB) is built in the lowering's context, not copied
+/// there.
 #[inline(always)]
 pub fn module() -> Module {
-    match pop(&MODULES) {
-        Some(m) => Module {
-            types: m.types,
-            global_variables: m.global_variables,
-            functions: m.functions,
-            entry_points: m.entry_points,
-            ..Module::default()
-        },
-        None => Module::default(),
-    }
+    pop(&MODULES).unwrap_or_default()
 }
 
 /// An empty function named `name` and its top-level block (room for about `statements`), on a
@@ -165,7 +157,8 @@ fn empty_spans(r: &mut Run) {
     r.locals = Arena::new();
 }
 
-/// [`empty_spans`] for every kept `run`, entry point and module.
+/// [`empty_spans`] for every kept `run` and entry point, and compaction (which empties their
+/// span lists the same way) for every kept module.
 fn empty_all_spans() {
     for pool in [&RUNS, &ENTRIES] {
         let _ = pool.try_with(|s| {
@@ -201,11 +194,10 @@ fn give_function(kind: Kind, f: Function) {
     r.expressions.clear();
     r.locals.clear();
     r.body.cull(..);
+    keep(functions_pool(kind), r);
     if spend(items) {
-        empty_spans(&mut r);
         empty_all_spans();
     }
-    keep(functions_pool(kind), r);
 }
 
 /// Keep `m`'s type set, variable and function arenas and entry-point list, emptied, in a module
@@ -227,11 +219,10 @@ fn give_module(m: Module) {
     m.global_variables.clear();
     m.functions.clear();
     m.entry_points.clear();
+    keep(&MODULES, m);
     if spend(n) {
-        naga::compact::compact(&mut m, naga::compact::KeepUnused::Yes);
         empty_all_spans();
     }
-    keep(&MODULES, m);
 }
 
 /// A dropped module's containers, and its largest function's (`run`'s), go back to the pools
