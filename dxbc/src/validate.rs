@@ -470,8 +470,44 @@ impl Checker<'_> {
         Ok(())
     }
 
+    /// Whether `op` passes every check of [`Checker::operand`], decided by the one comparison
+    /// that settles the operands most instructions have: an immediate, `r#`, `cb#[n]`, `v#`
+    /// and `o#` with immediate indices. `false` is no verdict: the full checks then run, and
+    /// they alone word an error. The walk over each operand was most of validating a program.
+    fn plainly_valid(&self, op: &Operand, scope: &Scope, d: &Declarations) -> bool {
+        let version = self.program.version;
+        match (op.ty, op.indices.as_slice()) {
+            (OperandType::Immediate32 | OperandType::Immediate64 | OperandType::Null, []) => true,
+            // `dcl_temps` is checked against the limit, so below it is below the limit too.
+            (OperandType::Temp, [Index::Imm32(r)]) => *r < scope.temps.unwrap_or(0),
+            (OperandType::ConstantBuffer, [Index::Imm32(slot), Index::Imm32(row)])
+                if !version.is_sm51() =>
+            {
+                u64::from(*row) < u64::from(Limit::ConstantBufferRows.value())
+                    && d.constant_buffers
+                        .iter()
+                        .find(|(s, _)| *s == u64::from(*slot))
+                        .is_some_and(|(_, rows)| *rows == 0 || u64::from(*row) < *rows)
+            }
+            (OperandType::Input | OperandType::Output, [Index::Imm32(r)]) => {
+                let (limit, set) = if op.ty == OperandType::Input {
+                    (Limit::InputRegisters, &d.inputs)
+                } else {
+                    (version.stage.output_registers(), &d.outputs)
+                };
+                *r < limit.value()
+                    && (!matches!(version.stage, Stage::Vertex | Stage::Pixel)
+                        || set.contains(u64::from(*r)))
+            }
+            _ => false,
+        }
+    }
+
     /// A code operand and the operands in its relative indices.
     fn operand(&self, op: &Operand, scope: &Scope, d: &Declarations) -> Result<()> {
+        if self.plainly_valid(op, scope, d) {
+            return Ok(());
+        }
         for index in &op.indices {
             if let Some(rel) = index.relative() {
                 self.operand(rel, scope, d)?;
