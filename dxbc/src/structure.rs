@@ -233,6 +233,8 @@ fn closes(op: Opcode) -> bool {
 struct CrossScope {
     scoped: bool,
     depth: usize,
+    /// The deepest depth any component was recorded at.
+    deepest: usize,
     /// D3D's temps in a flat table (grown to the registers used); any register past that limit
     /// (a program built in memory) in a map. The translator asks this of every program.
     flat: Vec<Option<usize>>,
@@ -251,17 +253,22 @@ impl CrossScope {
         let limit = u64::from(Limit::TempRegisters.value());
         let slot = |(r, c): (u64, usize)| (r < limit).then(|| r as usize * 4 + c);
         let depth = self.depth;
-        let deeper = |rc| {
-            match slot(rc) {
-                Some(k) => self.flat.get(k).copied().flatten(),
-                None => self.rest.get(&rc).copied(),
+        // Nothing recorded deeper than here: no read can be a cross-scope one (the common
+        // case inside a scope, and the whole of a program's first scope).
+        if self.deepest > depth {
+            let deeper = |rc| {
+                match slot(rc) {
+                    Some(k) => self.flat.get(k).copied().flatten(),
+                    None => self.rest.get(&rc).copied(),
+                }
+                .is_some_and(|d| d > depth)
+            };
+            if temp_reads(inst).any(deeper) {
+                return true;
             }
-            .is_some_and(|d| d > depth)
-        };
-        if temp_reads(inst).any(deeper) {
-            return true;
         }
         for w in temp_writes(inst) {
+            self.deepest = self.deepest.max(depth);
             match slot(w) {
                 Some(k) => {
                     if k >= self.flat.len() {
