@@ -2,7 +2,7 @@
 //! and the manifest's binding list. Every accessor checks bounds explicitly so the results are
 //! D3D's (reads 0, writes dropped) whatever the runtime's own checks do.
 
-use std::collections::BTreeMap;
+use super::slots::SlotMap;
 
 use dxbc::Stage;
 use naga::{
@@ -44,16 +44,16 @@ pub struct ConstantBuffer {
 pub struct Globals {
     pub v: Option<Handle<GlobalVariable>>,
     pub o: Option<Handle<GlobalVariable>>,
-    pub x: BTreeMap<u32, Handle<GlobalVariable>>,
+    pub x: SlotMap<u32, Handle<GlobalVariable>>,
     pub thread_id: Option<Handle<GlobalVariable>>,
     pub group_id: Option<Handle<GlobalVariable>>,
     pub thread_in_group: Option<Handle<GlobalVariable>>,
     pub thread_index: Option<Handle<GlobalVariable>>,
-    pub cb: BTreeMap<u32, ConstantBuffer>,
+    pub cb: SlotMap<u32, ConstantBuffer>,
     pub icb_at: Option<Handle<Function>>,
-    pub(super) buffers: BTreeMap<Mem, Buffer>,
-    pub textures: BTreeMap<u32, Handle<GlobalVariable>>,
-    pub samplers: BTreeMap<u32, Handle<GlobalVariable>>,
+    pub(super) buffers: SlotMap<Mem, Buffer>,
+    pub textures: SlotMap<u32, Handle<GlobalVariable>>,
+    pub samplers: SlotMap<u32, Handle<GlobalVariable>>,
 }
 
 /// A module variable.
@@ -331,8 +331,11 @@ pub fn declare(c: &mut Ctx<'_>, bindings: &mut Vec<Binding>) {
         let a = atomic_u(m);
         build::runtime_array(m, a, 4)
     };
-    let cbs: Vec<(u32, u32)> = c.cbs.iter().map(|(k, v)| (*k, *v)).collect();
-    for (slot, size) in cbs {
+    // By index: the loops below add to `c`, so they cannot hold an iterator of its maps.
+    for i in 0..c.cbs.len() {
+        let Some((slot, size)) = c.cbs.at(i) else {
+            break;
+        };
         let b = take();
         let rows = build::array(&mut c.module, v4, size, 16);
         let st = build::structure(
@@ -419,8 +422,10 @@ pub fn declare(c: &mut Ctx<'_>, bindings: &mut Vec<Binding>) {
             },
         ));
     }
-    let srvs: Vec<(u32, View)> = c.srvs.iter().map(|(k, v)| (*k, *v)).collect();
-    for (slot, view) in srvs {
+    for i in 0..c.srvs.len() {
+        let Some((slot, view)) = c.srvs.at(i) else {
+            break;
+        };
         let b = take();
         match view {
             View::Texture(kind, shape) => {
@@ -469,8 +474,10 @@ pub fn declare(c: &mut Ctx<'_>, bindings: &mut Vec<Binding>) {
             }
         }
     }
-    let samplers: Vec<u32> = c.samplers.iter().copied().collect();
-    for slot in samplers {
+    for i in 0..c.samplers.len() {
+        let Some(slot) = c.samplers.at(i) else {
+            break;
+        };
         let b = take();
         let layout = if c.comparison_samplers.contains(&slot) {
             Layout::SamplerComparison
@@ -490,8 +497,10 @@ pub fn declare(c: &mut Ctx<'_>, bindings: &mut Vec<Binding>) {
         }
         bindings.push(binding(Kind::Sampler, slot, b, layout));
     }
-    let uavs: Vec<(u32, View)> = c.uavs.iter().map(|(k, v)| (*k, *v)).collect();
-    for (slot, view) in uavs {
+    for i in 0..c.uavs.len() {
+        let Some((slot, view)) = c.uavs.at(i) else {
+            break;
+        };
         let b = take();
         let atomic = c.atomic_uavs.contains(&slot);
         let ty = if atomic {
@@ -527,8 +536,10 @@ pub fn declare(c: &mut Ctx<'_>, bindings: &mut Vec<Binding>) {
         }
         bindings.push(rec);
     }
-    let tgsm: Vec<(u32, u32)> = c.tgsm.iter().map(|(k, (w, _))| (*k, *w)).collect();
-    for (slot, n) in tgsm {
+    for i in 0..c.tgsm.len() {
+        let Some((slot, (n, _))) = c.tgsm.at(i) else {
+            break;
+        };
         let atomic = c.atomic_tgsm.contains(&slot);
         let n = n.max(1);
         let word = if atomic { atomic_u(&mut c.module) } else { u };

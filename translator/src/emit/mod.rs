@@ -15,13 +15,14 @@ mod io;
 mod memory;
 mod operand;
 mod relied;
+mod slots;
 mod spare;
 mod textures;
 
-use std::collections::{BTreeMap, BTreeSet};
-
 use build::{Body, H};
 use naga::{GlobalVariable, Handle};
+use slots::{SlotMap, SlotSet};
+use std::collections::BTreeSet;
 
 use dxbc::chunks::signature::Signature;
 use dxbc::structure::Structure;
@@ -108,8 +109,7 @@ pub enum Shape {
     Volume,
     /// A `Texture1D`: u alone, bound as a `texture_2d` one texel high (exact profile).
     Line,
-    /// A `Texture1DArray`: u and a layer in the address's y, bound as a `texture_2d_array`
-    /// one texel high (exact profile).
+    /// A `Texture1DArray`: u, a layer in y; a `texture_2d_array` one texel high (exact profile).
     LineArray,
 }
 
@@ -177,23 +177,23 @@ pub struct Ctx<'a> {
     /// The WGSL extensions the module enables (`primitive_index`), listed in the manifest.
     pub enables: BTreeSet<&'static str>,
     /// Constant buffers: slot → size in vec4s.
-    pub cbs: BTreeMap<u32, u32>,
+    pub cbs: SlotMap<u32, u32>,
     pub icb: Option<Vec<u32>>,
     /// `x#` arrays: id → element count.
-    pub indexable: BTreeMap<u32, u32>,
-    pub srvs: BTreeMap<u32, View>,
-    pub uavs: BTreeMap<u32, View>,
-    pub samplers: BTreeSet<u32>,
+    pub indexable: SlotMap<u32, u32>,
+    pub srvs: SlotMap<u32, View>,
+    pub uavs: SlotMap<u32, View>,
+    pub samplers: SlotSet<u32>,
     /// `mode_comparison` samplers (the exact profile's; the contract fails closed on them).
-    pub comparison_samplers: BTreeSet<u32>,
+    pub comparison_samplers: SlotSet<u32>,
     /// Textures a comparison (`sample_c`, `sample_c_lz`, `gather4_c`) reads: bound as
     /// `texture_depth_2d` or `texture_depth_2d_array`, and read by comparisons only.
-    pub depth_textures: BTreeSet<u32>,
+    pub depth_textures: SlotSet<u32>,
     /// TGSM: slot → (words, structure stride or None for raw).
-    pub tgsm: BTreeMap<u32, (u32, Option<u32>)>,
+    pub tgsm: SlotMap<u32, (u32, Option<u32>)>,
     /// UAVs and TGSM regions targeted by atomics (declared as atomic arrays).
-    pub atomic_uavs: BTreeSet<u32>,
-    pub atomic_tgsm: BTreeSet<u32>,
+    pub atomic_uavs: SlotSet<u32>,
+    pub atomic_tgsm: SlotSet<u32>,
     pub workgroup: [u32; 3],
     /// The catalog ids this translation relied on.
     pub used: relied::Relied,
@@ -379,13 +379,13 @@ fn scan<'a>(
         inputs: 0,
         outputs: 0,
         enables: BTreeSet::new(),
-        cbs: BTreeMap::new(),
+        cbs: SlotMap::new(),
         icb: None,
-        indexable: BTreeMap::new(),
-        srvs: BTreeMap::new(),
-        uavs: BTreeMap::new(),
-        samplers: BTreeSet::new(),
-        comparison_samplers: BTreeSet::new(),
+        indexable: SlotMap::new(),
+        srvs: SlotMap::new(),
+        uavs: SlotMap::new(),
+        samplers: SlotSet::new(),
+        comparison_samplers: SlotSet::new(),
         inputs_written: false,
         depth_textures: program
             .instructions
@@ -395,9 +395,9 @@ fn scan<'a>(
             .filter_map(|o| o.indices.first().and_then(dxbc::Index::immediate))
             .map(|s| s as u32)
             .collect(),
-        tgsm: BTreeMap::new(),
-        atomic_uavs: BTreeSet::new(),
-        atomic_tgsm: BTreeSet::new(),
+        tgsm: SlotMap::new(),
+        atomic_uavs: SlotSet::new(),
+        atomic_tgsm: SlotSet::new(),
         workgroup: [1, 1, 1],
         used: relied::Relied::default(),
         module: spare::module(),
