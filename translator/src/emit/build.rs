@@ -445,16 +445,21 @@ pub fn structure(
     members: Vec<(String, Handle<Type>, Option<naga::Binding>, u32)>,
 ) -> Handle<Type> {
     let mut offset = 0;
-    let mut out = Vec::new();
-    for (name, ty, binding, size) in members {
-        out.push(naga::StructMember {
-            name: Some(name),
-            ty,
-            binding,
-            offset,
-        });
-        offset += size;
-    }
+    // Collected, not pushed: the members' list is reused in place where the layouts agree,
+    // and made at its final size where they do not.
+    let out: Vec<naga::StructMember> = members
+        .into_iter()
+        .map(|(name, ty, binding, size)| {
+            let m = naga::StructMember {
+                name: Some(name),
+                ty,
+                binding,
+                offset,
+            };
+            offset += size;
+            m
+        })
+        .collect();
     module.types.insert(
         Type {
             name: Some(name.to_string()),

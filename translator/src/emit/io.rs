@@ -480,15 +480,16 @@ fn finish_with_outputs(
     if fields.is_empty() {
         return e.body.finish();
     }
+    let components = fields.iter().map(|f| f.3).collect();
+    // The names move into the struct's members: nothing reads the fields after.
     let members = fields
-        .iter()
+        .into_iter()
         .map(|(n, ty, b, _)| {
-            let size = c.module.types[*ty].inner.size(c.module.to_ctx());
-            (n.clone(), *ty, Some(b.clone()), size)
+            let size = c.module.types[ty].inner.size(c.module.to_ctx());
+            (n, ty, Some(b), size)
         })
         .collect();
     let st = build::structure(&mut c.module, name, members);
-    let components = fields.iter().map(|f| f.3).collect();
     let r = e.body.expr(Expression::Compose { ty: st, components });
     e.body.stmt(Statement::Return { value: Some(r) });
     e.body.f.result = Some(naga::FunctionResult {
