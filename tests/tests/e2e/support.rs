@@ -71,11 +71,54 @@ pub fn shared_present() -> bool {
     ok
 }
 
-/// A fresh scratch folder for one test, removed if it was left by an earlier run.
-pub fn temp(prefix: &str, name: &str) -> PathBuf {
+/// A fresh scratch path (a folder, or a single file) for one test: removed first if an earlier
+/// run left it, and removed again when the test is done with it, unless the test is failing,
+/// so that what it wrote is there to read.
+pub fn temp(prefix: &str, name: &str) -> Scratch {
     let d = std::env::temp_dir().join(format!("dxdiff-{prefix}-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
+    remove(&d);
+    Scratch(d)
+}
+
+fn remove(p: &Path) {
+    if p.is_dir() {
+        let _ = std::fs::remove_dir_all(p);
+    } else {
+        let _ = std::fs::remove_file(p);
+    }
+}
+
+/// A path [`temp`] made, removed when dropped (kept when the thread is panicking: a failed
+/// assertion's evidence). Each run used to leave every scratch folder behind in the
+/// system's temp folder.
+#[derive(Debug)]
+pub struct Scratch(PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            remove(&self.0);
+        }
+    }
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = PathBuf;
+    fn deref(&self) -> &PathBuf {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<std::ffi::OsStr> for Scratch {
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.0.as_os_str()
+    }
 }
 
 /// Assemble dxdiff assembly `text` with `dxdiff asm` into the container `dir/NAME.o` (the
