@@ -30,6 +30,8 @@ pub fn validate(program: &Program) -> Result<()> {
     let mut check = Checker { program, index: 0 };
     let mut depth = 0u32;
     let mut phase = 0usize;
+    // Made once: `unwrap_or` would build (and drop) one for every instruction.
+    let no_scope = Scope::default();
     for (index, inst) in program.instructions.iter().enumerate() {
         check.index = index;
         if is_phase_start(inst.opcode) {
@@ -52,8 +54,9 @@ pub fn validate(program: &Program) -> Result<()> {
             continue;
         }
         let scope = decls.scopes.get(phase).or(decls.scopes.first());
+        let scope = scope.unwrap_or(&no_scope);
         for op in &inst.operands {
-            check.operand(op, scope.unwrap_or(&Scope::default()), &decls)?;
+            check.operand(op, scope, &decls)?;
         }
     }
     Ok(())
