@@ -511,6 +511,11 @@ impl Checker<'_> {
         if self.plainly_valid(op, scope, d) {
             return Ok(());
         }
+        self.checked(op, scope, d)
+    }
+
+    /// [`Checker::operand`]'s full checks.
+    fn checked(&self, op: &Operand, scope: &Scope, d: &Declarations) -> Result<()> {
         for index in &op.indices {
             if let Some(rel) = index.relative() {
                 self.operand(rel, scope, d)?;
@@ -667,5 +672,54 @@ impl Program {
     /// ([`crate::validate`]); [`crate::Shader::parse`] runs this after decoding.
     pub fn validate(&self) -> Result<()> {
         validate(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Checker, Declarations, Scope};
+    use crate::ir::{Components, Operand, OperandType, Selection};
+
+    /// Whatever the one-comparison path accepts, the full checks accept too, over operands on
+    /// both sides of every declared bound and of the limits, in a vertex and a compute program
+    /// (where `v#`/`o#` need no declaration); and it does accept some, so it is exercised.
+    #[test]
+    fn the_plain_path_accepts_only_what_the_full_checks_accept() {
+        let mut taken = 0;
+        for model in ["vs_5_0", "cs_5_0"] {
+            let text = format!(
+                "{model}\ndcl_constantbuffer cb0[4], immediateIndexed\n\
+                 dcl_constantbuffer cb2[0], immediateIndexed\ndcl_input v1.xyzw\n\
+                 dcl_output o0.xyzw\ndcl_temps 3\nret\n"
+            );
+            let program = crate::assemble(&text).expect("assembles").program;
+            let decls = Declarations::collect(&program).expect("declarations");
+            let check = Checker {
+                program: &program,
+                index: 0,
+            };
+            let scope = decls.scopes.first().cloned().unwrap_or_default();
+            let four = Components::Four(Selection::Swizzle([0, 1, 2, 3]));
+            let near = [0, 1, 2, 3, 4, 5, 31, 32, 33, 4095, 4096, 4097, u32::MAX];
+            let mut operands = Vec::new();
+            for &a in &near {
+                for ty in [OperandType::Temp, OperandType::Input, OperandType::Output] {
+                    operands.push(Operand::reg(ty, four, &[a]));
+                }
+                for &b in &near {
+                    operands.push(Operand::reg(OperandType::ConstantBuffer, four, &[a, b]));
+                }
+            }
+            operands.push(Operand::reg(OperandType::Immediate32, Components::One, &[]));
+            for op in &operands {
+                for s in [&scope, &Scope::default()] {
+                    if check.plainly_valid(op, s, &decls) {
+                        taken += 1;
+                        assert!(check.checked(op, s, &decls).is_ok(), "{model}: {op:?}");
+                    }
+                }
+            }
+        }
+        assert!(taken > 20, "the plain path took only {taken} operands");
     }
 }
