@@ -386,6 +386,8 @@ mod tests {
         let yes = [
             "mov r0.x, v0.x\nif_nz v0.y\n  mov r0.x, v0.z\nendif\nmov o0.x, r0.x",
             "mov r1.x, v0.x\nloop\n  mov r0.y, r1.x\n  break\nendloop\nadd o0.x, r0.y, r1.x",
+            // Written two deep, read one deep: found inside the outer scope.
+            "if_nz v0.y\n  if_nz v0.z\n    mov r0.x, v0.w\n  endif\n  mov o0.x, r0.x\nendif",
         ];
         let no = [
             "mov r0.x, v0.x\nmov o0.x, r0.x\nif_nz v0.y\n  mov o0.y, r0.x\nendif",
