@@ -387,14 +387,7 @@ fn scan<'a>(
         samplers: SlotSet::new(),
         comparison_samplers: SlotSet::new(),
         inputs_written: false,
-        depth_textures: program
-            .instructions
-            .iter()
-            .filter(|i| is_comparison(i.opcode))
-            .filter_map(resource_operand)
-            .filter_map(|o| o.indices.first().and_then(dxbc::Index::immediate))
-            .map(|s| s as u32)
-            .collect(),
+        depth_textures: SlotSet::new(),
         tgsm: SlotMap::new(),
         atomic_uavs: SlotSet::new(),
         atomic_tgsm: SlotSet::new(),
@@ -426,8 +419,15 @@ fn scan<'a>(
     let mut tally = dxbc::registers::RegisterTally::default();
     let mut cross_scope = Structure::CrossScopeRead.finder();
     let mut packed = Structure::PackedVarying.finder();
+    let mut precise = false;
     for (i, inst) in program.instructions.iter().enumerate() {
         tally.add(inst);
+        precise |= inst.precise != 0;
+        if is_comparison(inst.opcode)
+            && let Some(t) = resource_operand(inst).and_then(|o| o.indices.first()?.immediate())
+        {
+            c.depth_textures.insert(t as u32);
+        }
         if let Some(f) = &mut cross_scope {
             f.step(inst);
         }
@@ -659,7 +659,7 @@ fn scan<'a>(
     c.outputs = counts.outputs;
     // The seed adapts per-op `precise` and global non-refactorability the same way: ordinary
     // math and an invariant position.
-    if !refactoring_allowed || program.instructions.iter().any(|i| i.precise != 0) {
+    if !refactoring_allowed || precise {
         c.relies(id::PRECISE);
     }
     c.relies(id::TYPELESS_REGISTERS);
