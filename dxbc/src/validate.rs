@@ -130,7 +130,32 @@ impl Slots {
     }
 }
 
+/// Whether `row` is inside a constant buffer declared with `rows` rows (0: a size not stated,
+/// so only the limit applies).
+fn within_rows(rows: u64, row: u64) -> bool {
+    rows == 0 || row < rows
+}
+
 impl Declarations {
+    /// The rows `cb#slot` was declared with (0 when not stated); `None` when undeclared.
+    fn cb_rows(&self, slot: u64) -> Option<u64> {
+        self.constant_buffers
+            .iter()
+            .find(|(s, _)| *s == slot)
+            .map(|(_, rows)| *rows)
+    }
+
+    /// Whether `v#r` (`ty` `Input`) or `o#r` may be used: vertex and pixel programs must
+    /// declare it, other stages are not held to their declarations.
+    fn io_declared(&self, ty: OperandType, stage: Stage, r: u64) -> bool {
+        let set = if ty == OperandType::Input {
+            &self.inputs
+        } else {
+            &self.outputs
+        };
+        !matches!(stage, Stage::Vertex | Stage::Pixel) || set.contains(r)
+    }
+
     fn collect(program: &Program) -> Result<Declarations> {
         let mut d = Declarations {
             scopes: smallvec::smallvec![Scope::default()],
@@ -486,21 +511,14 @@ impl Checker<'_> {
             (OperandType::ConstantBuffer, [Index::Imm32(slot), Index::Imm32(row)])
                 if !version.is_sm51() =>
             {
-                u64::from(*row) < u64::from(Limit::ConstantBufferRows.value())
-                    && d.constant_buffers
-                        .iter()
-                        .find(|(s, _)| *s == u64::from(*slot))
-                        .is_some_and(|(_, rows)| *rows == 0 || u64::from(*row) < *rows)
+                let row = u64::from(*row);
+                row < u64::from(Limit::ConstantBufferRows.value())
+                    && d.cb_rows(u64::from(*slot))
+                        .is_some_and(|rows| within_rows(rows, row))
             }
             (OperandType::Input | OperandType::Output, [Index::Imm32(r)]) => {
-                let (limit, set) = if op.ty == OperandType::Input {
-                    (Limit::InputRegisters, &d.inputs)
-                } else {
-                    (version.stage.output_registers(), &d.outputs)
-                };
-                *r < limit.value()
-                    && (!matches!(version.stage, Stage::Vertex | Stage::Pixel)
-                        || set.contains(u64::from(*r)))
+                register_limit(op.ty, version.stage).is_some_and(|l| *r < l.value())
+                    && d.io_declared(op.ty, version.stage, u64::from(*r))
             }
             _ => false,
         }
@@ -568,12 +586,12 @@ impl Checker<'_> {
                 let reg = stat(op.indices.len().saturating_sub(1));
                 if let Some(r) = reg {
                     self.limit_of(limit, &name, r, false)?;
-                    let (set, kind) = if op.ty == OperandType::Input {
-                        (&d.inputs, "input")
-                    } else {
-                        (&d.outputs, "output")
-                    };
-                    if matches!(stage, Stage::Vertex | Stage::Pixel) && !set.contains(r) {
+                    if !d.io_declared(op.ty, stage, r) {
+                        let kind = if op.ty == OperandType::Input {
+                            "input"
+                        } else {
+                            "output"
+                        };
                         return Err(self.undeclared(format!("{kind} {} is not declared", name())));
                     }
                 }
@@ -594,12 +612,12 @@ impl Checker<'_> {
             OperandType::ConstantBuffer if !sm51 => {
                 let slot = stat(0).unwrap_or(0);
                 self.limit_of(Limit::ConstantBuffers, &name, slot, false)?;
-                let Some((_, rows)) = d.constant_buffers.iter().find(|(s, _)| *s == slot) else {
+                let Some(rows) = d.cb_rows(slot) else {
                     return Err(self.undeclared(format!("cb{slot} is not declared")));
                 };
                 if let Some(row) = stat(1) {
                     self.limit_of(Limit::ConstantBufferRows, &name, row, false)?;
-                    if *rows != 0 && row >= *rows {
+                    if !within_rows(rows, row) {
                         return Err(self.undeclared(format!(
                             "{} is outside cb{slot}'s {rows} declared rows",
                             name()

@@ -160,18 +160,19 @@ fn empty_spans(r: &mut Run) {
 /// [`empty_spans`] for every kept `run` and entry point, and compaction (which empties their
 /// span lists the same way) for every kept module.
 fn empty_all_spans() {
-    for pool in [&RUNS, &ENTRIES] {
-        let _ = pool.try_with(|s| {
-            if let Ok(mut s) = s.try_borrow_mut() {
-                s.iter_mut().for_each(empty_spans);
-            }
-        });
-    }
-    let _ = MODULES.try_with(|s| {
+    each_kept(&RUNS, empty_spans);
+    each_kept(&ENTRIES, empty_spans);
+    each_kept(&MODULES, |m| {
+        naga::compact::compact(m, naga::compact::KeepUnused::Yes);
+    });
+}
+
+/// `f` on every item `pool` keeps (none while the pool is borrowed, or once the thread is
+/// ending).
+fn each_kept<T: 'static>(pool: &'static LocalKey<RefCell<Vec<T>>>, f: impl FnMut(&mut T)) {
+    let _ = pool.try_with(|s| {
         if let Ok(mut s) = s.try_borrow_mut() {
-            for m in s.iter_mut() {
-                naga::compact::compact(m, naga::compact::KeepUnused::Yes);
-            }
+            s.iter_mut().for_each(f);
         }
     });
 }
