@@ -209,7 +209,7 @@ pub fn translate(shader: &Shader, profile: Profile) -> Result<Translation, Rejec
 /// Lower a program to naga IR, neither validated nor written: the translator's own part of
 /// [`translate`], as `dxdiff bench` times it beside vkd3d-shader's DXBC → SPIR-V.
 pub fn lower(shader: &Shader, profile: Profile) -> Result<Emitted, Rejection> {
-    emit::emit(&shader.program, &shader.signatures, profile)
+    emit::emit(&shader.program, &shader.signatures, profile).map_err(emit::Rejection::open)
 }
 
 /// Validate a lowered module with naga (granting the capabilities its manifest enables) and

@@ -7,10 +7,10 @@ use dxbc::{Instruction, Opcode};
 use naga::{BinaryOperator as B, MathFunction as M, ScalarKind as Sk};
 
 use super::Ctx;
+use super::Rejection;
 use super::build::{self, H};
 use super::flow::Structure;
 use super::operand::{Values, write_mask};
-use crate::Rejection;
 use crate::names as id;
 
 impl Ctx<'_> {

@@ -10,10 +10,10 @@ use naga::{
     TypeInner,
 };
 
+use super::Rejection;
 use super::build::{self, Body, H};
 use super::memory::Mem;
 use super::{Ctx, Shape, View, binding};
-use crate::Rejection;
 use crate::manifest::{Binding, BindingKind as Kind, BindingLayout as Layout};
 use crate::names as id;
 

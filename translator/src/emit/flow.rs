@@ -8,8 +8,8 @@ use dxbc::{Instruction, Opcode, Program, Test};
 use naga::{Barrier, BinaryOperator, Block, Statement, SwitchCase, SwitchValue};
 
 use super::Ctx;
+use super::Rejection;
 use super::build::H;
-use crate::Rejection;
 use crate::names as id;
 
 /// What the pre-pass found about each switch.

@@ -13,8 +13,8 @@ use dxbc::container::FourCC;
 use dxbc::{InterpolationMode, Opcode, OperandType, Stage, SystemValue, SystemValueName};
 
 use super::Ctx;
+use super::Rejection;
 use super::build::{self, Body, H};
-use crate::Rejection;
 use crate::manifest::Interface;
 use crate::names as id;
 
@@ -408,6 +408,7 @@ fn compute(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Rej
 }
 
 /// A system value this stage's lowering has no WGSL builtin for: fail closed.
+#[cold]
 fn unsupported_system_value(what: &str, sv: SystemValueName) -> Rejection {
     Rejection::new(
         id::SYSTEM_VALUES,

@@ -6,10 +6,10 @@ use dxbc::opcodes::Num;
 use dxbc::{Instruction, Opcode, Operand, OperandType};
 use naga::{BinaryOperator, Block, Expression, Statement};
 
+use super::Rejection;
 use super::build::{self, H};
 use super::operand::{swizzled, write_mask};
 use super::{Ctx, View};
-use crate::Rejection;
 use crate::names as id;
 
 /// Which memory an operand names.

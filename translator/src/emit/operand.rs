@@ -7,8 +7,8 @@ use dxbc::{Index, Modifier, Operand, OperandType};
 use naga::{BinaryOperator, Expression, Handle, MathFunction, VectorSize};
 
 use super::Ctx;
+use super::Rejection;
 use super::build::{self, H};
-use crate::Rejection;
 use crate::names as id;
 
 /// The component names, as a register component's variable ends (`r0x`).
@@ -34,6 +34,7 @@ pub fn write_mask(op: &Operand) -> u8 {
     op.write_mask()
 }
 
+#[cold]
 fn unsupported(what: String) -> Rejection {
     Rejection::new(id::UNSUPPORTED, what)
 }

@@ -8,11 +8,11 @@ use naga::{
     BinaryOperator as B, Expression, ImageQuery, MathFunction as M, SampleLevel, ScalarKind as Sk,
 };
 
+use super::Rejection;
 use super::build::{self, H};
 use super::memory::Mem;
 use super::operand::{swizzled, write_mask};
 use super::{Ctx, Shape, TexelKind, View};
-use crate::Rejection;
 use crate::names as id;
 
 impl Ctx<'_> {
