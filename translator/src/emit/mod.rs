@@ -241,9 +241,10 @@ pub struct Ctx<'a> {
     /// in the current block: an operation reads its operands once per component, and each
     /// resolution took several map lookups. See [`operand::RegKey`].
     pub regs: smallvec::SmallVec<[(operand::RegKey, operand::Reg); 8]>,
-    /// The other registers the instruction being lowered has resolved (a run-time index, a
-    /// thread id), by operand and block: its components share one fetch, as D3D reads a
-    /// source once. Emptied at every instruction.
+    /// The registers the instruction being lowered has resolved, by operand and block: its
+    /// components share one fetch, as D3D reads a source once (a run-time index, a thread id),
+    /// and find it by the operand's address before any key is built. Emptied at every
+    /// instruction.
     pub fetched: smallvec::SmallVec<[operand::Fetched; 4]>,
     /// The types the lowering names most, once inserted.
     pub types: Types,

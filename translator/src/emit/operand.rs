@@ -85,7 +85,7 @@ impl RegKey {
     }
 }
 
-/// A register resolved by the instruction being lowered, without a [`RegKey`]: the operand
+/// A register resolved by the instruction being lowered: the operand
 /// (by address: the instruction outlives the lowering of it), the block, and what it resolved
 /// to. Fetched once, a relatively indexed constant-buffer row is one call, not one per
 /// component.
@@ -132,17 +132,12 @@ impl Ctx<'_> {
         })
     }
 
-    /// A source or destination register (no modifier, no swizzle), from [`Ctx::regs`] when it
-    /// was resolved in this block already, or from [`Ctx::fetched`] when this instruction
-    /// resolved the same operand in this block.
+    /// A source or destination register (no modifier, no swizzle): from [`Ctx::fetched`] when
+    /// this instruction resolved the same operand in this block (a pointer comparison, so an
+    /// operand's second to fourth components skip the key), else from [`Ctx::regs`] when it was
+    /// resolved in this block already, else resolved now.
     fn register(&mut self, op: &Operand) -> Result<Reg, Rejection> {
         let epoch = self.b.epoch();
-        let key = RegKey::of(op, epoch);
-        if let Some(key) = key
-            && let Some((_, r)) = self.regs.iter().find(|(k, _)| *k == key)
-        {
-            return Ok(*r);
-        }
         let at: *const Operand = op;
         if let Some((_, _, r)) = self
             .fetched
@@ -151,16 +146,24 @@ impl Ctx<'_> {
         {
             return Ok(*r);
         }
-        let r = self.resolve(op)?;
-        match key {
-            Some(key) if !matches!(r, Reg::Val(_)) => {
-                if self.regs.len() == self.regs.inline_size() {
-                    self.regs.clear();
-                }
-                self.regs.push((key, r));
-            }
-            _ => self.fetched.push((at, epoch, r)),
+        let key = RegKey::of(op, epoch);
+        if let Some(key) = key
+            && let Some((_, r)) = self.regs.iter().find(|(k, _)| *k == key)
+        {
+            let r = *r;
+            self.fetched.push((at, epoch, r));
+            return Ok(r);
         }
+        let r = self.resolve(op)?;
+        if let Some(key) = key
+            && !matches!(r, Reg::Val(_))
+        {
+            if self.regs.len() == self.regs.inline_size() {
+                self.regs.clear();
+            }
+            self.regs.push((key, r));
+        }
+        self.fetched.push((at, epoch, r));
         Ok(r)
     }
 
