@@ -385,18 +385,17 @@ fn sm51_ranges(program: &Program) -> Result<(), Rejection> {
     Ok(())
 }
 
-/// Read the declarations and registers used. Inlined: the 2.5 KiB context is built in place.
+/// The context of lowering `program`, nothing read yet. Inlined, and filled by [`scan`]
+/// through a reference: the context (3 KiB) is built where it stays, where a context returned
+/// in a `Result` was copied twice (into the result, then out of it).
 #[inline(always)]
-fn scan<'a>(
+fn context<'a>(
     program: &'a Program,
     signatures: &'a [Signature],
     profile: Profile,
-) -> Result<Ctx<'a>, Rejection> {
-    let stage = program.version.stage;
-    if !matches!(stage, Stage::Pixel | Stage::Vertex | Stage::Compute) {
-        return Err(reject_stage(stage));
-    }
-    let mut c = Ctx {
+    stage: Stage,
+) -> Ctx<'a> {
+    Ctx {
         program,
         signatures,
         profile,
@@ -436,7 +435,12 @@ fn scan<'a>(
         opaque_non_finite: false,
         varying_depth: 0,
         next_temp: 0,
-    };
+    }
+}
+
+/// Read the declarations and registers used into `c`.
+fn scan(c: &mut Ctx<'_>) -> Result<(), Rejection> {
+    let (program, profile, stage) = (c.program, c.profile, c.stage);
     if program.version.is_sm51() {
         sm51_ranges(program)?;
     }
@@ -698,7 +702,7 @@ fn scan<'a>(
     if packed.is_some_and(|f| f.found()) {
         c.relies(id::PACKED_VARYINGS);
     }
-    Ok(c)
+    Ok(())
 }
 
 fn texel_kind(x: ReturnType) -> Result<TexelKind, Rejection> {
@@ -736,7 +740,12 @@ pub fn emit(
             .at(i, inst.opcode));
         }
     }
-    let mut c = scan(program, signatures, profile)?;
+    let stage = program.version.stage;
+    if !matches!(stage, Stage::Pixel | Stage::Vertex | Stage::Compute) {
+        return Err(reject_stage(stage));
+    }
+    let mut c = context(program, signatures, profile, stage);
+    scan(&mut c)?;
     let structure = flow::check_structure(program)?;
     let mut bindings = Vec::new();
     declare::declare(&mut c, &mut bindings);
