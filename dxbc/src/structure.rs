@@ -81,7 +81,7 @@ impl Structure {
             Structure::CrossScopeRead => Find::CrossScope(CrossScope::default()),
             Structure::FrontFacingInput => Find::FrontFacing,
             Structure::DeadTempWrite => return None,
-            Structure::PackedVarying => Find::Packed(Vec::new()),
+            Structure::PackedVarying => Find::Packed(smallvec::SmallVec::new()),
             Structure::Min16Float => Find::Min16Float,
         }))
     }
@@ -98,8 +98,9 @@ enum Find {
     Reinterpreted(BTreeMap<(u64, usize), bool>),
     CrossScope(CrossScope),
     FrontFacing,
-    /// The input and output registers declared so far.
-    Packed(Vec<(OperandType, u64)>),
+    /// The input and output registers declared so far: inline for the ten most programs
+    /// declare at most (the translator asks this of every program), on the heap past them.
+    Packed(smallvec::SmallVec<[(OperandType, u64); 10]>),
     Min16Float,
     /// Found: the rest of the program cannot change the answer.
     Found,

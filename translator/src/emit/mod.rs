@@ -245,7 +245,7 @@ pub struct Ctx<'a> {
     /// components share one fetch, as D3D reads a source once (a run-time index, a thread id),
     /// and find it by the operand's address before any key is built. Emptied at every
     /// instruction.
-    pub fetched: smallvec::SmallVec<[operand::Fetched; 4]>,
+    pub fetched: smallvec::SmallVec<[operand::Fetched; 6]>,
     /// The types the lowering names most, once inserted.
     pub types: Types,
     /// Open `if`, `loop` and `switch` constructs, innermost last.
