@@ -14,6 +14,7 @@ mod import;
 mod io;
 mod memory;
 mod operand;
+mod rejection;
 mod relied;
 mod slots;
 mod spare;
@@ -34,6 +35,8 @@ use dxbc::{
 use crate::Profile;
 use crate::manifest::{Binding, BindingKind, BindingLayout, Manifest};
 use crate::names as id;
+pub use rejection::Rejection;
+use rejection::{dimension_refused, reject_stage};
 
 /// Catalog entries the contract profile may rely on.
 pub const CONTRACT_CLAIMS: &[&str] = &[
@@ -150,29 +153,6 @@ impl TexelKind {
             (TexelKind::Uint, Shape::Volume) => BindingLayout::Texture3dU32,
             (TexelKind::Sint, Shape::Volume) => BindingLayout::Texture3dI32,
         }
-    }
-}
-
-/// A rejection as the lowering passes it up: the public [`crate::Rejection`] (three strings,
-/// 88 bytes) boxed, so that the `Result` of every lowering step, most of them an expression
-/// handle, comes back in registers instead of through memory.
-#[derive(Debug)]
-pub struct Rejection(Box<crate::Rejection>);
-
-impl Rejection {
-    #[cold]
-    pub(crate) fn new(catalog_id: &str, reason: impl Into<String>) -> Rejection {
-        Rejection(Box::new(crate::Rejection::new(catalog_id, reason)))
-    }
-
-    #[cold]
-    pub(crate) fn at(self, index: usize, opcode: dxbc::Opcode) -> Rejection {
-        Rejection(Box::new(self.0.at(index, opcode)))
-    }
-
-    /// The public rejection.
-    pub(crate) fn open(self) -> crate::Rejection {
-        *self.0
     }
 }
 
@@ -308,21 +288,6 @@ impl Ctx<'_> {
     pub fn exact(&self) -> bool {
         self.profile == Profile::Exact
     }
-}
-
-#[cold]
-fn reject_stage(stage: Stage) -> Rejection {
-    Rejection::new(
-        id::GEOMETRY_HULL_DOMAIN,
-        format!("{stage:?} programs have no WGSL stage"),
-    )
-}
-
-/// A refusal of a resource dimension under `entry`, named as fxc names it.
-#[cold]
-fn dimension_refused(entry: &'static str, d: Dim, note: &str) -> Rejection {
-    let name = dxbc::names::name(dxbc::names::RESOURCE_DIMENSIONS, d.number()).unwrap_or("unknown");
-    Rejection::new(entry, format!("resource dimension {name}{note}"))
 }
 
 /// Whether an opcode samples by comparison.
