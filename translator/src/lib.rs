@@ -184,14 +184,6 @@ impl Rejection {
             catalog_id: catalog_id.to_string(),
         }
     }
-
-    pub(crate) fn at(mut self, index: usize, opcode: dxbc::Opcode) -> Rejection {
-        if self.instruction.is_none() {
-            self.instruction = Some(index);
-            self.opcode = Some(opcode.mnemonic().to_string());
-        }
-        self
-    }
 }
 
 /// Translate a decoded shader (its signatures give the stage I/O types): [`lower`] it to naga

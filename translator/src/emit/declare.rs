@@ -331,11 +331,8 @@ pub fn declare(c: &mut Ctx<'_>, bindings: &mut Vec<Binding>) {
         let a = atomic_u(m);
         build::runtime_array(m, a, 4)
     };
-    // By index: the loops below add to `c`, so they cannot hold an iterator of its maps.
-    for i in 0..c.cbs.len() {
-        let Some((slot, size)) = c.cbs.at(i) else {
-            break;
-        };
+    // Copied out: the loops below add to `c`, so they cannot hold an iterator of its maps.
+    for (slot, size) in c.cbs.copied() {
         let b = take();
         let rows = build::array(&mut c.module, v4, size, 16);
         let st = build::structure(
@@ -422,10 +419,7 @@ pub fn declare(c: &mut Ctx<'_>, bindings: &mut Vec<Binding>) {
             },
         ));
     }
-    for i in 0..c.srvs.len() {
-        let Some((slot, view)) = c.srvs.at(i) else {
-            break;
-        };
+    for (slot, view) in c.srvs.copied() {
         let b = take();
         match view {
             View::Texture(kind, shape) => {
@@ -474,10 +468,7 @@ pub fn declare(c: &mut Ctx<'_>, bindings: &mut Vec<Binding>) {
             }
         }
     }
-    for i in 0..c.samplers.len() {
-        let Some(slot) = c.samplers.at(i) else {
-            break;
-        };
+    for slot in c.samplers.copied() {
         let b = take();
         let layout = if c.comparison_samplers.contains(&slot) {
             Layout::SamplerComparison
@@ -497,10 +488,7 @@ pub fn declare(c: &mut Ctx<'_>, bindings: &mut Vec<Binding>) {
         }
         bindings.push(binding(Kind::Sampler, slot, b, layout));
     }
-    for i in 0..c.uavs.len() {
-        let Some((slot, view)) = c.uavs.at(i) else {
-            break;
-        };
+    for (slot, view) in c.uavs.copied() {
         let b = take();
         let atomic = c.atomic_uavs.contains(&slot);
         let ty = if atomic {
@@ -536,10 +524,7 @@ pub fn declare(c: &mut Ctx<'_>, bindings: &mut Vec<Binding>) {
         }
         bindings.push(rec);
     }
-    for i in 0..c.tgsm.len() {
-        let Some((slot, (n, _))) = c.tgsm.at(i) else {
-            break;
-        };
+    for (slot, (n, _)) in c.tgsm.copied() {
         let atomic = c.atomic_tgsm.contains(&slot);
         let n = n.max(1);
         let word = if atomic { atomic_u(&mut c.module) } else { u };

@@ -85,10 +85,9 @@ impl RegKey {
     }
 }
 
-/// A register resolved by the instruction being lowered: the operand
-/// (by address: the instruction outlives the lowering of it), the block, and what it resolved
-/// to. Fetched once, a relatively indexed constant-buffer row is one call, not one per
-/// component.
+/// A register resolved by the instruction being lowered: the operand (by address: the
+/// instruction outlives the lowering of it), the block, and what it resolved to. Fetched once,
+/// a relatively indexed constant-buffer row is one call, not one per component.
 pub type Fetched = (*const Operand, u32, Reg);
 
 impl Ctx<'_> {

@@ -17,9 +17,16 @@ impl Rejection {
         Rejection(Box::new(crate::Rejection::new(catalog_id, reason)))
     }
 
+    /// The rejection blamed on instruction `index`, unless an inner step named one already.
+    /// In place: the box is the rejection's, not made again.
     #[cold]
-    pub(crate) fn at(self, index: usize, opcode: dxbc::Opcode) -> Rejection {
-        Rejection(Box::new(self.0.at(index, opcode)))
+    pub(crate) fn at(mut self, index: usize, opcode: dxbc::Opcode) -> Rejection {
+        let r = &mut *self.0;
+        if r.instruction.is_none() {
+            r.instruction = Some(index);
+            r.opcode = Some(opcode.mnemonic().to_string());
+        }
+        self
     }
 
     /// The public rejection.

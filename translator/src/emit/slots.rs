@@ -59,16 +59,17 @@ impl<K: Ord + Copy, V> SlotMap<K, V> {
         self.entries.iter().map(|(k, v)| (k, v))
     }
 
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.entries.len()
     }
 }
 
 impl<K: Ord + Copy, V: Copy> SlotMap<K, V> {
-    /// Entry `i` in key order, copied: a caller that adds to the module while it walks the
-    /// map takes entries by index instead of collecting them first.
-    pub fn at(&self, i: usize) -> Option<(K, V)> {
-        self.entries.get(i).copied()
+    /// The entries in key order, copied out (inline, as the map keeps them): a caller that adds
+    /// to the module while it walks the map holds no borrow of it.
+    pub fn copied(&self) -> smallvec::IntoIter<[(K, V); 4]> {
+        self.entries.clone().into_iter()
     }
 }
 
@@ -100,11 +101,12 @@ impl<K: Ord + Copy> SlotSet<K> {
         self.map.iter().map(|(k, _)| k)
     }
 
-    /// Slot `i` in order.
-    pub fn at(&self, i: usize) -> Option<K> {
-        self.map.at(i).map(|(k, ())| k)
+    /// The slots in order, copied out (see [`SlotMap::copied`]).
+    pub fn copied(&self) -> impl Iterator<Item = K> + use<K> {
+        self.map.copied().map(|(k, ())| k)
     }
 
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.map.len()
     }
@@ -146,8 +148,8 @@ mod tests {
                 assert!(a.iter().eq(b.iter()));
                 assert!(s.iter().eq(t.iter()));
                 assert_eq!((a.len(), s.len()), (b.len(), t.len()));
-                let by_index: Vec<_> = (0..a.len()).filter_map(|i| a.at(i)).collect();
-                assert_eq!(by_index, b.into_iter().collect::<Vec<_>>());
+                let copied: Vec<_> = a.copied().collect();
+                assert_eq!(copied, b.into_iter().collect::<Vec<_>>());
             }
         }
     }
