@@ -54,19 +54,46 @@ pub struct Body {
 pub struct Caches {
     /// Literals by (kind, bits), for the whole function.
     literals: Fx<(u8, u32), H>,
-    /// Constant accesses by (base, index), since the last block boundary.
+    /// Constant accesses by (base, index) for an index past a vector's components, since the
+    /// last block boundary; the components' are in `slots`.
     accesses: Fx<(H, u32), H>,
-    /// Loads of registers no statement of the function writes (constant buffers, inputs), since
-    /// the last block boundary.
-    invariant: Fx<H, H>,
+    /// By expression index: what the block being built has made from that expression, valid
+    /// while its stamp is `stamp`. Most shared expressions are a component or member 0 to 3 of
+    /// a pointer or vector, or a load of an invariant pointer: an index into this table
+    /// instead of a hash probe for each (the access cache's probe and insert were 5 % of
+    /// lowering, docs/corpus.md).
+    slots: Vec<Slot>,
+    /// The stamp of the block being built: raised at every block boundary and kept with the
+    /// table, so no stamp repeats for the life of the table and a stale slot (an earlier
+    /// block's, a dropped function's) is never read, without clearing any.
+    stamp: u64,
+}
+
+/// What one expression's block has derived from it: see [`Caches::slots`].
+#[derive(Debug, Clone, Copy)]
+struct Slot {
+    stamp: u64,
+    /// `base[0]` to `base[3]` (a component, or a member).
+    at: [Option<H>; 4],
+    /// The load through it, for a pointer nothing writes through.
+    invariant: Option<H>,
+}
+
+impl Slot {
+    const STALE: Slot = Slot {
+        stamp: 0,
+        at: [None; 4],
+        invariant: None,
+    };
 }
 
 impl Caches {
     pub(super) fn with_capacity(n: usize) -> Caches {
         Caches {
             literals: Fx::with_capacity_and_hasher(n, Default::default()),
-            accesses: Fx::with_capacity_and_hasher(n, Default::default()),
-            invariant: Fx::default(),
+            accesses: Fx::default(),
+            slots: Vec::with_capacity(n),
+            stamp: 0,
         }
     }
 
@@ -75,13 +102,44 @@ impl Caches {
         self.literals
             .capacity()
             .max(self.accesses.capacity())
-            .max(self.invariant.capacity())
+            .max(self.slots.capacity())
     }
 
+    /// Empty the tables; the slots are left, as their stamps say they are stale.
     pub(super) fn clear(&mut self) {
         self.literals.clear();
         self.accesses.clear();
-        self.invariant.clear();
+    }
+
+    /// A new block: every slot written so far is stale.
+    fn next_block(&mut self) {
+        self.stamp += 1;
+        self.accesses.clear();
+    }
+
+    /// The slot of `base` if the block being built wrote it.
+    #[inline(always)]
+    fn current(&self, base: H) -> Option<&Slot> {
+        self.slots
+            .get(base.index())
+            .filter(|s| s.stamp == self.stamp)
+    }
+
+    /// The slot of `base` for the block being built, emptied first if stale.
+    fn slot_mut(&mut self, base: H) -> &mut Slot {
+        let i = base.index();
+        if i >= self.slots.len() {
+            self.slots.resize(i + 1, Slot::STALE);
+        }
+        let stamp = self.stamp;
+        let s = &mut self.slots[i];
+        if s.stamp != stamp {
+            *s = Slot {
+                stamp,
+                ..Slot::STALE
+            };
+        }
+        s
     }
 }
 
@@ -131,6 +189,8 @@ impl Body {
             };
             (f, Block::with_capacity(statements), Caches::default())
         };
+        let mut caches = caches;
+        caches.next_block();
         Body {
             f,
             blocks: smallvec::smallvec![body],
@@ -192,8 +252,7 @@ impl Body {
         self.epoch = self.epoch.wrapping_add(1);
         self.flush();
         self.loads.clear();
-        self.caches.accesses.clear();
-        self.caches.invariant.clear();
+        self.caches.next_block();
     }
 
     /// Open a nested block (an `if` arm, a loop body, a case).
@@ -336,11 +395,11 @@ impl Body {
     /// `var<uniform>`, an input register): shared until the next block boundary, as its value
     /// cannot change in between.
     pub fn load_invariant(&mut self, pointer: H) -> H {
-        if let Some(h) = self.caches.invariant.get(&pointer) {
-            return *h;
+        if let Some(h) = self.caches.current(pointer).and_then(|s| s.invariant) {
+            return h;
         }
         let h = self.expr(Expression::Load { pointer });
-        self.caches.invariant.insert(pointer, h);
+        self.caches.slot_mut(pointer).invariant = Some(h);
         h
     }
 
@@ -350,6 +409,15 @@ impl Body {
 
     /// `base[index]` with a constant index (a member, an element, a component).
     pub fn at(&mut self, base: H, index: u32) -> H {
+        if index < 4 {
+            let k = index as usize;
+            if let Some(h) = self.caches.current(base).and_then(|s| s.at[k]) {
+                return h;
+            }
+            let h = self.expr(Expression::AccessIndex { base, index });
+            self.caches.slot_mut(base).at[k] = Some(h);
+            return h;
+        }
         if let Some(h) = self.caches.accesses.get(&(base, index)) {
             return *h;
         }
@@ -487,9 +555,12 @@ pub fn numbered(prefix: &str, n: u32, suffix: &str) -> String {
             break;
         }
     }
-    let mut out = String::with_capacity(prefix.len() + digits.len() - at + suffix.len());
+    // ASCII digits: the conversion cannot fail. Pushed as one `str`, not a `char` at a time
+    // (each `char` push checked its UTF-8 length and the capacity).
+    let digits = std::str::from_utf8(&digits[at..]).unwrap_or_default();
+    let mut out = String::with_capacity(prefix.len() + digits.len() + suffix.len());
     out.push_str(prefix);
-    out.extend(digits[at..].iter().map(|d| char::from(*d)));
+    out.push_str(digits);
     out.push_str(suffix);
     out
 }
