@@ -231,7 +231,7 @@ impl Ctx<'_> {
                     self.relies(id::F16_CONVERSIONS);
                     let x = self.b.bitcast(Sk::Float, a);
                     let z = self.b.fl(0.0);
-                    let ty = build::vector(&mut self.module, naga::VectorSize::Bi, build::F32);
+                    let ty = self.vector_ty(naga::VectorSize::Bi, build::F32);
                     let v = self.b.expr(naga::Expression::Compose {
                         ty,
                         components: vec![x, z],

@@ -319,8 +319,8 @@ pub fn declare(c: &mut Ctx<'_>, bindings: &mut Vec<Binding>) {
         next += 1;
         next - 1
     };
-    let u = build::scalar(&mut c.module, build::U32);
-    let v4 = build::vector(&mut c.module, naga::VectorSize::Quad, build::U32);
+    let u = c.scalar_ty(build::U32);
+    let v4 = c.vector_ty(naga::VectorSize::Quad, build::U32);
     // Buffer types are made where a buffer needs them: a type nothing uses costs validation.
     let words = |m: &mut naga::Module| {
         let u = build::scalar(m, build::U32);
@@ -553,7 +553,7 @@ pub fn declare(c: &mut Ctx<'_>, bindings: &mut Vec<Binding>) {
         c.g.x.insert(x, g);
     }
     if c.stage == Stage::Compute {
-        let v3 = build::vector(&mut c.module, naga::VectorSize::Tri, build::U32);
+        let v3 = c.vector_ty(naga::VectorSize::Tri, build::U32);
         let mut private_var = |name: &str, ty| {
             Some(var(
                 &mut c.module,

@@ -241,13 +241,13 @@ fn location(r: u32, interp: Option<(Interpolation, Option<Sampling>)>, float: bo
 fn wgsl_type(c: &mut Ctx<'_>, name: &str) -> Handle<naga::Type> {
     use naga::VectorSize::Quad;
     match name {
-        "u32" => build::scalar(&mut c.module, build::U32),
-        "i32" => build::scalar(&mut c.module, build::I32),
-        "f32" => build::scalar(&mut c.module, build::F32),
-        "bool" => build::scalar(&mut c.module, naga::Scalar::BOOL),
-        "vec4<u32>" => build::vector(&mut c.module, Quad, build::U32),
-        "vec4<i32>" => build::vector(&mut c.module, Quad, build::I32),
-        _ => build::vector(&mut c.module, Quad, build::F32),
+        "u32" => c.scalar_ty(build::U32),
+        "i32" => c.scalar_ty(build::I32),
+        "f32" => c.scalar_ty(build::F32),
+        "bool" => c.scalar_ty(naga::Scalar::BOOL),
+        "vec4<u32>" => c.vector_ty(Quad, build::U32),
+        "vec4<i32>" => c.vector_ty(Quad, build::I32),
+        _ => c.vector_ty(Quad, build::F32),
     }
 }
 
@@ -354,8 +354,8 @@ impl Entry {
 
 fn compute(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Rejection> {
     let mut e = Entry::new();
-    let v3 = build::vector(&mut c.module, naga::VectorSize::Tri, build::U32);
-    let u = build::scalar(&mut c.module, build::U32);
+    let v3 = c.vector_ty(naga::VectorSize::Tri, build::U32);
+    let u = c.scalar_ty(build::U32);
     let ids = [
         ("gid", v3, BuiltIn::GlobalInvocationId, c.g.thread_id),
         ("wid", v3, BuiltIn::WorkGroupId, c.g.group_id),
@@ -551,7 +551,7 @@ fn pixel(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Rejec
                 let ct = component_type(c.signatures, false, r);
                 let ty = ct.wgsl_vec();
                 let interp = interpolation(d.interpolation, ct != ComponentType::Float)?;
-                let t = build::vector(&mut c.module, naga::VectorSize::Quad, ct.scalar());
+                let t = c.vector_ty(naga::VectorSize::Quad, ct.scalar());
                 let a = e.arg(
                     build::numbered("in", r, ""),
                     t,
@@ -565,7 +565,7 @@ fn pixel(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Rejec
                 ins.push(located(c.signatures, false, r, d.mask, ty));
             }
             Some(SystemValueName::Known(SystemValue::Position)) => {
-                let t = build::vector(&mut c.module, naga::VectorSize::Quad, build::F32);
+                let t = c.vector_ty(naga::VectorSize::Quad, build::F32);
                 let a = e.arg(
                     build::numbered("in", r, ""),
                     t,
@@ -587,7 +587,7 @@ fn pixel(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Rejec
             }
             Some(SystemValueName::Known(SystemValue::IsFrontFace)) => {
                 c.relies(id::FRONT_FACING);
-                let t = build::scalar(&mut c.module, naga::Scalar::BOOL);
+                let t = c.scalar_ty(naga::Scalar::BOOL);
                 let a = e.arg(
                     build::numbered("in", r, ""),
                     t,
@@ -618,7 +618,7 @@ fn pixel(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Rejec
                     c.enables.insert("primitive_index");
                     ("SV_PrimitiveID", BuiltIn::PrimitiveIndex)
                 };
-                let t = build::scalar(&mut c.module, build::U32);
+                let t = c.scalar_ty(build::U32);
                 let a = e.arg(build::numbered("in", r, ""), t, Binding::BuiltIn(b));
                 if let Some(v) = v {
                     let p = e.reg(v, r, Some(comp));
@@ -658,7 +658,7 @@ fn pixel(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Rejec
         }
         let ct = component_type(c.signatures, true, r);
         let ty = ct.wgsl_vec();
-        let t = build::vector(&mut c.module, naga::VectorSize::Quad, ct.scalar());
+        let t = c.vector_ty(naga::VectorSize::Quad, ct.scalar());
         let value = output_value(c, &mut e, r, false, ty);
         fields.push((
             build::numbered("o", r, ""),
@@ -681,7 +681,7 @@ fn vertex(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Reje
         let Some(r) = d.register else { continue };
         let comp = d.mask.trailing_zeros().min(3) as usize;
         let index = |c: &mut Ctx<'_>, e: &mut Entry, b: BuiltIn| {
-            let t = build::scalar(&mut c.module, build::U32);
+            let t = c.scalar_ty(build::U32);
             let a = e.arg(build::numbered("in", r, ""), t, Binding::BuiltIn(b));
             if let Some(v) = v {
                 let p = e.reg(v, r, Some(comp));
@@ -692,7 +692,7 @@ fn vertex(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Reje
             None => {
                 let ct = component_type(c.signatures, false, r);
                 let ty = ct.wgsl_vec();
-                let t = build::vector(&mut c.module, naga::VectorSize::Quad, ct.scalar());
+                let t = c.vector_ty(naga::VectorSize::Quad, ct.scalar());
                 let a = e.arg(
                     build::numbered("in", r, ""),
                     t,
@@ -735,7 +735,7 @@ fn vertex(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Reje
     let mut outs = Vec::new();
     let mut has_position = false;
     let position = Binding::BuiltIn(BuiltIn::Position { invariant: true });
-    let vec4f = build::vector(&mut c.module, naga::VectorSize::Quad, build::F32);
+    let vec4f = c.vector_ty(naga::VectorSize::Quad, build::F32);
     for d in declarations(c, true) {
         let sv = reject_special(&d)?;
         let Some(r) = d.register else { continue };
@@ -743,7 +743,7 @@ fn vertex(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Reje
             None => {
                 let ct = component_type(c.signatures, true, r);
                 let ty = ct.wgsl_vec();
-                let t = build::vector(&mut c.module, naga::VectorSize::Quad, ct.scalar());
+                let t = c.vector_ty(naga::VectorSize::Quad, ct.scalar());
                 // WGSL requires integer stage outputs to be flat (found by `dxdiff fuzz`).
                 let interp = if ct.is_wgsl_float() {
                     None

@@ -327,7 +327,7 @@ impl Ctx<'_> {
             3 => VectorSize::Tri,
             _ => VectorSize::Quad,
         };
-        let ty = build::vector(&mut self.module, size, scalar);
+        let ty = self.vector_ty(size, scalar);
         self.b.expr(Expression::Compose {
             ty,
             components: parts,
@@ -344,20 +344,14 @@ impl Ctx<'_> {
         self.b.expr(Expression::Splat { size, value })
     }
 
-    /// `vec4<u32>`, inserted into the module's types on first use (the same moment as
-    /// without the cache, so the module is the same) and then kept, not hashed again.
+    /// `vec4<u32>`.
     pub fn vec4u(&mut self) -> Handle<naga::Type> {
-        *self.types.vec4u.get_or_insert_with(|| {
-            build::vector(&mut self.module, naga::VectorSize::Quad, build::U32)
-        })
+        self.vector_ty(naga::VectorSize::Quad, build::U32)
     }
 
-    /// `u32`, as [`Ctx::vec4u`] keeps it.
+    /// `u32`.
     pub fn u32_ty(&mut self) -> Handle<naga::Type> {
-        *self
-            .types
-            .u32
-            .get_or_insert_with(|| build::scalar(&mut self.module, build::U32))
+        self.scalar_ty(build::U32)
     }
 
     /// Component `c` of a register value.
