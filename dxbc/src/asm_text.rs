@@ -449,7 +449,7 @@ fn parse_index(inner: &str, version: Version, depth: u32) -> P<Index> {
         None | Some("0") => Index::Relative(rel),
         Some(o) => match number_index(o)? {
             Index::Imm32(v) => Index::Imm32Relative(v, rel),
-            Index::Imm64(v) => Index::Imm64Relative(v, rel),
+            Index::Imm64(v) => Index::Imm64Relative(Box::new((v, *rel))),
             _ => return err("bad relative offset"),
         },
     })

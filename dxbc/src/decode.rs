@@ -489,7 +489,7 @@ fn decode_operand_into(r: &mut Reader<'_>, end: usize, depth: u32, op: &mut Oper
             }
             4 => {
                 let base = read_u64(r, end)?;
-                Index::Imm64Relative(base, Box::new(decode_operand(r, end, depth + 1)?))
+                Index::Imm64Relative(Box::new((base, decode_operand(r, end, depth + 1)?)))
             }
             other => {
                 return Err(DxbcError::InvalidField {

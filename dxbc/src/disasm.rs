@@ -338,7 +338,8 @@ impl Printer {
                 self.operand(s, rel, Num::Uint, false);
                 let _ = write!(s, " + {v}");
             }
-            Index::Imm64Relative(v, rel) => {
+            Index::Imm64Relative(b) => {
+                let (v, rel) = &**b;
                 self.operand(s, rel, Num::Uint, false);
                 let _ = write!(s, " + {v}");
             }

@@ -272,7 +272,8 @@ pub fn encode_operand(op: &Operand, out: &mut Vec<u32>, depth: u32) -> Enc<()> {
                 out.push(*v);
                 encode_operand(rel, out, depth + 1)?;
             }
-            Index::Imm64Relative(v, rel) => {
+            Index::Imm64Relative(b) => {
+                let (v, rel) = &**b;
                 out.extend([(*v >> 32) as u32, *v as u32]);
                 encode_operand(rel, out, depth + 1)?;
             }

@@ -524,8 +524,10 @@ pub enum Index {
     Relative(Box<Operand>),
     /// A register plus a 32-bit constant, as in `cb0[r1.x + 4]`.
     Imm32Relative(u32, Box<Operand>),
-    /// A register plus a 64-bit constant.
-    Imm64Relative(u64, Box<Operand>),
+    /// A register plus a 64-bit constant (never written by fxc). Boxed with its register, so
+    /// an index is 16 bytes, not 24: every operand holds three inline, and decoding,
+    /// validation and lowering all walk them.
+    Imm64Relative(Box<(u64, Operand)>),
 }
 
 impl Index {
@@ -533,7 +535,8 @@ impl Index {
     pub fn immediate(&self) -> Option<u64> {
         match self {
             Index::Imm32(v) | Index::Imm32Relative(v, _) => Some(u64::from(*v)),
-            Index::Imm64(v) | Index::Imm64Relative(v, _) => Some(*v),
+            Index::Imm64(v) => Some(*v),
+            Index::Imm64Relative(b) => Some(b.0),
             Index::Relative(_) => None,
         }
     }
@@ -541,9 +544,8 @@ impl Index {
     /// The register part of a relative index, if it has one.
     pub fn relative(&self) -> Option<&Operand> {
         match self {
-            Index::Relative(op) | Index::Imm32Relative(_, op) | Index::Imm64Relative(_, op) => {
-                Some(op)
-            }
+            Index::Relative(op) | Index::Imm32Relative(_, op) => Some(op),
+            Index::Imm64Relative(b) => Some(&b.1),
             _ => None,
         }
     }

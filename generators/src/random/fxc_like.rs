@@ -27,12 +27,7 @@ fn register(o: &Operand) -> Option<u32> {
 fn relative_indices(o: &Operand) -> Vec<(OperandType, &Operand)> {
     o.indices
         .iter()
-        .filter_map(|i| match i {
-            Index::Relative(r) | Index::Imm32Relative(_, r) | Index::Imm64Relative(_, r) => {
-                Some((o.ty, r.as_ref()))
-            }
-            _ => None,
-        })
+        .filter_map(|i| Some((o.ty, i.relative()?)))
         .collect()
 }
 

@@ -496,8 +496,7 @@ mod tests {
             out.push(r as u32);
         }
         for i in &o.indices {
-            if let Index::Relative(r) | Index::Imm32Relative(_, r) | Index::Imm64Relative(_, r) = i
-            {
+            if let Some(r) = i.relative() {
                 temps_in(r, out);
             }
         }
