@@ -656,4 +656,45 @@ mod tests {
         .validate(&module)
         .expect("the function validates");
     }
+
+    /// A component is shared within its block only, and a function built on a finished one's
+    /// caches (the pool's, with its slots) never takes that function's entries for its own,
+    /// though its expressions have the same indices.
+    #[test]
+    fn shared_components_are_per_block_and_per_function() {
+        let mut module = Module::default();
+        let v4 = vector(&mut module, VectorSize::Quad, U32);
+        let build = |name: &str| {
+            let mut b = Body::with_capacity(name, 4);
+            let x = b.local("x".into(), v4, None);
+            let n = b.f.expressions.len();
+            let c = b.at(x, 1);
+            assert_eq!(b.f.expressions.len(), n + 1, "{name}: made, not found");
+            assert_eq!(b.at(x, 1), c, "{name}: shared in its block");
+            let t = b.bool(true);
+            let mut inner = None;
+            b.when(t, |b| {
+                let d = b.at(x, 1);
+                assert_ne!(d, c, "{name}: not shared into a block");
+                inner = Some(d);
+            });
+            assert_ne!(Some(b.at(x, 1)), inner, "{name}: nor out of one");
+            (b.finish(), x)
+        };
+        let (first, x1) = build("first");
+        let (second, x2) = build("second");
+        assert_eq!(
+            x1, x2,
+            "the second function's variable has the first's index"
+        );
+        for f in [first, second] {
+            module.functions.append(f, Span::UNDEFINED);
+        }
+        naga::valid::Validator::new(
+            naga::valid::ValidationFlags::all(),
+            naga::valid::Capabilities::default(),
+        )
+        .validate(&module)
+        .expect("both functions validate");
+    }
 }

@@ -19,11 +19,13 @@ mod relied;
 mod slots;
 mod spare;
 mod textures;
+mod types;
 
 use build::{Body, H};
 use naga::{GlobalVariable, Handle};
 use slots::{SlotMap, SlotSet};
 use std::collections::BTreeSet;
+pub use types::Types;
 
 use dxbc::chunks::signature::Signature;
 use dxbc::structure::Structure;
@@ -237,29 +239,6 @@ pub struct Ctx<'a> {
     pub next_temp: u32,
 }
 
-/// Type handles [`Ctx`] keeps after their first insertion: the scalars and vectors of `u32`,
-/// `i32`, `f32` and `bool`, by shape. The first request inserts the type (at the moment it
-/// would without the cache, so the module is the same); a later one skips the type set's hash
-/// and probe (type inserts were 3 % of lowering, most of them repeats).
-#[derive(Debug, Default)]
-pub struct Types([Option<Handle<naga::Type>>; 16]);
-
-impl Types {
-    /// The entry of a shape, if the cache keeps it.
-    fn entry(size: Option<naga::VectorSize>, s: naga::Scalar) -> Option<usize> {
-        let kind = [build::U32, build::I32, build::F32, naga::Scalar::BOOL]
-            .iter()
-            .position(|k| *k == s)?;
-        let lanes = match size {
-            None => 0,
-            Some(naga::VectorSize::Bi) => 1,
-            Some(naga::VectorSize::Tri) => 2,
-            Some(naga::VectorSize::Quad) => 3,
-        };
-        Some(lanes * 4 + kind)
-    }
-}
-
 impl Ctx<'_> {
     /// Record that the translation relies on catalog entry `id`.
     pub fn relies(&mut self, entry: &'static str) {
@@ -299,31 +278,6 @@ impl Ctx<'_> {
     pub fn fresh(&mut self) -> String {
         self.next_temp += 1;
         build::numbered("tmp", self.next_temp, "")
-    }
-
-    /// The scalar type `s`, inserted once ([`Types`]).
-    pub fn scalar_ty(&mut self, s: naga::Scalar) -> Handle<naga::Type> {
-        self.shaped(None, s)
-    }
-
-    /// The vector type of `size` `s`s, inserted once ([`Types`]).
-    pub fn vector_ty(&mut self, size: naga::VectorSize, s: naga::Scalar) -> Handle<naga::Type> {
-        self.shaped(Some(size), s)
-    }
-
-    fn shaped(&mut self, size: Option<naga::VectorSize>, s: naga::Scalar) -> Handle<naga::Type> {
-        let entry = Types::entry(size, s);
-        if let Some(h) = entry.and_then(|k| self.types.0[k]) {
-            return h;
-        }
-        let h = match size {
-            None => build::scalar(&mut self.module, s),
-            Some(n) => build::vector(&mut self.module, n, s),
-        };
-        if let Some(k) = entry {
-            self.types.0[k] = Some(h);
-        }
-        h
     }
 
     pub fn exact(&self) -> bool {

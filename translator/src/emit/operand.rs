@@ -344,16 +344,6 @@ impl Ctx<'_> {
         self.b.expr(Expression::Splat { size, value })
     }
 
-    /// `vec4<u32>`.
-    pub fn vec4u(&mut self) -> Handle<naga::Type> {
-        self.vector_ty(naga::VectorSize::Quad, build::U32)
-    }
-
-    /// `u32`.
-    pub fn u32_ty(&mut self) -> Handle<naga::Type> {
-        self.scalar_ty(build::U32)
-    }
-
     /// Component `c` of a register value.
     fn component(&mut self, reg: Reg, c: usize) -> H {
         match reg {
