@@ -686,3 +686,19 @@ impl Operand {
         self.precision == 1
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The layout decoding, validation and lowering walk: three indices and four immediate
+    /// words inline in an operand of 96 bytes (a 64-bit index boxed with its register, and
+    /// smallvec's union layout). A field that grows them shows here, not as a slower bench.
+    #[test]
+    #[cfg(target_pointer_width = "64")]
+    fn an_operand_stays_96_bytes() {
+        assert_eq!(std::mem::size_of::<Index>(), 16);
+        assert_eq!(std::mem::size_of::<Indices>(), 56);
+        assert_eq!(std::mem::size_of::<Operand>(), 96);
+    }
+}
