@@ -259,11 +259,9 @@ impl Machine<'_> {
         at: usize,
         out: &mut [u64],
     ) -> Result<(), InterpError> {
-        match (index, index.relative()) {
-            (Index::Imm32(v), _) => out.fill(u64::from(*v)),
-            (Index::Imm64(v), _) => out.fill(*v),
-            (_, None) => out.fill(index.immediate().unwrap_or(0)),
-            (_, Some(rel)) => {
+        match index.relative() {
+            None => out.fill(index.immediate().unwrap_or(0)),
+            Some(rel) => {
                 let base = index.immediate().unwrap_or(0);
                 let mut tmp = vec![0u32; self.lanes];
                 self.read_raw(rel, source_component(rel, 0), at, &mut tmp)?;

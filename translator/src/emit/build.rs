@@ -44,9 +44,6 @@ pub struct Body {
     /// The pool [`Body::finish`] gives `caches` back to, for a function whose storage is
     /// reused (`run`, the entry point).
     recycle: Option<spare::Kind>,
-    /// Block boundaries crossed so far: what a cache of expressions kept outside `Body` checks
-    /// to know its entries are still visible.
-    epoch: u32,
 }
 
 /// The expressions a function shares, by what they compute.
@@ -179,7 +176,7 @@ impl Body {
     /// KiB) is built where the caller keeps it instead of copied there (docs/corpus.md).
     #[inline(always)]
     fn sized(name: &str, statements: usize, cached: usize, reuse: Option<spare::Kind>) -> Body {
-        let (f, body, caches) = if let Some(kind) = reuse {
+        let (f, body, mut caches) = if let Some(kind) = reuse {
             let (f, body) = spare::function(kind, name, statements);
             (f, body, spare::caches(kind, cached))
         } else {
@@ -189,7 +186,6 @@ impl Body {
             };
             (f, Block::with_capacity(statements), Caches::default())
         };
-        let mut caches = caches;
         caches.next_block();
         Body {
             f,
@@ -198,13 +194,14 @@ impl Body {
             loads: smallvec::SmallVec::new(),
             caches,
             recycle: reuse,
-            epoch: 0,
         }
     }
 
-    /// Which block the expressions made now are visible in: it changes at every block boundary.
+    /// Which block the expressions made now are visible in, for a cache of expressions kept
+    /// outside `Body`: the caches' stamp, which changes at every block boundary (its low bits,
+    /// distinct over 2^32 blocks).
     pub fn epoch(&self) -> u32 {
-        self.epoch
+        self.caches.stamp as u32
     }
 
     /// Append an expression; an emittable one joins the pending `Emit` range. Inlined into
@@ -249,7 +246,6 @@ impl Body {
 
     /// Forget the expressions emitted in the block being left or entered.
     fn boundary(&mut self) {
-        self.epoch = self.epoch.wrapping_add(1);
         self.flush();
         self.loads.clear();
         self.caches.next_block();
@@ -573,6 +569,16 @@ pub const F32: Scalar = Scalar::F32;
 mod tests {
     use super::*;
 
+    /// `module` passes naga's validator with every check on.
+    fn validate(module: &Module) {
+        naga::valid::Validator::new(
+            naga::valid::ValidationFlags::all(),
+            naga::valid::Capabilities::default(),
+        )
+        .validate(module)
+        .expect("the module validates");
+    }
+
     #[test]
     fn numbered_names_read_as_format_would_write_them() {
         for n in [0, 7, 10, 99, 1234, u32::MAX] {
@@ -649,12 +655,7 @@ mod tests {
         assert_ne!(b.epoch(), epoch, "leaving a block changes it again");
         let f = b.finish();
         module.functions.append(f, Span::UNDEFINED);
-        naga::valid::Validator::new(
-            naga::valid::ValidationFlags::all(),
-            naga::valid::Capabilities::default(),
-        )
-        .validate(&module)
-        .expect("the function validates");
+        validate(&module);
     }
 
     /// A component is shared within its block only, and a function built on a finished one's
@@ -690,11 +691,6 @@ mod tests {
         for f in [first, second] {
             module.functions.append(f, Span::UNDEFINED);
         }
-        naga::valid::Validator::new(
-            naga::valid::ValidationFlags::all(),
-            naga::valid::Capabilities::default(),
-        )
-        .validate(&module)
-        .expect("both functions validate");
+        validate(&module);
     }
 }
