@@ -25,7 +25,7 @@ fn a_passing_and_a_failing_run() {
               "expect": {{"o0": {{"words": ["0x00000004"], "compare": "bits"}}}}}}]}}"#,
         hex(&blob)
     );
-    let dir = std::env::temp_dir().join(format!("dxdiff-replay-{}", std::process::id()));
+    let dir = temp("replay", "udiv");
     std::fs::create_dir_all(&dir).expect("dir");
     std::fs::write(dir.join("udiv.json"), case).expect("write");
     let out = dxdiff().arg("replay").arg(&dir).output().expect("runs");
@@ -122,7 +122,7 @@ fn a_crashing_gpu_worker_cannot_stop_a_replay() {
             {{"id": "b", "expect": {{"o0": {{"words": ["0x1"], "compare": "bits"}}}}}}]}}"#,
         hex(&blob)
     );
-    let dir = std::env::temp_dir().join(format!("dxdiff-crash-{}", std::process::id()));
+    let dir = temp("replay", "crash");
     std::fs::create_dir_all(&dir).expect("dir");
     std::fs::write(dir.join("mov.json"), case).expect("write");
     let run = |abort: bool| {
