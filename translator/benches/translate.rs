@@ -6,7 +6,10 @@
 //! `dxdiff bench` sets these beside vkd3d-shader; this bench isolates the translator's own
 //! parts for profiling.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+#[path = "../examples/common/programs.rs"]
+mod programs;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use translator::{Profile, lower, translate, validate_module, write};
@@ -16,36 +19,14 @@ use translator::{Profile, lower, translate, validate_module, write};
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-fn files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
-    paths.sort();
-    for p in paths {
-        if p.is_dir() {
-            files(&p, out);
-        } else {
-            out.push(p);
-        }
-    }
-}
-
 /// Every corpus blob that parses.
 fn corpus() -> Vec<dxbc::Shader> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus");
     let mut paths = Vec::new();
-    files(&root, &mut paths);
+    programs::collect(&root, &mut paths);
     paths
         .iter()
-        .filter_map(|p| match p.extension().and_then(|e| e.to_str()) {
-            Some("o") => std::fs::read(p).ok(),
-            Some("json") => std::fs::read_to_string(p)
-                .ok()
-                .and_then(|t| oracles::case::CaseFile::parse(&t).ok())
-                .and_then(|c| c.blob().ok()),
-            _ => None,
-        })
+        .filter_map(|p| programs::blob(p))
         .filter_map(|blob| dxbc::Shader::parse(&blob).ok())
         .collect()
 }

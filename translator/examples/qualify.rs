@@ -5,35 +5,13 @@
 //! `cargo run --release -p translator --example qualify -- ../shared/corpus/peer ../shared/corpus/sdk`
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+
+#[path = "common/programs.rs"]
+mod programs;
+use programs::{blob, collect};
 
 use translator::{Profile, TranslateError, translate_blob};
-
-fn collect(p: &Path, out: &mut Vec<PathBuf>) {
-    if p.is_dir() {
-        let mut entries: Vec<PathBuf> = std::fs::read_dir(p)
-            .map(|rd| rd.flatten().map(|e| e.path()).collect())
-            .unwrap_or_default();
-        entries.sort();
-        for e in entries {
-            collect(&e, out);
-        }
-    } else if p
-        .extension()
-        .is_some_and(|x| x == "o" || x == "dxbc" || x == "json")
-    {
-        out.push(p.to_path_buf());
-    }
-}
-
-fn blob(p: &Path) -> Option<Vec<u8>> {
-    let bytes = std::fs::read(p).ok()?;
-    if p.extension().is_some_and(|x| x == "json") {
-        let case = oracles::case::CaseFile::parse(std::str::from_utf8(&bytes).ok()?).ok()?;
-        return case.blob().ok();
-    }
-    Some(bytes)
-}
 
 fn main() {
     let roots: Vec<PathBuf> = std::env::args().skip(1).map(PathBuf::from).collect();
