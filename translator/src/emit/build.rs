@@ -658,6 +658,62 @@ mod tests {
     /// A component is shared within its block only, and a function built on a finished one's
     /// caches (the pool's, with its slots) never takes that function's entries for its own,
     /// though its expressions have the same indices.
+    /// Statements land in the innermost open block; closing hands it back and resumes its
+    /// parent; a close with nothing open gives an empty block and keeps the function's own;
+    /// blocks still open at `finish` are closed into their parents, innermost last.
+    #[test]
+    fn statements_go_to_the_innermost_block_and_open_blocks_close_in_order() {
+        let mut module = Module::default();
+        let u = scalar(&mut module, U32);
+        let mut b = Body::new("f");
+        let x = b.local("x".into(), u, None);
+        let one = b.u(1);
+        b.store(x, one);
+        b.open();
+        b.stmt(Statement::Kill);
+        let arm = b.close();
+        assert!(
+            matches!(arm.iter().last(), Some(Statement::Kill)),
+            "{arm:?}"
+        );
+        assert!(b.close().is_empty(), "nothing open: an empty block");
+        b.store(x, one);
+        b.open();
+        b.store(x, one);
+        b.open();
+        b.stmt(Statement::Kill);
+        let f = b.finish();
+        let top: Vec<_> = f.body.iter().collect();
+        assert!(
+            matches!(
+                top[..],
+                [
+                    Statement::Store { .. },
+                    Statement::Store { .. },
+                    Statement::Block(_)
+                ]
+            ),
+            "{top:?}"
+        );
+        let Some(Statement::Block(outer)) = top.last() else {
+            unreachable!("matched above");
+        };
+        let outer: Vec<_> = outer.iter().collect();
+        assert!(
+            matches!(outer[..], [Statement::Store { .. }, Statement::Block(_)]),
+            "{outer:?}"
+        );
+        let Some(Statement::Block(inner)) = outer.last() else {
+            unreachable!("matched above");
+        };
+        assert!(
+            matches!(inner.iter().collect::<Vec<_>>()[..], [Statement::Kill]),
+            "{inner:?}"
+        );
+        module.functions.append(f, Span::UNDEFINED);
+        validate(&module);
+    }
+
     #[test]
     fn shared_components_are_per_block_and_per_function() {
         let mut module = Module::default();
