@@ -655,9 +655,6 @@ mod tests {
         validate(&module);
     }
 
-    /// A component is shared within its block only, and a function built on a finished one's
-    /// caches (the pool's, with its slots) never takes that function's entries for its own,
-    /// though its expressions have the same indices.
     /// Statements land in the innermost open block; closing hands it back and resumes its
     /// parent; a close with nothing open gives an empty block and keeps the function's own;
     /// blocks still open at `finish` are closed into their parents, innermost last.
@@ -714,6 +711,9 @@ mod tests {
         validate(&module);
     }
 
+    /// A component is shared within its block only, and a function built on a finished one's
+    /// caches (the pool's, with its slots) never takes that function's entries for its own,
+    /// though its expressions have the same indices.
     #[test]
     fn shared_components_are_per_block_and_per_function() {
         let mut module = Module::default();

@@ -322,10 +322,8 @@ pub fn declare(c: &mut Ctx<'_>, bindings: &mut Vec<Binding>) {
     let u = c.scalar_ty(build::U32);
     let v4 = c.vector_ty(naga::VectorSize::Quad, build::U32);
     // Buffer types are made where a buffer needs them: a type nothing uses costs validation.
-    let words = |m: &mut naga::Module| {
-        let u = build::scalar(m, build::U32);
-        build::runtime_array(m, u, 4)
-    };
+    // `u32` is in the module already (`u`): only the array is new.
+    let words = |m: &mut naga::Module| build::runtime_array(m, u, 4);
     let atomic_u = |m: &mut naga::Module| build::ty(m, TypeInner::Atomic(build::U32));
     let atomic_words = |m: &mut naga::Module| {
         let a = atomic_u(m);
