@@ -25,7 +25,7 @@ use build::{Body, H};
 use naga::{GlobalVariable, Handle};
 use slots::{SlotMap, SlotSet};
 use std::collections::BTreeSet;
-pub use types::Types;
+use types::Types;
 
 use dxbc::chunks::signature::Signature;
 use dxbc::structure::Structure;
