@@ -380,6 +380,32 @@ impl OperandType {
         )
     }
 
+    /// A register a stage reads from outside: `v#`, `vicp`, `vocp`, `vpc` and the special
+    /// registers that are not outputs (`vPrim`, `vThreadID`, `vCoverage`, ...). What
+    /// `dcl_input*` declares.
+    pub const fn is_input_register(self) -> bool {
+        use OperandType::*;
+        matches!(
+            self,
+            Input | InputControlPoint | OutputControlPoint | InputPatchConstant
+        ) || (self.is_special() && !self.is_output_register() && !matches!(self, Null | Rasterizer))
+    }
+
+    /// A register a stage writes for the next one: `o#` and the `o`-named special registers.
+    /// What `dcl_output*` declares.
+    pub const fn is_output_register(self) -> bool {
+        use OperandType::*;
+        matches!(
+            self,
+            Output
+                | OutputDepth
+                | OutputDepthGreaterEqual
+                | OutputDepthLessEqual
+                | OutputCoverageMask
+                | OutputStencilRef
+        )
+    }
+
     /// The operand type for an OperandToken0 type field (bits 12..=19), or `None` above 42.
     pub fn from_number(n: u32) -> Option<OperandType> {
         use OperandType::*;
@@ -446,8 +472,9 @@ impl OperandType {
             .and_then(|i| OperandType::from_number(i as u32))
     }
 
-    /// Special registers print as a bare name without a register number.
-    pub fn is_special(self) -> bool {
+    /// Special registers print as a bare name without a register number; they carry no index,
+    /// and validation refuses one that does (no consumer would know how to read it).
+    pub const fn is_special(self) -> bool {
         use OperandType::*;
         matches!(
             self,

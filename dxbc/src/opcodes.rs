@@ -626,6 +626,27 @@ impl Opcode {
     pub const fn number(self) -> u32 {
         self as u32
     }
+
+    /// `dcl_input`, `dcl_input_ps` and their `_sgv`/`_siv` forms: declarations of a stage input.
+    pub const fn declares_input(self) -> bool {
+        matches!(
+            self,
+            Opcode::DclInput
+                | Opcode::DclInputSgv
+                | Opcode::DclInputSiv
+                | Opcode::DclInputPs
+                | Opcode::DclInputPsSgv
+                | Opcode::DclInputPsSiv
+        )
+    }
+
+    /// `dcl_output` and its `_sgv`/`_siv` forms: declarations of a stage output.
+    pub const fn declares_output(self) -> bool {
+        matches!(
+            self,
+            Opcode::DclOutput | Opcode::DclOutputSgv | Opcode::DclOutputSiv
+        )
+    }
 }
 
 #[cfg(test)]

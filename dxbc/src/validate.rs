@@ -13,6 +13,10 @@
 //!   immediate constant buffer;
 //! - `t#`, `s#`, `u#` and `g#` declared. SM5.1 binds ranges in register spaces, so there only the
 //!   sizes are checked, not slots.
+//!
+//! And the declarations' shapes a consumer builds an interface from: `dcl_input*` names an
+//! input register and `dcl_output*` an output one, a compute program has no `v#`/`o#` at all,
+//! a special register (`oDepth`, `vThreadID`) carries no index, and a structure stride is not 0.
 
 /// x# arrays by id (few programs declare any): FxHash, as SipHash cost more than the lookups.
 type Fx = std::hash::BuildHasherDefault<rustc_hash::FxHasher>;
@@ -146,14 +150,19 @@ impl Declarations {
     }
 
     /// Whether `v#r` (`ty` `Input`) or `o#r` may be used: vertex and pixel programs must
-    /// declare it, other stages are not held to their declarations.
+    /// declare it, a compute program has none, other stages are not held to their
+    /// declarations.
     fn io_declared(&self, ty: OperandType, stage: Stage, r: u64) -> bool {
         let set = if ty == OperandType::Input {
             &self.inputs
         } else {
             &self.outputs
         };
-        !matches!(stage, Stage::Vertex | Stage::Pixel) || set.contains(r)
+        match stage {
+            Stage::Vertex | Stage::Pixel => set.contains(r),
+            Stage::Compute => false,
+            _ => true,
+        }
     }
 
     fn collect(program: &Program) -> Result<Declarations> {
@@ -294,6 +303,11 @@ impl Declarations {
                 _ => {}
             }
             if let Some(stride) = inst.structure_stride() {
+                // A structure of no bytes: an index into it has no element to name, and a
+                // consumer divides by the stride (`bufinfo`).
+                if stride == 0 {
+                    return Err(check.invalid("structure stride of 0", 0));
+                }
                 check.limit(
                     Limit::StructureStrideBytes,
                     "structure stride",
@@ -304,6 +318,9 @@ impl Declarations {
             let Some(op) = inst.declared_operand() else {
                 continue;
             };
+            if let Some(what) = interface_mismatch(inst.opcode, op.ty, program.version.stage) {
+                return Err(check.invalid(what, op.ty as u32));
+            }
             match inst.opcode {
                 Opcode::DclConstantbuffer => {
                     let rows = inst.constant_buffer_rows(sm51).unwrap_or(0);
@@ -361,6 +378,25 @@ impl Declarations {
         }
         Ok(d)
     }
+}
+
+/// Why a compute program's `v#` or `o#` is refused: its only inputs are the thread-id
+/// registers, and it has no outputs.
+const NO_COMPUTE_IO: &str = "v#/o# register in a compute program (operand type)";
+
+/// What is wrong with a stage-interface declaration's register, if anything: `dcl_input*`
+/// declares an input register and `dcl_output*` an output one, and a compute
+/// program has neither `v#` nor `o#`. A declaration of the wrong direction would otherwise
+/// reach a translator as an input it must copy from an output register, or the reverse.
+fn interface_mismatch(opcode: Opcode, ty: OperandType, stage: Stage) -> Option<&'static str> {
+    if opcode.declares_input() && !ty.is_input_register() {
+        return Some("register of an input declaration (operand type)");
+    }
+    if opcode.declares_output() && !ty.is_output_register() {
+        return Some("register of an output declaration (operand type)");
+    }
+    let io = matches!(ty, OperandType::Input | OperandType::Output);
+    (io && stage == Stage::Compute).then_some(NO_COMPUTE_IO)
 }
 
 /// The register limit of a one-dimensional register file, for a stage.
@@ -457,6 +493,7 @@ impl Checker<'_> {
     /// A declaration's operand: its immediate indices against the register limits. The first
     /// index of a two-dimensional input (`v[3][0]`, `vicp[32][0]`) is an array length.
     fn declared(&self, op: &Operand) -> Result<()> {
+        self.no_index_on_special(op)?;
         let stage = self.program.version.stage;
         if self.program.version.is_sm51()
             && matches!(
@@ -532,6 +569,18 @@ impl Checker<'_> {
         self.checked(op, scope, d)
     }
 
+    /// A register named without an index (`oDepth`, `vThreadID`) that carries one, as in a
+    /// mutant's `cb1[oDepth1.x + 1]`: no consumer knows how to read it.
+    fn no_index_on_special(&self, op: &Operand) -> Result<()> {
+        if op.ty.is_special() && !op.indices.is_empty() {
+            return Err(self.invalid(
+                "index dimension of a register named without an index",
+                u32::try_from(op.indices.len()).unwrap_or(u32::MAX),
+            ));
+        }
+        Ok(())
+    }
+
     /// [`Checker::operand`]'s full checks.
     fn checked(&self, op: &Operand, scope: &Scope, d: &Declarations) -> Result<()> {
         for index in &op.indices {
@@ -575,6 +624,9 @@ impl Checker<'_> {
                 }
             }
             OperandType::Input | OperandType::Output => {
+                if stage == Stage::Compute {
+                    return Err(self.invalid(NO_COMPUTE_IO, op.ty as u32));
+                }
                 let limit = register_limit(op.ty, stage).unwrap_or(Limit::InputRegisters);
                 let two_d = op.indices.len() == 2;
                 if two_d
@@ -659,7 +711,7 @@ impl Checker<'_> {
             OperandType::Stream => {
                 self.limit_of(Limit::Streams, &name, stat(0).unwrap_or(0), false)?;
             }
-            _ => {}
+            _ => self.no_index_on_special(op)?,
         }
         Ok(())
     }
@@ -700,15 +752,19 @@ mod tests {
 
     /// Whatever the one-comparison path accepts, the full checks accept too, over operands on
     /// both sides of every declared bound and of the limits, in a vertex and a compute program
-    /// (where `v#`/`o#` need no declaration); and it does accept some, so it is exercised.
+    /// (which has no `v#`/`o#`); and it does accept some, so it is exercised.
     #[test]
     fn the_plain_path_accepts_only_what_the_full_checks_accept() {
         let mut taken = 0;
         for model in ["vs_5_0", "cs_5_0"] {
+            let io = if model == "vs_5_0" {
+                "dcl_input v1.xyzw\ndcl_output o0.xyzw\n"
+            } else {
+                ""
+            };
             let text = format!(
                 "{model}\ndcl_constantbuffer cb0[4], immediateIndexed\n\
-                 dcl_constantbuffer cb2[0], immediateIndexed\ndcl_input v1.xyzw\n\
-                 dcl_output o0.xyzw\ndcl_temps 3\nret\n"
+                 dcl_constantbuffer cb2[0], immediateIndexed\n{io}dcl_temps 3\nret\n"
             );
             let program = crate::assemble(&text).expect("assembles").program;
             let decls = Declarations::collect(&program).expect("declarations");

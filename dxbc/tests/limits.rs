@@ -319,3 +319,114 @@ fn reliability_doc_lists_the_limits_table() {
         "docs/reliability.md's limits table is missing or stale; it should hold:\n{table}"
     );
 }
+
+fn assert_invalid(text: &str, what: &str) {
+    let e = parse_err(text);
+    assert_eq!(e.code(), "tpf.invalid-field", "{e}\n{text}");
+    assert!(e.to_string().contains(what), "{e}\n{text}");
+}
+
+/// Found by mutating corpus programs: each decoded and validated, and then reached the
+/// translator as an interface it could not build (a `dcl_input` of an output register became
+/// an argument copied into a register file too short for it).
+#[test]
+fn interface_declarations_name_registers_of_their_direction() {
+    assert_invalid(
+        "vs_5_0\ndcl_input v0.xyzw\ndcl_input o1.xyzw\ndcl_output_siv o0.xyzw, position\n\
+         mov o0.xyzw, v0.xyzw\nret\n",
+        "input declaration",
+    );
+    assert_invalid(
+        "ps_5_0\ndcl_input_ps linear v0.xy\ndcl_output v1.xy\ndcl_output o0.xyzw\n\
+         mov o0.xyzw, v0.xyxx\nret\n",
+        "output declaration",
+    );
+    // Special registers are declared too, each in its direction.
+    assert_invalid(
+        "ps_5_0\ndcl_input oDepth\ndcl_output o0.xyzw\nmov o0.xyzw, l(0,0,0,0)\nret\n",
+        "input declaration",
+    );
+    assert!(
+        Shader::parse(&blob(
+            "ps_5_0\ndcl_input vCoverage\ndcl_output oDepth\ndcl_output o0.xyzw\n\
+             mov oDepth, l(0)\nmov o0.xyzw, vCoverage.xxxx\nret\n"
+        ))
+        .is_ok()
+    );
+}
+
+/// A compute program's inputs are its thread-id registers and it has no outputs: a `v#` or
+/// `o#` in one, declared, read, or in a relative index, is refused.
+#[test]
+fn a_compute_program_has_no_v_or_o_registers() {
+    let cs = |body: &str| format!("cs_5_0\ndcl_thread_group 1, 1, 1\n{body}ret\n");
+    assert_invalid(&cs("dcl_input v0.x\n"), "compute program");
+    assert_invalid(&cs("dcl_temps 1\nmov r0.x, v0.x\n"), "compute program");
+    assert_invalid(&cs("dcl_temps 1\nmov o0.x, l(1)\n"), "compute program");
+    assert_invalid(
+        &cs(
+            "dcl_immediateConstantBuffer { { 1, 2, 3, 4} }\ndcl_temps 1\nmov r0.x, icb[o2.y + 0].x\n",
+        ),
+        "compute program",
+    );
+    assert!(
+        Shader::parse(&blob(&cs(
+            "dcl_input vThreadID.x\ndcl_temps 1\nmov r0.x, vThreadID.x\n"
+        )))
+        .is_ok()
+    );
+}
+
+/// A structure of no bytes has no elements to index, and `bufinfo` divides by its stride.
+#[test]
+fn a_structure_stride_of_zero_is_refused() {
+    let cs = |body: &str| format!("cs_5_0\ndcl_thread_group 1, 1, 1\n{body}ret\n");
+    assert_invalid(&cs("dcl_uav_structured u0, 0\n"), "structure stride of 0");
+    assert_invalid(
+        &cs("dcl_resource_structured t0, 0\n"),
+        "structure stride of 0",
+    );
+    assert_invalid(
+        &cs("dcl_tgsm_structured g0, 0, 4\n"),
+        "structure stride of 0",
+    );
+    assert!(Shader::parse(&blob(&cs("dcl_uav_structured u0, 4\n"))).is_ok());
+}
+
+/// A special register carries no index (`oDepth`, `vThreadID`): one with an index, as in a
+/// mutant's `cb1[oDepth1.x + 1]`, decodes (the token allows it) and is refused by validation,
+/// as a destination, as a declaration and inside a relative index.
+#[test]
+fn a_special_register_with_an_index_is_refused() {
+    let text = "ps_5_0\ndcl_constantbuffer cb0[4], dynamicIndexed\ndcl_output oDepth\ndcl_temps 1\n\
+                mov r0.x, cb0[r0.x + 1].x\nmov oDepth, r0.x\nret\n";
+    let program = dxbc::assemble(text).expect("assembles").program;
+    assert!(program.validate().is_ok());
+    let o_depth =
+        || dxbc::Operand::reg(dxbc::OperandType::OutputDepth, dxbc::Components::One, &[1]);
+    let mutants: [&dyn Fn(&mut dxbc::Program); 3] = [
+        &|p| {
+            p.instructions[4].operands[0]
+                .indices
+                .push(dxbc::Index::Imm32(1))
+        },
+        &|p| {
+            p.instructions[1].operands[0]
+                .indices
+                .push(dxbc::Index::Imm32(1))
+        },
+        &|p| {
+            let row = &mut p.instructions[3].operands[1].indices[1];
+            *row = dxbc::Index::Imm32Relative(1, Box::new(o_depth()));
+        },
+    ];
+    for mutate in mutants {
+        let mut p = program.clone();
+        mutate(&mut p);
+        let bytes = dxbc::encode_program(&p).expect("encodes");
+        let decoded = dxbc::decode_program(&bytes).expect("the token allows an index");
+        let e = decoded.validate().expect_err("an indexed oDepth validates");
+        assert_eq!(e.code(), "tpf.invalid-field", "{e}");
+        assert!(e.to_string().contains("without an index"), "{e}");
+    }
+}

@@ -50,19 +50,8 @@ pub fn derive_signatures(program: &Program) -> [Signature; 2] {
         let Some(op) = inst.declared_operand() else {
             continue;
         };
-        let is_input = matches!(
-            inst.opcode,
-            Opcode::DclInput
-                | Opcode::DclInputSgv
-                | Opcode::DclInputSiv
-                | Opcode::DclInputPs
-                | Opcode::DclInputPsSgv
-                | Opcode::DclInputPsSiv
-        );
-        let is_output = matches!(
-            inst.opcode,
-            Opcode::DclOutput | Opcode::DclOutputSgv | Opcode::DclOutputSiv
-        );
+        let is_input = inst.opcode.declares_input();
+        let is_output = inst.opcode.declares_output();
         if !(is_input || is_output) || (is_output && patch_phase) {
             continue;
         }
