@@ -103,3 +103,73 @@ fn a_structured_offset_past_its_structure_is_refused() {
         );
     }
 }
+
+/// Programs D3D's validator would refuse that still decode: malformed control flow and a
+/// system value declared twice. Each is refused naming what is wrong, never lowered into a
+/// module naga rejects (found by mutating corpus programs).
+#[test]
+fn malformed_structure_is_refused_before_naga_sees_it() {
+    let flow = [
+        ("break", "break outside a loop or switch"),
+        ("breakc_nz r0.x", "break outside a loop or switch"),
+        (
+            "switch r0.x\n  default\n  continue\nendswitch",
+            "continue outside a loop",
+        ),
+        (
+            "switch r0.x\n  breakc_z r0.y\n  case l(3)\n  break\nendswitch",
+            "code between a switch and its first case",
+        ),
+        (
+            "switch r0.x\n  case l(1)\n  break\n  case l(1)\n  break\nendswitch",
+            "case label repeated",
+        ),
+        (
+            "switch r0.x\n  case l(2)\n  case l(2)\n  break\nendswitch",
+            "case label repeated",
+        ),
+        (
+            "switch r0.x\n  default\n  break\n  default\n  break\nendswitch",
+            "a second default",
+        ),
+    ];
+    for (body, why) in flow {
+        let blob = dxbc::assemble_container(&ps(&format!("{body}\nmov o0.xyzw, v0.xyzw")))
+            .expect("assembles")
+            .to_bytes();
+        match translate_blob(&blob, Profile::Contract) {
+            Err(TranslateError::Rejected(r)) => {
+                assert_eq!(r.catalog_id, "dxdiff/not-lowered", "{body}");
+                assert!(r.reason.contains(why), "{body}: {}", r.reason);
+                assert!(r.instruction.is_some(), "{body}");
+            }
+            other => panic!("not refused: {other:?}\n{body}"),
+        }
+    }
+    // `continue` in a switch inside a loop continues the loop.
+    let blob = dxbc::assemble_container(&ps(
+        "loop\n  switch r0.x\n  case l(0)\n  continue\n  default\n  break\n  endswitch\n  break\nendloop\nmov o0.xyzw, v0.xyzw",
+    ))
+    .expect("assembles")
+    .to_bytes();
+    assert!(translate_blob(&blob, Profile::Contract).is_ok());
+
+    let twice = [
+        "vs_5_0\ndcl_input_sgv v0.x, vertex_id\ndcl_input_sgv v1.x, vertex_id\n\
+         dcl_output_siv o0.xyzw, position\nutof o0.xyzw, v1.xxxx\nret\n",
+        "ps_5_0\ndcl_input_ps_siv linear noperspective v0.xyzw, position\n\
+         dcl_input_ps_siv linear noperspective v1.xyzw, position\ndcl_output o0.xyzw\n\
+         add o0.xyzw, v0.xyzw, v1.xyzw\nret\n",
+    ];
+    for text in twice {
+        let (id, _) = refused(text);
+        assert_eq!(id, "dxdiff/not-lowered", "{text}");
+        let blob = dxbc::assemble_container(text)
+            .expect("assembles")
+            .to_bytes();
+        let Err(TranslateError::Rejected(r)) = translate_blob(&blob, Profile::Exact) else {
+            panic!("not refused in the exact profile:\n{text}");
+        };
+        assert!(r.reason.contains("declared twice"), "{}", r.reason);
+    }
+}

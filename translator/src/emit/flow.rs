@@ -67,6 +67,14 @@ fn match_ifs(insts: &[Instruction]) -> BTreeMap<usize, (usize, Option<usize>)> {
     out
 }
 
+/// A `case` label's selector.
+fn case_value(inst: &Instruction) -> u32 {
+    inst.operands
+        .first()
+        .and_then(|o| o.imm.first().copied())
+        .unwrap_or(0)
+}
+
 /// Check nesting and work out switch clauses.
 pub fn check_structure(program: &Program) -> Result<Structure, Rejection> {
     let insts = &program.instructions;
@@ -75,6 +83,8 @@ pub fn check_structure(program: &Program) -> Result<Structure, Rejection> {
     let mut stack: Vec<(Opcode, usize)> = Vec::new();
     // Loops (by their `loop` index) that some `break`, `breakc`, `ret` or `retc` leaves.
     let mut left: std::collections::BTreeSet<usize> = Default::default();
+    // Case selectors seen, by switch index.
+    let mut selectors: std::collections::BTreeSet<(usize, u32)> = Default::default();
     let bad = |i: usize, op: Opcode, what: &str| {
         Rejection::new(id::UNSUPPORTED, what.to_string()).at(i, op)
     };
@@ -82,6 +92,19 @@ pub fn check_structure(program: &Program) -> Result<Structure, Rejection> {
         match inst.opcode {
             Opcode::If | Opcode::Loop => stack.push((inst.opcode, i)),
             Opcode::Switch => {
+                // A switch's body starts with a label: code before it belongs to no clause.
+                if let Some(next) = insts.get(i + 1)
+                    && !matches!(
+                        next.opcode,
+                        Opcode::Case | Opcode::Default | Opcode::Endswitch
+                    )
+                {
+                    return Err(bad(
+                        i + 1,
+                        next.opcode,
+                        "code between a switch and its first case",
+                    ));
+                }
                 stack.push((inst.opcode, i));
                 s.has_default.insert(i, false);
             }
@@ -91,13 +114,22 @@ pub fn check_structure(program: &Program) -> Result<Structure, Rejection> {
             }
             Opcode::Break | Opcode::Breakc => {
                 // A break leaves the innermost loop or switch.
-                if let Some(&(Opcode::Loop, l)) = stack
+                match stack
                     .iter()
                     .rev()
                     .find(|(op, _)| matches!(op, Opcode::Loop | Opcode::Switch))
                 {
-                    left.insert(l);
+                    Some(&(Opcode::Loop, l)) => {
+                        left.insert(l);
+                    }
+                    Some(_) => {}
+                    None => return Err(bad(i, inst.opcode, "break outside a loop or switch")),
                 }
+            }
+            Opcode::Continue | Opcode::Continuec
+                if !stack.iter().any(|(op, _)| *op == Opcode::Loop) =>
+            {
+                return Err(bad(i, inst.opcode, "continue outside a loop"));
             }
             Opcode::Ret | Opcode::Retc => {
                 left.extend(
@@ -126,8 +158,13 @@ pub fn check_structure(program: &Program) -> Result<Structure, Rejection> {
                 let Some(&(Opcode::Switch, sw)) = stack.last() else {
                     return Err(bad(i, inst.opcode, "case label outside a switch"));
                 };
+                // WGSL, like D3D's validator, takes each selector once per switch.
                 if inst.opcode == Opcode::Default {
-                    s.has_default.insert(sw, true);
+                    if s.has_default.insert(sw, true) == Some(true) {
+                        return Err(bad(i, inst.opcode, "a second default in one switch"));
+                    }
+                } else if !selectors.insert((sw, case_value(inst))) {
+                    return Err(bad(i, inst.opcode, "a case label repeated in one switch"));
                 }
                 let prev = &insts[i - 1];
                 let continues_clause = matches!(prev.opcode, Opcode::Case | Opcode::Default);
@@ -141,14 +178,7 @@ pub fn check_structure(program: &Program) -> Result<Structure, Rejection> {
                     let mut sel = Vec::new();
                     for later in &insts[i..] {
                         match later.opcode {
-                            Opcode::Case => {
-                                let v = later
-                                    .operands
-                                    .first()
-                                    .and_then(|o| o.imm.first().copied())
-                                    .unwrap_or(0);
-                                sel.push(Some(v));
-                            }
+                            Opcode::Case => sel.push(Some(case_value(later))),
                             Opcode::Default => sel.push(None),
                             _ => break,
                         }

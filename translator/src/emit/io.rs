@@ -10,7 +10,7 @@ use naga::{
 
 use dxbc::chunks::signature::Signature;
 use dxbc::container::FourCC;
-use dxbc::{InterpolationMode, Opcode, OperandType, Stage, SystemValue, SystemValueName};
+use dxbc::{InterpolationMode, OperandType, Stage, SystemValue, SystemValueName};
 
 use super::Ctx;
 use super::Rejection;
@@ -125,19 +125,8 @@ struct Decl {
 fn declarations(c: &Ctx<'_>, outputs: bool) -> smallvec::SmallVec<[Decl; 8]> {
     let mut v = smallvec::SmallVec::new();
     for inst in &c.program.instructions {
-        let is_out = matches!(
-            inst.opcode,
-            Opcode::DclOutput | Opcode::DclOutputSgv | Opcode::DclOutputSiv
-        );
-        let is_in = matches!(
-            inst.opcode,
-            Opcode::DclInput
-                | Opcode::DclInputSgv
-                | Opcode::DclInputSiv
-                | Opcode::DclInputPs
-                | Opcode::DclInputPsSgv
-                | Opcode::DclInputPsSiv
-        );
+        let is_out = inst.opcode.declares_output();
+        let is_in = inst.opcode.declares_input();
         if (outputs && !is_out) || (!outputs && !is_in) {
             continue;
         }
@@ -471,15 +460,42 @@ fn as_words(e: &mut Entry, a: H, ct: Option<ComponentType>) -> H {
     }
 }
 
+/// A builtin bound twice among `bindings`: WGSL binds each once per direction, and D3D
+/// declares each system value once, so a program that repeats one is refused.
+fn repeated_builtin<'a>(
+    mut bindings: impl Iterator<Item = &'a Binding> + Clone,
+) -> Option<BuiltIn> {
+    while let Some(b) = bindings.next() {
+        if let Binding::BuiltIn(b) = b
+            && bindings.clone().any(|o| *o == Binding::BuiltIn(*b))
+        {
+            return Some(*b);
+        }
+    }
+    None
+}
+
 /// The stage's outputs as a struct `name` of (member name, type, binding, value) returned.
 fn finish_with_outputs(
     c: &mut Ctx<'_>,
     mut e: Entry,
     name: &str,
     fields: Vec<(String, Handle<naga::Type>, Binding, H)>,
-) -> Function {
+) -> Result<Function, Rejection> {
+    let args = e.body.f.arguments.iter().filter_map(|a| a.binding.as_ref());
+    if let Some(b) =
+        repeated_builtin(args).or_else(|| repeated_builtin(fields.iter().map(|f| &f.2)))
+    {
+        return Err(Rejection::new(
+            id::UNSUPPORTED,
+            format!(
+                "the system value of @builtin({}) declared twice",
+                crate::manifest::wgsl_builtin(&b)
+            ),
+        ));
+    }
     if fields.is_empty() {
-        return e.body.finish();
+        return Ok(e.body.finish());
     }
     let components = fields.iter().map(|f| f.3).collect();
     // The names move into the struct's members: nothing reads the fields after.
@@ -497,7 +513,7 @@ fn finish_with_outputs(
         ty: st,
         binding: None,
     });
-    e.body.finish()
+    Ok(e.body.finish())
 }
 
 /// `bitcast<ty>(o[r])` (or its x), as a stage output.
@@ -668,7 +684,7 @@ fn pixel(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Rejec
         ));
         outs.push(iface(Some(r), d.mask, Some(r), None, ty, "SV_Target"));
     }
-    let f = finish_with_outputs(c, e, "PsOut", fields);
+    let f = finish_with_outputs(c, e, "PsOut", fields)?;
     Ok((f, (ins, outs)))
 }
 
@@ -781,6 +797,6 @@ fn vertex(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Reje
         let z = e.body.expr(Expression::ZeroValue(vec4f));
         fields.push(("position".into(), vec4f, position, z));
     }
-    let f = finish_with_outputs(c, e, "VsOut", fields);
+    let f = finish_with_outputs(c, e, "VsOut", fields)?;
     Ok((f, (ins, outs)))
 }
