@@ -7,6 +7,9 @@ use std::path::Path;
 
 use translator::{Profile, translate};
 
+#[path = "../examples/common/mutate.rs"]
+mod mutate;
+
 /// Programs to mutate: the snapshot inputs and examples, and the SDK corpus when present.
 fn programs() -> Vec<Vec<u8>> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -134,67 +137,29 @@ fn mutated_programs_never_panic_the_translator() {
 
 /// Whatever the decoder accepts and the translator lowers, naga accepts: a module naga
 /// refuses is a translator bug (a program the lowering should have refused by name), not a
-/// verdict. Mutations aim inside the code chunk's instructions (bit flips, words copied from
-/// elsewhere in the program, edge values, another opcode under the same length), where a
-/// whole-container mutation seldom lands; over 8 million such mutants of the shared corpus
-/// found the classes `malformed_structure_is_refused_before_naga_sees_it` (fail_closed.rs) and
-/// dxbc's `limits.rs` now refuse.
+/// verdict. The mutants are the campaign's (`examples/common/mutate.rs`, docs/reliability.md),
+/// aimed inside the code chunk where a whole-container mutation seldom lands; its millions of
+/// mutants of the shared corpus found the classes `malformed_structure_is_refused_before_naga_sees_it`
+/// (fail_closed.rs) and dxbc's `limits.rs` now refuse.
 #[test]
 fn lowered_mutants_are_modules_naga_accepts() {
-    let programs = programs();
-    let mut next = xorshift(0x2545_f491_4f6c_dd1d);
+    let mut rng = mutate::Rng::new(0x2545_f491_4f6c_dd1d);
     let mut lowered = 0usize;
-    for blob in &programs {
-        let Some(at) = blob.windows(4).position(|w| w == b"SHEX" || w == b"SHDR") else {
-            continue;
-        };
-        // The chunk's data: the version token, the length in words, then the instructions.
-        let first = at + 16;
-        let Some(len) = blob
-            .get(at + 12..at + 16)
-            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]) as usize)
-        else {
-            continue;
-        };
-        let words = len
-            .saturating_sub(2)
-            .min(blob.len().saturating_sub(first) / 4);
-        if words == 0 {
-            continue;
-        }
+    for blob in &programs() {
         for _ in 0..48 {
-            let mut m = blob.clone();
-            for _ in 0..1 + next() % 3 {
-                let i = first + 4 * (next() as usize % words);
-                let w = u32::from_le_bytes([m[i], m[i + 1], m[i + 2], m[i + 3]]);
-                let j = first + 4 * (next() as usize % words);
-                let other = u32::from_le_bytes([m[j], m[j + 1], m[j + 2], m[j + 3]]);
-                let new = match next() % 5 {
-                    0 => w ^ (1 << (next() % 32)),
-                    1 => other,
-                    2 => [0, 1, 4, 0xFFFF, 0x8000_0000, u32::MAX][next() as usize % 6],
-                    3 => (w & !0xFF) | (next() as u32 & 0xFF),
-                    _ => {
-                        let row = &dxbc::TABLE[next() as usize % dxbc::TABLE.len()];
-                        (w & !0x7FF) | row.opcode.number()
-                    }
-                };
-                m[i..i + 4].copy_from_slice(&new.to_le_bytes());
-            }
-            let Ok(shader) = dxbc::Shader::parse(&m) else {
-                continue;
+            let Some(m) = mutate::mutate_code(blob, &mut rng) else {
+                break;
             };
             for p in [Profile::Contract, Profile::Exact] {
-                let r = std::panic::catch_unwind(|| {
-                    translator::lower(&shader, p).ok().map(translator::finish)
-                });
-                match r {
-                    Err(_) => panic!("the translator panicked ({p}) on {}", hex(&m)),
-                    Ok(Some(Err(e))) => {
+                match mutate::judge(&m, p) {
+                    mutate::Outcome::Panicked(e) => {
+                        panic!("the translator panicked ({p}): {e}\n{}", hex(&m))
+                    }
+                    mutate::Outcome::NagaRefused(e) => {
                         panic!("a lowered module naga refuses ({p}): {e}\n{}", hex(&m))
                     }
-                    Ok(Some(Ok(_))) => lowered += 1,
-                    Ok(None) => {}
+                    mutate::Outcome::Translated => lowered += 1,
+                    mutate::Outcome::Malformed | mutate::Outcome::Refused => {}
                 }
             }
         }
