@@ -12,6 +12,8 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Instant;
 
+// Each includer uses a part: the campaign, the test, the fuzz target.
+#[allow(dead_code)]
 #[path = "common/mutate.rs"]
 mod mutate;
 #[path = "common/programs.rs"]

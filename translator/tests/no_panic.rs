@@ -7,6 +7,8 @@ use std::path::Path;
 
 use translator::{Profile, translate};
 
+// Each includer uses a part: the campaign, the test, the fuzz target.
+#[allow(dead_code)]
 #[path = "../examples/common/mutate.rs"]
 mod mutate;
 

@@ -97,3 +97,15 @@ pub fn judge(blob: &[u8], profile: Profile) -> Outcome {
         ),
     }
 }
+
+/// Panic, naming the profile and naga's message, when the translator panics on `blob` or
+/// lowers it into a module naga refuses: the fuzz target's check.
+pub fn assert_sound(blob: &[u8]) {
+    for p in [Profile::Contract, Profile::Exact] {
+        match judge(blob, p) {
+            Outcome::Panicked(e) => panic!("the translator panicked ({p}): {e}"),
+            Outcome::NagaRefused(e) => panic!("a lowered module naga refuses ({p}): {e}"),
+            Outcome::Malformed | Outcome::Refused | Outcome::Translated => {}
+        }
+    }
+}
