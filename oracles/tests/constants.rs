@@ -226,6 +226,31 @@ fn a_branch_on_zero_knows_the_zero() {
     ));
 }
 
+/// The branch knows the tested input component itself, read directly or through a copy made
+/// inside the branch: lavapipe folded `if_nz v0.x` … `else` … `dp4 r0.z, l(1,1,1,1), v0.xyxx`
+/// to −0 with −0 in `v0.y`, where D3D gives +0 (dxdiff fuzz, exact profile, lavapipe).
+#[test]
+fn a_branch_on_an_input_knows_the_input() {
+    // v0.y is 0 for lane 0.
+    assert!(folded("if_z v0.y\nmul o0.x, v0.y, v0.x\nendif"));
+    assert!(folded("if_nz v0.y\nelse\nmul o0.x, v0.x, v0.y\nendif"));
+    assert!(folded(
+        "if_z v0.y\nmov r1.x, v0.y\nmul o0.x, r1.x, v0.x\nendif"
+    ));
+    assert!(folded("if_z v0.y\nmul o0.x, -v0.y, v0.x\nendif"));
+    // Through a copy tested in its place, and after a conditional exit on nonzero.
+    assert!(folded(
+        "mov r0.x, v0.y\nif_z r0.x\nmul o0.x, v0.y, v0.x\nendif"
+    ));
+    assert!(folded(
+        "loop\nbreakc_nz v0.y\nmul o0.x, v0.y, v0.x\nbreak\nendloop"
+    ));
+    // Not in the other branch, not after the end, not another component.
+    assert!(!folded("if_z v0.y\nelse\nmul o0.x, v0.y, v0.x\nendif"));
+    assert!(!folded("if_z v0.y\nendif\nmul o0.x, v0.y, v0.x"));
+    assert!(!folded("if_z v0.y\nmul o0.x, v0.z, v0.x\nendif"));
+}
+
 /// A value provably below 2^23 is a denormal or zero as float bits, which a compiler that
 /// flushes folds like a zero: the H200 folded `countbits r1.y, v2` into a `dp4` with a NaN.
 #[test]

@@ -18,6 +18,11 @@
 //!   component is 0 (`if_z`'s, `if_nz`'s `else`) knows it is 0, and so is every temp that
 //!   holds a plain copy of it: compilers propagate the equality into the branch (lavapipe and
 //!   the H200 fold `if_z v2.z` … `dp3 r3.y, r2.xxzw, v0` after `mov r2, v2`, dropping a `+0`).
+//!   When the tested component is an input or a constant-buffer word (or a copy of one), the
+//!   branch knows that register component itself is 0, read directly too (lavapipe folded
+//!   `if_nz v0.x` … `else` … `dp4 r0.z, l(1,1,1,1), v0.xyxx` to −0 with −0 in `v0.y`, where
+//!   D3D gives +0: `dxdiff fuzz`, exact profile). Such a register gets a row of its own after
+//!   the temps', which nothing writes.
 //! * `loop`: every temp component written anywhere inside is unknown on entry and after the
 //!   end (another iteration may have written it). Straight-line code inside still propagates.
 //!   A loop that can never start a second iteration (its body ends in an unconditional exit
@@ -133,8 +138,45 @@ impl Known {
 /// The temp components each instruction reads that hold a compile-time constant there.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Constants {
-    /// Per instruction: (temp register, the value of each component when known).
+    /// Per instruction: (row, the value of each component when known). Rows are the temps,
+    /// then the fixed registers of `fixed`.
     at: Vec<Vec<(u32, [Known; 4])>>,
+    /// The fixed registers (inputs, constant-buffer words at literal indices) a branch can
+    /// know a component of: row `temps + k` is `fixed[k]`.
+    fixed: Fixed,
+}
+
+/// The fixed registers a program reads, each with a row after the temps'.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct Fixed {
+    temps: usize,
+    registers: Vec<(OperandType, [u32; 2])>,
+}
+
+impl Fixed {
+    fn of(program: &Program, temps: usize) -> Fixed {
+        let mut registers = Vec::new();
+        for op in program.instructions.iter().flat_map(|i| &i.operands) {
+            if let Some(a) = Alias::under(op, 0)
+                && !registers.contains(&(a.ty, a.index))
+            {
+                registers.push((a.ty, a.index));
+            }
+        }
+        Fixed { temps, registers }
+    }
+
+    /// The row of the register `a` names a component of.
+    fn row(&self, a: Alias) -> Option<usize> {
+        let k = self.registers.iter().position(|r| *r == (a.ty, a.index))?;
+        Some(self.temps + k)
+    }
+
+    /// The row of a fixed register `op` reads, and the component it reads for `comp`.
+    fn row_of(&self, op: &Operand, comp: usize) -> Option<(usize, usize)> {
+        let a = Alias::under(op, comp)?;
+        Some((self.row(a)?, usize::from(a.comp)))
+    }
 }
 
 impl Constants {
@@ -158,6 +200,9 @@ impl Constants {
         }
         if let Some((r, k)) = icb_index(op) {
             return self.is_const(inst, r as u32, k);
+        }
+        if let Some((row, k)) = self.fixed.row_of(op, comp) {
+            return self.is_const(inst, row as u32, k);
         }
         match op.indices.first() {
             Some(Index::Imm32(r)) if op.ty == OperandType::Temp => {
@@ -301,6 +346,7 @@ const FRESH: u32 = u32::MAX;
 struct Cx<'a> {
     icb: &'a [u32],
     group: [u32; 3],
+    fixed: &'a Fixed,
 }
 
 impl Cx<'_> {
@@ -337,6 +383,15 @@ fn source(src: &Operand, c: usize, cx: Cx<'_>, state: &[[Known; 4]]) -> Known {
         return match state.get(r) {
             Some(v) if v[k].known() => Known::Computed(FRESH),
             _ => Known::Unknown,
+        };
+    }
+    if let Some((row, k)) = cx.fixed.row_of(src, c)
+        && let Some(Known::Value(v)) = state.get(row).map(|r| r[k])
+    {
+        return if plain {
+            Known::Value(v)
+        } else {
+            Known::Computed(FRESH)
         };
     }
     if let Some(a) = Alias::of(src, c) {
@@ -390,7 +445,7 @@ fn join(state: &mut State, live: &mut bool, other: &State, other_live: bool) {
 
 /// In a branch taken only when `test` (a single component) is 0: it is the constant 0 there,
 /// and so is every temp that holds a plain copy of it.
-fn assume_zero(state: &mut State, test: &Operand) {
+fn assume_zero(state: &mut State, test: &Operand, fixed: &Fixed) {
     if test.modifier != dxbc::Modifier::None {
         return;
     }
@@ -408,6 +463,9 @@ fn assume_zero(state: &mut State, test: &Operand) {
                 *k = Known::Value(0);
             }
         }
+        if let Some(row) = fixed.row(a).and_then(|r| state.get_mut(r)) {
+            row[usize::from(a.comp)] = Known::Value(0);
+        }
     }
 }
 
@@ -415,21 +473,26 @@ fn assume_zero(state: &mut State, test: &Operand) {
 /// `continuec_nz`, `discard_nz`), the path that goes on knows it is 0, as after `if_nz`'s
 /// `else` (the H200 folded `mov r1, v1; discard_nz v1.x; mul r0.w, v0, r1.x` to +0 with −1 in
 /// `v0.w`).
-fn go_on_knowing_zero(inst: &dxbc::Instruction, state: &mut State) {
+fn go_on_knowing_zero(inst: &dxbc::Instruction, state: &mut State, fixed: &Fixed) {
     if inst.test == Some(dxbc::Test::NonZero)
         && let Some(test) = inst.operands.first()
     {
-        assume_zero(state, test);
+        assume_zero(state, test, fixed);
     }
 }
 
 /// The compile-time constant temp components of every instruction of `program`, whose thread
 /// group (compute programs; `[0; 3]` otherwise) is `group`.
 pub fn constant_temps(program: &Program, temps: usize, icb: &[u32], group: [u32; 3]) -> Constants {
-    let cx = Cx { icb, group };
+    let fixed = Fixed::of(program, temps);
+    let cx = Cx {
+        icb,
+        group,
+        fixed: &fixed,
+    };
     let regions = region_writes(program, temps, icb);
     let once = once_loops(program, cx);
-    let mut state: State = vec![[Known::Unknown; 4]; temps];
+    let mut state: State = vec![[Known::Unknown; 4]; temps + fixed.registers.len()];
     // Whether the current point is reached by falling through from the instruction before.
     let mut live = true;
     let mut frames: Vec<Frame> = Vec::new();
@@ -441,10 +504,14 @@ pub fn constant_temps(program: &Program, temps: usize, icb: &[u32], group: [u32;
         let index_temps = inst.operands[ndst..]
             .iter()
             .filter_map(|s| icb_index(s).map(|(r, _)| r));
+        let fixed_rows = inst.operands[ndst..]
+            .iter()
+            .filter_map(|s| fixed.row_of(s, 0).map(|(r, _)| r));
         for r in inst.operands[ndst..]
             .iter()
             .filter_map(temp_index)
             .chain(index_temps)
+            .chain(fixed_rows)
         {
             if let Some(v) = state.get(r)
                 && v.iter().any(|k| *k != Known::Unknown)
@@ -458,7 +525,7 @@ pub fn constant_temps(program: &Program, temps: usize, icb: &[u32], group: [u32;
             Opcode::If => {
                 let mut zero = state.clone();
                 if let Some(test) = inst.operands.first() {
-                    assume_zero(&mut zero, test);
+                    assume_zero(&mut zero, test, &fixed);
                 }
                 let else_entry = if inst.test == Some(dxbc::Test::NonZero) {
                     zero
@@ -560,11 +627,11 @@ pub fn constant_temps(program: &Program, temps: usize, icb: &[u32], group: [u32;
                     }
                 }
                 live &= taken != Some(true);
-                go_on_knowing_zero(inst, &mut state);
+                go_on_knowing_zero(inst, &mut state, &fixed);
             }
             Opcode::Retc | Opcode::Continuec | Opcode::Discard => {
                 live &= taken(inst, cx, &state) != Some(true);
-                go_on_knowing_zero(inst, &mut state);
+                go_on_knowing_zero(inst, &mut state, &fixed);
             }
             Opcode::Continue | Opcode::Ret => live = false,
             Opcode::Label | Opcode::Call | Opcode::Callc => {
@@ -648,5 +715,5 @@ pub fn constant_temps(program: &Program, temps: usize, icb: &[u32], group: [u32;
             }
         }
     }
-    Constants { at }
+    Constants { at, fixed }
 }
