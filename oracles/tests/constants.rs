@@ -251,6 +251,25 @@ fn a_branch_on_an_input_knows_the_input() {
     assert!(!folded("if_z v0.y\nmul o0.x, v0.z, v0.x\nendif"));
 }
 
+/// An integer op of one value with itself is a constant whatever the value: lavapipe folded
+/// `xor r1.w, cb0[2].w, cb0[2].w` (0) into `dp2 r0.x, v0, r1.w` with a NaN in `v0.y`, giving 0
+/// where D3D gives NaN (dxdiff fuzz, exact profile, lavapipe).
+#[test]
+fn an_integer_op_of_a_value_with_itself_is_a_constant() {
+    assert!(folded("xor r0.x, v0.x, v0.x\nmul o0.x, r0.x, v0.x"));
+    assert!(folded("ine r0.x, v0.x, v0.x\nmul o0.x, r0.x, v0.x"));
+    assert!(folded("iadd r0.x, -v0.x, v0.x\nmul o0.x, r0.x, v0.x"));
+    assert!(folded(
+        "mov r1.x, v0.x\nult r0.x, r1.x, v0.x\nmul o0.x, r0.x, v0.x"
+    ));
+    // Two values, or `x + x`, are not.
+    assert!(!folded("xor r0.x, v0.x, v0.y\nmul o0.x, r0.x, v0.x"));
+    assert!(!folded("iadd r0.x, v0.y, v0.y\nmul o0.x, r0.x, v0.x"));
+    assert!(!folded(
+        "xor r0.x, v0.x, v0.x\nadd r0.x, r0.x, v0.y\nmul o0.x, r0.x, v0.x"
+    ));
+}
+
 /// A value provably below 2^23 is a denormal or zero as float bits, which a compiler that
 /// flushes folds like a zero: the H200 folded `countbits r1.y, v2` into a `dp4` with a NaN.
 #[test]

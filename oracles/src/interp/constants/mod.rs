@@ -336,6 +336,53 @@ fn foldable(inst: &dxbc::Instruction) -> bool {
     inst.info().kind.is_alu() || inst.info().has(dxbc::opcodes::Flags::MOVE)
 }
 
+/// Whether `a` and `b` read one value in component `c` here: one register component (the same
+/// instruction reads both at once), or copies of one fixed register component.
+fn same_read(a: &Operand, b: &Operand, c: usize, cx: Cx<'_>, state: &[[Known; 4]]) -> bool {
+    if a.ty == b.ty
+        && a.indices == b.indices
+        && !matches!(a.ty, OperandType::Immediate32 | OperandType::Immediate64)
+        && a.source_component(c) == b.source_component(c)
+    {
+        return true;
+    }
+    let plain = |o: &Operand| {
+        let mut p = o.clone();
+        p.modifier = dxbc::Modifier::None;
+        p
+    };
+    matches!(
+        (source(&plain(a), c, cx, state), source(&plain(b), c, cx, state)),
+        (Known::Copy(x), Known::Copy(y)) if x == y
+    )
+}
+
+/// Whether `inst` computes a constant in component `c` because its two sources are one value,
+/// whatever that value is: `xor x, x` and `x + -x` are 0, `ine`/`ult`/`ilt` of x with itself
+/// false, `ieq`/`uge`/`ige` true. Integer identities, exact for every value, which any
+/// compiler folds (the H200's and lavapipe's fold `xor r1.w, cb0[2].w, cb0[2].w` into a `dp2`
+/// with a NaN, to 0: `dxdiff fuzz`, exact profile, lavapipe).
+fn of_itself(inst: &dxbc::Instruction, c: usize, cx: Cx<'_>, state: &[[Known; 4]]) -> bool {
+    use dxbc::Modifier::{Neg, None as Plain};
+    let ndst = (inst.info().dst as usize).min(inst.operands.len());
+    let [a, b] = &inst.operands[ndst..] else {
+        return false;
+    };
+    let mods = (a.modifier, b.modifier);
+    let identity = match inst.opcode {
+        Opcode::Xor
+        | Opcode::Ine
+        | Opcode::Ieq
+        | Opcode::Ult
+        | Opcode::Uge
+        | Opcode::Ilt
+        | Opcode::Ige => mods == (Plain, Plain),
+        Opcode::Iadd => mods == (Plain, Neg) || mods == (Neg, Plain),
+        _ => false,
+    };
+    identity && same_read(a, b, c, cx, state)
+}
+
 /// The name a [`Known::Computed`] from a source read carries until the instruction that stores
 /// it names it after itself.
 const FRESH: u32 = u32::MAX;
@@ -700,6 +747,8 @@ pub fn constant_temps(program: &Program, temps: usize, icb: &[u32], group: [u32;
                                 srcs.first().map(|s| source(s, c, cx, &before))
                         {
                             Known::Copy(a)
+                        } else if of_itself(inst, c, cx, &before) {
+                            here
                         } else if choice(c) {
                             Known::Choice
                         } else if small_result(inst, dst, c, cx, &before) {
