@@ -217,25 +217,36 @@ impl Constants {
     /// input or constant buffer word. A compiler sees one value there (the H200 folds
     /// `mov r1, v1; div r0.w, r1.w, v1.w` to 1 with a NaN in `v1.w`).
     pub fn same_value(&self, inst: usize, a: &Operand, b: &Operand, comp: usize) -> bool {
-        if a.ty == b.ty
-            && a.indices == b.indices
-            && a.ty != OperandType::Immediate32
-            && a.source_component(comp) == b.source_component(comp)
-        {
-            return true;
-        }
-        let held = |op: &Operand| {
-            Alias::under(op, comp).or_else(|| {
-                let r = temp_index(op)? as u32;
-                let reads = self.at.get(inst)?;
-                match reads.iter().find(|(x, _)| *x == r)?.1[op.source_component(comp)] {
-                    Known::Copy(a) => Some(a),
-                    _ => None,
-                }
-            })
-        };
-        held(a).is_some_and(|x| held(b) == Some(x))
+        one_value(a, b, comp, |r| {
+            let reads = self.at.get(inst)?;
+            Some(reads.iter().find(|(x, _)| *x as usize == r)?.1)
+        })
     }
+}
+
+/// Whether `a` and `b` read one value in component `c` (modifiers aside): one register
+/// component (one instruction reads both at once), or plain copies of one input or constant
+/// buffer word. `temp` gives what the pass knows of a temp there.
+fn one_value(
+    a: &Operand,
+    b: &Operand,
+    c: usize,
+    temp: impl Fn(usize) -> Option<[Known; 4]>,
+) -> bool {
+    if a.ty == b.ty
+        && a.indices == b.indices
+        && !matches!(a.ty, OperandType::Immediate32 | OperandType::Immediate64)
+        && a.source_component(c) == b.source_component(c)
+    {
+        return true;
+    }
+    let held = |op: &Operand| {
+        Alias::under(op, c).or_else(|| match temp(temp_index(op)?)?[op.source_component(c)] {
+            Known::Copy(a) => Some(a),
+            _ => None,
+        })
+    };
+    held(a).is_some_and(|x| held(b) == Some(x))
 }
 
 /// The bits of a source component (for destination component `comp`, modifier not applied)
@@ -336,33 +347,12 @@ fn foldable(inst: &dxbc::Instruction) -> bool {
     inst.info().kind.is_alu() || inst.info().has(dxbc::opcodes::Flags::MOVE)
 }
 
-/// Whether `a` and `b` read one value in component `c` here: one register component (the same
-/// instruction reads both at once), or copies of one fixed register component.
-fn same_read(a: &Operand, b: &Operand, c: usize, cx: Cx<'_>, state: &[[Known; 4]]) -> bool {
-    if a.ty == b.ty
-        && a.indices == b.indices
-        && !matches!(a.ty, OperandType::Immediate32 | OperandType::Immediate64)
-        && a.source_component(c) == b.source_component(c)
-    {
-        return true;
-    }
-    let plain = |o: &Operand| {
-        let mut p = o.clone();
-        p.modifier = dxbc::Modifier::None;
-        p
-    };
-    matches!(
-        (source(&plain(a), c, cx, state), source(&plain(b), c, cx, state)),
-        (Known::Copy(x), Known::Copy(y)) if x == y
-    )
-}
-
 /// Whether `inst` computes a constant in component `c` because its two sources are one value,
 /// whatever that value is: `xor x, x` and `x + -x` are 0, `ine`/`ult`/`ilt` of x with itself
 /// false, `ieq`/`uge`/`ige` true. Integer identities, exact for every value, which any
 /// compiler folds (the H200's and lavapipe's fold `xor r1.w, cb0[2].w, cb0[2].w` into a `dp2`
 /// with a NaN, to 0: `dxdiff fuzz`, exact profile, lavapipe).
-fn of_itself(inst: &dxbc::Instruction, c: usize, cx: Cx<'_>, state: &[[Known; 4]]) -> bool {
+fn of_itself(inst: &dxbc::Instruction, c: usize, state: &[[Known; 4]]) -> bool {
     use dxbc::Modifier::{Neg, None as Plain};
     let ndst = (inst.info().dst as usize).min(inst.operands.len());
     let [a, b] = &inst.operands[ndst..] else {
@@ -380,7 +370,7 @@ fn of_itself(inst: &dxbc::Instruction, c: usize, cx: Cx<'_>, state: &[[Known; 4]
         Opcode::Iadd => mods == (Plain, Neg) || mods == (Neg, Plain),
         _ => false,
     };
-    identity && same_read(a, b, c, cx, state)
+    identity && one_value(a, b, c, |r| state.get(r).copied())
 }
 
 /// The name a [`Known::Computed`] from a source read carries until the instruction that stores
@@ -747,7 +737,7 @@ pub fn constant_temps(program: &Program, temps: usize, icb: &[u32], group: [u32;
                                 srcs.first().map(|s| source(s, c, cx, &before))
                         {
                             Known::Copy(a)
-                        } else if of_itself(inst, c, cx, &before) {
+                        } else if of_itself(inst, c, &before) {
                             here
                         } else if choice(c) {
                             Known::Choice
