@@ -298,6 +298,31 @@ fn pixel_specials(
     Ok(v)
 }
 
+/// A plain input `v#r` at `@location(r)`: an argument of its signature type (interpolated as
+/// `interp` says for that type), copied into `v[r]` as words; its manifest entry.
+fn plain_input(
+    c: &mut Ctx<'_>,
+    e: &mut Entry,
+    r: u32,
+    mask: u8,
+    interp: impl FnOnce(ComponentType) -> Result<Option<(Interpolation, Option<Sampling>)>, Rejection>,
+) -> Result<Interface, Rejection> {
+    let ct = component_type(c.signatures, false, r);
+    let interp = interp(ct)?;
+    let t = c.vector_ty(naga::VectorSize::Quad, ct.scalar());
+    let a = e.arg(
+        build::numbered("in", r, ""),
+        t,
+        location(r, interp, ct.is_wgsl_float()),
+    );
+    if let Some(v) = c.g.v {
+        let w = as_words(e, a, Some(ct));
+        let p = e.reg(v, r, None);
+        e.body.store(p, w);
+    }
+    Ok(located(c.signatures, false, r, mask, ct.wgsl_vec()))
+}
+
 /// `bitcast<vec4<u32>>(a)`, or `a` itself when it is already `vec4<u32>`.
 fn as_words(e: &mut Entry, a: H, ct: Option<ComponentType>) -> H {
     if ct == Some(ComponentType::Uint) {
@@ -410,23 +435,9 @@ fn pixel(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Rejec
         }
         let comp = d.mask.trailing_zeros().min(3) as usize;
         match sv {
-            None => {
-                let ct = component_type(c.signatures, false, r);
-                let ty = ct.wgsl_vec();
-                let interp = interpolation(d.interpolation, ct != ComponentType::Float)?;
-                let t = c.vector_ty(naga::VectorSize::Quad, ct.scalar());
-                let a = e.arg(
-                    build::numbered("in", r, ""),
-                    t,
-                    location(r, interp, ct.is_wgsl_float()),
-                );
-                if let Some(v) = v {
-                    let w = as_words(&mut e, a, Some(ct));
-                    let p = e.reg(v, r, None);
-                    e.body.store(p, w);
-                }
-                ins.push(located(c.signatures, false, r, d.mask, ty));
-            }
+            None => ins.push(plain_input(c, &mut e, r, d.mask, |ct| {
+                interpolation(d.interpolation, ct != ComponentType::Float)
+            })?),
             Some(SystemValueName::Known(SystemValue::Position)) => {
                 let t = c.vector_ty(naga::VectorSize::Quad, build::F32);
                 let a = e.arg(
@@ -552,22 +563,7 @@ fn vertex(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Reje
             }
         };
         match sv {
-            None => {
-                let ct = component_type(c.signatures, false, r);
-                let ty = ct.wgsl_vec();
-                let t = c.vector_ty(naga::VectorSize::Quad, ct.scalar());
-                let a = e.arg(
-                    build::numbered("in", r, ""),
-                    t,
-                    location(r, None, ct.is_wgsl_float()),
-                );
-                if let Some(v) = v {
-                    let w = as_words(&mut e, a, Some(ct));
-                    let p = e.reg(v, r, None);
-                    e.body.store(p, w);
-                }
-                ins.push(located(c.signatures, false, r, d.mask, ty));
-            }
+            None => ins.push(plain_input(c, &mut e, r, d.mask, |_| Ok(None))?),
             Some(SystemValueName::Known(SystemValue::VertexId)) => {
                 index(c, &mut e, BuiltIn::VertexIndex);
                 ins.push(iface(
