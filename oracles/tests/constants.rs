@@ -259,12 +259,17 @@ fn an_integer_op_of_a_value_with_itself_is_a_constant() {
     assert!(folded("xor r0.x, v0.x, v0.x\nmul o0.x, r0.x, v0.x"));
     assert!(folded("ine r0.x, v0.x, v0.x\nmul o0.x, r0.x, v0.x"));
     assert!(folded("iadd r0.x, -v0.x, v0.x\nmul o0.x, r0.x, v0.x"));
+    assert!(folded("usubb r0.x, r1.x, v0.x, v0.x\nmul o0.x, r0.x, v0.x"));
+    assert!(folded("usubb r1.x, r0.x, v0.w, v0.w\nmul o0.x, r0.x, v0.x"));
     assert!(folded(
         "mov r1.x, v0.x\nult r0.x, r1.x, v0.x\nmul o0.x, r0.x, v0.x"
     ));
     // Two values, or `x + x`, are not.
     assert!(!folded("xor r0.x, v0.x, v0.y\nmul o0.x, r0.x, v0.x"));
     assert!(!folded("iadd r0.x, v0.y, v0.y\nmul o0.x, r0.x, v0.x"));
+    assert!(!folded(
+        "usubb r0.x, r1.x, v0.x, v0.w\nmul o0.x, r0.x, v0.x"
+    ));
     assert!(!folded(
         "xor r0.x, v0.x, v0.x\nadd r0.x, r0.x, v0.y\nmul o0.x, r0.x, v0.x"
     ));
@@ -471,7 +476,9 @@ fn thread_ids_of_a_one_thread_dimension_are_constants() {
 /// denormal it is as a float to +0 first), the least or greatest of small ones, and a bit field
 /// of width 0: the H200 folded `ushr` of a literal 0 by a thread id and `round_ni` of a thread
 /// id into a `dp4` with a NaN (seed 35), `min` of 0 and a thread id and `ibfe` of width 0 into
-/// a `mad` (seed 34; dxdiff fuzz, exact profile).
+/// a `mad` (seed 34), `sqrt` of a thread id into a `dp2` (seed 44; dxdiff fuzz, exact profile).
+/// A conversion of one to an integer is 0, and a product's high word with a small factor is
+/// small.
 #[test]
 fn shifts_and_roundings_of_small_integers_are_small() {
     for op in [
@@ -480,6 +487,10 @@ fn shifts_and_roundings_of_small_integers_are_small() {
         "round_ni r0.x, vThreadIDInGroupFlattened.x",
         "round_pi r0.x, vThreadIDInGroupFlattened.x",
         "frc r0.x, vThreadIDInGroupFlattened.x",
+        "sqrt r0.x, vThreadIDInGroupFlattened.x",
+        "ftoi r0.x, vThreadIDInGroupFlattened.x",
+        "ftou r0.x, -vThreadIDInGroupFlattened.x",
+        "umul r0.x, null, vThreadIDInGroupFlattened.x, cb0[0].y",
         "min r0.x, l(0), vThreadIDInGroupFlattened.x",
         "imax r0.x, l(7), vThreadIDInGroupFlattened.x",
         "ibfe r0.x, l(0), l(0), vThreadIDInGroupFlattened.x",
@@ -488,11 +499,15 @@ fn shifts_and_roundings_of_small_integers_are_small() {
         let body = format!("{op}\nmul r1.x, r0.x, cb0[0].x");
         assert!(folded_cs("64, 1, 1", &body), "{op}");
     }
-    // A negated one is not: −(a denormal) flushes to −0.
-    assert!(!folded_cs(
-        "64, 1, 1",
-        "round_ni r0.x, -vThreadIDInGroupFlattened.x\nmul r1.x, r0.x, cb0[0].x"
-    ));
+    // A negated one is not: −(a denormal) flushes to −0. Nor is a product's low word.
+    for op in [
+        "round_ni r0.x, -vThreadIDInGroupFlattened.x",
+        "sqrt r0.x, -vThreadIDInGroupFlattened.x",
+        "umul null, r0.x, vThreadIDInGroupFlattened.x, cb0[0].y",
+    ] {
+        let body = format!("{op}\nmul r1.x, r0.x, cb0[0].x");
+        assert!(!folded_cs("64, 1, 1", &body), "{op}");
+    }
 }
 
 /// After `discard_nz`, `breakc_nz`, `continuec_nz` or `retc_nz` the path that goes on knows

@@ -348,8 +348,8 @@ fn foldable(inst: &dxbc::Instruction) -> bool {
 }
 
 /// Whether `inst` computes a constant in component `c` because its two sources are one value,
-/// whatever that value is: `xor x, x` and `x + -x` are 0, `ine`/`ult`/`ilt` of x with itself
-/// false, `ieq`/`uge`/`ige` true. Integer identities, exact for every value, which any
+/// whatever that value is: `xor x, x`, `x + -x` and `usubb x, x` (difference and borrow) are
+/// 0, `ine`/`ult`/`ilt` of x with itself false, `ieq`/`uge`/`ige` true. Integer identities, exact for every value, which any
 /// compiler folds (the H200's and lavapipe's fold `xor r1.w, cb0[2].w, cb0[2].w` into a `dp2`
 /// with a NaN, to 0: `dxdiff fuzz`, exact profile, lavapipe).
 fn of_itself(inst: &dxbc::Instruction, c: usize, state: &[[Known; 4]]) -> bool {
@@ -366,7 +366,8 @@ fn of_itself(inst: &dxbc::Instruction, c: usize, state: &[[Known; 4]]) -> bool {
         | Opcode::Ult
         | Opcode::Uge
         | Opcode::Ilt
-        | Opcode::Ige => mods == (Plain, Plain),
+        | Opcode::Ige
+        | Opcode::Usubb => mods == (Plain, Plain),
         Opcode::Iadd => mods == (Plain, Neg) || mods == (Neg, Plain),
         _ => false,
     };

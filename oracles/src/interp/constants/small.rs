@@ -25,14 +25,24 @@ pub(super) fn small_result(
         // `usubb`'s borrow into a `dp3` with a NaN).
         Opcode::Countbits | Opcode::F32tof16 => true,
         Opcode::Uaddc | Opcode::Usubb => dst == 1,
+        // The high word of a product with a factor below 2^23 is below 2^23.
+        Opcode::Umul => dst == 0 && (0..srcs.len()).any(|k| src(k).small()),
+        // A denormal or zero of either sign converts to the integer 0.
+        Opcode::Ftoi | Opcode::Ftou => src(0).small(),
         Opcode::And | Opcode::Umin => (0..srcs.len()).any(|k| src(k).small()),
         Opcode::Ushr => matches!(src(1), Known::Value(n) if n & 31 >= 9) || src(0).small(),
         // A shift right of a small non-negative integer stays small (the H200 folded `ushr` of
         // a literal 0 by a thread id into a `dp4` with a NaN).
         Opcode::Ishr => src(0).small(),
         // A small integer as float bits is a denormal or 0, which D3D flushes to +0 before it
-        // rounds: +0 (the H200 folded `round_ni` of a thread id into a `dp4` with a NaN).
-        Opcode::RoundNe | Opcode::RoundNi | Opcode::RoundPi | Opcode::RoundZ | Opcode::Frc => {
+        // rounds or takes the root: +0 (the H200 folded `round_ni` of a thread id into a `dp4`
+        // with a NaN, and `sqrt` of one into a `dp2`).
+        Opcode::RoundNe
+        | Opcode::RoundNi
+        | Opcode::RoundPi
+        | Opcode::RoundZ
+        | Opcode::Frc
+        | Opcode::Sqrt => {
             inst.operands
                 .get(ndst)
                 .is_some_and(|s| s.modifier == dxbc::Modifier::None)
