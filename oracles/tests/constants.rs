@@ -15,6 +15,7 @@ dcl_immediateConstantBuffer {{ {{ 0, 1065353216, 0, 0}} }}
 dcl_input v0.xyzw
 dcl_output o0.xyzw
 dcl_temps 3
+dcl_indexableTemp x0[4], 4
 mov o0.xyzw, l(0, 0, 0, 0)
 {body}
 ret
@@ -563,4 +564,51 @@ fn an_op_of_components_is_constant_where_its_component_is() {
     assert!(!folded(
         "mov r1.xyzw, v0.xyzw\nmov r1.z, l(0)\ndp2 r0.z, r1.zzzz, r1.yyyy\nmul o0.x, r0.z, v0.x"
     ));
+}
+
+/// A branch on a value the pass knows is entered or not as the value says: the H100 dropped
+/// `if_z l(1.0)`'s branch, so the zero `r0.y` held before it reached `mul r0.x, v0, r0.y`
+/// (dxdiff fuzz, exact profile, seed 44).
+#[test]
+fn an_if_on_a_known_value_enters_one_branch() {
+    assert!(folded(
+        "mov r0.y, l(0)\nif_z l(0x3f800000)\n  mov r0.y, l(0x3f800000)\nendif\nmul o0.x, v0.x, r0.y"
+    ));
+    assert!(folded(
+        "mov r0.y, v0.y\nif_nz l(1)\n  mov r0.y, l(0)\nelse\n  mov r0.y, v0.z\nendif\nmul o0.x, v0.x, r0.y"
+    ));
+    // A computed test the pass evaluates.
+    assert!(folded(
+        "mov r0.y, l(0)\nand r1.x, l(6), l(1)\nif_nz r1.x\n  mov r0.y, v0.y\nendif\nmul o0.x, v0.x, r0.y"
+    ));
+    // A test on an input decides nothing.
+    assert!(!folded(
+        "mov r0.y, l(0)\nif_z v0.y\n  mov r0.y, v0.z\nendif\nmul o0.x, v0.x, r0.y"
+    ));
+}
+
+/// An element of an indexable temp at a known index holds what was stored there: the H100
+/// folded `mov x0[r4.x + 0].zw, l(0)` (`r4.x` a thread id of a one-thread group, and 3) then
+/// `mad r0.y, r0, x0[r2.x + 0].yzww, l(1)` (`r2.x = 0 & 3`) to 1 with a NaN in `r0.y` (dxdiff
+/// fuzz, exact profile, seed 44).
+#[test]
+fn an_indexable_element_at_a_known_index_is_known() {
+    assert!(folded(
+        "mov x0[1].xyzw, v0.xyzw\nmov x0[1].z, l(0)\nmul o0.x, v0.x, x0[1].z"
+    ));
+    assert!(folded(
+        "mov x0[1].xyzw, v0.xyzw\nand r1.x, l(5), l(3)\nmov x0[r1.x + 0].z, l(0)\nmul o0.x, v0.x, x0[1].z"
+    ));
+    assert!(folded(
+        "mov x0[2].z, l(0)\niadd r1.x, l(1), l(1)\nmul o0.x, v0.x, x0[r1.x + 0].z"
+    ));
+    // A write at an index the pass does not know may change any element.
+    assert!(!folded(
+        "mov x0[1].z, l(0)\nand r2.x, v0.y, l(3)\nmov x0[r2.x + 0].z, v0.w\nmul o0.x, v0.x, x0[1].z"
+    ));
+    // A read at one, or of an element written from an input, is not known.
+    assert!(!folded(
+        "mov x0[1].z, l(0)\nand r2.x, v0.y, l(3)\nmul o0.x, v0.x, x0[r2.x + 0].z"
+    ));
+    assert!(!folded("mov x0[1].z, v0.y\nmul o0.x, v0.x, x0[1].z"));
 }

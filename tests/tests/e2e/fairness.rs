@@ -168,7 +168,7 @@ fn the_h200_foldings_replay_clean() {
     let dir = root().join("docs/h200-fuzz");
     let o = dxdiff().arg("replay").arg(&dir).output().expect("runs");
     let text = stdout(&o);
-    assert!(text.ends_with("17 passed, 0 failed, 0 skipped\n"), "{text}");
+    assert!(text.ends_with("19 passed, 0 failed, 0 skipped\n"), "{text}");
     let _turn = gpu_turn();
     let Some(o) = with_adapter(
         replay_gpu(&dir, &["--profile", "exact"], None)
@@ -178,7 +178,7 @@ fn the_h200_foldings_replay_clean() {
         return;
     };
     let text = stdout(&o);
-    assert!(text.ends_with("17 passed, 0 failed, 0 skipped\n"), "{text}");
+    assert!(text.ends_with("19 passed, 0 failed, 0 skipped\n"), "{text}");
     // lavapipe folds these as the H200 does; it found the last two itself (dxdiff fuzz, exact
     // profile: `v0.x` tested zero in an `else`, then read directly by `dp4`; `xor` of a
     // constant-buffer word with itself into `dp2`).

@@ -14,7 +14,8 @@
 //! ids makes a component unknown. The folding check reads the constant's value at run time,
 //! where every lane holds the same one.
 //! * `if`/`else`/`endif`: each branch starts from the state before the `if`; after `endif` a
-//!   component is known only if both paths agree. A branch that only runs when the tested
+//!   component is known only if both paths agree. An `if` on a value the pass knows enters
+//!   only the branch that value selects. A branch that only runs when the tested
 //!   component is 0 (`if_z`'s, `if_nz`'s `else`) knows it is 0, and so is every temp that
 //!   holds a plain copy of it: compilers propagate the equality into the branch (lavapipe and
 //!   the H200 fold `if_z v2.z` … `dp3 r3.y, r2.xxzw, v0` after `mov r2, v2`, dropping a `+0`).
@@ -38,14 +39,21 @@
 //!   `default`); code after an unconditional `break`, `continue` or `ret` is not reached by
 //!   falling through.
 //! * `label` (a subroutine body) and after a `call`: everything is unknown.
+//! * The elements of small indexable temps have rows of their own (see `indexable`), and bit
+//!   and integer ops of known values are evaluated (see `evaluate`), so an index so computed
+//!   names its element.
 //!
 //! This only ever claims less than a compiler can prove, never more.
 
+mod evaluate;
+mod indexable;
 mod regions;
 mod small;
 
 use dxbc::{Index, Opcode, Operand, OperandType, Program};
 
+use evaluate::evaluate;
+use indexable::Elements;
 use regions::{Write, forget, once_loops, region_writes};
 use small::small_result;
 
@@ -144,6 +152,9 @@ pub struct Constants {
     /// The fixed registers (inputs, constant-buffer words at literal indices) a branch can
     /// know a component of: row `temps + k` is `fixed[k]`.
     fixed: Fixed,
+    /// The elements of small indexable temps, with rows between the temps' and the fixed
+    /// registers'.
+    x: Elements,
 }
 
 /// The fixed registers a program reads, each with a row after the temps'.
@@ -203,6 +214,14 @@ impl Constants {
         }
         if let Some((row, k)) = self.fixed.row_of(op, comp) {
             return self.is_const(inst, row as u32, k);
+        }
+        if op.ty == OperandType::IndexableTemp {
+            let reads = self.at.get(inst);
+            let row = self.x.row(op, |r| {
+                Some(reads?.iter().find(|(x, _)| *x as usize == r)?.1)
+            });
+            return row
+                .is_some_and(|row| self.is_const(inst, row as u32, op.source_component(comp)));
         }
         match op.indices.first() {
             Some(Index::Imm32(r)) if op.ty == OperandType::Temp => {
@@ -385,6 +404,7 @@ struct Cx<'a> {
     icb: &'a [u32],
     group: [u32; 3],
     fixed: &'a Fixed,
+    x: &'a Elements,
 }
 
 impl Cx<'_> {
@@ -435,7 +455,8 @@ fn source(src: &Operand, c: usize, cx: Cx<'_>, state: &[[Known; 4]]) -> Known {
     if let Some(a) = Alias::of(src, c) {
         return Known::Copy(a);
     }
-    let Some(k) = temp_index(src).and_then(|r| state.get(r)) else {
+    let row = temp_index(src).or_else(|| cx.x.row(src, |r| state.get(r).copied()));
+    let Some(k) = row.and_then(|r| state.get(r)) else {
         return Known::Unknown;
     };
     match k[src.source_component(c)] {
@@ -448,8 +469,9 @@ fn source(src: &Operand, c: usize, cx: Cx<'_>, state: &[[Known; 4]]) -> Known {
 
 /// One open construct while the pass walks the program.
 enum Frame {
-    /// An `if`: whether it is reached, the state each branch starts from, and the state at
-    /// the end of the first branch (and whether that end is reached) once an `else` is seen.
+    /// An `if`: whether its `else` branch (or, with none, the way past it) is reached, the
+    /// state each branch starts from, and the state at the end of the first branch (and
+    /// whether that end is reached) once an `else` is seen.
     If {
         live: bool,
         else_entry: State,
@@ -522,15 +544,17 @@ fn go_on_knowing_zero(inst: &dxbc::Instruction, state: &mut State, fixed: &Fixed
 /// The compile-time constant temp components of every instruction of `program`, whose thread
 /// group (compute programs; `[0; 3]` otherwise) is `group`.
 pub fn constant_temps(program: &Program, temps: usize, icb: &[u32], group: [u32; 3]) -> Constants {
-    let fixed = Fixed::of(program, temps);
+    let x = Elements::of(program, temps);
+    let fixed = Fixed::of(program, temps + x.rows());
     let cx = Cx {
         icb,
         group,
         fixed: &fixed,
+        x: &x,
     };
-    let regions = region_writes(program, temps, icb);
+    let regions = region_writes(program, temps + x.rows(), icb, &x);
     let once = once_loops(program, cx);
-    let mut state: State = vec![[Known::Unknown; 4]; temps + fixed.registers.len()];
+    let mut state: State = vec![[Known::Unknown; 4]; temps + x.rows() + fixed.registers.len()];
     // Whether the current point is reached by falling through from the instruction before.
     let mut live = true;
     let mut frames: Vec<Frame> = Vec::new();
@@ -545,11 +569,17 @@ pub fn constant_temps(program: &Program, temps: usize, icb: &[u32], group: [u32;
         let fixed_rows = inst.operands[ndst..]
             .iter()
             .filter_map(|s| fixed.row_of(s, 0).map(|(r, _)| r));
+        let elements = inst.operands[ndst..]
+            .iter()
+            .filter_map(|s| x.row(s, |r| state.get(r).copied()));
+        let element_indices = inst.operands.iter().filter_map(indexable::index_temp);
         for r in inst.operands[ndst..]
             .iter()
             .filter_map(temp_index)
             .chain(index_temps)
             .chain(fixed_rows)
+            .chain(element_indices)
+            .chain(elements)
         {
             if let Some(v) = state.get(r)
                 && v.iter().any(|k| *k != Known::Unknown)
@@ -560,7 +590,10 @@ pub fn constant_temps(program: &Program, temps: usize, icb: &[u32], group: [u32;
         }
         at.push(reads);
         match inst.opcode {
+            // An `if` on a value the pass knows enters one branch only (the H100 dropped
+            // `if_z l(1.0)`'s branch, so a zero written before it reached a `mul`).
             Opcode::If => {
+                let taken = taken(inst, cx, &state);
                 let mut zero = state.clone();
                 if let Some(test) = inst.operands.first() {
                     assume_zero(&mut zero, test, &fixed);
@@ -571,10 +604,11 @@ pub fn constant_temps(program: &Program, temps: usize, icb: &[u32], group: [u32;
                     std::mem::replace(&mut state, zero)
                 };
                 frames.push(Frame::If {
-                    live,
+                    live: live && taken != Some(true),
                     else_entry,
                     then_end: None,
                 });
+                live &= taken != Some(false);
             }
             Opcode::Else => {
                 if let Some(Frame::If {
@@ -720,40 +754,57 @@ pub fn constant_temps(program: &Program, temps: usize, icb: &[u32], group: [u32;
                     && srcs.first().is_some_and(|s| {
                         temp_index(s).is_some() && s.modifier == dxbc::Modifier::None
                     });
+                let value = |dst: usize, c: usize| {
+                    let here = Known::Computed(((i as u32) << 2) | c as u32);
+                    if all_const[c] && plain_mov {
+                        match srcs.first().map(|s| source(s, c, cx, &before)) {
+                            Some(Known::Computed(_)) if !copies_temp => here,
+                            Some(k) => k,
+                            None => Known::Unknown,
+                        }
+                    } else if all_const[c] && !any_choice[c] {
+                        evaluate(inst, c, cx, &before).map_or(here, Known::Value)
+                    } else if all_const[c] {
+                        Known::Choice
+                    } else if plain_mov
+                        && let Some(Known::Copy(a)) =
+                            srcs.first().map(|s| source(s, c, cx, &before))
+                    {
+                        Known::Copy(a)
+                    } else if of_itself(inst, c, &before) {
+                        here
+                    } else if choice(c) {
+                        Known::Choice
+                    } else if small_result(inst, dst, c, cx, &before) {
+                        Known::Small
+                    } else {
+                        Known::Unknown
+                    }
+                };
+                let components = |mask: u8| (0..4).filter(move |c| mask & (1 << c) != 0);
                 for (dst, r, mask) in dests(inst) {
-                    for c in (0..4).filter(|c| mask & (1 << c) != 0) {
-                        let here = Known::Computed(((i as u32) << 2) | c as u32);
-                        let v = if all_const[c] && plain_mov {
-                            match srcs.first().map(|s| source(s, c, cx, &before)) {
-                                Some(Known::Computed(_)) if !copies_temp => here,
-                                Some(k) => k,
-                                None => Known::Unknown,
-                            }
-                        } else if all_const[c] && !any_choice[c] {
-                            here
-                        } else if all_const[c] {
-                            Known::Choice
-                        } else if plain_mov
-                            && let Some(Known::Copy(a)) =
-                                srcs.first().map(|s| source(s, c, cx, &before))
-                        {
-                            Known::Copy(a)
-                        } else if of_itself(inst, c, &before) {
-                            here
-                        } else if choice(c) {
-                            Known::Choice
-                        } else if small_result(inst, dst, c, cx, &before) {
-                            Known::Small
-                        } else {
-                            Known::Unknown
-                        };
+                    for c in components(mask) {
                         if let Some(slot) = state.get_mut(r) {
-                            slot[c] = v;
+                            slot[c] = value(dst, c);
+                        }
+                    }
+                }
+                // An element of an indexable temp at a known index is written as a temp is;
+                // at an index the pass does not know, any element of the array may be.
+                for (dst, d) in inst.operands[..ndst].iter().enumerate() {
+                    let mask = d.write_mask();
+                    if let Some(row) = x.row(d, |r| before.get(r).copied()) {
+                        if let Some(e) = state.get_mut(row) {
+                            components(mask).for_each(|c| e[c] = value(dst, c));
+                        }
+                    } else if let Some(rows) = x.all(d) {
+                        for e in state.get_mut(rows).into_iter().flatten() {
+                            components(mask).for_each(|c| e[c] = Known::Unknown);
                         }
                     }
                 }
             }
         }
     }
-    Constants { at, fixed }
+    Constants { at, fixed, x }
 }

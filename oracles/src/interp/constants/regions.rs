@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use dxbc::{Opcode, Program};
 
-use super::{Cx, Known, literal_value, taken, writes};
+use super::{Cx, Elements, Known, literal_value, taken, writes};
 
 /// How a region writes one temp component: not at all, only ever a plain move of one literal
 /// value (a region that rewrites the value the component already holds keeps it constant, as
@@ -27,8 +27,9 @@ impl Write {
     }
 }
 
-/// How `inst` writes each temp component it writes.
-fn write_kinds(inst: &dxbc::Instruction, icb: &[u32]) -> Vec<(usize, usize, Write)> {
+/// How `inst` writes each temp component it writes (an element of an indexable temp counts
+/// as every element of its array, written otherwise).
+fn write_kinds(inst: &dxbc::Instruction, icb: &[u32], x: &Elements) -> Vec<(usize, usize, Write)> {
     let plain_mov = inst.opcode == Opcode::Mov && !inst.saturate;
     let src = inst
         .operands
@@ -43,20 +44,31 @@ fn write_kinds(inst: &dxbc::Instruction, icb: &[u32]) -> Vec<(usize, usize, Writ
             out.push((r, c, w));
         }
     }
+    let ndst = (inst.info().dst as usize).min(inst.operands.len());
+    for d in &inst.operands[..ndst] {
+        let mask = d.write_mask();
+        for r in x.all(d).into_iter().flatten() {
+            for c in (0..4).filter(|c| mask & (1 << c) != 0) {
+                out.push((r, c, Write::Other));
+            }
+        }
+    }
     out
 }
 
-/// For every `loop` and `switch`, how it writes each temp component between it and its end.
+/// For every `loop` and `switch`, how it writes each temp component (and each element of
+/// `x`'s arrays: `rows` counts both) between it and its end.
 pub(super) fn region_writes(
     program: &Program,
-    temps: usize,
+    rows: usize,
     icb: &[u32],
+    x: &Elements,
 ) -> BTreeMap<usize, Vec<[Write; 4]>> {
     let mut open: Vec<(usize, Vec<[Write; 4]>)> = Vec::new();
     let mut done = BTreeMap::new();
     for (i, inst) in program.instructions.iter().enumerate() {
         match inst.opcode {
-            Opcode::Loop | Opcode::Switch => open.push((i, vec![[Write::None; 4]; temps])),
+            Opcode::Loop | Opcode::Switch => open.push((i, vec![[Write::None; 4]; rows])),
             Opcode::Endloop | Opcode::Endswitch => {
                 if let Some((at, w)) = open.pop() {
                     if let Some((_, outer)) = open.last_mut() {
@@ -76,7 +88,7 @@ pub(super) fn region_writes(
                 }
             }
             _ => {
-                for (r, c, k) in write_kinds(inst, icb) {
+                for (r, c, k) in write_kinds(inst, icb, x) {
                     for (_, w) in open.iter_mut() {
                         if let Some(x) = w.get_mut(r) {
                             x[c] = x[c].join(k);
