@@ -59,7 +59,11 @@ pub fn validate(program: &Program) -> Result<()> {
         }
         let scope = decls.scopes.get(phase).or(decls.scopes.first());
         let scope = scope.unwrap_or(&no_scope);
-        for op in &inst.operands {
+        let ndst = usize::from(inst.info().dst).min(inst.operands.len());
+        for (k, op) in inst.operands.iter().enumerate() {
+            if k >= ndst && op.ty.is_output_register() {
+                return Err(check.invalid(OUTPUT_READ, op.ty as u32));
+            }
             check.operand(op, scope, &decls)?;
         }
     }
@@ -382,6 +386,10 @@ impl Declarations {
 
 /// Why a compute program's `v#` or `o#` is refused: its only inputs are the thread-id
 /// registers, and it has no outputs.
+/// Output registers are write-only (the SM4/SM5 register tables give `o#`, `oDepth` and
+/// `oMask` access "W"); fxc never reads one back, and a consumer has no value to give.
+const OUTPUT_READ: &str = "output register read as a source (operand type)";
+
 const NO_COMPUTE_IO: &str = "v#/o# register in a compute program (operand type)";
 
 /// What is wrong with a stage-interface declaration's register, if anything: `dcl_input*`
@@ -586,6 +594,9 @@ impl Checker<'_> {
         for index in &op.indices {
             if let Some(rel) = index.relative() {
                 self.operand(rel, scope, d)?;
+                if rel.ty.is_output_register() {
+                    return Err(self.invalid(OUTPUT_READ, rel.ty as u32));
+                }
             }
         }
         let sm51 = self.program.version.is_sm51();

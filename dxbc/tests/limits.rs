@@ -430,3 +430,29 @@ fn a_special_register_with_an_index_is_refused() {
         assert!(e.to_string().contains("without an index"), "{e}");
     }
 }
+
+/// Output registers are write-only (the SM4/SM5 register tables): one read as a source, or in
+/// a relative index, is refused; written, it validates.
+#[test]
+fn an_output_register_is_never_read() {
+    let ps = |body: &str| {
+        format!(
+            "ps_5_0\ndcl_immediateConstantBuffer {{ {{ 1, 2, 3, 4}} }}\ndcl_output o0.xyzw\n\
+             dcl_output oDepth\ndcl_temps 1\n{body}ret\n"
+        )
+    };
+    for body in [
+        "mov o0.xyzw, l(1,1,1,1)\nadd r0.x, o0.x, l(1)\n",
+        "mov oDepth, l(0)\nmov o0.xyzw, oDepth\n",
+        "mov o0.xyzw, l(0,0,0,0)\nmov r0.x, icb[o0.y + 0].x\n",
+        "mov o0.xyzw, l(0,0,0,0)\nmov r0.x, -|o0.w|\n",
+    ] {
+        assert_invalid(&ps(body), "output register read as a source");
+    }
+    assert!(
+        Shader::parse(&blob(&ps(
+            "mov r0.x, l(1)\nmov o0.xyzw, r0.xxxx\nmov oDepth, r0.x\n"
+        )))
+        .is_ok()
+    );
+}
