@@ -92,6 +92,19 @@ impl Band {
         }
     }
 
+    /// Whether the band's absolute part is the looser test at `reference`: an error of that
+    /// size is allowed however small the value, so a later product scales it past any
+    /// relative band (D3D `log` near 1: 2^-21 absolute on a result of 1e-5).
+    pub fn absolute_at(self, reference: u32) -> bool {
+        let r = float(reference).abs();
+        match self {
+            Band::Abs { .. } => true,
+            Band::RelOrAbs { rel, abs } => rel * r < abs,
+            Band::UlpOrAbs { ulp, abs } => f64::from(ulp) * ULP_REL * r < abs,
+            _ => false,
+        }
+    }
+
     /// The wider of two bands for one op, where "wider" is judged by the ULPs each counts for
     /// in a program's sum ([`Band::as_sum`]); `Any` is wider than everything.
     pub fn widest(self, other: Band) -> Band {

@@ -132,7 +132,8 @@ ret
 
 /// `sincos` is off by an absolute amount; scaled by a factor above 1 that error grows past the
 /// program's band (the H200 on `sincos` of 4e-4 times 2^31 in a `dp2`). The same product with a
-/// factor below 1, or a `sqrt` (relative error) scaled up, stays within it.
+/// factor below 1, or a `sqrt` (relative error) scaled up, stays within it. `log` is off by an
+/// absolute amount where its result is below 1 in magnitude.
 #[test]
 fn a_scaled_absolute_error_amplifies() {
     let run = |body: &str, v0: [u32; 4]| {
@@ -161,4 +162,10 @@ fn a_scaled_absolute_error_amplifies() {
     let small = [0x39d1_8f50, 0x3f00_0000, 0, 0];
     assert!(!run("sincos r1.x, null, v0.x\nmul r0.x, r1.x, v0.y", small));
     assert!(!run("sqrt r1.x, v0.x\nmul r0.x, r1.x, v0.y", big));
+    // `log` near 1 is off by up to 2^-21 absolute, scaled here by 66 (the H100 on `log` of
+    // `frc` of 65.99999 in a `dp3`, dxdiff fuzz); far from 1 its band is relative.
+    let near_one = [0x3f7f_ff80, 0x4284_0000, 0, 0];
+    assert!(run("log r1.y, v0.x\ndp3 r0.x, v0.yyyy, r1.xyzx", near_one));
+    let far = [0x4780_0000, 0x4284_0000, 0, 0];
+    assert!(!run("log r1.y, v0.x\ndp3 r0.x, v0.yyyy, r1.xyzx", far));
 }

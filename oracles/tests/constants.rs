@@ -487,6 +487,7 @@ fn shifts_and_roundings_of_small_integers_are_small() {
         "ishr r0.x, vThreadIDInGroupFlattened.x, l(1)",
         "round_ni r0.x, vThreadIDInGroupFlattened.x",
         "round_pi r0.x, vThreadIDInGroupFlattened.x",
+        "round_pi r0.x, |vThreadIDInGroupFlattened.x|",
         "frc r0.x, vThreadIDInGroupFlattened.x",
         "sqrt r0.x, vThreadIDInGroupFlattened.x",
         "ftoi r0.x, vThreadIDInGroupFlattened.x",
@@ -611,4 +612,141 @@ fn an_indexable_element_at_a_known_index_is_known() {
         "mov x0[1].z, l(0)\nand r2.x, v0.y, l(3)\nmul o0.x, v0.x, x0[r2.x + 0].z"
     ));
     assert!(!folded("mov x0[1].z, v0.y\nmul o0.x, v0.x, x0[1].z"));
+}
+
+/// An `icb` element at an index the pass knows the value of is that element: the H100 decided
+/// `if_z icb[r1.x + 0]` with `r1.x = and l(0x7fc01234), l(7)` (dxdiff fuzz, exact profile,
+/// seed 44).
+#[test]
+fn an_icb_element_at_a_computed_index_is_its_value() {
+    let body = |index: &str| {
+        format!(
+            "mov r0.y, l(0)\nand r1.x, {index}\nif_z icb[r1.x + 0].y\n  mov r0.y, v0.y\nendif\nmul o0.x, v0.x, r0.y"
+        )
+    };
+    // Row 0's `.y` is 1.0: the branch is not entered.
+    assert!(folded(&body("l(8), l(0)")));
+    // Row 8 is past the end and reads 0: it is.
+    assert!(!folded(&body("l(8), l(8)")));
+}
+
+/// A `switch` on a value the pass knows enters only the case it selects (the default when none
+/// matches, the end when there is no default): the H100 folded the zero `case l(0)` writes
+/// into a `dp3` after `switch` on `and l(0), l(3)` (dxdiff fuzz, exact profile, seed 45).
+#[test]
+fn a_switch_on_a_known_value_enters_one_case() {
+    let body = |selector: u32, default: &str| {
+        format!(
+            "mov r0.y, v0.y\nand r1.x, l({selector}), l(3)\nswitch r1.x\ncase l(0)\n  mov r0.y, l(0)\n  break\ncase l(1)\n  mov r0.y, v0.z\n  break\n{default}endswitch\nmul o0.x, v0.x, r0.y"
+        )
+    };
+    assert!(folded(&body(0, "")));
+    assert!(!folded(&body(1, "")));
+    // No case matches 2: to the end, or to a default.
+    assert!(!folded(&body(2, "")));
+    assert!(folded(&body(2, "default\n  mov r0.y, l(0)\n  break\n")));
+    // A matched case does not also reach the default.
+    assert!(folded(&body(0, "default\n  mov r0.y, v0.z\n  break\n")));
+}
+
+/// Code that is never reached stays unreached through a `switch` or `loop` inside it: the
+/// H100 folded `if_nz l(nonzero)` … `discard_nz v0.w` … `else` … `switch` … `endif` then a
+/// `mul` by `v0.w` to +0 (dxdiff fuzz, exact profile, seed 45).
+#[test]
+fn constructs_inside_a_dead_branch_stay_dead() {
+    for construct in [
+        "switch v0.z\n  default\n    mov r0.x, l(1)\n    break\n  endswitch",
+        "switch v0.z\n  case l(3)\n    mov r0.x, l(1)\n    break\n  endswitch",
+        "loop\n    breakc_nz v0.z\n    mov r0.x, l(1)\n  endloop",
+    ] {
+        let body = format!(
+            "if_nz l(0xc7ac1ff5)\n  retc_nz v0.y\nelse\n  {construct}\nendif\nmul o0.x, v0.x, v0.y"
+        );
+        assert!(folded(&body), "{body}");
+    }
+}
+
+/// A known source can decide an op whatever its other sources hold: an integer product or
+/// `and` with 0, `imad` with a zero factor (its addend), a float sum with a NaN saturated
+/// (+0). The H100 folded `imad r1.x, l(0), v0, l(0)` and `add_sat r0.y, v0, l(NaN)` into a dot
+/// product with a NaN or infinity (dxdiff fuzz, exact profile, seed 45).
+#[test]
+fn a_known_source_can_decide_an_op() {
+    for op in [
+        "imad r0.x, l(0), v0.y, l(0)",
+        "imul null, r0.x, v0.y, l(0)",
+        "umul r0.x, null, l(0), v0.y",
+        "and r0.x, v0.z, l(0)",
+        "ishl r0.x, l(0), v0.y",
+        "add_sat r0.x, v0.y, l(0xffc00000)",
+        "mad_sat r0.x, v0.y, l(0x7fc00000), v0.z",
+    ] {
+        assert!(folded(&format!("{op}\nmul o0.x, v0.x, r0.x")), "{op}");
+    }
+    for op in [
+        // The addend decides, and it is an input; NaN unsaturated is no zero; a nonzero factor.
+        "imad r0.x, l(0), v0.y, v0.z",
+        "add r0.x, v0.y, l(0xffc00000)",
+        "imad r0.x, l(1), v0.y, l(0)",
+        "ishl r0.x, v0.y, l(0)",
+    ] {
+        assert!(!folded(&format!("{op}\nmul o0.x, v0.x, r0.x")), "{op}");
+    }
+}
+
+/// Integer ops of known values are evaluated by the interpreter's own rules, so a value so
+/// computed decides a `switch`: the H100 and lavapipe folded the zero `case l(0)` writes after
+/// `ibfe r0.x, l(0), l(0), l(0)` then `and r6.x, r0.x, l(3)` into a `dp3` with a NaN (dxdiff
+/// fuzz, exact profile, seed 45).
+#[test]
+fn integer_ops_of_known_values_are_evaluated() {
+    let body = |op: &str| {
+        format!(
+            "mov r0.y, v0.y\n{op}\nswitch r1.x\ncase l(2)\n  mov r0.y, l(0)\n  break\ncase l(3)\n  mov r0.y, v0.z\n  break\nendswitch\nmul o0.x, v0.x, r0.y"
+        )
+    };
+    for op in [
+        "ibfe r1.x, l(3), l(0), l(2)",
+        "ubfe r1.x, l(4), l(4), l(0x25)",
+        "countbits r1.x, l(0x00100100)",
+        "firstbit_lo r1.x, l(4)",
+        "umul null, r1.x, l(0x80000001), l(2)",
+        "udiv null, r1.x, l(17), l(5)",
+        "bfi r1.x, l(1), l(1), l(1), l(0)",
+    ] {
+        assert!(folded(&body(op)), "{op}");
+    }
+    // 3 selects the other case.
+    assert!(!folded(&body("iadd r1.x, l(1), l(2)")));
+}
+
+/// `imad x, -1, x` is `-x + x`, 0 for every x: the H100 and lavapipe folded `imad r1.y, l(-1),
+/// r1.y, r1.y` into a `dp4` with a NaN (dxdiff fuzz, exact profile, seed 45).
+#[test]
+fn imad_of_minus_one_and_a_value_with_itself_is_zero() {
+    assert!(folded(
+        "mov r1.y, v0.y\nimad r0.x, l(-1), r1.y, v0.y\nmul o0.x, v0.x, r0.x"
+    ));
+    assert!(folded(
+        "imad r0.x, v0.z, l(0xffffffff), v0.z\nmul o0.x, v0.x, r0.x"
+    ));
+    assert!(!folded(
+        "imad r0.x, v0.z, l(0xffffffff), v0.y\nmul o0.x, v0.x, r0.x"
+    ));
+    assert!(!folded("imad r0.x, v0.z, l(1), v0.z\nmul o0.x, v0.x, r0.x"));
+}
+
+/// A write in a branch an `if` on a literal never enters is not a write of the loop around it:
+/// the H100 and lavapipe kept `mov r1.x, l(0)` written before a loop whose only other write to
+/// `r1.x` was in such a branch, and folded it into a `dp3` with a NaN (dxdiff fuzz, exact
+/// profile, seed 46).
+#[test]
+fn a_branch_never_entered_does_not_write_in_a_loop() {
+    let body = |test: &str| {
+        format!(
+            "mov r1.x, l(0)\nmov r2.x, l(2)\nloop\n  breakc_z r2.x\n  iadd r2.x, r2.x, l(-1)\n  if_nz {test}\n    mul o0.x, v0.x, r1.x\n  else\n    mov r1.x, l(0x3f800000)\n  endif\nendloop"
+        )
+    };
+    assert!(folded(&body("l(0x3f800000)")));
+    assert!(!folded(&body("v0.y")));
 }

@@ -69,7 +69,7 @@ impl Machine<'_> {
         self.nan_check = 0xf;
         self.execute(inst, pc)?;
         self.nan_after(inst, carried);
-        self.taint_after(inst);
+        self.taint_after(inst, pc);
         self.commit_events();
         Ok(next)
     }

@@ -161,7 +161,7 @@ impl Machine<'_> {
     /// After an instruction ran: its destinations carry its sources' taint (or fresh taint from
     /// an approximate op), and a discontinuous op, an address or a selection that read a
     /// tainted value raises the event.
-    pub(super) fn taint_after(&mut self, inst: &Instruction) {
+    pub(super) fn taint_after(&mut self, inst: &Instruction, at: usize) {
         let op = inst.opcode;
         if approximate(op) {
             self.taint.on = true;
@@ -220,27 +220,36 @@ impl Machine<'_> {
             }
             carried[l] = value || fresh;
         }
-        // Absolute errors stay absolute through moves, adds and selections; `sincos` makes one.
+        // Absolute errors stay absolute through moves, adds and selections; an op whose band is
+        // absolute at its result makes one: `sincos` (D3D 0.0008) anywhere, `log` where its
+        // result is below 1 in magnitude (2^-21; the H100's `log` of 0.99999237 times 66 in a
+        // `dp3`, dxdiff fuzz).
+        let band = fresh.then(|| crate::rules::transcendental::error_band(op, 0));
         let value_srcs: Vec<&Operand> = srcs
             .iter()
             .enumerate()
             .filter(|(k, _)| selector != Some(*k))
             .map(|(_, s)| s)
             .collect();
+        let mut results = vec![0u32; self.lanes];
         for d in dsts {
             let m = write_mask(d);
             match d.ty {
                 ty if ty == OperandType::Temp || super::tracked::is_output(ty) => {
                     if let Some(r) = imm_index(d) {
-                        for &l in &lanes {
-                            for c in 0..4 {
-                                if m & (1 << c) != 0 {
-                                    self.taint.set(d.ty, r, c, l, carried[l]);
-                                    let abs = op == Opcode::Sincos
-                                        || (keeps_absolute(op)
-                                            && value_srcs.iter().any(|s| self.abs_of(s, c, l)));
-                                    self.taint.set_abs(d.ty, r, c, l, abs);
-                                }
+                        for c in (0..4).filter(|c| m & (1 << c) != 0) {
+                            let absolute_band = band.filter(|b| *b != crate::band::Band::Any);
+                            if absolute_band.is_some()
+                                && self.read_raw(d, c, at, &mut results).is_err()
+                            {
+                                results.fill(0);
+                            }
+                            for &l in &lanes {
+                                self.taint.set(d.ty, r, c, l, carried[l]);
+                                let abs = absolute_band.is_some_and(|b| b.absolute_at(results[l]))
+                                    || (keeps_absolute(op)
+                                        && value_srcs.iter().any(|s| self.abs_of(s, c, l)));
+                                self.taint.set_abs(d.ty, r, c, l, abs);
                             }
                         }
                     }

@@ -1,42 +1,109 @@
 //! The values of integer ops whose sources are known values: a compiler folds them, and an
-//! index computed so (`and r2.x, l(0), l(3)`) names one element of an indexable temp.
+//! index computed so (`and r2.x, l(0), l(3)`) names one element of an indexable temp, a
+//! selector so computed one `case` (the H100 folded `ibfe` of literals into a `switch`).
 
 use dxbc::Opcode;
 
 use super::{Cx, Known, source};
 
-/// Component `c` of `inst`'s single destination, when `inst` is a bit or integer op whose
-/// every source there is a known value (plain: a modifier makes a source a computed
-/// constant the pass does not evaluate).
+/// Component `c` of destination `dst` of `inst`, when `inst` is a bit or integer op whose
+/// every source there is a known value (plain: a modifier makes a source a computed constant
+/// the pass does not evaluate). The interpreter's own rules compute it, so the pass and a run
+/// agree on every value; float ops are left alone (a compiler's folding of them need not
+/// flush as D3D does).
 pub(super) fn evaluate(
     inst: &dxbc::Instruction,
+    dst: usize,
     c: usize,
     cx: Cx<'_>,
     state: &[[Known; 4]],
 ) -> Option<u32> {
-    if inst.info().dst != 1 || inst.saturate {
+    use crate::rules::int;
+    if inst.saturate {
         return None;
     }
-    let srcs = inst.operands.get(1..)?;
+    let ndst = (inst.info().dst as usize).min(inst.operands.len());
+    let srcs = &inst.operands[ndst..];
     let v = |k: usize| match source(srcs.get(k)?, c, cx, state) {
         Known::Value(v) => Some(v),
         _ => None,
     };
-    // D3D takes a shift's count from its low five bits.
+    // Events a rule raises (an out-of-range shift) matter to a run, not to the value.
+    let ev = &mut 0;
+    let pick = |(hi, lo): (u32, u32)| if dst == 0 { hi } else { lo };
     Some(match inst.opcode {
         Opcode::And => v(0)? & v(1)?,
         Opcode::Or => v(0)? | v(1)?,
         Opcode::Xor => v(0)? ^ v(1)?,
         Opcode::Not => !v(0)?,
-        Opcode::Iadd => v(0)?.wrapping_add(v(1)?),
-        Opcode::Ineg => v(0)?.wrapping_neg(),
-        Opcode::Ishl => v(0)? << (v(1)? & 31),
-        Opcode::Ushr => v(0)? >> (v(1)? & 31),
-        Opcode::Ishr => ((v(0)? as i32) >> (v(1)? & 31)) as u32,
-        Opcode::Umin => v(0)?.min(v(1)?),
-        Opcode::Umax => v(0)?.max(v(1)?),
-        Opcode::Imin => (v(0)? as i32).min(v(1)? as i32) as u32,
-        Opcode::Imax => (v(0)? as i32).max(v(1)? as i32) as u32,
+        Opcode::Iadd => int::iadd(v(0)?, v(1)?),
+        Opcode::Ineg => int::ineg(v(0)?),
+        Opcode::Imad => int::imad(v(0)?, v(1)?, v(2)?),
+        Opcode::Umad => int::umad(v(0)?, v(1)?, v(2)?),
+        Opcode::Imul => pick(int::imul(v(0)?, v(1)?)),
+        Opcode::Umul => pick(int::umul(v(0)?, v(1)?)),
+        Opcode::Udiv => pick(int::udiv(v(0)?, v(1)?, ev)),
+        Opcode::Uaddc => pick(int::uaddc(v(0)?, v(1)?)),
+        Opcode::Usubb => pick(int::usubb(v(0)?, v(1)?)),
+        Opcode::Ishl => int::ishl(v(0)?, v(1)?, ev),
+        Opcode::Ushr => int::ushr(v(0)?, v(1)?, ev),
+        Opcode::Ishr => int::ishr(v(0)?, v(1)?, ev),
+        Opcode::Umin => int::umin(v(0)?, v(1)?),
+        Opcode::Umax => int::umax(v(0)?, v(1)?),
+        Opcode::Imin => int::imin(v(0)?, v(1)?),
+        Opcode::Imax => int::imax(v(0)?, v(1)?),
+        Opcode::Ieq => int::ieq(v(0)?, v(1)?),
+        Opcode::Ine => int::ine(v(0)?, v(1)?),
+        Opcode::Ilt => int::ilt(v(0)?, v(1)?),
+        Opcode::Ige => int::ige(v(0)?, v(1)?),
+        Opcode::Ult => int::ult(v(0)?, v(1)?),
+        Opcode::Uge => int::uge(v(0)?, v(1)?),
+        Opcode::Countbits => int::countbits(v(0)?),
+        Opcode::FirstbitHi => int::firstbit_hi(v(0)?),
+        Opcode::FirstbitLo => int::firstbit_lo(v(0)?),
+        Opcode::FirstbitShi => int::firstbit_shi(v(0)?),
+        Opcode::Bfrev => int::bfrev(v(0)?),
+        Opcode::Ubfe => int::ubfe(v(0)?, v(1)?, v(2)?, ev),
+        Opcode::Ibfe => int::ibfe(v(0)?, v(1)?, v(2)?, ev),
+        Opcode::Bfi => int::bfi(v(0)?, v(1)?, v(2)?, v(3)?, ev),
+        _ => return None,
+    })
+}
+
+/// What `inst` gives in component `c` whatever its unknown sources hold, when a known source
+/// decides it: an integer product or `and` with 0 is 0, `or` with all ones is all ones, a
+/// shift of 0 is 0, `imad`/`umad` with a zero factor is its addend, and a float sum, product
+/// or quotient with a NaN is NaN, which `_sat` makes +0. A compiler folds each (the H100
+/// folded `imad r1.x, l(0), v0, l(0)` and `add_sat r0.y, v0, l(NaN)` into a dot product with a
+/// NaN or an infinity, to 0). `here` names a computed constant made here.
+pub(super) fn absorbed(
+    inst: &dxbc::Instruction,
+    c: usize,
+    cx: Cx<'_>,
+    state: &[[Known; 4]],
+    here: Known,
+) -> Option<Known> {
+    let ndst = (inst.info().dst as usize).min(inst.operands.len());
+    let srcs = &inst.operands[ndst..];
+    let k = |i: usize| {
+        srcs.get(i)
+            .map_or(Known::Unknown, |s| source(s, c, cx, state))
+    };
+    let is = |i: usize, v: u32| k(i) == Known::Value(v);
+    let either = |v: u32| is(0, v) || is(1, v);
+    let nan = |i: usize| matches!(k(i), Known::Value(v) if v & 0x7fff_ffff > 0x7f80_0000);
+    Some(match inst.opcode {
+        Opcode::And | Opcode::Umin | Opcode::Imul | Opcode::Umul if either(0) => Known::Value(0),
+        Opcode::Or | Opcode::Umax if either(u32::MAX) => Known::Value(u32::MAX),
+        Opcode::Ishl | Opcode::Ushr | Opcode::Ishr if is(0, 0) => Known::Value(0),
+        Opcode::Imad | Opcode::Umad if either(0) => match k(2) {
+            Known::Unknown => return None,
+            Known::Computed(_) => here,
+            addend => addend,
+        },
+        Opcode::Add | Opcode::Mul | Opcode::Mad | Opcode::Div if (0..srcs.len()).any(nan) => {
+            if inst.saturate { Known::Value(0) } else { here }
+        }
         _ => return None,
     })
 }

@@ -52,9 +52,9 @@ mod small;
 
 use dxbc::{Index, Opcode, Operand, OperandType, Program};
 
-use evaluate::evaluate;
+use evaluate::{absorbed, evaluate};
 use indexable::Elements;
-use regions::{Write, forget, once_loops, region_writes};
+use regions::{Write, forget, once_loops, region_writes, switch_cases};
 use small::small_result;
 
 /// What is known of one temp component at one point.
@@ -367,13 +367,23 @@ fn foldable(inst: &dxbc::Instruction) -> bool {
 }
 
 /// Whether `inst` computes a constant in component `c` because its two sources are one value,
-/// whatever that value is: `xor x, x`, `x + -x` and `usubb x, x` (difference and borrow) are
-/// 0, `ine`/`ult`/`ilt` of x with itself false, `ieq`/`uge`/`ige` true. Integer identities, exact for every value, which any
+/// whatever that value is: `xor x, x`, `x + -x`, `imad x, -1, x` and `usubb x, x`
+/// (difference and borrow) are 0, `ine`/`ult`/`ilt` of x with itself false, `ieq`/`uge`/`ige` true. Integer identities, exact for every value, which any
 /// compiler folds (the H200's and lavapipe's fold `xor r1.w, cb0[2].w, cb0[2].w` into a `dp2`
 /// with a NaN, to 0: `dxdiff fuzz`, exact profile, lavapipe).
-fn of_itself(inst: &dxbc::Instruction, c: usize, state: &[[Known; 4]]) -> bool {
+fn of_itself(inst: &dxbc::Instruction, c: usize, cx: Cx<'_>, state: &[[Known; 4]]) -> bool {
     use dxbc::Modifier::{Neg, None as Plain};
     let ndst = (inst.info().dst as usize).min(inst.operands.len());
+    let temp = |r: usize| state.get(r).copied();
+    // `imad x, -1, x` and `imad -1, x, x` are `-x + x` (the H100 folded `imad r1.y, l(-1),
+    // r1.y, r1.y` into a `dp4` with a NaN).
+    if let (Opcode::Imad | Opcode::Umad, [p, q, add]) = (inst.opcode, &inst.operands[ndst..]) {
+        let minus_one = |o: &Operand| source(o, c, cx, state) == Known::Value(u32::MAX);
+        let plain = |o: &Operand| o.modifier == Plain;
+        return [(p, q), (q, p)]
+            .iter()
+            .any(|(k, x)| minus_one(k) && plain(x) && plain(add) && one_value(x, add, c, temp));
+    }
     let [a, b] = &inst.operands[ndst..] else {
         return false;
     };
@@ -390,7 +400,7 @@ fn of_itself(inst: &dxbc::Instruction, c: usize, state: &[[Known; 4]]) -> bool {
         Opcode::Iadd => mods == (Plain, Neg) || mods == (Neg, Plain),
         _ => false,
     };
-    identity && one_value(a, b, c, |r| state.get(r).copied())
+    identity && one_value(a, b, c, temp)
 }
 
 /// The name a [`Known::Computed`] from a source read carries until the instruction that stores
@@ -438,8 +448,21 @@ fn source(src: &Operand, c: usize, cx: Cx<'_>, state: &[[Known; 4]]) -> Known {
         return Known::Small;
     }
     if let Some((r, k)) = icb_index(src) {
-        return match state.get(r) {
-            Some(v) if v[k].known() => Known::Computed(FRESH),
+        // At an index the pass knows the value of, the element itself (past the end reads 0,
+        // as at run time): the H100 decided `if_z icb[r1.x + 0].x` with `r1.x` so computed.
+        let base = src.indices.first().and_then(Index::immediate).unwrap_or(0);
+        return match state.get(r).map(|v| v[k]) {
+            Some(Known::Value(i)) if plain => {
+                let row = base.saturating_add(u64::from(i));
+                let at = usize::try_from(row).map_or(usize::MAX, |r| r.saturating_mul(4));
+                Known::Value(
+                    cx.icb
+                        .get(at.saturating_add(src.source_component(c)))
+                        .copied()
+                        .unwrap_or(0),
+                )
+            }
+            Some(v) if v.known() => Known::Computed(FRESH),
             _ => Known::Unknown,
         };
     }
@@ -477,21 +500,70 @@ enum Frame {
         else_entry: State,
         then_end: Option<(State, bool)>,
     },
-    /// A `loop`: how it writes each component, and the state at its entry.
-    Loop(Vec<[Write; 4]>, State),
+    /// A `loop`: how it writes each component, the state at its entry, and whether it is
+    /// reached.
+    Loop(Vec<[Write; 4]>, State, bool),
     /// A `loop` that runs at most once ([`once_loops`]): the meet of the states at its
     /// `break`s.
     Once { exits: Option<State> },
-    /// A `switch`: the state at its entry, the meet of the states at its `break`s, and
-    /// whether it has a `default`.
+    /// A `switch`: the state at its entry, the meet of the states at its `break`s, whether it
+    /// has a `default`, whether it is reached, and which of its entries the switch jumps to.
     Switch {
         entry: State,
         exits: Option<State>,
         default: bool,
+        live: bool,
+        jumps: Jumps,
     },
 }
 
 type State = Vec<[Known; 4]>;
+
+/// Where a `switch` may jump: a selector the pass knows and the literal values of every
+/// `case` decide it; otherwise every entry may be taken.
+#[derive(Debug, Clone, Copy)]
+struct Jumps {
+    selector: Option<u32>,
+    /// Whether the known selector matches one of the `case`s.
+    matched: bool,
+}
+
+impl Jumps {
+    fn of(
+        inst: &dxbc::Instruction,
+        cases: Option<&Option<Vec<u32>>>,
+        cx: Cx<'_>,
+        state: &State,
+    ) -> Jumps {
+        let selector = inst
+            .operands
+            .first()
+            .and_then(|op| match source(op, 0, cx, state) {
+                Known::Value(v) if op.modifier == dxbc::Modifier::None => Some(v),
+                _ => None,
+            });
+        match (selector, cases) {
+            (Some(s), Some(Some(list))) => Jumps {
+                selector: Some(s),
+                matched: list.contains(&s),
+            },
+            _ => Jumps {
+                selector: None,
+                matched: false,
+            },
+        }
+    }
+
+    /// Whether the switch jumps to the `case` (`Some(value)`) or to the `default`/the end
+    /// (`None`).
+    fn to(self, case: Option<u32>) -> bool {
+        match (self.selector, case) {
+            (None, _) => true,
+            (Some(s), Some(v)) => s == v,
+            (Some(_), None) => !self.matched,
+        }
+    }
+}
 
 /// The state after joining a path into another, where either may be unreachable.
 fn join(state: &mut State, live: &mut bool, other: &State, other_live: bool) {
@@ -552,7 +624,8 @@ pub fn constant_temps(program: &Program, temps: usize, icb: &[u32], group: [u32;
         fixed: &fixed,
         x: &x,
     };
-    let regions = region_writes(program, temps + x.rows(), icb, &x);
+    let regions = region_writes(program, temps + x.rows(), cx);
+    let cases = switch_cases(program, icb);
     let once = once_loops(program, cx);
     let mut state: State = vec![[Known::Unknown; 4]; temps + x.rows() + fixed.registers.len()];
     // Whether the current point is reached by falling through from the instruction before.
@@ -639,13 +712,13 @@ pub fn constant_temps(program: &Program, temps: usize, icb: &[u32], group: [u32;
             Opcode::Loop => {
                 let w = regions.get(&i).cloned().unwrap_or_default();
                 forget(&mut state, &w);
-                frames.push(Frame::Loop(w, state.clone()));
+                frames.push(Frame::Loop(w, state.clone(), live));
             }
             Opcode::Endloop => match frames.pop() {
-                Some(Frame::Loop(w, entry)) => {
+                Some(Frame::Loop(w, entry, at_loop)) => {
                     meet(&mut state, &entry);
                     forget(&mut state, &w);
-                    live = true;
+                    live = at_loop;
                 }
                 // After a loop that runs once: where its breaks leave, if any is reached.
                 Some(Frame::Once { exits }) => match exits {
@@ -657,15 +730,35 @@ pub fn constant_temps(program: &Program, temps: usize, icb: &[u32], group: [u32;
                 },
                 _ => {}
             },
+            // The switch's entries are reached only when it is, and with a known selector only
+            // the one it selects (the H100 folded the zero `case l(0)` writes into a `dp3`
+            // after `switch` on `and l(0), l(3)`).
             Opcode::Switch => frames.push(Frame::Switch {
                 entry: state.clone(),
                 exits: None,
                 default: false,
+                live,
+                jumps: Jumps::of(inst, cases.get(&i), cx, &state),
             }),
             Opcode::Case | Opcode::Default => {
-                if let Some(Frame::Switch { entry, default, .. }) = frames.last_mut() {
+                if let Some(Frame::Switch {
+                    entry,
+                    default,
+                    live: at_switch,
+                    jumps,
+                    ..
+                }) = frames.last_mut()
+                {
                     *default |= inst.opcode == Opcode::Default;
-                    join(&mut state, &mut live, entry, true);
+                    let case = match inst.opcode {
+                        Opcode::Case => {
+                            inst.operands.first().and_then(|o| literal_value(o, 0, icb))
+                        }
+                        _ => None,
+                    };
+                    let jumped = *at_switch
+                        && (jumps.to(case) || (inst.opcode == Opcode::Case && case.is_none()));
+                    join(&mut state, &mut live, entry, jumped);
                 }
             }
             Opcode::Endswitch => {
@@ -673,10 +766,12 @@ pub fn constant_temps(program: &Program, temps: usize, icb: &[u32], group: [u32;
                     entry,
                     exits,
                     default,
+                    live: at_switch,
+                    jumps,
                 }) = frames.pop()
                 {
                     if !default {
-                        join(&mut state, &mut live, &entry, true);
+                        join(&mut state, &mut live, &entry, at_switch && jumps.to(None));
                     }
                     if let Some(e) = exits {
                         join(&mut state, &mut live, &e, true);
@@ -763,7 +858,7 @@ pub fn constant_temps(program: &Program, temps: usize, icb: &[u32], group: [u32;
                             None => Known::Unknown,
                         }
                     } else if all_const[c] && !any_choice[c] {
-                        evaluate(inst, c, cx, &before).map_or(here, Known::Value)
+                        evaluate(inst, dst, c, cx, &before).map_or(here, Known::Value)
                     } else if all_const[c] {
                         Known::Choice
                     } else if plain_mov
@@ -771,7 +866,9 @@ pub fn constant_temps(program: &Program, temps: usize, icb: &[u32], group: [u32;
                             srcs.first().map(|s| source(s, c, cx, &before))
                     {
                         Known::Copy(a)
-                    } else if of_itself(inst, c, &before) {
+                    } else if let Some(k) = absorbed(inst, c, cx, &before, here) {
+                        k
+                    } else if of_itself(inst, c, cx, &before) {
                         here
                     } else if choice(c) {
                         Known::Choice

@@ -58,15 +58,35 @@ fn write_kinds(inst: &dxbc::Instruction, icb: &[u32], x: &Elements) -> Vec<(usiz
 
 /// For every `loop` and `switch`, how it writes each temp component (and each element of
 /// `x`'s arrays: `rows` counts both) between it and its end.
+///
+/// The branch an `if` on a literal never enters writes nothing: a compiler drops it (the H100
+/// kept `mov r1.x, l(0)` before a loop whose only other write to `r1.x` was in such a branch,
+/// and folded it into a `dp3`).
 pub(super) fn region_writes(
     program: &Program,
     rows: usize,
-    icb: &[u32],
-    x: &Elements,
+    cx: Cx<'_>,
 ) -> BTreeMap<usize, Vec<[Write; 4]>> {
     let mut open: Vec<(usize, Vec<[Write; 4]>)> = Vec::new();
     let mut done = BTreeMap::new();
+    // Per open `if`: whether its test is decided (and how), and whether its `else` was seen.
+    let mut ifs: Vec<(Option<bool>, bool)> = Vec::new();
+    let no_temps: [[Known; 4]; 0] = [];
     for (i, inst) in program.instructions.iter().enumerate() {
+        let dead = ifs.iter().any(|&(taken, in_else)| taken == Some(in_else));
+        match inst.opcode {
+            Opcode::If => ifs.push((taken(inst, cx, &no_temps), false)),
+            Opcode::Else => {
+                if let Some(top) = ifs.last_mut() {
+                    top.1 = true;
+                }
+            }
+            Opcode::Endif => {
+                ifs.pop();
+            }
+            Opcode::Label => ifs.clear(),
+            _ => {}
+        }
         match inst.opcode {
             Opcode::Loop | Opcode::Switch => open.push((i, vec![[Write::None; 4]; rows])),
             Opcode::Endloop | Opcode::Endswitch => {
@@ -81,6 +101,7 @@ pub(super) fn region_writes(
                     done.insert(at, w);
                 }
             }
+            _ if dead => {}
             // A subroutine call inside may write anything.
             Opcode::Call | Opcode::Callc => {
                 for (_, w) in open.iter_mut() {
@@ -88,7 +109,7 @@ pub(super) fn region_writes(
                 }
             }
             _ => {
-                for (r, c, k) in write_kinds(inst, icb, x) {
+                for (r, c, k) in write_kinds(inst, cx.icb, cx.x) {
                     for (_, w) in open.iter_mut() {
                         if let Some(x) = w.get_mut(r) {
                             x[c] = x[c].join(k);
@@ -151,6 +172,35 @@ pub(super) fn once_loops(program: &Program, cx: Cx<'_>) -> BTreeSet<usize> {
         }
     }
     once
+}
+
+/// For every `switch`, the values of its own `case`s (`None` when one is not a literal, as a
+/// malformed program's may be): with a known selector, they say which case it enters.
+pub(super) fn switch_cases(program: &Program, icb: &[u32]) -> BTreeMap<usize, Option<Vec<u32>>> {
+    let mut open: Vec<(usize, Option<Vec<u32>>)> = Vec::new();
+    let mut done = BTreeMap::new();
+    for (i, inst) in program.instructions.iter().enumerate() {
+        match inst.opcode {
+            Opcode::Switch => open.push((i, Some(Vec::new()))),
+            Opcode::Case => {
+                if let Some((_, cases)) = open.last_mut() {
+                    let value = inst.operands.first().and_then(|o| literal_value(o, 0, icb));
+                    match (cases.as_mut(), value) {
+                        (Some(list), Some(v)) => list.push(v),
+                        _ => *cases = None,
+                    }
+                }
+            }
+            Opcode::Endswitch => {
+                if let Some((at, cases)) = open.pop() {
+                    done.insert(at, cases);
+                }
+            }
+            Opcode::Label => open.clear(),
+            _ => {}
+        }
+    }
+    done
 }
 
 /// Forget what a region may have changed: a component it writes stays known only when every

@@ -36,7 +36,8 @@ pub(super) fn small_result(
         Opcode::Ishr => src(0).small(),
         // A small integer as float bits is a denormal or 0, which D3D flushes to +0 before it
         // rounds or takes the root: +0 (the H200 folded `round_ni` of a thread id into a `dp4`
-        // with a NaN, and `sqrt` of one into a `dp2`).
+        // with a NaN, and `sqrt` of one into a `dp2`; the H100 `round_pi` of its absolute
+        // value into a `mul`). Negated, it is −0.
         Opcode::RoundNe
         | Opcode::RoundNi
         | Opcode::RoundPi
@@ -45,7 +46,7 @@ pub(super) fn small_result(
         | Opcode::Sqrt => {
             inst.operands
                 .get(ndst)
-                .is_some_and(|s| s.modifier == dxbc::Modifier::None)
+                .is_some_and(|s| matches!(s.modifier, dxbc::Modifier::None | dxbc::Modifier::Abs))
                 && src(0).small()
         }
         // A quotient by a literal of at least 2^9, a remainder by one of at most 2^23, or
