@@ -750,3 +750,47 @@ fn a_branch_never_entered_does_not_write_in_a_loop() {
     assert!(folded(&body("l(0x3f800000)")));
     assert!(!folded(&body("v0.y")));
 }
+
+/// The same op of the same values is one value wherever it is computed (a compiler's common
+/// subexpressions): `div` of two copies of one comparison is `x / x` (the H100 folded
+/// `lt r0.xy, l(0), v0.xx` then `div r0.y, r0.y, r0.x` to 1), and `xor` of two equal sums is
+/// 0 (dxdiff fuzz, exact profile, seed 46).
+#[test]
+fn one_op_of_one_set_of_values_is_one_value() {
+    assert!(folded(
+        "lt r0.x, l(0), v0.x\nlt r0.y, l(0), v0.x\ndiv o0.x, r0.x, r0.y"
+    ));
+    assert!(folded(
+        "iadd r1.x, v0.y, l(1)\nmov r1.y, r1.x\niadd r2.x, v0.y, l(1)\nxor r0.x, r1.y, r2.x\nmul o0.x, v0.x, r0.x"
+    ));
+    // Other values, another op, or a source rewritten between.
+    assert!(!folded(
+        "lt r0.x, l(0), v0.x\nlt r0.y, l(0), v0.y\ndiv o0.x, r0.x, r0.y"
+    ));
+    assert!(!folded(
+        "lt r0.x, l(0), v0.x\nge r0.y, l(0), v0.x\ndiv o0.x, r0.x, r0.y"
+    ));
+    assert!(!folded(
+        "iadd r1.x, v0.y, l(1)\nmov r0.w, v0.z\niadd r2.x, v0.y, l(2)\nxor r0.x, r1.x, r2.x\nmul o0.x, v0.x, r0.x"
+    ));
+}
+
+/// A load from an indexable temp at an index numbered as the last store's reads what it
+/// stored: lavapipe and the H100 forwarded `mov x0[r4.x + 0].zw, l(0)` to `mad r0.y, r0,
+/// x0[r2.x + 0].yzww, l(1)`, `r4.x` and `r2.x` both `and` of one thread id with 3 (dxdiff
+/// fuzz, exact profile, seed 44).
+#[test]
+fn a_store_is_forwarded_to_a_load_at_the_same_index() {
+    let body = |between: &str, load_index: &str| {
+        format!(
+            "and r1.x, v0.y, l(3)\nmov x0[r1.x + 0].z, l(0)\n{between}and r2.x, {load_index}, l(3)\nmul o0.x, v0.x, x0[r2.x + 0].z"
+        )
+    };
+    assert!(folded(&body("", "v0.y")));
+    // Another component written meanwhile changes nothing.
+    assert!(folded(&body("mov x0[r2.y + 0].w, v0.w\n", "v0.y")));
+    // Another index, or a write of the same component anywhere else meanwhile.
+    assert!(!folded(&body("", "v0.z")));
+    assert!(!folded(&body("mov x0[1].z, v0.w\n", "v0.y")));
+    assert!(!folded(&body("mov x0[r0.w + 0].z, v0.w\n", "v0.y")));
+}

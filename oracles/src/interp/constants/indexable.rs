@@ -5,13 +5,15 @@
 //! (dxdiff fuzz, exact profile, seed 44). Each element of a small array gets a row of the
 //! pass's state after the temps'; an element is found when its index is an immediate or a
 //! temp holding a known value, and a write at an index the pass does not know forgets the
-//! whole array.
+//! whole array. Such a write is remembered in two more rows, with the value number of its
+//! index ([`super::numbers`]): a read at an index of that number reads what it wrote (a
+//! compiler forwards a store to a load at the same address).
 
 use std::ops::Range;
 
 use dxbc::{Index, Operand, OperandType, Program};
 
-use super::{Known, temp_index};
+use super::{Known, Number, temp_index};
 
 /// Arrays longer than this are not followed (a compiler keeps those in memory).
 const MAX_ELEMENTS: u32 = 64;
@@ -21,7 +23,8 @@ const MAX_ROWS: usize = 256;
 /// The rows of the followed arrays.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(super) struct Elements {
-    /// (array id, its first row, its length).
+    /// (array id, its first row, its length). The two rows after the elements hold the last
+    /// write at an index of unknown value: what it wrote, and the index's number.
     arrays: Vec<(u32, usize, u32)>,
     rows: usize,
 }
@@ -40,9 +43,10 @@ impl Elements {
                 e.arrays[k].2 = 0;
                 continue;
             }
-            if len <= MAX_ELEMENTS && e.rows + len as usize <= MAX_ROWS {
+            let rows = len as usize + 2;
+            if len <= MAX_ELEMENTS && e.rows + rows <= MAX_ROWS {
                 e.arrays.push((id, first + e.rows, len));
-                e.rows += len as usize;
+                e.rows += rows;
             }
         }
         e
@@ -84,7 +88,49 @@ impl Elements {
     /// Every row of the array `op` names: what a write at an unknown index may change.
     pub(super) fn all(&self, op: &Operand) -> Option<Range<usize>> {
         let (first, len) = self.array(op)?;
-        Some(first..first + len as usize)
+        Some(first..first + len as usize + 2)
+    }
+
+    /// The rows of the last write at an index of unknown value to the array `op` names: what it
+    /// wrote, and its index's number.
+    pub(super) fn forward(&self, op: &Operand) -> Option<(usize, usize)> {
+        let (first, len) = self.array(op)?;
+        let at = first + len as usize;
+        Some((at, at + 1))
+    }
+
+    /// The value number of `op`'s index, when it is a plain temp component (with no offset)
+    /// that carries one.
+    pub(super) fn index_number(
+        &self,
+        op: &Operand,
+        temp: impl Fn(usize) -> Option<[Known; 4]>,
+    ) -> Option<Number> {
+        let r = match op.indices.get(1)? {
+            Index::Relative(r) | Index::Imm32Relative(0, r) => r,
+            _ => return None,
+        };
+        if r.modifier != dxbc::Modifier::None {
+            return None;
+        }
+        temp(temp_index(r)?)?[r.source_component(0)].number()
+    }
+
+    /// The row a read of component `sc` of `op` finds its value in: the element at a known
+    /// index, or the last write at an index of unknown value when its index carries the same
+    /// number as this one's.
+    pub(super) fn read_row(
+        &self,
+        op: &Operand,
+        sc: usize,
+        temp: impl Fn(usize) -> Option<[Known; 4]>,
+    ) -> Option<usize> {
+        if let Some(row) = self.row(op, &temp) {
+            return Some(row);
+        }
+        let n = self.index_number(op, &temp)?;
+        let (value, index) = self.forward(op)?;
+        (temp(index)?.get(sc) == Some(&Known::Same(n))).then_some(value)
     }
 }
 

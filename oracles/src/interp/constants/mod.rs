@@ -47,6 +47,7 @@
 
 mod evaluate;
 mod indexable;
+mod numbers;
 mod regions;
 mod small;
 
@@ -54,6 +55,7 @@ use dxbc::{Index, Opcode, Operand, OperandType, Program};
 
 use evaluate::{absorbed, evaluate};
 use indexable::Elements;
+use numbers::{NONE, Number, Numbers};
 use regions::{Write, forget, once_loops, region_writes, switch_cases};
 use small::small_result;
 
@@ -72,18 +74,24 @@ enum Known {
     /// Not a constant, but provably below 2^23 as an integer (`countbits`, `and` with a small
     /// mask, a thread id): as float bits a denormal or zero, which a compiler that flushes
     /// denormals folds as it folds a zero (the H200 folded `countbits` of an input into a
-    /// `dp4` with a NaN).
-    Small,
+    /// `dp4` with a NaN). Numbered as [`Known::Same`] is (or [`NONE`]).
+    Small(Number),
     /// One of a few constants, chosen at run time: a comparison's mask, `movc` between
     /// constants, and ops of these. A compiler that
     /// knows the set folds each arm, so where the value is a zero it folds as a zero does
     /// (lavapipe and the H200 gave +0 for `ine r0.z, v0.z, v0.y` then `mul r0.x, r0.z, v0.x`
-    /// with a negative denormal in `v0.x`, where D3D gives −0).
-    Choice,
+    /// with a negative denormal in `v0.x`, where D3D gives −0). Numbered as [`Known::Same`]
+    /// is (or [`NONE`]).
+    Choice(Number),
     /// Not a constant, but a plain copy of a register component that does not change during
     /// the invocation (an input, or a constant buffer word at a literal index): a branch on
     /// the one is a branch on the other.
     Copy(Alias),
+    /// Not known, but the value numbered `n` ([`numbers`]): the same op of the same values,
+    /// computed anywhere, which a compiler sees as one value (lavapipe and the H100 forwarded
+    /// a store to `x0[r4.x]` to a load from `x0[r2.x]`, both indices `and` of one thread id
+    /// with 3).
+    Same(Number),
 }
 
 /// A register component whose value is fixed for the whole invocation.
@@ -125,19 +133,40 @@ impl Alias {
 
 impl Known {
     fn known(self) -> bool {
-        !matches!(self, Known::Unknown | Known::Copy(_))
+        !matches!(self, Known::Unknown | Known::Copy(_) | Known::Same(_))
+    }
+
+    /// The value number a component carries, if any.
+    fn number(self) -> Option<Number> {
+        match self {
+            Known::Small(n) | Known::Choice(n) | Known::Same(n) if n != NONE => Some(n),
+            _ => None,
+        }
+    }
+
+    /// The same knowledge numbered `n`, where this kind carries numbers and has none yet.
+    fn numbered(self, n: Number) -> Known {
+        match self {
+            Known::Unknown | Known::Same(NONE) => Known::Same(n),
+            Known::Small(NONE) => Known::Small(n),
+            Known::Choice(NONE) => Known::Choice(n),
+            other => other,
+        }
     }
 
     /// A constant, or a choice among constants.
     fn constant(self) -> bool {
-        matches!(self, Known::Value(_) | Known::Computed(_) | Known::Choice)
+        matches!(
+            self,
+            Known::Value(_) | Known::Computed(_) | Known::Choice(_)
+        )
     }
 
     /// Provably a denormal or zero as float bits.
     fn small(self) -> bool {
         match self {
             Known::Value(v) => v < 1 << 23,
-            Known::Small => true,
+            Known::Small(_) => true,
             _ => false,
         }
     }
@@ -217,7 +246,7 @@ impl Constants {
         }
         if op.ty == OperandType::IndexableTemp {
             let reads = self.at.get(inst);
-            let row = self.x.row(op, |r| {
+            let row = self.x.read_row(op, op.source_component(comp), |r| {
                 Some(reads?.iter().find(|(x, _)| *x as usize == r)?.1)
             });
             return row
@@ -265,7 +294,12 @@ fn one_value(
             _ => None,
         })
     };
-    held(a).is_some_and(|x| held(b) == Some(x))
+    if held(a).is_some_and(|x| held(b) == Some(x)) {
+        return true;
+    }
+    // Two temps numbered alike: one op of one set of values.
+    let number = |op: &Operand| temp(temp_index(op)?)?[op.source_component(c)].number();
+    number(a).is_some_and(|x| number(b) == Some(x))
 }
 
 /// The bits of a source component (for destination component `comp`, modifier not applied)
@@ -350,10 +384,14 @@ fn meet(a: &mut [[Known; 4]], b: &[[Known; 4]]) {
                 (Known::Value(p), Known::Value(q)) if p == q => Known::Value(p),
                 (Known::Copy(p), Known::Copy(q)) if p == q => Known::Copy(p),
                 (Known::Computed(p), Known::Computed(q)) if p == q => Known::Computed(p),
-                (a, b) if a.small() && b.small() => Known::Small,
+                (Known::Same(p), Known::Same(q)) if p == q => Known::Same(p),
+                (Known::Small(p), Known::Small(q)) => Known::Small(if p == q { p } else { NONE }),
+                (a, b) if a.small() && b.small() => Known::Small(NONE),
                 // Unchanged on both paths (a phi of two different constants is not a
                 // choice a compiler folds per arm: none was seen to).
-                (Known::Choice, Known::Choice) => Known::Choice,
+                (Known::Choice(p), Known::Choice(q)) => {
+                    Known::Choice(if p == q { p } else { NONE })
+                }
                 _ => Known::Unknown,
             };
         }
@@ -445,7 +483,7 @@ fn source(src: &Operand, c: usize, cx: Cx<'_>, state: &[[Known; 4]]) -> Known {
         };
     }
     if src.ty.is_thread_id() {
-        return Known::Small;
+        return Known::Small(NONE);
     }
     if let Some((r, k)) = icb_index(src) {
         // At an index the pass knows the value of, the element itself (past the end reads 0,
@@ -478,14 +516,19 @@ fn source(src: &Operand, c: usize, cx: Cx<'_>, state: &[[Known; 4]]) -> Known {
     if let Some(a) = Alias::of(src, c) {
         return Known::Copy(a);
     }
-    let row = temp_index(src).or_else(|| cx.x.row(src, |r| state.get(r).copied()));
+    let row = temp_index(src).or_else(|| {
+        cx.x.read_row(src, src.source_component(c), |r| state.get(r).copied())
+    });
     let Some(k) = row.and_then(|r| state.get(r)) else {
         return Known::Unknown;
     };
     match k[src.source_component(c)] {
         Known::Value(_) | Known::Computed(_) if !plain => Known::Computed(FRESH),
-        Known::Copy(_) if !plain => Known::Unknown,
-        // A float modifier keeps a denormal's exponent 0.
+        Known::Copy(_) | Known::Same(_) if !plain => Known::Unknown,
+        // A float modifier keeps a denormal's exponent 0, and a choice a choice; neither is
+        // the value its number names.
+        Known::Small(_) if !plain => Known::Small(NONE),
+        Known::Choice(_) if !plain => Known::Choice(NONE),
         other => other,
     }
 }
@@ -626,6 +669,7 @@ pub fn constant_temps(program: &Program, temps: usize, icb: &[u32], group: [u32;
     };
     let regions = region_writes(program, temps + x.rows(), cx);
     let cases = switch_cases(program, icb);
+    let mut numbers = Numbers::default();
     let once = once_loops(program, cx);
     let mut state: State = vec![[Known::Unknown; 4]; temps + x.rows() + fixed.registers.len()];
     // Whether the current point is reached by falling through from the instruction before.
@@ -645,6 +689,10 @@ pub fn constant_temps(program: &Program, temps: usize, icb: &[u32], group: [u32;
         let elements = inst.operands[ndst..]
             .iter()
             .filter_map(|s| x.row(s, |r| state.get(r).copied()));
+        let forwarded = inst.operands[ndst..]
+            .iter()
+            .filter_map(|s| x.forward(s))
+            .flat_map(|(v, i)| [v, i]);
         let element_indices = inst.operands.iter().filter_map(indexable::index_temp);
         for r in inst.operands[ndst..]
             .iter()
@@ -653,6 +701,7 @@ pub fn constant_temps(program: &Program, temps: usize, icb: &[u32], group: [u32;
             .chain(fixed_rows)
             .chain(element_indices)
             .chain(elements)
+            .chain(forwarded)
         {
             if let Some(v) = state.get(r)
                 && v.iter().any(|k| *k != Known::Unknown)
@@ -825,7 +874,7 @@ pub fn constant_temps(program: &Program, temps: usize, icb: &[u32], group: [u32;
                     for (k, s) in srcs.iter().enumerate() {
                         let mut note = |x: Known| {
                             all_const[c] &= x.constant();
-                            any_choice[c] |= x == Known::Choice;
+                            any_choice[c] |= matches!(x, Known::Choice(_));
                             if k > 0 {
                                 picks_const[c] &= x.constant();
                             }
@@ -860,7 +909,7 @@ pub fn constant_temps(program: &Program, temps: usize, icb: &[u32], group: [u32;
                     } else if all_const[c] && !any_choice[c] {
                         evaluate(inst, dst, c, cx, &before).map_or(here, Known::Value)
                     } else if all_const[c] {
-                        Known::Choice
+                        Known::Choice(NONE)
                     } else if plain_mov
                         && let Some(Known::Copy(a)) =
                             srcs.first().map(|s| source(s, c, cx, &before))
@@ -871,32 +920,61 @@ pub fn constant_temps(program: &Program, temps: usize, icb: &[u32], group: [u32;
                     } else if of_itself(inst, c, cx, &before) {
                         here
                     } else if choice(c) {
-                        Known::Choice
+                        Known::Choice(NONE)
                     } else if small_result(inst, dst, c, cx, &before) {
-                        Known::Small
+                        Known::Small(NONE)
                     } else {
                         Known::Unknown
                     }
                 };
                 let components = |mask: u8| (0..4).filter(move |c| mask & (1 << c) != 0);
+                let mut numbered = |dst: usize, c: usize| {
+                    let v = value(dst, c);
+                    numbers
+                        .of_result(inst, dst, c, per_component, cx, &before)
+                        .map_or(v, |n| v.numbered(n))
+                };
                 for (dst, r, mask) in dests(inst) {
                     for c in components(mask) {
                         if let Some(slot) = state.get_mut(r) {
-                            slot[c] = value(dst, c);
+                            slot[c] = numbered(dst, c);
                         }
                     }
                 }
-                // An element of an indexable temp at a known index is written as a temp is;
-                // at an index the pass does not know, any element of the array may be.
+                // An element of an indexable temp at a known index is written as a temp is
+                // (and the last write at an unknown index may have been to it); at an index the
+                // pass does not know, any element of the array may be, and the write is
+                // remembered with its index's number.
                 for (dst, d) in inst.operands[..ndst].iter().enumerate() {
-                    let mask = d.write_mask();
-                    if let Some(row) = x.row(d, |r| before.get(r).copied()) {
-                        if let Some(e) = state.get_mut(row) {
-                            components(mask).for_each(|c| e[c] = value(dst, c));
+                    let (Some(rows), Some((fwd_value, fwd_index))) = (x.all(d), x.forward(d))
+                    else {
+                        continue;
+                    };
+                    let temp = |r: usize| before.get(r).copied();
+                    let element = x.row(d, temp);
+                    let index = x.index_number(d, temp);
+                    for c in components(d.write_mask()) {
+                        let v = numbered(dst, c);
+                        let forgotten = if element.is_some() {
+                            fwd_index..fwd_index + 1
+                        } else {
+                            rows.clone()
+                        };
+                        for e in state.get_mut(forgotten).into_iter().flatten() {
+                            e[c] = Known::Unknown;
                         }
-                    } else if let Some(rows) = x.all(d) {
-                        for e in state.get_mut(rows).into_iter().flatten() {
-                            components(mask).for_each(|c| e[c] = Known::Unknown);
+                        let mut put = |row: usize, k: Known| {
+                            if let Some(e) = state.get_mut(row) {
+                                e[c] = k;
+                            }
+                        };
+                        match (element, index) {
+                            (Some(row), _) => put(row, v),
+                            (None, Some(n)) => {
+                                put(fwd_value, v);
+                                put(fwd_index, Known::Same(n));
+                            }
+                            (None, None) => {}
                         }
                     }
                 }

@@ -68,7 +68,7 @@ pub(super) fn small_result(
                 && srcs.iter().all(|s| s.modifier == dxbc::Modifier::None)
                 && (0..srcs.len()).all(|k| src(k).small())
         }
-        Opcode::Mov if !inst.saturate => src(0) == Known::Small,
+        Opcode::Mov if !inst.saturate => matches!(src(0), Known::Small(_)),
         _ => false,
     }
 }
