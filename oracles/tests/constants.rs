@@ -563,7 +563,7 @@ fn an_op_of_components_is_constant_where_its_component_is() {
         "mov r1.xyzw, v0.xyzw\nmov r1.z, l(0)\nround_ne r0.y, r1.xyzw\nmul o0.x, r0.y, v0.x"
     ));
     assert!(!folded(
-        "mov r1.xyzw, v0.xyzw\nmov r1.z, l(0)\ndp2 r0.z, r1.zzzz, r1.yyyy\nmul o0.x, r0.z, v0.x"
+        "mov r1.xyzw, v0.xyzw\nmov r1.z, l(0)\ndp2 r0.z, r1.zyyy, r1.yyyy\nmul o0.x, r0.z, v0.x"
     ));
 }
 
@@ -793,4 +793,37 @@ fn a_store_is_forwarded_to_a_load_at_the_same_index() {
     assert!(!folded(&body("", "v0.z")));
     assert!(!folded(&body("mov x0[1].z, v0.w\n", "v0.y")));
     assert!(!folded(&body("mov x0[r0.w + 0].z, v0.w\n", "v0.y")));
+}
+
+/// A float product, or a dot product, with a known zero factor in every term is 0 to a
+/// compiler: lavapipe and the H100 folded `dp4 r0.y, l(0, 0, 0, 0), v0.xxxx` into a `dp4`
+/// after it with a NaN in `v0.y` (dxdiff fuzz, exact profile, seed 47).
+#[test]
+fn a_product_with_a_zero_factor_is_zero_to_a_compiler() {
+    for op in [
+        "dp4 r0.x, l(0, 0, 0, 0), v0.yyyy",
+        "dp2 r0.x, v0.yzyy, l(0, 0x80000000, 0, 0)",
+        "mul r0.x, v0.y, l(0)",
+    ] {
+        assert!(folded(&format!("{op}\nmul o0.x, v0.x, r0.x")), "{op}");
+    }
+    // A term without a zero factor.
+    assert!(!folded(
+        "dp3 r0.x, l(0, 0, 1.0, 0), v0.yyyy\nmul o0.x, v0.x, r0.x"
+    ));
+}
+
+/// An `if` on a value the pass computes inside a loop decides which branch writes in the loop
+/// too: lavapipe and the H100 dropped the `else` of `if_nz icb[r3.x + 0].y` with `r3.x = 0 &
+/// 7` computed in the loop, so `r1.x` kept the 0 moved before it (dxdiff fuzz, exact profile,
+/// seed 46).
+#[test]
+fn a_branch_decided_inside_a_loop_does_not_write_in_it() {
+    let body = |test: &str| {
+        format!(
+            "mov r1.x, l(0)\nmov r2.x, l(2)\nloop\n  breakc_z r2.x\n  iadd r2.x, r2.x, l(-1)\n  and r0.z, {test}, l(7)\n  if_z icb[r0.z + 0].x\n    mul o0.x, v0.x, r1.x\n  else\n    mov r1.x, l(0x3f800000)\n  endif\nendloop"
+        )
+    };
+    assert!(folded(&body("l(0)")));
+    assert!(!folded(&body("v0.y")));
 }

@@ -72,8 +72,10 @@ pub(super) fn evaluate(
 
 /// What `inst` gives in component `c` whatever its unknown sources hold, when a known source
 /// decides it: an integer product or `and` with 0 is 0, `or` with all ones is all ones, a
-/// shift of 0 is 0, `imad`/`umad` with a zero factor is its addend, and a float sum, product
-/// or quotient with a NaN is NaN, which `_sat` makes +0. A compiler folds each (the H100
+/// shift of 0 is 0, `imad`/`umad` with a zero factor is its addend, a float sum, product or
+/// quotient with a NaN is NaN, which `_sat` makes +0, and a float product or dot product with a
+/// zero factor in every term is 0 to a compiler (the H100 and lavapipe folded `dp4 r0.y, l(0,
+/// 0, 0, 0), v0.xxxx` into the `dp4` after it). A compiler folds each (the H100
 /// folded `imad r1.x, l(0), v0, l(0)` and `add_sat r0.y, v0, l(NaN)` into a dot product with a
 /// NaN or an infinity, to 0). `here` names a computed constant made here.
 pub(super) fn absorbed(
@@ -92,6 +94,22 @@ pub(super) fn absorbed(
     let is = |i: usize, v: u32| k(i) == Known::Value(v);
     let either = |v: u32| is(0, v) || is(1, v);
     let nan = |i: usize| matches!(k(i), Known::Value(v) if v & 0x7fff_ffff > 0x7f80_0000);
+    // A float factor known to be ±0 makes its product 0 to a compiler (which ignores NaN,
+    // infinity and the sign of zero), and so a dot product all of whose terms have one.
+    let zero_factor = |j: usize| {
+        (0..2).any(|i| {
+            matches!(
+                srcs.get(i).map(|s| source(s, j, cx, state)),
+                Some(Known::Value(0 | 0x8000_0000))
+            )
+        })
+    };
+    let terms = match inst.opcode {
+        Opcode::Dp2 => 2,
+        Opcode::Dp3 => 3,
+        Opcode::Dp4 => 4,
+        _ => 0,
+    };
     Some(match inst.opcode {
         Opcode::And | Opcode::Umin | Opcode::Imul | Opcode::Umul if either(0) => Known::Value(0),
         Opcode::Or | Opcode::Umax if either(u32::MAX) => Known::Value(u32::MAX),
@@ -104,6 +122,8 @@ pub(super) fn absorbed(
         Opcode::Add | Opcode::Mul | Opcode::Mad | Opcode::Div if (0..srcs.len()).any(nan) => {
             if inst.saturate { Known::Value(0) } else { here }
         }
+        Opcode::Mul if zero_factor(c) => here,
+        Opcode::Dp2 | Opcode::Dp3 | Opcode::Dp4 if (0..terms).all(zero_factor) => here,
         _ => return None,
     })
 }

@@ -51,6 +51,8 @@ mod numbers;
 mod regions;
 mod small;
 
+use std::collections::BTreeMap;
+
 use dxbc::{Index, Opcode, Operand, OperandType, Program};
 
 use evaluate::{absorbed, evaluate};
@@ -177,7 +179,7 @@ impl Known {
 pub struct Constants {
     /// Per instruction: (row, the value of each component when known). Rows are the temps,
     /// then the fixed registers of `fixed`.
-    at: Vec<Vec<(u32, [Known; 4])>>,
+    at: Reads,
     /// The fixed registers (inputs, constant-buffer words at literal indices) a branch can
     /// know a component of: row `temps + k` is `fixed[k]`.
     fixed: Fixed,
@@ -667,8 +669,36 @@ pub fn constant_temps(program: &Program, temps: usize, icb: &[u32], group: [u32;
         fixed: &fixed,
         x: &x,
     };
-    let regions = region_writes(program, temps + x.rows(), cx);
+    // A first walk decides the `if`s on values it knows; when one of them is not on a
+    // literal, a second walk knows the branches they never enter write nothing in the loops
+    // around them (`region_writes` decides only `if`s on literals on its own).
+    let (at, decided) = walk(program, temps, cx, &BTreeMap::new());
+    let at = if decided
+        .keys()
+        .any(|i| taken(&program.instructions[*i], cx, &[]).is_none())
+    {
+        walk(program, temps, cx, &decided).0
+    } else {
+        at
+    };
+    Constants { at, fixed, x }
+}
+
+/// Per instruction, the rows it reads that the pass knows something of.
+type Reads = Vec<Vec<(u32, [Known; 4])>>;
+
+/// What each instruction reads, with `decided` (`if`s known to go one way) applied to the
+/// writes of loops and switches; and the `if`s this walk decided where it reached them.
+fn walk(
+    program: &Program,
+    temps: usize,
+    cx: Cx<'_>,
+    decided: &BTreeMap<usize, bool>,
+) -> (Reads, BTreeMap<usize, bool>) {
+    let (x, fixed, icb) = (cx.x, cx.fixed, cx.icb);
+    let regions = region_writes(program, temps + x.rows(), cx, decided);
     let cases = switch_cases(program, icb);
+    let mut found = BTreeMap::new();
     let mut numbers = Numbers::default();
     let once = once_loops(program, cx);
     let mut state: State = vec![[Known::Unknown; 4]; temps + x.rows() + fixed.registers.len()];
@@ -716,6 +746,9 @@ pub fn constant_temps(program: &Program, temps: usize, icb: &[u32], group: [u32;
             // `if_z l(1.0)`'s branch, so a zero written before it reached a `mul`).
             Opcode::If => {
                 let taken = taken(inst, cx, &state);
+                if let (true, Some(t)) = (live, taken) {
+                    found.insert(i, t);
+                }
                 let mut zero = state.clone();
                 if let Some(test) = inst.operands.first() {
                     assume_zero(&mut zero, test, &fixed);
@@ -981,5 +1014,5 @@ pub fn constant_temps(program: &Program, temps: usize, icb: &[u32], group: [u32;
             }
         }
     }
-    Constants { at, fixed, x }
+    (at, found)
 }

@@ -59,13 +59,15 @@ fn write_kinds(inst: &dxbc::Instruction, icb: &[u32], x: &Elements) -> Vec<(usiz
 /// For every `loop` and `switch`, how it writes each temp component (and each element of
 /// `x`'s arrays: `rows` counts both) between it and its end.
 ///
-/// The branch an `if` on a literal never enters writes nothing: a compiler drops it (the H100
+/// The branch an `if` on a literal (or one `decided` says goes one way) never enters writes
+/// nothing: a compiler drops it (the H100
 /// kept `mov r1.x, l(0)` before a loop whose only other write to `r1.x` was in such a branch,
 /// and folded it into a `dp3`).
 pub(super) fn region_writes(
     program: &Program,
     rows: usize,
     cx: Cx<'_>,
+    decided: &BTreeMap<usize, bool>,
 ) -> BTreeMap<usize, Vec<[Write; 4]>> {
     let mut open: Vec<(usize, Vec<[Write; 4]>)> = Vec::new();
     let mut done = BTreeMap::new();
@@ -75,7 +77,13 @@ pub(super) fn region_writes(
     for (i, inst) in program.instructions.iter().enumerate() {
         let dead = ifs.iter().any(|&(taken, in_else)| taken == Some(in_else));
         match inst.opcode {
-            Opcode::If => ifs.push((taken(inst, cx, &no_temps), false)),
+            Opcode::If => ifs.push((
+                decided
+                    .get(&i)
+                    .copied()
+                    .or_else(|| taken(inst, cx, &no_temps)),
+                false,
+            )),
             Opcode::Else => {
                 if let Some(top) = ifs.last_mut() {
                     top.1 = true;
