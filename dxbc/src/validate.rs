@@ -54,17 +54,20 @@ pub fn validate(program: &Program) -> Result<()> {
             Opcode::Endif | Opcode::Endloop | Opcode::Endswitch => depth = depth.saturating_sub(1),
             _ => {}
         }
-        if inst.info().is_declaration() || inst.opcode == Opcode::Customdata {
+        let info = inst.info();
+        if info.is_declaration() || inst.opcode == Opcode::Customdata {
             continue;
         }
         let scope = decls.scopes.get(phase).or(decls.scopes.first());
         let scope = scope.unwrap_or(&no_scope);
-        let ndst = usize::from(inst.info().dst).min(inst.operands.len());
-        for (k, op) in inst.operands.iter().enumerate() {
-            if k >= ndst && op.ty.is_output_register() {
-                return Err(check.invalid(OUTPUT_READ, op.ty as u32));
-            }
-            check.operand(op, scope, &decls)?;
+        let (dsts, srcs) = inst
+            .operands
+            .split_at(usize::from(info.dst).min(inst.operands.len()));
+        for op in dsts {
+            check.operand(op, scope, &decls, false)?;
+        }
+        for op in srcs {
+            check.operand(op, scope, &decls, true)?;
         }
     }
     Ok(())
@@ -547,7 +550,7 @@ impl Checker<'_> {
     /// that settles the operands most instructions have: an immediate, `r#`, `cb#[n]`, `v#`
     /// and `o#` with immediate indices. `false` is no verdict: the full checks then run, and
     /// they alone word an error. The walk over each operand was most of validating a program.
-    fn plainly_valid(&self, op: &Operand, scope: &Scope, d: &Declarations) -> bool {
+    fn plainly_valid(&self, op: &Operand, scope: &Scope, d: &Declarations, source: bool) -> bool {
         let version = self.program.version;
         match (op.ty, op.indices.as_slice()) {
             (OperandType::Immediate32 | OperandType::Immediate64 | OperandType::Null, []) => true,
@@ -561,7 +564,10 @@ impl Checker<'_> {
                     && d.cb_rows(u64::from(*slot))
                         .is_some_and(|rows| within_rows(rows, row))
             }
-            (OperandType::Input | OperandType::Output, [Index::Imm32(r)]) => {
+            // An output read as a source takes the full checks, which refuse it.
+            (OperandType::Input | OperandType::Output, [Index::Imm32(r)])
+                if !(source && op.ty == OperandType::Output) =>
+            {
                 register_limit(op.ty, version.stage).is_some_and(|l| *r < l.value())
                     && d.io_declared(op.ty, version.stage, u64::from(*r))
             }
@@ -570,11 +576,11 @@ impl Checker<'_> {
     }
 
     /// A code operand and the operands in its relative indices.
-    fn operand(&self, op: &Operand, scope: &Scope, d: &Declarations) -> Result<()> {
-        if self.plainly_valid(op, scope, d) {
+    fn operand(&self, op: &Operand, scope: &Scope, d: &Declarations, source: bool) -> Result<()> {
+        if self.plainly_valid(op, scope, d, source) {
             return Ok(());
         }
-        self.checked(op, scope, d)
+        self.checked(op, scope, d, source)
     }
 
     /// A register named without an index (`oDepth`, `vThreadID`) that carries one, as in a
@@ -590,13 +596,11 @@ impl Checker<'_> {
     }
 
     /// [`Checker::operand`]'s full checks.
-    fn checked(&self, op: &Operand, scope: &Scope, d: &Declarations) -> Result<()> {
+    fn checked(&self, op: &Operand, scope: &Scope, d: &Declarations, source: bool) -> Result<()> {
+        // A relative index is read.
         for index in &op.indices {
             if let Some(rel) = index.relative() {
-                self.operand(rel, scope, d)?;
-                if rel.ty.is_output_register() {
-                    return Err(self.invalid(OUTPUT_READ, rel.ty as u32));
-                }
+                self.operand(rel, scope, d, true)?;
             }
         }
         let sm51 = self.program.version.is_sm51();
@@ -724,6 +728,9 @@ impl Checker<'_> {
             }
             _ => self.no_index_on_special(op)?,
         }
+        if source && op.ty.is_output_register() {
+            return Err(self.invalid(OUTPUT_READ, op.ty as u32));
+        }
         Ok(())
     }
 }
@@ -798,9 +805,14 @@ mod tests {
             operands.push(Operand::reg(OperandType::Immediate32, Components::One, &[]));
             for op in &operands {
                 for s in [&scope, &Scope::default()] {
-                    if check.plainly_valid(op, s, &decls) {
-                        taken += 1;
-                        assert!(check.checked(op, s, &decls).is_ok(), "{model}: {op:?}");
+                    for source in [false, true] {
+                        if check.plainly_valid(op, s, &decls, source) {
+                            taken += 1;
+                            assert!(
+                                check.checked(op, s, &decls, source).is_ok(),
+                                "{model}: {op:?}, source {source}"
+                            );
+                        }
                     }
                 }
             }
