@@ -751,7 +751,7 @@ fn walk(
                 }
                 let mut zero = state.clone();
                 if let Some(test) = inst.operands.first() {
-                    assume_zero(&mut zero, test, &fixed);
+                    assume_zero(&mut zero, test, fixed);
                 }
                 let else_entry = if inst.test == Some(dxbc::Test::NonZero) {
                     zero
@@ -876,11 +876,11 @@ fn walk(
                     }
                 }
                 live &= taken != Some(true);
-                go_on_knowing_zero(inst, &mut state, &fixed);
+                go_on_knowing_zero(inst, &mut state, fixed);
             }
             Opcode::Retc | Opcode::Continuec | Opcode::Discard => {
                 live &= taken(inst, cx, &state) != Some(true);
-                go_on_knowing_zero(inst, &mut state, &fixed);
+                go_on_knowing_zero(inst, &mut state, fixed);
             }
             Opcode::Continue | Opcode::Ret => live = false,
             Opcode::Label | Opcode::Call | Opcode::Callc => {
