@@ -224,7 +224,9 @@ impl Machine<'_> {
         // absolute at its result makes one: `sincos` (D3D 0.0008) anywhere, `log` where its
         // result is below 1 in magnitude (2^-21; the H100's `log` of 0.99999237 times 66 in a
         // `dp3`, dxdiff fuzz).
-        let band = fresh.then(|| crate::rules::transcendental::error_band(op, 0));
+        let band = fresh
+            .then(|| crate::rules::transcendental::error_band(op, 0))
+            .filter(|b| *b != crate::band::Band::Any);
         let value_srcs: Vec<&Operand> = srcs
             .iter()
             .enumerate()
@@ -238,15 +240,12 @@ impl Machine<'_> {
                 ty if ty == OperandType::Temp || super::tracked::is_output(ty) => {
                     if let Some(r) = imm_index(d) {
                         for c in (0..4).filter(|c| m & (1 << c) != 0) {
-                            let absolute_band = band.filter(|b| *b != crate::band::Band::Any);
-                            if absolute_band.is_some()
-                                && self.read_raw(d, c, at, &mut results).is_err()
-                            {
+                            if band.is_some() && self.read_raw(d, c, at, &mut results).is_err() {
                                 results.fill(0);
                             }
                             for &l in &lanes {
                                 self.taint.set(d.ty, r, c, l, carried[l]);
-                                let abs = absolute_band.is_some_and(|b| b.absolute_at(results[l]))
+                                let abs = band.is_some_and(|b| b.absolute_at(results[l]))
                                     || (keeps_absolute(op)
                                         && value_srcs.iter().any(|s| self.abs_of(s, c, l)));
                                 self.taint.set_abs(d.ty, r, c, l, abs);

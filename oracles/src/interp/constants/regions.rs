@@ -182,26 +182,60 @@ pub(super) fn once_loops(program: &Program, cx: Cx<'_>) -> BTreeSet<usize> {
     once
 }
 
-/// For every `switch`, the values of its own `case`s (`None` when one is not a literal, as a
-/// malformed program's may be): with a known selector, they say which case it enters.
-pub(super) fn switch_cases(program: &Program, icb: &[u32]) -> BTreeMap<usize, Option<Vec<u32>>> {
-    let mut open: Vec<(usize, Option<Vec<u32>>)> = Vec::new();
+/// For every `switch`, the instruction a known selector jumps to: the `case` of that value,
+/// else the `default`, else none (the end). `None` for a selector value when a `case` is not a
+/// literal, as a malformed program's may be.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Entries {
+    /// (instruction, its literal value) per `case`; `None` once one is not a literal.
+    cases: Option<Vec<(usize, u32)>>,
+    default: Option<usize>,
+}
+
+impl Entries {
+    /// Where the switch goes with the selector `s`: `Some(instruction)`, or `None` for the end.
+    pub(super) fn target(&self, s: u32) -> Option<Option<usize>> {
+        let cases = self.cases.as_ref()?;
+        Some(
+            cases
+                .iter()
+                .find(|c| c.1 == s)
+                .map(|c| c.0)
+                .or(self.default),
+        )
+    }
+}
+
+/// Every `switch`'s [`Entries`], by the `switch`'s instruction.
+pub(super) fn switch_entries(program: &Program, icb: &[u32]) -> BTreeMap<usize, Entries> {
+    let mut open: Vec<(usize, Entries)> = Vec::new();
     let mut done = BTreeMap::new();
     for (i, inst) in program.instructions.iter().enumerate() {
         match inst.opcode {
-            Opcode::Switch => open.push((i, Some(Vec::new()))),
+            Opcode::Switch => open.push((
+                i,
+                Entries {
+                    cases: Some(Vec::new()),
+                    default: None,
+                },
+            )),
             Opcode::Case => {
-                if let Some((_, cases)) = open.last_mut() {
+                if let Some((_, e)) = open.last_mut() {
                     let value = inst.operands.first().and_then(|o| literal_value(o, 0, icb));
-                    match (cases.as_mut(), value) {
-                        (Some(list), Some(v)) => list.push(v),
-                        _ => *cases = None,
+                    match (e.cases.as_mut(), value) {
+                        (Some(list), Some(v)) => list.push((i, v)),
+                        _ => e.cases = None,
                     }
                 }
             }
+            Opcode::Default => {
+                if let Some((_, e)) = open.last_mut() {
+                    e.default = Some(i);
+                }
+            }
             Opcode::Endswitch => {
-                if let Some((at, cases)) = open.pop() {
-                    done.insert(at, cases);
+                if let Some((at, e)) = open.pop() {
+                    done.insert(at, e);
                 }
             }
             Opcode::Label => open.clear(),

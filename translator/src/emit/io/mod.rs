@@ -553,41 +553,28 @@ fn vertex(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Reje
     for d in declarations(c, false) {
         let sv = reject_special(&d)?;
         let Some(r) = d.register else { continue };
-        let comp = d.mask.trailing_zeros().min(3) as usize;
-        let index = |c: &mut Ctx<'_>, e: &mut Entry, b: BuiltIn| {
-            let t = c.scalar_ty(build::U32);
-            let a = e.arg(build::numbered("in", r, ""), t, Binding::BuiltIn(b));
-            if let Some(v) = v {
-                let p = e.reg(v, r, Some(comp));
-                e.body.store(p, a);
+        let (builtin, semantic) = match sv {
+            None => {
+                ins.push(plain_input(c, &mut e, r, d.mask, |_| Ok(None))?);
+                continue;
             }
-        };
-        match sv {
-            None => ins.push(plain_input(c, &mut e, r, d.mask, |_| Ok(None))?),
             Some(SystemValueName::Known(SystemValue::VertexId)) => {
-                index(c, &mut e, BuiltIn::VertexIndex);
-                ins.push(iface(
-                    Some(r),
-                    d.mask,
-                    None,
-                    Some(BuiltIn::VertexIndex),
-                    "u32",
-                    "SV_VertexID",
-                ));
+                (BuiltIn::VertexIndex, "SV_VertexID")
             }
             Some(SystemValueName::Known(SystemValue::InstanceId)) => {
-                index(c, &mut e, BuiltIn::InstanceIndex);
-                ins.push(iface(
-                    Some(r),
-                    d.mask,
-                    None,
-                    Some(BuiltIn::InstanceIndex),
-                    "u32",
-                    "SV_InstanceID",
-                ));
+                (BuiltIn::InstanceIndex, "SV_InstanceID")
             }
             Some(sv) => return Err(unsupported_system_value("vertex input", sv)),
+        };
+        // A vertex or instance index: a `u32` argument copied into its `v#` component.
+        let t = c.scalar_ty(build::U32);
+        let a = e.arg(build::numbered("in", r, ""), t, Binding::BuiltIn(builtin));
+        if let Some(v) = v {
+            let comp = d.mask.trailing_zeros().min(3) as usize;
+            let p = e.reg(v, r, Some(comp));
+            e.body.store(p, a);
         }
+        ins.push(iface(Some(r), d.mask, None, Some(builtin), "u32", semantic));
     }
     e.call(run);
     let mut fields = Vec::new();
