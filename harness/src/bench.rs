@@ -192,15 +192,16 @@ fn warm(timers: &mut [Timer<'_>], runs: usize) {
     }
 }
 
-/// Qualify, intersect, and time each translator over `roots`: interleaved passes for at least
-/// `min` a line, then `warm_runs` back-to-back runs of each program.
+/// Qualify, intersect, and time each translator over `programs` (read from folders,
+/// `crate::programs::relative`, or made, `crate::programs::generated`): interleaved passes for
+/// at least `min` a line, then `warm_runs` back-to-back runs of each program.
 pub fn run(
-    roots: &[std::path::PathBuf],
+    programs: Vec<crate::programs::Program>,
     translators: &[Shared],
     min: Duration,
     warm_runs: usize,
 ) -> Bench {
-    let blobs: Vec<(String, Vec<u8>)> = crate::programs::relative(roots)
+    let blobs: Vec<(String, Vec<u8>)> = programs
         .into_iter()
         .filter_map(|(n, b)| Some((n, b.ok()?)))
         .collect();

@@ -103,7 +103,7 @@ impl FuzzError {
 }
 
 /// The seed of program `index`: independent of how many programs ran before.
-fn program_seed(seed: u64, index: u64) -> u64 {
+pub(crate) fn program_seed(seed: u64, index: u64) -> u64 {
     let mut x = seed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15);
     x ^= x >> 31;
     x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);

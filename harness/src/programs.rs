@@ -71,3 +71,35 @@ pub fn relative(roots: &[PathBuf]) -> Vec<Program> {
     out.sort_by(|a, b| a.0.cmp(&b.0));
     out
 }
+
+/// Programs made here rather than read, named under `generated/`: the single-instruction
+/// programs `dxdiff verify` runs built in (one per ALU opcode, one per sampling and derivative
+/// opcode), then `n` random programs of `dxdiff fuzz`'s generator with its default knobs
+/// (pixel, vertex and compute; flow, memory, indexing), program i from (`seed`, i) as a fuzz
+/// campaign draws it. A bench over them needs no corpus, and they are what the profile-guided
+/// build trains on (docs/corpus.md), so that its profile never saw the programs it is
+/// measured on.
+pub fn generated(n: usize, seed: u64) -> Vec<Program> {
+    let mut out: Vec<Program> = generators::programs::all_single()
+        .into_iter()
+        .map(|p| {
+            let name = format!("generated/single/{}", p.opcode.mnemonic());
+            (name, Ok(p.blob))
+        })
+        .collect();
+    for (mnemonic, text) in generators::programs::sampling() {
+        let blob = dxbc::assemble_container(&text)
+            .map(|c| c.to_bytes())
+            .map_err(|e| format!("the built-in program does not assemble (a dxdiff bug): {e}"));
+        out.push((format!("generated/sampling/{mnemonic}"), blob));
+    }
+    let knobs = generators::random::Knobs::default();
+    for i in 0..n as u64 {
+        let p = generators::random::generate(&knobs, crate::fuzz::program_seed(seed, i));
+        let blob = p
+            .blob()
+            .map_err(|e| format!("the generator failed (a dxdiff bug): {e}"));
+        out.push((format!("generated/fuzz-{seed}-{i}.dxbc"), blob));
+    }
+    out
+}

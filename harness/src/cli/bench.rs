@@ -11,8 +11,15 @@ use super::{CliResult, write_output};
 #[derive(Debug, clap::Args)]
 pub struct BenchArgs {
     /// Folders (or files) of programs.
-    #[arg(required = true)]
+    #[arg(required_unless_present = "generated")]
     paths: Vec<PathBuf>,
+    /// Also time programs made here: `verify`'s built-in single-instruction programs and N
+    /// random ones of `fuzz`'s generator (0 adds the built-in ones alone).
+    #[arg(long, value_name = "N")]
+    generated: Option<usize>,
+    /// Seed of the random programs of `--generated` (program i from (seed, i), as in `fuzz`).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
     /// `builtin`, `vkd3d` or `cmd:<command line>`; repeat to compare (default: builtin).
     #[arg(long = "translator")]
     translators: Vec<String>,
@@ -58,7 +65,11 @@ pub fn run(a: &BenchArgs) -> CliResult {
         }
     }
     let min = Duration::try_from_secs_f64(a.seconds.clamp(0.0, 3600.0)).unwrap_or_default();
-    let b = crate::bench::run(&a.paths, &translators, min, a.warm_runs.min(1000));
+    let mut programs = crate::programs::relative(&a.paths);
+    if let Some(n) = a.generated {
+        programs.extend(crate::programs::generated(n, a.seed));
+    }
+    let b = crate::bench::run(programs, &translators, min, a.warm_runs.min(1000));
     if let Some(j) = &a.json {
         let text = serde_json::to_string_pretty(&b).map_err(|e| super::usage(e.to_string()))?;
         write_output(Some(j), text.as_bytes())?;

@@ -275,6 +275,52 @@ fn bench_puts_translators_side_by_side_on_the_same_programs() {
     let _ = std::fs::remove_file(json);
 }
 
+/// `--generated N` times programs dxdiff makes, with no folder given: `verify`'s built-in
+/// programs and N random ones, the random ones fixed by `--seed` and changed by another seed.
+#[test]
+fn bench_times_generated_programs_without_a_corpus() {
+    let run = |n: &str, seed: &str| {
+        let json = temp("corpus", &format!("bench-generated-{n}-{seed}.json"));
+        let o = dxdiff()
+            .args(["bench", "--generated", n, "--seed", seed])
+            .args(["--seconds", "0", "--warm-runs", "0", "--json"])
+            .arg(&json)
+            .output()
+            .expect("runs");
+        assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+        let b: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&json).expect("json")).expect("json");
+        let _ = std::fs::remove_file(json);
+        b
+    };
+    let builtin = generators::programs::all_single().len() + generators::programs::sampling().len();
+    let alone = run("0", "7");
+    assert_eq!(alone["programs"], builtin, "{alone}");
+    let a = run("4", "7");
+    assert_eq!(a["programs"], builtin + 4, "{a}");
+    // The contract profile fails closed on some built-in programs (its not-supported
+    // entries); the random programs add to what is timed.
+    let common = |b: &serde_json::Value| b["common"].as_u64().expect("common");
+    assert!(common(&alone) > 0, "{alone}");
+    assert!(common(&a) > common(&alone), "{a}");
+    assert_eq!(
+        run("4", "7")["bytes"],
+        a["bytes"],
+        "one seed, one set of programs"
+    );
+    let mut other = (8..12).map(|s| run("4", &s.to_string())["bytes"].clone());
+    assert!(
+        other.any(|b| b != a["bytes"]),
+        "another seed draws other random programs"
+    );
+    // No folder and no `--generated`: nothing to time, a usage error.
+    let o = dxdiff()
+        .args(["bench", "--seconds", "0"])
+        .output()
+        .expect("runs");
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+}
+
 /// `--verify N`: verdicts go into the record, and a new mismatch against a verified baseline
 /// (a planted bug in the translator) is a regression whose verdicts are listed as changed.
 #[test]
