@@ -36,6 +36,8 @@ fn shell_scripts_pass_shellcheck() {
         root().join("deploy/run-shards.sh"),
         root().join("deploy/slurm/dxdiff-array.sbatch"),
         root().join("deploy/sweep-campaign.sh"),
+        root().join("deploy/pgo/build.sh"),
+        root().join("deploy/pgo/rustc"),
     ];
     let Ok(o) = Command::new("shellcheck").args(&scripts).output() else {
         eprintln!("skipped: no shellcheck (.ci/run installs it)");
@@ -45,6 +47,51 @@ fn shell_scripts_pass_shellcheck() {
     let sbatch = std::fs::read_to_string(&scripts[1]).expect("sbatch");
     assert!(sbatch.contains("#SBATCH --array=0-99"));
     assert!(sbatch.contains("--shard \"$k/$n\"") && sbatch.contains("SLURM_ARRAY_TASK_COUNT"));
+}
+
+/// The profile-guided build's rustc wrapper gives its flags to the crates the profile is about
+/// (the decoder, the translator, naga and the binary) and to no other, and leaves a build
+/// without flags as it was.
+#[test]
+fn the_profile_guided_build_instruments_only_the_translation_crates() {
+    let wrapped = |crate_name: &str, flags: &str| {
+        let o = Command::new(root().join("deploy/pgo/rustc"))
+            .args(["echo", "--crate-name", crate_name, "--edition=2024"])
+            .env("DXDIFF_PGO_FLAGS", flags)
+            .output()
+            .expect("runs the wrapper");
+        assert!(o.status.success());
+        String::from_utf8_lossy(&o.stdout).trim().to_string()
+    };
+    let flags = "-Cprofile-use=/p/dxdiff.profdata -Cllvm-args=-x";
+    for c in ["dxbc", "translator", "naga", "dxdiff"] {
+        assert_eq!(
+            wrapped(c, flags),
+            format!("--crate-name {c} --edition=2024 {flags}")
+        );
+    }
+    for c in ["oracles", "harness", "wgpu", "naga_oil", "translator_extra"] {
+        assert_eq!(
+            wrapped(c, flags),
+            format!("--crate-name {c} --edition=2024")
+        );
+    }
+    assert_eq!(
+        wrapped("translator", ""),
+        "--crate-name translator --edition=2024"
+    );
+    let script = std::fs::read_to_string(root().join("deploy/pgo/build.sh")).expect("script");
+    assert!(
+        script.contains("--generated"),
+        "trains on generated programs"
+    );
+    assert!(!script.contains("shared/corpus"), "never on a corpus");
+    let containerfile =
+        std::fs::read_to_string(root().join("deploy/Containerfile")).expect("Containerfile");
+    assert!(
+        containerfile.contains("deploy/pgo/build.sh"),
+        "the image ships the PGO build"
+    );
 }
 
 #[test]
