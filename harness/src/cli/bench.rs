@@ -7,6 +7,9 @@ use std::time::Duration;
 
 use super::{CliResult, write_output};
 
+/// The most programs `--generated` makes: a million is about 1.5 GB of containers.
+const MAX_GENERATED: usize = 1_000_000;
+
 /// The arguments of `dxdiff bench`.
 #[derive(Debug, clap::Args)]
 pub struct BenchArgs {
@@ -67,6 +70,12 @@ pub fn run(a: &BenchArgs) -> CliResult {
     let min = Duration::try_from_secs_f64(a.seconds.clamp(0.0, 3600.0)).unwrap_or_default();
     let mut programs = crate::programs::relative(&a.paths);
     if let Some(n) = a.generated {
+        // Every program is held in memory for the whole run (about 1.5 KB each).
+        if n > MAX_GENERATED {
+            return Err(super::usage(format!(
+                "--generated {n}: at most {MAX_GENERATED} programs"
+            )));
+        }
         programs.extend(crate::programs::generated(n, a.seed));
     }
     let b = crate::bench::run(programs, &translators, min, a.warm_runs.min(1000));
