@@ -169,6 +169,13 @@ impl Instruction {
         self.opcode.info()
     }
 
+    /// The destination operands and the source operands, split where the opcode table puts
+    /// the destinations (an instruction with fewer operands than that has no sources).
+    pub fn split_operands(&self) -> (&[Operand], &[Operand]) {
+        let ndst = usize::from(self.info().dst).min(self.operands.len());
+        self.operands.split_at(ndst)
+    }
+
     /// A control field: `width` bits starting at OpcodeToken0 bit `shift`. Prefer the named
     /// accessors (`resource_dimension()`, `interpolation_mode()`, ... in `decl`), which check the
     /// opcode.

@@ -87,10 +87,7 @@ pub fn generated(n: usize, seed: u64) -> Vec<Program> {
             (name, Ok(p.blob))
         })
         .collect();
-    for (mnemonic, text) in generators::programs::sampling() {
-        let blob = dxbc::assemble_container(&text)
-            .map(|c| c.to_bytes())
-            .map_err(|e| format!("the built-in program does not assemble (a dxdiff bug): {e}"));
+    for (mnemonic, blob) in sampling() {
         out.push((format!("generated/sampling/{mnemonic}"), blob));
     }
     let knobs = generators::random::Knobs::default();
@@ -102,4 +99,18 @@ pub fn generated(n: usize, seed: u64) -> Vec<Program> {
         out.push((format!("generated/fuzz-{seed}-{i}.dxbc"), blob));
     }
     out
+}
+
+/// `verify`'s built-in program of each sampling and derivative opcode, assembled from its fxc
+/// text: (mnemonic, container, or why it does not assemble).
+pub fn sampling() -> Vec<(&'static str, Result<Vec<u8>, String>)> {
+    generators::programs::sampling()
+        .into_iter()
+        .map(|(mnemonic, text)| {
+            let blob = dxbc::assemble_container(&text)
+                .map(|c| c.to_bytes())
+                .map_err(|e| format!("the built-in program does not assemble (a dxdiff bug): {e}"));
+            (mnemonic, blob)
+        })
+        .collect()
 }

@@ -60,9 +60,7 @@ pub fn validate(program: &Program) -> Result<()> {
         }
         let scope = decls.scopes.get(phase).or(decls.scopes.first());
         let scope = scope.unwrap_or(&no_scope);
-        let (dsts, srcs) = inst
-            .operands
-            .split_at(usize::from(info.dst).min(inst.operands.len()));
+        let (dsts, srcs) = inst.split_operands();
         for op in dsts {
             check.operand(op, scope, &decls, false)?;
         }

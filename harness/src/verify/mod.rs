@@ -172,18 +172,18 @@ fn run_on(opts: &Options, out_dir: &Path, adapter: &str) -> Result<RunReport, Gp
     bar.finish();
     // One program per sampling and derivative opcode, over generated textures and samplers.
     if !opts.skip_builtin {
-        for (mnemonic, text) in generators::programs::sampling() {
+        for (mnemonic, blob) in crate::programs::sampling() {
             let Some(index) = mine() else { continue };
             let name = format!("single:{mnemonic}");
-            let p = match dxbc::assemble_container(&text) {
-                Ok(c) => guarded(&name, || {
-                    v.program_as(program::Origin::Builtin, mnemonic, &c.to_bytes())
+            let p = match blob {
+                Ok(b) => guarded(&name, || {
+                    v.program_as(program::Origin::Builtin, mnemonic, &b)
                 }),
-                Err(e) => {
+                Err(why) => {
                     let mut p = ProgramReport::new(name);
                     p.skip(&oracles::verdict::Skip::new(
                         oracles::verdict::SkipKind::Malformed,
-                        format!("the built-in program does not assemble (a dxdiff bug): {e}"),
+                        why,
                     ));
                     p
                 }

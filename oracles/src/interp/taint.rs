@@ -75,8 +75,7 @@ impl Machine<'_> {
             Div => &[(0, 1, true)],
             _ => return,
         };
-        let ndst = (inst.info().dst as usize).min(inst.operands.len());
-        let srcs = &inst.operands[ndst..];
+        let (_, srcs) = inst.split_operands();
         let mask = inst.operands.first().map_or(0xf, write_mask);
         let lanes: Vec<usize> = self.active.lanes().collect();
         let mut vals = vec![0u32; self.lanes];
@@ -170,8 +169,7 @@ impl Machine<'_> {
             return;
         }
         let info = inst.info();
-        let ndst = (info.dst as usize).min(inst.operands.len());
-        let (dsts, srcs) = inst.operands.split_at(ndst);
+        let (dsts, srcs) = inst.split_operands();
         // Every destination's components: `umul r1.x, r0.y, …` reads `.y` of its sources for
         // its second destination (the H200's `sqrt` one ULP off, then `umul`'s low word, dxdiff
         // fuzz).

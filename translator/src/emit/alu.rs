@@ -614,7 +614,7 @@ impl Ctx<'_> {
         use Opcode::*;
         let info = inst.info();
         self.fetched.clear();
-        let sources = &inst.operands[(info.dst as usize).min(inst.operands.len())..];
+        let (_, sources) = inst.split_operands();
         let alu = inst.opcode != Mov
             && matches!(
                 info.kind,

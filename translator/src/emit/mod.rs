@@ -619,7 +619,9 @@ fn scan(c: &mut Ctx<'_>) -> Result<(), Rejection> {
         }
         let info = inst.info();
         if !info.is_declaration()
-            && inst.operands[..usize::from(info.dst).min(inst.operands.len())]
+            && inst
+                .split_operands()
+                .0
                 .iter()
                 .any(|o| o.ty == OperandType::Input)
         {

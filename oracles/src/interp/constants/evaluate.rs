@@ -22,12 +22,8 @@ pub(super) fn evaluate(
     if inst.saturate {
         return None;
     }
-    let ndst = (inst.info().dst as usize).min(inst.operands.len());
-    let srcs = &inst.operands[ndst..];
-    let v = |k: usize| match source(srcs.get(k)?, c, cx, state) {
-        Known::Value(v) => Some(v),
-        _ => None,
-    };
+    let (_, srcs) = inst.split_operands();
+    let v = |k: usize| source(srcs.get(k)?, c, cx, state).value();
     // Events a rule raises (an out-of-range shift) matter to a run, not to the value.
     let ev = &mut 0;
     let pick = |(hi, lo): (u32, u32)| if dst == 0 { hi } else { lo };
@@ -85,8 +81,7 @@ pub(super) fn absorbed(
     state: &[[Known; 4]],
     here: Known,
 ) -> Option<Known> {
-    let ndst = (inst.info().dst as usize).min(inst.operands.len());
-    let srcs = &inst.operands[ndst..];
+    let (_, srcs) = inst.split_operands();
     let k = |i: usize| {
         srcs.get(i)
             .map_or(Known::Unknown, |s| source(s, c, cx, state))

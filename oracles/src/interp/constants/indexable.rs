@@ -110,10 +110,7 @@ impl Elements {
             Index::Relative(r) | Index::Imm32Relative(0, r) => r,
             _ => return None,
         };
-        if r.modifier != dxbc::Modifier::None {
-            return None;
-        }
-        temp(temp_index(r)?)?[r.source_component(0)].number()
+        index_known(r, &temp)?.number()
     }
 
     /// The row a read of component `sc` of `op` finds its value in: the element at a known
@@ -136,13 +133,15 @@ impl Elements {
 
 /// The value a relative index's temp component holds, when known.
 fn relative_value(r: &Operand, temp: &impl Fn(usize) -> Option<[Known; 4]>) -> Option<u32> {
+    index_known(r, temp)?.value()
+}
+
+/// What the pass knows of the temp component a plain relative index `r` reads.
+fn index_known(r: &Operand, temp: &impl Fn(usize) -> Option<[Known; 4]>) -> Option<Known> {
     if r.modifier != dxbc::Modifier::None {
         return None;
     }
-    match temp(temp_index(r)?)?[r.source_component(0)] {
-        Known::Value(v) => Some(v),
-        _ => None,
-    }
+    Some(temp(temp_index(r)?)?[r.source_component(0)])
 }
 
 /// The temp an `x#` operand's relative index reads.

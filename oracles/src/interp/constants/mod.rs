@@ -138,6 +138,15 @@ impl Known {
         !matches!(self, Known::Unknown | Known::Copy(_) | Known::Same(_))
     }
 
+    /// The value, when the pass knows it. [`source`] gives a value only for a plain source (a
+    /// modifier makes it a computed constant), so no caller checks the modifier again.
+    fn value(self) -> Option<u32> {
+        match self {
+            Known::Value(v) => Some(v),
+            _ => None,
+        }
+    }
+
     /// The value number a component carries, if any.
     fn number(self) -> Option<Number> {
         match self {
@@ -355,8 +364,8 @@ fn writes(inst: &dxbc::Instruction) -> impl Iterator<Item = (usize, u8)> + '_ {
 
 /// The temp components `inst` writes, as (destination operand, register, mask).
 fn dests(inst: &dxbc::Instruction) -> impl Iterator<Item = (usize, usize, u8)> + '_ {
-    let ndst = (inst.info().dst as usize).min(inst.operands.len());
-    inst.operands[..ndst]
+    inst.split_operands()
+        .0
         .iter()
         .enumerate()
         .filter_map(|(k, d)| temp_index(d).map(|r| (k, r, d.write_mask())))
@@ -369,13 +378,8 @@ fn taken(inst: &dxbc::Instruction, cx: Cx<'_>, state: &[[Known; 4]]) -> Option<b
     let Some(test) = inst.test else {
         return Some(true);
     };
-    let op = inst.operands.first()?;
-    match source(op, 0, cx, state) {
-        Known::Value(v) if op.modifier == dxbc::Modifier::None => {
-            Some((v == 0) == (test == dxbc::Test::Zero))
-        }
-        _ => None,
-    }
+    let v = source(inst.operands.first()?, 0, cx, state).value()?;
+    Some((v == 0) == (test == dxbc::Test::Zero))
 }
 
 fn meet(a: &mut [[Known; 4]], b: &[[Known; 4]]) {
@@ -413,18 +417,18 @@ fn foldable(inst: &dxbc::Instruction) -> bool {
 /// with a NaN, to 0: `dxdiff fuzz`, exact profile, lavapipe).
 fn of_itself(inst: &dxbc::Instruction, c: usize, cx: Cx<'_>, state: &[[Known; 4]]) -> bool {
     use dxbc::Modifier::{Neg, None as Plain};
-    let ndst = (inst.info().dst as usize).min(inst.operands.len());
+    let (_, srcs) = inst.split_operands();
     let temp = |r: usize| state.get(r).copied();
     // `imad x, -1, x` and `imad -1, x, x` are `-x + x` (the H100 folded `imad r1.y, l(-1),
     // r1.y, r1.y` into a `dp4` with a NaN).
-    if let (Opcode::Imad | Opcode::Umad, [p, q, add]) = (inst.opcode, &inst.operands[ndst..]) {
+    if let (Opcode::Imad | Opcode::Umad, [p, q, add]) = (inst.opcode, srcs) {
         let minus_one = |o: &Operand| source(o, c, cx, state) == Known::Value(u32::MAX);
         let plain = |o: &Operand| o.modifier == Plain;
         return [(p, q), (q, p)]
             .iter()
             .any(|(k, x)| minus_one(k) && plain(x) && plain(add) && one_value(x, add, c, temp));
     }
-    let [a, b] = &inst.operands[ndst..] else {
+    let [a, b] = srcs else {
         return false;
     };
     let mods = (a.modifier, b.modifier);

@@ -85,8 +85,7 @@ impl Numbers {
         if !foldable(inst) {
             return None;
         }
-        let ndst = (inst.info().dst as usize).min(inst.operands.len());
-        let srcs = &inst.operands[ndst..];
+        let (_, srcs) = inst.split_operands();
         if inst.opcode == dxbc::Opcode::Mov
             && !inst.saturate
             && let [s] = srcs

@@ -44,8 +44,7 @@ fn write_kinds(inst: &dxbc::Instruction, icb: &[u32], x: &Elements) -> Vec<(usiz
             out.push((r, c, w));
         }
     }
-    let ndst = (inst.info().dst as usize).min(inst.operands.len());
-    for d in &inst.operands[..ndst] {
+    for d in inst.split_operands().0 {
         let mask = d.write_mask();
         for r in x.all(d).into_iter().flatten() {
             for c in (0..4).filter(|c| mask & (1 << c) != 0) {

@@ -14,8 +14,7 @@ pub(super) fn small_result(
     cx: Cx<'_>,
     state: &[[Known; 4]],
 ) -> bool {
-    let ndst = (inst.info().dst as usize).min(inst.operands.len());
-    let srcs = &inst.operands[ndst..];
+    let (_, srcs) = inst.split_operands();
     let src = |k: usize| {
         srcs.get(k)
             .map_or(Known::Unknown, |s| source(s, c, cx, state))
@@ -44,8 +43,7 @@ pub(super) fn small_result(
         | Opcode::RoundZ
         | Opcode::Frc
         | Opcode::Sqrt => {
-            inst.operands
-                .get(ndst)
+            srcs.first()
                 .is_some_and(|s| matches!(s.modifier, dxbc::Modifier::None | dxbc::Modifier::Abs))
                 && src(0).small()
         }

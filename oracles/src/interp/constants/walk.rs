@@ -49,10 +49,7 @@ impl Jumps {
         let selector = inst
             .operands
             .first()
-            .and_then(|op| match source(op, 0, cx, state) {
-                Known::Value(v) if op.modifier == dxbc::Modifier::None => Some(v),
-                _ => None,
-            });
+            .and_then(|op| source(op, 0, cx, state).value());
         Jumps(selector.and_then(|s| entries?.target(s)))
     }
 
@@ -131,23 +128,21 @@ pub(super) fn walk(
     let mut at = Vec::with_capacity(program.instructions.len());
     for (i, inst) in program.instructions.iter().enumerate() {
         // What this instruction's temp sources hold, before its own writes.
-        let ndst = (inst.info().dst as usize).min(inst.operands.len());
+        let (_, srcs) = inst.split_operands();
         let mut reads: Vec<(u32, [Known; 4])> = Vec::new();
-        let index_temps = inst.operands[ndst..]
-            .iter()
-            .filter_map(|s| icb_index(s).map(|(r, _)| r));
-        let fixed_rows = inst.operands[ndst..]
+        let index_temps = srcs.iter().filter_map(|s| icb_index(s).map(|(r, _)| r));
+        let fixed_rows = srcs
             .iter()
             .filter_map(|s| fixed.row_of(s, 0).map(|(r, _)| r));
-        let elements = inst.operands[ndst..]
+        let elements = srcs
             .iter()
             .filter_map(|s| x.row(s, |r| state.get(r).copied()));
-        let forwarded = inst.operands[ndst..]
+        let forwarded = srcs
             .iter()
             .filter_map(|s| x.forward(s))
             .flat_map(|(v, i)| [v, i]);
         let element_indices = inst.operands.iter().filter_map(indexable::index_temp);
-        for r in inst.operands[ndst..]
+        for r in srcs
             .iter()
             .filter_map(temp_index)
             .chain(index_temps)
@@ -305,8 +300,7 @@ pub(super) fn walk(
             }
             _ => {
                 let before = state.clone();
-                let ndst = (inst.info().dst as usize).min(inst.operands.len());
-                let srcs = &inst.operands[ndst..];
+                let (dsts, srcs) = inst.split_operands();
                 // Every source component the destination component reads (over the swizzle)
                 // is a constant, or a choice among constants (then so is the result). An op of
                 // components reads the same component of each source; a dot product or a
@@ -394,7 +388,7 @@ pub(super) fn walk(
                 // (and the last write at an unknown index may have been to it); at an index the
                 // pass does not know, any element of the array may be, and the write is
                 // remembered with its index's number.
-                for (dst, d) in inst.operands[..ndst].iter().enumerate() {
+                for (dst, d) in dsts.iter().enumerate() {
                     let (Some(rows), Some((fwd_value, fwd_index))) = (x.all(d), x.forward(d))
                     else {
                         continue;
