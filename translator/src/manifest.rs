@@ -2,15 +2,18 @@
 //! constant buffer, SRV, UAV, sampler, input and output register. The harness feeds a program
 //! from it, and external translators emit the same schema (see docs/manifest.md).
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
 
 /// How to feed one translated program: its stage, entry point, bindings and stage I/O.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Manifest {
-    /// `vertex`, `fragment` or `compute`.
-    pub stage: String,
+    /// `vertex`, `fragment` or `compute`. (A `Cow`, as the interface texts are: the built-in
+    /// lowering's are static.)
+    pub stage: Cow<'static, str>,
     /// Name of the WGSL entry point (`main` for the built-in translator).
-    pub entry_point: String,
+    pub entry_point: Cow<'static, str>,
     /// Compute programs: `@workgroup_size` as (x, y, z), from `dcl_thread_group`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub workgroup_size: Option<[u32; 3]>,
@@ -298,7 +301,9 @@ pub const SPECIAL_BUILTINS: &[(dxbc::OperandType, naga::BuiltIn, &str, &str)] = 
     ),
 ];
 
-/// A stage input or output register.
+/// A stage input or output register. The texts are `Cow`s: the built-in lowering names its
+/// builtins, types and system-value semantics from static tables, and a program has a few of
+/// each, so borrowing them saves allocations every translation pays (docs/corpus.md).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Interface {
     /// `v#` or `o#` register number; `None` for registers without one (`oDepth`).
@@ -310,11 +315,11 @@ pub struct Interface {
     pub location: Option<u32>,
     /// The WGSL builtin (`position`, `front_facing`, `vertex_index`, ...), when not a location.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub builtin: Option<String>,
+    pub builtin: Option<Cow<'static, str>>,
     /// The WGSL type at the interface: `vec4<f32>`, `vec4<u32>`, `vec4<i32>`, `u32`, `bool`...
-    pub wgsl_type: String,
+    pub wgsl_type: Cow<'static, str>,
     /// The D3D semantic it came from.
-    pub semantic: String,
+    pub semantic: Cow<'static, str>,
 }
 
 /// Why a manifest cannot be fed: a field outside Direct3D 11's limits. The harness sizes

@@ -108,7 +108,7 @@ fn pixel_system_values_are_builtins_in_the_exact_profile_only() {
         .find(|o| o.builtin.as_deref() == Some("frag_depth"))
         .expect("oDepth");
     assert_eq!(
-        (depth.register, depth.semantic.as_str()),
+        (depth.register, depth.semantic.as_ref()),
         (None, "SV_Depth")
     );
 }

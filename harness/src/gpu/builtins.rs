@@ -43,13 +43,13 @@ mod tests {
 
     #[test]
     fn special_builtins_read_back_from_their_registers() {
-        let iface = |register, builtin: &str| translator::manifest::Interface {
+        let iface = |register, builtin: &'static str| translator::manifest::Interface {
             register,
             mask: 1,
             location: None,
             builtin: Some(builtin.into()),
             wgsl_type: "u32".into(),
-            semantic: String::new(),
+            semantic: "".into(),
         };
         assert_eq!(
             interface_register(&iface(None, "frag_depth"), true),

@@ -252,7 +252,7 @@ impl GpuExecutor {
                 .map(|&k| {
                     Ok(Request {
                         wgsl: t.wgsl.clone(),
-                        entry_point: t.manifest.entry_point.clone(),
+                        entry_point: t.manifest.entry_point.to_string(),
                         manifest: r.manifest.clone(),
                         inputs: compute_inputs(batch.resources_of(k), true)?,
                         groups: batch.groups,

@@ -450,11 +450,11 @@ pub mod adapter {
             register: Some(register),
             mask: if mask == 0 { 0xf } else { mask },
             location,
-            builtin,
-            wgsl_type: type_name(module, ty),
+            builtin: builtin.map(Into::into),
+            wgsl_type: type_name(module, ty).into(),
             semantic: matching
                 .first()
-                .map(|e| e.semantic_name.clone())
+                .map(|e| e.semantic_name.clone().into())
                 .unwrap_or_default(),
         })
     }
@@ -608,7 +608,7 @@ pub mod adapter {
         }
         Ok(Manifest {
             stage: stage_name(ep.stage).into(),
-            entry_point: ep.name.clone(),
+            entry_point: ep.name.clone().into(),
             workgroup_size: (ep.stage == ShaderStage::Compute).then_some(ep.workgroup_size),
             bindings,
             inputs,

@@ -112,7 +112,7 @@ fn iridia_answers_one_program_with_a_manifest_dxdiff_reads() {
         serde_json::from_value(answer["manifest"].clone()).expect("a manifest dxdiff reads");
     manifest.check().expect("within D3D11's limits");
     assert_eq!(
-        (manifest.stage.as_str(), manifest.entry_point.as_str()),
+        (manifest.stage.as_ref(), manifest.entry_point.as_ref()),
         ("fragment", "main")
     );
     // cb0 where iridia declares it: group 0, binding = register, its declared 16 bytes

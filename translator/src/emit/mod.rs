@@ -736,8 +736,8 @@ pub fn emit(
         _ => "compute",
     };
     let manifest = Manifest {
-        stage: stage.to_string(),
-        entry_point: "main".to_string(),
+        stage: stage.into(),
+        entry_point: "main".into(),
         workgroup_size: (c.stage == Stage::Compute).then_some(c.workgroup),
         bindings,
         inputs: manifest_io.0,

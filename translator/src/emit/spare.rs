@@ -34,6 +34,8 @@ struct Run {
     expressions: Arena<Expression>,
     locals: Arena<LocalVariable>,
     body: Block,
+    /// The function's name, emptied: every program names its `run` and `main` again.
+    name: String,
 }
 
 /// Which kind of function a pool's storage comes from: `run` is large, the entry point small,
@@ -71,8 +73,11 @@ pub fn function(kind: Kind, name: &str, statements: usize) -> (Function, Block) 
         body: Block::with_capacity(statements),
         ..Run::default()
     });
+    let mut kept = r.name;
+    kept.clear();
+    kept.push_str(name);
     let f = Function {
-        name: Some(name.to_string()),
+        name: Some(kept),
         expressions: r.expressions,
         local_variables: r.locals,
         ..Function::default()
@@ -191,6 +196,7 @@ fn give_function(kind: Kind, f: Function) {
         expressions: f.expressions,
         locals: f.local_variables,
         body: f.body,
+        name: f.name.unwrap_or_default(),
     };
     r.expressions.clear();
     r.locals.clear();

@@ -2,6 +2,7 @@
 //! the body, and returns the `o` registers. Input and output types come from the signatures; the
 //! system values come from the `_siv`/`_sgv` declarations.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use naga::{
@@ -24,7 +25,7 @@ use crate::names as id;
 type Io = (Vec<Interface>, Vec<Interface>);
 
 /// The manifest entry of a plain register at `@location(r)`.
-fn located(sigs: &[Signature], outputs: bool, r: u32, mask: u8, ty: &str) -> Interface {
+fn located(sigs: &[Signature], outputs: bool, r: u32, mask: u8, ty: &'static str) -> Interface {
     iface(Some(r), mask, Some(r), None, ty, semantic(sigs, outputs, r))
 }
 
@@ -93,15 +94,15 @@ fn iface(
     mask: u8,
     location: Option<u32>,
     builtin: Option<BuiltIn>,
-    ty: &str,
-    semantic: impl Into<String>,
+    ty: &'static str,
+    semantic: impl Into<Cow<'static, str>>,
 ) -> Interface {
     Interface {
         register,
         mask,
         location,
-        builtin: builtin.map(|b| crate::manifest::wgsl_builtin(&b).into_owned()),
-        wgsl_type: ty.to_string(),
+        builtin: builtin.map(|b| crate::manifest::wgsl_builtin(&b)),
+        wgsl_type: Cow::Borrowed(ty),
         semantic: semantic.into(),
     }
 }
