@@ -51,7 +51,7 @@ fn load() -> Option<Corpus> {
         corpus
             .listings
             .push(dxbc::disassemble(&shader.program, Syntax::Exact));
-        corpus.programs.push(shader.program);
+        corpus.programs.push(shader.program.clone());
         corpus.blobs.push(blob);
     }
     if corpus.blobs.is_empty() {

@@ -25,15 +25,29 @@ pub(crate) fn u16_at(data: &[u8], offset: usize) -> Option<u16> {
 /// Reads the NUL-terminated string that starts at `offset` (bytes taken as Latin-1 so that any
 /// input decodes and re-encodes losslessly for ASCII; non-ASCII bytes are rare in practice).
 pub(crate) fn cstr_at(data: &[u8], offset: usize) -> Option<String> {
+    let mut out = String::new();
+    cstr_into(data, offset, &mut out)?;
+    Some(out)
+}
+
+/// [`cstr_at`] written into `out` (emptied first), so a kept string's storage is reused; `None`
+/// (and `out` left as it was) when no string starts there.
+pub(crate) fn cstr_into(data: &[u8], offset: usize, out: &mut String) -> Option<()> {
     let rest = data.get(offset..)?;
     let len = rest.iter().position(|&b| b == 0)?;
     let bytes = &rest[..len];
+    out.clear();
     // ASCII, as every name fxc writes, is its own Latin-1 and UTF-8: copied whole, not a
     // character at a time.
-    if bytes.is_ascii() {
-        return std::str::from_utf8(bytes).ok().map(str::to_owned);
+    match bytes
+        .is_ascii()
+        .then(|| std::str::from_utf8(bytes).ok())
+        .flatten()
+    {
+        Some(ascii) => out.push_str(ascii),
+        None => out.extend(bytes.iter().map(|&b| char::from(b))),
     }
-    Some(bytes.iter().map(|&b| char::from(b)).collect())
+    Some(())
 }
 
 /// Encodes a string read by [`cstr_at`] back to bytes (chars above U+00FF become `?`, which a

@@ -34,12 +34,23 @@ impl Shader {
             })?;
         let program = decode_program(code.data)?;
         program.validate()?;
-        let signatures = container
-            .chunks
-            .iter()
-            .filter(|c| Signature::is_signature_tag(c.tag))
-            .map(|c| Signature::parse(c.tag, c.data))
-            .collect::<Result<Vec<_>>>()?;
+        // Decoded over a dropped shader's signatures, their names' storage reused.
+        let mut signatures = crate::spare::signatures();
+        let mut used = 0;
+        for c in container.chunks.iter() {
+            if !Signature::is_signature_tag(c.tag) {
+                continue;
+            }
+            if used == signatures.len() {
+                signatures.push(Signature {
+                    kind: c.tag,
+                    elements: Vec::new(),
+                });
+            }
+            signatures[used].parse_into(c.tag, c.data)?;
+            used += 1;
+        }
+        signatures.truncate(used);
         Ok(Shader {
             program,
             signatures,
@@ -56,6 +67,13 @@ impl Shader {
         }
         out.push_str(&disassemble(&self.program, syntax));
         out
+    }
+}
+
+/// A dropped shader's signatures are kept for the next `Shader::parse` on the thread (`spare`).
+impl Drop for Shader {
+    fn drop(&mut self) {
+        crate::spare::give_signatures(std::mem::take(&mut self.signatures));
     }
 }
 

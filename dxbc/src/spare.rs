@@ -9,6 +9,7 @@
 use std::cell::RefCell;
 use std::thread::LocalKey;
 
+use crate::chunks::signature::Signature;
 use crate::ir::{Instruction, Operand, Program};
 
 /// An instruction list longer than this is dropped, not kept; so is a spare beyond it.
@@ -30,6 +31,38 @@ thread_local! {
     static SPARE: RefCell<Spare> = RefCell::new(Spare::default());
     /// The word list of the last token stream decoded: the next one is read into it.
     static WORDS: RefCell<Vec<u32>> = const { RefCell::new(Vec::new()) };
+    /// The signatures of the last shader dropped: the next one's are decoded over them.
+    static SIGNATURES: RefCell<Vec<Signature>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Signatures kept for the next shader: a container has at most a few (one per tag), each a
+/// row per register; larger ones are dropped instead.
+const SIGNATURES_KEPT: usize = 8;
+/// Elements a kept signature may hold (D3D11 has 32 input and 32 output registers).
+const ELEMENTS_KEPT: usize = 64;
+/// Bytes a kept semantic name may hold (fxc's are a few dozen).
+const NAME_KEPT: usize = 256;
+
+/// A dropped shader's signatures, to decode over (they still hold its elements: each decode
+/// overwrites what it uses and cuts the rest), or an empty list.
+pub(crate) fn signatures() -> Vec<Signature> {
+    lend(&SIGNATURES)
+}
+
+/// Keep `signatures` for the next shader on the thread, unless one is larger than a program
+/// declares ([`SIGNATURES_KEPT`], [`ELEMENTS_KEPT`], [`NAME_KEPT`]), so a hostile container
+/// pins no memory.
+pub(crate) fn give_signatures(signatures: Vec<Signature>) {
+    let small = signatures.capacity() <= SIGNATURES_KEPT
+        && signatures.iter().all(|s| {
+            s.elements.capacity() <= ELEMENTS_KEPT
+                && s.elements
+                    .iter()
+                    .all(|e| e.semantic_name.capacity() <= NAME_KEPT)
+        });
+    if small {
+        give_back(&SIGNATURES, signatures);
+    }
 }
 
 /// Words kept for the next token stream: more than a large program's are dropped instead.
@@ -163,6 +196,31 @@ mod tests {
         for _ in 0..3 {
             assert_eq!(decode(large), l);
             assert_eq!(decode(small), s);
+        }
+    }
+
+    /// Signatures decoded over a dropped shader's equal those of a fresh thread, whether the
+    /// shader before had more signatures, more elements or longer names, or fewer.
+    #[test]
+    fn reused_signatures_change_no_element() {
+        let few = "ps_4_0\ndcl_output o0.xyzw\nmov o0.xyzw, l(1.0, 2.0, 3.0, 4.0)\nret\n";
+        let many = "vs_4_0\ndcl_input v0.xyzw\ndcl_input v1.xy\ndcl_input v2.xyz\n\
+                    dcl_output_siv o0.xyzw, position\ndcl_output o1.xy\ndcl_output o2.xyzw\n\
+                    mov o0.xyzw, v0.xyzw\nmov o1.xy, v1.xyxx\nmov o2.xyz, v2.xyzx\n\
+                    mov o2.w, l(1.0)\nret\n";
+        let blob = |t: &str| crate::assemble_container(t).expect("assembles").to_bytes();
+        let (few, many) = (blob(few), blob(many));
+        let signatures = |b: &[u8]| Shader::parse(b).expect("parses").signatures.clone();
+        let fresh = |b: Vec<u8>| {
+            std::thread::spawn(move || signatures(&b))
+                .join()
+                .expect("thread")
+        };
+        let (f, m) = (fresh(few.clone()), fresh(many.clone()));
+        assert!(m.iter().map(|s| s.elements.len()).sum::<usize>() > 4);
+        for _ in 0..3 {
+            assert_eq!(signatures(&many), m);
+            assert_eq!(signatures(&few), f);
         }
     }
 

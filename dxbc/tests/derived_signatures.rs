@@ -12,14 +12,14 @@ fn chunks_of(text: &str) -> (Vec<FourCC>, Vec<Signature>) {
     let bytes = dxbc::assemble_container(text)
         .expect("assembles")
         .to_bytes();
-    let shader = Shader::parse(&bytes).expect("parses");
+    let mut shader = Shader::parse(&bytes).expect("parses");
     let tags = dxbc::Container::parse(&bytes)
         .expect("parses")
         .chunks
         .iter()
         .map(|c| c.tag)
         .collect();
-    (tags, shader.signatures)
+    (tags, std::mem::take(&mut shader.signatures))
 }
 
 fn row(e: &SignatureElement) -> (String, u32, u32, u32, u32, u8, u8) {

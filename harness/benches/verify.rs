@@ -57,7 +57,8 @@ fn bench(c: &mut Criterion) {
         .map(|op| {
             let program = dxbc::Shader::parse(&op.blob)
                 .expect("a built-in program parses")
-                .program;
+                .program
+                .clone();
             let batch = harness::inputs::single_op(SEED, op.opcode, op.sources, CASES);
             let inputs = (0..batch.vectors)
                 .map(|k| batch.invocation(k, 0).to_vec())

@@ -453,16 +453,16 @@ pub fn replay_interp_with_findings(
     let mut findings = Vec::new();
     // Built at the first failed run, once per case.
     let mut judge: Option<Judge> = None;
-    let program = case
+    let shader = case
         .blob()
         .map_err(|e| format!("bad dxbc: {e}"))
-        .and_then(|b| dxbc::Shader::parse(&b).map_err(|e| format!("[{}] {e}", e.code())))
-        .map(|s| s.program);
+        .and_then(|b| dxbc::Shader::parse(&b).map_err(|e| format!("[{}] {e}", e.code())));
+    let program = shader.as_ref().map(|s| &s.program);
     let outcomes = case
         .runs
         .iter()
         .map(|run| {
-            let outcome = match &program {
+            let outcome = match program {
                 Err(e) => RunOutcome::Failed(e.clone()),
                 Ok(p) => match observe(p, run, budget) {
                     Ok(obs) => {

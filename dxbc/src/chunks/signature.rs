@@ -8,12 +8,13 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use super::bad;
-use crate::byteio::{cstr_at, latin1_bytes, pad_ab, put_u32, u32_at, u32_of, usize_of};
+use crate::byteio::{cstr_into, latin1_bytes, pad_ab, put_u32, u32_at, u32_of, usize_of};
 use crate::container::FourCC;
 use crate::error::{DxbcError, Result};
 
-/// One signature element (one row of fxc's table).
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// One signature element (one row of fxc's table). The default is a blank row: no name, every
+/// field 0.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct SignatureElement {
     /// Geometry-shader output stream (OSG5 and v1 chunks; 0 elsewhere).
     pub stream: u32,
@@ -91,6 +92,19 @@ impl Signature {
 
     /// Decodes a signature chunk's data. Offsets are followed, never trusted.
     pub fn parse(kind: FourCC, data: &[u8]) -> Result<Signature> {
+        let mut s = Signature {
+            kind,
+            elements: Vec::new(),
+        };
+        s.parse_into(kind, data)?;
+        Ok(s)
+    }
+
+    /// [`Signature::parse`] over this signature, reusing its element list and their names'
+    /// storage: `Shader::parse` decodes into a dropped shader's signatures (`spare`), so
+    /// decoding program after program allocates no names. On an error this signature is left
+    /// partly overwritten, to be overwritten again or dropped.
+    pub(crate) fn parse_into(&mut self, kind: FourCC, data: &[u8]) -> Result<()> {
         let (size, has_stream) =
             layout(kind).ok_or_else(|| bad(kind, 0, "not a signature chunk tag"))?;
         let count = usize_of(u32_at(data, 0).ok_or_else(|| bad(kind, 0, "no element count"))?);
@@ -101,13 +115,20 @@ impl Signature {
             .and_then(|n| n.checked_add(array))
             .filter(|&end| end <= data.len())
             .ok_or_else(|| bad(kind, 0, format!("{count} elements do not fit in the chunk")))?;
-        let mut elements = Vec::with_capacity(count);
+        self.kind = kind;
+        let elements = &mut self.elements;
+        elements.truncate(count);
+        elements.reserve_exact(count - elements.len());
         for i in 0..count {
             let base = array + i * size;
             let field = |k: usize| u32_at(data, base + 4 * k).unwrap_or(0);
             let (stream, rest) = if has_stream { (field(0), 1) } else { (0, 0) };
             let name_offset = field(rest);
-            let semantic_name = cstr_at(data, usize_of(name_offset)).ok_or_else(|| {
+            if i == elements.len() {
+                elements.push(SignatureElement::default());
+            }
+            let e = &mut elements[i];
+            cstr_into(data, usize_of(name_offset), &mut e.semantic_name).ok_or_else(|| {
                 bad(
                     kind,
                     base,
@@ -115,21 +136,18 @@ impl Signature {
                 )
             })?;
             let masks = field(rest + 5);
-            elements.push(SignatureElement {
-                stream,
-                semantic_name,
-                semantic_index: field(rest + 1),
-                system_value: field(rest + 2),
-                component_type: field(rest + 3),
-                register: field(rest + 4),
-                mask: masks.to_le_bytes()[0],
-                rw_mask: masks.to_le_bytes()[1],
-                reserved: (masks >> 16) as u16,
-                min_precision: if size == 32 { field(7) } else { 0 },
-                name_offset: Some(name_offset),
-            });
+            e.stream = stream;
+            e.semantic_index = field(rest + 1);
+            e.system_value = field(rest + 2);
+            e.component_type = field(rest + 3);
+            e.register = field(rest + 4);
+            e.mask = masks.to_le_bytes()[0];
+            e.rw_mask = masks.to_le_bytes()[1];
+            e.reserved = (masks >> 16) as u16;
+            e.min_precision = if size == 32 { field(7) } else { 0 };
+            e.name_offset = Some(name_offset);
         }
-        Ok(Signature { kind, elements })
+        Ok(())
     }
 
     /// Encodes the chunk data. Uses the decoded name offsets when every element has one and they
