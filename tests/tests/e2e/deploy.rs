@@ -86,6 +86,18 @@ fn the_profile_guided_build_instruments_only_the_translation_crates() {
         "trains on generated programs"
     );
     assert!(!script.contains("shared/corpus"), "never on a corpus");
+    // The CPU level goes to the profile's use only: the training binary runs on the build
+    // host, whatever it is.
+    let generate = script
+        .lines()
+        .find(|l| l.contains("build \"-Cprofile-generate"))
+        .expect("the instrumented build");
+    let apply = script
+        .lines()
+        .find(|l| l.contains("build \"-Cprofile-use"))
+        .expect("the profile-guided build");
+    assert!(!generate.contains("target-cpu"), "{generate}");
+    assert!(apply.contains("-Ctarget-cpu=$cpu"), "{apply}");
     let containerfile =
         std::fs::read_to_string(root().join("deploy/Containerfile")).expect("Containerfile");
     assert!(
