@@ -39,13 +39,9 @@ pub(crate) fn cstr_into(data: &[u8], offset: usize, out: &mut String) -> Option<
     out.clear();
     // ASCII, as every name fxc writes, is its own Latin-1 and UTF-8: copied whole, not a
     // character at a time.
-    match bytes
-        .is_ascii()
-        .then(|| std::str::from_utf8(bytes).ok())
-        .flatten()
-    {
-        Some(ascii) => out.push_str(ascii),
-        None => out.extend(bytes.iter().map(|&b| char::from(b))),
+    match std::str::from_utf8(bytes) {
+        Ok(ascii) if ascii.is_ascii() => out.push_str(ascii),
+        _ => out.extend(bytes.iter().map(|&b| char::from(b))),
     }
     Some(())
 }

@@ -103,11 +103,24 @@ impl FuzzError {
 }
 
 /// The seed of program `index`: independent of how many programs ran before.
-pub(crate) fn program_seed(seed: u64, index: u64) -> u64 {
+fn program_seed(seed: u64, index: u64) -> u64 {
     let mut x = seed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15);
     x ^= x >> 31;
     x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
     x ^ (x >> 29)
+}
+
+/// Program `index` of a campaign with `seed`, and its name: the one place that says how a
+/// campaign draws a program (`bench --generated` draws the same ones).
+pub(crate) fn draw(
+    knobs: &random::Knobs,
+    seed: u64,
+    index: u64,
+) -> (String, random::RandomProgram) {
+    (
+        format!("fuzz-{seed}-{index}.dxbc"),
+        random::generate(knobs, program_seed(seed, index)),
+    )
 }
 
 /// Narrow the knobs to what the translator accepts: every opcode row is probed with its
@@ -491,8 +504,7 @@ pub fn run(o: &FuzzOptions, adapter: &str) -> Result<State, FuzzError> {
             st.next += 1;
             continue;
         }
-        let p = random::generate(&knobs, program_seed(o.seed, index));
-        let name = format!("fuzz-{}-{index}.dxbc", o.seed);
+        let (name, p) = draw(&knobs, o.seed, index);
         st.next += 1;
         st.stats.programs += 1;
         let Ok(blob) = p.blob() else {

@@ -92,11 +92,11 @@ pub fn generated(n: usize, seed: u64) -> Vec<Program> {
     }
     let knobs = generators::random::Knobs::default();
     for i in 0..n as u64 {
-        let p = generators::random::generate(&knobs, crate::fuzz::program_seed(seed, i));
+        let (name, p) = crate::fuzz::draw(&knobs, seed, i);
         let blob = p
             .blob()
             .map_err(|e| format!("the generator failed (a dxdiff bug): {e}"));
-        out.push((format!("generated/fuzz-{seed}-{i}.dxbc"), blob));
+        out.push((format!("generated/{name}"), blob));
     }
     out
 }
