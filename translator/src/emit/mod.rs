@@ -237,6 +237,10 @@ pub struct Ctx<'a> {
     /// Depth of control flow whose condition may vary between invocations.
     pub varying_depth: usize,
     pub next_temp: u32,
+    /// Where the input and output declarations are in the program, found by the scan: the
+    /// entry point reads them twice, and walking the whole program for them each time was a
+    /// per cent of lowering (docs/corpus.md).
+    pub io_declarations: smallvec::SmallVec<[u32; 16]>,
 }
 
 impl Ctx<'_> {
@@ -395,6 +399,7 @@ fn context<'a>(
         opaque_non_finite: false,
         varying_depth: 0,
         next_temp: 0,
+        io_declarations: smallvec::SmallVec::new(),
     }
 }
 
@@ -595,6 +600,9 @@ fn scan(c: &mut Ctx<'_>) -> Result<(), Rejection> {
                     id::DOUBLES,
                     "double precision has no WGSL type",
                 )));
+            }
+            op if op.declares_input() || op.declares_output() => {
+                c.io_declarations.push(i as u32);
             }
             _ => {}
         }

@@ -107,7 +107,8 @@ pub(super) struct Decl {
 /// A stage's declared inputs or outputs: a few, so on the stack.
 pub(super) fn declarations(c: &Ctx<'_>, outputs: bool) -> smallvec::SmallVec<[Decl; 8]> {
     let mut v = smallvec::SmallVec::new();
-    for inst in &c.program.instructions {
+    let at = |&i: &u32| c.program.instructions.get(i as usize);
+    for inst in c.io_declarations.iter().filter_map(at) {
         let is_out = inst.opcode.declares_output();
         let is_in = inst.opcode.declares_input();
         if (outputs && !is_out) || (!outputs && !is_in) {

@@ -409,9 +409,11 @@ fn output_value(c: &mut Ctx<'_>, e: &mut Entry, r: u32, x_only: bool, ty: &str) 
 
 fn pixel(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Rejection> {
     let mut e = Entry::new();
-    let mut ins = Vec::new();
     let v = c.g.v;
     let decls_in = declarations(c, false);
+    // Sized from the declarations: most programs' lists then never grow.
+    let mut ins = Vec::with_capacity(decls_in.len());
+    e.body.f.arguments.reserve(decls_in.len());
     for (r, b, ty, semantic) in pixel_specials(c, &decls_in)? {
         let t = wgsl_type(c, ty);
         let a = e.arg(build::numbered("special", r, ""), t, Binding::BuiltIn(b));
@@ -505,9 +507,9 @@ fn pixel(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Rejec
         }
     }
     e.call(run);
-    let mut fields = Vec::new();
-    let mut outs = Vec::new();
     let decls_out = declarations(c, true);
+    let mut fields = Vec::with_capacity(decls_out.len());
+    let mut outs = Vec::with_capacity(decls_out.len());
     for (r, b, ty, semantic) in pixel_specials(c, &decls_out)? {
         let t = wgsl_type(c, ty);
         let value = output_value(c, &mut e, r, true, ty);
@@ -549,9 +551,11 @@ fn pixel(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Rejec
 
 fn vertex(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Rejection> {
     let mut e = Entry::new();
-    let mut ins = Vec::new();
     let v = c.g.v;
-    for d in declarations(c, false) {
+    let decls_in = declarations(c, false);
+    let mut ins = Vec::with_capacity(decls_in.len());
+    e.body.f.arguments.reserve(decls_in.len());
+    for d in decls_in {
         let sv = reject_special(&d)?;
         let Some(r) = d.register else { continue };
         let (builtin, semantic) = match sv {
@@ -578,12 +582,14 @@ fn vertex(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Reje
         ins.push(iface(Some(r), d.mask, None, Some(builtin), "u32", semantic));
     }
     e.call(run);
-    let mut fields = Vec::new();
-    let mut outs = Vec::new();
+    let decls_out = declarations(c, true);
+    // One more field than declared when the position is added.
+    let mut fields = Vec::with_capacity(decls_out.len() + 1);
+    let mut outs = Vec::with_capacity(decls_out.len());
     let mut has_position = false;
     let position = Binding::BuiltIn(BuiltIn::Position { invariant: true });
     let vec4f = c.vector_ty(naga::VectorSize::Quad, build::F32);
-    for d in declarations(c, true) {
+    for d in decls_out {
         let sv = reject_special(&d)?;
         let Some(r) = d.register else { continue };
         match sv {
