@@ -48,6 +48,8 @@ pub struct Body {
     /// The pool [`Body::finish`] gives `caches` back to, for a function whose storage is
     /// reused (`run`, the entry point).
     recycle: Option<spare::Kind>,
+    /// Nested blocks opened so far (up to [`ROOMY`]).
+    opened: u32,
 }
 
 /// The expressions a function shares, by what they compute.
@@ -144,6 +146,14 @@ impl Caches {
     }
 }
 
+/// Statements a nested block (an `if` arm, a loop body, a case) has room for when opened: an
+/// empty block grew by doubling, its statements and its spans each copied at every growth
+/// (docs/corpus.md). Only a function's first [`ROOMY`] nested blocks get it, so a program of
+/// many small blocks takes at most about 200 KiB more per function.
+const NESTED: usize = 32;
+/// Nested blocks per function that are opened with room for [`NESTED`] statements.
+const ROOMY: u32 = 64;
+
 /// Expressions that are never emitted: valid from the function's start, or produced by a
 /// statement.
 fn not_emitted(e: &Expression) -> bool {
@@ -199,6 +209,7 @@ impl Body {
             loads: smallvec::SmallVec::new(),
             caches,
             recycle: reuse,
+            opened: 0,
         }
     }
 
@@ -251,7 +262,9 @@ impl Body {
     /// Open a nested block (an `if` arm, a loop body, a case).
     pub fn open(&mut self) {
         self.boundary();
-        let parent = std::mem::take(&mut self.top);
+        let room = if self.opened < ROOMY { NESTED } else { 0 };
+        self.opened = (self.opened + 1).min(ROOMY);
+        let parent = std::mem::replace(&mut self.top, Block::with_capacity(room));
         self.outer.push(parent);
     }
 
