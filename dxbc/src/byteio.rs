@@ -36,6 +36,11 @@ pub(crate) fn cstr_into(data: &[u8], offset: usize, out: &mut String) -> Option<
     let rest = data.get(offset..)?;
     let len = rest.iter().position(|&b| b == 0)?;
     let bytes = &rest[..len];
+    // Most programs repeat the names the last one had in the same places (`TEXCOORD`,
+    // `SV_Position`): an ASCII name equal to the kept one is already there.
+    if out.as_bytes() == bytes && bytes.is_ascii() {
+        return Some(());
+    }
     out.clear();
     // ASCII, as every name fxc writes, is its own Latin-1 and UTF-8: copied whole, not a
     // character at a time.
@@ -93,5 +98,27 @@ mod tests {
         assert_eq!(cstr_at(data, 2).as_deref(), Some(""));
         assert_eq!(cstr_at(data, 20), None, "no NUL after it");
         assert_eq!(cstr_at(data, 99), None, "past the end");
+    }
+
+    /// Read into a kept name, the result is the name read alone, whatever was kept: an equal
+    /// ASCII name is left in place, and a kept Latin-1 name whose UTF-8 bytes are the bytes
+    /// read now is not taken for them (each byte is one character).
+    #[test]
+    fn names_read_into_kept_storage_are_read_alone() {
+        let data = b"caf\xe9\x00caf\xc3\xa9\x00TEXCOORD\x00";
+        let mut kept = String::new();
+        for (offset, want) in [
+            (0, "caf\u{e9}"),
+            (5, "caf\u{c3}\u{a9}"),
+            (11, "TEXCOORD"),
+            (11, "TEXCOORD"),
+            (0, "caf\u{e9}"),
+        ] {
+            assert_eq!(cstr_into(data, offset, &mut kept), Some(()));
+            assert_eq!(kept, want, "at {offset}");
+            assert_eq!(Some(kept.clone()), cstr_at(data, offset));
+        }
+        assert_eq!(cstr_into(data, 99, &mut kept), None);
+        assert_eq!(kept, "caf\u{e9}", "left as it was");
     }
 }
