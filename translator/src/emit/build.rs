@@ -561,12 +561,12 @@ pub fn numbered(prefix: &str, n: u32, suffix: &str) -> String {
             break;
         }
     }
-    // ASCII digits: the conversion cannot fail. Pushed as one `str`, not a `char` at a time
-    // (each `char` push checked its UTF-8 length and the capacity).
-    let digits = std::str::from_utf8(&digits[at..]).unwrap_or_default();
+    let digits = &digits[at..];
     let mut out = String::with_capacity(prefix.len() + digits.len() + suffix.len());
     out.push_str(prefix);
-    out.push_str(digits);
+    // ASCII digits, each its own `char`: a few pushes cost less than validating them as UTF-8
+    // to push one `str`.
+    out.extend(digits.iter().map(|&d| char::from(d)));
     out.push_str(suffix);
     out
 }
