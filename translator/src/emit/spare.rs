@@ -387,8 +387,9 @@ mod tests {
     }
 
     /// A module with special types (a compare-exchange's result) spends the budget as safely
-    /// as any: what is kept holds nothing that names a type of the dropped module (compaction
-    /// followed such a handle out of bounds).
+    /// as any: what is kept holds nothing that names a type of the dropped module (the
+    /// compaction kept modules once went through followed such a handle out of bounds, and the
+    /// `run` storage is still compacted as a function of a module).
     #[test]
     fn a_module_with_special_types_spends_the_budget() {
         std::thread::spawn(|| {

@@ -1,0 +1,340 @@
+//! The scan: one walk over the program before any lowering, reading its declarations into the
+//! context and refusing what fails closed (SM5.1 ranges, subroutines, doubles, samplers and
+//! views WGSL cannot hold).
+
+use dxbc::structure::Structure;
+use dxbc::{
+    Instruction, Opcode, OperandType, Program, ResourceDimension as Dim, ReturnType, SamplerMode,
+    Stage,
+};
+
+use super::rejection::dimension_refused;
+use super::{Ctx, Rejection, Shape, TexelKind, View, is_comparison, resource_operand};
+use crate::Profile;
+use crate::names as id;
+
+fn first_index(inst: &Instruction) -> u32 {
+    inst.operands
+        .first()
+        .and_then(|o| o.indices.first())
+        .and_then(dxbc::Index::immediate)
+        .unwrap_or(0) as u32
+}
+
+/// SM5.1 resource ranges, which WebGPU's fixed bindings cannot hold: a range of more than one
+/// register, or a register chosen at run time, fails closed under the seed's entry (constant
+/// buffers: `fail-closed/dynamic-cb-selection`; textures, samplers, UAVs:
+/// `fail-closed/bindless-ranges`).
+fn sm51_ranges(program: &Program) -> Result<(), Rejection> {
+    let entry = |ty: OperandType| match ty {
+        OperandType::ConstantBuffer => Some(id::DYNAMIC_CB_SELECTION),
+        OperandType::Resource | OperandType::Sampler | OperandType::UnorderedAccessView => {
+            Some(id::BINDLESS_RANGES)
+        }
+        _ => None,
+    };
+    for (i, inst) in program.instructions.iter().enumerate() {
+        let dcl = inst.opcode.info().is_declaration();
+        for op in &inst.operands {
+            let Some(entry) = entry(op.ty) else { continue };
+            let why = if dcl {
+                match (op.indices.get(1), op.indices.get(2)) {
+                    (Some(lo), Some(hi)) if lo.immediate() != hi.immediate() => {
+                        format!("a range of {} registers", op.ty.name())
+                    }
+                    _ => continue,
+                }
+            } else if op.indices.iter().take(2).any(|x| x.immediate().is_none()) {
+                format!("a {} register chosen at run time", op.ty.name())
+            } else {
+                continue;
+            };
+            return Err(Rejection::new(entry, why).at(i, inst.opcode));
+        }
+    }
+    Ok(())
+}
+
+/// Read the declarations and registers used into `c`.
+pub(super) fn scan(c: &mut Ctx<'_>) -> Result<(), Rejection> {
+    let (program, profile, stage) = (c.program, c.profile, c.stage);
+    if program.version.is_sm51() {
+        sm51_ranges(program)?;
+    }
+    let mut refactoring_allowed = false;
+    // Facts other walks would find, gathered in this one (each walk cost a few per cent).
+    let mut tally = dxbc::registers::RegisterTally::default();
+    let mut cross_scope = Structure::CrossScopeRead.finder();
+    let mut packed = Structure::PackedVarying.finder();
+    let mut precise = false;
+    for (i, inst) in program.instructions.iter().enumerate() {
+        tally.add(inst);
+        precise |= inst.precise != 0;
+        if is_comparison(inst.opcode)
+            && let Some(t) = resource_operand(inst).and_then(|o| o.indices.first()?.immediate())
+        {
+            c.depth_textures.insert(t as u32);
+        }
+        if let Some(f) = &mut cross_scope {
+            f.step(inst);
+        }
+        if let Some(f) = &mut packed {
+            f.step(inst);
+        }
+        let fail = |r: Rejection| r.at(i, inst.opcode);
+        match inst.opcode {
+            Opcode::DclGlobalFlags => refactoring_allowed = inst.is_refactoring_allowed(),
+            Opcode::DclTemps => c.temps = c.temps.max(inst.temps_count().unwrap_or(0)),
+            Opcode::DclIndexableTemp => {
+                if let Some((id, len, _)) = inst.indexable_temp() {
+                    c.indexable.insert(id, len);
+                }
+            }
+            Opcode::DclConstantbuffer => {
+                if program.version.is_sm51() {
+                    return Err(fail(Rejection::new(
+                        id::UNSUPPORTED,
+                        "SM5.1 register ranges",
+                    )));
+                }
+                let size = inst
+                    .operands
+                    .first()
+                    .and_then(|o| o.indices.get(1))
+                    .and_then(dxbc::Index::immediate);
+                c.cbs
+                    .insert(first_index(inst), size.unwrap_or(0).clamp(1, 4096) as u32);
+            }
+            Opcode::DclSampler => {
+                // The seed fails closed on every mode but the default; WGSL has comparison
+                // samplers, so the exact profile lowers those.
+                match inst.sampler_mode() {
+                    Some(SamplerMode::Default) => {}
+                    Some(SamplerMode::Comparison) if profile == Profile::Exact => {
+                        c.comparison_samplers.insert(first_index(inst));
+                    }
+                    _ => {
+                        return Err(fail(Rejection::new(
+                            id::SAMPLER_MODES,
+                            "comparison and mono samplers",
+                        )));
+                    }
+                }
+                c.samplers.insert(first_index(inst));
+            }
+            Opcode::DclResource => {
+                let view = match inst.resource_dimension().unwrap_or(Dim::Unknown) {
+                    Dim::Buffer => {
+                        // The declaration gives a component class, not the view's format.
+                        if stage != Stage::Compute {
+                            return Err(fail(Rejection::new(
+                                id::TYPED_BUFFER_SRV_FORMAT,
+                                "a typed Buffer SRV's view format is not in the program",
+                            )));
+                        }
+                        View::TypedBuffer
+                    }
+                    // WGSL's `texture_1d` has one level and no explicit-LOD sampling, so the
+                    // exact profile binds a 1D texture as a 2D one, one texel high; the seed
+                    // knows no 1D lowering, so the contract profile fails closed on it.
+                    d @ (Dim::Texture1d | Dim::Texture1dArray) if profile != Profile::Exact => {
+                        return Err(fail(dimension_refused(
+                            id::UNKNOWN_TEXTURE_DIMENSION,
+                            d,
+                            " (the exact profile lowers it)",
+                        )));
+                    }
+                    d @ (Dim::Texture2d
+                    | Dim::Texture2dArray
+                    | Dim::TextureCube
+                    | Dim::Texture3d
+                    | Dim::Texture1d
+                    | Dim::Texture1dArray) => {
+                        let kind = texel_kind(
+                            inst.declared_return_types()
+                                .map_or(ReturnType::Other(0), |[x, ..]| x),
+                        )
+                        .map_err(fail)?;
+                        let shape = match d {
+                            Dim::Texture2d => Shape::Plain,
+                            Dim::Texture2dArray => Shape::Array,
+                            Dim::TextureCube => Shape::Cube,
+                            Dim::Texture1d => Shape::Line,
+                            Dim::Texture1dArray => Shape::LineArray,
+                            _ => Shape::Volume,
+                        };
+                        View::Texture(kind, shape)
+                    }
+                    // The seed fails closed on multisampled and cube-array textures; the other
+                    // dimensions are lowerable but not lowered here yet.
+                    d @ (Dim::Texture2dMs | Dim::Texture2dMsArray | Dim::TextureCubeArray) => {
+                        return Err(fail(dimension_refused(
+                            id::UNKNOWN_TEXTURE_DIMENSION,
+                            d,
+                            "",
+                        )));
+                    }
+                    d => {
+                        return Err(fail(dimension_refused(id::UNSUPPORTED, d, "")));
+                    }
+                };
+                c.srvs.insert(first_index(inst), view);
+            }
+            Opcode::DclResourceRaw => {
+                c.srvs.insert(first_index(inst), View::Raw);
+            }
+            Opcode::DclResourceStructured => {
+                c.srvs.insert(
+                    first_index(inst),
+                    View::Structured(inst.structure_stride().unwrap_or(4)),
+                );
+            }
+            Opcode::DclUavRaw => {
+                c.uavs.insert(first_index(inst), View::Raw);
+            }
+            Opcode::DclUavStructured => {
+                if inst.has_order_preserving_counter() {
+                    return Err(fail(Rejection::new(
+                        id::UNSUPPORTED,
+                        "UAVs with hidden counters",
+                    )));
+                }
+                c.uavs.insert(
+                    first_index(inst),
+                    View::Structured(inst.structure_stride().unwrap_or(4)),
+                );
+            }
+            Opcode::DclUavTyped => {
+                if inst.resource_dimension() != Some(Dim::Buffer) {
+                    return Err(fail(Rejection::new(
+                        id::UNKNOWN_TEXTURE_DIMENSION,
+                        "typed UAV textures",
+                    )));
+                }
+                c.uavs.insert(first_index(inst), View::TypedBuffer);
+            }
+            Opcode::DclTgsmRaw => {
+                // One payload word, so the byte count fits a u32.
+                let bytes = inst.tgsm_bytes().map_or(4, |b| b as u32);
+                c.tgsm.insert(first_index(inst), (bytes.div_ceil(4), None));
+            }
+            Opcode::DclTgsmStructured => {
+                if let (Some(bytes), Some(stride)) = (inst.tgsm_bytes(), inst.structure_stride()) {
+                    let words = bytes.div_ceil(4);
+                    c.tgsm
+                        .insert(first_index(inst), (words.min(8192) as u32, Some(stride)));
+                }
+            }
+            Opcode::DclThreadGroup => {
+                if let Some(group) = inst.thread_group() {
+                    c.workgroup = group;
+                }
+            }
+            Opcode::Customdata => {
+                if let Some(icb) = inst.icb() {
+                    c.icb = Some(icb.to_vec());
+                }
+            }
+            Opcode::DclFunctionBody
+            | Opcode::DclFunctionTable
+            | Opcode::DclInterface
+            | Opcode::Label
+            | Opcode::Call
+            | Opcode::Callc
+            | Opcode::Fcall => {
+                return Err(fail(Rejection::new(
+                    id::SUBROUTINES,
+                    "subroutines and interfaces",
+                )));
+            }
+            op if op.info().kind == dxbc::opcodes::Kind::Double => {
+                return Err(fail(Rejection::new(
+                    id::DOUBLES,
+                    "double precision has no WGSL type",
+                )));
+            }
+            op if op.declares_input() || op.declares_output() => {
+                c.io_declarations.push(i as u32);
+            }
+            _ => {}
+        }
+        // One walk over the operands for the three checks, applied in this order.
+        let (mut double, mut other_precision, mut half) = (false, false, false);
+        for o in &inst.operands {
+            double |= o.ty == OperandType::Immediate64;
+            half |= o.is_min16_float();
+            other_precision |= o.precision != 0 && !o.is_min16_float();
+        }
+        if double {
+            return Err(fail(Rejection::new(id::DOUBLES, "double immediates")));
+        }
+        if other_precision {
+            return Err(fail(Rejection::new(
+                id::MIN_PRECISION_KINDS,
+                "minimum precision other than float16",
+            )));
+        }
+        if half {
+            c.relies(id::MIN_PRECISION_F16);
+        }
+        let info = inst.info();
+        if !info.is_declaration()
+            && inst
+                .split_operands()
+                .0
+                .iter()
+                .any(|o| o.ty == OperandType::Input)
+        {
+            c.inputs_written = true;
+        }
+        if inst.info().kind == dxbc::opcodes::Kind::Atomic {
+            let mem = &inst.operands[if inst.info().dst == 2 { 1 } else { 0 }];
+            let slot = mem
+                .indices
+                .first()
+                .and_then(dxbc::Index::immediate)
+                .unwrap_or(0) as u32;
+            match mem.ty {
+                OperandType::UnorderedAccessView => {
+                    c.atomic_uavs.insert(slot);
+                }
+                OperandType::ThreadGroupSharedMemory => {
+                    c.atomic_tgsm.insert(slot);
+                }
+                _ => {}
+            }
+        }
+    }
+    let counts = tally.counts(stage);
+    c.temps = c.temps.max(counts.temps);
+    c.inputs = counts.inputs;
+    c.outputs = counts.outputs;
+    // The seed adapts per-op `precise` and global non-refactorability the same way: ordinary
+    // math and an invariant position.
+    if !refactoring_allowed || precise {
+        c.relies(id::PRECISE);
+    }
+    c.relies(id::TYPELESS_REGISTERS);
+    // Registers are function-top `var`s, so a value written in a nested scope and read after
+    // it is read from a hoisted variable; a register's packed varyings share one interface
+    // field (WGSL allows one per location).
+    if cross_scope.is_some_and(|f| f.found()) {
+        c.relies(id::HOISTED_VARS);
+    }
+    if packed.is_some_and(|f| f.found()) {
+        c.relies(id::PACKED_VARYINGS);
+    }
+    Ok(())
+}
+
+fn texel_kind(x: ReturnType) -> Result<TexelKind, Rejection> {
+    match x {
+        ReturnType::Unorm | ReturnType::Snorm | ReturnType::Float => Ok(TexelKind::Float),
+        ReturnType::Uint => Ok(TexelKind::Uint),
+        ReturnType::Sint => Ok(TexelKind::Sint),
+        other => Err(Rejection::new(
+            id::UNSUPPORTED,
+            format!("texture return type {}", other.number()),
+        )),
+    }
+}
