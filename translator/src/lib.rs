@@ -33,6 +33,7 @@
 
 #![deny(missing_docs)]
 
+pub mod compat;
 mod emit;
 pub use emit::Emitted;
 pub mod manifest;
@@ -45,7 +46,9 @@ use dxbc::Shader;
 use serde::{Deserialize, Serialize};
 
 pub use manifest::Manifest;
-pub use validate::{NagaError, enable_capability, validate, validate_enabling, validate_module};
+pub use validate::{
+    NagaError, enable_capability, validate, validate_enabling, validate_lowering, validate_module,
+};
 
 /// Wrong lowerings a test can plant (through `DXDIFF_PLANT_BUG=<name>`) to prove the harness
 /// and the fuzzer catch them. Never set in normal use.
@@ -159,6 +162,10 @@ pub struct Translation {
     pub manifest: Manifest,
     /// The catalog ids this translation relied on, sorted.
     pub adaptations: Vec<String>,
+    /// Why the wgpu executor cannot run this valid module: naga cannot read a construct the
+    /// spec allows, which Tint accepts. `None` for every module naga reads.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub naga_unreadable: Option<String>,
 }
 
 /// A fail-closed answer: the program is outside what the translator lowers faithfully.
@@ -214,6 +221,7 @@ pub fn finish(mut e: Emitted) -> Result<Translation, NagaError> {
         wgsl,
         manifest: std::mem::take(&mut e.manifest),
         adaptations: e.adaptations.iter().map(|s| s.to_string()).collect(),
+        naga_unreadable: None,
     })
 }
 

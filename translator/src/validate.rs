@@ -123,6 +123,24 @@ pub fn validate_enabling(wgsl: &str, enables: &[String]) -> Result<naga::Module,
     Ok(module)
 }
 
+/// [`validate_enabling`] of the WGSL as the spec reads it: a module naga refuses is validated
+/// again after [`crate::compat::for_naga`] lowers the spec constructs naga lacks, and is valid
+/// when that passes. Returns what was lowered; the error is naga's on the text as written.
+pub fn validate_lowering(
+    wgsl: &str,
+    enables: &[String],
+) -> Result<Vec<crate::compat::Lowered>, NagaError> {
+    let first = match validate_enabling(wgsl, enables) {
+        Ok(_) => return Ok(Vec::new()),
+        Err(e) => e,
+    };
+    let (text, lowered) = crate::compat::for_naga(wgsl);
+    if lowered.is_empty() || validate_enabling(&text, enables).is_err() {
+        return Err(first);
+    }
+    Ok(lowered)
+}
+
 /// Validate a module built in memory, granting the capabilities of the `enable` extensions
 /// a manifest declares, as [`validate_enabling`] does for text.
 pub fn validate_module(

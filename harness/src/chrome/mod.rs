@@ -510,6 +510,10 @@ impl KernelRunner for Chrome {
         self.description.clone()
     }
 
+    fn reads_with_naga(&self) -> bool {
+        false
+    }
+
     fn run(&mut self, request: &Request) -> Result<KernelOutput, GpuError> {
         let mut all = self.run_all(std::slice::from_ref(request));
         all.pop()

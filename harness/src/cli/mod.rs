@@ -118,9 +118,10 @@ pub fn usage(what: String) -> CliError {
 /// The options that choose the translator under test.
 #[derive(Debug, Clone, clap::Args)]
 pub struct TranslatorArgs {
-    /// `builtin`, `vkd3d` (vkd3d-shader, its SPIR-V through naga; docs/vkd3d.md), or
-    /// `cmd:<command line>` (an external translator: DXBC on stdin, JSON on stdout;
-    /// docs/translators.md).
+    /// `builtin`, `vkd3d` (vkd3d-shader, its SPIR-V through naga; docs/vkd3d.md),
+    /// `cmd:<command line>` (an external translator run once per program: DXBC on stdin, JSON
+    /// on stdout), or `serve:<command line>` (one that stays up: a request per line on stdin,
+    /// an answer per line on stdout; docs/translators.md).
     #[arg(long, default_value = "builtin")]
     pub translator: String,
     /// `contract` (the seed's lowering, the default) or `exact` (D3D-exact polyfills), for the
@@ -314,6 +315,9 @@ enum Command {
     TranslatorGuard {
         #[arg(long)]
         timeout_ms: u64,
+        /// Relay: the translator stays up with the guard's own pipes (`serve:`).
+        #[arg(long)]
+        serve: bool,
         #[arg(last = true)]
         line: String,
     },
@@ -345,11 +349,19 @@ pub fn main() -> ExitCode {
         Command::GpuWorker { adapter } => {
             return ExitCode::from(crate::gpu::isolated::serve(&adapter).clamp(0, 255) as u8);
         }
-        Command::TranslatorGuard { timeout_ms, line } => {
-            let code = crate::translators::guard::serve(
-                &line,
-                std::time::Duration::from_millis(timeout_ms),
-            );
+        Command::TranslatorGuard {
+            timeout_ms,
+            serve,
+            line,
+        } => {
+            let code = if serve {
+                crate::translators::guard::relay(&line)
+            } else {
+                crate::translators::guard::serve(
+                    &line,
+                    std::time::Duration::from_millis(timeout_ms),
+                )
+            };
             return ExitCode::from(code.clamp(0, 255) as u8);
         }
         Command::Vkd3dAdapter => {
@@ -371,6 +383,8 @@ pub fn main() -> ExitCode {
         Command::Sweep(a) => self::sweep::run(&a),
         Command::Merge(a) => self::merge::run(&a),
     };
+    // A browser started to ask Tint about a module goes with the command.
+    crate::translators::wgsl::shutdown();
     match result {
         Ok(code) => code,
         Err(e) => {

@@ -55,6 +55,12 @@ pub trait KernelRunner: std::fmt::Debug + Send {
 
     /// Where the time of every request so far went.
     fn phases(&self) -> Phases;
+
+    /// Whether the runner reads WGSL with naga (wgpu does; a browser reads it with Tint), so
+    /// it needs the constructs naga lacks lowered, and cannot run what naga cannot read.
+    fn reads_with_naga(&self) -> bool {
+        true
+    }
 }
 
 /// Whether an error leaves the device unusable for the next request of the same program.
@@ -135,6 +141,9 @@ struct Stage {
 #[derive(Debug)]
 struct Ready {
     translation: Translation,
+    /// The WGSL the runner gets: the translation's, with what naga cannot read lowered for a
+    /// runner that reads with naga ([`translator::compat`]).
+    wgsl: String,
     /// The manifest sent with each request (per-invocation constant buffers removed).
     manifest: Manifest,
     stage: Option<Stage>,
@@ -184,10 +193,14 @@ fn compute_inputs(res: &Resources, with_cbs: bool) -> Result<ComputeInputs, Skip
     Ok(inputs)
 }
 
-fn prepare_stage(t: &Translation, kernel: wrap::Kernel) -> Result<(Stage, Manifest), Skip> {
+fn prepare_stage(
+    t: &Translation,
+    wgsl: &str,
+    kernel: wrap::Kernel,
+) -> Result<(Stage, Manifest), Skip> {
     let m = &t.manifest;
     let per_lane = m.bindings.iter().any(|b| b.kind == BindingKind::Cbuffer);
-    let wrapped = wrap::wrap_as(&t.wgsl, per_lane, kernel).map_err(|e| {
+    let wrapped = wrap::wrap_as(wgsl, per_lane, kernel).map_err(|e| {
         let what = match kernel {
             wrap::Kernel::Compute => "a compute kernel",
             wrap::Kernel::Quads => "a fragment kernel over quads",
@@ -251,7 +264,7 @@ impl GpuExecutor {
                 .iter()
                 .map(|&k| {
                     Ok(Request {
-                        wgsl: t.wgsl.clone(),
+                        wgsl: r.wgsl.clone(),
                         entry_point: t.manifest.entry_point.to_string(),
                         manifest: r.manifest.clone(),
                         inputs: compute_inputs(batch.resources_of(k), true)?,
@@ -408,9 +421,28 @@ impl Executor for GpuExecutor {
                 ),
             ));
         }
-        let ready = if unit.shader.program.version.stage == dxbc::Stage::Compute {
+        let compute = unit.shader.program.version.stage == dxbc::Stage::Compute;
+        // Valid WGSL that naga cannot read runs only where nothing reads it with naga: a
+        // compute module in a browser. Pixel and vertex modules are wrapped through naga.
+        if let Some(why) = &t.naga_unreadable
+            && (self.gpu.reads_with_naga() || !compute)
+        {
+            let route = if compute {
+                "run it with --executor chrome"
+            } else {
+                "the pixel/vertex wrapper reads it with naga"
+            };
+            return Err(Skip::new(SkipKind::Feature, format!("{why} ({route})")));
+        }
+        let wgsl = if self.gpu.reads_with_naga() || !compute {
+            translator::compat::for_naga(&t.wgsl).0.into_owned()
+        } else {
+            t.wgsl.clone()
+        };
+        let ready = if compute {
             Ready {
                 translation: t.clone(),
+                wgsl,
                 manifest: t.manifest.clone(),
                 stage: None,
             }
@@ -422,9 +454,10 @@ impl Executor for GpuExecutor {
             } else {
                 wrap::Kernel::Compute
             };
-            let (stage, manifest) = prepare_stage(t, kernel)?;
+            let (stage, manifest) = prepare_stage(t, &wgsl, kernel)?;
             Ready {
                 translation: t.clone(),
+                wgsl,
                 manifest,
                 stage: Some(stage),
             }

@@ -235,6 +235,13 @@ fn wgsl_type(n: u32, scalar: &str) -> String {
     }
 }
 
+/// One argument of the stage's entry point: its bound values' shapes, and for a struct the
+/// constructor that rebuilds it from them.
+struct Argument {
+    constructor: Option<String>,
+    parts: Vec<(u32, &'static str)>,
+}
+
 /// A word as `scalar`, and back.
 fn from_word(word: &str, scalar: &str) -> String {
     match scalar {
@@ -480,16 +487,39 @@ pub fn wrap_as(
         patch(&mut module.functions[h]);
     }
     patch(&mut function);
+    // Each argument is a value with a binding, or a struct whose members have them (as
+    // translators that gather their inputs write it): either way one slot per bound value,
+    // in order, and the argument rebuilt from its slots in the kernel.
     let mut inputs = Vec::new();
     let mut in_offset = 0;
+    let mut arg_types: Vec<Argument> = Vec::new();
     for arg in &mut function.arguments {
-        let (n, _) = shape(&module, arg.ty)?;
-        inputs.push(Slot {
-            binding: binding_name(&arg.binding),
-            offset: in_offset,
-            width: n,
+        let mut parts = Vec::new();
+        let constructor = match &module.types[arg.ty].inner {
+            TypeInner::Struct { members, .. } => {
+                for m in members {
+                    parts.push((binding_name(&m.binding), shape(&module, m.ty)?));
+                }
+                let name = module.types[arg.ty].name.as_deref().unwrap_or("Input");
+                Some(written_name(name))
+            }
+            _ => {
+                parts.push((binding_name(&arg.binding), shape(&module, arg.ty)?));
+                None
+            }
+        };
+        for (binding, (n, _)) in &parts {
+            inputs.push(Slot {
+                binding: binding.clone(),
+                offset: in_offset,
+                width: *n,
+            });
+            in_offset += n;
+        }
+        arg_types.push(Argument {
+            constructor,
+            parts: parts.into_iter().map(|(_, s)| s).collect(),
         });
-        in_offset += n;
         arg.binding = None;
     }
     let mut outputs = Vec::new();
@@ -527,11 +557,6 @@ pub fn wrap_as(
         result.binding = None;
     }
     function.name = Some("dxdiff_stage_main".into());
-    let arg_types: Vec<(u32, &'static str)> = function
-        .arguments
-        .iter()
-        .map(|a| shape(&module, a.ty))
-        .collect::<Result<_, _>>()?;
     let has_result = function.result.is_some();
     module.functions.append(function, naga::Span::UNDEFINED);
     let info = naga::valid::Validator::new(
@@ -588,18 +613,24 @@ pub fn wrap_as(
     text.push_str(&format!("    let base = lane * {in_stride}u;\n"));
     let mut args = Vec::new();
     let mut off = 0;
-    for (k, (n, s)) in arg_types.iter().enumerate() {
-        let comps: Vec<String> = (0..*n)
-            .map(|j| from_word(&format!("dxdiff_in[base + {}u]", off + j), s))
-            .collect();
-        off += n;
-        let ty = wgsl_type(*n, s);
-        let value = if *n == 1 {
-            comps[0].clone()
-        } else {
-            format!("{ty}({})", comps.join(", "))
-        };
-        text.push_str(&format!("    let a{k}: {ty} = {value};\n"));
+    for (k, arg) in arg_types.iter().enumerate() {
+        let mut values = Vec::new();
+        for (n, s) in &arg.parts {
+            let comps: Vec<String> = (0..*n)
+                .map(|j| from_word(&format!("dxdiff_in[base + {}u]", off + j), s))
+                .collect();
+            off += n;
+            let ty = wgsl_type(*n, s);
+            values.push(if *n == 1 {
+                comps[0].clone()
+            } else {
+                format!("{ty}({})", comps.join(", "))
+            });
+        }
+        match &arg.constructor {
+            Some(ty) => text.push_str(&format!("    let a{k} = {ty}({});\n", values.join(", "))),
+            None => text.push_str(&format!("    let a{k} = {};\n", values.join(", "))),
+        }
         args.push(format!("a{k}"));
     }
     if !lane_uniforms.is_empty() {
@@ -707,6 +738,31 @@ mod tests {
         )
         .expect("wraps");
         assert!(w.wgsl.contains("dxdiff_discarded"), "{}", w.wgsl);
+        translator::validate(&w.wgsl).expect("the kernel validates");
+    }
+
+    #[test]
+    fn an_entry_point_that_takes_a_struct_wraps_with_one_slot_per_member() {
+        // Third-party translators gather inputs in a struct (`fn main(input: VertexInput)`).
+        let src = "struct VertexInput {\n    @location(0) input0: vec3<f32>,\n    @builtin(vertex_index) id: u32,\n    @location(1) input1: vec2<u32>,\n};\n\
+                   struct VertexOutput {\n    @builtin(position) position: vec4<f32>,\n    @location(0) output0: vec4<f32>,\n};\n\
+                   @vertex\nfn main(input: VertexInput) -> VertexOutput {\n    var output: VertexOutput;\n    output.position = vec4<f32>(input.input0, f32(input.id));\n    output.output0 = vec4<f32>(vec2<f32>(input.input1), 0.0, 1.0);\n    return output;\n}\n";
+        let w = wrap(src).expect("wraps");
+        let bindings: Vec<(&str, u32, u32)> = w
+            .inputs
+            .iter()
+            .map(|s| (s.binding.as_str(), s.offset, s.width))
+            .collect();
+        assert_eq!(
+            bindings,
+            vec![
+                ("location 0", 0, 3),
+                ("vertex_index", 3, 1),
+                ("location 1", 4, 2)
+            ]
+        );
+        assert_eq!(w.in_stride, 6);
+        assert!(w.wgsl.contains("VertexInput("), "{}", w.wgsl);
         translator::validate(&w.wgsl).expect("the kernel validates");
     }
 

@@ -3,14 +3,15 @@
 //! on stdin, one JSON document expected on stdout, within a timeout.
 
 use std::any::Any;
-use std::io::{Read, Write};
+use std::io::Write;
+use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
-use std::sync::mpsc::channel;
 use std::time::{Duration, Instant};
 
 use translator::{Manifest, Translation};
 
 use super::guard::{Ending, unframe};
+use super::pipes::{Capped, MAX_ANSWER, STDERR_KEPT};
 use super::{Failure, Part, Translator, Work, crash};
 
 /// Time the guard gets beyond the translator's own timeout to kill what is left and answer.
@@ -86,17 +87,6 @@ enum Answer {
     },
 }
 
-/// A thread that reads `pipe` to its end.
-fn drain(mut pipe: impl Read + Send + 'static) -> std::sync::mpsc::Receiver<Vec<u8>> {
-    let (tx, rx) = channel();
-    std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        let _ = pipe.read_to_end(&mut buf);
-        let _ = tx.send(buf);
-    });
-    rx
-}
-
 /// Run `line` through `sh -c` behind a guard, with `blob` on stdin; its stdout and stderr
 /// once it exits successfully within `timeout`. (`dxdiff bench` times this alone.)
 pub fn run_process(
@@ -114,8 +104,12 @@ pub fn run_process(
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
+        // Its own process group, so that whatever outlives it (a translator that killed its
+        // guard) is still killed by the group.
+        .process_group(0)
         .spawn()
         .map_err(|e| crash(format!("cannot start the translator guard: {e}"), &[]))?;
+    let group = guard.id();
     // Feed stdin on a thread, so a translator that never reads cannot block us; the write
     // fails once every reader is gone.
     if let Some(mut stdin) = guard.stdin.take() {
@@ -129,35 +123,65 @@ pub fn run_process(
         let _ = guard.wait();
         return Err(crash("the translator guard has no pipes", &[]));
     };
-    let (out, err) = (drain(out), drain(err));
+    // The guard's frame is the answer and a few bytes; stderr is the translator's tail.
+    let (out, err) = (
+        Capped::head(out, MAX_ANSWER + 64),
+        Capped::tail(err, STDERR_KEPT),
+    );
     let started = Instant::now();
     let deadline = timeout + GUARD_GRACE;
-    loop {
+    let stopped = loop {
         match guard.try_wait() {
-            Ok(Some(_)) => break,
+            Ok(Some(status)) => break status.code().is_none(),
             Ok(None) if started.elapsed() < deadline => {
                 std::thread::sleep(Duration::from_millis(1));
             }
             _ => {
-                // The guard itself is stuck: kill it and do not wait for its pipes.
+                // The guard itself is stuck: kill its group and do not wait for its pipes.
+                kill_group(group);
                 let _ = guard.kill();
                 let _ = guard.wait();
                 return Err(crash(format!("no answer within {timeout:?}"), &[]));
             }
         }
+    };
+    // A guard ended by a signal did not clean up: what it started may still run.
+    if stopped {
+        kill_group(group);
     }
-    // Only the guard, now gone, held these pipes.
     let grace = Duration::from_secs(2);
-    let framed = out.recv_timeout(grace).unwrap_or_default();
-    let stderr = err.recv_timeout(grace).unwrap_or_default();
+    let (framed, _) = out.finish(grace);
+    let (stderr, _) = err.finish(grace);
     let Some((stdout, ending)) = unframe(&framed) else {
-        return Err(crash("the translator guard gave no answer", &stderr));
+        return Err(crash(
+            if stopped {
+                "the translator guard was killed (by the translator?) before it answered"
+            } else {
+                "the translator guard gave no answer"
+            },
+            &stderr,
+        ));
     };
     match ending {
         Ending::Exited(0) => Ok((stdout.to_vec(), stderr)),
         Ending::Exited(code) => Err(crash(format!("exited with exit status: {code}"), &stderr)),
         Ending::TimedOut => Err(crash(format!("no answer within {timeout:?}"), &stderr)),
         Ending::CannotStart(why) => Err(crash(why, &stderr)),
+        Ending::TooLong(limit) => Err(crash(
+            format!("it wrote more than {limit} bytes on stdout and was stopped"),
+            &stderr,
+        )),
+    }
+}
+
+/// Kill every process of the group `leader` leads (the guard and all it started that did not
+/// leave the group).
+pub(crate) fn kill_group(leader: u32) {
+    if let Ok(pid) = i32::try_from(leader) {
+        let _ = nix::sys::signal::killpg(
+            nix::unistd::Pid::from_raw(pid),
+            nix::sys::signal::Signal::SIGKILL,
+        );
     }
 }
 
@@ -181,8 +205,13 @@ pub(super) fn answer(stdout: &[u8], stderr: &[u8]) -> Result<Translation, Failur
             manifest,
             mut adaptations,
         } => {
-            translator::validate_enabling(&wgsl, &manifest.enables)
-                .map_err(|e| super::invalid_wgsl(&e, stderr))?;
+            let naga_unreadable = match super::wgsl::judge(&wgsl, &manifest.enables) {
+                Ok(super::wgsl::Judged::Naga) => None,
+                Ok(super::wgsl::Judged::TintOnly(why)) => Some(why),
+                Err(why) => {
+                    return Err(crash(format!("its WGSL does not validate: {why}"), stderr));
+                }
+            };
             // Buffers are sized from the manifest: check it before anything is allocated.
             manifest
                 .check()
@@ -200,6 +229,7 @@ pub(super) fn answer(stdout: &[u8], stderr: &[u8]) -> Result<Translation, Failur
                 wgsl,
                 manifest,
                 adaptations,
+                naga_unreadable,
             })
         }
     }

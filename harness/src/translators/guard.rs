@@ -10,10 +10,11 @@
 //! guard that misbehaves is killed after the timeout plus a grace period.
 
 use std::collections::BTreeMap;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::process::{Command, Stdio};
-use std::sync::mpsc::channel;
 use std::time::{Duration, Instant};
+
+use super::pipes::{Capped, MAX_ANSWER, STDERR_KEPT};
 
 use nix::sys::signal::{Signal, kill};
 use nix::unistd::Pid;
@@ -27,14 +28,16 @@ pub enum Ending {
     TimedOut,
     /// The guard could not start it.
     CannotStart(String),
+    /// It wrote more than this many bytes on stdout, and was stopped.
+    TooLong(u64),
 }
 
 /// The guard's answer on its stdout: the translator's stdout, then the ending. The framing
 /// keeps the two apart whatever the translator writes or whatever status it exits with.
 ///
 /// Layout: `u64` length of the stdout bytes (little endian), the bytes, a kind byte (0 exited,
-/// 1 timed out, 2 cannot start), an `i32` status (little endian), then for kind 2 the reason
-/// as UTF-8 to the end.
+/// 1 timed out, 2 cannot start, 3 too long), an `i32` status (little endian), then for kind 2
+/// the reason as UTF-8 to the end, for kind 3 the limit as a `u64` (little endian).
 pub fn frame(stdout: &[u8], ending: &Ending) -> Vec<u8> {
     let mut v = Vec::with_capacity(stdout.len() + 16);
     v.extend_from_slice(&(stdout.len() as u64).to_le_bytes());
@@ -53,6 +56,11 @@ pub fn frame(stdout: &[u8], ending: &Ending) -> Vec<u8> {
             v.extend_from_slice(&0i32.to_le_bytes());
             v.extend_from_slice(why.as_bytes());
         }
+        Ending::TooLong(limit) => {
+            v.push(3);
+            v.extend_from_slice(&0i32.to_le_bytes());
+            v.extend_from_slice(&limit.to_le_bytes());
+        }
     }
     v
 }
@@ -70,6 +78,7 @@ pub fn unframe(bytes: &[u8]) -> Option<(&[u8], Ending)> {
         0 => Ending::Exited(code),
         1 => Ending::TimedOut,
         2 => Ending::CannotStart(String::from_utf8_lossy(rest).into_owned()),
+        3 => Ending::TooLong(u64::from_le_bytes(rest.get(..8)?.try_into().ok()?)),
         _ => return None,
     };
     Some((stdout, ending))
@@ -132,17 +141,6 @@ fn kill_descendants() {
     }
 }
 
-/// A thread that reads `pipe` to its end; the bytes arrive on the returned channel.
-fn drain(mut pipe: impl Read + Send + 'static) -> std::sync::mpsc::Receiver<Vec<u8>> {
-    let (tx, rx) = channel();
-    std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        let _ = pipe.read_to_end(&mut buf);
-        let _ = tx.send(buf);
-    });
-    rx
-}
-
 /// `dxdiff translator-guard`: run `line` through `sh -c` with this process's stdin, within
 /// `timeout`; then kill every descendant, write the translator's stderr to ours and the
 /// [`frame`] of its stdout and ending to our stdout. Returns the guard's exit status (0).
@@ -180,34 +178,84 @@ pub fn serve(line: &str, timeout: Duration) -> i32 {
             Ending::CannotStart("no pipes to the translator".into()),
         );
     };
-    let (out, err) = (drain(out), drain(err));
+    // Stdout is kept up to the answer's limit and stderr's tail only, so a translator that
+    // writes forever costs a bounded amount of memory and is stopped once it is over.
+    let (out, err) = (
+        Capped::head(out, MAX_ANSWER),
+        Capped::tail(err, STDERR_KEPT),
+    );
     let started = Instant::now();
     let status = loop {
         match child.try_wait() {
-            Ok(Some(s)) => break Some(s),
-            Ok(None) if started.elapsed() >= timeout => break None,
+            Ok(Some(s)) => break Ok(s),
+            Ok(None) if started.elapsed() >= timeout => break Err(Ending::TimedOut),
+            Ok(None) if out.overflowed() => break Err(Ending::TooLong(MAX_ANSWER as u64)),
             Ok(None) => std::thread::sleep(Duration::from_millis(1)),
-            Err(_) => break None,
+            Err(_) => break Err(Ending::TimedOut),
         }
     };
-    if status.is_none() {
+    if status.is_err() {
         let _ = child.kill();
         let _ = child.wait();
     }
     kill_descendants();
     // Every writer of the pipes is dead now, so the drains end at once.
     let grace = Duration::from_secs(2);
-    let stdout = out.recv_timeout(grace).unwrap_or_default();
-    let stderr = err.recv_timeout(grace).unwrap_or_default();
+    let (stdout, over) = out.finish(grace);
+    let (stderr, _) = err.finish(grace);
     let _ = std::io::stderr().write_all(&stderr);
     let ending = match status {
-        None => Ending::TimedOut,
-        Some(s) => {
-            use std::os::unix::process::ExitStatusExt;
-            Ending::Exited(s.code().unwrap_or_else(|| 128 + s.signal().unwrap_or(0)))
-        }
+        Err(e) => e,
+        Ok(_) if over => Ending::TooLong(MAX_ANSWER as u64),
+        Ok(s) => Ending::Exited(exit_code(s)),
     };
     answer(&stdout, ending)
+}
+
+/// The status a shell would report: the exit code, or 128 + the signal that ended it.
+fn exit_code(s: std::process::ExitStatus) -> i32 {
+    use std::os::unix::process::ExitStatusExt;
+    s.code().unwrap_or_else(|| 128 + s.signal().unwrap_or(0))
+}
+
+/// `dxdiff translator-guard --serve`: run a persistent translator (`serve:`) with this
+/// process's stdin, stdout and stderr, which are dxdiff's pipes, as a child subreaper. When the
+/// translator exits, or this guard is told to stop (SIGTERM, SIGINT, SIGHUP, or dxdiff's own
+/// death through the parent-death signal), every descendant is killed first. Returns the
+/// translator's exit status.
+pub fn relay(line: &str) -> i32 {
+    use nix::sys::signal::{SigSet, SigmaskHow, pthread_sigmask};
+    let mut stop = SigSet::empty();
+    for s in [Signal::SIGTERM, Signal::SIGINT, Signal::SIGHUP] {
+        stop.add(s);
+    }
+    // Blocked here and in every thread started after; a spawned child starts with a clear mask.
+    if pthread_sigmask(SigmaskHow::SIG_BLOCK, Some(&stop), None).is_err()
+        || nix::sys::prctl::set_child_subreaper(true).is_err()
+        || nix::sys::prctl::set_pdeathsig(Signal::SIGTERM).is_err()
+    {
+        eprintln!("dxdiff translator-guard: cannot set up the guard");
+        return 125;
+    }
+    std::thread::spawn(move || {
+        let signal = stop.wait();
+        kill_descendants();
+        std::process::exit(128 + signal.map_or(15, |s| s as i32));
+    });
+    let status = Command::new("sh")
+        .args(["-c", line])
+        .stdin(Stdio::inherit())
+        .stdout(Stdio::inherit())
+        .stderr(Stdio::inherit())
+        .status();
+    kill_descendants();
+    match status {
+        Ok(s) => exit_code(s),
+        Err(e) => {
+            eprintln!("dxdiff translator-guard: cannot start `{line}`: {e}");
+            127
+        }
+    }
 }
 
 #[cfg(test)]
@@ -221,6 +269,7 @@ mod tests {
             Ending::Exited(124),
             Ending::TimedOut,
             Ending::CannotStart("no sh".into()),
+            Ending::TooLong(1 << 26),
         ] {
             let f = frame(b"{\"status\":\"ok\"}", &ending);
             let (out, e) = unframe(&f).expect("a frame");

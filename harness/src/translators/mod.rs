@@ -11,7 +11,10 @@
 mod builtin;
 mod external;
 pub mod guard;
+pub mod pipes;
+mod serve;
 pub mod vkd3d;
+pub mod wgsl;
 
 use std::any::Any;
 use std::sync::Arc;
@@ -19,6 +22,7 @@ use std::time::Duration;
 
 pub use builtin::Builtin;
 pub use external::{External, run_process};
+pub use serve::Serve;
 pub use vkd3d::Vkd3d;
 
 use translator::{Profile, Translation};
@@ -128,13 +132,10 @@ impl Failure {
     }
 }
 
-/// Stderr kept from a crashed translator.
-const STDERR_KEPT: usize = 4096;
-
 /// A crash with the tail of the translator's stderr.
 pub(crate) fn crash(why: impl Into<String>, stderr: &[u8]) -> Failure {
     let text = String::from_utf8_lossy(stderr);
-    let start = text.len().saturating_sub(STDERR_KEPT);
+    let start = text.len().saturating_sub(pipes::STDERR_KEPT);
     let start = (start..text.len())
         .find(|i| text.is_char_boundary(*i))
         .unwrap_or(text.len());
@@ -157,11 +158,13 @@ pub enum SpecError {
     /// `--profile` is neither `contract` nor `exact`.
     #[error("unknown profile `{0}` (contract or exact)")]
     UnknownProfile(String),
-    /// `cmd:` with nothing after it.
-    #[error("`cmd:` needs a command line")]
+    /// `cmd:` or `serve:` with nothing after it.
+    #[error("`cmd:` and `serve:` need a command line")]
     EmptyCommand,
-    /// Not `builtin`, `vkd3d` or `cmd:…`.
-    #[error("unknown translator `{0}` (builtin, vkd3d or cmd:<command line>)")]
+    /// Not `builtin`, `vkd3d`, `cmd:…` or `serve:…`.
+    #[error(
+        "unknown translator `{0}` (builtin, vkd3d, cmd:<command line> or serve:<command line>)"
+    )]
     Unknown(String),
 }
 
@@ -176,7 +179,7 @@ impl SpecError {
     }
 }
 
-/// `builtin` (with `profile`), `vkd3d`, or `cmd:<command line>`.
+/// `builtin` (with `profile`), `vkd3d`, `cmd:<command line>` or `serve:<command line>`.
 pub fn parse(spec: &str, profile: &str, timeout: Duration) -> Result<Shared, SpecError> {
     if spec == "builtin" {
         return Profile::parse(profile)
@@ -194,6 +197,12 @@ pub fn parse(spec: &str, profile: &str, timeout: Duration) -> Result<Shared, Spe
             line: line.to_string(),
             timeout,
         }));
+    }
+    if let Some(line) = spec.strip_prefix("serve:") {
+        if line.trim().is_empty() {
+            return Err(SpecError::EmptyCommand);
+        }
+        return Ok(Arc::new(Serve::new(line.to_string(), timeout)));
     }
     Err(SpecError::Unknown(spec.to_string()))
 }

@@ -472,6 +472,7 @@ pub mod adapter {
             wgsl,
             manifest,
             adaptations: CLAIMS.iter().map(|c| c.to_string()).collect(),
+            naga_unreadable: None,
         })
     }
 
