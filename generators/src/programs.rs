@@ -1,6 +1,7 @@
 //! Single-instruction programs: for each ALU opcode, a pixel program that reads its sources from
-//! flat `uint` inputs `v0..v3` and writes its destinations to `uint` outputs `o0`/`o1`, so that
-//! the raw words pass the stage interface untouched.
+//! `float` inputs `v0..v3` (interpolated `linear`, as fxc writes them) and writes its
+//! destinations to `uint` outputs `o0`/`o1`, so that the raw words pass the stage interface
+//! untouched.
 
 use dxbc::builder::{ProgramBuilder, input, output};
 use dxbc::chunks::signature::{Signature, SignatureElement};
@@ -28,6 +29,9 @@ pub fn is_single_alu(op: Opcode) -> bool {
     info.kind.is_alu() && !info.has(Flags::DERIVATIVE) || info.has(Flags::MOVE)
 }
 
+/// `dcl_input_ps`'s interpolation mode for `linear` (bits 11-14 of the opcode token).
+const LINEAR: u32 = 2;
+
 pub(crate) fn signature(kind: FourCC, count: usize, name: &str) -> Signature {
     Signature {
         kind,
@@ -37,7 +41,9 @@ pub(crate) fn signature(kind: FourCC, count: usize, name: &str) -> Signature {
                 semantic_name: name.to_string(),
                 semantic_index: r as u32,
                 system_value: 0,
-                component_type: 1,
+                // Inputs are float, as fxc declares `float4 a : IN0` read with `asuint`;
+                // outputs are `uint4 : SV_Target`, so results pass the interface as bits.
+                component_type: if kind == FourCC::ISGN { 3 } else { 1 },
                 register: r as u32,
                 mask: 0xF,
                 rw_mask: if kind == FourCC::ISGN { 0xF } else { 0 },
@@ -66,8 +72,9 @@ pub fn single_with(op: Opcode, modifier: dxbc::Modifier, saturate: bool) -> Opti
     let mut b = ProgramBuilder::new(Stage::Pixel, 5, 0);
     b.dcl(Opcode::DclGlobalFlags, 1 << 11, None, &[]).ok()?;
     for r in 0..src {
-        // Interpolation mode 1: constant (flat).
-        b.dcl(Opcode::DclInputPs, 1 << 11, Some(input(r as u32)), &[])
+        // Interpolation mode 2: linear, what fxc writes for a float input unless the HLSL
+        // says `nointerpolation`; the program reads the words with `asuint`.
+        b.dcl(Opcode::DclInputPs, LINEAR << 11, Some(input(r as u32)), &[])
             .ok()?;
     }
     for r in 0..dst {

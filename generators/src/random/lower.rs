@@ -176,8 +176,9 @@ impl RandomProgram {
                 let _ = writeln!(s, "dcl_input vThreadIDInGroupFlattened");
             }
             stage => {
+                // `linear`: what fxc writes for a float input without `nointerpolation`.
                 let input = if stage == Stage::Pixel {
-                    "dcl_input_ps constant"
+                    "dcl_input_ps linear"
                 } else {
                     "dcl_input"
                 };
