@@ -31,6 +31,8 @@ pub const MIN_PRECISION_KINDS: &str = "fail-closed/min-precision-kinds";
 pub const SYSTEM_VALUES: &str = "fail-closed/system-values";
 pub const INTERPOLATION_MODES: &str = "fail-closed/interpolation-modes";
 pub const BINDLESS_RANGES: &str = "fail-closed/bindless-ranges";
+/// A texture, sampler or UAV handle chosen at run time.
+pub const RELATIVE_RESOURCE_IDENTITIES: &str = "fail-closed/relative-resource-identities";
 pub const RESINFO_DYNAMIC_MIP: &str = "fail-closed/resinfo-dynamic-mip";
 pub const DYNAMIC_CB_SELECTION: &str = "fail-closed/dynamic-cb-selection";
 pub const TYPED_BUFFER_SRV_FORMAT: &str = "fail-closed/typed-buffer-srv-format";

@@ -77,6 +77,9 @@ fn sm51_ranges_are_refused_under_their_seed_entries() {
     assert_eq!(refused(tex).0, "fail-closed/bindless-ranges");
     let cb = "ps_5_1\ndcl_constantbuffer CB0[0:3][4], immediateIndexed, space=0\ndcl_input_ps linear v0.xyzw\ndcl_output o0.xyzw\ndcl_temps 2\nftou r0.x, v0.x\nand r1.x, r0.x, l(3)\nmov o0.xyzw, CB0[r1.x + 0][1].xyzw\nret\n";
     assert_eq!(refused(cb).0, "fail-closed/dynamic-cb-selection");
+    // One register's range, its handle chosen at run time: a relative identity.
+    let one = tex.replace("T0[0:7]", "T0[0:0]");
+    assert_eq!(refused(&one).0, "fail-closed/relative-resource-identities");
 }
 
 #[test]

@@ -27,11 +27,23 @@ pub enum Outcome {
         /// In its words.
         reason: String,
     },
-    /// The translator crashed or wrote WGSL that does not validate; or the program did not
-    /// assemble (a dxdiff bug, said so).
-    Broken(String),
+    /// The translator crashed or wrote WGSL that does not validate (its whole reason, and the
+    /// case saved for it); or the program did not assemble (a dxdiff bug, said so).
+    Broken {
+        /// What went wrong, whole.
+        why: String,
+        /// The saved case of a translator crash.
+        case: Option<String>,
+    },
     /// It ran on both sides.
     Ran(Ran),
+}
+
+impl Outcome {
+    /// A broken program with no case (one that did not assemble or decode).
+    pub fn broken(why: String) -> Outcome {
+        Outcome::Broken { why, case: None }
+    }
 }
 
 /// A program that ran.
@@ -60,6 +72,15 @@ pub struct Ran {
 /// Whether a rejection id is a fail-closed one: the seed's `fail-closed/*`, or a generic one.
 pub fn fail_closed_id(id: &str) -> bool {
     id.starts_with("fail-closed/") || generic_id(id)
+}
+
+/// Whether a refusal id is one of the page's documented refusals: a seed `fail-closed/*`
+/// entry of the catalog. A refusal under it is the page's own behaviour wherever it happens.
+pub fn documented_id(id: &str) -> bool {
+    id.starts_with("fail-closed/")
+        && oracles::catalog::catalog()
+            .get(id)
+            .is_some_and(|e| e.seed_ref.is_some())
 }
 
 /// dxdiff's own ids for a refusal the translator does not attribute to a seed entry:
@@ -115,9 +136,23 @@ pub fn judge(entry: &Entry, what: &str, programs: &[(Role, Outcome)], exact: boo
     let (mut ran, mut beyond, mut refused_right, mut named, mut other_adapted) = (0, 0, 0, 0, 0);
     let (mut mismatched, mut mismatching, mut generic) = (0u64, 0usize, 0usize);
     let mut structured = 0usize;
+    let (mut refused_documented, mut documented_ids) = (0usize, Vec::<String>::new());
+    let mut crash_classes: Vec<String> = Vec::new();
     for (role, outcome) in programs {
         match outcome {
-            Outcome::Broken(why) => violations.push(brief(why)),
+            Outcome::Broken { why, case } => {
+                // Distinct crashes by their whole reason; the row keeps one line of each.
+                let class = crate::translators::reason_class(why);
+                if !crash_classes.contains(&class) {
+                    crash_classes.push(class);
+                    violations.push(brief(why));
+                }
+                if let Some(c) = case
+                    && !row.cases.contains(c)
+                {
+                    row.cases.push(c.clone());
+                }
+            }
             Outcome::Rejected {
                 id,
                 instruction,
@@ -125,16 +160,24 @@ pub fn judge(entry: &Entry, what: &str, programs: &[(Role, Outcome)], exact: boo
             } => {
                 row.rejections += 1;
                 named += usize::from(instruction.is_some());
-                // A feature refused under a generic id still fails closed, unattributed; under
-                // another seed entry's id it is misattributed, which is a violation.
+                // A feature refused under a generic id still fails closed, unattributed.
                 let right = match role {
                     Role::Inside => false,
                     Role::Outside => fail_closed_id(id),
                     Role::Feature => *id == entry.id || generic_id(id),
                 };
                 generic += usize::from(*role == Role::Feature && generic_id(id));
+                // A refusal under another seed fail-closed id is the page's own documented
+                // behaviour: the program also carries that entry's feature. Never a violation;
+                // it only leaves the program without lanes.
+                let documented = !right && documented_id(id);
                 if right {
                     refused_right += 1;
+                } else if documented {
+                    if !documented_ids.contains(id) {
+                        documented_ids.push(id.clone());
+                    }
+                    refused_documented += 1;
                 } else {
                     let want = match role {
                         Role::Inside => "a program the contract lowers".to_string(),
@@ -194,7 +237,22 @@ pub fn judge(entry: &Entry, what: &str, programs: &[(Role, Outcome)], exact: boo
     }
     let inside = programs.iter().filter(|(r, _)| *r == Role::Inside).count();
     let has_domain = !entry.domain.is_empty();
-    let first_skip = skips.first().map_or("none was generated", String::as_str);
+    let documented_text = format!(
+        "{refused_documented} refused as the page documents ({})",
+        documented_ids
+            .iter()
+            .map(|i| format!("[{i}]"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let first_skip = skips.first().map_or(
+        if refused_documented > 0 {
+            documented_text.as_str()
+        } else {
+            "none was generated"
+        },
+        String::as_str,
+    );
     if inside > 0 && ran == 0 {
         let why = format!("no program inside the entry ran: {first_skip}");
         return not_exercisable(row, why);
@@ -258,6 +316,9 @@ pub fn judge(entry: &Entry, what: &str, programs: &[(Role, Outcome)], exact: boo
             "supported beyond the contract: {beyond} programs ran and matched"
         ));
     }
+    if refused_documented > 0 {
+        said.push(documented_text);
+    }
     if !skips.is_empty() {
         said.push(format!("{} did not run: {}", skips.len(), skips[0]));
     }
@@ -314,6 +375,54 @@ mod tests {
     }
 
     #[test]
+    fn a_refusal_the_page_documents_is_never_a_violation() {
+        let e = entry(CONV);
+        // An inside program refused under another documented id: the program carries that
+        // feature too. Alone, the row cannot be exercised; beside a program that ran, verified.
+        let alone = judge(
+            e,
+            "p",
+            &[(Role::Inside, rejected("fail-closed/general-compute"))],
+            false,
+        );
+        assert_eq!(alone.status, Status::NotExercisable, "{}", alone.reason);
+        assert!(
+            alone
+                .reason
+                .contains("1 refused as the page documents ([fail-closed/general-compute])"),
+            "{}",
+            alone.reason
+        );
+        let beside = judge(
+            e,
+            "p",
+            &[
+                (Role::Inside, ran(256, 0, 9, 12)),
+                (Role::Inside, rejected("fail-closed/interpolation-modes")),
+            ],
+            false,
+        );
+        assert_eq!(beside.status, Status::Verified, "{}", beside.reason);
+        // A feature refused under another documented entry's id is the page's own answer too.
+        let f = entry("fail-closed/system-crash");
+        let other = judge(
+            f,
+            "p",
+            &[(Role::Feature, rejected("fail-closed/general-compute"))],
+            false,
+        );
+        assert_ne!(other.status, Status::Violated, "{}", other.reason);
+        // An id that is no seed entry is not documented.
+        let unknown = judge(
+            e,
+            "p",
+            &[(Role::Inside, rejected("fail-closed/nonsense"))],
+            false,
+        );
+        assert_eq!(unknown.status, Status::Violated);
+    }
+
+    #[test]
     fn a_structural_entry_needs_a_program_with_its_structure() {
         let e = entry("adapted/hoisted-vars");
         let with = Outcome::Ran(Ran {
@@ -341,7 +450,7 @@ mod tests {
     fn a_crash_is_one_short_line() {
         let e = entry(CONV);
         let long = format!("crash: {}\nstack backtrace:\n 0: x", "y".repeat(400));
-        let row = judge(e, "p", &[(Role::Inside, Outcome::Broken(long))], false);
+        let row = judge(e, "p", &[(Role::Inside, Outcome::broken(long))], false);
         assert_eq!(row.status, Status::Violated);
         assert!(!row.reason.contains('\n'), "{}", row.reason);
         assert!(row.reason.chars().count() <= 161, "{}", row.reason);
@@ -371,13 +480,15 @@ mod tests {
             "{}",
             ok.reason
         );
+        // Under another documented entry's id: the page's own refusal, which leaves the row
+        // without a program that shows this entry's.
         let other = judge(
             e,
             "p",
             &[(Role::Feature, rejected("fail-closed/sampler-modes"))],
             false,
         );
-        assert_eq!(other.status, Status::Violated);
+        assert_eq!(other.status, Status::NotExercisable, "{}", other.reason);
         let generic = judge(
             e,
             "p",
@@ -398,7 +509,7 @@ mod tests {
         let crash = judge(
             e,
             "p",
-            &[(Role::Feature, Outcome::Broken("crash".into()))],
+            &[(Role::Feature, Outcome::broken("crash".into()))],
             false,
         );
         assert_eq!(crash.status, Status::Violated);

@@ -75,10 +75,12 @@ pub fn run(opts: &Options, out_dir: &Path, adapter: &str) -> Result<ContractRepo
         seconds: 0.0,
     };
     let mut bar = Progress::new("entries", Some(work.len() as u64), opts.verify.quiet);
+    let mut crashes = Crashes::new();
     for (i, (entry, property)) in work.iter().enumerate() {
         bar.set(i as u64, &entry.id);
-        let row = crate::parallel::caught(|| entry_row(&mut v, entry, property, opts))
-            .unwrap_or_else(|why| panicked(entry, property, &why));
+        let row =
+            crate::parallel::caught(|| entry_row(&mut v, entry, property, opts, &mut crashes))
+                .unwrap_or_else(|why| panicked(entry, property, &why));
         report.entries.push(row);
     }
     bar.set(work.len() as u64, "");
@@ -94,8 +96,18 @@ fn panicked(entry: &Entry, property: &Property, why: &str) -> EntryRow {
     judge::row(entry, property.what, Status::Violated, why)
 }
 
+/// The crash cases saved so far in a run, by the crash's class (its whole reason, numbers and
+/// names blanked: `translators::reason_class`): one case per distinct crash.
+type Crashes = std::collections::BTreeMap<String, String>;
+
 /// Run one entry's programs and judge them.
-fn entry_row(v: &mut Verifier, entry: &Entry, property: &Property, opts: &Options) -> EntryRow {
+fn entry_row(
+    v: &mut Verifier,
+    entry: &Entry,
+    property: &Property,
+    opts: &Options,
+    crashes: &mut Crashes,
+) -> EntryRow {
     let exact = opts.exact;
     let programs: Vec<(Role, &str)> = match property.plan {
         Plan::Unreachable(why) => {
@@ -115,7 +127,7 @@ fn entry_row(v: &mut Verifier, entry: &Entry, property: &Property, opts: &Option
         for text in properties::expand(template) {
             let name = format!("{stem}-{}", outcomes.len());
             let o = match assembled(&text) {
-                Ok(blob) => outcome(v, entry, &name, &blob),
+                Ok(blob) => outcome(v, entry, &name, &blob, crashes),
                 Err(broken) => broken,
             };
             outcomes.push((role, o));
@@ -126,7 +138,7 @@ fn entry_row(v: &mut Verifier, entry: &Entry, property: &Property, opts: &Option
         let seed = opts.verify.seed ^ crate::inputs::program_seed(0, &entry.id);
         for blob in properties::random_family(&entry.ops, seed, opts.random) {
             let name = format!("{stem}-{}", outcomes.len());
-            outcomes.push((Role::Inside, outcome(v, entry, &name, &blob)));
+            outcomes.push((Role::Inside, outcome(v, entry, &name, &blob, crashes)));
         }
     }
     judge::judge(entry, property.what, &outcomes, exact)
@@ -137,7 +149,7 @@ fn assembled(text: &str) -> Result<Vec<u8>, Outcome> {
     dxbc::assemble_container(text)
         .map(|c| c.to_bytes())
         .map_err(|e| {
-            Outcome::Broken(format!(
+            Outcome::broken(format!(
                 "the property's program does not assemble (a dxdiff bug): [{}] {e}",
                 e.code()
             ))
@@ -145,11 +157,17 @@ fn assembled(text: &str) -> Result<Vec<u8>, Outcome> {
 }
 
 /// Translate and run one program.
-fn outcome(v: &mut Verifier, entry: &Entry, name: &str, blob: &[u8]) -> Outcome {
+fn outcome(
+    v: &mut Verifier,
+    entry: &Entry,
+    name: &str,
+    blob: &[u8],
+    crashes: &mut Crashes,
+) -> Outcome {
     let shader = match dxbc::Shader::parse(blob) {
         Ok(s) => s,
         Err(e) => {
-            return Outcome::Broken(format!(
+            return Outcome::broken(format!(
                 "the property's program does not decode (a dxdiff bug): [{}] {e}",
                 e.code()
             ));
@@ -168,7 +186,11 @@ fn outcome(v: &mut Verifier, entry: &Entry, name: &str, blob: &[u8]) -> Outcome 
                 reason,
             };
         }
-        Err(f @ Failure::Crashed { .. }) => return Outcome::Broken(f.to_string()),
+        Err(f @ Failure::Crashed { .. }) => {
+            let why = f.to_string();
+            let case = crash_case(v, entry, name, blob, &shader, &why, crashes);
+            return Outcome::Broken { why, case };
+        }
     };
     let mut events = Vec::new();
     let report = verify::guarded(name, || {
@@ -202,4 +224,48 @@ fn outcome(v: &mut Verifier, entry: &Entry, name: &str, blob: &[u8]) -> Outcome 
         skipped: report.skipped.clone(),
         case: report.counterexample.clone(),
     })
+}
+
+/// The case of a translator crash, saved once per distinct crash of the run: the program alone
+/// (no inputs, no expectations: translating it is the failure), its disassembly, and the whole
+/// reason in its run's `source`. Its path, or `None` when it could not be written.
+fn crash_case(
+    v: &Verifier,
+    entry: &Entry,
+    name: &str,
+    blob: &[u8],
+    shader: &dxbc::Shader,
+    why: &str,
+    crashes: &mut Crashes,
+) -> Option<String> {
+    let class = crate::translators::reason_class(why);
+    if let Some(path) = crashes.get(&class) {
+        return Some(path.clone());
+    }
+    let mut case = oracles::case::CaseFile::single(
+        name,
+        blob,
+        oracles::case::Run {
+            id: "translator-crash".into(),
+            inputs: Default::default(),
+            dispatch: None,
+            invocations: None,
+            expect_invocation: None,
+            expect: None,
+            flags: Vec::new(),
+            upstream_flags: None,
+            source: Some(format!("dxdiff contract, {}: {why}", entry.id)),
+        },
+    );
+    case.source_text = Some(dxbc::disasm::disassemble(
+        &shader.program,
+        dxbc::disasm::Syntax::Fxc,
+    ));
+    case.source_text_kind = Some("asm".into());
+    let path = reports::cases::write_case(&v.cases_dir, &format!("crash-{name}"), &case)
+        .ok()?
+        .display()
+        .to_string();
+    crashes.insert(class, path.clone());
+    Some(path)
 }

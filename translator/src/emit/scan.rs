@@ -23,8 +23,9 @@ fn first_index(inst: &Instruction) -> u32 {
 
 /// SM5.1 resource ranges, which WebGPU's fixed bindings cannot hold: a range of more than one
 /// register, or a register chosen at run time, fails closed under the seed's entry (constant
-/// buffers: `fail-closed/dynamic-cb-selection`; textures, samplers, UAVs:
-/// `fail-closed/bindless-ranges`).
+/// buffers: `fail-closed/dynamic-cb-selection`; textures, samplers, UAVs: a declared range
+/// `fail-closed/bindless-ranges`, a handle chosen at run time in a one-register range
+/// `fail-closed/relative-resource-identities`).
 fn sm51_ranges(program: &Program) -> Result<(), Rejection> {
     let entry = |ty: OperandType| match ty {
         OperandType::ConstantBuffer => Some(id::DYNAMIC_CB_SELECTION),
@@ -48,6 +49,14 @@ fn sm51_ranges(program: &Program) -> Result<(), Rejection> {
                 format!("a {} register chosen at run time", op.ty.name())
             } else {
                 continue;
+            };
+            // Past the declarations every range is one register (a wider one was refused
+            // there): a texture, sampler or UAV handle chosen at run time is a relative
+            // identity, which the seed refuses in its own words.
+            let entry = if !dcl && entry == id::BINDLESS_RANGES {
+                id::RELATIVE_RESOURCE_IDENTITIES
+            } else {
+                entry
             };
             return Err(Rejection::new(entry, why).at(i, inst.opcode));
         }

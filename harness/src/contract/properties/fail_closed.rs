@@ -192,4 +192,163 @@ pub(super) const PROPERTIES: &[Property] = &[
             ),
         ]),
     },
+    // The refusals the page documents inside its Adapted and Bounded headings.
+    Property {
+        random: false,
+        entry: "fail-closed/switch-merges-without-default",
+        what: "a switch without `default` whose clauses set a value read after it",
+        plan: Plan::Reject(&[ps!(
+            "ftou r0.x, v0.x\nand r0.x, r0.x, l(3)\nmov r1.x, v1.x\nswitch r0.x\ncase l(0)\n  mov r1.x, v1.y\n  break\ncase l(<1;2>)\n  add r1.x, v1.x, v1.z\n  break\nendswitch\nmov o0.xyzw, r1.xxxx\nret\n"
+        )]),
+    },
+    Property {
+        random: false,
+        entry: "fail-closed/unmerged-values",
+        what: "a value set on one arm only, then read after the join",
+        plan: Plan::Reject(&[ps!(
+            "ftou r0.x, v0.x\nmov r1.x, v1.x\nif_<nz;z> r0.x\n  mov r2.x, v1.y\n  mov r1.x, v1.z\nendif\nadd r2.y, r1.x, r2.x\nmov o0.xyzw, r2.yyyy\nret\n"
+        )]),
+    },
+    Property {
+        random: false,
+        entry: "fail-closed/integer-abs-modifiers",
+        what: "`abs` and `-abs` on the condition an integer `movc` consumes",
+        plan: Plan::Reject(&[ps!(
+            "ftou r0.xy, v0.xyxx\nmovc r1.xyzw, <|r0.x|;-|r0.y|>, v1.xyzw, v2.xyzw\nmov o0.xyzw, r1.xyzw\nret\n"
+        )]),
+    },
+    Property {
+        random: false,
+        entry: "fail-closed/mixed-lane-types",
+        what: "one move of lanes an integer and a float instruction wrote",
+        plan: Plan::Reject(&[ps!(
+            "<ftou r0.x, v0.x;ftoi r0.x, v0.x;iadd r0.x, v0.x, v1.x>\nmul r0.y, v0.y, v1.y\n<mov o0.xy, r0.xyxx;mov_sat o0.xy, r0.xyxx>\nmov o0.zw, v2.zzzw\nret\n"
+        )]),
+    },
+    Property {
+        random: false,
+        entry: "fail-closed/unwritten-fragment-outputs",
+        what: "a pixel program that returns with `SV_Target` lanes unwritten",
+        plan: Plan::Reject(&[ps!(
+            "<mov o0.xy, v0.xyxx;mov o0.xyz, v0.xyzx;add o0.w, v0.w, v1.w>\nret\n"
+        )]),
+    },
+    Property {
+        random: false,
+        entry: "fail-closed/integer-saturate",
+        what: "`_sat` on integer arithmetic",
+        plan: Plan::Reject(&[ps!(
+            "<iadd_sat;imax_sat;ishl_sat> r0.xyzw, v0.xyzw, v1.xyzw\nmov o0.xyzw, r0.xyzw\nret\n"
+        )]),
+    },
+    Property {
+        random: false,
+        entry: "fail-closed/rcp-special-immediates",
+        what: "`rcp` of immediate zeros, a subnormal, infinities and NaN",
+        plan: Plan::Reject(&[ps!(
+            "rcp r0.xyzw, l(<0x00000000;0x80000000;0x00000001;0x7f800000;0xff800000;0x7fc00000>, 2.0, 0.5, -4.0)\nmul o0.xyzw, r0.xyzw, v0.xyzw\nret\n"
+        )]),
+    },
+    Property {
+        random: false,
+        entry: "fail-closed/vertex-implicit-lod",
+        what: "implicit-LOD `sample` and `sample_b` in a vertex program",
+        plan: Plan::Reject(&[concat!(
+            "vs_5_0\ndcl_globalFlags refactoringAllowed\ndcl_sampler s0, mode_default\n",
+            "dcl_resource_texture2d (float,float,float,float) t0\ndcl_input v0.xyzw\ndcl_input v1.xyzw\n",
+            "dcl_output o0.xyzw\ndcl_output_siv o1.xyzw, position\ndcl_temps 2\n",
+            "and r0.xy, v0.xyxx, l(7, 3, 0, 0)\nutof r0.xy, r0.xyxx\nmul r0.xy, r0.xyxx, l(0.2, 0.333333343, 0, 0)\n",
+            "<sample r1.xyzw, r0.xyxx, t0.xyzw, s0;sample_b r1.xyzw, r0.xyxx, t0.xyzw, s0, l(0.5)>\n",
+            "mov o0.xyzw, r1.xyzw\nmov o1.xyzw, v1.xyzw\nret\n"
+        )]),
+    },
+    Property {
+        random: false,
+        entry: "fail-closed/atomic-shapes",
+        what: "result-returning and other atomics on a typed uint buffer UAV",
+        plan: Plan::Reject(&[cs!(
+            "4, 1, 1",
+            "dcl_uav_typed_buffer (uint,uint,uint,uint) u0\ndcl_uav_raw u1\n",
+            "and r0.x, vThreadID.x, l(3)\n<imm_atomic_iadd r1.x, u0, r0.x, l(1);imm_atomic_umax r1.x, u0, r0.x, vThreadID.x;imm_atomic_exch r1.x, u0, r0.x, vThreadID.x>\nishl r0.y, vThreadID.x, l(2)\nstore_raw u1.x, r0.y, r1.x\nret\n"
+        )]),
+    },
+    Property {
+        random: false,
+        entry: "fail-closed/relative-resource-identities",
+        what: "a texture of a one-register SM 5.1 range addressed relatively",
+        plan: Plan::Reject(&[concat!(
+            "ps_5_1\ndcl_globalFlags refactoringAllowed\n",
+            "dcl_resource_texture2d (float,float,float,float) T0[0:0], space=0\n",
+            "dcl_input_ps linear v0.xyzw\ndcl_output o0.xyzw\ndcl_temps 2\n",
+            "ftou r0.xyzw, v0.xyzw\nand r1.x, r0.x, l(0)\nand r0.yz, r0.yyzy, l(0, 3, 3, 0)\n",
+            "ld r0.xyzw, r0.yzww, T0[r1.x + 0].xyzw\nmov o0.xyzw, r0.xyzw\nret\n"
+        )]),
+    },
+    Property {
+        random: false,
+        entry: "fail-closed/resinfo-shapes",
+        what: "`resinfo` asked for a 2D texture's depth, saturated, or of a cube",
+        plan: Plan::Reject(&[
+            concat!(
+                "ps_5_0\ndcl_globalFlags refactoringAllowed\n",
+                "dcl_resource_texture2d (float,float,float,float) t0\ndcl_output o0.xyzw\n",
+                "<resinfo_uint o0.xyzw, l(0), t0.xyzw;resinfo_sat o0.xyzw, l(0), t0.xyzw;resinfo o0.xyzw, l(1), t0.zzzz>\nret\n"
+            ),
+            concat!(
+                "ps_5_0\ndcl_globalFlags refactoringAllowed\n",
+                "dcl_resource_texturecube (float,float,float,float) t0\ndcl_output o0.xyzw\n",
+                "resinfo_uint o0.xyzw, l(0), t0.xyzw\nret\n"
+            ),
+        ]),
+    },
+    Property {
+        random: false,
+        entry: "fail-closed/ld-shapes",
+        what: "`ld` of a 3D texture, a 2D array or uint texels, and `ld` in a vertex program",
+        plan: Plan::Reject(&[
+            concat!(
+                "ps_5_0\ndcl_globalFlags refactoringAllowed\n",
+                "dcl_resource_<texture3d (float,float,float,float);texture2darray (float,float,float,float);texture2d (uint,uint,uint,uint)> t0\n",
+                "dcl_input_ps linear v0.xyzw\ndcl_output o0.xyzw\ndcl_temps 1\n",
+                "ftou r0.xyzw, v0.xyzw\nand r0.xyzw, r0.xyzw, l(7, 3, 3, 1)\nld r0.xyzw, r0.xyzw, t0.xyzw\nmov o0.xyzw, r0.xyzw\nret\n"
+            ),
+            concat!(
+                "vs_5_0\ndcl_globalFlags refactoringAllowed\n",
+                "dcl_resource_texture2d (float,float,float,float) t0\n",
+                "dcl_input v0.xyzw\ndcl_output o0.xyzw\ndcl_output_siv o1.xyzw, position\ndcl_temps 1\n",
+                "ftou r0.xyzw, v0.xyzw\nand r0.xyzw, r0.xyzw, l(7, 3, 0, 1)\nld r0.xyzw, r0.xyzw, t0.xyzw\nmov o0.xyzw, r0.xyzw\nmov o1.xyzw, v0.xyzw\nret\n"
+            ),
+        ]),
+    },
+    Property {
+        random: false,
+        entry: "fail-closed/structured-load-shapes",
+        what: "`ld_structured` at a byte offset from a register",
+        plan: Plan::Reject(&[concat!(
+            "ps_5_0\ndcl_globalFlags refactoringAllowed\n",
+            "dcl_resource_structured t0, 16\n",
+            "dcl_input_ps linear v0.xyzw\ndcl_output o0.xyzw\ndcl_temps 1\n",
+            "ftou r0.xy, v0.xyxx\nand r0.xy, r0.xyxx, l(3, <12;4>, 0, 0)\nld_structured r0.x, r0.x, r0.y, t0.xxxx\nmov o0.xyzw, r0.xxxx\nret\n"
+        )]),
+    },
+    Property {
+        random: false,
+        entry: "fail-closed/dual-destination-masks",
+        what: "`udiv` whose quotient and remainder are written with different masks",
+        plan: Plan::Reject(&[ps!(
+            "ftou r0.xyzw, v0.xyzw\nftou r1.xyzw, v1.xyzw\nudiv r2.<xy;x>, r3.<xyz;xy>, r0.xyzw, r1.xyzw\nmov o0.xy, r2.xyxx\nmov o0.zw, r3.xxxy\nret\n"
+        )]),
+    },
+    Property {
+        random: false,
+        entry: "fail-closed/gather4",
+        what: "`gather4` of a 2D texture in a pixel program",
+        plan: Plan::Reject(&[concat!(
+            "ps_5_0\ndcl_globalFlags refactoringAllowed\ndcl_sampler s0, mode_default\n",
+            "dcl_resource_texture2d (float,float,float,float) t0\n",
+            "dcl_input_ps linear v0.xyzw\ndcl_output o0.xyzw\ndcl_temps 2\n",
+            "and r0.xy, v0.xyxx, l(7, 3, 0, 0)\nutof r0.xy, r0.xyxx\nmul r0.xy, r0.xyxx, l(0.2, 0.333333343, 0, 0)\n",
+            "gather4 r1.xyzw, r0.xyxx, t0.xyzw, s0.<x;y;w>\nmov o0.xyzw, r1.xyzw\nret\n"
+        )]),
+    },
 ];
