@@ -64,11 +64,42 @@ pub fn single(op: Opcode) -> Option<SingleOp> {
 /// the instruction (`mov_sat o0, -|v0|`): what `dxdiff sweep` runs for each modifier of a
 /// move.
 pub fn single_with(op: Opcode, modifier: dxbc::Modifier, saturate: bool) -> Option<SingleOp> {
+    single_writing(op, modifier, saturate, None)
+}
+
+/// For each opcode with two destinations, the programs that write one of them, the other
+/// `null`, as fxc writes most of them (`imul null, r0.x, …` for a product's low half,
+/// `udiv r0.x, null, …` for a quotient): (`<mnemonic>-d<k>`, the program writing destination
+/// k to `o0`). A translator may lower one half and refuse the other (the seed's page lowers
+/// `imul`'s low half only), so each half is a program of its own.
+pub fn single_halves() -> Vec<(String, SingleOp)> {
+    TABLE
+        .iter()
+        .filter(|i| i.model <= dxbc::opcodes::Model::Sm50D3d111 && i.kind != Kind::Double)
+        .filter(|i| i.dst == 2 && is_single_alu(i.opcode) && i.opcode != Opcode::Swapc)
+        .flat_map(|i| {
+            (0..2).filter_map(move |k| {
+                let p = single_writing(i.opcode, dxbc::Modifier::None, false, Some(k))?;
+                Some((format!("{}-d{k}", i.opcode.mnemonic()), p))
+            })
+        })
+        .collect()
+}
+
+/// The program for one opcode; with `only`, just that destination is written (to `o0`), the
+/// other is `null`.
+fn single_writing(
+    op: Opcode,
+    modifier: dxbc::Modifier,
+    saturate: bool,
+    only: Option<usize>,
+) -> Option<SingleOp> {
     if !is_single_alu(op) {
         return None;
     }
     let info = op.info();
-    let (dst, src) = (info.dst as usize, info.src as usize);
+    let src = info.src as usize;
+    let dst = if only.is_some() { 1 } else { info.dst as usize };
     let mut b = ProgramBuilder::new(Stage::Pixel, 5, 0);
     b.dcl(Opcode::DclGlobalFlags, 1 << 11, None, &[]).ok()?;
     for r in 0..src {
@@ -80,7 +111,18 @@ pub fn single_with(op: Opcode, modifier: dxbc::Modifier, saturate: bool) -> Opti
     for r in 0..dst {
         b.dcl_output(r as u32, 0xF).ok()?;
     }
-    let mut operands: Vec<_> = (0..dst).map(|r| output(r as u32)).collect();
+    let mut operands: Vec<_> = match only {
+        Some(k) => (0..info.dst as usize)
+            .map(|d| {
+                if d == k {
+                    output(0)
+                } else {
+                    dxbc::builder::special(dxbc::OperandType::Null, dxbc::Components::Zero)
+                }
+            })
+            .collect(),
+        None => (0..dst).map(|r| output(r as u32)).collect(),
+    };
     operands.extend((0..src).map(|r| {
         let mut o = input(r as u32).swizzle([0, 1, 2, 3]);
         o.modifier = modifier;
@@ -156,9 +198,11 @@ and r1.x, v1.x, l(3)\nutof r1.x, r1.x\nmul r1.x, r1.x, l(0.75)\n";
 
 /// One built-in program per sampling and derivative opcode, named by its mnemonic, as fxc
 /// text: the opcode over `t0` (a 2D texture, or a 2D array where the opcode takes a layer) and
-/// `s0`, its coordinates from [`COORDS`], its result in `o0`. `sample_l`, `sample` and
-/// `gather4` run in a vertex program (explicit or zero LOD, no quads needed); the opcodes
-/// that take derivatives run in a pixel program. The `_cube` programs sample a `TextureCube`
+/// `s0`, its coordinates from [`COORDS`], its result in `o0`. `sample_l` and `gather4` run in
+/// a vertex program (explicit or no LOD, no quads needed), which writes `SV_Position` as every
+/// real one does; the opcodes that take derivatives (`sample` among them: D3D has no implicit
+/// LOD outside a pixel program) run in a pixel program. A `resinfo` writes the lanes fxc
+/// writes for the texture's shape (`.xyw` of a 2D texture; zero in the rest). The `_cube` programs sample a `TextureCube`
 /// along [`cube_coords`] directions, the `_3d` ones a `Texture3D` at [`VOLUME_COORDS`], the
 /// `_1d` and `_1darray` ones a `Texture1D` or `Texture1DArray` at [`LINE_COORDS`].
 pub fn sampling() -> Vec<(&'static str, String)> {
@@ -169,15 +213,32 @@ pub fn sampling() -> Vec<(&'static str, String)> {
             "texture1d" | "texture1darray" => LINE_COORDS.to_string(),
             _ => COORDS.to_string(),
         };
-        let io = if stage == "ps" {
-            "dcl_input_ps linear v0.xyzw\ndcl_input_ps linear v1.xyzw\n"
+        // A vertex program writes `SV_Position` (every real one does: the rasterizer needs
+        // it); here the raw `v0`, in `o1`.
+        let (io, position, moved) = if stage == "ps" {
+            (
+                "dcl_input_ps linear v0.xyzw\ndcl_input_ps linear v1.xyzw\n",
+                "",
+                "",
+            )
         } else {
-            "dcl_input v0.xyzw\ndcl_input v1.xyzw\n"
+            (
+                "dcl_input v0.xyzw\ndcl_input v1.xyzw\n",
+                "dcl_output_siv o1.xyzw, position\n",
+                "mov o1.xyzw, v0.xyzw\n",
+            )
+        };
+        // A result of one component (a comparison) is replicated, as fxc writes `.xxxx`,
+        // rather than reading lanes nothing wrote.
+        let result = if body.lines().last().is_some_and(|l| l.contains(" r2.x,")) {
+            "r2.xxxx"
+        } else {
+            "r2.xyzw"
         };
         format!(
             "{stage}_5_0\ndcl_globalFlags refactoringAllowed\n{decls}\
-dcl_resource_{dim} (float,float,float,float) t0\n{io}dcl_output o0.xyzw\ndcl_temps 3\n\
-{coords}{body}\nmov o0.xyzw, r2.xyzw\nret\n"
+dcl_resource_{dim} (float,float,float,float) t0\n{io}dcl_output o0.xyzw\n{position}dcl_temps 3\n\
+{coords}{body}\nmov o0.xyzw, {result}\n{moved}ret\n"
         )
     };
     let s0 = "dcl_sampler s0, mode_default\n";
@@ -186,7 +247,7 @@ dcl_resource_{dim} (float,float,float,float) t0\n{io}dcl_output o0.xyzw\ndcl_tem
         (
             "sample",
             program(
-                "vs",
+                "ps",
                 "texture2d",
                 s0,
                 "sample r2.xyzw, r0.xyxx, t0.xyzw, s0",
@@ -433,11 +494,21 @@ ftou r0.xyzw, v0.xyzw\nld r1.xyzw, r0.xyzw, t0.xyzw\nmov r2.yzw, r1.xxyw",
         ),
         (
             "resinfo_1d",
-            program("ps", "texture1d", "", "resinfo r2.xyzw, l(1), t0.xyzw"),
+            program(
+                "ps",
+                "texture1d",
+                "",
+                "resinfo r2.xw, l(1), t0.xyzw\nmov r2.yz, l(0, 0, 0, 0)",
+            ),
         ),
         (
             "resinfo_1darray",
-            program("ps", "texture1darray", "", "resinfo r2.xyzw, l(1), t0.xyzw"),
+            program(
+                "ps",
+                "texture1darray",
+                "",
+                "resinfo r2.xyw, l(1), t0.xyzw\nmov r2.z, l(0)",
+            ),
         ),
         (
             "ld",
@@ -450,7 +521,12 @@ ftou r0.xyzw, v0.xyzw\nld r1.xyzw, r0.xyzw, t0.xyzw\nmov r2.yzw, r1.xxyw",
         ),
         (
             "resinfo",
-            program("ps", "texture2d", "", "resinfo r2.xyzw, l(1), t0.xyzw"),
+            program(
+                "ps",
+                "texture2d",
+                "",
+                "resinfo r2.xyw, l(1), t0.xyzw\nmov r2.z, l(0)",
+            ),
         ),
         (
             "lod",

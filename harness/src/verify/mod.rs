@@ -170,6 +170,17 @@ fn run_on(opts: &Options, out_dir: &Path, adapter: &str) -> Result<RunReport, Gp
     }
     bar.set(programs.len() as u64, "");
     bar.finish();
+    // Each half of a two-destination opcode alone, the other `null`, as fxc writes most.
+    if !opts.skip_builtin {
+        for (name, op) in generators::programs::single_halves() {
+            let Some(index) = mine() else { continue };
+            push(
+                &mut report,
+                index,
+                guarded(&format!("single:{name}"), || v.single_named(&name, &op)),
+            );
+        }
+    }
     // One program per sampling and derivative opcode, over generated textures and samplers.
     if !opts.skip_builtin {
         for (mnemonic, blob) in crate::programs::sampling() {

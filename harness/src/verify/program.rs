@@ -217,10 +217,16 @@ impl Verifier {
 
     /// Verify one single-instruction program over `cases` lanes.
     pub fn single(&mut self, op: &SingleOp) -> ProgramReport {
+        self.single_named(op.opcode.mnemonic(), op)
+    }
+
+    /// [`Verifier::single`], reported as `name` (a program that writes one destination of
+    /// two: `imul-d1`).
+    pub fn single_named(&mut self, name: &str, op: &SingleOp) -> ProgramReport {
         let t_in = Instant::now();
         let batch = inputs::single_op(self.opts.seed, op.opcode, op.sources, self.opts.cases);
         self.clock("inputs", t_in);
-        self.single_over(op.opcode.mnemonic(), op, &batch, None)
+        self.single_over(name, op, &batch, None)
     }
 
     /// Verify one single-instruction program over the given vectors, reported as `name` (the
@@ -273,8 +279,9 @@ impl Verifier {
                 Some((b, j, r, words)) => (b, j, r, words),
                 None => (batch, k, &d.reference, d.differences(k)),
             };
-            let case =
+            let mut case =
                 counterexample::case_of(name, &op.blob, cb, (ck, 0), cr, &outputs, "dxdiff verify");
+            case.claims = t.adaptations.clone();
             self.save(name, &case, &mut report);
             report.detail = Some(detail(&shader, &t, words));
         }
@@ -433,7 +440,7 @@ impl Verifier {
                 .file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_else(|| "program".into());
-            let case = counterexample::case_of(
+            let mut case = counterexample::case_of(
                 &reports::cases::file_stem(&stem),
                 blob,
                 &small,
@@ -442,6 +449,7 @@ impl Verifier {
                 &outputs,
                 &format!("dxdiff {}, from {name}", origin.command()),
             );
+            case.claims = t.adaptations.clone();
             self.save(&format!("{kind}-{stem}"), &case, &mut report);
             report.detail = Some(detail(shader, t, again.differences(0)));
         }

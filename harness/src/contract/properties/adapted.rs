@@ -38,7 +38,7 @@ pub(super) const PROPERTIES: &[Property] = &[
                 "if_nz v0.x\n  mov r0.xy, v1.xyxx\nelse\n  iadd r0.xy, v1.zwzz, v2.xyxx\nendif\nmov o0.xy, r0.xyxx\nmov o0.zw, v2.zzzw\nret\n"
             ),
             ps!(
-                "mov r1.x, l(0)\nloop\n  uge r1.y, r1.x, l(3)\n  breakc_nz r1.y\n  iadd r0.x, v0.x, r1.x\n  iadd r1.x, r1.x, l(1)\nendloop\nmov o0.xyzw, r0.xxxx\nret\n"
+                "mov r0.x, l(0)\nmov r1.x, l(0)\nloop\n  uge r1.y, r1.x, l(3)\n  breakc_nz r1.y\n  iadd r0.x, v0.x, r1.x\n  iadd r1.x, r1.x, l(1)\nendloop\nmov o0.xyzw, r0.xxxx\nret\n"
             ),
         ]),
     },
@@ -118,7 +118,7 @@ pub(super) const PROPERTIES: &[Property] = &[
         entry: "adapted/terminal-control-flow",
         what: "`ret` in an arm and instructions after the last `ret`",
         plan: Plan::Run(&[ps!(
-            "if_<nz;z> v0.x\n  mov o0.xyzw, v1.xyzw\n  ret\nendif\nmov o0.xyzw, v2.xyzw\nret\nmov o0.xyzw, v0.xyzw\nret\n"
+            "ftou r3.x, v0.x\nif_<nz;z> r3.x\n  mov o0.xyzw, v1.xyzw\n  ret\nendif\nmov o0.xyzw, v2.xyzw\nret\nmov o0.xyzw, v0.xyzw\nret\n"
         )]),
     },
     Property {
@@ -126,7 +126,7 @@ pub(super) const PROPERTIES: &[Property] = &[
         entry: "adapted/icb-const-array",
         what: "immediate-constant-buffer reads at in-range and edge indices",
         plan: Plan::Run(&[ps!(
-            "dcl_immediateConstantBuffer { { 1.000000, -0.000000, 0x7f800000, 0x7fc00000},\n { 0, 1, 0xffffffff, 0x80000000},\n { 0x00000001, 0x007fffff, 2.500000, -3.000000} }\n<and r0.x, v0.x, l(3);mov r0.x, v0.x>\nmov o0.xyzw, icb[r0.x + 0].xyzw\nret\n"
+            "dcl_immediateConstantBuffer { { 1.000000, -0.000000, 0x7f800000, 0x7fc00000},\n { 0, 1, 0xffffffff, 0x80000000},\n { 0x00000001, 0x007fffff, 2.500000, -3.000000} }\n<and r0.x, v0.x, l(3);ftou r0.x, v0.x>\nmov o0.xyzw, icb[r0.x + 0].xyzw\nret\n"
         )]),
     },
     Property {
@@ -142,7 +142,7 @@ pub(super) const PROPERTIES: &[Property] = &[
         entry: "adapted/indexable-const-tables",
         what: "an immutable indexable temp read at relative, edge indices",
         plan: Plan::Run(&[ps!(
-            "dcl_indexableTemp x0[4], 4\nmov x0[0].xyzw, l(1,2,3,4)\nmov x0[1].xyzw, l(5,6,7,8)\nmov x0[2].xyzw, l(9,10,11,12)\nmov x0[3].xyzw, l(13,14,15,16)\n<and r0.x, v0.x, l(3);mov r0.x, v0.x>\nmov o0.xyzw, x0[r0.x + 0].xyzw\nret\n"
+            "dcl_indexableTemp x0[4], 4\nmov x0[0].xyzw, l(1,2,3,4)\nmov x0[1].xyzw, l(5,6,7,8)\nmov x0[2].xyzw, l(9,10,11,12)\nmov x0[3].xyzw, l(13,14,15,16)\n<and r0.x, v0.x, l(3);ftou r0.x, v0.x>\nmov o0.xyzw, x0[r0.x + 0].xyzw\nret\n"
         )]),
     },
     Property {
@@ -245,19 +245,19 @@ pub(super) const PROPERTIES: &[Property] = &[
         plan: Plan::Run(&[
             concat!(
                 "ps_5_0\ndcl_globalFlags refactoringAllowed\n",
-                "dcl_input_ps linear v0.xyzw\ndcl_input_ps linear v1.xyzw\ndcl_output o0.xyzw\ndcl_temps 2\n",
+                "dcl_input_ps linear v0.xyzw\ndcl_input_ps linear v1.xyzw\ndcl_output o0.xyzw\ndcl_temps 3\n",
                 "and r0.xyzw, v0.xyzw, l(7, 7, 7, 7)\nutof r0.xyzw, r0.xyzw\nmov r1.xyzw, l(0, 0, 0, 0)\n",
-                "<and r1.w, v1.x, l(1);and r1.w, v1.x, l(0x80000000)>\nif_nz r1.w\n",
+                "<and r2.x, v1.x, l(1);and r2.x, v1.x, l(0x80000000)>\nif_nz r2.x\n",
                 "<deriv_rtx_fine;deriv_rty_coarse;deriv_rtx> r1.xyz, r0.xyzx\nendif\n",
                 "mov o0.xyzw, r1.xyzw\nret\n"
             ),
             concat!(
                 "ps_5_0\ndcl_globalFlags refactoringAllowed\ndcl_sampler s0, mode_default\n",
                 "dcl_resource_texture2d (float,float,float,float) t0\n",
-                "dcl_input_ps linear v0.xyzw\ndcl_input_ps linear v1.xyzw\ndcl_output o0.xyzw\ndcl_temps 2\n",
+                "dcl_input_ps linear v0.xyzw\ndcl_input_ps linear v1.xyzw\ndcl_output o0.xyzw\ndcl_temps 3\n",
                 "and r0.xyzw, v0.xyzw, l(7, 3, 7, 7)\nutof r0.xyzw, r0.xyzw\n",
                 "mul r0.xy, r0.xyxx, l(0.2, 0.333333343, 0, 0)\nmov r1.xyzw, l(0, 0, 0, 0)\n",
-                "and r1.w, v1.x, l(1)\nif_nz r1.w\n",
+                "and r2.x, v1.x, l(1)\nif_nz r2.x\n",
                 "sample r1.xyzw, r0.xyxx, t0.xyzw, s0\nendif\n",
                 "mov o0.xyzw, r1.xyzw\nret\n"
             ),

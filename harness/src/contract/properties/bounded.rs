@@ -271,13 +271,26 @@ pub(super) const PROPERTIES: &[Property] = &[
         entry: "bounded/resinfo",
         what: "`resinfo` of a 2D texture at immediate mips, in range and past the last",
         plan: Plan::Bound {
-            inside: &[concat!(
-                "ps_5_0\ndcl_globalFlags refactoringAllowed\n",
-                "dcl_resource_texture2d (<float;uint>,<float;uint>,<float;uint>,<float;uint>) t0\n",
-                "dcl_input_ps linear v0.xyzw\ndcl_output o0.xyzw\ndcl_temps 1\n",
-                "resinfo<;_uint;_rcpFloat> r0.xyzw, l(<0;2;3;9>), t0.<xyzw;wzyx>\n",
-                "mov o0.xyzw, r0.xyzw\nret\n"
-            )],
+            // The lanes fxc writes for a 2D texture: width, height and levels (`.xyw`), or
+            // two of them moved (`.zw` of `t0.zwxy`); never the depth a 2D texture lacks.
+            inside: &[
+                concat!(
+                    "ps_5_0\ndcl_globalFlags refactoringAllowed\n",
+                    "dcl_resource_texture2d (<float;uint>,<float;uint>,<float;uint>,<float;uint>) t0\n",
+                    "dcl_input_ps linear v0.xyzw\ndcl_output o0.xyzw\ndcl_temps 1\n",
+                    "mov r0.xyzw, l(0, 0, 0, 0)\n",
+                    "resinfo<;_uint;_rcpFloat> r0.xyw, l(<0;2;3;9>), t0.xyzw\n",
+                    "mov o0.xyzw, r0.xyzw\nret\n"
+                ),
+                concat!(
+                    "ps_5_0\ndcl_globalFlags refactoringAllowed\n",
+                    "dcl_resource_texture2d (float,float,float,float) t0\n",
+                    "dcl_input_ps linear v0.xyzw\ndcl_output o0.xyzw\ndcl_temps 1\n",
+                    "mov r0.xyzw, l(0, 0, 0, 0)\n",
+                    "resinfo<;_uint> r0.zw, l(<0;1;9>), t0.zwxy\n",
+                    "mov o0.xyzw, r0.xyzw\nret\n"
+                ),
+            ],
             // A mip level from a register.
             outside: &[concat!(
                 "ps_5_0\ndcl_globalFlags refactoringAllowed\n",
@@ -291,14 +304,16 @@ pub(super) const PROPERTIES: &[Property] = &[
     Property {
         random: false,
         entry: "bounded/ld",
-        what: "`ld` of 2D float, uint and sint textures at edge coordinates and mips",
+        what: "`ld` of 2D float textures at edge coordinates and mips",
         plan: Plan::Bound {
+            // Float textures: the page's binding contract is four-component float views
+            // (`rgba8unorm` today); integer texels are outside it.
             inside: &[
                 concat!(
                     "ps_5_0\ndcl_globalFlags refactoringAllowed\n",
-                    "dcl_resource_texture2d (<float;uint;sint>,<float;uint;sint>,<float;uint;sint>,<float;uint;sint>) t0\n",
+                    "dcl_resource_texture2d (float,float,float,float) t0\n",
                     "dcl_input_ps linear v0.xyzw\ndcl_output o0.xyzw\ndcl_temps 2\n",
-                    "<mov r0.xyzw, v0.xyzw;and r0.xyzw, v0.xyzw, l(7, 3, 3, 0)>\n",
+                    "<ftou r0.xyzw, v0.xyzw;and r0.xyzw, v0.xyzw, l(7, 3, 3, 0)>\n",
                     "ld r1.xyzw, r0.xyzw, t0.xyzw\nmov o0.xyzw, r1.xyzw\nret\n"
                 ),
                 cs!(
@@ -307,14 +322,23 @@ pub(super) const PROPERTIES: &[Property] = &[
                     "ld_structured r0.xyzw, vThreadID.x, l(0), t1.xyzw\n<and r0.xyzw, r0.xyzw, l(7, 3, 3, 0)\n;>ld r1.xyzw, r0.xyzw, t0.<wzyx;xyzw>\nstore_structured u0.xyzw, vThreadID.x, l(0), r1.xyzw\nret\n"
                 ),
             ],
-            // An immediate texel offset.
-            outside: &[concat!(
-                "ps_5_0\ndcl_globalFlags refactoringAllowed\n",
-                "dcl_resource_texture2d (float,float,float,float) t0\n",
-                "dcl_input_ps linear v0.xyzw\ndcl_output o0.xyzw\ndcl_temps 2\n",
-                "and r0.xyzw, v0.xyzw, l(7, 3, 3, 0)\nld_aoffimmi(1,0,0) r1.xyzw, r0.xyzw, t0.xyzw\n",
-                "mov o0.xyzw, r1.xyzw\nret\n"
-            )],
+            // Integer texels, and an immediate texel offset.
+            outside: &[
+                concat!(
+                    "ps_5_0\ndcl_globalFlags refactoringAllowed\n",
+                    "dcl_resource_texture2d (<uint;sint>,<uint;sint>,<uint;sint>,<uint;sint>) t0\n",
+                    "dcl_input_ps linear v0.xyzw\ndcl_output o0.xyzw\ndcl_temps 2\n",
+                    "<ftou r0.xyzw, v0.xyzw;and r0.xyzw, v0.xyzw, l(7, 3, 3, 0)>\n",
+                    "ld r1.xyzw, r0.xyzw, t0.xyzw\nmov o0.xyzw, r1.xyzw\nret\n"
+                ),
+                concat!(
+                    "ps_5_0\ndcl_globalFlags refactoringAllowed\n",
+                    "dcl_resource_texture2d (float,float,float,float) t0\n",
+                    "dcl_input_ps linear v0.xyzw\ndcl_output o0.xyzw\ndcl_temps 2\n",
+                    "and r0.xyzw, v0.xyzw, l(7, 3, 3, 0)\nld_aoffimmi(1,0,0) r1.xyzw, r0.xyzw, t0.xyzw\n",
+                    "mov o0.xyzw, r1.xyzw\nret\n"
+                ),
+            ],
         },
     },
     Property {
@@ -406,10 +430,10 @@ pub(super) const PROPERTIES: &[Property] = &[
     Property {
         random: false,
         entry: "bounded/undefined-merge-paths",
-        what: "a temp unset on one path, read only through `and` with 0",
+        what: "a temp unset on one path, read only through `and` with the condition that is 0 there",
         plan: Plan::Bound {
             inside: &[ps!(
-                "if_nz v0.x\n  mov r0.x, v1.x\nendif\nand r0.y, <r0.x, l(0);l(0), r0.x>\nmov o0.xyzw, r0.yyyy\nret\n"
+                "ftou r1.x, v0.x\nif_nz r1.x\n  mov r0.x, v1.x\nendif\nand r0.y, <r0.x, r1.x;r1.x, r0.x>\nmov o0.xyzw, r0.yyyy\nret\n"
             )],
             outside: &[],
         },

@@ -188,14 +188,23 @@ macro_rules! sampling {
             $coords,
             "<and r1.x, v1.x, l(3)\nutof r1.x, r1.x\nmul r1.x, r1.x, l(0.75);mov r1.x, v1.x>\n",
             $body,
-            "\nmov o0.xyzw, r2.xyzw\nret\n"
+            "\nmov o0.xyzw, r2.xyzw\n",
+            sampling!(@tail $stage),
+            "ret\n"
         )
     };
     (@io ps) => {
         "dcl_input_ps linear v0.xyzw\ndcl_input_ps linear v1.xyzw\ndcl_output o0.xyzw\n"
     };
+    // A vertex program writes `SV_Position`, as every real one does.
     (@io vs) => {
-        "dcl_input v0.xyzw\ndcl_input v1.xyzw\ndcl_output o0.xyzw\n"
+        "dcl_input v0.xyzw\ndcl_input v1.xyzw\ndcl_output o0.xyzw\ndcl_output_siv o1.xyzw, position\n"
+    };
+    (@tail ps) => {
+        ""
+    };
+    (@tail vs) => {
+        "mov o1.xyzw, v0.xyzw\n"
     };
 }
 
