@@ -160,6 +160,34 @@ pub fn narrow(t: &dyn Translator, knobs: &Knobs) -> (Knobs, Vec<String>) {
             removed.push(format!("opcode {} ({why})", op.mnemonic()));
         }
     }
+    // A move whose lanes instructions of two types wrote (an integer result beside float
+    // ones, moved to the output whole): a translator that refuses it gets every move split
+    // per component, and the probes below are split too.
+    let mixed = RandomProgram {
+        stage: dxbc::Stage::Pixel,
+        temps: 1,
+        threads: [1, 1, 1],
+        body: vec![Stmt::Op(random::Op {
+            opcode: dxbc::Opcode::Ftou,
+            sat: false,
+            dst: vec![Some((0, 1))],
+            src: vec![random::Src {
+                reg: random::Reg::Temp(0),
+                swizzle: [0, 1, 2, 3],
+                neg: false,
+                abs: false,
+            }],
+        })],
+        oob_indices: false,
+        split_moves: false,
+    };
+    if let Some(why) = mixed.blob().ok().as_deref().and_then(rejects) {
+        removed.push(format!(
+            "feature mixed-lane moves, every move now one component ({why})"
+        ));
+        k.split_moves = true;
+    }
+    let split = k.split_moves;
     // Features, each probed alone in the smallest program that has it.
     let probe = |stage: dxbc::Stage, body: Vec<Stmt>| RandomProgram {
         stage,
@@ -171,6 +199,7 @@ pub fn narrow(t: &dyn Translator, knobs: &Knobs) -> (Knobs, Vec<String>) {
         },
         body,
         oob_indices: false,
+        split_moves: split,
     };
     let src = |reg: random::Reg| random::Src {
         reg,
@@ -207,6 +236,17 @@ pub fn narrow(t: &dyn Translator, knobs: &Knobs) -> (Knobs, Vec<String>) {
                         }],
                         otherwise: None,
                     }],
+                }],
+            ),
+        ),
+        (
+            "switch without default",
+            probe(
+                Pixel,
+                vec![Stmt::Switch {
+                    sel: t0(),
+                    cases: vec![(0, vec![mov(src(random::Reg::Input(1)))])],
+                    default: None,
                 }],
             ),
         ),
@@ -306,6 +346,7 @@ pub fn narrow(t: &dyn Translator, knobs: &Knobs) -> (Knobs, Vec<String>) {
             "stage vertex" => k.stages.retain(|s| *s != Vertex),
             "stage compute" => k.stages.retain(|s| *s != Compute),
             "flow" | "switch" => k.depth = 0,
+            "switch without default" => k.switch_defaults = true,
             "cb indexing" => k.cb_indexing = false,
             "icb" => k.icb = false,
             "indexable temps" => k.indexable_temps = false,
@@ -346,41 +387,17 @@ fn shrink(
     current
 }
 
-/// What makes two crashes one: the first line of the reason (it names the skip kind, and keeps
-/// the start of the translator's stderr, where a panic's message is), with numbers (offsets,
-/// sizes, exit statuses, line numbers) and quoted names blanked, so that one translator bug met
-/// at different places is one divergence and two different bugs are two.
+/// What makes two crashes one divergence: the class of the whole reason
+/// ([`crate::translators::reason_class`]).
 fn crash_class(out: &ProgramReport) -> Option<String> {
     let kind = out.skip_kind?;
     if !(kind.is_translator_failure() || kind == SkipKind::Crash) {
         return None;
     }
-    let reason = out.skipped.as_deref().unwrap_or("");
-    let line = reason.lines().next().unwrap_or("");
-    let mut class = String::new();
-    let mut quoted = false;
-    for c in line.chars() {
-        match c {
-            '`' | '"' | '\'' => {
-                quoted = !quoted;
-                class.push('…');
-            }
-            _ if quoted => {}
-            '0'..='9' => {
-                if !class.ends_with('#') {
-                    class.push('#');
-                }
-            }
-            c => class.push(c),
-        }
-    }
-    class.truncate(
-        class
-            .char_indices()
-            .nth(120)
-            .map_or(class.len(), |(i, _)| i),
-    );
-    Some(format!("crash: {}", class.trim()))
+    Some(format!(
+        "crash: {}",
+        crate::translators::reason_class(out.skipped.as_deref().unwrap_or(""))
+    ))
 }
 
 /// A divergence's signature: translator, the shrunk program's opcodes, the catalog ids its
@@ -580,7 +597,10 @@ pub fn run(o: &FuzzOptions, adapter: &str) -> Result<State, FuzzError> {
 fn account(st: &mut State, out: &ProgramReport, blob: &[u8]) {
     st.stats.counts.add(out.counts());
     match out.skip_kind {
-        Some(SkipKind::Rejected) => st.stats.rejected += 1,
+        Some(SkipKind::Rejected) => {
+            st.stats.rejected += 1;
+            st.stats.refused(out.skipped.as_deref().unwrap_or(""));
+        }
         Some(k) if k.is_translator_failure() => st.stats.crashed += 1,
         Some(_) => st.stats.skipped += 1,
         None => {
@@ -678,5 +698,24 @@ mod error_tests {
         let codes: std::collections::BTreeSet<_> = all.iter().map(FuzzError::code).collect();
         assert_eq!(codes.len(), all.len());
         assert!(codes.iter().all(|c| !c.is_empty()));
+    }
+
+    #[test]
+    fn crash_classes_keep_every_message_line_and_drop_excerpts_and_frames() {
+        let position = "translator crash: its WGSL does not validate: error: Entry point main at Vertex is invalid\n = Vertex shaders must return a `@builtin(position)` output value\n\n\ntint rejected the WGSL naga accepted: 16:1: a vertex shader must include the 'position' builtin";
+        let cast = "translator crash: its WGSL does not validate: error: Entry point main at Vertex is invalid\n = Input value at location 0 has an invalid type\n   ┌─ wgsl:12:5\n   │\n12 │     output.o = x;\n   │     ^^^ here";
+        use crate::translators::reason_class;
+        let (a, b) = (reason_class(position), reason_class(cast));
+        assert_ne!(a, b, "two bugs behind one first line are two divergences");
+        assert!(a.contains("Vertex shaders must return a …"), "{a}");
+        assert!(!b.contains("wgsl:"), "{b}");
+        assert!(!b.contains("output.o"), "{b}");
+        // Numbers and quoted names are blanked: one bug met at two places is one class.
+        let at = |n: u32| {
+            reason_class(&format!(
+                "exited with exit status: 1 (stderr: TypeError: x is undefined\n    at f (file:///a.js:{n}:7))"
+            ))
+        };
+        assert_eq!(at(10), at(99));
     }
 }

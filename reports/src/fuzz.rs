@@ -2,7 +2,7 @@
 //! found, and each distinct divergence with its saved case. Written after every program, so a
 //! campaign resumes where it stopped.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
@@ -50,6 +50,51 @@ pub struct Stats {
     pub shrink_seconds: f64,
     /// Opcode mnemonics that appeared in generated programs the translator accepted.
     pub opcodes: BTreeSet<String>,
+    /// Programs the translator refused, by reason (its catalog id and words, numbers written
+    /// `#` so that one reason at different instructions counts once): what a campaign that
+    /// compares little is up against.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub refusals: BTreeMap<String, u64>,
+}
+
+/// Distinct refusal reasons kept; the rest are counted under [`OTHER_REFUSALS`].
+pub const MAX_REFUSAL_REASONS: usize = 64;
+/// Where refusals beyond [`MAX_REFUSAL_REASONS`] distinct reasons are counted.
+pub const OTHER_REFUSALS: &str = "(other reasons)";
+
+impl Stats {
+    /// Count one refusal under its reason.
+    pub fn refused(&mut self, detail: &str) {
+        let mut key = String::with_capacity(detail.len().min(200));
+        let mut digits = false;
+        for c in detail.chars().take(200) {
+            if c.is_ascii_digit() {
+                if !digits {
+                    key.push('#');
+                }
+                digits = true;
+            } else {
+                digits = false;
+                key.push(c);
+            }
+        }
+        if !self.refusals.contains_key(&key) && self.refusals.len() >= MAX_REFUSAL_REASONS {
+            key = OTHER_REFUSALS.to_string();
+        }
+        *self.refusals.entry(key).or_default() += 1;
+    }
+
+    /// The most frequent refusal reasons, most first.
+    pub fn top_refusals(&self, n: usize) -> Vec<(&str, u64)> {
+        let mut all: Vec<(&str, u64)> = self
+            .refusals
+            .iter()
+            .map(|(k, v)| (k.as_str(), *v))
+            .collect();
+        all.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+        all.truncate(n);
+        all
+    }
 }
 
 /// `DIR/state.json`.
@@ -269,6 +314,9 @@ pub fn summary(st: &State, rows: &[&str]) -> String {
         s.crashed,
         s.skipped
     );
+    for (reason, n) in s.top_refusals(5) {
+        out += &format!("  refused {n}×: {reason}\n");
+    }
     let c = &s.counts;
     out += &format!(
         "lanes: {} ({:.0} lanes/s): {} match, {} within tolerance, {} adapted, {} mismatch, {} inconclusive; {} programs with a mismatch; shrinking {:.1} s\n",

@@ -234,6 +234,9 @@ pub fn merge_fuzz(parts: Vec<FuzzState>) -> Result<FuzzState, MergeError> {
         m.seconds += s.seconds;
         m.shrink_seconds += s.shrink_seconds;
         m.opcodes.extend(s.opcodes.iter().cloned());
+        for (reason, n) in &s.refusals {
+            *m.refusals.entry(reason.clone()).or_default() += n;
+        }
         findings.extend(p.findings);
         for d in p.divergences {
             match divergences.iter_mut().find(|x| x.signature == d.signature) {

@@ -152,6 +152,7 @@ mod tests {
                 src: vec![Src::plain(Reg::Imm([0; 4]))],
             })],
             oob_indices: false,
+            split_moves: false,
         };
         let e = p.blob().expect_err("one source for add");
         assert_eq!(e.asm, p.asm());

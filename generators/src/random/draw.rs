@@ -80,6 +80,10 @@ impl Gen<'_> {
         s.swizzle = [s.swizzle[c as usize]; 4];
         s.neg = false;
         s.abs = false;
+        // fxc folds a constant condition or selector away; it reads a register.
+        if matches!(s.reg, Reg::Imm(_)) {
+            s.reg = Reg::Temp(0);
+        }
         s
     }
 
@@ -165,11 +169,13 @@ impl Gen<'_> {
             dst[0] = Some((self.dice.below(self.temps), 0xf));
         }
         // Two destinations never share a temp: which write lands last is not D3D's to say.
+        // They share a mask, as fxc writes them (`sincos r0.xy, r1.xy, …`).
         if let [Some(a), Some(b)] = dst.as_mut_slice() {
             if self.temps > 1 {
                 if a.0 == b.0 {
                     b.0 = (a.0 + 1) % self.temps;
                 }
+                b.1 = a.1;
             } else {
                 dst[1] = None;
             }
@@ -247,6 +253,8 @@ impl Gen<'_> {
                                 .collect(),
                             default: if self.dice.chance(50) {
                                 Some(self.block(1, depth + 1, in_loop, false))
+                            } else if self.k.switch_defaults {
+                                Some(Vec::new())
                             } else {
                                 None
                             },
@@ -363,6 +371,7 @@ pub fn generate(k: &Knobs, seed: u64) -> RandomProgram {
             [1, 1, 1]
         },
         body,
+        split_moves: k.split_moves,
         oob_indices: k.oob_indices,
     }
 }

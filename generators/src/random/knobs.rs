@@ -38,6 +38,14 @@ pub struct Knobs {
     pub buffers: bool,
     /// For pixel programs: `discard`.
     pub discard: bool,
+    /// Every move (`mov`, `movc`, and the moves to the outputs) writes one component, so no
+    /// move carries lanes that instructions of different types wrote: the narrowing for a
+    /// translator that refuses such moves (a register's lanes may still hold float and integer
+    /// values side by side). Off by default.
+    pub split_moves: bool,
+    /// Every `switch` has a `default` (an empty one where the draw gave none): the narrowing
+    /// for a translator that refuses a switch without one. Off by default.
+    pub switch_defaults: bool,
 }
 
 /// Relative weights of statement kinds: a campaign aims at one area by raising its weight, and
@@ -107,6 +115,8 @@ impl Default for Knobs {
             atomics: true,
             buffers: true,
             discard: true,
+            split_moves: false,
+            switch_defaults: false,
         }
     }
 }

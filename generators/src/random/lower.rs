@@ -96,6 +96,11 @@ impl RandomProgram {
                             16 * (r % 4)
                         ));
                     }
+                    _ if self.split_moves => {
+                        for c in COMP {
+                            l.line(&format!("mov r{r}.{c}, v{}.{c}", r % INPUTS));
+                        }
+                    }
                     _ => l.line(&format!("mov r{r}.xyzw, v{}.xyzw", r % INPUTS)),
                 }
             }
@@ -124,6 +129,11 @@ impl RandomProgram {
                         "store_structured u0.xyzw, vThreadIDInGroupFlattened.x, l({}), r{r}.xyzw",
                         16 * r
                     );
+                }
+                _ if self.split_moves => {
+                    for c in COMP {
+                        let _ = writeln!(outs, "mov o{r}.{c}, r{r}.{c}");
+                    }
                 }
                 _ => {
                     let _ = writeln!(outs, "mov o{r}.xyzw, r{r}.xyzw");
@@ -287,6 +297,27 @@ impl Lower<'_> {
         if s.neg { format!("-{body}") } else { body }
     }
 
+    /// A condition as fxc writes one: a single component (`r0.x`), no modifier. The tree's
+    /// condition reads its source's first swizzled component, whatever its modifiers.
+    fn condition(&mut self, s: &Src) -> String {
+        let plain = Src {
+            neg: false,
+            abs: false,
+            swizzle: [s.swizzle[0]; 4],
+            ..s.clone()
+        };
+        let text = self.src(&plain, 0);
+        if let Some(list) = text.strip_prefix("l(") {
+            let first = list.split([',', ')']).next().unwrap_or("0").trim();
+            return format!("l({first})");
+        }
+        // `….xxxx` → `….x`
+        match text.rsplit_once('.') {
+            Some((reg, sw)) if sw.len() == 4 => format!("{reg}.{}", &sw[..1]),
+            _ => text,
+        }
+    }
+
     fn block(&mut self, stmts: &[Stmt], loops: u32) {
         for s in stmts {
             self.stmt(s, loops);
@@ -315,6 +346,16 @@ impl Lower<'_> {
                     })
                     .collect();
                 let sat = if o.sat { "_sat" } else { "" };
+                let mover = o.opcode.info().has(dxbc::opcodes::Flags::MOVE);
+                if let ([Some((r, m))], true) = (o.dst.as_slice(), mover && self.p.split_moves) {
+                    // One component per move: each source lane moves alone.
+                    for c in (0..4).filter(|c| m & (1 << c) != 0) {
+                        let mut all = vec![format!("r{r}.{}", COMP[c])];
+                        all.extend(srcs.iter().cloned());
+                        self.line(&format!("{}{sat} {}", o.opcode.mnemonic(), all.join(", ")));
+                    }
+                    return;
+                }
                 let mut all = dsts;
                 all.extend(srcs);
                 self.line(&format!("{}{sat} {}", o.opcode.mnemonic(), all.join(", ")));
@@ -325,7 +366,7 @@ impl Lower<'_> {
                 then,
                 otherwise,
             } => {
-                let c = self.src(cond, 0);
+                let c = self.condition(cond);
                 self.line(&format!("if_{} {c}", Self::test(*nonzero)));
                 self.indent += 1;
                 self.block(then, loops);
@@ -350,15 +391,15 @@ impl Lower<'_> {
                 self.line("endloop");
             }
             Stmt::BreakC { nonzero, cond } => {
-                let c = self.src(cond, 0);
+                let c = self.condition(cond);
                 self.line(&format!("breakc_{} {c}", Self::test(*nonzero)));
             }
             Stmt::ContinueC { nonzero, cond } => {
-                let c = self.src(cond, 0);
+                let c = self.condition(cond);
                 self.line(&format!("continuec_{} {c}", Self::test(*nonzero)));
             }
             Stmt::Discard { nonzero, cond } => {
-                let c = self.src(cond, 0);
+                let c = self.condition(cond);
                 self.line(&format!("discard_{} {c}", Self::test(*nonzero)));
             }
             Stmt::Switch {
@@ -579,6 +620,7 @@ mod tests {
                 mov(1, Reg::Imm([7; 4])),
             ],
             oob_indices: false,
+            split_moves: false,
         };
         let asm = p.asm();
         let at = |line: &str| asm.find(line).unwrap_or_else(|| panic!("no {line}\n{asm}"));

@@ -189,6 +189,9 @@ pub struct RandomProgram {
     pub body: Vec<Stmt>,
     /// Out-of-range dynamic cb/icb indices allowed (the knob, kept for lowering).
     pub oob_indices: bool,
+    /// Moves one component at a time ([`crate::random::Knobs::split_moves`], kept for
+    /// lowering).
+    pub split_moves: bool,
 }
 
 /// Constant-buffer registers (a power of two, so masking keeps indices in range).
@@ -405,6 +408,7 @@ mod tests {
             threads: [4, 1, 1],
             body,
             oob_indices: false,
+            split_moves: false,
         };
         assert_eq!(
             p.body_opcodes(),
