@@ -67,6 +67,12 @@ pub struct CaseFile {
     /// The kind of `source_text`: `hlsl` or `asm`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source_text_kind: Option<String>,
+    /// The catalog entries the translation that produced the case relied on (its
+    /// `adaptations`), when a translation did: what a difference may be adapted by when the
+    /// case is replayed without that translation (`--executor interp`). Empty for a case
+    /// written by hand.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub claims: Vec<String>,
     /// The runs, each with its own inputs and expectations.
     pub runs: Vec<Run>,
 }
@@ -395,6 +401,7 @@ impl CaseFile {
             dxbc: blob.iter().map(|b| format!("{b:02x}")).collect(),
             source_text: None,
             source_text_kind: None,
+            claims: Vec::new(),
             runs: vec![run],
         }
     }

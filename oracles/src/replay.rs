@@ -468,8 +468,11 @@ pub fn replay_interp_with_findings(
                     Ok(obs) => {
                         let outcome = match check(run, &obs) {
                             failed @ RunOutcome::Failed(_) => {
-                                let judge =
-                                    judge.get_or_insert_with(|| Judge::new(p, &[], "interpreter"));
+                                // The claims of the translation that found the case, if
+                                // it names them: the same difference is adapted here.
+                                let judge = judge.get_or_insert_with(|| {
+                                    Judge::new(p, &case.claims, "interpreter")
+                                });
                                 attribute(failed, obs.events, judge)
                             }
                             other => other,

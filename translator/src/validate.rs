@@ -125,7 +125,9 @@ pub fn validate_enabling(wgsl: &str, enables: &[String]) -> Result<naga::Module,
 
 /// [`validate_enabling`] of the WGSL as the spec reads it: a module naga refuses is validated
 /// again after [`crate::compat::for_naga`] lowers the spec constructs naga lacks, and is valid
-/// when that passes. Returns what was lowered; the error is naga's on the text as written.
+/// when that passes. Returns what was lowered. The error is naga's on the lowered text when
+/// something was lowered (what is left once naga can read the module), else on the text as
+/// written.
 pub fn validate_lowering(
     wgsl: &str,
     enables: &[String],
@@ -135,9 +137,10 @@ pub fn validate_lowering(
         Err(e) => e,
     };
     let (text, lowered) = crate::compat::for_naga(wgsl);
-    if lowered.is_empty() || validate_enabling(&text, enables).is_err() {
+    if lowered.is_empty() {
         return Err(first);
     }
+    validate_enabling(&text, enables)?;
     Ok(lowered)
 }
 

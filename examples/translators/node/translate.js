@@ -11,6 +11,7 @@
 //   dxdiff replay --executor gpu examples/cases --translator "cmd:node examples/translators/node/translate.js"
 //   dxdiff translate --translator "cmd:node examples/translators/node/translate.js" prog.dxbc
 //   node examples/translators/node/translate.js < prog.dxbc      # the raw answer
+//   dxdiff verify --translator "serve:node examples/translators/node/translate.js --serve"
 //
 // The protocol (docs/translators.md), from this side:
 //
@@ -723,6 +724,24 @@ function answer(buf) {
 // Required from another script (a test, a fuzzer), the module only exports its functions.
 if (require.main !== module) {
   module.exports = { answer, translate, Malformed };
+} else if (process.argv.includes('--serve')) {
+  // The persistent form (`serve:`, docs/translators.md): one request per line,
+  // {"id": N, "dxbc": "<hex>"}, one answer per line with the same id. A container this script
+  // cannot read ends the process with the reason on stderr, as the one-shot form exits 1;
+  // dxdiff blames that program and starts a fresh process for the next.
+  const lines = require('readline').createInterface({ input: process.stdin, crlfDelay: Infinity });
+  lines.on('line', (line) => {
+    if (!line.trim()) return;
+    let out;
+    try {
+      const request = JSON.parse(line);
+      out = { id: request.id, ...answer(Buffer.from(request.dxbc, 'hex')) };
+    } catch (e) {
+      process.stderr.write(`translate.js: ${e instanceof Malformed ? 'malformed input' : 'internal error'}: ${e.stack || e}\n`);
+      process.exit(e instanceof Malformed ? 1 : 2);
+    }
+    process.stdout.write(`${JSON.stringify(out)}\n`);
+  });
 } else {
   const parts = [];
   process.stdin.on('data', (d) => parts.push(d));

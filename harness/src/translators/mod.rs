@@ -151,6 +151,55 @@ pub(crate) fn invalid_wgsl(e: &translator::NagaError, stderr: &[u8]) -> Failure 
     crash(format!("its WGSL does not validate: {e}"), stderr)
 }
 
+/// What makes two failures one: the reason's message lines, all of them (a validation error's
+/// first line names the entry point, its note says what is wrong with it), without the source
+/// excerpt a WGSL error quotes or a stack trace's frames, with numbers (offsets, sizes, exit
+/// statuses, line numbers) and quoted names blanked, so that one translator bug met at
+/// different places is one class and two different bugs are two.
+pub fn reason_class(reason: &str) -> String {
+    let excerpt = |l: &str| {
+        let t = l.trim_start();
+        t.is_empty()
+            || ['│', '┌', '└', '^', '='].iter().any(|c| t.starts_with(*c))
+                && !t.starts_with("= note")
+            || t.starts_with("at ")
+            || t.starts_with("stack backtrace")
+            || t.split_once(':')
+                .is_some_and(|(n, _)| n.trim().parse::<u32>().is_ok())
+            || t.split_once('│')
+                .is_some_and(|(n, _)| n.trim().parse::<u32>().is_ok())
+    };
+    let message: Vec<&str> = reason
+        .lines()
+        .filter(|l| !excerpt(l))
+        .map(str::trim)
+        .collect();
+    let mut class = String::new();
+    let mut quoted = false;
+    for c in message.join(" / ").chars() {
+        match c {
+            '`' | '"' | '\'' => {
+                quoted = !quoted;
+                class.push('…');
+            }
+            _ if quoted => {}
+            '0'..='9' => {
+                if !class.ends_with('#') {
+                    class.push('#');
+                }
+            }
+            c => class.push(c),
+        }
+    }
+    class.truncate(
+        class
+            .char_indices()
+            .nth(400)
+            .map_or(class.len(), |(i, _)| i),
+    );
+    class.trim().to_string()
+}
+
 /// Why `--translator` (with `--profile`) names no translator. Codes: `spec.unknown-profile`,
 /// `spec.empty-command`, `spec.unknown`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -46,12 +46,17 @@ impl Serve {
         }
     }
 
-    /// A process from the pool, or a fresh one.
-    fn take(&self) -> Result<Server, Failure> {
-        if let Some(s) = self.idle.lock().ok().and_then(|mut i| i.pop()) {
-            return Ok(s);
+    /// A process from the pool (and `true`), or a fresh one. A pooled process that has exited
+    /// since its last answer (a translator may serve a few programs and quit) is replaced, not
+    /// blamed.
+    fn take(&self) -> Result<(Server, bool), Failure> {
+        while let Some(mut s) = self.idle.lock().ok().and_then(|mut i| i.pop()) {
+            if matches!(s.guard.try_wait(), Ok(None)) {
+                return Ok((s, true));
+            }
+            s.kill();
         }
-        self.spawner.spawn(&self.line)
+        Ok((self.spawner.spawn(&self.line)?, false))
     }
 
     /// Back to the pool, for the next program.
@@ -62,46 +67,61 @@ impl Serve {
         }
     }
 
-    /// One request and its answer line; the server goes back to the pool only when the
-    /// exchange kept the protocol.
+    /// One request and its answer; a pooled process that ends without answering (it may have
+    /// been quitting as the request arrived) gets the request again in a fresh process, once,
+    /// so a translator is blamed only for an ending a fresh process repeats.
     fn exchange(&self, blob: &[u8]) -> Result<Translation, Failure> {
-        let server = self.take()?;
+        let (server, pooled) = self.take()?;
+        match self.ask(server, blob) {
+            Err(Ended(_)) if pooled => {
+                let server = self.spawner.spawn(&self.line)?;
+                self.ask(server, blob).map_err(|Ended(f)| f)?
+            }
+            Err(Ended(f)) => Err(f),
+            Ok(answer) => answer,
+        }
+    }
+
+    /// Send one request to `server` and read its answer line; the server goes back to the
+    /// pool only when the exchange kept the protocol. `Err` when the process ended without
+    /// answering.
+    fn ask(&self, server: Server, blob: &[u8]) -> Result<Result<Translation, Failure>, Ended> {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         server.stderr.clear();
         if server.requests.send(request(id, blob)).is_err() {
             let tail = server.stderr.clone();
             let why = server.ended();
-            return Err(crash(why, &tail.take()));
+            return Err(Ended(crash(why, &tail.take())));
         }
         let line = match server.lines.recv_timeout(self.timeout) {
             Ok(Line::Text(l)) => l,
             Ok(Line::TooLong) => {
                 let stderr = server.stderr.take();
                 server.kill();
-                return Err(crash(
+                return Ok(Err(crash(
                     format!("its answer is longer than {MAX_ANSWER} bytes"),
                     &stderr,
-                ));
+                )));
             }
             Ok(Line::Closed) | Err(RecvTimeoutError::Disconnected) => {
                 let tail = server.stderr.clone();
                 let why = server.ended();
-                return Err(crash(why, &tail.take()));
+                return Err(Ended(crash(why, &tail.take())));
             }
             Err(RecvTimeoutError::Timeout) => {
                 let stderr = server.stderr.take();
                 server.kill();
-                return Err(crash(
+                return Ok(Err(crash(
                     format!("no answer within {:?}", self.timeout),
                     &stderr,
-                ));
+                )));
             }
         };
         #[derive(serde::Deserialize)]
         struct Id {
             id: Option<u64>,
         }
-        match serde_json::from_slice::<Id>(&line) {
+        Ok(match serde_json::from_slice::<Id>(&line) {
             Ok(Id { id: Some(got) }) if got == id => {
                 let t = answer(&line, &server.stderr.take());
                 self.keep(server);
@@ -127,9 +147,12 @@ impl Serve {
                     &stderr,
                 ))
             }
-        }
+        })
     }
 }
+
+/// A process that ended without answering, and the crash it is if that is the program's fault.
+struct Ended(Failure);
 
 impl Drop for Serve {
     fn drop(&mut self) {
@@ -224,12 +247,15 @@ impl Server {
 /// go when the pool does.
 #[derive(Debug)]
 struct Spawner {
-    tx: Mutex<Sender<(String, Sender<Result<Server, Failure>>)>>,
+    tx: Mutex<Sender<SpawnRequest>>,
 }
+
+/// A command line to start, and where the started server goes.
+type SpawnRequest = (String, Sender<Result<Server, Failure>>);
 
 impl Spawner {
     fn start() -> Spawner {
-        let (tx, rx) = channel::<(String, Sender<Result<Server, Failure>>)>();
+        let (tx, rx) = channel::<SpawnRequest>();
         std::thread::spawn(move || {
             for (line, reply) in rx {
                 let _ = reply.send(start_server(&line));

@@ -434,3 +434,97 @@ fn a_storage_texture_uav_is_fed_as_a_texture() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A persistent translator (`serve:`) that fails the protocol is a crash of each program it
+/// fails, and the run goes on with a fresh process: one that dies, one that hangs, one that
+/// answers garbage, and one that answers another request's id.
+#[test]
+fn persistent_translators_that_die_hang_or_lie_are_crashes_of_one_program_each() {
+    let _turn = gpu_turn();
+    let cases = root().join("examples/cases");
+    let cases = cases.to_str().expect("utf-8 path");
+    for (name, translator, why) in [
+        (
+            "die",
+            "serve:echo boom >&2; exit 3",
+            "exited with exit status: 3",
+        ),
+        ("hang", "serve:sleep 30", "no answer within"),
+        (
+            "garbage",
+            "serve:while read -r l; do echo garbage; done",
+            "not the protocol's JSON",
+        ),
+        (
+            "wrong-id",
+            r#"serve:while read -r l; do echo '{"id":999999,"status":"rejected","reason":"x"}'; done"#,
+            "answered request 999999",
+        ),
+    ] {
+        let dir = temp("serve", name);
+        let Some(out) = verify(translator, &dir, &["--corpus-only", "--corpus", cases]) else {
+            return;
+        };
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(5), "{name}: {stdout}");
+        let r = report(&dir);
+        assert_eq!(r["skips"]["translator-crash"], 5, "{name}: {stdout}");
+        for p in r["programs"].as_array().expect("programs") {
+            let skipped = p["skipped"].as_str().unwrap_or("");
+            assert!(skipped.contains(why), "{name}: {skipped}");
+        }
+        if name == "die" {
+            let first = r["programs"][0]["skipped"].as_str().unwrap_or("");
+            assert!(first.contains("boom"), "{first}");
+        }
+    }
+}
+
+/// A persistent translator that quits after each answer is restarted for the next program, and
+/// no program is blamed for it: every program gets the answer it was given (a refusal here).
+#[test]
+fn a_persistent_translator_that_quits_between_programs_is_restarted_unblamed() {
+    let _turn = gpu_turn();
+    let cases = root().join("examples/cases");
+    let cases = cases.to_str().expect("utf-8 path");
+    let once = r#"serve:read -r l; id=$(printf '%s' "$l" | sed 's/^{"id":\([0-9]*\).*/\1/'); printf '{"id":%s,"status":"rejected","reason":"one and done"}\n' "$id""#;
+    let dir = temp("serve", "once");
+    let Some(out) = verify(once, &dir, &["--corpus-only", "--corpus", cases]) else {
+        return;
+    };
+    let r = report(&dir);
+    assert_eq!(
+        r["skips"]["rejected"],
+        5,
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(r["skips"]["translator-crash"].is_null(), "{}", r["skips"]);
+}
+
+/// The persistent form of a translator gives the one-shot form's report, lane for lane: the
+/// node example, both ways, over the built-in programs.
+#[test]
+fn persistent_and_one_shot_runs_of_one_translator_agree() {
+    let has_node = std::process::Command::new("node")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_node {
+        eprintln!("skipped: node is not on PATH");
+        return;
+    }
+    let _turn = gpu_turn();
+    let script = "examples/translators/node/translate.js";
+    let (a, b) = (temp("serve", "node-cmd"), temp("serve", "node-serve"));
+    let Some(_) = verify(&format!("cmd:node {script}"), &a, &[]) else {
+        return;
+    };
+    let Some(_) = verify(&format!("serve:node {script} --serve"), &b, &[]) else {
+        return;
+    };
+    let (ra, rb) = (report(&a), report(&b));
+    assert_eq!(ra["totals"], rb["totals"]);
+    assert_eq!(ra["skips"], rb["skips"]);
+    assert!(ra["totals"]["lanes"].as_u64().unwrap_or(0) > 0);
+}
