@@ -52,4 +52,4 @@ pub use ir::*;
 pub use limits::{DISPATCH_GROUPS_PER_DIMENSION, Limit};
 pub use opcodes::{Opcode, TABLE};
 pub use registers::RegisterCounts;
-pub use shader::{Shader, assemble_container, build_container};
+pub use shader::{Shader, TargetModel, assemble_container, build_container, retarget};

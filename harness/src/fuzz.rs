@@ -49,6 +49,9 @@ pub struct FuzzOptions {
     pub shard: Option<reports::shard::Shard>,
     /// What runs the translation's kernels (`--executor`).
     pub runner: crate::gpu::executor::Runner,
+    /// The Shader Model of the programs (`--shader-model`): below 5.0 the knobs leave out
+    /// compute and the opcodes of later models, and each program is written for it.
+    pub shader_model: dxbc::TargetModel,
 }
 
 /// Why a campaign could not run or keep its results. Codes: the GPU's and the output
@@ -180,6 +183,7 @@ pub fn narrow(t: &dyn Translator, knobs: &Knobs) -> (Knobs, Vec<String>) {
         })],
         oob_indices: false,
         split_moves: false,
+        shader_model: dxbc::TargetModel::Sm50,
     };
     if let Some(why) = mixed.blob().ok().as_deref().and_then(rejects) {
         removed.push(format!(
@@ -200,6 +204,7 @@ pub fn narrow(t: &dyn Translator, knobs: &Knobs) -> (Knobs, Vec<String>) {
         body,
         oob_indices: false,
         split_moves: split,
+        shader_model: dxbc::TargetModel::Sm50,
     };
     let src = |reg: random::Reg| random::Src {
         reg,
@@ -359,6 +364,40 @@ pub fn narrow(t: &dyn Translator, knobs: &Knobs) -> (Knobs, Vec<String>) {
     (k, removed)
 }
 
+/// The knobs for programs of Shader Model `model`: below 5.0 no compute stage (dxdiff writes
+/// no `cs_4_x`) and no opcode of a later model, each named in the narrowing.
+fn for_model(
+    mut k: Knobs,
+    mut narrowed: Vec<String>,
+    model: dxbc::TargetModel,
+) -> (Knobs, Vec<String>) {
+    k.shader_model = model;
+    if model == dxbc::TargetModel::Sm50 {
+        return (k, narrowed);
+    }
+    if k.stages.contains(&dxbc::Stage::Compute) {
+        k.stages.retain(|s| *s != dxbc::Stage::Compute);
+        narrowed.push(format!("stage compute (--shader-model {model})"));
+    }
+    let later: Vec<dxbc::Opcode> = random::rows()
+        .iter()
+        .map(|r| r.opcode)
+        .filter(|op| !model.allows_model(op.info().model) && !k.excluded.contains(op))
+        .collect();
+    if !later.is_empty() {
+        narrowed.push(format!(
+            "opcodes of a later model than {model}: {}",
+            later
+                .iter()
+                .map(|o| o.mnemonic())
+                .collect::<Vec<_>>()
+                .join(" ")
+        ));
+        k.excluded.extend(later);
+    }
+    (k, narrowed)
+}
+
 /// Shrink a mismatching program: greedy, first simpler candidate that still mismatches wins,
 /// until none does or the time cap is reached. `v` saves no counterexamples meanwhile.
 fn shrink(
@@ -487,6 +526,7 @@ pub fn run(o: &FuzzOptions, adapter: &str) -> Result<State, FuzzError> {
         ..State::new(o.translator.name(), o.seed)
     });
     let (knobs, narrowed) = narrow(o.translator.as_ref(), &o.knobs);
+    let (knobs, narrowed) = for_model(knobs, narrowed, o.shader_model);
     if knobs.stages.is_empty() {
         return Err(FuzzError::NothingToGenerate { narrowed });
     }
@@ -504,6 +544,7 @@ pub fn run(o: &FuzzOptions, adapter: &str) -> Result<State, FuzzError> {
         shard: None,
         quiet: true,
         runner: o.runner.clone(),
+        shader_model: o.shader_model,
     };
     let mut v = Verifier::new(opts, adapter, &scratch)?;
     let mut bar = crate::progress::Progress::new("fuzz", o.programs, o.quiet);
@@ -541,7 +582,16 @@ pub fn run(o: &FuzzOptions, adapter: &str) -> Result<State, FuzzError> {
         }
         // A translator failure, or a panic of dxdiff itself: either way the program is shrunk
         // while it still fails the same way, and saved under a signature of its own.
-        if let Some(class) = crash_class(&out) {
+        // A crash already signed is counted, not shrunk again: its class names the bug.
+        let known = crash_class(&out).and_then(|class| {
+            let tail = format!(" | {class}");
+            st.divergences
+                .iter_mut()
+                .find(|d| d.signature.ends_with(&tail))
+        });
+        if let Some(d) = known {
+            d.seen += 1;
+        } else if let Some(class) = crash_class(&out) {
             let t0 = Instant::now();
             let small = shrink(&mut v, &name, p.clone(), o.shrink_time, |r| {
                 crash_class(r).as_ref() == Some(&class)
@@ -717,5 +767,29 @@ mod error_tests {
             ))
         };
         assert_eq!(at(10), at(99));
+    }
+
+    #[test]
+    fn a_shader_model_below_five_leaves_out_compute_and_later_opcodes() {
+        let (k, said) = for_model(Knobs::default(), Vec::new(), dxbc::TargetModel::Sm40);
+        assert!(!k.stages.contains(&dxbc::Stage::Compute));
+        assert!(k.excluded.contains(&dxbc::Opcode::Bfi), "{:?}", k.excluded);
+        assert!(!k.excluded.contains(&dxbc::Opcode::Add));
+        assert_eq!(said.len(), 2, "{said:?}");
+        // Every program drawn then fits the model.
+        for i in 0..40 {
+            let (_, p) = draw(&k, 3, i);
+            let blob = p.blob().expect("lowers");
+            let shader = dxbc::Shader::parse(&blob).expect("parses");
+            assert_eq!(shader.program.version.major, 4);
+            assert!(
+                dxbc::retarget(&blob, dxbc::TargetModel::Sm40)
+                    .expect("decodes")
+                    .is_some()
+            );
+        }
+        let (k5, said5) = for_model(Knobs::default(), Vec::new(), dxbc::TargetModel::Sm50);
+        assert_eq!(k5, Knobs::default());
+        assert!(said5.is_empty());
     }
 }

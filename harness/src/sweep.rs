@@ -185,6 +185,7 @@ pub fn run(o: &SweepOptions, adapter: &str) -> Result<(State, String), SweepErro
         shard: None,
         quiet: true,
         runner: o.runner.clone(),
+        shader_model: dxbc::TargetModel::Sm50,
     };
     let mut v = Verifier::new(opts, adapter, &out.join("cases"))?;
     let end = u64::from(o.to) + 1;

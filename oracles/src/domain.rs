@@ -226,6 +226,11 @@ domains! {
     /// query of a sampler's state or of a level of detail, so a translation computes the LOD
     /// from derivatives and clamps it to the texture's levels only.
     LodSamplerClamp = "lod-sampler-clamp",
+    /// A move (`mov`, `movc`, `swapc`: a raw consumer) applied a float source modifier (`-`,
+    /// `|x|`) to a denormal: D3D flips or clears the sign bit and keeps the rest (FS §22.9.1);
+    /// a translation that types the lane as float negates it as WGSL float math, which may
+    /// flush a subnormal.
+    DenormModified = "denorm-modified",
 }
 
 impl Domain {

@@ -13,7 +13,9 @@
 //!   a `const` builtin naga does not evaluate) becomes a function-scope `var` of the same
 //!   value at the top of every function that reads it: the value is the same, computed at run
 //!   time instead of at shader creation. Only a module-scope `const` that no other module-scope
-//!   declaration reads is lowered.
+//!   declaration reads is lowered, and only when every float it bitcasts is finite: a
+//!   const-expression that is infinite or NaN is a shader-creation error, which Tint reports
+//!   and no lowering may hide.
 //!
 //! Everything else is left as written, so naga's message on it stands. The text that comes
 //! back is what runs on wgpu and is wrapped; Chrome compiles the original where it can.
@@ -341,6 +343,11 @@ fn const_bitcasts(s: &str) -> Option<String> {
                 let value: String = t[eq + 1..e].iter().map(|x| x.text()).collect();
                 let ty: String = t[n + 1..eq].iter().map(|x| x.text()).collect();
                 if value.contains("bitcast") {
+                    // A const that evaluates to infinity or NaN is a shader-creation error in
+                    // WGSL: no lowering may make it valid.
+                    if !finite_bitcasts(&value) {
+                        return None;
+                    }
                     let ty = ty.trim().trim_start_matches(':').trim().to_string();
                     let decl = if ty.is_empty() {
                         format!("var {name} = {};", value.trim())
@@ -429,6 +436,56 @@ fn const_bitcasts(s: &str) -> Option<String> {
     Some(out)
 }
 
+/// Whether every `bitcast<…f32…>(…)` or `bitcast<…f16…>(…)` in `value` bitcasts only integer
+/// literals whose float is finite (what a const-expression may hold). A float bitcast of
+/// anything else cannot be checked here, so it counts as not finite.
+fn finite_bitcasts(value: &str) -> bool {
+    let mut rest = value;
+    while let Some(at) = rest.find("bitcast<") {
+        rest = &rest[at + "bitcast<".len()..];
+        let Some(close) = rest.find('>') else {
+            return false;
+        };
+        // `vec4<f32>>` closes twice.
+        let target_end = rest[close..].find('(').map_or(close, |p| close + p);
+        let target = &rest[..target_end];
+        let half = target.contains("f16");
+        if !(target.contains("f32") || half) {
+            continue;
+        }
+        let args = &rest[target_end..];
+        let Some(end) = args.find(')') else {
+            return false;
+        };
+        for lit in args[1..end]
+            .split([',', '(', ')'])
+            .map(str::trim)
+            .filter(|t| !t.is_empty() && !t.starts_with("vec"))
+        {
+            let digits = lit.trim_end_matches(['u', 'i']);
+            let parsed = match digits
+                .strip_prefix("0x")
+                .or_else(|| digits.strip_prefix("0X"))
+            {
+                Some(h) => u32::from_str_radix(h, 16).ok(),
+                None => digits.parse::<u32>().ok(),
+            };
+            let Some(bits) = parsed else {
+                return false;
+            };
+            let finite = if half {
+                (bits & 0x7c00) != 0x7c00 && ((bits >> 16) & 0x7c00) != 0x7c00
+            } else {
+                f32::from_bits(bits).is_finite()
+            };
+            if !finite {
+                return false;
+            }
+        }
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -475,13 +532,33 @@ mod tests {
 
     #[test]
     fn const_bitcasts_move_into_the_functions_that_read_them() {
-        let src = "const icb = array<vec4<f32>, 2>(vec4<f32>(bitcast<f32>(0x7f800000u), 1.0, 2.0, 3.0), vec4<f32>(0.0));\nconst k = 2u;\nfn f(i: u32) -> f32 {\n    return icb[i % k].x;\n}\nfn g() -> u32 {\n    return k;\n}\n";
+        let src = "const icb = array<vec4<f32>, 2>(vec4<f32>(bitcast<f32>(0x80000000u), 1.0, 2.0, 3.0), vec4<f32>(0.0));\nconst k = 2u;\nfn f(i: u32) -> f32 {\n    return icb[i % k].x;\n}\nfn g() -> u32 {\n    return k;\n}\n";
         assert!(!naga_reads(src));
         let (out, done) = for_naga(src);
         assert_eq!(done, vec![Lowered::ConstBitcast]);
         assert!(naga_reads(&out), "{out}");
         assert_eq!(out.matches("var icb").count(), 1, "{out}");
         assert!(out.contains("const k = 2u;"));
+    }
+
+    #[test]
+    fn a_const_that_would_hold_a_non_finite_float_stays_invalid() {
+        // WGSL: a const-expression that is infinite or NaN is a shader-creation error, so a
+        // lowering must not turn it into a runtime value naga accepts.
+        for bits in ["0x7f800000u", "0xffc00000u", "0x7fc01234u"] {
+            let src = format!(
+                "const icb = array<vec4<f32>, 1>(vec4<f32>(bitcast<f32>({bits}), 1.0, 2.0, 3.0));\nfn f() -> f32 {{\n    return icb[0].x;\n}}\n"
+            );
+            let (out, done) = for_naga(&src);
+            assert!(done.is_empty(), "{out}");
+        }
+        assert!(finite_bitcasts(
+            "bitcast<vec2<f32>>(vec2<u32>(0x3f800000u, 1u))"
+        ));
+        assert!(!finite_bitcasts(
+            "bitcast<vec2<f32>>(vec2<u32>(0x3f800000u, 0x7f800001u))"
+        ));
+        assert!(finite_bitcasts("bitcast<u32>(1.0)"));
     }
 
     #[test]

@@ -153,6 +153,7 @@ mod tests {
             })],
             oob_indices: false,
             split_moves: false,
+            shader_model: dxbc::TargetModel::Sm50,
         };
         let e = p.blob().expect_err("one source for add");
         assert_eq!(e.asm, p.asm());

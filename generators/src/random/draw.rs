@@ -180,12 +180,18 @@ impl Gen<'_> {
                 dst[1] = None;
             }
         }
-        let src = (0..row.src as usize)
+        let mut src: Vec<Src> = (0..row.src as usize)
             .map(|s| {
                 let float = info.num(row.dst as usize + s) == Num::Float;
                 self.source(float, 0)
             })
             .collect();
+        // fxc folds an instruction whose sources are all constants: one reads a register.
+        if src.iter().all(|s| matches!(s.reg, Reg::Imm(_)))
+            && let Some(first) = src.first_mut()
+        {
+            first.reg = Reg::Temp(0);
+        }
         let sat = self.k.modifiers
             && info.ctl == Ctl::Value
             && matches!(row.class, Class::Float)
@@ -372,6 +378,7 @@ pub fn generate(k: &Knobs, seed: u64) -> RandomProgram {
         },
         body,
         split_moves: k.split_moves,
+        shader_model: k.shader_model,
         oob_indices: k.oob_indices,
     }
 }

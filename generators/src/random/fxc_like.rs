@@ -298,6 +298,7 @@ fn a_store_mask_with_a_gap_is_widened_and_the_checks_see_a_bad_one() {
         }],
         oob_indices: false,
         split_moves: false,
+        shader_model: dxbc::TargetModel::Sm50,
     };
     assert!(p.asm().contains("store_structured u1.xyzw"), "{}", p.asm());
     let mut seen = Seen::default();

@@ -46,6 +46,9 @@ pub struct Knobs {
     /// Every `switch` has a `default` (an empty one where the draw gave none): the narrowing
     /// for a translator that refuses a switch without one. Off by default.
     pub switch_defaults: bool,
+    /// The Shader Model of pixel and vertex programs (compute programs are always 5.0); the
+    /// rows and stages a model lacks must be left out by the campaign (`--shader-model`).
+    pub shader_model: dxbc::TargetModel,
 }
 
 /// Relative weights of statement kinds: a campaign aims at one area by raising its weight, and
@@ -117,6 +120,7 @@ impl Default for Knobs {
             discard: true,
             split_moves: false,
             switch_defaults: false,
+            shader_model: dxbc::TargetModel::Sm50,
         }
     }
 }

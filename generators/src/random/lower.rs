@@ -141,10 +141,11 @@ impl RandomProgram {
             }
         }
         let mut s = String::new();
+        let model = self.shader_model.to_string().replace('.', "_");
         let ver = match self.stage {
-            Stage::Compute => "cs_5_0",
-            Stage::Vertex => "vs_5_0",
-            _ => "ps_5_0",
+            Stage::Compute => "cs_5_0".to_string(),
+            Stage::Vertex => format!("vs_{model}"),
+            _ => format!("ps_{model}"),
         };
         let _ = writeln!(s, "{ver}\ndcl_globalFlags refactoringAllowed");
         if l.uses_icb {
@@ -621,6 +622,7 @@ mod tests {
             ],
             oob_indices: false,
             split_moves: false,
+            shader_model: dxbc::TargetModel::Sm50,
         };
         let asm = p.asm();
         let at = |line: &str| asm.find(line).unwrap_or_else(|| panic!("no {line}\n{asm}"));

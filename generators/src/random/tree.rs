@@ -192,6 +192,8 @@ pub struct RandomProgram {
     /// Moves one component at a time ([`crate::random::Knobs::split_moves`], kept for
     /// lowering).
     pub split_moves: bool,
+    /// The Shader Model of a pixel or vertex program's version token (the knob).
+    pub shader_model: dxbc::TargetModel,
 }
 
 /// Constant-buffer registers (a power of two, so masking keeps indices in range).
@@ -409,6 +411,7 @@ mod tests {
             body,
             oob_indices: false,
             split_moves: false,
+            shader_model: dxbc::TargetModel::Sm50,
         };
         assert_eq!(
             p.body_opcodes(),

@@ -16,6 +16,8 @@ use super::{CliError, CliResult, write_output};
 pub struct ContractArgs {
     #[command(flatten)]
     translator: super::TranslatorArgs,
+    #[command(flatten)]
+    model: super::ModelArgs,
     /// `auto` (a real GPU first, lavapipe otherwise), a substring of the adapter's name, or
     /// `#k` (the k-th GPU).
     #[arg(long, default_value = "auto")]
@@ -73,6 +75,7 @@ pub fn run(a: &ContractArgs) -> CliResult {
             quiet: a.quiet,
             shard: None,
             runner: a.executor.runner(),
+            shader_model: a.model.shader_model,
         },
         entries: a.entries.clone(),
         exact: a.translator.translator == "builtin" && a.translator.profile == "exact",

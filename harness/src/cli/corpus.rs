@@ -233,6 +233,7 @@ fn verify(
         shard: None,
         quiet: a.quiet,
         runner: a.executor.runner(),
+        shader_model: dxbc::TargetModel::Sm50,
     };
     let blobs: std::collections::BTreeMap<&str, &[u8]> = list
         .iter()

@@ -29,6 +29,8 @@ pub(super) fn write_html(
 pub struct FuzzArgs {
     #[command(flatten)]
     translator: super::TranslatorArgs,
+    #[command(flatten)]
+    model: super::ModelArgs,
     /// Makes the campaign reproducible: program i is generated from (seed, i).
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -181,6 +183,7 @@ pub fn run(a: &FuzzArgs) -> CliResult {
         quiet: a.quiet,
         shard: a.shard,
         runner: a.executor.runner(),
+        shader_model: a.model.shader_model,
     };
     let workers = match crate::spread::workers(&a.adapter, a.jobs) {
         Ok(w) => w,

@@ -145,6 +145,22 @@ impl TranslatorArgs {
     }
 }
 
+/// The Shader Model dxdiff writes the programs it generates for.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ModelArgs {
+    /// `4.0`, `4.1` or `5.0`: the Shader Model of the pixel and vertex programs dxdiff writes
+    /// (its built-in programs, random programs, the contract's families), as fxc writes the
+    /// same HLSL for that profile. A program that needs a later model is left out (said on
+    /// stderr); compute programs stay 5.0. Default 5.0, what fxc writes for the D3D11
+    /// profiles (docs/harness.md, "Shader model").
+    #[arg(long = "shader-model", default_value = "5.0", value_parser = parse_model)]
+    pub shader_model: dxbc::TargetModel,
+}
+
+fn parse_model(s: &str) -> Result<dxbc::TargetModel, String> {
+    dxbc::TargetModel::parse(s).ok_or_else(|| format!("`{s}` is not 4.0, 4.1 or 5.0"))
+}
+
 /// How dxdiff starts the browser for `--executor chrome` (docs/chrome.md).
 #[derive(Debug, Clone, clap::Args)]
 pub struct ChromeArgs {

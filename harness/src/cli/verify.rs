@@ -34,6 +34,8 @@ pub struct VerifyArgs {
     cases_files: Vec<PathBuf>,
     #[command(flatten)]
     translator: super::TranslatorArgs,
+    #[command(flatten)]
+    model: super::ModelArgs,
     /// `auto` (a real GPU first, lavapipe otherwise), a substring of the adapter's name, `#k`
     /// (the k-th GPU), or `all`: every GPU of the host, one worker and one shard of the run
     /// each, merged into one report.
@@ -123,6 +125,7 @@ pub fn run(a: &VerifyArgs) -> CliResult {
         shard: a.shard,
         quiet: a.quiet,
         runner: a.executor.runner(),
+        shader_model: a.model.shader_model,
     };
     let report = match verify::run(&opts, &a.out, &a.adapter, a.jobs) {
         Ok(r) => r,

@@ -127,7 +127,10 @@ fn entry_row(
         for text in properties::expand(template) {
             let name = format!("{stem}-{}", outcomes.len());
             let o = match assembled(&text) {
-                Ok(blob) => outcome(v, entry, &name, &blob, crashes),
+                Ok(blob) => {
+                    let blob = at_model(&blob, opts.verify.shader_model);
+                    outcome(v, entry, &name, &blob, crashes)
+                }
                 Err(broken) => broken,
             };
             outcomes.push((role, o));
@@ -137,11 +140,21 @@ fn entry_row(
         // The seed picks the programs as well as the inputs; each entry draws its own.
         let seed = opts.verify.seed ^ crate::inputs::program_seed(0, &entry.id);
         for blob in properties::random_family(&entry.ops, seed, opts.random) {
+            let blob = at_model(&blob, opts.verify.shader_model);
             let name = format!("{stem}-{}", outcomes.len());
             outcomes.push((Role::Inside, outcome(v, entry, &name, &blob, crashes)));
         }
     }
     judge::judge(entry, property.what, &outcomes, exact)
+}
+
+/// A property's program written for the run's Shader Model where its features allow; as it is
+/// (5.0 or 5.1) where the entry is about what a later model has.
+fn at_model(blob: &[u8], model: dxbc::TargetModel) -> Vec<u8> {
+    match dxbc::retarget(blob, model) {
+        Ok(Some(b)) => b,
+        _ => blob.to_vec(),
+    }
 }
 
 /// A template's program as a container, or the violation that it does not assemble.

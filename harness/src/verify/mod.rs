@@ -50,6 +50,10 @@ pub struct Options {
     pub shard: Option<reports::shard::Shard>,
     /// What runs the translation's kernels (`--executor`).
     pub runner: crate::gpu::executor::Runner,
+    /// The Shader Model dxdiff writes its built-in pixel and vertex programs for
+    /// (`--shader-model`): each is rewritten for it where its features allow
+    /// ([`dxbc::retarget`]) and left out where they do not.
+    pub shader_model: dxbc::TargetModel,
 }
 
 /// A verification session: the options, both executors, where counterexamples go, and where
@@ -142,10 +146,17 @@ fn run_on(opts: &Options, out_dir: &Path, adapter: &str) -> Result<RunReport, Gp
     let mut v = Verifier::new(opts.clone(), adapter, &out_dir.join("cases"))?;
     let mut report = RunReport::new(opts.translator.name(), opts.seed, v.gpu.name(), opts.cases);
     let started = Instant::now();
-    let programs = if opts.skip_builtin {
+    let mut left_out = Vec::new();
+    let programs: Vec<generators::programs::SingleOp> = if opts.skip_builtin {
         Vec::new()
     } else {
         generators::programs::all_single()
+            .into_iter()
+            .filter_map(|op| {
+                let name = op.opcode.mnemonic().to_string();
+                at_model(opts, op, &name, &mut left_out)
+            })
+            .collect()
     };
     // Every unit of the run in its order; a shard runs the units it owns and records their
     // place, which merging sorts by.
@@ -173,6 +184,9 @@ fn run_on(opts: &Options, out_dir: &Path, adapter: &str) -> Result<RunReport, Gp
     // Each half of a two-destination opcode alone, the other `null`, as fxc writes most.
     if !opts.skip_builtin {
         for (name, op) in generators::programs::single_halves() {
+            let Some(op) = at_model(opts, op, &name, &mut left_out) else {
+                continue;
+            };
             let Some(index) = mine() else { continue };
             push(
                 &mut report,
@@ -184,6 +198,15 @@ fn run_on(opts: &Options, out_dir: &Path, adapter: &str) -> Result<RunReport, Gp
     // One program per sampling and derivative opcode, over generated textures and samplers.
     if !opts.skip_builtin {
         for (mnemonic, blob) in crate::programs::sampling() {
+            let blob = match blob.map(|b| dxbc::retarget(&b, opts.shader_model)) {
+                Ok(Ok(Some(b))) => Ok(b),
+                Ok(Ok(None)) => {
+                    left_out.push(mnemonic.to_string());
+                    continue;
+                }
+                Ok(Err(e)) => Err(format!("the built-in program does not decode: {e}")),
+                Err(why) => Err(why),
+            };
             let Some(index) = mine() else { continue };
             let name = format!("single:{mnemonic}");
             let p = match blob {
@@ -201,6 +224,14 @@ fn run_on(opts: &Options, out_dir: &Path, adapter: &str) -> Result<RunReport, Gp
             };
             push(&mut report, index, p);
         }
+    }
+    if !left_out.is_empty() && !opts.quiet {
+        eprintln!(
+            "dxdiff: --shader-model {}: {} built-in programs need a later model and were left out: {}",
+            opts.shader_model,
+            left_out.len(),
+            left_out.join(", ")
+        );
     }
     // The project's own case files, then those given on the command line.
     let t0 = Instant::now();
@@ -249,6 +280,26 @@ fn run_on(opts: &Options, out_dir: &Path, adapter: &str) -> Result<RunReport, Gp
         .seconds
         .insert("total".into(), started.elapsed().as_secs_f64());
     Ok(report)
+}
+
+/// A single-instruction program written for the run's Shader Model, or `None` (its name in
+/// `left_out`) where it needs a later one.
+fn at_model(
+    opts: &Options,
+    mut op: generators::programs::SingleOp,
+    name: &str,
+    left_out: &mut Vec<String>,
+) -> Option<generators::programs::SingleOp> {
+    match dxbc::retarget(&op.blob, opts.shader_model) {
+        Ok(Some(blob)) => {
+            op.blob = blob;
+            Some(op)
+        }
+        _ => {
+            left_out.push(name.to_string());
+            None
+        }
+    }
 }
 
 /// One program's report, or a `crash` skip naming the panic when dxdiff panicked on it.

@@ -440,7 +440,11 @@ impl Machine<'_> {
     ) -> Result<(), InterpError> {
         self.read_raw(op, source_component(op, dst_comp), at, out)?;
         if op.modifier != Modifier::None {
-            for v in out.iter_mut() {
+            let raw = consumer == Consumer::Raw;
+            for (l, v) in out.iter_mut().enumerate() {
+                if raw && rules::float::is_denorm(*v) {
+                    self.scratch_ev[l] |= crate::domain::Domain::DenormModified.bit();
+                }
                 *v = apply_modifier(*v, op.modifier, consumer);
             }
         }

@@ -2,6 +2,7 @@
 
 mod support;
 
+mod carbon;
 mod catalog;
 mod chrome;
 mod cli;
