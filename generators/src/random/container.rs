@@ -25,8 +25,8 @@ impl LowerError {
 }
 
 impl RandomProgram {
-    /// The DXBC container, with the signature chunks fxc writes: `uint` input and output
-    /// signatures for pixel and vertex programs (words pass the interface untouched), a vertex
+    /// The DXBC container, with the signature chunks fxc writes: `float` inputs and `uint`
+    /// outputs for pixel and vertex programs (words pass the interface as bits), a vertex
     /// program's `SV_Position` output (float) among them; empty ones for compute, which
     /// [`dxbc::build_container`] derives from the (absent) declarations.
     pub fn blob(&self) -> Result<Vec<u8>, LowerError> {
@@ -115,11 +115,14 @@ mod tests {
                 }
                 assert_eq!(isgn.len(), INPUTS as usize);
                 assert_eq!(osgn.len(), p.temps as usize);
-                // Interface words are `uint`, apart from a vertex program's float position.
-                let outputs = osgn.iter().map(|e| (e, true));
-                for (e, output) in isgn.iter().map(|e| (e, false)).chain(outputs) {
-                    let position =
-                        output && stage == Stage::Vertex && e.register == POSITION_OUTPUT;
+                // Inputs are `float` (fxc's `float4 a : IN0` read with `asuint`); outputs
+                // `uint`, apart from a vertex program's float position.
+                for e in &isgn {
+                    assert_eq!(e.system_value, 0, "{stage:?} {seed}: {e:?}");
+                    assert_eq!(e.component_type, 3, "{stage:?} {seed}: {e:?}");
+                }
+                for e in &osgn {
+                    let position = stage == Stage::Vertex && e.register == POSITION_OUTPUT;
                     assert_eq!(e.system_value == 1, position, "{stage:?} {seed}: {e:?}");
                     assert_eq!(e.component_type == 1, !position, "{stage:?} {seed}: {e:?}");
                 }
