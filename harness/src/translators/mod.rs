@@ -160,8 +160,7 @@ pub fn reason_class(reason: &str) -> String {
     let excerpt = |l: &str| {
         let t = l.trim_start();
         t.is_empty()
-            || ['│', '┌', '└', '^', '='].iter().any(|c| t.starts_with(*c))
-                && !t.starts_with("= note")
+            || ['│', '┌', '└', '^'].iter().any(|c| t.starts_with(*c))
             || t.starts_with("at ")
             || t.starts_with("stack backtrace")
             || t.split_once(':')
