@@ -36,6 +36,7 @@ fn bench(c: &mut Criterion) {
         shard: None,
         quiet: true,
         runner: Default::default(),
+        shader_model: dxbc::TargetModel::Sm50,
     };
     let scratch = std::env::temp_dir().join(format!("dxdiff-bench-verify-{}", std::process::id()));
     match Verifier::new(opts, "auto", &scratch) {
