@@ -26,6 +26,16 @@ impl Shader {
     /// against D3D11's limits and its declarations ([`crate::validate`]), so that nothing sized
     /// by the program's numbers downstream can exceed a limit.
     pub fn parse(bytes: &[u8]) -> Result<Shader> {
+        let shader = Shader::decode(bytes)?;
+        shader.program.validate()?;
+        Ok(shader)
+    }
+
+    /// Decode a container's token stream and signatures without validating the program: the
+    /// structural reading, which every well-formed container passes. What shows a program
+    /// (`dxdiff info`, `disasm`) reads it so, and reports [`crate::ir::Program::validate`]'s
+    /// finding as a warning; what runs or translates one goes through [`Shader::parse`].
+    pub fn decode(bytes: &[u8]) -> Result<Shader> {
         let container = Container::borrow(bytes)?;
         let code = container
             .code_chunk()
@@ -33,7 +43,6 @@ impl Shader {
                 tag: "SHDR or SHEX".into(),
             })?;
         let program = decode_program(code.data)?;
-        program.validate()?;
         // Decoded over a dropped shader's signatures, their names' storage reused.
         let mut signatures = crate::spare::signatures();
         let mut used = 0;

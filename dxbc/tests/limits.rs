@@ -456,3 +456,58 @@ fn an_output_register_is_never_read() {
         .is_ok()
     );
 }
+
+/// An fxc-style class-linkage program, the shape of the DirectX SDK's DynamicShaderLinkage11
+/// pixel shader: function bodies, tables and an interface, a `this` pointer, and a texture and
+/// sampler chosen at run time from the instance data (`t[r0.x + 0]`) among the registers the
+/// classes use (here t3 and t4 only, none at t0).
+const CLASS_LINKAGE: &str = "ps_5_0
+dcl_globalFlags refactoringAllowed
+dcl_constantbuffer cb0[1], immediateIndexed
+dcl_sampler s2, mode_default
+dcl_resource_texture2d (float,float,float,float) t3
+dcl_resource_texture2d (float,float,float,float) t4
+dcl_function_body fb0
+dcl_function_body fb1
+dcl_function_table ft0 = {fb0}
+dcl_function_table ft1 = {fb1}
+dcl_interface fp0[1][1] = {ft0, ft1}
+dcl_input_ps linear v0.xy
+dcl_output o0.xyzw
+dcl_temps 2
+fcall fp0[0][0]
+ret
+label fb0
+mov r0.xy, this[0].zwzz
+sample r1.xyzw, v0.xyxx, t[r0.x + 0].xyzw, s[r0.y + 0]
+mov o0.xyzw, r1.xyzw
+ret
+label fb1
+mov o0.xyzw, l(0,0,0,0)
+ret
+";
+
+#[test]
+fn class_linkage_reaches_its_registers_at_run_time() {
+    // Refused by the D3D-limits validation of issue 14 (`t[r] is not declared`); SM5.0 allows a
+    // run-time t#/s#/cb# in a program with interfaces.
+    let shader = Shader::parse(&blob(CLASS_LINKAGE)).expect("valid class linkage");
+    assert_eq!(shader.program.version.major, 5);
+    // The same reads without interfaces are not SM5.0.
+    let plain = "ps_5_0\ndcl_sampler s2, mode_default\ndcl_resource_texture2d (float,float,float,float) t3\ndcl_input_ps linear v0.xy\ndcl_output o0.xyzw\ndcl_temps 2\nftou r0.x, v0.x\nsample r1.xyzw, v0.xyxx, t[r0.x + 0].xyzw, s2\nmov o0.xyzw, r1.xyzw\nret\n";
+    let e = parse_err(plain);
+    assert_eq!(e.code(), "dxbc.undeclared", "{e}");
+    assert!(
+        e.to_string().contains("only in a program with interfaces"),
+        "{e}"
+    );
+    // With interfaces but no texture declared at all, there is nothing to reach.
+    let none = CLASS_LINKAGE
+        .replace("dcl_resource_texture2d (float,float,float,float) t3\n", "")
+        .replace("dcl_resource_texture2d (float,float,float,float) t4\n", "");
+    assert_eq!(parse_err(&none).code(), "dxbc.undeclared");
+    // Decoding alone never refuses a well-formed container: what shows a program reads it so.
+    let plain_blob = blob(plain);
+    let decoded = Shader::decode(&plain_blob).expect("decodes");
+    assert!(decoded.program.validate().is_err());
+}

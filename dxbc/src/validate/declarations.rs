@@ -38,6 +38,9 @@ pub(super) struct Declarations {
     pub(super) uavs: Slots,
     pub(super) tgsm: Slots,
     pub(super) icb_rows: Option<u64>,
+    /// The program declares interfaces (`dcl_interface`): SM5.0 class linkage, where `t#`,
+    /// `s#` and `cb#` may be indexed at run time from the instance data.
+    pub(super) interfaces: bool,
 }
 
 /// A set of declared register numbers. Every slot the limits allow (`v#`, `o#`, `t#`, `s#`,
@@ -57,6 +60,10 @@ impl Slots {
         } else {
             self.high.insert(r);
         }
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.low == 0 && self.high.is_empty()
     }
 
     pub(super) fn contains(&self, r: u64) -> bool {
@@ -81,6 +88,11 @@ pub(super) fn within_rows(rows: u64, row: u64) -> bool {
 }
 
 impl Declarations {
+    /// Whether no constant buffer is declared.
+    pub(super) fn constant_buffers_empty(&self) -> bool {
+        self.constant_buffers.is_empty()
+    }
+
     /// The rows `cb#slot` was declared with (0 when not stated); `None` when undeclared.
     pub(super) fn cb_rows(&self, slot: u64) -> Option<u64> {
         self.constant_buffers
@@ -139,6 +151,7 @@ impl Declarations {
                 .and_then(|o| o.indices.first())
                 .and_then(Index::immediate);
             match inst.opcode {
+                Opcode::DclInterface => d.interfaces = true,
                 Opcode::DclTemps => {
                     let n = inst
                         .temps_count()

@@ -13,6 +13,11 @@
 //!   immediate constant buffer;
 //! - `t#`, `s#`, `u#` and `g#` declared. SM5.1 binds ranges in register spaces, so there only the
 //!   sizes are checked, not slots.
+//! - a `t#`, `s#` or `cb#` chosen at run time (`t[r0.x + 1]`) only in a program with
+//!   interfaces (SM5.0 class linkage: the instance data names which of the declared registers a
+//!   class uses), and only where one of that kind is declared; elsewhere in SM5.0 a register
+//!   number is static (SM5.1 indexes ranges instead). Which rule comes from where:
+//!   docs/dxbc.md, "Validation".
 //!
 //! And the declarations' shapes a consumer builds an interface from: `dcl_input*` names an
 //! input register and `dcl_output*` an output one, a compute program has no `v#`/`o#` at all,
@@ -286,6 +291,33 @@ impl Checker<'_> {
         Ok(())
     }
 
+    /// A register chosen at run time in SM5.0 (`t[r0.x + 1]`): D3D allows one only for class
+    /// linkage (a program with `dcl_interface`), where the instance data picks among the
+    /// registers fxc declared for the classes; there it must reach a register file with at
+    /// least one declaration (`any`), and what it reaches is checked when it runs.
+    fn class_linkage(
+        &self,
+        op: &Operand,
+        d: &Declarations,
+        any: bool,
+        name: &dyn Fn() -> String,
+    ) -> Result<()> {
+        if !d.interfaces {
+            return Err(self.undeclared(format!(
+                "{} is chosen at run time, which SM 5.0 allows only in a program with interfaces",
+                name()
+            )));
+        }
+        if !any {
+            return Err(self.undeclared(format!(
+                "{} is chosen at run time, and no {} register is declared",
+                name(),
+                op.ty.name()
+            )));
+        }
+        Ok(())
+    }
+
     /// [`Checker::operand`]'s full checks.
     fn checked(&self, op: &Operand, scope: &Scope, d: &Declarations, source: bool) -> Result<()> {
         // A relative index is read.
@@ -367,6 +399,9 @@ impl Checker<'_> {
                     self.limit_of(Limit::InputRegisters, &name, r, false)?;
                 }
             }
+            OperandType::ConstantBuffer if !sm51 && stat(0).is_none() => {
+                self.class_linkage(op, d, !d.constant_buffers_empty(), &name)?;
+            }
             OperandType::ConstantBuffer if !sm51 => {
                 let slot = stat(0).unwrap_or(0);
                 self.limit_of(Limit::ConstantBuffers, &name, slot, false)?;
@@ -393,6 +428,14 @@ impl Checker<'_> {
                         )));
                     }
                 }
+            }
+            OperandType::Resource | OperandType::Sampler if !sm51 && stat(0).is_none() => {
+                let set = if op.ty == OperandType::Resource {
+                    &d.resources
+                } else {
+                    &d.samplers
+                };
+                self.class_linkage(op, d, !set.is_empty(), &name)?;
             }
             OperandType::Resource | OperandType::Sampler | OperandType::UnorderedAccessView
                 if !sm51 =>

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use super::{CliResult, dxbc_err, read_blob, write_output};
+use super::{CliResult, read_blob, write_output};
 
 /// The arguments of `dxdiff disasm`.
 #[derive(Debug, clap::Args)]
@@ -21,7 +21,7 @@ pub struct DisasmArgs {
 /// Print the program's listing in the chosen syntax.
 pub fn run(a: &DisasmArgs) -> CliResult {
     let blob = read_blob(&a.file)?;
-    let shader = dxbc::Shader::parse(&blob).map_err(dxbc_err(&a.file))?;
+    let shader = super::decode_to_show(&a.file, &blob)?;
     let syntax = if a.fxc {
         dxbc::Syntax::Fxc
     } else {

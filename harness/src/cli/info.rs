@@ -50,7 +50,7 @@ pub fn run(a: &InfoArgs) -> CliResult {
         let _ = writeln!(s, "  chunk {} {} bytes", c.tag, c.data.len());
     }
     // The token stream is required; everything else is described when present.
-    let shader = dxbc::Shader::parse(&blob).map_err(dxbc_err(&a.file))?;
+    let shader = super::decode_to_show(&a.file, &blob)?;
     let p = &shader.program;
     let _ = writeln!(s, "shader model: {}", p.version);
     let decls = p

@@ -225,6 +225,20 @@ pub fn dxbc_err(path: &Path) -> impl Fn(dxbc::DxbcError) -> CliError + '_ {
     }
 }
 
+/// A program to show (`info`, `disasm`): decoded whole, a validation finding printed as a
+/// warning rather than refused, so a program the run would refuse can still be read.
+pub fn decode_to_show(path: &Path, blob: &[u8]) -> Result<dxbc::Shader, CliError> {
+    let shader = dxbc::Shader::decode(blob).map_err(dxbc_err(path))?;
+    if let Err(e) = shader.program.validate() {
+        eprintln!(
+            "dxdiff: warning: {}: the program would be refused where it runs or translates: [{}] {e}",
+            path.display(),
+            e.code()
+        );
+    }
+    Ok(shader)
+}
+
 /// An input that could not be read (bounded: `dxbc::MAX_INPUT_BYTES`).
 pub fn read_err(e: dxbc::ReadError) -> CliError {
     match e {
