@@ -176,6 +176,30 @@ impl Instruction {
         self.operands.split_at(ndst)
     }
 
+    /// Whether each written component `c` of every destination is a function of component `c`
+    /// of each input-register source alone: a 32-bit ALU op or a copy that works component by
+    /// component (not `dp2`-`dp4`, which sum across components, nor a derivative, which reads
+    /// the quad), whose `v#` sources read component `c` for destination component `c`. Such an
+    /// instruction over four independent inputs in a lane is four independent runs, which is
+    /// how `dxdiff verify` judges a differing component on its own input's domains.
+    pub fn per_component(&self) -> bool {
+        let info = self.info();
+        let alu = info.kind.is_alu() || info.has(crate::opcodes::Flags::MOVE);
+        if !alu
+            || info.has(crate::opcodes::Flags::DERIVATIVE)
+            || matches!(self.opcode, Opcode::Dp2 | Opcode::Dp3 | Opcode::Dp4)
+        {
+            return false;
+        }
+        let (dsts, srcs) = self.split_operands();
+        let written = dsts.iter().fold(0u8, |m, d| m | d.write_mask());
+        srcs.iter().filter(|s| s.ty == OperandType::Input).all(|s| {
+            (0..4)
+                .filter(|c| written & (1 << c) != 0)
+                .all(|c| s.source_component(c) == c)
+        })
+    }
+
     /// A control field: `width` bits starting at OpcodeToken0 bit `shift`. Prefer the named
     /// accessors (`resource_dimension()`, `interpolation_mode()`, ... in `decl`), which check the
     /// opcode.
@@ -734,5 +758,38 @@ mod tests {
         assert_eq!(std::mem::size_of::<Index>(), 16);
         assert_eq!(std::mem::size_of::<Indices>(), 56);
         assert_eq!(std::mem::size_of::<Operand>(), 96);
+    }
+
+    #[test]
+    fn per_component_instructions() {
+        let body = |line: &str| -> Instruction {
+            let text = format!(
+                "ps_5_0\ndcl_input_ps constant v0.xyzw\ndcl_input_ps constant v1.xyzw\ndcl_output o0.xyzw\ndcl_output o1.xyzw\n{line}\nret\n"
+            );
+            let p = crate::assemble(&text).expect("assembles").program;
+            p.instructions
+                .iter()
+                .find(|i| i.info().kind != crate::opcodes::Kind::Declaration)
+                .expect("one instruction")
+                .clone()
+        };
+        for yes in [
+            "frc o0.xyzw, v0.xyzw",
+            "add o0.xy, v0.xyxx, -v1.xyzw",
+            "mad o0.xyzw, v0.xyzw, v1.xyzw, l(1.0, 2.0, 3.0, 4.0)",
+            "movc o0.xyzw, v0.xyzw, v1.xyzw, l(0, 0, 0, 0)",
+            "sincos o0.xyzw, o1.xyzw, v0.xyzw",
+            "ubfe o0.xyzw, l(4), v0.xyzw, v1.xyzw",
+        ] {
+            assert!(body(yes).per_component(), "{yes}");
+        }
+        for no in [
+            "dp4 o0.xyzw, v0.xyzw, v1.xyzw",
+            "frc o0.xyzw, v0.xxxx",
+            "add o0.xy, v0.yxzw, v1.xyzw",
+            "deriv_rtx o0.xyzw, v0.xyzw",
+        ] {
+            assert!(!body(no).per_component(), "{no}");
+        }
     }
 }

@@ -67,6 +67,18 @@ pub enum Lanes<'a> {
         /// The reference's runs of the differing components.
         solo: &'a Solo,
     },
+    /// One verdict per vector, the worst of its components', each differing component judged
+    /// on its own input's run ([`packed`]): for a program of one [per-component]
+    /// instruction, where the interpreter's lane-wide domains would let a NaN in `.y` excuse
+    /// a wrong `.x` (carbon's `frc` of a tiny negative hid that way).
+    ///
+    /// [per-component]: dxbc::Instruction::per_component
+    Split {
+        /// The judge of the run.
+        judge: &'a Judge,
+        /// The reference's runs of the differing components.
+        solo: &'a Solo,
+    },
 }
 
 /// Whether a verdict says the words differed (so a distance is counted for it).
@@ -137,6 +149,22 @@ fn tally(report: &mut ProgramReport, d: &Differential, lanes: Lanes<'_>) -> Opti
                     let (v, dist) = solo.judge(judge, d, k, c);
                     count(report, &mut first, (k, c), &v, dist, 1);
                 }
+            }
+            Lanes::Split { judge, solo } => {
+                if packed::whole(v) {
+                    count(report, &mut first, (k, 0), v, None, 1);
+                    continue;
+                }
+                let (mut worst, mut widest, mut at) = (Verdict::Match, None, 0);
+                for c in 0..4 {
+                    let (v, dist) = solo.judge(judge, d, k, c);
+                    if v.is_mismatch() && !worst.is_mismatch() {
+                        at = c;
+                    }
+                    worst = worst.worst(v);
+                    widest = widest.max(dist);
+                }
+                count(report, &mut first, (k, at), &worst, widest, 1);
             }
         }
     }
@@ -261,13 +289,35 @@ impl Verifier {
                 return report;
             }
         };
-        let solo = packed.map(|n| Solo::run(&mut self.interp, &unit, batch, &d, n));
-        let lanes = match &solo {
-            Some(solo) => Lanes::Components {
+        // A lane of one per-component instruction holds four independent inputs: a differing
+        // component is judged on its own (see `Lanes::Split`).
+        let split = packed.is_none() && batch.invocations == 1 && {
+            let mut body = shader.program.instructions.iter().filter(|i| {
+                i.info().kind != dxbc::opcodes::Kind::Declaration && i.opcode != dxbc::Opcode::Ret
+            });
+            matches!((body.next(), body.next()), (Some(i), None) if i.per_component())
+        };
+        let solo = match packed {
+            Some(n) => Some(Solo::run(&mut self.interp, &unit, batch, &d, n)),
+            None if split => Some(Solo::run(
+                &mut self.interp,
+                &unit,
+                batch,
+                &d,
+                4 * batch.vectors,
+            )),
+            None => None,
+        };
+        let lanes = match (&solo, packed) {
+            (Some(solo), Some(_)) => Lanes::Components {
                 judge: &judge,
                 solo,
             },
-            None => Lanes::Vectors,
+            (Some(solo), None) => Lanes::Split {
+                judge: &judge,
+                solo,
+            },
+            (None, _) => Lanes::Vectors,
         };
         if let Some((k, c)) = tally(&mut report, &d, lanes)
             && self.opts.counterexamples

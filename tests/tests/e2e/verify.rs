@@ -150,6 +150,14 @@ fn a_planted_udiv_bug_is_caught_saved_and_replayed() {
     assert!(udiv["counts"]["mismatch"].as_u64().unwrap_or(0) > 0);
     let case = dir.join("cases").join("udiv.json");
     assert!(case.is_file());
+    // `udiv` works component by component: the case is the failing component's input alone,
+    // broadcast to the lane, as it was judged (a NaN beside it must not excuse it).
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&case).expect("case")).expect("json");
+    for reg in ["v0", "v1"] {
+        let words = doc["runs"][0]["inputs"][reg].as_array().expect(reg);
+        assert!(words.iter().all(|w| *w == words[0]), "{reg}: {words:?}");
+    }
     // The saved case reproduces the bug on the GPU, and passes once the bug is gone.
     let replay = |plant: bool| {
         replay_gpu(&case, &["--profile", "exact"], plant.then_some(UDIV_BUG))
