@@ -58,7 +58,8 @@ pub fn read_file(path: &Path) -> Result<Vec<u8>, ReadError> {
 }
 
 /// Reads `path` whole, up to `limit` bytes: one byte more is [`ReadError::TooLarge`]. Never
-/// trusts the file's reported size (`/dev/zero` reports 0).
+/// trusts the file's reported size (`/dev/zero` reports 0). A pipe or device named here is
+/// read too (`translate /dev/stdin`): the user chose it; folder walks skip them instead.
 pub fn read_file_limited(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
     let io = |source| ReadError::Io {
         path: path.to_path_buf(),

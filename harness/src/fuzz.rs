@@ -467,13 +467,17 @@ fn slug(sig: &str, index: u64) -> String {
 }
 
 fn load_state(path: &Path, o: &FuzzOptions) -> Result<Option<State>, FuzzError> {
-    let text = match std::fs::read_to_string(path) {
+    let text = match crate::files::read_text(path) {
         Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(crate::files::FileError::Io { source, .. })
+            if source.kind() == std::io::ErrorKind::NotFound =>
+        {
+            return Ok(None);
+        }
         Err(e) => {
             return Err(FuzzError::State {
                 path: path.to_path_buf(),
-                what: e.to_string(),
+                what: format!("[{}] {e}", e.code()),
             });
         }
     };
@@ -678,7 +682,7 @@ fn record(
     }
     let file = format!("{}.json", slug(&sig, index));
     let mut case = counterexample
-        .and_then(|c| std::fs::read_to_string(c).ok())
+        .and_then(|c| crate::files::read_text(&c).ok())
         .and_then(|t| oracles::case::CaseFile::parse(&t).ok())
         .unwrap_or_else(|| {
             oracles::case::CaseFile::single(

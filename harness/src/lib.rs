@@ -65,6 +65,7 @@ pub mod contract;
 pub mod counterexample;
 pub mod driver;
 pub mod exec;
+pub mod files;
 pub mod fuzz;
 pub mod gpu;
 pub mod inputs;

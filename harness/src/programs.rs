@@ -10,29 +10,41 @@ pub type Program = (String, Result<Vec<u8>, String>);
 
 /// Every program under `paths`, named by its path as given.
 pub fn collect(paths: &[PathBuf]) -> Vec<Program> {
-    fn walk(p: &Path, out: &mut Vec<PathBuf>) {
+    /// Each folder is walked once, however many links lead to it (`ln -s . loop` would
+    /// otherwise count every program again at each level).
+    fn walk(p: &Path, out: &mut Vec<PathBuf>, seen: &mut std::collections::BTreeSet<PathBuf>) {
         if p.is_dir() {
+            let real = p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+            if !seen.insert(real) {
+                return;
+            }
             let mut entries: Vec<PathBuf> = std::fs::read_dir(p)
                 .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
                 .unwrap_or_default();
             entries.sort();
             for e in entries {
-                walk(&e, out);
+                walk(&e, out, seen);
             }
         } else {
             out.push(p.to_path_buf());
         }
     }
     let mut files = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
     for p in paths {
-        walk(p, &mut files);
+        walk(p, &mut files, &mut seen);
     }
     let mut programs = Vec::new();
     for f in files {
         let name = f.display().to_string();
-        let Ok(bytes) = std::fs::read(&f) else {
-            programs.push((name, Err("cannot read the file".to_string())));
-            continue;
+        let bytes = match crate::files::read(&f) {
+            Ok(b) => b,
+            // A FIFO or a device is no program (reading one would hang the run).
+            Err(crate::files::FileError::NotRegular { .. }) => continue,
+            Err(e) => {
+                programs.push((name, Err(format!("[{}] {e}", e.code()))));
+                continue;
+            }
         };
         if bytes.starts_with(b"DXBC") {
             programs.push((name, Ok(bytes)));

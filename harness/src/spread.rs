@@ -23,7 +23,11 @@ pub const ALL: &str = "all";
 pub const NO_SHARD: &str = "--adapter all and --jobs above 1 make their own shards, one per worker; give --shard with a named adapter and one job";
 
 /// The help of every command's `--jobs`.
-pub const JOBS_HELP: &str = "Workers per device, each with its own GPU worker process and one shard of the run, merged into one result; more than 1 overlaps one program's host work with another's dispatch";
+pub const JOBS_HELP: &str = "Workers per device (1 to 64), each with its own GPU worker process and one shard of the run, merged into one result; more than 1 overlaps one program's host work with another's dispatch";
+
+/// The most workers per device `--jobs` takes: each is a GPU worker process with its own
+/// device, and hundreds of them take gigabytes before the first program runs.
+pub const MAX_JOBS: usize = 64;
 
 /// The adapters of a run's workers: with `adapter` `all`, `#0`..`#N-1` for every device of the
 /// host (every GPU, or lavapipe alone, as [`crate::gpu::isolated::devices`] lists them), each

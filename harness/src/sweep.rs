@@ -64,6 +64,15 @@ pub enum SweepError {
         /// What is wrong with it.
         source: reports::sweep::StateError,
     },
+    /// The saved state is there but cannot be read (not UTF-8, not a regular file, too large):
+    /// refused, not overwritten.
+    #[error("{path}: {what}")]
+    Unreadable {
+        /// `sweep.json`.
+        path: PathBuf,
+        /// Why.
+        what: String,
+    },
     /// A state file or case could not be written.
     #[error("{path}: cannot write: {source}")]
     Write {
@@ -85,6 +94,7 @@ impl SweepError {
     pub fn code(&self) -> &'static str {
         match self {
             SweepError::Op(_) => "sweep.op",
+            SweepError::Unreadable { .. } => "sweep.unreadable",
             SweepError::Range { .. } => "sweep.range",
             SweepError::State { .. } => "sweep.state",
             SweepError::Write { .. } => "sweep.write",
@@ -164,14 +174,26 @@ pub fn run(o: &SweepOptions, adapter: &str) -> Result<(State, String), SweepErro
         shard: o.shard.map(crate::part),
         ..State::new(o.translator.name(), o.from, o.to, &o.ops)
     };
-    let mut st = match std::fs::read_to_string(&path) {
+    // A state that cannot be read (not UTF-8, a FIFO, too large) is refused, never
+    // overwritten: only a missing one starts afresh.
+    let mut st = match crate::files::read_text(&path) {
         Ok(text) => State::parse(&text)
             .and_then(|saved| fresh.resume(saved))
             .map_err(|source| SweepError::State {
                 path: path.clone(),
                 source,
             })?,
-        Err(_) => fresh,
+        Err(crate::files::FileError::Io { source, .. })
+            if source.kind() == std::io::ErrorKind::NotFound =>
+        {
+            fresh
+        }
+        Err(e) => {
+            return Err(SweepError::Unreadable {
+                path: path.clone(),
+                what: format!("[{}] {e}", e.code()),
+            });
+        }
     };
     let opts = Options {
         translator: o.translator.clone(),

@@ -67,8 +67,11 @@ pub fn write_case(dir: &Path, stem: &str, case: &CaseFile) -> Result<PathBuf, Wr
         path: path.clone(),
         source,
     })?;
+    // Written beside, then renamed: a full disk never leaves half a case.
+    let tmp = path.with_extension("json.tmp");
     std::fs::create_dir_all(dir)
-        .and_then(|()| std::fs::write(&path, text))
+        .and_then(|()| std::fs::write(&tmp, text))
+        .and_then(|()| std::fs::rename(&tmp, &path))
         .map_err(|source| WriteError::Io {
             path: path.clone(),
             source,

@@ -351,6 +351,63 @@ impl ManifestError {
 }
 
 impl Manifest {
+    /// What in this manifest contradicts the module it describes, if anything: no entry point
+    /// of its name and stage, a binding the module does not declare at its group and binding,
+    /// or a resource the module declares that no binding names. A harness fed by such a
+    /// manifest would bind the wrong resource or none (a run of silent zeros), so it is the
+    /// translator's failure, found before anything runs.
+    pub fn contradicts(&self, module: &naga::Module) -> Option<String> {
+        let stage = match self.stage.as_ref() {
+            "vertex" => naga::ShaderStage::Vertex,
+            "fragment" => naga::ShaderStage::Fragment,
+            "compute" => naga::ShaderStage::Compute,
+            other => {
+                return Some(format!(
+                    "stage `{other}` is not vertex, fragment or compute"
+                ));
+            }
+        };
+        if !module
+            .entry_points
+            .iter()
+            .any(|e| e.name == self.entry_point && e.stage == stage)
+        {
+            return Some(format!(
+                "the module has no {} entry point `{}`",
+                self.stage, self.entry_point
+            ));
+        }
+        let declared: Vec<(u32, u32)> = module
+            .global_variables
+            .iter()
+            .filter_map(|(_, g)| g.binding.as_ref().map(|b| (b.group, b.binding)))
+            .collect();
+        if let Some(b) = self
+            .bindings
+            .iter()
+            .find(|b| !declared.contains(&(b.group, b.binding)))
+        {
+            return Some(format!(
+                "{} {} is at @group({}) @binding({}), which the module does not declare",
+                b.kind.as_str(),
+                b.register,
+                b.group,
+                b.binding
+            ));
+        }
+        if let Some((g, b)) = declared.iter().find(|(g, b)| {
+            !self
+                .bindings
+                .iter()
+                .any(|m| m.group == *g && m.binding == *b)
+        }) {
+            return Some(format!(
+                "the module declares @group({g}) @binding({b}), which no manifest binding names"
+            ));
+        }
+        None
+    }
+
     /// Check every number the harness allocates or indexes by against D3D11's limits
     /// (`dxbc::limits`).
     pub fn check(&self) -> Result<(), ManifestError> {

@@ -23,14 +23,14 @@ pub struct BenchArgs {
     /// Seed of the random programs of `--generated` (program i from (seed, i), as in `fuzz`).
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// `builtin`, `vkd3d` or `cmd:<command line>`; repeat to compare (default: builtin).
+    /// `builtin`, `vkd3d`, `cmd:<command line>` or `serve:<command line>`; repeat to compare (default: builtin).
     #[arg(long = "translator")]
     translators: Vec<String>,
     /// Profile of the built-in translator.
     #[arg(long, default_value = "contract")]
     profile: String,
-    /// Seconds an external translator gets per program.
-    #[arg(long, default_value_t = 30)]
+    /// Seconds an external translator gets per program (1 to 86,400).
+    #[arg(long, default_value_t = 30, value_parser = super::bounded_u64(1, 86_400))]
     translator_timeout: u64,
     /// Least seconds of measurement per line.
     #[arg(long, default_value_t = 2.0)]

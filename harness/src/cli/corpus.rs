@@ -55,7 +55,8 @@ pub struct CorpusArgs {
     adapter: String,
     #[command(flatten)]
     executor: super::ExecutorArgs,
-    #[arg(long, default_value_t = 1, help = crate::spread::JOBS_HELP)]
+    #[arg(long, default_value_t = 1, help = crate::spread::JOBS_HELP,
+          value_parser = super::bounded(1, crate::spread::MAX_JOBS))]
     jobs: usize,
     /// Makes the `--verify` inputs reproducible.
     #[arg(long, default_value_t = 1)]
@@ -91,9 +92,15 @@ pub fn run(a: &CorpusArgs) -> CliResult {
     }
     let baseline = match &a.baseline {
         Some(path) => {
-            let text = std::fs::read_to_string(path).map_err(|source| CliError::Io {
+            if a.out.as_ref().is_some_and(|o| same_file(o, path)) {
+                return Err(super::usage(format!(
+                    "--out {} is the --baseline: the record would replace the baseline it is compared with",
+                    path.display()
+                )));
+            }
+            let text = crate::files::read_text(path).map_err(|e| CliError::Input {
                 path: path.clone(),
-                source,
+                what: format!("[{}] {e}", e.code()),
             })?;
             Some(Record::parse(&text).map_err(|e| CliError::Input {
                 path: path.clone(),
@@ -314,4 +321,13 @@ fn verify_share(
     bar.set(programs.len() as u64, "");
     bar.finish();
     Ok((v.gpu.name(), out))
+}
+
+/// Whether two paths name one file (an existing one, links resolved; equal spellings
+/// otherwise).
+fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => a == b,
+    }
 }

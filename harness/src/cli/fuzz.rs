@@ -17,7 +17,12 @@ pub(super) fn write_html(
     out: &std::path::Path,
     st: &reports::fuzz::State,
 ) -> Result<(), super::CliError> {
-    let case_text = |rel: &str| std::fs::read_to_string(out.join(rel)).ok();
+    // A state's case paths name files inside the campaign folder, or nothing is embedded.
+    let case_text = |rel: &str| {
+        crate::files::inside(out, rel)
+            .and_then(|p| crate::files::read_text(&p))
+            .ok()
+    };
     super::write_output(
         Some(&out.join("report.html")),
         reports::fuzz::html(st, &case_text).as_bytes(),
@@ -54,7 +59,8 @@ pub struct FuzzArgs {
     adapter: String,
     #[command(flatten)]
     executor: super::ExecutorArgs,
-    #[arg(long, default_value_t = 1, help = crate::spread::JOBS_HELP)]
+    #[arg(long, default_value_t = 1, help = crate::spread::JOBS_HELP,
+          value_parser = super::bounded(1, crate::spread::MAX_JOBS))]
     jobs: usize,
     /// Input vectors per program, 1..=65536.
     #[arg(long, default_value_t = 256, value_parser = super::bounded(1, 65_536))]

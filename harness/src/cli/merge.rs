@@ -48,9 +48,9 @@ fn read_parts<T, E: std::fmt::Display>(
             } else {
                 p.join(file)
             };
-            let text = std::fs::read_to_string(&path).map_err(|source| CliError::Io {
+            let text = crate::files::read_text(&path).map_err(|e| CliError::Input {
                 path: path.clone(),
-                source,
+                what: format!("[{}] {e}", e.code()),
             })?;
             parse(&text).map_err(|e| CliError::Input {
                 path,
@@ -74,15 +74,38 @@ fn copy(from: &Path, to: &Path) -> Result<(), CliError> {
 }
 
 /// A counterexample path of a shard's report, its file copied into `cases` under its own name:
-/// the path the merged report names.
-fn moved(case: &str, cases: &Path) -> Result<String, CliError> {
+/// the path the merged report names. A shard is untrusted (a CI artifact): the path must lead
+/// to a file inside one of the `shards` (resolved, links included), or the merge is refused.
+fn moved(case: &str, cases: &Path, shards: &[PathBuf]) -> Result<String, CliError> {
     let from = PathBuf::from(case);
     let Some(name) = from.file_name() else {
         return Ok(case.to_string());
     };
+    if !shards.iter().any(|s| crate::files::within(s, &from)) {
+        return Err(CliError::Input {
+            path: from.clone(),
+            what: "[file.escapes] a shard names a case outside every shard folder".into(),
+        });
+    }
     let to = cases.join(name);
     copy(&from, &to)?;
     Ok(to.display().to_string())
+}
+
+/// Refuse an `--out` that is one of the parts, or inside one: the merge would write over
+/// what it reads.
+fn not_a_part(out: &Path, parts: &[PathBuf]) -> Result<(), CliError> {
+    let hit = parts.iter().any(|p| {
+        crate::files::within(p, out)
+            || matches!((out.canonicalize(), p.canonicalize()), (Ok(a), Ok(b)) if a == b)
+    });
+    if hit {
+        return Err(usage(format!(
+            "--out {} is one of the shards (or inside one): the merge would overwrite what it reads",
+            out.display()
+        )));
+    }
+    Ok(())
 }
 
 /// The merge's exit: 1 when the merged run holds a mismatch, as the run itself would.
@@ -96,6 +119,7 @@ fn exit(mismatch: bool) -> CliResult {
 
 /// Merge the shards' reports and write them where an unsharded run would.
 pub fn run(a: &MergeArgs) -> CliResult {
+    not_a_part(&a.out, &a.parts)?;
     let all = |file: &str| a.parts.iter().all(|p| p.join(file).is_file());
     if all("sweep.json") {
         return sweep(a);
@@ -124,7 +148,7 @@ fn verify(a: &MergeArgs) -> CliResult {
     let cases = a.out.join("cases");
     for p in &mut merged.programs {
         if let Some(c) = &p.counterexample {
-            p.counterexample = Some(moved(c, &cases)?);
+            p.counterexample = Some(moved(c, &cases, &a.parts)?);
         }
     }
     folder(&a.out)?;
@@ -167,10 +191,25 @@ pub(super) fn fuzz_folders(
     folder(&out.join("cases"))?;
     // Each kept divergence's case, from the shard that found it first.
     for d in &merged.divergences {
-        let Some(from) = shards.iter().map(|p| p.join(&d.case)).find(|f| f.is_file()) else {
+        // A state names its cases relative to its folder; a path that leaves it is refused.
+        let inside = |base: &Path| {
+            crate::files::inside(base, &d.case).map_err(|e| CliError::Input {
+                path: base.join("state.json"),
+                what: format!("[{}] {e}", e.code()),
+            })
+        };
+        let mut from = None;
+        for p in shards {
+            let f = inside(p)?;
+            if f.is_file() {
+                from = Some(f);
+                break;
+            }
+        }
+        let Some(from) = from else {
             return Err(usage(format!("{}: in none of the shards", d.case)));
         };
-        copy(&from, &out.join(&d.case))?;
+        copy(&from, &inside(out)?)?;
     }
     let json = serde_json::to_string_pretty(&merged).map_err(|e| usage(e.to_string()))?;
     write_output(Some(&out.join("state.json")), json.as_bytes())?;
@@ -198,7 +237,7 @@ pub(super) fn sweep_folders(
     folder(&cases)?;
     for op in &mut merged.ops {
         for c in &mut op.cases {
-            *c = moved(c, &cases)?;
+            *c = moved(c, &cases, shards)?;
         }
     }
     let json = serde_json::to_string_pretty(&merged).map_err(|e| usage(e.to_string()))?;

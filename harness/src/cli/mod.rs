@@ -107,6 +107,22 @@ pub fn bounded(lo: usize, hi: usize) -> impl Fn(&str) -> Result<usize, String> +
     }
 }
 
+/// A value parser for a whole number of `u64` inside `lo..=hi` (a time limit beyond a day
+/// would overflow the deadlines computed from it).
+pub fn bounded_u64(lo: u64, hi: u64) -> impl Fn(&str) -> Result<u64, String> + Clone {
+    move |s: &str| {
+        let n: u64 = s
+            .trim()
+            .parse()
+            .map_err(|_| format!("`{s}` is not a whole number"))?;
+        if (lo..=hi).contains(&n) {
+            Ok(n)
+        } else {
+            Err(format!("{n} is outside {lo}..={hi}"))
+        }
+    }
+}
+
 /// A usage error (exit 2).
 pub fn usage(what: String) -> CliError {
     CliError::Input {
@@ -128,8 +144,8 @@ pub struct TranslatorArgs {
     /// built-in translator.
     #[arg(long, default_value = "contract")]
     pub profile: String,
-    /// Seconds an external translator gets per program.
-    #[arg(long, default_value_t = 30)]
+    /// Seconds an external translator gets per program (1 to 86,400).
+    #[arg(long, default_value_t = 30, value_parser = bounded_u64(1, 86_400))]
     pub translator_timeout: u64,
 }
 
@@ -171,8 +187,8 @@ pub struct ChromeArgs {
     /// uses a real GPU instead of SwiftShader.
     #[arg(long = "chrome-flag", allow_hyphen_values = true)]
     pub chrome_flags: Vec<String>,
-    /// Seconds one job may run in the browser before its GPU process is killed.
-    #[arg(long, default_value_t = 30)]
+    /// Seconds one job may run in the browser before its GPU process is killed (1 to 86,400).
+    #[arg(long, default_value_t = 30, value_parser = bounded_u64(1, 86_400))]
     pub chrome_timeout: u64,
 }
 
@@ -289,7 +305,8 @@ fn case_of(path: &Path, bytes: &[u8]) -> Result<oracles::case::CaseFile, CliErro
 pub fn write_output(out: Option<&Path>, bytes: &[u8]) -> Result<(), CliError> {
     use std::io::Write;
     match out {
-        Some(p) => std::fs::write(p, bytes).map_err(|source| CliError::Io {
+        // Whole or not at all: a full disk leaves the old file, never half a new one.
+        Some(p) => crate::outdir::write_atomic(p, bytes).map_err(|source| CliError::Io {
             path: p.to_path_buf(),
             source,
         }),
@@ -370,7 +387,47 @@ enum Command {
 /// The `dxdiff` command line: parse the arguments, run the command, map its result to the exit
 /// code of docs/case-format.md.
 pub fn main() -> ExitCode {
+    // A closed pipe (`dxdiff verify | true`) or a full device (`> /dev/full`) makes `print!`
+    // panic; that is an output error, said in one line, not a dxdiff bug with a backtrace. The
+    // reports are written before anything is printed, so nothing measured is lost.
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if !output_failure(info.payload()) {
+            default_hook(info);
+        }
+    }));
     let args = Args::parse();
+    match std::panic::catch_unwind(|| run_command(args)) {
+        Ok(code) => code,
+        Err(payload) if output_failure(payload.as_ref()) => {
+            let why = payload
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            // stderr may be the closed one too: nothing more to do then.
+            let _ = std::io::Write::write_all(
+                &mut std::io::stderr(),
+                format!("dxdiff: cannot write the output: {why}\n").as_bytes(),
+            );
+            crate::translators::wgsl::shutdown();
+            ExitCode::from(2)
+        }
+        Err(payload) => std::panic::resume_unwind(payload),
+    }
+}
+
+/// Whether a panic is `print!` failing on stdout or stderr.
+fn output_failure(payload: &(dyn std::any::Any + Send)) -> bool {
+    let text = payload
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| payload.downcast_ref::<&str>().copied())
+        .unwrap_or("");
+    text.starts_with("failed printing to std")
+}
+
+fn run_command(args: Args) -> ExitCode {
     let result = match args.command {
         Command::Info(a) => self::info::run(&a),
         Command::Disasm(a) => self::disasm::run(&a),

@@ -37,7 +37,8 @@ pub struct SweepArgs {
     adapter: String,
     #[command(flatten)]
     executor: super::ExecutorArgs,
-    #[arg(long, default_value_t = 1, help = crate::spread::JOBS_HELP)]
+    #[arg(long, default_value_t = 1, help = crate::spread::JOBS_HELP,
+          value_parser = super::bounded(1, crate::spread::MAX_JOBS))]
     jobs: usize,
     /// No progress on stderr.
     #[arg(long, short)]

@@ -43,7 +43,8 @@ pub struct VerifyArgs {
     adapter: String,
     #[command(flatten)]
     executor: super::ExecutorArgs,
-    #[arg(long, default_value_t = 1, help = crate::spread::JOBS_HELP)]
+    #[arg(long, default_value_t = 1, help = crate::spread::JOBS_HELP,
+          value_parser = super::bounded(1, crate::spread::MAX_JOBS))]
     jobs: usize,
     /// Makes the inputs reproducible.
     #[arg(long, default_value_t = 1)]
@@ -131,13 +132,23 @@ pub fn run(a: &VerifyArgs) -> CliResult {
         Ok(r) => r,
         Err(e) => return Ok(super::no_device(&e)),
     };
-    let md = write_reports(&out.path, &report)?;
-    if let Some(junit) = &a.junit {
-        write_output(Some(junit), reports::verify::junit(&report).as_bytes())?;
+    // Every output is attempted, and the summary printed, even where one write fails (a full
+    // disk): what was measured reaches wherever it still can; the first error is the exit.
+    let written = write_reports(&out.path, &report);
+    let junit = a
+        .junit
+        .as_ref()
+        .map(|junit| write_output(Some(junit), reports::verify::junit(&report).as_bytes()));
+    match &written {
+        Ok(md) => println!("{md}"),
+        Err(_) => println!("{}", reports::verify::markdown(&report)),
     }
-    println!("{md}");
     let t = &report.totals;
     print!("{}", reports::verify::summary(&report, malformed));
+    written?;
+    if let Some(j) = junit {
+        j?;
+    }
     Ok(if malformed > 0 {
         ExitCode::from(2)
     } else if t.mismatch > 0 {

@@ -216,6 +216,19 @@ pub(super) fn answer(stdout: &[u8], stderr: &[u8]) -> Result<Translation, Failur
             manifest
                 .check()
                 .map_err(|e| crash(format!("its manifest cannot be fed: {e}"), stderr))?;
+            // A manifest that contradicts its own WGSL would feed nothing (a run of zeros that
+            // looks inconclusive or, worse, passes): the translator's failure.
+            if naga_unreadable.is_none() {
+                let text = translator::compat::for_naga(&wgsl).0;
+                if let Ok(module) = naga::front::wgsl::parse_str(&text)
+                    && let Some(why) = manifest.contradicts(&module)
+                {
+                    return Err(crash(
+                        format!("its manifest contradicts its WGSL: {why}"),
+                        stderr,
+                    ));
+                }
+            }
             let catalog = oracles::catalog::catalog();
             if let Some(unknown) = adaptations.iter().find(|id| catalog.get(id).is_none()) {
                 return Err(crash(

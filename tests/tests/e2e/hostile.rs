@@ -33,6 +33,12 @@ fn numbers_on_the_command_line_are_bounded_before_anything_runs() {
         &["verify", "--cases", "0"],
         &["verify", "--cases", "18446744073709551615"],
         &["verify", "--corpus-cases", "100000000"],
+        &["verify", "--jobs", "0"],
+        &["fuzz", "--jobs", "65"],
+        &["corpus", "examples/cases", "--jobs", "100000"],
+        &["verify", "--translator-timeout", "0"],
+        &["fuzz", "--translator-timeout", "18446744073709551615"],
+        &["verify", "--chrome-timeout", "86401"],
     ] {
         let o = dxdiff().args(args).output().expect("runs");
         assert_eq!(o.status.code(), Some(2), "dxdiff {args:?}: {}", stderr(&o));
@@ -374,4 +380,230 @@ fn version_names_the_commit() {
     if let Some(head) = head {
         assert_eq!(commit, head, "{line}");
     }
+}
+
+/// `translate --json` of `blob` by the built-in translator, edited by `edit`, as a fixed
+/// external translator's answer.
+fn edited_answer(dir: &Path, blob: &Path, edit: impl Fn(&mut serde_json::Value)) -> String {
+    let o = dxdiff()
+        .args(["translate", "--json"])
+        .arg(blob)
+        .output()
+        .expect("runs");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let mut answer: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    edit(&mut answer);
+    fixed_answer(dir, &answer)
+}
+
+#[test]
+fn a_manifest_that_contradicts_its_wgsl_is_a_translator_crash() {
+    let dir = temp("hostile", "contradicts");
+    let blob = assemble(
+        &dir,
+        "cb",
+        "ps_5_0\ndcl_constantbuffer cb0[1], immediateIndexed\ndcl_output o0.xyzw\nmov o0.xyzw, cb0[0].xyzw\nret\n",
+    );
+    // The answer as it is: accepted (the control).
+    let same = edited_answer(&dir.join("same"), &blob, |_| {});
+    let o = dxdiff()
+        .args(["translate", "--translator", &same])
+        .arg(&blob)
+        .output()
+        .expect("runs");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    for (name, what, edit) in [
+        (
+            "entry",
+            "no fragment entry point `elsewhere`",
+            (|a: &mut serde_json::Value| a["manifest"]["entry_point"] = "elsewhere".into())
+                as fn(&mut serde_json::Value),
+        ),
+        ("binding", "which the module does not declare", |a| {
+            a["manifest"]["bindings"][0]["binding"] = 7.into()
+        }),
+        ("unnamed", "which no manifest binding names", |a| {
+            a["manifest"]["bindings"] = serde_json::json!([])
+        }),
+    ] {
+        let cmd = edited_answer(&dir.join(name), &blob, edit);
+        let o = dxdiff()
+            .args(["translate", "--translator", &cmd])
+            .arg(&blob)
+            .output()
+            .expect("runs");
+        assert_eq!(o.status.code(), Some(2), "{name}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("its manifest contradicts its WGSL") && stderr(&o).contains(what),
+            "{name}: {}",
+            stderr(&o)
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A shard is a CI artifact, so untrusted: a state that names a case outside its folder, an
+/// `--out` that is one of the shards, or a state file that is a FIFO is refused with exit 2,
+/// and nothing outside `--out` is read or written.
+#[test]
+fn merge_and_resume_refuse_what_a_hostile_shard_names() {
+    let _turn = gpu_turn();
+    let base = temp("hostile", "shards");
+    let shard = base.join("a");
+    let o = dxdiff()
+        .args(["fuzz", "-q", "--profile", "exact", "--seed", "1"])
+        .args(["--programs", "8", "--stages", "ps", "--vectors", "64"])
+        .args(["--shrink-time", "30", "--shard", "0/1", "--out"])
+        .arg(&shard)
+        .plant(Some("replicate-swizzle-ignored"))
+        .output()
+        .expect("runs");
+    let Some(o) = with_adapter(o) else {
+        return;
+    };
+    assert_eq!(o.status.code(), Some(1), "the planted bug: {}", stdout(&o));
+    let merge = |out: &Path| {
+        dxdiff()
+            .arg("merge")
+            .arg(&shard)
+            .arg("--out")
+            .arg(out)
+            .output()
+            .expect("runs")
+    };
+    // The merge of the untouched shard works (the control).
+    let o = merge(&base.join("merged"));
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    // `--out` is the shard, or inside it.
+    for out in [shard.clone(), shard.join("again")] {
+        let o = merge(&out);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains("one of the shards"), "{}", stderr(&o));
+    }
+    // A divergence whose case leaves the shard: `..` and an absolute path.
+    let state_path = shard.join("state.json");
+    let state = std::fs::read_to_string(&state_path).expect("state");
+    let secret = base.join("secret.json");
+    write(&secret, b"{\"not\": \"a case\"}");
+    for named in ["../secret.json", secret.to_str().expect("utf-8")] {
+        let mut v: serde_json::Value = serde_json::from_str(&state).expect("json");
+        v["divergences"][0]["case"] = named.into();
+        write(&state_path, v.to_string().as_bytes());
+        let out = base.join("escaped");
+        let o = merge(&out);
+        assert_eq!(o.status.code(), Some(2), "{named}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("file.escapes"),
+            "{named}: {}",
+            stderr(&o)
+        );
+        assert!(!out.join("secret.json").exists());
+    }
+    // A state file that is a FIFO: refused at once, never read (reading would hang).
+    std::fs::remove_file(&state_path).expect("tidy");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&state_path)
+        .status()
+        .expect("mkfifo");
+    assert!(made.success());
+    let started = std::time::Instant::now();
+    let o = dxdiff()
+        .args(["fuzz", "-q", "--programs", "1", "--shard", "0/1", "--out"])
+        .arg(&shard)
+        .output()
+        .expect("runs");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("not a regular file"), "{}", stderr(&o));
+    assert!(started.elapsed().as_secs() < 60);
+    let _ = std::fs::remove_dir_all(&base);
+}
+
+/// `corpus --baseline R --out R` would replace the record it compares with: refused.
+#[test]
+fn a_record_is_never_its_own_baseline() {
+    let dir = temp("hostile", "baseline");
+    std::fs::create_dir_all(&dir).expect("scratch");
+    let record = dir.join("record.json");
+    let o = dxdiff()
+        .args(["corpus", "examples/cases", "--out"])
+        .arg(&record)
+        .output()
+        .expect("runs");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let before = std::fs::read(&record).expect("record");
+    let o = dxdiff()
+        .args(["corpus", "examples/cases", "--baseline"])
+        .arg(&record)
+        .arg("--out")
+        .arg(dir.join(".").join("record.json"))
+        .output()
+        .expect("runs");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("is the --baseline"), "{}", stderr(&o));
+    assert_eq!(std::fs::read(&record).expect("record"), before);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A corpus folder with a link to itself and a FIFO: each program is counted once and the FIFO
+/// is no program (reading it would hang the run).
+#[test]
+fn a_corpus_with_a_link_loop_and_a_fifo_counts_each_program_once() {
+    let dir = temp("hostile", "loop");
+    let corpus = dir.join("corpus");
+    std::fs::create_dir_all(&corpus).expect("scratch");
+    assemble(
+        &corpus,
+        "one",
+        "ps_5_0\ndcl_input_ps constant v0.x\ndcl_output o0.x\nmov o0.x, v0.x\nret\n",
+    );
+    std::os::unix::fs::symlink(".", corpus.join("loop")).expect("link");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(corpus.join("pipe.o"))
+            .status()
+            .expect("mkfifo")
+            .success()
+    );
+    let record = dir.join("record.json");
+    let o = dxdiff()
+        .arg("corpus")
+        .arg(&corpus)
+        .arg("--out")
+        .arg(&record)
+        .output()
+        .expect("runs");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&record).expect("record");
+    assert_eq!(text.matches("one.o").count(), 1, "{text}");
+    assert!(!text.contains("pipe.o"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Output that cannot be written (a full device, a closed pipe) is exit 2 with one line, not
+/// a panic with a backtrace.
+#[test]
+fn output_that_cannot_be_written_is_exit_2_not_a_panic() {
+    let dir = temp("hostile", "full");
+    let blob = assemble(
+        &dir,
+        "p",
+        "ps_5_0\ndcl_input_ps constant v0.x\ndcl_output o0.x\nmov o0.x, v0.x\nret\n",
+    );
+    for args in [&["catalog"][..], &["info"], &["disasm"]] {
+        let full = std::fs::File::create("/dev/full").expect("/dev/full");
+        let mut c = dxdiff();
+        c.args(args);
+        if args[0] != "catalog" {
+            c.arg(&blob);
+        }
+        let o = c.stdout(full).output().expect("runs");
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        let e = stderr(&o);
+        assert!(
+            e.contains("cannot write the output") || e.contains("<stdout>"),
+            "{args:?}: {e}"
+        );
+        assert!(!e.contains("panicked"), "{args:?}: {e}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
