@@ -349,8 +349,8 @@ opcodes! {
       8 Continuec                        "continuec", 0, 1, Sm40, Flow, Test, "u";
       9 Cut                              "cut", 0, 0, Sm40, Other, Plain, "";
      10 Default                          "default", 0, 0, Sm40, Flow, Plain, "";
-     11 DerivRtx                         "deriv_rtx", 1, 1, Sm40, AluFloat, Value, "ff" [DERIVATIVE];
-     12 DerivRty                         "deriv_rty", 1, 1, Sm40, AluFloat, Value, "ff" [DERIVATIVE];
+     11 DerivRtx                         "deriv_rtx", 1, 1, Sm40, AluFloat, Value, "ff" [DERIVATIVE FREES_NAN];
+     12 DerivRty                         "deriv_rty", 1, 1, Sm40, AluFloat, Value, "ff" [DERIVATIVE FREES_NAN];
      13 Discard                          "discard", 0, 1, Sm40, Flow, Test, "u";
      14 Div                              "div", 1, 2, Sm40, AluFloat, Value, "fff" [APPROXIMATE POLE CONTINUOUS FREES_NAN FOLDS_ZERO];
      15 Dp2                              "dp2", 1, 2, Sm40, AluFloat, Value, "fff" [CONTINUOUS FREES_NAN FOLDS_ZERO FUSED];
@@ -458,10 +458,10 @@ opcodes! {
     119 EmitThenCutStream                "emit_then_cut_stream", 0, 1, Sm50, Other, Plain, "u";
     120 Fcall                            "fcall", 0, 1, Sm50, Flow, Plain, "u";
     121 Bufinfo                          "bufinfo", 1, 1, Sm50, Resource, Value, "uu" [BUFFER];
-    122 DerivRtxCoarse                   "deriv_rtx_coarse", 1, 1, Sm50, AluFloat, Value, "ff" [DERIVATIVE];
-    123 DerivRtxFine                     "deriv_rtx_fine", 1, 1, Sm50, AluFloat, Value, "ff" [DERIVATIVE];
-    124 DerivRtyCoarse                   "deriv_rty_coarse", 1, 1, Sm50, AluFloat, Value, "ff" [DERIVATIVE];
-    125 DerivRtyFine                     "deriv_rty_fine", 1, 1, Sm50, AluFloat, Value, "ff" [DERIVATIVE];
+    122 DerivRtxCoarse                   "deriv_rtx_coarse", 1, 1, Sm50, AluFloat, Value, "ff" [DERIVATIVE FREES_NAN];
+    123 DerivRtxFine                     "deriv_rtx_fine", 1, 1, Sm50, AluFloat, Value, "ff" [DERIVATIVE FREES_NAN];
+    124 DerivRtyCoarse                   "deriv_rty_coarse", 1, 1, Sm50, AluFloat, Value, "ff" [DERIVATIVE FREES_NAN];
+    125 DerivRtyFine                     "deriv_rty_fine", 1, 1, Sm50, AluFloat, Value, "ff" [DERIVATIVE FREES_NAN];
     126 Gather4C                         "gather4_c", 1, 4, Sm50, Resource, Value, "ffuuf" [TYPED FREES_NAN];
     127 Gather4Po                        "gather4_po", 1, 4, Sm50, Resource, Value, "ffiuu" [TYPED FREES_NAN];
     128 Gather4PoC                       "gather4_po_c", 1, 5, Sm50, Resource, Value, "ffiuuf" [TYPED FREES_NAN];

@@ -37,7 +37,26 @@ fn flags(r: &BatchResult, l: usize) -> [[bool; 4]; 2] {
 fn the_rule_per_op() {
     use dxbc::Opcode::*;
     for op in [
-        Add, Mul, Mad, Div, Min, Max, Dp3, Sqrt, Rsq, Exp, Log, Frc, RoundNe, Dtof,
+        Add,
+        Mul,
+        Mad,
+        Div,
+        Min,
+        Max,
+        Dp3,
+        Sqrt,
+        Rsq,
+        Exp,
+        Log,
+        Frc,
+        RoundNe,
+        Dtof,
+        DerivRtx,
+        DerivRty,
+        DerivRtxCoarse,
+        DerivRtxFine,
+        DerivRtyCoarse,
+        DerivRtyFine,
     ] {
         assert!(frees_nan(op), "{op:?}");
     }

@@ -53,3 +53,26 @@ fn an_incomplete_quad_has_undefined_derivatives() {
     assert_ne!(r.events[4] & divergent, 0);
     assert_ne!(r.events[5] & divergent, 0);
 }
+
+/// A derivative is a float subtraction, so a NaN it makes has a free payload (FS §3.1.3): the
+/// H100 gave its own NaN where a neighbour held `0x7fc01234`
+/// (`../shared/findings/h100-2026-12-07/iridia`). Every lane whose result is NaN is flagged.
+#[test]
+fn a_derivative_frees_the_nan_payload() {
+    for op in [
+        "deriv_rtx",
+        "deriv_rty",
+        "deriv_rtx_coarse",
+        "deriv_rtx_fine",
+        "deriv_rty_coarse",
+        "deriv_rty_fine",
+    ] {
+        let r = run(op, &[f32::from_bits(0x7fc0_1234), 0.0, 0.0, 0.0]);
+        for l in 0..4 {
+            let word = r.outputs_of(l)[0][0];
+            let nan = word & 0x7f80_0000 == 0x7f80_0000 && word & 0x007f_ffff != 0;
+            assert_eq!(r.free_nan[l][0], nan, "{op} lane {l}: {word:#010x}");
+        }
+        assert!((0..4).any(|l| r.free_nan[l][0]), "{op}: some lane is NaN");
+    }
+}

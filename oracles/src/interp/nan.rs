@@ -18,7 +18,8 @@ use crate::rules::float::is_nan;
 /// Whether `op` leaves the payload of a NaN result undefined in D3D (the one place the rule is
 /// stated; docs/interpreter.md has the table):
 /// - free: float arithmetic (`add`, `mul`, `mad`, `div`, `min`, `max`, `dp*`, `frc`, `round_*`,
-///   `exp`, `log`, `rsq`, `sqrt`, `rcp`, `sincos`), conversions that make a float from a
+///   `exp`, `log`, `rsq`, `sqrt`, `rcp`, `sincos`, and the derivatives, a subtraction of
+///   neighbours: the H100 returns its own NaN where a neighbour holds one with a payload), conversions that make a float from a
 ///   float of another width (`f16tof32`, `dtof`, `ftod`), double arithmetic, and reads
 ///   through the texture unit (`sample*`, `gather4*`: the H200 returns a gathered NaN as
 ///   0x7fffffff);
