@@ -497,10 +497,16 @@ fn shifts_and_roundings_of_small_integers_are_small() {
         "imax r0.x, l(7), vThreadIDInGroupFlattened.x",
         "ibfe r0.x, l(0), l(0), vThreadIDInGroupFlattened.x",
         "ubfe r0.x, l(0), l(3), vThreadIDInGroupFlattened.x",
+        // Width 26 at offset 20 (0x7fc01234 & 31) keeps 12 bits: the H100 folded it into a
+        // `dp2` with a NaN (../shared/findings/h100-2026-12-07, dp2_ubfe).
+        "ubfe r0.x, l(26), l(0x7fc01234), cb0[0].z",
     ] {
         let body = format!("{op}\nmul r1.x, r0.x, cb0[0].x");
         assert!(folded_cs("64, 1, 1", &body), "{op}");
     }
+    // A field of 24 bits or more below offset 9 is not small.
+    let body = "ubfe r0.x, l(24), l(8), cb0[0].z\nmul r1.x, r0.x, cb0[0].x";
+    assert!(!folded_cs("64, 1, 1", body));
     // A negated one is not: −(a denormal) flushes to −0. Nor is a product's low word.
     for op in [
         "round_ni r0.x, -vThreadIDInGroupFlattened.x",

@@ -56,8 +56,13 @@ pub(super) fn small_result(
             _ => false,
         },
         // A field of at most 23 bits; a field of width 0 is 0 for both (the H200 folded
-        // `ibfe r0.zw, l(0), l(0), tid` into a `mad` with a NaN).
-        Opcode::Ubfe => matches!(src(0), Known::Value(w) if w & 31 <= 23),
+        // `ibfe r0.zw, l(0), l(0), tid` into a `mad` with a NaN). `ubfe` at an offset of 9 or
+        // more keeps at most the 23 bits above it, whatever the width (the H100 folded `ubfe`
+        // of width 26 at offset 20 into a `dp2` with a NaN).
+        Opcode::Ubfe => {
+            matches!(src(0), Known::Value(w) if w & 31 <= 23)
+                || matches!(src(1), Known::Value(o) if o & 31 >= 9)
+        }
         Opcode::Ibfe => matches!(src(0), Known::Value(w) if w & 31 == 0),
         // Of small floats (denormals or +0, which D3D flushes to +0) the least or the greatest
         // is small (the H200 folded `min r1.xzw, l(0), tid` into a `mad` with a NaN).
