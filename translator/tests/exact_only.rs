@@ -129,3 +129,24 @@ fn gather4_po_moves_the_coordinate_by_its_offset_in_the_exact_profile_only() {
     // naga's writer suffixes a name that ends in a digit.
     assert!(t.wgsl.contains("textureGather(1, t0_, s0_"), "{}", t.wgsl);
 }
+
+/// D3D converts the integer 0 to +0, and WGSL lets a compiler ignore the sign of a zero: the
+/// H100 gave 0x80000000 for `itof` of a comparison's 0 (../shared/findings/h100-2026-12-07,
+/// `ge_itof_umax`). The exact profile writes +0 for a zero integer explicitly; the contract
+/// profile claims `dxdiff/signed-zero` instead.
+#[test]
+fn an_integer_zero_converts_to_positive_zero_in_the_exact_profile() {
+    for op in ["itof", "utof"] {
+        let blob = ps("", &format!("{op} o0.xyzw, v0.xyzw"));
+        let t = translate_blob(&blob, Profile::Exact).unwrap_or_else(|e| panic!("{op}: {e}"));
+        assert_eq!(
+            t.wgsl.matches(", 0u, (").count(),
+            4,
+            "{op}: one zero test per component:\n{}",
+            t.wgsl
+        );
+        let c = translate_blob(&blob, Profile::Contract).unwrap_or_else(|e| panic!("{op}: {e}"));
+        assert!(!c.wgsl.contains(", 0u, ("), "{op}:\n{}", c.wgsl);
+        assert!(c.adaptations.iter().any(|a| a == "dxdiff/signed-zero"));
+    }
+}

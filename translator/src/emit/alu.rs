@@ -215,14 +215,24 @@ impl Ctx<'_> {
                     }
                 }
             }
-            Itof => {
-                let i = self.b.bitcast(Sk::Sint, a);
-                let e = self.b.convert(Sk::Float, i);
-                self.r(e)
-            }
-            Utof => {
-                let e = self.b.convert(Sk::Float, a);
-                self.r(e)
+            Itof | Utof => {
+                let e = if op == Itof {
+                    let i = self.b.bitcast(Sk::Sint, a);
+                    self.b.convert(Sk::Float, i)
+                } else {
+                    self.b.convert(Sk::Float, a)
+                };
+                let w = self.r(e);
+                if exact {
+                    // D3D converts the integer 0 to +0; WGSL lets a compiler ignore a zero's
+                    // sign, and the H100 gave 0x80000000 for `itof` of a comparison's 0
+                    // (../shared/findings/h100-2026-12-07, ge_itof_umax).
+                    let zero = self.b.u(0);
+                    let is_zero = self.b.bin(B::Equal, a, zero);
+                    self.b.select(w, zero, is_zero)
+                } else {
+                    w
+                }
             }
             F32tof16 => {
                 if exact {
