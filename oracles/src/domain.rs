@@ -231,6 +231,11 @@ domains! {
     /// a translation that types the lane as float negates it as WGSL float math, which may
     /// flush a subnormal.
     DenormModified = "denorm-modified",
+    /// `div` by a finite |divisor| above 2^126: D3D bounds the quotient only up to 2^126 and
+    /// allows x·(1/y), whose 1/y is a denormal there and flushes to 0 (FS §22.10.2), so the
+    /// result is D3D's own choice (the H100 gave +0 for −211.875 / 0xff7fffff). A zero or
+    /// denormal divisor is not in it: D3D's table defines x/0.
+    DivisorHuge = "divisor-huge",
 }
 
 impl Domain {

@@ -155,11 +155,15 @@ const ONE_BITS: u32 = 0x3f80_0000;
 ///
 /// Choice: D3D also allows x·(1/y) (≈2.5 ULP), which for |b| > 2^126 can flush 1/y and
 /// turn inf/b into NaN; the reference uses the exact quotient and the harness applies
-/// `error_band(Div)` plus the event.
+/// `error_band(Div)` plus the events (`DivisorHuge`, D3D's own latitude, for a finite |b|
+/// above 2^126).
 pub fn fdiv(a: u32, b: u32, ev: &mut Events) -> u32 {
     let bf = ftz(b) & !SIGN;
     if !is_nan(b) && !(0x0080_0000..=0x7E80_0000).contains(&bf) {
         raise(ev, Domain::DivisorOutOfRange);
+        if (0x7E80_0001..0x7F80_0000).contains(&bf) {
+            raise(ev, Domain::DivisorHuge);
+        }
     }
     let ([a, b], nan, inf) = read([a, b], ev);
     finish(a / b, nan, inf, ev)
@@ -530,9 +534,16 @@ mod tests {
         assert_eq!(run2(fdiv, DEN_MAX, ONE).0, 0);
         assert_eq!(
             run2(fdiv, ONE, f(2f32.powi(127))).1,
-            vec![D::DenormOutputFlushed, D::DivisorOutOfRange]
+            vec![D::DenormOutputFlushed, D::DivisorOutOfRange, D::DivisorHuge]
         );
         assert_eq!(run2(fdiv, ONE, 0x7E80_0000), (0x0080_0000, vec![]));
+        // Above 2^126 the quotient is D3D's choice (x·(1/y) flushes 1/y): the H100 gave +0 for
+        // -211.875 / -MAX. An infinite divisor is in D3D's table (F/inf = ±0), so it is not.
+        let (q, ev) = run2(fdiv, f(-211.875), 0xff7f_ffff);
+        assert_ne!(q, 0, "the reference keeps the exact quotient");
+        assert!(ev.contains(&D::DivisorHuge), "{ev:?}");
+        assert!(!run2(fdiv, ONE, INF).1.contains(&D::DivisorHuge));
+        assert!(!run2(fdiv, ONE, 0).1.contains(&D::DivisorHuge));
         assert_eq!(run2(fdiv, SNAN, ONE).0, QNAN);
         // Peer div-333fe4cc.json: 2/4 = 0.5, -2/-4 = 0.5, 0/-1 = -0, 1/0 = inf, -1/-0 = inf.
         assert_eq!(run2(fdiv, f(-2.0), f(-4.0)).0, HALF);
