@@ -369,6 +369,27 @@ fn copies_of_one_value_are_one_value() {
     assert!(!folded("mov r0.xyzw, v0.xyzw\nadd o0.x, r0.x, v0.x"));
 }
 
+/// What a load wrote is one value wherever it is read until the register is written again:
+/// the H100 saw `ilt r0.yzw, l(0), r0.yyyy` of a loaded `r0.y` as one value and folded
+/// `div r0.y, r0.y, r0.w` to 1 where D3D's 0/0 is NaN (../shared/findings/h100-2026-12-07,
+/// `div_ilt`). Two loads are two values.
+#[test]
+fn a_loaded_value_is_one_value() {
+    assert!(folded_cs(
+        "1, 1, 1",
+        "ld_raw r0.x, l(0), u0.xxxx\nilt r0.yz, l(0, 0, 0, 0), r0.xxxx\ndiv r1.x, r0.y, r0.z"
+    ));
+    assert!(!folded_cs(
+        "1, 1, 1",
+        "ld_raw r0.x, l(0), u0.xxxx\nld_raw r0.w, l(4), u0.xxxx\nilt r0.y, l(0), r0.x\nilt r0.z, l(0), r0.w\ndiv r1.x, r0.y, r0.z"
+    ));
+    // A load written again in a loop is forgotten there, as every number is.
+    assert!(!folded_cs(
+        "1, 1, 1",
+        "mov r2.x, l(0)\nld_raw r0.x, l(0), u0.xxxx\nloop\nige r2.y, r2.x, l(2)\nbreakc_nz r2.y\nmov r0.y, r0.x\nld_raw r0.x, r2.x, u0.xxxx\niadd r2.x, r2.x, l(4)\nendloop\nilt r0.z, l(0), r0.x\nilt r0.w, l(0), r0.y\ndiv r1.x, r0.z, r0.w"
+    ));
+}
+
 /// A loop that can never start a second iteration (its body ends in an unconditional exit, and
 /// nothing continues it) runs at most once: a compiler sees straight-line code. lavapipe and the
 /// H200 folded `mov r1.w, l(0)` written in such a loop into a `mul` after it, where `r1.w`

@@ -5,8 +5,9 @@
 //! `div r0.y, r0.y, r0.x` of two copies of one comparison is `x / x`.
 //!
 //! A number names a literal, a fixed register component (an input, a constant-buffer word at
-//! a literal index, a thread id), a constant named by where it was computed, or an ALU op
-//! (its opcode, destination, `_sat`, and each source's modifier and number). A temp component
+//! a literal index, a thread id), a constant named by where it was computed, an ALU op (its
+//! opcode, destination, `_sat`, and each source's modifier and number), or what a load or
+//! another op no number names wrote, by where it wrote it. A temp component
 //! carries the number of what was last written to it, kept where paths meet only when both
 //! carry it, and forgotten where a loop writes it.
 
@@ -42,6 +43,15 @@ impl Numbers {
             a.index[1],
             u32::from(a.comp),
         ])
+    }
+
+    /// The number of what instruction `at` wrote to component `c` of destination `dst` when
+    /// no op names it (a load, a sample, an atomic's old value): that one value, wherever it
+    /// is read until the register is written again (a loop that writes it forgets it, as it
+    /// forgets every number). The H100 saw `ilt r0.yzw, l(0), r0.yyyy` of a loaded `r0.y` as
+    /// one value, then `div r0.y, r0.y, r0.w` as `x / x`.
+    pub(super) fn written(&mut self, at: usize, dst: usize, c: usize) -> Number {
+        self.intern(vec![5, at as u32, dst as u32, c as u32])
     }
 
     /// The number of the value source `src` reads in destination component `c`, its modifier

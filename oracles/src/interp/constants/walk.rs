@@ -373,9 +373,13 @@ pub(super) fn walk(
                 let components = |mask: u8| (0..4).filter(move |c| mask & (1 << c) != 0);
                 let mut numbered = |dst: usize, c: usize| {
                     let v = value(dst, c);
-                    numbers
-                        .of_result(inst, dst, c, per_component, cx, &before)
-                        .map_or(v, |n| v.numbered(n))
+                    match numbers.of_result(inst, dst, c, per_component, cx, &before) {
+                        Some(n) => v.numbered(n),
+                        None if !foldable(inst) && v == Known::Unknown => {
+                            v.numbered(numbers.written(i, dst, c))
+                        }
+                        None => v,
+                    }
                 };
                 for (dst, r, mask) in dests(inst) {
                     for c in components(mask) {
