@@ -69,6 +69,7 @@ pub mod files;
 pub mod fuzz;
 pub mod gpu;
 pub mod inputs;
+pub mod lifetime;
 pub mod outdir;
 pub mod parallel;
 pub mod programs;

@@ -1,6 +1,7 @@
 //! Starting and killing the browser. It runs headless in its own process group, with a fresh
 //! profile, so that killing the group leaves nothing behind; its GPU process can be killed
-//! alone, which is the only cure found for a hung WebGPU device (docs/chrome.md).
+//! alone, which is the only cure found for a hung WebGPU device (docs/chrome.md). Its group and
+//! profile are [`crate::lifetime`]'s to clean up when dxdiff is stopped or killed.
 
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -28,6 +29,10 @@ const FLAGS: [&str; 9] = [
 /// The WebGPU adapter asked for unless the user's flags choose one: SwiftShader, which every
 /// machine has.
 pub const DEFAULT_ADAPTER_FLAG: &str = "--use-webgpu-adapter=swiftshader";
+
+/// The start of every profile folder's name: `dxdiff-chrome-{pid}-{n}`, so that a folder whose
+/// dxdiff is gone can be told apart and removed ([`crate::lifetime::sweep`]).
+pub(super) const PROFILE_PREFIX: &str = "dxdiff-chrome-";
 
 /// Which browser binary: `explicit`, else `$CHROME`, else `chromium` (or Chrome) on `PATH`.
 /// Debian's `/usr/bin/chromium` is a shell wrapper; the binary beside it is used instead.
@@ -72,8 +77,9 @@ impl Browser {
     ) -> std::io::Result<Browser> {
         static STARTS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let n = STARTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        crate::lifetime::sweep(&std::env::temp_dir(), PROFILE_PREFIX);
         let profile =
-            std::env::temp_dir().join(format!("dxdiff-chrome-{}-{n}", std::process::id()));
+            std::env::temp_dir().join(format!("{PROFILE_PREFIX}{}-{n}", std::process::id()));
         std::fs::create_dir_all(&profile)?;
         let stderr = std::fs::File::create(log)?;
         let mut cmd = Command::new(binary);
@@ -88,7 +94,14 @@ impl Browser {
             .stdout(Stdio::null())
             .stderr(stderr)
             .process_group(0);
-        let child = cmd.spawn()?;
+        let child = match crate::lifetime::spawn(cmd) {
+            Ok(c) => c,
+            Err(e) => {
+                let _ = std::fs::remove_dir_all(&profile);
+                return Err(e);
+            }
+        };
+        crate::lifetime::own(Some(child.id()), &profile);
         Ok(Browser { child, profile })
     }
 
@@ -100,6 +113,17 @@ impl Browser {
     /// Whether the browser process is gone.
     pub fn exited(&mut self) -> bool {
         !matches!(self.child.try_wait(), Ok(None))
+    }
+
+    /// How the browser process ended, once it has: `exit status 1`, `signal 9`.
+    pub fn ending(&mut self) -> Option<String> {
+        use std::os::unix::process::ExitStatusExt;
+        let s = self.child.try_wait().ok().flatten()?;
+        Some(match (s.code(), s.signal()) {
+            (Some(c), _) => format!("exit status {c}"),
+            (None, Some(sig)) => format!("signal {sig}"),
+            _ => "an unknown status".into(),
+        })
     }
 
     /// Kill the GPU process of this browser (the browser starts a new one); whether one was
@@ -142,5 +166,6 @@ impl Browser {
             }
             std::thread::sleep(std::time::Duration::from_millis(20));
         }
+        crate::lifetime::release(&self.profile);
     }
 }

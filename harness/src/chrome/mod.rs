@@ -32,6 +32,9 @@ use server::Hub;
 const START: Duration = Duration::from_secs(90);
 /// How long past a job's own deadline the page may stay silent before the browser is killed.
 const GRACE: Duration = Duration::from_secs(15);
+/// How long the page's heartbeat may be silent before the page counts as crashed and the
+/// browser is restarted; a job's own deadline is not waited for then.
+const PAGE_SILENCE: Duration = Duration::from_secs(8);
 /// Browser restarts one exchange may cost before its remaining jobs are given up.
 const RESTARTS: usize = 2;
 
@@ -226,6 +229,7 @@ impl Drop for Chrome {
             b.kill();
         }
         let _ = std::fs::remove_file(&self.log);
+        crate::lifetime::release(&self.log);
     }
 }
 
@@ -262,8 +266,12 @@ impl Chrome {
         // One log per runner: `--jobs J` starts several in one process.
         static RUNNERS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let n = RUNNERS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let log =
-            std::env::temp_dir().join(format!("dxdiff-chrome-{}-{n}.log", std::process::id()));
+        let log = std::env::temp_dir().join(format!(
+            "{}{}-r{n}.log",
+            browser::PROFILE_PREFIX,
+            std::process::id()
+        ));
+        crate::lifetime::own(None, &log);
         let mut c = Chrome {
             opts,
             binary,
@@ -294,6 +302,7 @@ impl Chrome {
             let mut s = self.hub.lock();
             s.generation += 1;
             s.hello = None;
+            s.seen = None;
             s.pulled.clear();
             s.stuck = false;
             s.generation
@@ -320,11 +329,19 @@ impl Chrome {
             }
         };
         let Some(hello) = hello else {
+            let waited = started.elapsed();
+            let ending = b.ending();
             b.kill();
             let tail = std::fs::read_to_string(&self.log).unwrap_or_default();
             let tail: Vec<&str> = tail.lines().rev().take(3).collect();
+            let what = match ending {
+                Some(how) => {
+                    format!("exited ({how}) after {waited:.1?}, before it opened the page")
+                }
+                None => format!("did not open the page within {START:?}"),
+            };
             return Err(GpuError::NoAdapter(format!(
-                "{} did not open the page within {START:?} (stderr: {})",
+                "{} {what} (stderr: {})",
                 self.binary.display(),
                 tail.join(" / ")
             )));
@@ -420,8 +437,9 @@ impl Chrome {
                 continue;
             }
             let exited = self.browser.as_mut().is_none_or(Browser::exited);
+            let crashed = !exited && s.seen.is_some_and(|t| t.elapsed() > PAGE_SILENCE);
             let silent = progress.elapsed() > deadline;
-            if !exited && !silent {
+            if !exited && !crashed && !silent {
                 drop(self.hub.wait(s, Duration::from_millis(100)));
                 continue;
             }
@@ -438,6 +456,10 @@ impl Chrome {
             if let Some(c) = culprit {
                 answers[c] = Some(Err(if exited {
                     GpuError::DeviceLost("the browser exited during the job".into())
+                } else if crashed {
+                    GpuError::DeviceLost(format!(
+                        "the page crashed during the job (no heartbeat for {PAGE_SILENCE:?})"
+                    ))
                 } else {
                     GpuError::Timeout(deadline)
                 }));

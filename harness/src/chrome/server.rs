@@ -38,7 +38,7 @@ pub struct State {
     pub hello: Option<serde_json::Value>,
     /// The page asked for its GPU process to be killed (a hung device).
     pub stuck: bool,
-    /// When the page last pulled or answered.
+    /// When the page last pulled, answered or sent its heartbeat (`alive`, every second).
     pub seen: Option<Instant>,
 }
 
@@ -176,6 +176,10 @@ fn route(hub: &Hub, req: &HttpRequest) -> Answer {
             s.seen = Some(Instant::now());
             drop(s);
             hub.notify();
+            ("200 OK", TEXT, Vec::new())
+        }
+        ("POST", "alive") => {
+            hub.lock().seen = Some(Instant::now());
             ("200 OK", TEXT, Vec::new())
         }
         ("POST", "stuck") => {

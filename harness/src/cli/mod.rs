@@ -397,6 +397,14 @@ pub fn main() -> ExitCode {
         }
     }));
     let args = Args::parse();
+    // The hidden child processes handle their own signals (the translator guard) or die with
+    // their parent; every command a user runs cleans up what it started when stopped.
+    if !matches!(
+        args.command,
+        Command::GpuWorker { .. } | Command::TranslatorGuard { .. } | Command::Vkd3dAdapter
+    ) {
+        crate::lifetime::install();
+    }
     match std::panic::catch_unwind(|| run_command(args)) {
         Ok(code) => code,
         Err(payload) if output_failure(payload.as_ref()) => {

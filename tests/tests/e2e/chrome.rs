@@ -137,6 +137,61 @@ fn a_hung_job_and_a_killed_browser_cost_only_their_own_jobs() {
     eprintln!("restart and job: {:?}", started.elapsed());
 }
 
+/// The processes of process group `group` whose command line contains `marker`.
+fn group_members(group: u32, marker: &str) -> Vec<u32> {
+    let mut found = Vec::new();
+    for e in std::fs::read_dir("/proc").expect("proc").flatten() {
+        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
+            continue;
+        };
+        let stat = std::fs::read_to_string(e.path().join("stat")).unwrap_or_default();
+        let pgrp = stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().nth(2))
+            .and_then(|g| g.parse::<u32>().ok());
+        let cmdline = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
+        if pgrp == Some(group) && String::from_utf8_lossy(&cmdline).contains(marker) {
+            found.push(pid);
+        }
+    }
+    found
+}
+
+/// A page whose renderer crashed mid-job is found by its silent heartbeat within seconds, not
+/// after the job's deadline plus its grace (45 s here), and the next job runs on a new browser.
+#[test]
+fn a_crashed_page_costs_seconds_not_the_deadline() {
+    let Some(mut chrome) = browser(Duration::from_secs(30)) else {
+        return;
+    };
+    let good = || request(LATITUDES, vec![0, 0, 0, 0, 0x3f80_0000, 0x4000_0000]);
+    chrome.run(&good()).expect("the first job runs");
+    let group = chrome.browser_pid().expect("a browser");
+    let renderers = group_members(group, "--type=renderer");
+    assert!(!renderers.is_empty(), "the page has a renderer");
+    let killer = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(700));
+        for pid in renderers {
+            let _ = std::process::Command::new("kill")
+                .args(["-KILL", &pid.to_string()])
+                .status();
+        }
+    });
+    let started = Instant::now();
+    let lost = chrome.run(&request(HANG, vec![0, 0]));
+    killer.join().expect("killer");
+    let took = started.elapsed();
+    match &lost {
+        Err(GpuError::DeviceLost(why)) => assert!(why.contains("page crashed"), "{why}"),
+        other => panic!("a crashed page is a lost device: {other:?}"),
+    }
+    assert!(took < Duration::from_secs(25), "found after {took:?}");
+    let again = chrome
+        .run(&good())
+        .expect("a new browser runs the next job");
+    assert_eq!(again.uavs[&0][3], 0x4000_0000);
+}
+
 #[test]
 fn replay_runs_on_both_executors_and_compares_them() {
     if !harness::chrome::available(None) {

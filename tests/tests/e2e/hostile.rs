@@ -607,3 +607,179 @@ fn output_that_cannot_be_written_is_exit_2_not_a_panic() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The processes whose command line contains `marker`, and whose state is not a zombie.
+fn living(marker: &str) -> Vec<u32> {
+    let mut found = Vec::new();
+    for e in std::fs::read_dir("/proc").expect("proc").flatten() {
+        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
+            continue;
+        };
+        let stat = std::fs::read_to_string(e.path().join("stat")).unwrap_or_default();
+        let zombie = stat
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z'));
+        let cmdline = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
+        if !zombie && String::from_utf8_lossy(&cmdline).contains(marker) {
+            found.push(pid);
+        }
+    }
+    found
+}
+
+/// Wait up to `limit` for `done`.
+fn wait_for(limit: std::time::Duration, done: impl Fn() -> bool) -> bool {
+    let start = std::time::Instant::now();
+    while start.elapsed() < limit {
+        if done() {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    done()
+}
+
+/// The profile folders dxdiff's browsers have under `tmp`.
+fn profiles(tmp: &Path) -> Vec<std::path::PathBuf> {
+    std::fs::read_dir(tmp)
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.path())
+                .filter(|p| {
+                    p.file_name()
+                        .and_then(|n| n.to_str())
+                        .is_some_and(|n| n.starts_with("dxdiff-chrome-"))
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// SIGINT, SIGTERM or SIGKILL during a `--executor chrome` run leaves no browser process; the
+/// two that can be caught also remove the profile, and the one that cannot leaves a folder
+/// that the next start removes. A browser that exits at once is said to have exited, not to
+/// have been waited for.
+#[test]
+fn a_stopped_chrome_run_leaves_no_browser_behind() {
+    if !harness::chrome::available(None) {
+        eprintln!("skipped: no browser");
+        return;
+    }
+    let dir = temp("hostile", "chrome-signals");
+    let case = root().join("examples/cases/flow.json");
+    let bogus = std::time::Instant::now();
+    let o = dxdiff()
+        .args(["replay", "--executor", "chrome", "--chrome", "/bin/false"])
+        .arg(&case)
+        .output()
+        .expect("runs");
+    let text = stderr(&o) + &stdout(&o);
+    assert!(text.contains("exited (exit status 1)"), "{text}");
+    assert!(!text.contains("within 90s"), "{text}");
+    assert!(bogus.elapsed() < std::time::Duration::from_secs(60));
+    for signal in ["INT", "TERM", "KILL"] {
+        let tmp = dir.join(signal);
+        std::fs::create_dir_all(&tmp).expect("scratch");
+        let marker = tmp.to_str().expect("utf-8").to_string();
+        let mut run = dxdiff()
+            .args(["verify", "--executor", "chrome", "--out"])
+            .arg(dir.join(format!("out-{signal}")))
+            .env("TMPDIR", &tmp)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("starts");
+        let up = wait_for(std::time::Duration::from_secs(60), || {
+            living(&marker).len() >= 3
+        });
+        if !up {
+            let _ = run.kill();
+            let _ = run.wait();
+            eprintln!("skipped: the browser did not come up");
+            return;
+        }
+        let _ = std::process::Command::new("kill")
+            .args([format!("-{signal}"), run.id().to_string()])
+            .status();
+        let status = run.wait().expect("ends");
+        use std::os::unix::process::ExitStatusExt;
+        let number = match signal {
+            "INT" => 2,
+            "TERM" => 15,
+            _ => 9,
+        };
+        assert_eq!(status.signal(), Some(number), "{signal}: {status:?}");
+        assert!(
+            wait_for(std::time::Duration::from_secs(10), || living(&marker)
+                .is_empty()),
+            "{signal}: left {:?}",
+            living(&marker)
+        );
+        if signal == "KILL" {
+            assert!(!profiles(&tmp).is_empty(), "SIGKILL cannot remove them");
+            // The next start removes the folder of the dxdiff that is gone.
+            let o = dxdiff()
+                .args(["replay", "--executor", "chrome"])
+                .arg(&case)
+                .env("TMPDIR", &tmp)
+                .output()
+                .expect("runs");
+            assert!(o.status.code().is_some(), "{}", stderr(&o));
+        }
+        assert!(profiles(&tmp).is_empty(), "{signal}: {:?}", profiles(&tmp));
+    }
+}
+
+/// A translator that stops or kills its own guard (`kill -STOP $PPID`, `kill -9 $PPID`) is a
+/// crash, and none of the processes it started outlives the run.
+#[test]
+fn a_translator_that_attacks_its_guard_leaves_nothing_running() {
+    let dir = temp("hostile", "guard");
+    let asm = dir.join("p.asm");
+    write(
+        &asm,
+        b"ps_5_0\ndcl_input_ps constant v0.x\ndcl_output o0.x\nmov o0.x, v0.x\nret\n",
+    );
+    let blob = dir.join("p.o");
+    let (a, b) = (asm.to_str().expect("utf-8"), blob.to_str().expect("utf-8"));
+    assert!(bounded(&["asm", a, "-o", b]).status.success());
+    for (name, cmd, marker) in [
+        (
+            "stop",
+            "cmd:sleep 876541 & kill -STOP $PPID; sleep 876542",
+            "sleep 87654",
+        ),
+        (
+            "kill",
+            "cmd:sleep 876543 & kill -9 $PPID; sleep 876544",
+            "sleep 87654",
+        ),
+        (
+            "serve-stop",
+            "serve:sleep 876545 & kill -STOP $PPID; sleep 876546",
+            "sleep 87654",
+        ),
+    ] {
+        let o = bounded(&[
+            "translate",
+            "--translator",
+            cmd,
+            "--translator-timeout",
+            "2",
+            b,
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{name}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("translator crash"),
+            "{name}: {}",
+            stderr(&o)
+        );
+        assert!(
+            wait_for(std::time::Duration::from_secs(5), || living(marker)
+                .is_empty()),
+            "{name}: left {:?}",
+            living(marker)
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
