@@ -466,6 +466,27 @@ fn slug(sig: &str, index: u64) -> String {
     format!("fuzz-{index}-{s}")
 }
 
+/// Every setting beside seed and translator that decides what program `i` is and how it is
+/// judged, as the state records it ([`State::knobs`]).
+fn settings(o: &FuzzOptions) -> String {
+    let k = &o.knobs;
+    let stages: Vec<&str> = k.stages.iter().map(|s| s.prefix()).collect();
+    let executor = match &o.runner {
+        crate::gpu::executor::Runner::Wgpu => "gpu",
+        crate::gpu::executor::Runner::Chrome(_) => "chrome",
+    };
+    format!(
+        "vectors={} model={} executor={executor} stages={} statements={} depth={} temps={} oob-indices={}",
+        o.vectors,
+        o.shader_model,
+        stages.join(","),
+        k.statements,
+        k.depth,
+        k.temps,
+        k.oob_indices
+    )
+}
+
 fn load_state(path: &Path, o: &FuzzOptions) -> Result<Option<State>, FuzzError> {
     let text = match crate::files::read_text(path) {
         Ok(t) => t,
@@ -502,6 +523,16 @@ fn load_state(path: &Path, o: &FuzzOptions) -> Result<Option<State>, FuzzError> 
             s.seed, s.translator
         )));
     }
+    let knobs = settings(o);
+    if !s.knobs.is_empty() && s.knobs != knobs {
+        return Err(err(format!(
+            "a campaign run with `{}` is there, and this one asks for `{knobs}`; resume with those settings, or use another --out",
+            s.knobs
+        )));
+    }
+    s.knobs = knobs;
+    s.check()
+        .map_err(|e| err(format!("an inconsistent state ({e}): edited or corrupt")))?;
     Ok(Some(s))
 }
 
@@ -527,6 +558,7 @@ pub fn run(o: &FuzzOptions, adapter: &str) -> Result<State, FuzzError> {
     let state_path = out.join("state.json");
     let mut st = load_state(&state_path, o)?.unwrap_or_else(|| State {
         shard: o.shard.map(crate::part),
+        knobs: settings(o),
         ..State::new(o.translator.name(), o.seed)
     });
     let (knobs, narrowed) = narrow(o.translator.as_ref(), &o.knobs);
@@ -561,9 +593,12 @@ pub fn run(o: &FuzzOptions, adapter: &str) -> Result<State, FuzzError> {
             break;
         }
         let index = st.next;
-        // Another shard's program: its index is passed over, not run or counted.
-        if o.shard.is_some_and(|s| !s.owns(index as usize)) {
+        // Another shard's program, or one a merged shard already ran: its index is passed
+        // over, not run or counted.
+        if o.shard.is_some_and(|s| !s.owns(index as usize)) || st.ran_ahead(index) {
             st.next += 1;
+            let next = st.next;
+            st.ahead.retain(|a| a.until > next);
             continue;
         }
         let (name, p) = draw(&knobs, o.seed, index);

@@ -31,13 +31,15 @@ impl Counts {
     }
 
     /// Add another set of counts.
+    /// Saturating: counts read from a file may be anything, and a sum never wraps to a small
+    /// number (the states' own checks refuse what no run could have counted).
     pub fn add(&mut self, o: &Counts) {
-        self.lanes += o.lanes;
-        self.matched += o.matched;
-        self.within += o.within;
-        self.adapted += o.adapted;
-        self.mismatch += o.mismatch;
-        self.inconclusive += o.inconclusive;
+        self.lanes = self.lanes.saturating_add(o.lanes);
+        self.matched = self.matched.saturating_add(o.matched);
+        self.within = self.within.saturating_add(o.within);
+        self.adapted = self.adapted.saturating_add(o.adapted);
+        self.mismatch = self.mismatch.saturating_add(o.mismatch);
+        self.inconclusive = self.inconclusive.saturating_add(o.inconclusive);
     }
 
     /// `match/within/adapted/mismatch/inconclusive`, the form transitions print.

@@ -121,6 +121,47 @@ pub struct State {
     /// The shard this campaign is (`--shard K/N`: program indices K modulo N), if it is one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<crate::shard::Part>,
+    /// Every setting beside the seed and the translator that decides what program `i` is and
+    /// how it is judged (`vectors=16 model=5.0 executor=gpu stages=ps,vs,cs ...`): a campaign
+    /// resumes, and shards merge, only under the same. Empty in a state written before it was
+    /// recorded; the first resume records it.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub knobs: String,
+    /// Program indices at or past `next` that already ran: what the shards of a merged campaign
+    /// ran beyond the shortest one. A resume passes over them, so none is run or counted twice.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ahead: Vec<Ahead>,
+}
+
+/// The indices `i` with `i % n == k` and `i < until` (at or past the state's `next`) that ran.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ahead {
+    /// The residue.
+    pub k: u64,
+    /// The stride (the shard count).
+    pub n: u64,
+    /// The first index not run.
+    pub until: u64,
+}
+
+impl Ahead {
+    /// Whether program `index` is one of these.
+    pub fn covers(&self, index: u64) -> bool {
+        self.n > 0 && index % self.n == self.k && index < self.until
+    }
+
+    /// How many of these indices lie at or past `from`.
+    pub fn count_from(&self, from: u64) -> u64 {
+        if self.n == 0 || self.until <= from {
+            return 0;
+        }
+        let first = from + (self.k + self.n - from % self.n) % self.n;
+        if first >= self.until {
+            0
+        } else {
+            (self.until - 1 - first) / self.n + 1
+        }
+    }
 }
 
 /// Why a text is not a fuzz state file this version reads. Codes: `fuzz-state.json`,
@@ -158,7 +199,74 @@ impl State {
             findings: Vec::new(),
             narrowed: Vec::new(),
             shard: None,
+            knobs: String::new(),
+            ahead: Vec::new(),
         }
+    }
+
+    /// Whether program `index` already ran in a merged shard ([`State::ahead`]).
+    pub fn ran_ahead(&self, index: u64) -> bool {
+        self.ahead.iter().any(|a| a.covers(index))
+    }
+
+    /// The counters agree with each other and with the indices the campaign passed: programs
+    /// at most the indices it could have run, each outcome at most the programs, lanes the sum
+    /// of their verdicts, each divergence found at an index that ran. A state that fails this
+    /// was edited or is corrupt; resuming or merging it would carry a wrong count on.
+    pub fn check(&self) -> Result<(), String> {
+        let s = &self.stats;
+        let c = &s.counts;
+        let mut ran = self.next;
+        for a in &self.ahead {
+            if a.n == 0 || a.k >= a.n {
+                return Err(format!("ahead {}/{}: not a shard", a.k, a.n));
+            }
+            ran = ran
+                .checked_add(a.count_from(self.next))
+                .ok_or("ahead: too many indices")?;
+        }
+        if s.programs > ran {
+            return Err(format!(
+                "{} programs counted, but only {ran} program indices were passed",
+                s.programs
+            ));
+        }
+        let sum = |xs: &[u64]| xs.iter().try_fold(0u64, |t, x| t.checked_add(*x));
+        if !sum(&[s.rejected, s.crashed, s.skipped]).is_some_and(|n| n <= s.programs) {
+            return Err(format!(
+                "{} rejected, {} crashed and {} skipped of {} programs",
+                s.rejected, s.crashed, s.skipped, s.programs
+            ));
+        }
+        if s.mismatching_programs > s.programs {
+            return Err(format!(
+                "{} mismatching programs of {}",
+                s.mismatching_programs, s.programs
+            ));
+        }
+        let verdicts = sum(&[c.matched, c.within, c.adapted, c.mismatch, c.inconclusive]);
+        if verdicts != Some(c.lanes) {
+            return Err(format!(
+                "{} lanes, but the verdicts add up to {}",
+                c.lanes,
+                verdicts.map_or_else(|| "more than 2^64".into(), |v| v.to_string())
+            ));
+        }
+        for d in &self.divergences {
+            if d.seen == 0
+                || d.seen > s.programs
+                || !(d.program < self.next || self.ran_ahead(d.program))
+            {
+                return Err(format!(
+                    "divergence `{}`: found at program {}, seen {} times, of {} programs",
+                    d.signature, d.program, d.seen, s.programs
+                ));
+            }
+        }
+        if !(s.seconds.is_finite() && s.seconds >= 0.0 && s.shrink_seconds.is_finite()) {
+            return Err(format!("{} seconds", s.seconds));
+        }
+        Ok(())
     }
 
     /// Read a state file; the error says why it is not one this version reads.
@@ -469,5 +577,30 @@ mod tests {
             "fuzz: 3 programs, 30 lanes compared, 0 distinct mismatches"
         );
         assert!(junit(&s).contains("tests=\"1\" failures=\"0\""));
+    }
+
+    #[test]
+    fn indices_ahead_are_counted_and_a_state_is_checked_against_them() {
+        let a = Ahead {
+            k: 1,
+            n: 2,
+            until: 10,
+        };
+        assert_eq!(a.count_from(6), 2, "7 and 9");
+        assert_eq!(a.count_from(0), 5);
+        assert_eq!(a.count_from(10), 0);
+        assert!(a.covers(9) && !a.covers(8) && !a.covers(11));
+        let mut s = State::new("t".into(), 1);
+        s.next = 4;
+        s.stats.programs = 5;
+        assert!(s.check().is_err(), "5 programs from 4 indices");
+        s.ahead.push(a);
+        assert_eq!(s.check(), Ok(()), "5, 7 and 9 ran ahead");
+        s.stats.counts.lanes = 1;
+        assert!(s.check().is_err(), "a lane without a verdict");
+        s.stats.counts.matched = 1;
+        s.stats.rejected = u64::MAX;
+        s.stats.crashed = 2;
+        assert!(s.check().is_err(), "outcomes that wrap");
     }
 }

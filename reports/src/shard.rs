@@ -215,33 +215,71 @@ pub fn merge_corpus(parts: Vec<Record>) -> Result<Record, MergeError> {
 /// first program's case kept, sightings summed), findings in program order, and the next
 /// program the lowest any shard would run.
 pub fn merge_fuzz(parts: Vec<FuzzState>) -> Result<FuzzState, MergeError> {
-    mergeable(&parts, "seeds and narrowing", |p| {
-        (p.seed, p.narrowed.clone())
+    mergeable(&parts, "seeds, settings and narrowing", |p| {
+        (p.seed, p.knobs.clone(), p.narrowed.clone())
     })?;
+    for p in &parts {
+        let shard = p.shard.as_ref().map(|s| s.shard.to_string());
+        p.check().map_err(|e| {
+            MergeError(format!(
+                "shard {}: an inconsistent state ({e})",
+                shard.unwrap_or_default()
+            ))
+        })?;
+    }
     let mut merged = FuzzState::new(parts[0].translator.clone(), parts[0].seed);
     merged.narrowed = parts[0].narrowed.clone();
+    merged.knobs = parts[0].knobs.clone();
     merged.next = parts.iter().map(|p| p.next).min().unwrap_or(0);
+    // What the longer shards ran past the shortest: a resume of the merged campaign passes
+    // over those indices instead of running and counting them again.
+    merged.ahead = parts
+        .iter()
+        .filter(|p| p.next > merged.next)
+        .filter_map(|p| {
+            let s = p.shard.as_ref()?.shard;
+            Some(crate::fuzz::Ahead {
+                k: u64::from(s.k),
+                n: u64::from(s.n),
+                until: p.next,
+            })
+        })
+        .collect();
+    let overflow = || MergeError("the shards' counters add up to more than 2^64".into());
+    let add = |a: &mut u64, b: u64| -> Result<(), MergeError> {
+        *a = a.checked_add(b).ok_or_else(overflow)?;
+        Ok(())
+    };
     let mut divergences: Vec<crate::fuzz::Divergence> = Vec::new();
     let mut findings = Vec::new();
     for p in parts {
         let (m, s) = (&mut merged.stats, &p.stats);
-        m.programs += s.programs;
-        m.counts.add(&s.counts);
-        m.mismatching_programs += s.mismatching_programs;
-        m.rejected += s.rejected;
-        m.crashed += s.crashed;
-        m.skipped += s.skipped;
+        add(&mut m.programs, s.programs)?;
+        for (a, b) in [
+            (&mut m.counts.lanes, s.counts.lanes),
+            (&mut m.counts.matched, s.counts.matched),
+            (&mut m.counts.within, s.counts.within),
+            (&mut m.counts.adapted, s.counts.adapted),
+            (&mut m.counts.mismatch, s.counts.mismatch),
+            (&mut m.counts.inconclusive, s.counts.inconclusive),
+            (&mut m.mismatching_programs, s.mismatching_programs),
+            (&mut m.rejected, s.rejected),
+            (&mut m.crashed, s.crashed),
+            (&mut m.skipped, s.skipped),
+        ] {
+            add(a, b)?;
+        }
         m.seconds += s.seconds;
         m.shrink_seconds += s.shrink_seconds;
         m.opcodes.extend(s.opcodes.iter().cloned());
         for (reason, n) in &s.refusals {
-            *m.refusals.entry(reason.clone()).or_default() += n;
+            add(m.refusals.entry(reason.clone()).or_default(), *n)?;
         }
         findings.extend(p.findings);
         for d in p.divergences {
             match divergences.iter_mut().find(|x| x.signature == d.signature) {
                 Some(x) => {
-                    x.seen += d.seen;
+                    add(&mut x.seen, d.seen)?;
                     if d.program < x.program {
                         let seen = x.seen;
                         *x = crate::fuzz::Divergence { seen, ..d };
@@ -262,6 +300,9 @@ pub fn merge_fuzz(parts: Vec<FuzzState>) -> Result<FuzzState, MergeError> {
     };
     findings.sort_by_key(key);
     merged.findings = findings;
+    merged
+        .check()
+        .map_err(|e| MergeError(format!("the merged state would be inconsistent: {e}")))?;
     Ok(merged)
 }
 

@@ -222,7 +222,8 @@ pub fn run(a: &FuzzArgs) -> CliResult {
     print!("{}", reports::fuzz::summary(&st, &rows));
     Ok(if !st.divergences.is_empty() {
         ExitCode::from(1)
-    } else if st.stats.counts.judged() == 0 && st.stats.programs > 0 {
+    } else if st.stats.counts.judged() == 0 {
+        // `--programs 0` too: a campaign that compared nothing is not a pass.
         super::nothing_compared(&format!(
             "{} programs: {} rejected by the translator, {} crashed it, {} skipped",
             st.stats.programs, st.stats.rejected, st.stats.crashed, st.stats.skipped

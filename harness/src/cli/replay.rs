@@ -222,6 +222,8 @@ pub fn run(a: &ReplayArgs) -> CliResult {
         ExitCode::from(1)
     } else if passed == 0 && skipped + inconclusive > 0 {
         super::nothing_compared("every run was skipped or inconclusive (the lines above say why)")
+    } else if passed == 0 {
+        super::nothing_compared("no case file was found in what was given")
     } else {
         ExitCode::SUCCESS
     })

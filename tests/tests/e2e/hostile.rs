@@ -783,3 +783,91 @@ fn a_translator_that_attacks_its_guard_leaves_nothing_running() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A campaign's state is one campaign: shards of different lengths merge into a state that a
+/// resume continues without running or counting a program twice; shards or resumes with other
+/// settings are refused; edited counters are refused instead of carried on (or wrapped); and a
+/// campaign or replay that compared nothing is exit 5, not a pass.
+#[test]
+fn campaign_state_is_consistent_across_shards_resumes_and_edits() {
+    let _turn = gpu_turn();
+    let dir = temp("hostile", "state");
+    let fuzz = |out: &Path, extra: &[&str]| {
+        let mut c = dxdiff();
+        c.args(["fuzz", "-q", "--seed", "5", "--stages", "ps", "--out"])
+            .arg(out)
+            .args(extra);
+        c.output().expect("runs")
+    };
+    let (a, b) = (dir.join("a"), dir.join("b"));
+    let Some(o) = with_adapter(fuzz(
+        &a,
+        &["--shard", "0/2", "--programs", "6", "--vectors", "4"],
+    )) else {
+        return;
+    };
+    assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
+    let o = fuzz(
+        &b,
+        &["--shard", "1/2", "--programs", "10", "--vectors", "4"],
+    );
+    assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
+    let merged = dir.join("merged");
+    let o = dxdiff()
+        .args(["merge", "--out"])
+        .arg(&merged)
+        .args([&a, &b])
+        .output()
+        .expect("runs");
+    assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
+    let state = |d: &Path| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(d.join("state.json")).expect("state"))
+            .expect("json")
+    };
+    let m = state(&merged);
+    assert_eq!(m["stats"]["programs"], 8, "3 + 5 programs");
+    assert_eq!(m["next"], 6);
+    // Resumed to 10: programs 6 and 8 run; 7 and 9 ran in shard 1 and are passed over.
+    let o = fuzz(&merged, &["--programs", "10", "--vectors", "4"]);
+    assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
+    let m = state(&merged);
+    assert_eq!(m["stats"]["programs"], 10, "{m}");
+    assert_eq!(m["next"], 10);
+    // Other settings: a resume and a merge are refused, naming them.
+    let o = fuzz(&a, &["--shard", "0/2", "--programs", "8", "--vectors", "8"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("vectors=4"), "{}", stderr(&o));
+    let c = dir.join("c");
+    let o = fuzz(&c, &["--shard", "1/2", "--programs", "4", "--vectors", "8"]);
+    assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
+    let o = dxdiff()
+        .args(["merge", "--out"])
+        .arg(dir.join("mixed"))
+        .args([&a, &c])
+        .output()
+        .expect("runs");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("settings"), "{}", stderr(&o));
+    // Edited counters: refused on resume and on merge, never wrapped.
+    let mut edited = state(&a);
+    edited["stats"]["programs"] = serde_json::json!(u64::MAX);
+    write(&a.join("state.json"), edited.to_string().as_bytes());
+    let o = fuzz(&a, &["--shard", "0/2", "--programs", "8", "--vectors", "4"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("inconsistent"), "{}", stderr(&o));
+    let o = dxdiff()
+        .args(["merge", "--out"])
+        .arg(dir.join("wrapped"))
+        .args([&a, &b])
+        .output()
+        .expect("runs");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    // Nothing compared is exit 5.
+    let o = fuzz(&dir.join("none"), &["--programs", "0"]);
+    assert_eq!(o.status.code(), Some(5), "{}", stderr(&o));
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).expect("scratch");
+    let o = dxdiff().arg("replay").arg(&empty).output().expect("runs");
+    assert_eq!(o.status.code(), Some(5), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
