@@ -232,7 +232,7 @@ impl State {
             ));
         }
         let sum = |xs: &[u64]| xs.iter().try_fold(0u64, |t, x| t.checked_add(*x));
-        if !sum(&[s.rejected, s.crashed, s.skipped]).is_some_and(|n| n <= s.programs) {
+        if sum(&[s.rejected, s.crashed, s.skipped]).is_none_or(|n| n > s.programs) {
             return Err(format!(
                 "{} rejected, {} crashed and {} skipped of {} programs",
                 s.rejected, s.crashed, s.skipped, s.programs
