@@ -180,7 +180,7 @@ pub fn markdown(r: &ContractReport) -> String {
         " --- |".repeat(HEADER.len()),
     );
     for e in &r.entries {
-        let mut cells = row_cells(e).map(|c| c.replace('|', "\\|"));
+        let mut cells = row_cells(e).map(|c| crate::text::cell(&c));
         cells[0] = format!("`{}`", cells[0]);
         s.push_str(&format!("| {} |\n", cells.join(" | ")));
     }

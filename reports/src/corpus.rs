@@ -339,7 +339,7 @@ pub fn markdown(r: &Record) -> String {
             .map_or("", |h| &h[..h.len().min(12)]);
         s.push_str(&format!(
             "| {} | {} | {} | {} |",
-            p.name,
+            crate::text::cell(&p.name),
             p.status.as_str(),
             reason,
             sha
@@ -365,12 +365,9 @@ pub fn markdown(r: &Record) -> String {
 fn one_line(text: &str, max: usize) -> String {
     let line = text.lines().next().unwrap_or("");
     let cut: String = line.chars().take(max).collect();
-    let cut = cut.replace('|', "\\|");
-    if cut.len() < line.len() {
-        format!("{cut}…")
-    } else {
-        cut
-    }
+    let shortened = cut.len() < line.len();
+    let cut = crate::text::cell(&cut);
+    if shortened { format!("{cut}…") } else { cut }
 }
 
 /// JUnit XML: one test case per program; unsupported is skipped, failed (or a verified

@@ -30,6 +30,7 @@ pub mod html;
 pub mod junit;
 pub mod shard;
 pub mod sweep;
+pub mod text;
 pub mod transition;
 pub mod verify;
 

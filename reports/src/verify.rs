@@ -250,6 +250,7 @@ pub fn summary(report: &RunReport, malformed: usize) -> String {
 
 /// The Markdown report.
 pub fn markdown(r: &RunReport) -> String {
+    use crate::text::cell;
     let mut s = format!(
         "# dxdiff verify\n\nprofile `{}`, seed {}, {} inputs per program, adapter {}\n\n| program | lanes | match | within tolerance | adapted | mismatch | inconclusive | note |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n",
         r.profile, r.seed, r.inputs_per_program, r.adapter
@@ -272,7 +273,14 @@ pub fn markdown(r: &RunReport) -> String {
             .unwrap_or_default();
         s.push_str(&format!(
             "| {} | {} | {} | {} | {} | {} | {} | {} |\n",
-            p.name, c.lanes, c.matched, c.within, c.adapted, c.mismatch, c.inconclusive, note
+            cell(&p.name),
+            c.lanes,
+            c.matched,
+            c.within,
+            c.adapted,
+            c.mismatch,
+            c.inconclusive,
+            cell(&note)
         ));
     }
     s.push_str("\n| catalog entry | adapted lanes | scope |\n| --- | ---: | --- |\n");
@@ -283,13 +291,13 @@ pub fn markdown(r: &RunReport) -> String {
     if !findings.is_empty() {
         s.push_str("\n## Programs that rely on undefined behaviour\n\n");
         for f in findings {
-            s.push_str(&format!("- {f}\n"));
+            s.push_str(&format!("- {}\n", crate::text::one_line(&f)));
         }
     }
     if !r.skips.is_empty() {
         s.push_str("\n| programs skipped, by reason | programs |\n| --- | ---: |\n");
         for (k, n) in &r.skips {
-            s.push_str(&format!("| {k} | {n} |\n"));
+            s.push_str(&format!("| {} | {n} |\n", cell(k)));
         }
     }
     s.push_str("\n| phase | seconds |\n| --- | ---: |\n");

@@ -9,6 +9,8 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use reports::text::one_line;
+
 use oracles::replay::{RunOutcome, replay_interp_with_findings};
 
 use super::{CliError, CliResult};
@@ -155,6 +157,9 @@ pub fn run(a: &ReplayArgs) -> CliResult {
                 );
             }
             for (id, outcome) in outcomes {
+                // A case file's run id and a translator's reason are outside text: each result
+                // stays one line that nothing in it can forge or recolour.
+                let id = one_line(&id);
                 let class = match outcome {
                     RunOutcome::Passed => {
                         tally.passed += 1;
@@ -169,17 +174,29 @@ pub fn run(a: &ReplayArgs) -> CliResult {
                         "adapted"
                     }
                     RunOutcome::Failed(why) => {
-                        println!("{tag}FAIL {} {id}: {why}", file.display());
+                        println!(
+                            "{tag}FAIL {} {id}: {}",
+                            file.display(),
+                            one_line(&why.to_string())
+                        );
                         tally.failed += 1;
                         "failed"
                     }
                     RunOutcome::Inconclusive(why) => {
-                        println!("{tag}INCONCLUSIVE {} {id}: {why}", file.display());
+                        println!(
+                            "{tag}INCONCLUSIVE {} {id}: {}",
+                            file.display(),
+                            one_line(&why.to_string())
+                        );
                         tally.inconclusive += 1;
                         "inconclusive"
                     }
                     RunOutcome::Skipped(why) => {
-                        println!("{tag}SKIP {} {id}: {why}", file.display());
+                        println!(
+                            "{tag}SKIP {} {id}: {}",
+                            file.display(),
+                            one_line(&why.to_string())
+                        );
                         tally.skipped += 1;
                         "skipped"
                     }

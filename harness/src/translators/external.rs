@@ -196,8 +196,9 @@ pub(super) fn answer(stdout: &[u8], stderr: &[u8]) -> Result<Translation, Failur
             catalog_id,
             instruction,
         } => Err(Failure::Rejected {
-            catalog_id: catalog_id.unwrap_or_else(|| REFUSED.to_string()),
-            reason,
+            // The translator's words, shown on terminals and in reports, one line each.
+            catalog_id: reports::text::one_line(&catalog_id.unwrap_or_else(|| REFUSED.to_string())),
+            reason: reports::text::one_line(&reason),
             instruction,
         }),
         Answer::Ok {

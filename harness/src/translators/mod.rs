@@ -139,9 +139,11 @@ pub(crate) fn crash(why: impl Into<String>, stderr: &[u8]) -> Failure {
     let start = (start..text.len())
         .find(|i| text.is_char_boundary(*i))
         .unwrap_or(text.len());
+    // What a translator says is shown on terminals and in reports: nothing in it may act
+    // there (reports::text).
     Failure::Crashed {
-        why: why.into(),
-        stderr: text[start..].to_string(),
+        why: reports::text::printable(&why.into()),
+        stderr: reports::text::printable(&text[start..]),
     }
 }
 

@@ -871,3 +871,61 @@ fn campaign_state_is_consistent_across_shards_resumes_and_edits() {
     assert_eq!(o.status.code(), Some(5), "{}", stderr(&o));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// What a translator says (a refusal's reason, a crash's stderr) reaches stdout and report.md
+/// without a terminal escape acting or a newline forging a table row.
+#[test]
+fn translator_text_cannot_act_on_a_terminal_or_forge_a_report_row() {
+    let _turn = gpu_turn();
+    let dir = temp("hostile", "text");
+    let corpus = dir.join("corpus");
+    std::fs::create_dir_all(&corpus).expect("scratch");
+    let asm = dir.join("p.asm");
+    write(
+        &asm,
+        b"ps_5_0\ndcl_input_ps linear v0.x\ndcl_output o0.x\nmov o0.x, v0.x\nret\n",
+    );
+    let (a, b) = (
+        asm.to_str().expect("utf-8"),
+        corpus.join("p.o").to_str().expect("utf-8").to_string(),
+    );
+    assert!(bounded(&["asm", a, "-o", &b]).status.success());
+    let forged = "| forged | 999 | 999 |";
+    for translator in [
+        format!(
+            "cmd:printf '{{\"status\":\"rejected\",\"reason\":\"red \\\\u001b[31mX\\\\n{forged}\"}}'"
+        ),
+        format!("cmd:printf 'red \\033[31mX\\n{forged}\\n' >&2; exit 3"),
+    ] {
+        let out = dir.join("out");
+        let _ = std::fs::remove_dir_all(&out);
+        let o = bounded(&[
+            "verify",
+            "--corpus-only",
+            "--corpus",
+            corpus.to_str().expect("utf-8"),
+            "--translator",
+            &translator,
+            "--out",
+            out.to_str().expect("utf-8"),
+        ]);
+        assert!(
+            matches!(o.status.code(), Some(0 | 1 | 4 | 5)),
+            "{}",
+            stderr(&o)
+        );
+        let md = std::fs::read_to_string(out.join("report.md")).unwrap_or_default();
+        for (what, text) in [("stdout", stdout(&o)), ("report.md", md)] {
+            assert!(!text.contains('\u{1b}'), "{translator}: {what}: {text}");
+            assert!(
+                !text.lines().any(|l| l.starts_with("| forged")),
+                "{translator}: {what}: {text}"
+            );
+            assert!(
+                text.contains("\\x1b[31mX"),
+                "{translator}: {what} shows it: {text}"
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
