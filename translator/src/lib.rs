@@ -47,7 +47,9 @@ use serde::{Deserialize, Serialize};
 
 pub use manifest::Manifest;
 pub use validate::{
-    NagaError, enable_capability, validate, validate_enabling, validate_lowering, validate_module,
+    MAX_FUNCTIONS, MAX_INVOCATION_BYTES, MAX_WORKGROUP_BYTES, NagaError, enable_capability,
+    invocation_bytes, validate, validate_enabling, validate_lowering, validate_module,
+    workgroup_bytes,
 };
 
 /// Wrong lowerings a test can plant (through `DXDIFF_PLANT_BUG=<name>`) to prove the harness

@@ -43,7 +43,7 @@ fn granted(enables: &[String]) -> Capabilities {
 /// - [`crate::translate`], the library call with no crash outcome, rejects under the same
 ///   `dxdiff/not-lowered`.
 ///
-/// Codes: `naga.parse`, `naga.invalid`, `naga.write`.
+/// Codes: `naga.parse`, `naga.invalid`, `naga.write`, `naga.too-large`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum NagaError {
@@ -69,6 +69,86 @@ pub enum NagaError {
         /// naga's message.
         message: String,
     },
+    /// The module asks for more than any translation of a Direct3D program needs, and reading
+    /// or running it would cost more than a run can give ([`MAX_FUNCTIONS`],
+    /// [`MAX_INVOCATION_BYTES`], [`MAX_WORKGROUP_BYTES`]).
+    #[error("{message}")]
+    TooLarge {
+        /// What it asks for, and the bound.
+        message: String,
+    },
+}
+
+/// Most `fn` declarations a module may have before naga reads it. naga's WGSL front end
+/// compacts a module in time quadratic in its functions (200,000 empty ones: over three
+/// minutes, outside any translator's timeout); 16,384 cost about a second. A translation needs
+/// one per subroutine body, label and helper, and fxc writes a few dozen at most.
+pub const MAX_FUNCTIONS: usize = 16_384;
+
+/// Most bytes of `private` and `function` memory one invocation may ask for: 1 MiB, four times
+/// all a Direct3D 11 program can index (4,096 temps, 4,096 indexable-temp registers and 4,096
+/// immediate-constant registers, 16 bytes each). No WebGPU limit bounds it, and a device
+/// backs it per invocation: a 1 GiB `var<private>` took a lavapipe worker to 8 GB.
+pub const MAX_INVOCATION_BYTES: u64 = 1 << 20;
+
+/// Most bytes of `workgroup` memory a module may declare: 64 KiB, twice Direct3D 11's 32 KiB
+/// of groupshared memory, and at or above what any WebGPU device offers
+/// (`maxComputeWorkgroupStorageSize`: 16 KiB by default, 32 KiB on most, 48 KiB on NVIDIA).
+/// A 64 MiB `var<workgroup>` took a lavapipe worker to gigabytes before anything refused it.
+pub const MAX_WORKGROUP_BYTES: u64 = 1 << 16;
+
+/// The `fn` declarations of `wgsl`, counted on its text (a comment may add to the count, which
+/// only matters past [`MAX_FUNCTIONS`]).
+fn functions_declared(wgsl: &str) -> usize {
+    let b = wgsl.as_bytes();
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    (0..b.len().saturating_sub(2))
+        .filter(|&i| {
+            b[i] == b'f'
+                && b[i + 1] == b'n'
+                && b[i + 2].is_ascii_whitespace()
+                && (i == 0 || !ident(b[i - 1]))
+        })
+        .count()
+}
+
+/// The bytes of `private` and `function` memory an invocation of `module` may hold at once:
+/// every private global, and every function's locals as if all were live.
+pub fn invocation_bytes(module: &naga::Module) -> Result<u64, String> {
+    let mut layouter = naga::proc::Layouter::default();
+    layouter
+        .update(module.to_ctx())
+        .map_err(|e| format!("its types cannot be laid out: {e}"))?;
+    let size = |ty: naga::Handle<naga::Type>| u64::from(layouter[ty].size);
+    let private: u64 = module
+        .global_variables
+        .iter()
+        .filter(|(_, g)| g.space == naga::AddressSpace::Private)
+        .map(|(_, g)| size(g.ty))
+        .sum();
+    let locals =
+        |f: &naga::Function| -> u64 { f.local_variables.iter().map(|(_, v)| size(v.ty)).sum() };
+    let functions: u64 = module.functions.iter().map(|(_, f)| locals(f)).sum::<u64>()
+        + module
+            .entry_points
+            .iter()
+            .map(|e| locals(&e.function))
+            .sum::<u64>();
+    Ok(private + functions)
+}
+
+/// The bytes of `workgroup` memory `module` declares.
+pub fn workgroup_bytes(module: &naga::Module) -> Result<u64, String> {
+    let mut layouter = naga::proc::Layouter::default();
+    layouter
+        .update(module.to_ctx())
+        .map_err(|e| format!("its types cannot be laid out: {e}"))?;
+    Ok(module
+        .global_variables
+        .iter()
+        .filter(|(_, g)| g.space == naga::AddressSpace::WorkGroup)
+        .map(|(_, g)| u64::from(layouter[g.ty].size))
+        .sum())
 }
 
 impl NagaError {
@@ -78,6 +158,7 @@ impl NagaError {
             NagaError::Parse { .. } => "naga.parse",
             NagaError::Invalid { .. } => "naga.invalid",
             NagaError::Write { .. } => "naga.write",
+            NagaError::TooLarge { .. } => "naga.too-large",
         }
     }
 
@@ -85,7 +166,7 @@ impl NagaError {
     pub fn offset(&self) -> Option<usize> {
         match self {
             NagaError::Parse { offset, .. } | NagaError::Invalid { offset, .. } => *offset,
-            NagaError::Write { .. } => None,
+            NagaError::Write { .. } | NagaError::TooLarge { .. } => None,
         }
     }
 
@@ -116,10 +197,34 @@ pub fn validate(wgsl: &str) -> Result<naga::Module, NagaError> {
 /// refused: the manifest is how the harness learns what a module needs. A name naga does not
 /// know grants nothing (the WGSL's own `enable` then fails to parse, with naga's message).
 pub fn validate_enabling(wgsl: &str, enables: &[String]) -> Result<naga::Module, NagaError> {
+    let functions = functions_declared(wgsl);
+    if functions > MAX_FUNCTIONS {
+        return Err(NagaError::TooLarge {
+            message: format!(
+                "it declares {functions} functions, more than the {MAX_FUNCTIONS} a translation needs (not read: naga's time grows with their square)"
+            ),
+        });
+    }
     let module = naga::front::wgsl::parse_str(wgsl).map_err(|e| NagaError::parse(&e, wgsl))?;
     Validator::new(ValidationFlags::all(), granted(enables))
         .validate(&module)
         .map_err(|e| NagaError::invalid(&e, wgsl))?;
+    let bytes = invocation_bytes(&module).map_err(|message| NagaError::TooLarge { message })?;
+    if bytes > MAX_INVOCATION_BYTES {
+        return Err(NagaError::TooLarge {
+            message: format!(
+                "one invocation asks for {bytes} bytes of private and function memory, more than the {MAX_INVOCATION_BYTES} a translation needs"
+            ),
+        });
+    }
+    let shared = workgroup_bytes(&module).map_err(|message| NagaError::TooLarge { message })?;
+    if shared > MAX_WORKGROUP_BYTES {
+        return Err(NagaError::TooLarge {
+            message: format!(
+                "it declares {shared} bytes of workgroup memory, more than the {MAX_WORKGROUP_BYTES} a translation needs"
+            ),
+        });
+    }
     Ok(module)
 }
 
@@ -134,6 +239,8 @@ pub fn validate_lowering(
 ) -> Result<Vec<crate::compat::Lowered>, NagaError> {
     let first = match validate_enabling(wgsl, enables) {
         Ok(_) => return Ok(Vec::new()),
+        // No lowering makes a module smaller.
+        Err(e @ NagaError::TooLarge { .. }) => return Err(e),
         Err(e) => e,
     };
     let (text, lowered) = crate::compat::for_naga(wgsl);
@@ -203,5 +310,54 @@ mod tests {
         assert_eq!(e.code(), "naga.invalid");
         assert!(enable_capability("clip_distances").is_some());
         assert!(enable_capability("no_such_thing").is_none());
+    }
+
+    /// Each bound refuses a module just past it, quickly, and takes one just inside it.
+    #[test]
+    fn modules_past_what_a_translation_needs_are_refused_before_they_cost() {
+        let kernel = |decl: &str, body: &str| {
+            format!(
+                "{decl}\n@group(0) @binding(0) var<storage, read_write> o: array<u32>;\n@compute @workgroup_size(1) fn main(@builtin(local_invocation_index) i: u32) {{ {body} }}\n"
+            )
+        };
+        let too_large = |wgsl: &str| match validate(wgsl) {
+            Err(e @ NagaError::TooLarge { .. }) => e.to_string(),
+            other => panic!("not refused as too large: {other:?}"),
+        };
+        // Workgroup memory: 64 KiB is the bound.
+        let wg = |n: u64| {
+            kernel(
+                &format!("var<workgroup> w: array<u32, {n}>;"),
+                "w[i] = 1u; o[0] = w[0];",
+            )
+        };
+        assert!(validate(&wg(MAX_WORKGROUP_BYTES / 4)).is_ok());
+        assert!(too_large(&wg(MAX_WORKGROUP_BYTES / 4 + 1)).contains("workgroup memory"));
+        // Private and function memory per invocation: 1 MiB together.
+        let half = MAX_INVOCATION_BYTES / 8;
+        let pv = |local: u64| {
+            kernel(
+                &format!("var<private> p: array<u32, {half}>;"),
+                &format!("var l: array<u32, {local}>; p[i] = 1u; l[i] = p[0]; o[0] = l[0];"),
+            )
+        };
+        assert!(validate(&pv(half)).is_ok());
+        assert!(too_large(&pv(half + 1)).contains("private and function memory"));
+        // Functions: counted before naga reads the text.
+        let many = |n: usize| {
+            let fns: String = (0..n).map(|k| format!("fn f{k}() {{}}\n")).collect();
+            fns + &kernel("", "o[0] = 1u;")
+        };
+        assert!(validate(&many(MAX_FUNCTIONS - 1)).is_ok());
+        let started = std::time::Instant::now();
+        assert!(too_large(&many(200_000)).contains("200001 functions"));
+        assert!(started.elapsed() < std::time::Duration::from_secs(5));
+        assert_eq!(
+            NagaError::TooLarge {
+                message: String::new()
+            }
+            .code(),
+            "naga.too-large"
+        );
     }
 }

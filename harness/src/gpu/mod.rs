@@ -380,6 +380,21 @@ impl Gpu {
                 )));
             }
         }
+        // Workgroup memory against this device's limit, before the driver is asked to build
+        // it (lavapipe builds a kernel over its limit, and a large one takes gigabytes). Only a
+        // module that declares such memory is read again.
+        if wgsl.contains("var<workgroup>")
+            && let Ok(m) = naga::front::wgsl::parse_str(wgsl)
+        {
+            let bytes = translator::workgroup_bytes(&m).map_err(GpuError::Validation)?;
+            let limit = self.device.limits().max_compute_workgroup_storage_size;
+            if bytes > u64::from(limit) {
+                return Err(GpuError::Validation(format!(
+                    "the kernel declares {bytes} bytes of workgroup memory, more than {}'s maxComputeWorkgroupStorageSize ({limit})",
+                    self.info.name
+                )));
+            }
+        }
         let device = self.device.clone();
         let m = self.scoped(|| {
             device.create_shader_module(wgpu::ShaderModuleDescriptor {

@@ -92,6 +92,9 @@ pub fn shutdown() {
 pub fn judge(wgsl: &str, enables: &[String]) -> Result<Judged, String> {
     let naga = match translator::validate_lowering(wgsl, enables) {
         Ok(_) => return Ok(Judged::Naga),
+        // dxdiff's own bound on what a translation may ask for: no browser is asked to read
+        // or run such a module either.
+        Err(e @ NagaError::TooLarge { .. }) => return Err(e.to_string()),
         Err(e) => e,
     };
     match ask_tint(wgsl) {

@@ -929,3 +929,97 @@ fn translator_text_cannot_act_on_a_terminal_or_forge_a_report_row() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// WGSL that validates but asks for what no translation needs (64 MiB of workgroup memory, a
+/// 1 GiB private array, 200,000 functions) is a translator crash within seconds and 2 GiB, and
+/// workgroup memory over the device's own limit is refused before the driver builds it.
+#[test]
+fn a_module_that_asks_too_much_is_refused_before_it_costs() {
+    let _turn = gpu_turn();
+    let dir = temp("hostile", "too-much");
+    let corpus = dir.join("corpus");
+    std::fs::create_dir_all(&corpus).expect("scratch");
+    let asm = dir.join("cs.asm");
+    write(
+        &asm,
+        b"cs_5_0\ndcl_uav_raw u0\ndcl_thread_group 1, 1, 1\nstore_raw u0.x, l(0), l(1)\nret\n",
+    );
+    let blob = corpus.join("cs.o");
+    let (a, b) = (asm.to_str().expect("utf-8"), blob.to_str().expect("utf-8"));
+    assert!(bounded(&["asm", a, "-o", b]).status.success());
+    let answer = bounded(&["translate", "--json", b]);
+    assert!(answer.status.success(), "{}", stderr(&answer));
+    let answer: serde_json::Value = serde_json::from_slice(&answer.stdout).expect("json");
+    let wgsl = answer["wgsl"].as_str().expect("wgsl").to_string();
+    // Each variant uses what it declares, so no compiler drops it.
+    let with = |decl: &str, use_it: &str| {
+        wgsl.replacen("@compute", &format!("{decl}\n@compute"), 1)
+            .replacen("    run();\n", &format!("    {use_it}\n    run();\n"), 1)
+    };
+    let fns: String = (0..200_000).map(|k| format!("fn f{k}() {{}}\n")).collect();
+    let cases = [
+        (
+            "workgroup",
+            with(
+                "var<workgroup> big: array<u32, 16777216>;",
+                "big[lix] = 1u; u0_[1] = big[0];",
+            ),
+            "bytes of workgroup memory, more than the 65536",
+        ),
+        (
+            "private",
+            with(
+                "var<private> huge: array<u32, 268435456>;",
+                "huge[lix] = 2u; u0_[1] = huge[0];",
+            ),
+            "private and function memory",
+        ),
+        ("functions", fns + &wgsl, "200003 functions"),
+        (
+            "device",
+            with(
+                "var<workgroup> mid: array<u32, 12288>;",
+                "mid[lix] = 1u; u0_[1] = mid[0];",
+            ),
+            "maxComputeWorkgroupStorageSize",
+        ),
+    ];
+    for (name, text, expect) in cases {
+        let mut v = answer.clone();
+        v["wgsl"] = serde_json::Value::String(text);
+        let file = dir.join(format!("{name}.json"));
+        write(&file, v.to_string().as_bytes());
+        let out = dir.join(format!("out-{name}"));
+        let started = std::time::Instant::now();
+        let o = bounded(&[
+            "verify",
+            "--corpus-only",
+            "--corpus",
+            corpus.to_str().expect("utf-8"),
+            "--corpus-cases",
+            "1",
+            "--translator",
+            &format!("cmd:cat '{}'", file.display()),
+            "--out",
+            out.to_str().expect("utf-8"),
+        ]);
+        let Some(o) = with_adapter(o) else { return };
+        assert!(
+            matches!(o.status.code(), Some(1 | 5)),
+            "{name}: {}",
+            stderr(&o)
+        );
+        let md = std::fs::read_to_string(out.join("report.md")).unwrap_or_default();
+        // A device whose limit is at least 48 KiB runs the last one; lavapipe's is 32 KiB.
+        if name == "device" && !md.contains("llvmpipe") {
+            continue;
+        }
+        assert!(md.contains(expect), "{name}: {md}");
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(60),
+            "{name}: {:?}",
+            started.elapsed()
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
