@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 use crate::contract::{self, Options};
 
-use super::{CliError, CliResult, write_output};
+use super::{CliError, CliResult};
 
 /// The arguments of `dxdiff contract`.
 #[derive(Debug, clap::Args)]
@@ -86,14 +86,16 @@ pub fn run(a: &ContractArgs) -> CliResult {
         Err(e) => return Ok(super::no_device(&e)),
     };
     let json = serde_json::to_string_pretty(&report).map_err(|e| super::usage(e.to_string()))?;
-    write_output(Some(&out.path.join("contract.json")), json.as_bytes())?;
+    let mut writes = super::Writes::default();
+    writes.write(Some(&out.path.join("contract.json")), json.as_bytes());
     let md = reports::contract::markdown(&report);
-    write_output(Some(&out.path.join("contract.md")), md.as_bytes())?;
+    writes.write(Some(&out.path.join("contract.md")), md.as_bytes());
     if let Some(junit) = &a.junit {
-        write_output(Some(junit), reports::contract::junit(&report).as_bytes())?;
+        writes.write(Some(junit), reports::contract::junit(&report).as_bytes());
     }
     print!("{}", reports::contract::table(&report));
     println!("{}", report.closing_line());
+    writes.finish()?;
     Ok(if report.count(reports::contract::Status::Violated) > 0 {
         ExitCode::from(1)
     } else {

@@ -13,7 +13,7 @@ use crate::qualify;
 use crate::verify::{Options, Verifier};
 use reports::corpus::{Record, Status, Verdicts, VerifySettings};
 
-use super::{CliError, CliResult, write_output};
+use super::{CliError, CliResult};
 
 /// The arguments of `dxdiff corpus`.
 #[derive(Debug, clap::Args)]
@@ -154,13 +154,14 @@ pub fn run(a: &CorpusArgs) -> CliResult {
     {
         return Ok(code);
     }
+    let mut writes = super::Writes::default();
     if let Some(out) = &a.out {
         let json =
             serde_json::to_string_pretty(&record).map_err(|e| super::usage(e.to_string()))?;
-        write_output(Some(out), format!("{json}\n").as_bytes())?;
+        writes.write(Some(out), format!("{json}\n").as_bytes());
     }
     if let Some(junit) = &a.junit {
-        write_output(Some(junit), reports::corpus::junit(&record).as_bytes())?;
+        writes.write(Some(junit), reports::corpus::junit(&record).as_bytes());
     }
     let html = a.html.clone().or_else(|| {
         a.out
@@ -169,11 +170,11 @@ pub fn run(a: &CorpusArgs) -> CliResult {
             .map(|o| o.with_extension("html"))
     });
     if let Some(h) = &html {
-        write_output(Some(h), reports::corpus::html(&record).as_bytes())?;
+        writes.write(Some(h), reports::corpus::html(&record).as_bytes());
     }
     let md = reports::corpus::markdown(&record);
     if let Some(m) = &a.markdown {
-        write_output(Some(m), md.as_bytes())?;
+        writes.write(Some(m), md.as_bytes());
     }
     println!("{md}");
     for p in &record.programs {
@@ -205,6 +206,7 @@ pub fn run(a: &CorpusArgs) -> CliResult {
         .filter_map(|p| p.verdicts.as_ref())
         .map(|v| v.counts.judged())
         .sum();
+    writes.finish()?;
     Ok(if failed {
         ExitCode::from(1)
     } else if a.verify.is_some() && compared == 0 {

@@ -195,10 +195,11 @@ pub fn run(a: &FuzzArgs) -> CliResult {
         Ok(w) => w,
         Err(e) => return failed(e.into()),
     };
+    let mut writes = super::Writes::default();
     let st = if workers.is_empty() {
         match crate::fuzz::run(&o, &a.adapter) {
             Ok(st) => {
-                write_html(&a.out, &st)?;
+                writes.keep(write_html(&a.out, &st));
                 st
             }
             Err(e) => return failed(e),
@@ -217,9 +218,10 @@ pub fn run(a: &FuzzArgs) -> CliResult {
         .map(|r| r.opcode.mnemonic())
         .collect();
     if let Some(junit) = &a.junit {
-        super::write_output(Some(junit), reports::fuzz::junit(&st).as_bytes())?;
+        writes.write(Some(junit), reports::fuzz::junit(&st).as_bytes());
     }
     print!("{}", reports::fuzz::summary(&st, &rows));
+    writes.finish()?;
     Ok(if !st.divergences.is_empty() {
         ExitCode::from(1)
     } else if st.stats.counts.judged() == 0 {

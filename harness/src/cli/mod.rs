@@ -301,6 +301,30 @@ fn case_of(path: &Path, bytes: &[u8]) -> Result<oracles::case::CaseFile, CliErro
     oracles::case::CaseFile::parse(text).map_err(|e| input(format!("not a case file: {e}")))
 }
 
+/// Every output of a command attempted, the first failure kept for the end: a full disk costs
+/// the file it hit, not the others, and never the summary printed after them.
+#[derive(Debug, Default)]
+pub(crate) struct Writes(Option<CliError>);
+
+impl Writes {
+    /// Write `bytes` to `out` ([`write_output`]), keeping the failure.
+    pub(crate) fn write(&mut self, out: Option<&Path>, bytes: &[u8]) {
+        self.keep(write_output(out, bytes));
+    }
+
+    /// Keep `r`'s failure, if it is the first.
+    pub(crate) fn keep(&mut self, r: Result<(), CliError>) {
+        if let Err(e) = r {
+            self.0.get_or_insert(e);
+        }
+    }
+
+    /// The first failure, once everything was attempted and printed.
+    pub(crate) fn finish(self) -> Result<(), CliError> {
+        self.0.map_or(Ok(()), Err)
+    }
+}
+
 /// Write to `-o OUT`, or stdout.
 pub fn write_output(out: Option<&Path>, bytes: &[u8]) -> Result<(), CliError> {
     use std::io::Write;

@@ -1023,3 +1023,58 @@ fn a_module_that_asks_too_much_is_refused_before_it_costs() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// An output that cannot be written (here a folder in the way of `report.html` or the
+/// Markdown page) costs that file only: the other outputs, `--junit` included, are written,
+/// the summary is printed, and the exit is 2.
+#[test]
+fn an_output_that_fails_costs_only_itself() {
+    let _turn = gpu_turn();
+    let dir = temp("hostile", "one-output");
+    let out = dir.join("fuzz");
+    std::fs::create_dir_all(out.join("report.html")).expect("a folder in the way");
+    let junit = dir.join("fuzz.xml");
+    let o = dxdiff()
+        .args([
+            "fuzz",
+            "-q",
+            "--seed",
+            "2",
+            "--programs",
+            "2",
+            "--stages",
+            "ps",
+            "--vectors",
+            "4",
+        ])
+        .arg("--out")
+        .arg(&out)
+        .arg("--junit")
+        .arg(&junit)
+        .output()
+        .expect("runs");
+    let Some(o) = with_adapter(o) else { return };
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stdout(&o).contains("fuzz: 2 programs"), "{}", stdout(&o));
+    assert!(junit.is_file(), "the JUnit file is written");
+    assert!(out.join("state.json").is_file());
+    let corpus = root().join("examples/cases");
+    let md = dir.join("corpus.md");
+    std::fs::create_dir_all(&md).expect("a folder in the way");
+    let (record, junit) = (dir.join("corpus.json"), dir.join("corpus.xml"));
+    let o = dxdiff()
+        .arg("corpus")
+        .arg(&corpus)
+        .arg("--out")
+        .arg(&record)
+        .arg("--markdown")
+        .arg(&md)
+        .arg("--junit")
+        .arg(&junit)
+        .output()
+        .expect("runs");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stdout(&o).contains("corpus: "), "{}", stdout(&o));
+    assert!(record.is_file() && junit.is_file());
+    let _ = std::fs::remove_dir_all(&dir);
+}
