@@ -2,7 +2,7 @@
 //! one of them rounds differently from the reference's unfused, serial one (the
 //! `fusion-sensitive` domain, adapted by `dxdiff/fusion`).
 
-use super::float::flush_in;
+use super::bits::flush_in;
 use crate::domain::{Domain, Events, raise};
 
 /// Raise `FusionSensitive` when another evaluation of a sum of products, which D3D allows

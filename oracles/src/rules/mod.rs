@@ -8,6 +8,7 @@
 //! Section references (FS §…, doc §…) are to `docs/d3d11-vs-wgsl-semantics.md` and the
 //! Direct3D 11.3 Functional Specification it cites.
 
+pub mod bits;
 pub mod convert;
 pub mod double;
 pub mod float;
