@@ -22,14 +22,6 @@ pub struct Program {
     pub instructions: Vec<Instruction>,
 }
 
-/// A dropped program's instruction and operand lists are kept for the next decode on the
-/// thread (`spare`).
-impl Drop for Program {
-    fn drop(&mut self) {
-        crate::spare::give(self);
-    }
-}
-
 /// How an instruction's length was written (only the long-table opcodes have a choice).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum LengthForm {

@@ -167,6 +167,14 @@ pub(crate) fn give(program: &mut Program) {
     });
 }
 
+/// A dropped program's instruction and operand lists are kept for the next decode on the
+/// thread. The impl lives here, beside the pool, so that `ir` needs nothing of `spare`.
+impl Drop for Program {
+    fn drop(&mut self) {
+        give(self);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::Shader;
