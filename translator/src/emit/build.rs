@@ -192,7 +192,7 @@ impl Body {
     fn sized(name: &str, statements: usize, cached: usize, reuse: Option<spare::Kind>) -> Body {
         let (f, body, mut caches) = if let Some(kind) = reuse {
             let (f, body) = spare::function(kind, name, statements);
-            (f, body, spare::caches(kind, cached))
+            (f, body, caches(kind, cached))
         } else {
             let f = Function {
                 name: Some(name.to_string()),
@@ -298,7 +298,7 @@ impl Body {
         }
         self.f.body = std::mem::take(&mut self.top);
         if let Some(kind) = self.recycle {
-            spare::give_caches(kind, std::mem::take(&mut self.caches));
+            give_caches(kind, std::mem::take(&mut self.caches));
         }
         self.f
     }
@@ -574,6 +574,39 @@ pub fn numbered(prefix: &str, n: u32, suffix: &str) -> String {
 pub const U32: Scalar = Scalar::U32;
 pub const I32: Scalar = Scalar::I32;
 pub const F32: Scalar = Scalar::F32;
+
+// The caches' own pool: a finished function's tables are kept for the next function of its
+// kind on the thread, as `spare` keeps the arenas (this module owns `Caches`, so their pool
+// lives beside them and `spare` needs nothing from here).
+thread_local! {
+    static CACHES: std::cell::RefCell<Vec<Caches>> = const { std::cell::RefCell::new(Vec::new()) };
+    static ENTRY_CACHES: std::cell::RefCell<Vec<Caches>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The pool of finished functions' caches of `kind`.
+fn caches_pool(
+    kind: spare::Kind,
+) -> &'static std::thread::LocalKey<std::cell::RefCell<Vec<Caches>>> {
+    match kind {
+        spare::Kind::Run => &CACHES,
+        spare::Kind::Entry => &ENTRY_CACHES,
+    }
+}
+
+/// Empty caches for a function of `kind`: a finished one's (its tables keep their size), or
+/// new ones with room for `n` entries.
+fn caches(kind: spare::Kind, n: usize) -> Caches {
+    spare::pop(caches_pool(kind)).unwrap_or_else(|| Caches::with_capacity(n))
+}
+
+/// Keep a finished function's caches, emptied, unless one grew past [`spare::LARGEST`] entries.
+fn give_caches(kind: spare::Kind, mut c: Caches) {
+    if c.capacity() > spare::LARGEST {
+        return;
+    }
+    c.clear();
+    spare::keep(caches_pool(kind), c);
+}
 
 #[cfg(test)]
 mod tests {

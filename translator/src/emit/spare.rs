@@ -14,13 +14,12 @@ use std::thread::LocalKey;
 use naga::{Arena, Block, Expression, Function, LocalVariable, Module};
 
 use super::Emitted;
-use super::build::Caches;
 
 /// Items kept per pool: one per module being built at a time is enough.
 const KEPT: usize = 2;
 /// A `run` that held more expressions than this is dropped, not kept (about 200 KiB with
 /// spans), so a rare huge program does not pin its memory; so are larger caches.
-const LARGEST: usize = 4096;
+pub(super) const LARGEST: usize = 4096;
 /// Items the kept arenas may take in before their span lists are emptied ([`empty_spans`]):
 /// naga's `Arena::clear` empties an arena but not its span list, which goes on growing with
 /// every program it holds. This bounds each list to a few tens of KiB, memory the next
@@ -49,9 +48,7 @@ pub enum Kind {
 thread_local! {
     static RUNS: RefCell<Vec<Run>> = const { RefCell::new(Vec::new()) };
     static ENTRIES: RefCell<Vec<Run>> = const { RefCell::new(Vec::new()) };
-    static ENTRY_CACHES: RefCell<Vec<Caches>> = const { RefCell::new(Vec::new()) };
     static MODULES: RefCell<Vec<Module>> = const { RefCell::new(Vec::new()) };
-    static CACHES: RefCell<Vec<Caches>> = const { RefCell::new(Vec::new()) };
     /// Arena items handed back since the pools were last dropped.
     static SPANS: Cell<usize> = const { Cell::new(0) };
 }
@@ -93,36 +90,13 @@ fn functions_pool(kind: Kind) -> &'static LocalKey<RefCell<Vec<Run>>> {
     }
 }
 
-/// The pool of finished functions' caches of `kind`.
-fn caches_pool(kind: Kind) -> &'static LocalKey<RefCell<Vec<Caches>>> {
-    match kind {
-        Kind::Run => &CACHES,
-        Kind::Entry => &ENTRY_CACHES,
-    }
-}
-
-/// Empty caches for a function of `kind`: a finished one's (its tables keep their size), or
-/// new ones with room for `n` entries.
-pub fn caches(kind: Kind, n: usize) -> Caches {
-    pop(caches_pool(kind)).unwrap_or_else(|| Caches::with_capacity(n))
-}
-
-/// Keep a finished function's caches, emptied, unless one grew past [`LARGEST`] entries.
-pub fn give_caches(kind: Kind, mut c: Caches) {
-    if c.capacity() > LARGEST {
-        return;
-    }
-    c.clear();
-    keep(caches_pool(kind), c);
-}
-
 /// The last item put in `pool`, if any (none once the thread is ending).
-fn pop<T: 'static>(pool: &'static LocalKey<RefCell<Vec<T>>>) -> Option<T> {
+pub(super) fn pop<T: 'static>(pool: &'static LocalKey<RefCell<Vec<T>>>) -> Option<T> {
     pool.try_with(|s| s.borrow_mut().pop()).ok().flatten()
 }
 
 /// Put `item` in `pool`, unless the pool holds [`KEPT`] already (or the thread is ending).
-fn keep<T: 'static>(pool: &'static LocalKey<RefCell<Vec<T>>>, item: T) {
+pub(super) fn keep<T: 'static>(pool: &'static LocalKey<RefCell<Vec<T>>>, item: T) {
     let _ = pool.try_with(|s| {
         let mut s = s.borrow_mut();
         if s.len() < KEPT {
