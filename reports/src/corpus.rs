@@ -133,7 +133,7 @@ pub struct Record {
     pub programs: Vec<ProgramRecord>,
     /// The shard this record was (`--shard K/N`), if it was one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub shard: Option<crate::shard::Part>,
+    pub shard: Option<crate::part::Part>,
     /// The second compiler every qualified program's WGSL also passed (`--gate tint`): its
     /// name and adapter. A program it rejects is failed, with its message.
     #[serde(default, skip_serializing_if = "Option::is_none")]

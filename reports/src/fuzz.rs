@@ -120,7 +120,7 @@ pub struct State {
     pub narrowed: Vec<String>,
     /// The shard this campaign is (`--shard K/N`: program indices K modulo N), if it is one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub shard: Option<crate::shard::Part>,
+    pub shard: Option<crate::part::Part>,
     /// Every setting beside the seed and the translator that decides what program `i` is and
     /// how it is judged (`vectors=16 model=5.0 executor=gpu stages=ps,vs,cs ...`): a campaign
     /// resumes, and shards merge, only under the same. Empty in a state written before it was

@@ -28,6 +28,7 @@ pub mod counts;
 pub mod fuzz;
 pub mod html;
 pub mod junit;
+pub mod part;
 pub mod shard;
 pub mod sweep;
 pub mod text;

@@ -55,7 +55,7 @@ pub struct State {
     pub seconds: f64,
     /// The shard this sweep is (`--shard K/N`: chunks K modulo N of each op), if it is one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub shard: Option<crate::shard::Part>,
+    pub shard: Option<crate::part::Part>,
     /// Inputs per chunk ([`CHUNK`] when written): a shard owns chunks by index, so a state
     /// resumes only with the chunk it was cut into.
     #[serde(default = "chunk_before_it_was_recorded")]

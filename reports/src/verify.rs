@@ -117,7 +117,7 @@ pub struct RunReport {
     pub skips: BTreeMap<String, u64>,
     /// The shard this run was (`--shard K/N`), if it was one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub shard: Option<crate::shard::Part>,
+    pub shard: Option<crate::part::Part>,
 }
 
 impl RunReport {
