@@ -53,6 +53,3 @@ pub(super) enum Readback {
     Buffer(wgpu::Buffer, u64),
     Texture(wgpu::Texture, u32),
 }
-
-/// How typed elements come back from wider slots: words per slot, elements, the element.
-pub type Unpack = (u32, u32, storage::Element);

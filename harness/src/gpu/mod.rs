@@ -34,6 +34,18 @@ pub use sampled::{SamplerState, TextureShape, format_name as texel_format_name, 
 
 use translator::Manifest;
 
+/// The device limits a plan is checked against (and a storage texture's width): here, below
+/// both `plan` and `storage`, so neither needs the other for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Most bind groups a pipeline may use.
+    pub bind_groups: u32,
+    /// Widest 1D texture.
+    pub texture_1d: u32,
+    /// Widest 2D texture.
+    pub texture_2d: u32,
+}
+
 /// Why GPU work did not produce results. Codes: `gpu.no-adapter`, `gpu.device`,
 /// `gpu.validation`, `gpu.unfeedable`, `gpu.feature`, `gpu.timeout`, `gpu.device-lost`; the isolated worker
 /// sends the code over its pipe ([`GpuError::from_wire`]).

@@ -6,20 +6,10 @@
 use translator::Manifest;
 use translator::manifest::{BindingKind, BindingLayout};
 
-use super::bound::Unpack;
-use super::storage::{Slots, StorageTexture};
+use super::storage::{Slots, StorageTexture, Unpack};
 use super::{BindingClass, ComputeInputs, GpuError, Records};
 
-/// The device limits a plan is checked against.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Limits {
-    /// Most bind groups a pipeline may use.
-    pub bind_groups: u32,
-    /// Widest 1D texture.
-    pub texture_1d: u32,
-    /// Widest 2D texture.
-    pub texture_2d: u32,
-}
+pub use super::Limits;
 
 /// How a binding is declared.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -157,7 +157,7 @@ impl StorageTexture {
 
     /// The row's width for `elements` elements: at least one texel, at most the device's
     /// widest texture of this dimension.
-    pub fn width(&self, elements: u32, limits: &super::plan::Limits) -> Result<u32, GpuError> {
+    pub fn width(&self, elements: u32, limits: &super::Limits) -> Result<u32, GpuError> {
         let width = elements.max(1);
         let max = match self.dimension {
             wgpu::TextureViewDimension::D1 => limits.texture_1d,
@@ -193,6 +193,9 @@ impl StorageTexture {
         }
     }
 }
+
+/// How typed elements come back from wider slots: words per slot, elements, the element.
+pub type Unpack = (u32, u32, Element);
 
 #[cfg(test)]
 mod tests {
