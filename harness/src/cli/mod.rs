@@ -10,6 +10,7 @@ pub mod disasm;
 pub mod fuzz;
 pub mod info;
 pub mod merge;
+mod parts;
 pub mod replay;
 pub mod sweep;
 pub mod translate;

@@ -110,7 +110,7 @@ fn spread(
                 workers.len(),
                 names.into_iter().collect::<Vec<_>>().join(", ")
             );
-            super::merge::sweep_folders(&dirs, &o.out, &adapter).map(Ok)
+            sweep_folders(&dirs, &o.out, &adapter).map(Ok)
         }
         Err(Stopped::Folders(why)) => Err(usage(why)),
         Err(Stopped::Run(e)) => Ok(Err(e)),
@@ -163,6 +163,29 @@ pub fn run(a: &SweepArgs) -> CliResult {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Merge sweep folders into `out`: its `sweep.json`, the cases and the reports, as an
+/// unsharded sweep writes them; `adapter` is what the reports name as the device. The merged
+/// state and its Markdown report.
+pub(super) fn sweep_folders(
+    shards: &[std::path::PathBuf],
+    out: &std::path::Path,
+    adapter: &str,
+) -> Result<(reports::sweep::State, String), super::CliError> {
+    let parts = super::parts::read_parts(shards, "sweep.json", reports::sweep::State::parse)?;
+    let mut merged = reports::shard::merge_sweep(parts).map_err(|e| super::usage(e.to_string()))?;
+    let cases = out.join("cases");
+    super::parts::folder(&cases)?;
+    for op in &mut merged.ops {
+        for c in &mut op.cases {
+            *c = super::parts::moved(c, &cases, shards)?;
+        }
+    }
+    let json = serde_json::to_string_pretty(&merged).map_err(|e| super::usage(e.to_string()))?;
+    super::write_output(Some(&out.join("sweep.json")), json.as_bytes())?;
+    let md = write_reports(out, &merged, adapter)?;
+    Ok((merged, md))
 }
 
 #[cfg(test)]
