@@ -198,6 +198,10 @@ impl Flags {
     pub const DERIVATIVE: Flags = Flags(1 << 10);
     /// An atomic whose final memory does not depend on the order of the invocations.
     pub const COMMUTATIVE: Flags = Flags(1 << 11);
+    /// Samples at a level of detail the device derives from the pixel quad's screen-space
+    /// derivatives (`sample`, `sample_b`, `sample_c`, `lod`): in a pixel program it needs a
+    /// quad, as a derivative does.
+    pub const IMPLICIT_LOD: Flags = Flags(1 << 12);
 
     /// Both sets of flags.
     pub const fn with(self, other: Flags) -> Flags {
@@ -407,12 +411,12 @@ opcodes! {
      66 RoundPi                          "round_pi", 1, 1, Sm40, AluFloat, Value, "ff" [FREES_NAN];
      67 RoundZ                           "round_z", 1, 1, Sm40, AluFloat, Value, "ff" [FREES_NAN];
      68 Rsq                              "rsq", 1, 1, Sm40, AluFloat, Value, "ff" [APPROXIMATE POLE CONTINUOUS FREES_NAN];
-     69 Sample                           "sample", 1, 3, Sm40, Resource, Value, "ffuu" [TYPED FREES_NAN];
-     70 SampleC                          "sample_c", 1, 4, Sm40, Resource, Value, "ffuuf" [TYPED FREES_NAN];
+     69 Sample                           "sample", 1, 3, Sm40, Resource, Value, "ffuu" [TYPED FREES_NAN IMPLICIT_LOD];
+     70 SampleC                          "sample_c", 1, 4, Sm40, Resource, Value, "ffuuf" [TYPED FREES_NAN IMPLICIT_LOD];
      71 SampleCLz                        "sample_c_lz", 1, 4, Sm40, Resource, Value, "ffuuf" [TYPED FREES_NAN];
      72 SampleL                          "sample_l", 1, 4, Sm40, Resource, Value, "ffuuf" [TYPED FREES_NAN];
      73 SampleD                          "sample_d", 1, 5, Sm40, Resource, Value, "ffuuff" [TYPED FREES_NAN];
-     74 SampleB                          "sample_b", 1, 4, Sm40, Resource, Value, "ffuuf" [TYPED FREES_NAN];
+     74 SampleB                          "sample_b", 1, 4, Sm40, Resource, Value, "ffuuf" [TYPED FREES_NAN IMPLICIT_LOD];
      75 Sqrt                             "sqrt", 1, 1, Sm40, AluFloat, Value, "ff" [APPROXIMATE CONTINUOUS FREES_NAN];
      76 Switch                           "switch", 0, 1, Sm40, Flow, Plain, "u";
      77 Sincos                           "sincos", 2, 1, Sm40, AluFloat, Value, "fff" [APPROXIMATE CONTINUOUS FREES_NAN];
@@ -445,7 +449,7 @@ opcodes! {
     104 DclTemps                         "dcl_temps", 0, 0, Sm40, Declaration, Plain, "";
     105 DclIndexableTemp                 "dcl_indexableTemp", 0, 0, Sm40, Declaration, Plain, "";
     106 DclGlobalFlags                   "dcl_globalFlags", 0, 0, Sm40, Declaration, DclGlobalFlags, "";
-    108 Lod                              "lod", 1, 3, Sm41, Resource, Value, "ffuu" [TYPED];
+    108 Lod                              "lod", 1, 3, Sm41, Resource, Value, "ffuu" [TYPED IMPLICIT_LOD];
     109 Gather4                          "gather4", 1, 3, Sm41, Resource, Value, "ffuu" [TYPED FREES_NAN];
     110 Samplepos                        "samplepos", 1, 2, Sm41, Resource, Value, "fuu" [TYPED];
     111 Sampleinfo                       "sampleinfo", 1, 1, Sm41, Resource, SampleInfo, "fu" [TYPED];

@@ -257,11 +257,11 @@ pub trait Executor {
 /// sample whose level of detail comes from derivatives. Its vectors then run four to a quad
 /// (lanes `4q..4q + 3`) on both sides, and share their constant buffers.
 pub fn needs_quads(program: &dxbc::Program) -> bool {
-    use dxbc::Opcode::*;
+    use dxbc::opcodes::Flags;
     program.version.stage == dxbc::Stage::Pixel
         && program.instructions.iter().any(|i| {
-            i.opcode.info().has(dxbc::opcodes::Flags::DERIVATIVE)
-                || matches!(i.opcode, Sample | SampleB | SampleC | Lod)
+            let info = i.opcode.info();
+            info.has(Flags::DERIVATIVE) || info.has(Flags::IMPLICIT_LOD)
         })
 }
 

@@ -142,6 +142,29 @@ pub fn error_band(op: Opcode, events: Events) -> Band {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The bands and the opcode table say the same: every row the table calls approximate or
+    /// fused has a band, and every band belongs to such a row or to one whose rounding D3D
+    /// leaves open (`itof`, `utof`, `drcp`) or whose level of detail devices approximate
+    /// (`lod`). A new approximate opcode without a band fails here instead of being judged
+    /// exact.
+    #[test]
+    fn every_approximate_row_of_the_table_has_a_band() {
+        use dxbc::opcodes::{Flags, TABLE};
+        let open_rounding = [Opcode::Itof, Opcode::Utof, Opcode::Drcp, Opcode::Lod];
+        for row in TABLE {
+            let op = row.opcode;
+            let banded = error_band(op, 0) != Band::Exact;
+            let flagged = row.flags.has(Flags::APPROXIMATE) || row.flags.has(Flags::FUSED);
+            assert_eq!(
+                banded,
+                flagged || open_rounding.contains(&op),
+                "{}: band {:?}, flags say approximate or fused: {flagged}",
+                row.mnemonic,
+                error_band(op, 0)
+            );
+        }
+    }
     use crate::domain::{Domain as D, domains};
     use crate::rules::float::QNAN;
 
