@@ -227,7 +227,7 @@ pub fn markdown(st: &State) -> String {
             c.mismatch,
             c.inconclusive,
             100.0 * done as f64 / span as f64,
-            o.skipped.clone().unwrap_or_else(|| o.cases.join(", "))
+            crate::text::cell(&o.skipped.clone().unwrap_or_else(|| o.cases.join(", ")))
         ));
     }
     s

@@ -137,24 +137,13 @@ fn a_hung_job_and_a_killed_browser_cost_only_their_own_jobs() {
     eprintln!("restart and job: {:?}", started.elapsed());
 }
 
-/// The processes of process group `group` whose command line contains `marker`.
+/// The living processes of process group `group` whose command line contains `marker`.
 fn group_members(group: u32, marker: &str) -> Vec<u32> {
-    let mut found = Vec::new();
-    for e in std::fs::read_dir("/proc").expect("proc").flatten() {
-        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
-            continue;
-        };
-        let stat = std::fs::read_to_string(e.path().join("stat")).unwrap_or_default();
-        let pgrp = stat
-            .rsplit_once(')')
-            .and_then(|(_, rest)| rest.split_whitespace().nth(2))
-            .and_then(|g| g.parse::<u32>().ok());
-        let cmdline = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
-        if pgrp == Some(group) && String::from_utf8_lossy(&cmdline).contains(marker) {
-            found.push(pid);
-        }
-    }
-    found
+    processes()
+        .into_iter()
+        .filter(|p| p.group == group && p.cmdline.contains(marker))
+        .map(|p| p.pid)
+        .collect()
 }
 
 /// A page whose renderer crashed mid-job is found by its silent heartbeat within seconds, not

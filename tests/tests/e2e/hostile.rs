@@ -608,23 +608,13 @@ fn output_that_cannot_be_written_is_exit_2_not_a_panic() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// The processes whose command line contains `marker`, and whose state is not a zombie.
+/// The living processes whose command line contains `marker`.
 fn living(marker: &str) -> Vec<u32> {
-    let mut found = Vec::new();
-    for e in std::fs::read_dir("/proc").expect("proc").flatten() {
-        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
-            continue;
-        };
-        let stat = std::fs::read_to_string(e.path().join("stat")).unwrap_or_default();
-        let zombie = stat
-            .rsplit_once(')')
-            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z'));
-        let cmdline = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
-        if !zombie && String::from_utf8_lossy(&cmdline).contains(marker) {
-            found.push(pid);
-        }
-    }
-    found
+    processes()
+        .into_iter()
+        .filter(|p| p.cmdline.contains(marker))
+        .map(|p| p.pid)
+        .collect()
 }
 
 /// Wait up to `limit` for `done`.
@@ -872,24 +862,28 @@ fn campaign_state_is_consistent_across_shards_resumes_and_edits() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `DIR/corpus/p.o`, assembled from `asm`: a corpus of one program, and the program.
+fn corpus_of_one(dir: &Path, asm: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let corpus = dir.join("corpus");
+    std::fs::create_dir_all(&corpus).expect("scratch");
+    let text = dir.join("p.asm");
+    write(&text, asm.as_bytes());
+    let blob = corpus.join("p.o");
+    let (a, b) = (text.to_str().expect("utf-8"), blob.to_str().expect("utf-8"));
+    assert!(bounded(&["asm", a, "-o", b]).status.success());
+    (corpus, blob)
+}
+
 /// What a translator says (a refusal's reason, a crash's stderr) reaches stdout and report.md
 /// without a terminal escape acting or a newline forging a table row.
 #[test]
 fn translator_text_cannot_act_on_a_terminal_or_forge_a_report_row() {
     let _turn = gpu_turn();
     let dir = temp("hostile", "text");
-    let corpus = dir.join("corpus");
-    std::fs::create_dir_all(&corpus).expect("scratch");
-    let asm = dir.join("p.asm");
-    write(
-        &asm,
-        b"ps_5_0\ndcl_input_ps linear v0.x\ndcl_output o0.x\nmov o0.x, v0.x\nret\n",
+    let (corpus, _) = corpus_of_one(
+        &dir,
+        "ps_5_0\ndcl_input_ps linear v0.x\ndcl_output o0.x\nmov o0.x, v0.x\nret\n",
     );
-    let (a, b) = (
-        asm.to_str().expect("utf-8"),
-        corpus.join("p.o").to_str().expect("utf-8").to_string(),
-    );
-    assert!(bounded(&["asm", a, "-o", &b]).status.success());
     let forged = "| forged | 999 | 999 |";
     for translator in [
         format!(
@@ -937,17 +931,11 @@ fn translator_text_cannot_act_on_a_terminal_or_forge_a_report_row() {
 fn a_module_that_asks_too_much_is_refused_before_it_costs() {
     let _turn = gpu_turn();
     let dir = temp("hostile", "too-much");
-    let corpus = dir.join("corpus");
-    std::fs::create_dir_all(&corpus).expect("scratch");
-    let asm = dir.join("cs.asm");
-    write(
-        &asm,
-        b"cs_5_0\ndcl_uav_raw u0\ndcl_thread_group 1, 1, 1\nstore_raw u0.x, l(0), l(1)\nret\n",
+    let (corpus, blob) = corpus_of_one(
+        &dir,
+        "cs_5_0\ndcl_uav_raw u0\ndcl_thread_group 1, 1, 1\nstore_raw u0.x, l(0), l(1)\nret\n",
     );
-    let blob = corpus.join("cs.o");
-    let (a, b) = (asm.to_str().expect("utf-8"), blob.to_str().expect("utf-8"));
-    assert!(bounded(&["asm", a, "-o", b]).status.success());
-    let answer = bounded(&["translate", "--json", b]);
+    let answer = bounded(&["translate", "--json", blob.to_str().expect("utf-8")]);
     assert!(answer.status.success(), "{}", stderr(&answer));
     let answer: serde_json::Value = serde_json::from_slice(&answer.stdout).expect("json");
     let wgsl = answer["wgsl"].as_str().expect("wgsl").to_string();

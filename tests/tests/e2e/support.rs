@@ -283,3 +283,40 @@ pub fn translated(case: &Path) -> serde_json::Value {
         .expect("runs");
     serde_json::from_slice(&out.stdout).expect("json")
 }
+
+/// A process as `/proc` shows it.
+#[derive(Debug)]
+pub struct Proc {
+    pub pid: u32,
+    /// Its process group.
+    pub group: u32,
+    /// Its command line, arguments joined by NUL.
+    pub cmdline: String,
+}
+
+/// Every living (not zombie) process.
+pub fn processes() -> Vec<Proc> {
+    let mut found = Vec::new();
+    for e in std::fs::read_dir("/proc").expect("proc").flatten() {
+        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
+            continue;
+        };
+        let stat = std::fs::read_to_string(e.path().join("stat")).unwrap_or_default();
+        // The fields after the command's closing parenthesis: state, ppid, pgrp, ...
+        let Some((_, rest)) = stat.rsplit_once(')') else {
+            continue;
+        };
+        let mut fields = rest.split_whitespace();
+        let state = fields.next().unwrap_or("Z");
+        let group = fields.nth(1).and_then(|g| g.parse::<u32>().ok());
+        let cmdline = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
+        if let (false, Some(group)) = (state == "Z", group) {
+            found.push(Proc {
+                pid,
+                group,
+                cmdline: String::from_utf8_lossy(&cmdline).into_owned(),
+            });
+        }
+    }
+    found
+}
