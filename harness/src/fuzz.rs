@@ -48,7 +48,7 @@ pub struct FuzzOptions {
     /// Run only the program indices K modulo N (`--shard K/N`).
     pub shard: Option<reports::shard::Shard>,
     /// What runs the translation's kernels (`--executor`).
-    pub runner: crate::gpu::executor::Runner,
+    pub runner: crate::runner::Runner,
     /// The Shader Model of the programs (`--shader-model`): below 5.0 the knobs leave out
     /// compute and the opcodes of later models, and each program is written for it.
     pub shader_model: dxbc::TargetModel,
@@ -103,27 +103,6 @@ impl FuzzError {
             FuzzError::NothingToGenerate { .. } => "fuzz.nothing",
         }
     }
-}
-
-/// The seed of program `index`: independent of how many programs ran before.
-fn program_seed(seed: u64, index: u64) -> u64 {
-    let mut x = seed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    x ^= x >> 31;
-    x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x ^ (x >> 29)
-}
-
-/// Program `index` of a campaign with `seed`, and its name: the one place that says how a
-/// campaign draws a program (`bench --generated` draws the same ones).
-pub(crate) fn draw(
-    knobs: &random::Knobs,
-    seed: u64,
-    index: u64,
-) -> (String, random::RandomProgram) {
-    (
-        format!("fuzz-{seed}-{index}.dxbc"),
-        random::generate(knobs, program_seed(seed, index)),
-    )
 }
 
 /// Narrow the knobs to what the translator accepts: every opcode row is probed with its
@@ -472,8 +451,8 @@ fn settings(o: &FuzzOptions) -> String {
     let k = &o.knobs;
     let stages: Vec<&str> = k.stages.iter().map(|s| s.prefix()).collect();
     let executor = match &o.runner {
-        crate::gpu::executor::Runner::Wgpu => "gpu",
-        crate::gpu::executor::Runner::Chrome(_) => "chrome",
+        crate::runner::Runner::Wgpu => "gpu",
+        crate::runner::Runner::Chrome(_) => "chrome",
     };
     format!(
         "vectors={} model={} executor={executor} stages={} statements={} depth={} temps={} oob-indices={}",
@@ -601,7 +580,7 @@ pub fn run(o: &FuzzOptions, adapter: &str) -> Result<State, FuzzError> {
             st.ahead.retain(|a| a.until > next);
             continue;
         }
-        let (name, p) = draw(&knobs, o.seed, index);
+        let (name, p) = random::nth(&knobs, o.seed, index);
         st.next += 1;
         st.stats.programs += 1;
         let Ok(blob) = p.blob() else {
@@ -817,7 +796,7 @@ mod error_tests {
         assert_eq!(said.len(), 2, "{said:?}");
         // Every program drawn then fits the model.
         for i in 0..40 {
-            let (_, p) = draw(&k, 3, i);
+            let (_, p) = random::nth(&k, 3, i);
             let blob = p.blob().expect("lowers");
             let shader = dxbc::Shader::parse(&blob).expect("parses");
             assert_eq!(shader.program.version.major, 4);

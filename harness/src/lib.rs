@@ -76,6 +76,7 @@ pub mod programs;
 pub mod progress;
 pub mod qualify;
 pub mod replay;
+pub mod runner;
 pub mod shrink;
 pub mod spread;
 pub mod sweep;

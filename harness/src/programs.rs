@@ -104,7 +104,7 @@ pub fn generated(n: usize, seed: u64) -> Vec<Program> {
     }
     let knobs = generators::random::Knobs::default();
     for i in 0..n as u64 {
-        let (name, p) = crate::fuzz::draw(&knobs, seed, i);
+        let (name, p) = generators::random::nth(&knobs, seed, i);
         let blob = p
             .blob()
             .map_err(|e| format!("the generator failed (a dxdiff bug): {e}"));

@@ -102,3 +102,81 @@ pub fn qualify(list: &[Program], translator: &dyn Translator) -> Record {
     r.recount();
     r
 }
+
+/// `dxdiff corpus --gate tint`: every qualified program's WGSL is compiled by Chrome's Tint as
+/// well as validated by naga. Browsers are where the seed's kind of translator ships, so a
+/// module naga accepts and Tint rejects is the translator's failure there: the program is
+/// `failed`, with Tint's message.
+/// Modules compiled per exchange with the page.
+const PER_EXCHANGE: usize = 32;
+
+/// What the gate saw.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Gated {
+    /// Modules Tint compiled.
+    pub compiled: usize,
+    /// Of them, rejected (now `failed`).
+    pub rejected: usize,
+    /// Programs whose module could not be compiled at all (the browser failed); their status
+    /// is kept.
+    pub lost: usize,
+    /// Programs whose module enables an extension the browser's device does not grant
+    /// (`primitive_index` on SwiftShader): Tint cannot take it there, which says nothing about
+    /// the translator, so it is not compiled and its status is kept.
+    pub unavailable: usize,
+}
+
+/// Compile every qualified program of `record` with Tint; rejections become `failed`.
+pub fn tint(
+    record: &mut Record,
+    list: &[Program],
+    translator: &dyn crate::translators::Translator,
+    opts: crate::chrome::ChromeOptions,
+) -> Result<Gated, crate::gpu::GpuError> {
+    let mut chrome = crate::chrome::Chrome::new(opts)?;
+    let blobs: std::collections::BTreeMap<&str, &[u8]> = list
+        .iter()
+        .filter_map(|(n, b)| Some((n.as_str(), b.as_deref().ok()?)))
+        .collect();
+    // (record index, WGSL) of every qualified program, translated again as qualification did.
+    let mut modules = Vec::new();
+    for (i, p) in record.programs.iter().enumerate() {
+        if p.status != Status::Qualified {
+            continue;
+        }
+        let Some(blob) = blobs.get(p.name.as_str()) else {
+            continue;
+        };
+        let Ok(shader) = dxbc::Shader::parse(blob) else {
+            continue;
+        };
+        if let Ok(t) = translator.translate(blob, &shader) {
+            modules.push((i, t.wgsl));
+        }
+    }
+    let mut gated = Gated::default();
+    modules.retain(|(_, wgsl)| {
+        let lacking = chrome.missing_feature(wgsl).is_some();
+        gated.unavailable += usize::from(lacking);
+        !lacking
+    });
+    for part in modules.chunks(PER_EXCHANGE) {
+        let texts: Vec<&str> = part.iter().map(|(_, w)| w.as_str()).collect();
+        for ((i, _), got) in part.iter().zip(chrome.compile(&texts)) {
+            let Ok(messages) = got else {
+                gated.lost += 1;
+                continue;
+            };
+            gated.compiled += 1;
+            if let Some(why) = crate::chrome::gate::rejection(&messages) {
+                gated.rejected += 1;
+                let p = &mut record.programs[*i];
+                p.status = Status::Failed;
+                p.reason = Some(why);
+            }
+        }
+    }
+    record.gate = Some(format!("tint ({})", chrome.description));
+    record.recount();
+    Ok(gated)
+}

@@ -38,7 +38,7 @@ pub struct SweepOptions {
     /// Run only the chunks K modulo N of each op (`--shard K/N`).
     pub shard: Option<reports::shard::Shard>,
     /// What runs the translation's kernels (`--executor`).
-    pub runner: crate::gpu::executor::Runner,
+    pub runner: crate::runner::Runner,
 }
 
 /// Why a sweep could not run. Codes: `sweep.op`, `sweep.range`, `sweep.state`, `sweep.write`,

@@ -11,20 +11,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// The cycles not broken yet: `crate::parent`, then its members in order.
-const KNOWN: &[(&str, &[&str])] = &[(
-    "harness",
-    &[
-        "chrome",
-        "fuzz",
-        "gpu",
-        "inputs",
-        "programs",
-        "spread",
-        "translators",
-        "verify",
-    ],
-)];
+/// The cycles not broken yet: `crate::parent`, then its members in order. Empty: every cycle
+/// found on 750c182 is broken (docs/architecture.md says how); a new one fails the check.
+const KNOWN: &[(&str, &[&str])] = &[];
 
 /// A module path inside its crate: `["gpu", "executor"]`.
 type ModPath = Vec<String>;

@@ -328,6 +328,24 @@ impl Gen<'_> {
     }
 }
 
+/// The seed of program `index`: independent of how many programs ran before.
+fn program_seed(seed: u64, index: u64) -> u64 {
+    let mut x = seed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    x ^= x >> 31;
+    x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x ^ (x >> 29)
+}
+
+/// Program `index` of a campaign with `seed`, and its name: the one place that says how a
+/// campaign draws a program (`fuzz`, and `verify`'s and `bench --generated`'s generated
+/// programs, draw the same ones).
+pub fn nth(knobs: &Knobs, seed: u64, index: u64) -> (String, RandomProgram) {
+    (
+        format!("fuzz-{seed}-{index}.dxbc"),
+        generate(knobs, program_seed(seed, index)),
+    )
+}
+
 /// Generate one program from a seed.
 pub fn generate(k: &Knobs, seed: u64) -> RandomProgram {
     let mut dice = Dice::new(seed);

@@ -38,7 +38,7 @@ mod tests;
 mod tree;
 
 pub use container::{LowerError, code, opcodes};
-pub use draw::{generate, program};
+pub use draw::{generate, nth, program};
 pub use knobs::{Class, Knobs, Mix, Row, rows};
 pub use tree::{
     ATOMICS, CB_REGS, ICB_ROWS, INDEXABLE, INPUTS, Op, POSITION_OUTPUT, RandomProgram, Reg, Src,

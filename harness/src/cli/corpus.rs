@@ -124,7 +124,7 @@ pub fn run(a: &CorpusArgs) -> CliResult {
     record.shard = a.shard.map(crate::part);
     if a.gate == Some(Gate::Tint) {
         let opts = a.executor.chrome.options();
-        match crate::chrome::gate::tint(&mut record, &list, translator.as_ref(), opts) {
+        match crate::qualify::tint(&mut record, &list, translator.as_ref(), opts) {
             Ok(g) => eprintln!(
                 "dxdiff: tint compiled {} modules, rejected {}{}{}",
                 g.compiled,

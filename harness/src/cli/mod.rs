@@ -226,10 +226,10 @@ pub struct ExecutorArgs {
 
 impl ExecutorArgs {
     /// The runner these options choose.
-    pub fn runner(&self) -> crate::gpu::executor::Runner {
+    pub fn runner(&self) -> crate::runner::Runner {
         match self.executor {
-            Candidate::Gpu => crate::gpu::executor::Runner::Wgpu,
-            Candidate::Chrome => crate::gpu::executor::Runner::Chrome(self.chrome.options()),
+            Candidate::Gpu => crate::runner::Runner::Wgpu,
+            Candidate::Chrome => crate::runner::Runner::Chrome(self.chrome.options()),
         }
     }
 }

@@ -102,8 +102,8 @@ pub fn run(a: &ReplayArgs) -> CliResult {
     for kind in &kinds {
         let runner = match kind {
             Executor::Interp => None,
-            Executor::Gpu => Some(crate::gpu::executor::Runner::Wgpu),
-            Executor::Chrome => Some(crate::gpu::executor::Runner::Chrome(a.chrome.options())),
+            Executor::Gpu => Some(crate::runner::Runner::Wgpu),
+            Executor::Chrome => Some(crate::runner::Runner::Chrome(a.chrome.options())),
         };
         let gpu = match runner.map(|r| r.open(&a.adapter)) {
             None => None,

@@ -85,26 +85,6 @@ impl KernelRunner for IsolatedGpu {
     }
 }
 
-/// Which implementation of WebGPU runs the translator's kernels (`--executor`).
-#[derive(Debug, Clone, Default)]
-pub enum Runner {
-    /// wgpu and naga, through the isolated worker (`gpu`).
-    #[default]
-    Wgpu,
-    /// Chrome's Dawn and Tint, in a browser dxdiff starts (`chrome`).
-    Chrome(crate::chrome::ChromeOptions),
-}
-
-impl Runner {
-    /// Open the runner on `adapter` (wgpu's adapter choice; the browser picks its own).
-    pub fn open(&self, adapter: &str) -> Result<Box<dyn KernelRunner>, GpuError> {
-        Ok(match self {
-            Runner::Wgpu => Box::new(IsolatedGpu::new(adapter)?),
-            Runner::Chrome(o) => Box::new(crate::chrome::Chrome::new(o.clone())?),
-        })
-    }
-}
-
 /// A GPU (through wgpu's worker, or a browser) as the candidate executor.
 #[derive(Debug)]
 pub struct GpuExecutor {

@@ -49,7 +49,7 @@ pub struct Options {
     /// (built-in programs, embedded cases, case files, corpus programs).
     pub shard: Option<reports::shard::Shard>,
     /// What runs the translation's kernels (`--executor`).
-    pub runner: crate::gpu::executor::Runner,
+    pub runner: crate::runner::Runner,
     /// The Shader Model dxdiff writes its built-in pixel and vertex programs for
     /// (`--shader-model`): each is rewritten for it where its features allow
     /// ([`dxbc::retarget`]) and left out where they do not.
