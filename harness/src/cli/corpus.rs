@@ -48,16 +48,8 @@ pub struct CorpusArgs {
     /// The changes against the baseline are intended: report regressions, exit 0.
     #[arg(long)]
     accept: bool,
-    /// `auto` (a real GPU first, lavapipe otherwise), a substring of the adapter's name, `#k`
-    /// (the k-th GPU), or `all`: `--verify` spread over every GPU of the host, one share of
-    /// the qualified programs each.
-    #[arg(long, default_value = "auto")]
-    adapter: String,
     #[command(flatten)]
-    executor: super::ExecutorArgs,
-    #[arg(long, default_value_t = 1, help = crate::spread::JOBS_HELP,
-          value_parser = super::bounded(1, crate::spread::MAX_JOBS))]
-    jobs: usize,
+    place: super::PlacementArgs,
     /// Makes the `--verify` inputs reproducible.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -67,10 +59,6 @@ pub struct CorpusArgs {
     /// No progress on stderr.
     #[arg(long, short)]
     quiet: bool,
-    /// Qualify only shard K of N (0 <= K < N): every N-th program in name order, from the K-th;
-    /// `dxdiff merge` puts the shards' records back together.
-    #[arg(long)]
-    shard: Option<reports::shard::Shard>,
 }
 
 /// A second compiler for `--gate`.
@@ -111,7 +99,7 @@ pub fn run(a: &CorpusArgs) -> CliResult {
     };
     let translator = a.translator.build()?;
     let mut list = crate::programs::relative(&a.paths);
-    if let Some(shard) = a.shard {
+    if let Some(shard) = a.place.shard {
         // The K-th of every N programs in name order: the same partition on any machine.
         list = list
             .into_iter()
@@ -121,9 +109,9 @@ pub fn run(a: &CorpusArgs) -> CliResult {
             .collect();
     }
     let mut record = qualify::qualify(&list, translator.as_ref());
-    record.shard = a.shard.map(crate::part);
+    record.shard = a.place.shard.map(crate::part);
     if a.gate == Some(Gate::Tint) {
-        let opts = a.executor.chrome.options();
+        let opts = a.place.executor.chrome.options();
         match crate::qualify::tint(&mut record, &list, translator.as_ref(), opts) {
             Ok(g) => eprintln!(
                 "dxdiff: tint compiled {} modules, rejected {}{}{}",
@@ -241,7 +229,7 @@ fn verify(
         counterexamples: true,
         shard: None,
         quiet: a.quiet,
-        runner: a.executor.runner(),
+        runner: a.place.runner(),
         shader_model: dxbc::TargetModel::Sm50,
     };
     let blobs: std::collections::BTreeMap<&str, &[u8]> = list
@@ -255,9 +243,9 @@ fn verify(
         .filter(|(_, p)| p.status == Status::Qualified)
         .filter_map(|(i, p)| Some((i, p.name.as_str(), *blobs.get(p.name.as_str())?)))
         .collect();
-    let run = crate::spread::workers(&a.adapter, a.jobs).and_then(|workers| {
+    let run = a.place.workers().and_then(|workers| {
         if workers.is_empty() {
-            return verify_share(&opts, &a.adapter, &a.cases_dir, &todo);
+            return verify_share(&opts, &a.place.adapter, &a.cases_dir, &todo);
         }
         let shares = crate::spread::spread(&workers, a.quiet, |shard, adapter| {
             let mine: Vec<_> = todo

@@ -52,16 +52,8 @@ pub struct FuzzArgs {
     /// case when the campaign found none.
     #[arg(long)]
     junit: Option<PathBuf>,
-    /// `auto` (a real GPU first, lavapipe otherwise), a substring of the adapter's name, `#k`
-    /// (the k-th GPU), or `all`: every GPU of the host, one shard of the run each (in
-    /// `OUT/shards/`), merged into one campaign folder.
-    #[arg(long, default_value = "auto")]
-    adapter: String,
     #[command(flatten)]
-    executor: super::ExecutorArgs,
-    #[arg(long, default_value_t = 1, help = crate::spread::JOBS_HELP,
-          value_parser = super::bounded(1, crate::spread::MAX_JOBS))]
-    jobs: usize,
+    place: super::PlacementArgs,
     /// Input vectors per program, 1..=65536.
     #[arg(long, default_value_t = 256, value_parser = super::bounded(1, 65_536))]
     vectors: usize,
@@ -86,10 +78,6 @@ pub struct FuzzArgs {
     /// No progress on stderr.
     #[arg(long, short)]
     quiet: bool,
-    /// Run only shard K of N (0 <= K < N): the program indices K modulo N; `dxdiff merge`
-    /// puts the shards' campaign folders back together.
-    #[arg(long)]
-    shard: Option<reports::shard::Shard>,
 }
 
 /// A campaign that could not run: exit 4 without a usable device, a usage error otherwise.
@@ -224,17 +212,17 @@ pub fn run(a: &FuzzArgs) -> CliResult {
             .unwrap_or_default(),
         knobs,
         quiet: a.quiet,
-        shard: a.shard,
-        runner: a.executor.runner(),
+        shard: a.place.shard,
+        runner: a.place.runner(),
         shader_model: a.model.shader_model,
     };
-    let workers = match crate::spread::workers(&a.adapter, a.jobs) {
+    let workers = match a.place.workers() {
         Ok(w) => w,
         Err(e) => return failed(e.into()),
     };
     let mut writes = super::Writes::default();
     let st = if workers.is_empty() {
-        match crate::fuzz::run(&o, &a.adapter) {
+        match crate::fuzz::run(&o, &a.place.adapter) {
             Ok(st) => {
                 writes.keep(write_html(&a.out, &st));
                 st
@@ -242,9 +230,7 @@ pub fn run(a: &FuzzArgs) -> CliResult {
             Err(e) => return failed(e),
         }
     } else {
-        if a.shard.is_some() {
-            return Err(usage(crate::spread::NO_SHARD.into()));
-        }
+        a.place.shard()?;
         match spread(&o, &workers)? {
             Ok(st) => st,
             Err(e) => return failed(e),

@@ -234,6 +234,51 @@ impl ExecutorArgs {
     }
 }
 
+/// Where a run's work goes: the adapter, the executor (with the browser's options), workers per
+/// device and the shard. One struct for every command that places work on devices (`verify`,
+/// `fuzz`, `sweep`, `corpus --verify`), as [`TranslatorArgs`] is for the translator.
+#[derive(Debug, Clone, clap::Args)]
+pub struct PlacementArgs {
+    /// `auto` (a real GPU first, lavapipe otherwise), a substring of the adapter's name, `#k`
+    /// (the k-th GPU), or `all`: every GPU of the host, one worker and one shard of the run
+    /// each (campaigns keep them in `OUT/shards/`), merged into the one-device result.
+    #[arg(long, default_value = "auto")]
+    pub adapter: String,
+    /// `--executor` and the browser's options.
+    #[command(flatten)]
+    pub executor: ExecutorArgs,
+    /// Workers per device (the help text is [`crate::spread::JOBS_HELP`]).
+    #[arg(long, default_value_t = 1, help = crate::spread::JOBS_HELP,
+          value_parser = bounded(1, crate::spread::MAX_JOBS))]
+    pub jobs: usize,
+    /// Run only shard K of N (0 <= K < N): every N-th unit of the run's own order, from the
+    /// K-th (a program; a fuzz campaign's program index; a sweep's chunk of 2^22 inputs of
+    /// each op; for `corpus`, a program in name order); `dxdiff merge` puts the shards back
+    /// together.
+    #[arg(long)]
+    pub shard: Option<reports::shard::Shard>,
+}
+
+impl PlacementArgs {
+    /// The shard, refused where `--adapter all` or `--jobs` above 1 make their own shards.
+    pub fn shard(&self) -> Result<Option<reports::shard::Shard>, CliError> {
+        if (self.adapter == crate::spread::ALL || self.jobs > 1) && self.shard.is_some() {
+            return Err(usage(crate::spread::NO_SHARD.into()));
+        }
+        Ok(self.shard)
+    }
+
+    /// The workers to spread over (none: one worker on `adapter`).
+    pub fn workers(&self) -> Result<Vec<String>, crate::gpu::GpuError> {
+        crate::spread::workers(&self.adapter, self.jobs)
+    }
+
+    /// The runner the executor options choose.
+    pub fn runner(&self) -> crate::runner::Runner {
+        self.executor.runner()
+    }
+}
+
 /// A `map_err` adapter: a parse error in the program read from `path`.
 pub fn dxbc_err(path: &Path) -> impl Fn(dxbc::DxbcError) -> CliError + '_ {
     move |source| CliError::Dxbc {

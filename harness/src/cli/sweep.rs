@@ -30,23 +30,11 @@ pub struct SweepArgs {
     /// The sweep folder: `sweep.json` (resumable), the reports and `cases/`.
     #[arg(long, default_value = "dxdiff-sweep")]
     out: PathBuf,
-    /// `auto` (a real GPU first, lavapipe otherwise), a substring of the adapter's name, `#k`
-    /// (the k-th GPU), or `all`: every GPU of the host, one shard of the run each (in
-    /// `OUT/shards/`), merged into one sweep folder.
-    #[arg(long, default_value = "auto")]
-    adapter: String,
     #[command(flatten)]
-    executor: super::ExecutorArgs,
-    #[arg(long, default_value_t = 1, help = crate::spread::JOBS_HELP,
-          value_parser = super::bounded(1, crate::spread::MAX_JOBS))]
-    jobs: usize,
+    place: super::PlacementArgs,
     /// No progress on stderr.
     #[arg(long, short)]
     quiet: bool,
-    /// Run only shard K of N (0 <= K < N): the chunks of 2^22 inputs K modulo N of each op;
-    /// `dxdiff merge` puts the shards' folders back together.
-    #[arg(long)]
-    shard: Option<reports::shard::Shard>,
 }
 
 /// Write a sweep folder's reports (`report.md`, `report.html`; the run keeps `sweep.json`
@@ -126,15 +114,15 @@ pub fn run(a: &SweepArgs) -> CliResult {
         to: a.to,
         out: a.out.clone(),
         quiet: a.quiet,
-        shard: a.shard,
-        runner: a.executor.runner(),
+        shard: a.place.shard,
+        runner: a.place.runner(),
     };
-    let workers = match crate::spread::workers(&a.adapter, a.jobs) {
+    let workers = match a.place.workers() {
         Ok(w) => w,
         Err(e) => return failed(e.into()),
     };
     let (st, md) = if workers.is_empty() {
-        match crate::sweep::run(&o, &a.adapter) {
+        match crate::sweep::run(&o, &a.place.adapter) {
             Ok((st, adapter)) => {
                 let md = write_reports(&a.out, &st, &adapter)?;
                 (st, md)
@@ -142,9 +130,7 @@ pub fn run(a: &SweepArgs) -> CliResult {
             Err(e) => return failed(e),
         }
     } else {
-        if a.shard.is_some() {
-            return Err(usage(crate::spread::NO_SHARD.into()));
-        }
+        a.place.shard()?;
         match spread(&o, &workers)? {
             Ok(x) => x,
             Err(e) => return failed(e),

@@ -36,16 +36,8 @@ pub struct VerifyArgs {
     translator: super::TranslatorArgs,
     #[command(flatten)]
     model: super::ModelArgs,
-    /// `auto` (a real GPU first, lavapipe otherwise), a substring of the adapter's name, `#k`
-    /// (the k-th GPU), or `all`: every GPU of the host, one worker and one shard of the run
-    /// each, merged into one report.
-    #[arg(long, default_value = "auto")]
-    adapter: String,
     #[command(flatten)]
-    executor: super::ExecutorArgs,
-    #[arg(long, default_value_t = 1, help = crate::spread::JOBS_HELP,
-          value_parser = super::bounded(1, crate::spread::MAX_JOBS))]
-    jobs: usize,
+    place: super::PlacementArgs,
     /// Makes the inputs reproducible.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -73,10 +65,6 @@ pub struct VerifyArgs {
     /// No progress on stderr.
     #[arg(long, short)]
     quiet: bool,
-    /// Run only shard K of N (0 <= K < N): every N-th program of the run, from the K-th;
-    /// `dxdiff merge` puts the shards' folders back together.
-    #[arg(long)]
-    shard: Option<reports::shard::Shard>,
 }
 
 /// Run the verification and write its reports and counterexamples.
@@ -111,9 +99,7 @@ pub fn run(a: &VerifyArgs) -> CliResult {
             }
         }
     }
-    if (a.adapter == crate::spread::ALL || a.jobs > 1) && a.shard.is_some() {
-        return Err(super::usage(crate::spread::NO_SHARD.into()));
-    }
+    let shard = a.place.shard()?;
     let opts = Options {
         translator: a.translator.build()?,
         seed: a.seed,
@@ -123,12 +109,12 @@ pub fn run(a: &VerifyArgs) -> CliResult {
         corpus_cases: a.corpus_cases,
         skip_builtin: a.corpus_only,
         counterexamples: true,
-        shard: a.shard,
+        shard,
         quiet: a.quiet,
-        runner: a.executor.runner(),
+        runner: a.place.runner(),
         shader_model: a.model.shader_model,
     };
-    let report = match verify::run(&opts, &a.out, &a.adapter, a.jobs) {
+    let report = match verify::run(&opts, &a.out, &a.place.adapter, a.place.jobs) {
         Ok(r) => r,
         Err(e) => return Ok(super::no_device(&e)),
     };
