@@ -603,6 +603,55 @@ impl SystemValue {
     }
 }
 
+/// How a sampled (single-sample, non-array-of-cubes) texture is addressed: the six shapes of a
+/// `dcl_resource` that the interpreter runs and the translators lower. One enum for the fact:
+/// the reference (`oracles`) and the built-in translator both read it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum TextureShape {
+    /// A `Texture2D`: addressed by (u, v).
+    #[default]
+    Plain,
+    /// A `Texture2DArray`: the address carries a layer.
+    Array,
+    /// A `TextureCube`: six square faces, stored as layers in D3D's order (+X, −X, +Y, −Y,
+    /// +Z, −Z), addressed by a direction.
+    Cube,
+    /// A `Texture3D`: depth slices stored as layers, their count halving per level like the
+    /// width and height, addressed by (u, v, w).
+    Volume,
+    /// A `Texture1D`: one row of texels (height 1 at every level), addressed by u alone.
+    Line,
+    /// A `Texture1DArray`: rows as layers, addressed by u and a layer in the address's second
+    /// component.
+    LineArray,
+}
+
+impl TextureShape {
+    /// The shape of a declared dimension; `None` for buffers, multisampled textures, cube
+    /// arrays and unknown dimensions.
+    pub fn of(d: ResourceDimension) -> Option<TextureShape> {
+        Some(match d {
+            ResourceDimension::Texture2d => TextureShape::Plain,
+            ResourceDimension::Texture2dArray => TextureShape::Array,
+            ResourceDimension::TextureCube => TextureShape::Cube,
+            ResourceDimension::Texture3d => TextureShape::Volume,
+            ResourceDimension::Texture1d => TextureShape::Line,
+            ResourceDimension::Texture1dArray => TextureShape::LineArray,
+            _ => return None,
+        })
+    }
+
+    /// Whether the shape is a 1D texture or 1D array (one texel high).
+    pub fn line(self) -> bool {
+        matches!(self, TextureShape::Line | TextureShape::LineArray)
+    }
+
+    /// Whether the shape has layers (an array).
+    pub fn array(self) -> bool {
+        matches!(self, TextureShape::Array | TextureShape::LineArray)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,7 +7,7 @@ use crate::case::register_of;
 use crate::case::{CaseFile, Expect, Input, Run, words};
 use crate::interp::{
     self, Address, Buffer, Format, InterpError, Resources, Sampler, Srv, TexelFormat, Texture2d,
-    View2d,
+    TextureShape,
 };
 use crate::verdict::{Inconclusive, Judge, Skip, SkipKind};
 
@@ -205,12 +205,12 @@ fn texture(t: &crate::case::TextureDesc) -> Result<Texture2d, String> {
         ));
     }
     let view = match (t.cube, t.layers, t.depth, t.texture1d) {
-        (true, None, None, false) => View2d::Cube,
-        (false, Some(_), None, false) => View2d::Array,
-        (false, None, Some(d), false) if (1..=2048).contains(&d) => View2d::Volume,
-        (false, None, None, false) => View2d::Plain,
-        (false, None, None, true) if t.height == 1 => View2d::Line,
-        (false, Some(_), None, true) if t.height == 1 => View2d::LineArray,
+        (true, None, None, false) => TextureShape::Cube,
+        (false, Some(_), None, false) => TextureShape::Array,
+        (false, None, Some(d), false) if (1..=2048).contains(&d) => TextureShape::Volume,
+        (false, None, None, false) => TextureShape::Plain,
+        (false, None, None, true) if t.height == 1 => TextureShape::Line,
+        (false, Some(_), None, true) if t.height == 1 => TextureShape::LineArray,
         _ => {
             return Err(
                 "a texture is one of: plain, `layers` (an array), `cube`, `depth` (a 3D \
@@ -221,12 +221,16 @@ fn texture(t: &crate::case::TextureDesc) -> Result<Texture2d, String> {
         }
     };
     let layers = match view {
-        View2d::Cube => 6,
-        View2d::Volume => t.depth.unwrap_or(1),
+        TextureShape::Cube => 6,
+        TextureShape::Volume => t.depth.unwrap_or(1),
         _ => t.layers.unwrap_or(1).max(1),
     };
     // A 3D texture's chain halves its depth too, so the deepest axis may lengthen it.
-    let deepest = if view == View2d::Volume { layers } else { 1 };
+    let deepest = if view == TextureShape::Volume {
+        layers
+    } else {
+        1
+    };
     let full_chain = 32 - t.width.max(t.height).max(deepest).max(1).leading_zeros();
     if t.mips.is_empty() || t.mips.len() > full_chain as usize {
         return Err(format!(
@@ -238,7 +242,7 @@ fn texture(t: &crate::case::TextureDesc) -> Result<Texture2d, String> {
     }
     let mut mips = Vec::with_capacity(t.mips.len());
     for (m, level) in t.mips.iter().enumerate() {
-        let slices = if view == View2d::Volume {
+        let slices = if view == TextureShape::Volume {
             (layers >> m).max(1)
         } else {
             layers

@@ -105,23 +105,23 @@ const CUBE: (u32, usize) = (5, 3);
 /// binding of a 1D texture): a format that reads as `T` ([`texels::format`]) and texel words
 /// biased to its edges, reached by D3D's `ld` through the format's conversions.
 fn texture(b: &translator::manifest::Binding, seed: u64) -> Option<Srv> {
-    use oracles::interp::View2d;
+    use oracles::interp::TextureShape;
     let texel = crate::gpu::plan::Texel::of(&b.layout)?;
     let array = crate::gpu::plan::Texel::is_array(&b.layout);
     let view = if crate::gpu::plan::Texel::is_cube(&b.layout) {
-        View2d::Cube
+        TextureShape::Cube
     } else if crate::gpu::plan::Texel::is_volume(&b.layout) {
-        View2d::Volume
+        TextureShape::Volume
     } else if b.texture1d {
         if array {
-            View2d::LineArray
+            TextureShape::LineArray
         } else {
-            View2d::Line
+            TextureShape::Line
         }
     } else if array {
-        View2d::Array
+        TextureShape::Array
     } else {
-        View2d::Plain
+        TextureShape::Plain
     };
     // A depth texture (read by comparison) is a one-level D16_UNORM shadow map.
     let depth = texel == crate::gpu::plan::Texel::Depth;
@@ -131,22 +131,26 @@ fn texture(b: &translator::manifest::Binding, seed: u64) -> Option<Srv> {
         texels::format(texel.kind(), seed)
     };
     let (layers, (w, h, levels)) = match view {
-        View2d::Cube if depth => (6, (CUBE.0, CUBE.0, 1)),
+        TextureShape::Cube if depth => (6, (CUBE.0, CUBE.0, 1)),
         _ if depth => (
-            if view == View2d::Array { LAYERS } else { 1 },
+            if view == TextureShape::Array {
+                LAYERS
+            } else {
+                1
+            },
             (TEXTURE.0, TEXTURE.1, 1),
         ),
-        View2d::Plain => (1, TEXTURE),
+        TextureShape::Plain => (1, TEXTURE),
         // A 1D texture: the width and levels of a 2D one, one texel high.
-        View2d::Line => (1, (TEXTURE.0, 1, TEXTURE.2)),
-        View2d::LineArray => (LAYERS, (TEXTURE.0, 1, TEXTURE.2)),
+        TextureShape::Line => (1, (TEXTURE.0, 1, TEXTURE.2)),
+        TextureShape::LineArray => (LAYERS, (TEXTURE.0, 1, TEXTURE.2)),
         // A 3D texture's depth: the layers of an array, halving per level (3, 1, 1).
-        View2d::Array | View2d::Volume => (LAYERS, TEXTURE),
-        View2d::Cube => (6, (CUBE.0, CUBE.0, CUBE.1)),
+        TextureShape::Array | TextureShape::Volume => (LAYERS, TEXTURE),
+        TextureShape::Cube => (6, (CUBE.0, CUBE.0, CUBE.1)),
     };
     let mips = (0..levels)
         .map(|m| {
-            let slices = if view == View2d::Volume {
+            let slices = if view == TextureShape::Volume {
                 (layers >> m).max(1)
             } else {
                 layers

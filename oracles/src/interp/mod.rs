@@ -33,7 +33,7 @@ use mask::Mask;
 pub use nan::{frees_nan, frees_nan_inst};
 pub use resources::{
     Address, Buffer, Compare, Format, Resources, Sampler, Srv, TexelFormat, TexelKind, Texture2d,
-    View2d,
+    TextureShape,
 };
 
 use crate::domain::Events;

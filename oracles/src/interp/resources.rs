@@ -73,26 +73,8 @@ impl Format {
     }
 }
 
-/// How a shader sees a [`Texture2d`]: the dimension of its `dcl_resource`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum View2d {
-    /// A `Texture2D`: addressed by (u, v).
-    #[default]
-    Plain,
-    /// A `Texture2DArray`: the address carries a layer.
-    Array,
-    /// A `TextureCube`: six square faces, stored as layers in D3D's order (+X, −X, +Y, −Y,
-    /// +Z, −Z), addressed by a direction.
-    Cube,
-    /// A `Texture3D`: depth slices stored as layers, their count halving per level like the
-    /// width and height, addressed by (u, v, w).
-    Volume,
-    /// A `Texture1D`: one row of texels (height 1 at every level), addressed by u alone.
-    Line,
-    /// A `Texture1DArray`: rows as layers, addressed by u and a layer in the address's second
-    /// component.
-    LineArray,
-}
+/// How a shader sees a [`Texture2d`]: the shape of its `dcl_resource` (dxbc's one enum for it).
+pub use dxbc::TextureShape;
 
 /// A 1D, 2D or 3D texture, an array of 1D or 2D textures, or a cube, with its mip chain, as the words it has
 /// in memory in its format: the interpreter decodes a texel when it reads one, and a device is
@@ -107,7 +89,7 @@ pub struct Texture2d {
     /// level 0; 0 reads as 1.
     pub layers: u32,
     /// How shaders address it.
-    pub view: View2d,
+    pub view: TextureShape,
     /// Mip levels; each holds every layer in turn, each layer row-major `width >> m` by
     /// `height >> m` texels of [`TexelFormat::words`] words.
     pub mips: Vec<Vec<u32>>,
@@ -121,7 +103,7 @@ impl Default for Texture2d {
             width: 0,
             height: 0,
             layers: 1,
-            view: View2d::Plain,
+            view: TextureShape::Plain,
             mips: Vec::new(),
             format: TexelFormat::Rgba32Float,
         }
@@ -136,32 +118,32 @@ impl Texture2d {
 
     /// Whether the view is an array (`Texture2DArray` or `Texture1DArray`).
     pub fn array(&self) -> bool {
-        matches!(self.view, View2d::Array | View2d::LineArray)
+        matches!(self.view, TextureShape::Array | TextureShape::LineArray)
     }
 
     /// Whether the view is a `Texture1D` or `Texture1DArray`: one row, addressed by u.
     pub fn line(&self) -> bool {
-        matches!(self.view, View2d::Line | View2d::LineArray)
+        matches!(self.view, TextureShape::Line | TextureShape::LineArray)
     }
 
     /// The address component that holds an array's layer (D3D's: z of a 2D array, y of a 1D
     /// one); `None` for a view without layers to select.
     pub fn layer_component(&self) -> Option<usize> {
         match self.view {
-            View2d::Array => Some(2),
-            View2d::LineArray => Some(1),
+            TextureShape::Array => Some(2),
+            TextureShape::LineArray => Some(1),
             _ => None,
         }
     }
 
     /// Whether the view is a `TextureCube`.
     pub fn cube(&self) -> bool {
-        self.view == View2d::Cube
+        self.view == TextureShape::Cube
     }
 
     /// Whether the view is a `Texture3D`.
     pub fn volume(&self) -> bool {
-        self.view == View2d::Volume
+        self.view == TextureShape::Volume
     }
 
     /// The layers (or a 3D texture's depth slices) a level holds: a 3D texture's depth halves

@@ -98,34 +98,7 @@ pub enum View {
     Texture(TexelKind, Shape),
 }
 
-/// How a sampled texture is addressed: the dimensions the translator lowers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Shape {
-    /// A `Texture2D`: (u, v).
-    Plain,
-    /// A `Texture2DArray`: the address carries a layer.
-    Array,
-    /// A `TextureCube`: a direction (x, y, z).
-    Cube,
-    /// A `Texture3D`: (u, v, w).
-    Volume,
-    /// A `Texture1D`: u alone, bound as a `texture_2d` one texel high (exact profile).
-    Line,
-    /// A `Texture1DArray`: u, a layer in y; a `texture_2d_array` one texel high (exact profile).
-    LineArray,
-}
-
-impl Shape {
-    /// Whether the shape is a 1D texture or 1D array, bound one texel high.
-    pub fn line(self) -> bool {
-        matches!(self, Shape::Line | Shape::LineArray)
-    }
-
-    /// Whether the shape has layers (an array).
-    pub fn array(self) -> bool {
-        matches!(self, Shape::Array | Shape::LineArray)
-    }
-}
+pub use dxbc::TextureShape as Shape;
 
 /// The component type of a texture's texels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

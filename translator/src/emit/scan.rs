@@ -164,14 +164,7 @@ pub(super) fn scan(c: &mut Ctx<'_>) -> Result<(), Rejection> {
                                 .map_or(ReturnType::Other(0), |[x, ..]| x),
                         )
                         .map_err(fail)?;
-                        let shape = match d {
-                            Dim::Texture2d => Shape::Plain,
-                            Dim::Texture2dArray => Shape::Array,
-                            Dim::TextureCube => Shape::Cube,
-                            Dim::Texture1d => Shape::Line,
-                            Dim::Texture1dArray => Shape::LineArray,
-                            _ => Shape::Volume,
-                        };
+                        let shape = Shape::of(d).unwrap_or(Shape::Volume);
                         View::Texture(kind, shape)
                     }
                     // The seed fails closed on multisampled and cube-array textures; the other

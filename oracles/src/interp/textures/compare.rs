@@ -180,14 +180,14 @@ impl Machine<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::interp::resources::View2d;
+    use crate::interp::resources::TextureShape;
 
     fn depth(codes: &[u32]) -> Texture2d {
         Texture2d {
             width: codes.len() as u32,
             height: 1,
             layers: 1,
-            view: View2d::Plain,
+            view: TextureShape::Plain,
             mips: vec![codes.to_vec()],
             format: TexelFormat::D16Unorm,
         }

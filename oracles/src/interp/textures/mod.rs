@@ -6,7 +6,7 @@ use dxbc::{Instruction, Opcode, Operand, OperandType, ResinfoReturnType};
 
 use super::InterpError;
 use super::machine::{Consumer, Machine, source_component, write_mask};
-use super::resources::{Format, Srv, Texture2d, View2d};
+use super::resources::{Format, Srv, Texture2d, TextureShape};
 use super::tracked::{Access, Space};
 use crate::domain::{Domain, Events, raise};
 use crate::rules::float as fl;
@@ -70,7 +70,7 @@ impl Machine<'_> {
             });
         };
         if let Some(Srv::Texture2d(t)) = self.res.srvs.get(&slot(&plain.operands[2], at)?)
-            && !matches!(t.view, View2d::Plain | View2d::Array)
+            && !matches!(t.view, TextureShape::Plain | TextureShape::Array)
         {
             return Err(InterpError::Unsupported {
                 index: at,

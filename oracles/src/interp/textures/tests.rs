@@ -2,7 +2,7 @@
 //! loads and the format conversions.
 
 use super::*;
-use crate::interp::{Address, Sampler, TexelFormat, View2d};
+use crate::interp::{Address, Sampler, TexelFormat, TextureShape};
 
 /// A 4×2 float texture of two layers whose texel (x, y, layer) holds x + 10y + 100·layer.
 fn numbered() -> Texture2d {
@@ -14,7 +14,7 @@ fn numbered() -> Texture2d {
         width: 4,
         height: 2,
         layers: 2,
-        view: View2d::Array,
+        view: TextureShape::Array,
         mips: vec![texels],
         format: TexelFormat::Rgba32Float,
     }
@@ -228,7 +228,7 @@ fn numbered_cube() -> Texture2d {
         width: 2,
         height: 2,
         layers: 6,
-        view: View2d::Cube,
+        view: TextureShape::Cube,
         mips: vec![level(2), level(1)],
         format: TexelFormat::Rgba32Float,
     }
@@ -314,7 +314,7 @@ fn numbered_volume() -> Texture2d {
         width: 4,
         height: 2,
         layers: 2,
-        view: View2d::Volume,
+        view: TextureShape::Volume,
         mips: vec![level(4, 2, 2), level(2, 1, 1)],
         format: TexelFormat::Rgba32Float,
     }
@@ -383,7 +383,7 @@ fn numbered_line() -> Texture2d {
         width: 4,
         height: 1,
         layers: 2,
-        view: View2d::LineArray,
+        view: TextureShape::LineArray,
         mips: vec![texels],
         format: TexelFormat::Rgba32Float,
     }
