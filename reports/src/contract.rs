@@ -102,6 +102,134 @@ impl ContractReport {
     }
 }
 
+/// Why a text is not a contract report this version reads. Codes: `contract-report.json`,
+/// `contract-report.format`.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    /// Not JSON of this shape (`contract-report.json`).
+    #[error("{0}")]
+    Json(#[from] serde_json::Error),
+    /// The format tag is not [`FORMAT`] (`contract-report.format`).
+    #[error("format `{0}`, expected `{FORMAT}`")]
+    Format(String),
+}
+
+impl ReportError {
+    /// A stable, machine-readable code for this kind of error.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ReportError::Json(_) => "contract-report.json",
+            ReportError::Format(_) => "contract-report.format",
+        }
+    }
+}
+
+impl ContractReport {
+    /// Read a `contract.json`; the error says why it is not one this version reads.
+    pub fn parse(text: &str) -> Result<ContractReport, ReportError> {
+        crate::parse_tagged(text, FORMAT, ReportError::Format)
+    }
+}
+
+/// How good a status is, for transitions: verified above not exercisable above violated.
+fn rank(s: Status) -> u8 {
+    match s {
+        Status::Verified => 2,
+        Status::NotExercisable => 1,
+        Status::Violated => 0,
+    }
+}
+
+/// One entry whose status differs from a baseline's (`None`: the entry is not in that report).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Change {
+    /// The catalog id.
+    pub id: String,
+    /// Its status in the baseline.
+    pub from: Option<Status>,
+    /// Its status now.
+    pub to: Option<Status>,
+}
+
+impl Change {
+    /// Worse than the baseline: verified to violated or not exercisable (the proof is lost),
+    /// not exercisable to violated. An entry the baseline lacks is new, not a regression (the
+    /// catalog grew, or the run took other `--entry`s); one the run lacks is not compared.
+    pub fn regression(&self) -> bool {
+        matches!((self.from, self.to), (Some(a), Some(b)) if rank(b) < rank(a))
+    }
+}
+
+/// Every entry whose status changed between a baseline report and this one, in this report's
+/// order, then the baseline's entries this run did not have.
+pub fn transitions(base: &ContractReport, now: &ContractReport) -> Vec<Change> {
+    let before: std::collections::BTreeMap<&str, Status> = base
+        .entries
+        .iter()
+        .map(|e| (e.id.as_str(), e.status))
+        .collect();
+    let mut out: Vec<Change> = now
+        .entries
+        .iter()
+        .filter(|e| before.get(e.id.as_str()) != Some(&e.status))
+        .map(|e| Change {
+            id: e.id.clone(),
+            from: before.get(e.id.as_str()).copied(),
+            to: Some(e.status),
+        })
+        .collect();
+    let ran: std::collections::BTreeSet<&str> = now.entries.iter().map(|e| e.id.as_str()).collect();
+    out.extend(
+        base.entries
+            .iter()
+            .filter(|e| !ran.contains(e.id.as_str()))
+            .map(|e| Change {
+                id: e.id.clone(),
+                from: Some(e.status),
+                to: None,
+            }),
+    );
+    out
+}
+
+/// The transitions as lines (`regression adapted/x: verified -> violated`), then
+/// `contract: N regressions, N improvements, N new, N not run since the baseline`.
+pub fn transitions_text(changes: &[Change]) -> String {
+    let name = |s: Option<Status>| s.map_or_else(|| "absent".to_string(), |s| s.to_string());
+    let mut s = String::new();
+    let (mut worse, mut better, mut new, mut gone) = (0, 0, 0, 0);
+    for c in changes {
+        let kind = match (c.from, c.to) {
+            (None, _) => {
+                new += 1;
+                "new"
+            }
+            (_, None) => {
+                gone += 1;
+                "not run"
+            }
+            _ if c.regression() => {
+                worse += 1;
+                "regression"
+            }
+            _ => {
+                better += 1;
+                "improved"
+            }
+        };
+        s.push_str(&format!(
+            "{kind} {}: {} -> {}\n",
+            crate::text::one_line(&c.id),
+            name(c.from),
+            name(c.to)
+        ));
+    }
+    s.push_str(&format!(
+        "contract: {worse} regressions, {better} improvements, {new} new, {gone} not run since the baseline\n"
+    ));
+    s
+}
+
 fn row_cells(e: &EntryRow) -> [String; 9] {
     [
         e.id.clone(),
@@ -287,5 +415,48 @@ mod tests {
         assert!(md.trim_end().ends_with("of 69 seed entries"), "{md}");
         let t = table(&report());
         assert_eq!(t.lines().count(), 4, "{t}");
+    }
+
+    #[test]
+    fn transitions_name_what_got_worse_and_only_that_is_a_regression() {
+        let base = report();
+        let mut now = report();
+        now.entries[0].status = Status::NotExercisable; // verified -> not exercisable
+        now.entries[1].status = Status::Verified; // violated -> verified
+        now.entries.remove(2); // not run
+        now.entries.push(row("adapted/new", Status::Violated)); // new
+        let changes = transitions(&base, &now);
+        let got: Vec<(&str, Option<Status>, Option<Status>, bool)> = changes
+            .iter()
+            .map(|c| (c.id.as_str(), c.from, c.to, c.regression()))
+            .collect();
+        use Status::*;
+        assert_eq!(
+            got,
+            [
+                ("adapted/a", Some(Verified), Some(NotExercisable), true),
+                ("fail-closed/b", Some(Violated), Some(Verified), false),
+                ("adapted/new", None, Some(Violated), false),
+                ("bounded/c", Some(NotExercisable), None, false),
+            ]
+        );
+        let text = transitions_text(&changes);
+        assert!(
+            text.contains("regression adapted/a: verified -> not exercisable"),
+            "{text}"
+        );
+        assert!(text.ends_with(
+            "contract: 1 regressions, 1 improvements, 1 new, 1 not run since the baseline\n"
+        ));
+        assert!(transitions(&base, &base).is_empty());
+        let json = serde_json::to_string(&base).expect("json");
+        assert_eq!(ContractReport::parse(&json).expect("reads"), base);
+        let other = json.replace(FORMAT, "dxdiff-contract/0");
+        assert_eq!(
+            ContractReport::parse(&other)
+                .map_err(|e| e.code())
+                .unwrap_err(),
+            "contract-report.format"
+        );
     }
 }

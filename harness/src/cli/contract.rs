@@ -37,6 +37,12 @@ pub struct ContractArgs {
     /// Run only this entry (repeatable): a catalog id with a seed reference.
     #[arg(long = "entry")]
     entries: Vec<String>,
+    /// A `contract.json` of an earlier run: each entry's transition since it is printed (and
+    /// written to `contract.md`), and the exit is 1 only on a regression (an entry worse than
+    /// there: verified to violated or not exercisable, not exercisable to violated), so a
+    /// translator with a known violation can keep a green check.
+    #[arg(long)]
+    baseline: Option<PathBuf>,
     /// Where the reports and counterexamples go.
     #[arg(long, default_value = "dxdiff-contract")]
     out: PathBuf,
@@ -81,6 +87,22 @@ pub fn run(a: &ContractArgs) -> CliResult {
         exact: a.translator.translator == "builtin" && a.translator.profile == "exact",
         random: a.random,
     };
+    // The baseline is read before the run, so that a bad one costs nothing.
+    let baseline = match &a.baseline {
+        Some(p) => {
+            let text = crate::files::read_text(p).map_err(|e| CliError::Input {
+                path: p.clone(),
+                what: format!("[{}] {e}", e.code()),
+            })?;
+            Some(
+                reports::contract::ContractReport::parse(&text).map_err(|e| CliError::Input {
+                    path: p.clone(),
+                    what: format!("[{}] {e}", e.code()),
+                })?,
+            )
+        }
+        None => None,
+    };
     let report = match contract::run(&opts, &out.path, &a.adapter) {
         Ok(r) => r,
         Err(e) => return Ok(super::no_device(&e)),
@@ -88,15 +110,32 @@ pub fn run(a: &ContractArgs) -> CliResult {
     let json = serde_json::to_string_pretty(&report).map_err(|e| super::usage(e.to_string()))?;
     let mut writes = super::Writes::default();
     writes.write(Some(&out.path.join("contract.json")), json.as_bytes());
-    let md = reports::contract::markdown(&report);
+    let changes = baseline
+        .as_ref()
+        .map(|b| reports::contract::transitions(b, &report));
+    let mut md = reports::contract::markdown(&report);
+    if let Some(c) = &changes {
+        md.push_str("\n## Since the baseline\n\n```\n");
+        md.push_str(&reports::contract::transitions_text(c));
+        md.push_str("```\n");
+    }
     writes.write(Some(&out.path.join("contract.md")), md.as_bytes());
     if let Some(junit) = &a.junit {
         writes.write(Some(junit), reports::contract::junit(&report).as_bytes());
     }
     print!("{}", reports::contract::table(&report));
+    // The transitions before the closing line, which stays the last (docs/case-format.md).
+    if let Some(c) = &changes {
+        print!("{}", reports::contract::transitions_text(c));
+    }
     println!("{}", report.closing_line());
     writes.finish()?;
-    Ok(if report.count(reports::contract::Status::Violated) > 0 {
+    let failed = match &changes {
+        // Against a baseline only what got worse fails the run.
+        Some(c) => c.iter().any(reports::contract::Change::regression),
+        None => report.count(reports::contract::Status::Violated) > 0,
+    };
+    Ok(if failed {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS

@@ -182,3 +182,60 @@ fn an_external_translator_gets_the_built_in_rows() {
     let hoisted = row(&report, "adapted/hoisted-vars");
     assert_eq!(hoisted["attributed"], hoisted["programs"], "{hoisted:#}");
 }
+
+/// `--baseline`: a known violation keeps the run green, a regression against the baseline fails
+/// it, and each transition is printed and written to contract.md.
+#[test]
+fn a_baseline_fails_only_on_a_regression() {
+    let _turn = gpu_turn();
+    let dir = temp("contract", "baseline");
+    let args = ["--entry", "bounded/udiv", "--entry", "adapted/rcp-division"];
+    // The planted bug's own run is the baseline: udiv violated there already.
+    let Some((code, broken)) = contract(&dir.join("known"), &args, Some(UDIV_BUG)) else {
+        return;
+    };
+    assert_eq!(code, 1, "a violation without a baseline fails");
+    assert_eq!(row(&broken, "bounded/udiv")["status"], "violated");
+    let known = dir.join("known/contract.json");
+    let with = |base: &Path| {
+        let mut a: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        a.extend(["--baseline".into(), base.display().to_string()]);
+        a
+    };
+    let known_args = with(&known);
+    let known_args: Vec<&str> = known_args.iter().map(String::as_str).collect();
+    let (code, _) = contract(&dir.join("again"), &known_args, Some(UDIV_BUG)).expect("ran");
+    assert_eq!(
+        code, 0,
+        "the same violation as the baseline's is not a regression"
+    );
+    // A clean run as the baseline: the planted bug is a regression.
+    let (code, _) = contract(&dir.join("clean"), &args, None).expect("ran");
+    assert_eq!(code, 0);
+    let clean_args = with(&dir.join("clean/contract.json"));
+    let clean_args: Vec<&str> = clean_args.iter().map(String::as_str).collect();
+    let out = dir.join("regressed");
+    let (code, _) = contract(&out, &clean_args, Some(UDIV_BUG)).expect("ran");
+    assert_eq!(code, 1, "verified -> violated is a regression");
+    let md = std::fs::read_to_string(out.join("contract.md")).expect("contract.md");
+    assert!(
+        md.contains("regression bounded/udiv: verified -> violated"),
+        "{md}"
+    );
+    // A baseline that is not a contract report is refused before the run.
+    let bad_args = with(&dir.join("clean/contract.md"));
+    let bad_args: Vec<&str> = bad_args.iter().map(String::as_str).collect();
+    let o = dxdiff()
+        .args(["contract", "-q", "--out"])
+        .arg(dir.join("bad"))
+        .args(&bad_args)
+        .output()
+        .expect("runs");
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
