@@ -58,25 +58,23 @@ pub fn part(shard: reports::shard::Shard) -> reports::shard::Part {
     }
 }
 
+/// The executors (the interpreter, wgpu's worker, Chrome, the runner that picks one) are their
+/// own crate; they keep their paths here.
+pub use executors::{chrome, exec, gpu, lifetime, parallel, runner};
+
 pub mod bench;
-pub mod chrome;
 pub mod cli;
 pub mod contract;
 pub mod counterexample;
 pub mod driver;
-pub mod exec;
 pub mod files;
 pub mod fuzz;
-pub mod gpu;
 pub mod inputs;
-pub mod lifetime;
 pub mod outdir;
-pub mod parallel;
 pub mod programs;
 pub mod progress;
 pub mod qualify;
 pub mod replay;
-pub mod runner;
 pub mod shrink;
 pub mod spread;
 pub mod sweep;

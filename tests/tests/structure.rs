@@ -238,6 +238,7 @@ fn all_cycles() -> BTreeSet<(String, Vec<String>)> {
         "oracles",
         "translator",
         "generators",
+        "executors",
         "harness",
         "reports",
     ] {

@@ -2,7 +2,7 @@
 //! 32-bit result words. The reference interpreter ([`interp::Interpreter`]) and the GPU
 //! ([`crate::gpu::executor::GpuExecutor`]) are the two implementations; a new one (a render
 //! pipeline, a browser) is one more type behind [`Executor`], and every command that compares
-//! results ([`crate::driver`]) runs on it unchanged.
+//! results (the harness's `driver`) runs on it unchanged.
 //!
 //! The data crosses the trait in flat arrays, not one allocation per vector: a default
 //! `verify` run moves millions of vectors.

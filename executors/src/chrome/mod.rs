@@ -371,7 +371,7 @@ impl Chrome {
     }
 
     /// The first extension `wgsl` enables that the browser's device lacks.
-    pub(crate) fn missing_feature(&self, wgsl: &str) -> Option<String> {
+    pub fn missing_feature(&self, wgsl: &str) -> Option<String> {
         let features = self.hello["features"].as_array();
         directive_enables(wgsl).into_iter().find(|name| {
             let granted = webgpu_feature(name)

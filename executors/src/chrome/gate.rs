@@ -1,6 +1,6 @@
-//! Tint as a judge of WGSL: what its compilation messages say. `corpus --gate tint`
-//! ([`crate::qualify::tint`]) and the validity judge of a translator's WGSL
-//! ([`crate::translators`]) both read its verdict from here.
+//! Tint as a judge of WGSL: what its compilation messages say. The harness's `corpus --gate
+//! tint` (`qualify::tint`) and its validity judge of a translator's WGSL (`translators::wgsl`)
+//! both read its verdict from here.
 
 use super::CompileMessage;
 
