@@ -107,16 +107,8 @@ impl OutDir {
     }
 }
 
-/// Write `bytes` to `path` whole: a temporary file beside it, then a rename, so a reader (or a
-/// resumed run after a kill) never sees half a file.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let tmp = path.with_extension(format!(
-        "{}.tmp",
-        path.extension().and_then(|e| e.to_str()).unwrap_or("")
-    ));
-    std::fs::write(&tmp, bytes)?;
-    std::fs::rename(&tmp, path)
-}
+/// Written whole or not at all: the one rule, in `reports::folder`.
+pub use reports::folder::write_atomic;
 
 #[cfg(test)]
 mod tests {

@@ -67,11 +67,9 @@ pub fn write_case(dir: &Path, stem: &str, case: &CaseFile) -> Result<PathBuf, Wr
         path: path.clone(),
         source,
     })?;
-    // Written beside, then renamed: a full disk never leaves half a case.
-    let tmp = path.with_extension("json.tmp");
+    // Written whole or not at all: a full disk never leaves half a case.
     std::fs::create_dir_all(dir)
-        .and_then(|()| std::fs::write(&tmp, text))
-        .and_then(|()| std::fs::rename(&tmp, &path))
+        .and_then(|()| crate::folder::write_atomic(&path, text.as_bytes()))
         .map_err(|source| WriteError::Io {
             path: path.clone(),
             source,

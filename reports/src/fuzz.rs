@@ -301,6 +301,17 @@ impl State {
     }
 }
 
+/// Write a campaign folder's `report.html` in `out`; `case_text` reads a saved case by its path
+/// relative to the folder (the caller's bounded, confined reader). `fuzz` and `merge` both
+/// write the report through this.
+pub fn write_report(
+    out: &std::path::Path,
+    st: &State,
+    case_text: &dyn Fn(&str) -> Option<String>,
+) -> Result<(), crate::folder::FolderError> {
+    crate::folder::write(&out.join("report.html"), html(st, case_text).as_bytes())
+}
+
 /// The self-contained HTML report of a campaign: the summary, the distinct divergences
 /// (sortable), and each one's shrunk program, as `case_text` returns the saved case's text for
 /// its path (relative to the campaign folder).

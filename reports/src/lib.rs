@@ -25,6 +25,7 @@ pub mod cases;
 pub mod contract;
 pub mod corpus;
 pub mod counts;
+pub mod folder;
 pub mod fuzz;
 pub mod html;
 pub mod junit;

@@ -207,6 +207,19 @@ pub fn html(st: &State, adapter: &str) -> String {
     )
 }
 
+/// Write a sweep folder's reports (`report.md`, `report.html`) in `out`, naming `adapter` as
+/// the device; the Markdown. `sweep` and `merge` both write the folder through this.
+pub fn write_folder(
+    out: &std::path::Path,
+    st: &State,
+    adapter: &str,
+) -> Result<String, crate::folder::FolderError> {
+    let md = markdown(st);
+    crate::folder::write(&out.join("report.md"), md.as_bytes())?;
+    crate::folder::write(&out.join("report.html"), html(st, adapter).as_bytes())?;
+    Ok(md)
+}
+
 /// The Markdown table: one row per op, with its progress and counts.
 pub fn markdown(st: &State) -> String {
     let mut s = format!(

@@ -311,6 +311,20 @@ pub fn markdown(r: &RunReport) -> String {
     s
 }
 
+/// Write a verify folder's reports (`report.json`, `report.md`, `report.html`) in `out`; the
+/// Markdown. `verify` and `merge` both write the folder through this.
+pub fn write_folder(
+    out: &std::path::Path,
+    r: &RunReport,
+) -> Result<String, crate::folder::FolderError> {
+    let path = out.join("report.json");
+    crate::folder::write(&path, crate::folder::json(&path, r)?.as_bytes())?;
+    let md = markdown(r);
+    crate::folder::write(&out.join("report.md"), md.as_bytes())?;
+    crate::folder::write(&out.join("report.html"), html(r).as_bytes())?;
+    Ok(md)
+}
+
 /// The self-contained HTML report: the summary, a sortable table of programs, the lanes each
 /// catalog entry adapted, the distance (ULP) histogram of each program's differing lanes, and
 /// each counterexample with its disassembly, its WGSL and the differing words side by side.

@@ -12,23 +12,6 @@ use crate::fuzz::{FuzzError, FuzzOptions};
 
 use super::{CliError, CliResult, usage};
 
-/// Write a campaign folder's `report.html`, with the cases it holds.
-pub(super) fn write_html(
-    out: &std::path::Path,
-    st: &reports::fuzz::State,
-) -> Result<(), super::CliError> {
-    // A state's case paths name files inside the campaign folder, or nothing is embedded.
-    let case_text = |rel: &str| {
-        crate::files::inside(out, rel)
-            .and_then(|p| crate::files::read_text(&p))
-            .ok()
-    };
-    super::write_output(
-        Some(&out.join("report.html")),
-        reports::fuzz::html(st, &case_text).as_bytes(),
-    )
-}
-
 /// The arguments of `dxdiff fuzz`.
 #[derive(Debug, clap::Args)]
 pub struct FuzzArgs {
@@ -114,7 +97,7 @@ fn spread(
         crate::fuzz::run(&mine, adapter)
     });
     match run {
-        Ok((dirs, _, _held)) => fuzz_folders(&dirs, &o.out).map(Ok),
+        Ok((dirs, _, _held)) => super::parts::fuzz_folders(&dirs, &o.out).map(Ok),
         Err(Stopped::Folders(why)) => Err(usage(why)),
         Err(Stopped::Run(e)) => Ok(Err(e)),
     }
@@ -135,43 +118,6 @@ pub fn parse_duration(s: &str) -> Option<Duration> {
     };
     // `try_`: a finite number of hours can still overflow a Duration (`1e300h`).
     (v >= 0.0).then(|| Duration::try_from_secs_f64(v * mul).ok())?
-}
-
-/// Merge fuzz campaign folders into `out`: its `state.json`, the kept divergences' cases and
-/// `report.html`, as an unsharded campaign writes them.
-pub(super) fn fuzz_folders(
-    shards: &[std::path::PathBuf],
-    out: &std::path::Path,
-) -> Result<reports::fuzz::State, super::CliError> {
-    let parts = super::parts::read_parts(shards, "state.json", reports::fuzz::State::parse)?;
-    let merged = reports::shard::merge_fuzz(parts).map_err(|e| super::usage(e.to_string()))?;
-    super::parts::folder(&out.join("cases"))?;
-    // Each kept divergence's case, from the shard that found it first.
-    for d in &merged.divergences {
-        // A state names its cases relative to its folder; a path that leaves it is refused.
-        let inside = |base: &std::path::Path| {
-            crate::files::inside(base, &d.case).map_err(|e| super::CliError::Input {
-                path: base.join("state.json"),
-                what: format!("[{}] {e}", e.code()),
-            })
-        };
-        let mut from = None;
-        for p in shards {
-            let f = inside(p)?;
-            if f.is_file() {
-                from = Some(f);
-                break;
-            }
-        }
-        let Some(from) = from else {
-            return Err(super::usage(format!("{}: in none of the shards", d.case)));
-        };
-        super::parts::copy(&from, &inside(out)?)?;
-    }
-    let json = serde_json::to_string_pretty(&merged).map_err(|e| super::usage(e.to_string()))?;
-    super::write_output(Some(&out.join("state.json")), json.as_bytes())?;
-    write_html(out, &merged)?;
-    Ok(merged)
 }
 
 /// Run (or resume) the campaign and print its statistics.
@@ -224,7 +170,7 @@ pub fn run(a: &FuzzArgs) -> CliResult {
     let st = if workers.is_empty() {
         match crate::fuzz::run(&o, &a.place.adapter) {
             Ok(st) => {
-                writes.keep(write_html(&a.out, &st));
+                writes.keep(super::parts::write_fuzz_report(&a.out, &st));
                 st
             }
             Err(e) => return failed(e),

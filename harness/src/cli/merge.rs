@@ -87,7 +87,7 @@ fn verify(a: &MergeArgs) -> CliResult {
         }
     }
     folder(&a.out)?;
-    super::verify::write_reports(&a.out, &merged)?;
+    reports::verify::write_folder(&a.out, &merged)?;
     print!("{}", reports::verify::summary(&merged, 0));
     exit(merged.totals.mismatch > 0)
 }
@@ -110,13 +110,13 @@ fn corpus(a: &MergeArgs) -> CliResult {
 }
 
 fn fuzz(a: &MergeArgs) -> CliResult {
-    let merged = super::fuzz::fuzz_folders(&a.parts, &a.out)?;
+    let merged = super::parts::fuzz_folders(&a.parts, &a.out)?;
     println!("{}", merged.closing_line());
     exit(!merged.divergences.is_empty())
 }
 
 fn sweep(a: &MergeArgs) -> CliResult {
-    let (merged, _) = super::sweep::sweep_folders(&a.parts, &a.out, "merged shards")?;
+    let (merged, _) = super::parts::sweep_folders(&a.parts, &a.out, "merged shards")?;
     println!("{}", merged.closing_line());
     exit(merged.totals().mismatch > 0)
 }

@@ -73,6 +73,15 @@ pub(crate) fn nothing_compared(why: &str) -> ExitCode {
     ExitCode::from(NOTHING_COMPARED)
 }
 
+impl From<reports::folder::FolderError> for CliError {
+    fn from(e: reports::folder::FolderError) -> CliError {
+        CliError::Io {
+            path: e.path,
+            source: e.source,
+        }
+    }
+}
+
 impl CliError {
     /// A stable, machine-readable code for this kind of error.
     pub fn code(&self) -> &'static str {

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 use crate::sweep::{SweepError, SweepOptions};
 
-use super::{CliResult, usage, write_output};
+use super::{CliResult, usage};
 
 /// The arguments of `dxdiff sweep`.
 #[derive(Debug, clap::Args)]
@@ -35,22 +35,6 @@ pub struct SweepArgs {
     /// No progress on stderr.
     #[arg(long, short)]
     quiet: bool,
-}
-
-/// Write a sweep folder's reports (`report.md`, `report.html`; the run keeps `sweep.json`
-/// itself); the Markdown, which the run also prints.
-pub(super) fn write_reports(
-    out: &std::path::Path,
-    st: &reports::sweep::State,
-    adapter: &str,
-) -> Result<String, super::CliError> {
-    let md = reports::sweep::markdown(st);
-    write_output(Some(&out.join("report.md")), md.as_bytes())?;
-    write_output(
-        Some(&out.join("report.html")),
-        reports::sweep::html(st, adapter).as_bytes(),
-    )?;
-    Ok(md)
 }
 
 /// A 32-bit word in decimal or `0x` hex.
@@ -98,7 +82,7 @@ fn spread(
                 workers.len(),
                 names.into_iter().collect::<Vec<_>>().join(", ")
             );
-            sweep_folders(&dirs, &o.out, &adapter).map(Ok)
+            super::parts::sweep_folders(&dirs, &o.out, &adapter).map(Ok)
         }
         Err(Stopped::Folders(why)) => Err(usage(why)),
         Err(Stopped::Run(e)) => Ok(Err(e)),
@@ -124,7 +108,7 @@ pub fn run(a: &SweepArgs) -> CliResult {
     let (st, md) = if workers.is_empty() {
         match crate::sweep::run(&o, &a.place.adapter) {
             Ok((st, adapter)) => {
-                let md = write_reports(&a.out, &st, &adapter)?;
+                let md = reports::sweep::write_folder(&a.out, &st, &adapter)?;
                 (st, md)
             }
             Err(e) => return failed(e),
@@ -149,29 +133,6 @@ pub fn run(a: &SweepArgs) -> CliResult {
     } else {
         ExitCode::SUCCESS
     })
-}
-
-/// Merge sweep folders into `out`: its `sweep.json`, the cases and the reports, as an
-/// unsharded sweep writes them; `adapter` is what the reports name as the device. The merged
-/// state and its Markdown report.
-pub(super) fn sweep_folders(
-    shards: &[std::path::PathBuf],
-    out: &std::path::Path,
-    adapter: &str,
-) -> Result<(reports::sweep::State, String), super::CliError> {
-    let parts = super::parts::read_parts(shards, "sweep.json", reports::sweep::State::parse)?;
-    let mut merged = reports::shard::merge_sweep(parts).map_err(|e| super::usage(e.to_string()))?;
-    let cases = out.join("cases");
-    super::parts::folder(&cases)?;
-    for op in &mut merged.ops {
-        for c in &mut op.cases {
-            *c = super::parts::moved(c, &cases, shards)?;
-        }
-    }
-    let json = serde_json::to_string_pretty(&merged).map_err(|e| super::usage(e.to_string()))?;
-    super::write_output(Some(&out.join("sweep.json")), json.as_bytes())?;
-    let md = write_reports(out, &merged, adapter)?;
-    Ok((merged, md))
 }
 
 #[cfg(test)]

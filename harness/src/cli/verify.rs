@@ -10,23 +10,6 @@ use crate::verify::{self, Options};
 
 use super::{CliError, CliResult, write_output};
 
-/// Write a verify folder's reports (`report.json`, `report.md`, `report.html`), as a run or
-/// a merge of shards leaves them; the Markdown, which the run also prints.
-pub(super) fn write_reports(
-    out: &std::path::Path,
-    report: &reports::verify::RunReport,
-) -> Result<String, super::CliError> {
-    let json = serde_json::to_string_pretty(report).map_err(|e| super::usage(e.to_string()))?;
-    write_output(Some(&out.join("report.json")), json.as_bytes())?;
-    let md = reports::verify::markdown(report);
-    write_output(Some(&out.join("report.md")), md.as_bytes())?;
-    write_output(
-        Some(&out.join("report.html")),
-        reports::verify::html(report).as_bytes(),
-    )?;
-    Ok(md)
-}
-
 /// The arguments of `dxdiff verify`.
 #[derive(Debug, clap::Args)]
 pub struct VerifyArgs {
@@ -120,7 +103,7 @@ pub fn run(a: &VerifyArgs) -> CliResult {
     };
     // Every output is attempted, and the summary printed, even where one write fails (a full
     // disk): what was measured reaches wherever it still can; the first error is the exit.
-    let written = write_reports(&out.path, &report);
+    let written = reports::verify::write_folder(&out.path, &report);
     let junit = a
         .junit
         .as_ref()
@@ -131,7 +114,7 @@ pub fn run(a: &VerifyArgs) -> CliResult {
     }
     let t = &report.totals;
     print!("{}", reports::verify::summary(&report, malformed));
-    written?;
+    written.map_err(CliError::from)?;
     if let Some(j) = junit {
         j?;
     }
