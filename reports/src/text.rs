@@ -19,9 +19,11 @@ pub fn one_line(s: &str) -> String {
     escape(s, true)
 }
 
-/// [`one_line`] as a Markdown table cell: `|` escaped as well.
+/// [`one_line`] as a Markdown table cell: backslashes and `|` escaped as well. A table row is
+/// split at every `|` that no backslash escapes, so a backslash of the text is doubled first:
+/// `a\|b` stays one cell.
 pub fn cell(s: &str) -> String {
-    one_line(s).replace('|', "\\|")
+    one_line(s).replace('\\', "\\\\").replace('|', "\\|")
 }
 
 fn escape(s: &str, newlines: bool) -> String {
@@ -71,7 +73,9 @@ mod tests {
         );
         assert!(!one_line(hostile).contains('\n'));
         let c = cell(hostile);
-        assert!(c.ends_with("\\|a\\nb\\tc"), "{c}");
+        assert!(c.ends_with("\\|a\\\\nb\\\\tc"), "{c}");
+        // A backslash before a pipe cannot unescape it.
+        assert_eq!(cell("a\\|b"), "a\\\\\\|b");
         assert!(!c.chars().any(char::is_control));
         // Plain text, accents and symbols included, is left as it is.
         for plain in ["rejected: sample_c (dxbc.foo) — 2×", "naïve ≥ 1"] {

@@ -179,3 +179,111 @@ fn mutated_manifests_never_pass_unbounded() {
         "no mutant reached Manifest::check's refusals"
     );
 }
+
+/// A campaign state with every counter set and a divergence: the seed the state mutants start
+/// from.
+fn state_seed() -> Vec<u8> {
+    let mut s = reports::fuzz::State::new("builtin (contract)".into(), 7);
+    s.next = 40;
+    s.stats.programs = 30;
+    s.stats.counts.lanes = 12;
+    s.stats.counts.matched = 10;
+    s.stats.counts.mismatch = 2;
+    s.stats.mismatching_programs = 1;
+    s.stats.rejected = 3;
+    s.stats.crashed = 1;
+    s.knobs = "vectors=16 model=5.0".into();
+    s.ahead.push(reports::fuzz::Ahead {
+        k: 1,
+        n: 2,
+        until: 50,
+    });
+    s.divergences.push(reports::fuzz::Divergence {
+        signature: "builtin | udiv | ".into(),
+        case: "cases/fuzz-3-udiv.json".into(),
+        program: 3,
+        instructions: 1,
+        seen: 2,
+    });
+    s.check().expect("the seed is consistent");
+    serde_json::to_vec_pretty(&s).expect("json")
+}
+
+/// Mutated campaign states (counters near 2^64 among them): reading, checking and merging
+/// never panic, and a merge of checked states is consistent.
+#[test]
+fn mutated_fuzz_states_never_wrap_or_panic() {
+    let mut rng = Rng(0x57a7_e000);
+    let seed = state_seed();
+    json_readers::fuzz_state(&seed);
+    let mut checked = 0;
+    for _ in 0..cases_per_seed() * 4 {
+        let m = mutate(&seed, &mut rng);
+        json_readers::fuzz_state(&m);
+        checked += usize::from(
+            std::str::from_utf8(&m)
+                .is_ok_and(|t| reports::fuzz::State::parse(t).is_ok_and(|s| s.check().is_ok())),
+        );
+    }
+    assert!(checked > 0, "no mutant passed the check");
+}
+
+/// Mutated contract reports as `--baseline`: reading and comparing never panic.
+#[test]
+fn mutated_contract_baselines_never_panic() {
+    use reports::contract::{ContractReport, EntryRow, FORMAT, Status};
+    let row = |id: &str, status| EntryRow {
+        id: id.into(),
+        category: "adapted".into(),
+        property: "p".into(),
+        status,
+        programs: 1,
+        lanes: 2,
+        adapted_lanes: 0,
+        domain_lanes: 0,
+        rejections: 0,
+        attributed: 0,
+        reason: "r".into(),
+        cases: vec!["cases/a.json".into()],
+    };
+    let seed = serde_json::to_vec(&ContractReport {
+        format: FORMAT.into(),
+        translator: "t".into(),
+        executor: "e".into(),
+        seed: 1,
+        cases: 4,
+        seed_entries: 84,
+        entries: vec![
+            row("adapted/a", Status::Verified),
+            row("bounded/b", Status::Violated),
+            row("fail-closed/c", Status::NotExercisable),
+        ],
+        seconds: 1.0,
+    })
+    .expect("json");
+    let mut rng = Rng(0xc0_7ac7);
+    json_readers::contract_report(&seed);
+    for _ in 0..cases_per_seed() * 4 {
+        json_readers::contract_report(&mutate(&seed, &mut rng));
+    }
+}
+
+/// Outside text, hostile and mutated: no cell or line that shows it holds a control
+/// character, a line break or a bare pipe.
+#[test]
+fn outside_text_never_acts_where_it_is_shown() {
+    let seeds: [&[u8]; 5] = [
+        b"red \x1b[31mX\x1b]0;title\x07\r|a\nb\tc",
+        "\u{202e}txt\u{85}\u{2066}|".as_bytes(),
+        b"a\\|b\\\\|c\\",
+        b"\xff\xfe\x00\x7f|",
+        b"plain text",
+    ];
+    let mut rng = Rng(0x7e47);
+    for seed in seeds {
+        json_readers::outside_text(seed);
+        for _ in 0..cases_per_seed() {
+            json_readers::outside_text(&mutate(seed, &mut rng));
+        }
+    }
+}
