@@ -23,7 +23,16 @@ pub const ALL: &str = "all";
 pub const NO_SHARD: &str = "--adapter all and --jobs above 1 make their own shards, one per worker; give --shard with a named adapter and one job";
 
 /// The help of every command's `--jobs`.
-pub const JOBS_HELP: &str = "Workers per device (1 to 64), each with its own GPU worker process and one shard of the run, merged into one result; more than 1 overlaps one program's host work with another's dispatch";
+pub const JOBS_HELP: &str = "Workers per device (1 to 64), each with its own GPU worker process and one shard of the run, merged into one result; more than 1 overlaps one program's host work with another's dispatch. Default: 1, except `verify`, which takes one per CPU core up to 4 (the same result, sooner: on 2 cores with lavapipe the default run took 5.2 s with 2 workers against 8.4 s with 1; NVIDIA hosts gain nothing past 4); a run given --shard keeps 1";
+
+/// The workers `verify` takes when `--jobs` is not given: one per core the process may use, at
+/// most four (docs/performance.md: on NVIDIA hosts lanes/s stop growing past four workers;
+/// on this 2-core machine with lavapipe two workers took the default run from 8.4 s to 5.2 s).
+pub fn machine_jobs() -> usize {
+    std::thread::available_parallelism()
+        .map_or(1, std::num::NonZero::get)
+        .clamp(1, 4)
+}
 
 /// The most workers per device `--jobs` takes: each is a GPU worker process with its own
 /// device, and hundreds of them take gigabytes before the first program runs.

@@ -36,7 +36,7 @@ pub struct FuzzArgs {
     #[arg(long)]
     junit: Option<PathBuf>,
     #[command(flatten)]
-    place: super::PlacementArgs,
+    pub(super) place: super::PlacementArgs,
     /// Input vectors per program, 1..=65536.
     #[arg(long, default_value_t = 256, value_parser = super::bounded(1, 65_536))]
     vectors: usize,

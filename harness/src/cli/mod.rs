@@ -256,10 +256,11 @@ pub struct PlacementArgs {
     /// `--executor` and the browser's options.
     #[command(flatten)]
     pub executor: ExecutorArgs,
-    /// Workers per device (the help text is [`crate::spread::JOBS_HELP`]).
-    #[arg(long, default_value_t = 1, help = crate::spread::JOBS_HELP,
+    /// Workers per device (the help text is [`crate::spread::JOBS_HELP`]); unset: see
+    /// [`PlacementArgs::jobs`].
+    #[arg(long, help = crate::spread::JOBS_HELP,
           value_parser = bounded(1, crate::spread::MAX_JOBS))]
-    pub jobs: usize,
+    pub jobs: Option<usize>,
     /// Run only shard K of N (0 <= K < N): every N-th unit of the run's own order, from the
     /// K-th (a program; a fuzz campaign's program index; a sweep's chunk of 2^22 inputs of
     /// each op; for `corpus`, a program in name order); `dxdiff merge` puts the shards back
@@ -269,17 +270,30 @@ pub struct PlacementArgs {
 }
 
 impl PlacementArgs {
+    /// Workers per device: `--jobs` as given; without it one, except where the command
+    /// chooses from the machine (`machine`: `verify`), which takes one per core up to four
+    /// ([`crate::spread::machine_jobs`]). A run given `--shard` is one worker unless `--jobs`
+    /// says otherwise.
+    pub fn jobs(&self, machine: bool) -> usize {
+        match self.jobs {
+            Some(j) => j,
+            None if machine && self.shard.is_none() => crate::spread::machine_jobs(),
+            None => 1,
+        }
+    }
+
     /// The shard, refused where `--adapter all` or `--jobs` above 1 make their own shards.
     pub fn shard(&self) -> Result<Option<reports::shard::Shard>, CliError> {
-        if (self.adapter == crate::spread::ALL || self.jobs > 1) && self.shard.is_some() {
+        if (self.adapter == crate::spread::ALL || self.jobs(false) > 1) && self.shard.is_some() {
             return Err(usage(crate::spread::NO_SHARD.into()));
         }
         Ok(self.shard)
     }
 
-    /// The workers to spread over (none: one worker on `adapter`).
+    /// The workers to spread over (none: one worker on `adapter`), with `--jobs` as given or
+    /// one.
     pub fn workers(&self) -> Result<Vec<String>, crate::gpu::GpuError> {
-        crate::spread::workers(&self.adapter, self.jobs)
+        crate::spread::workers(&self.adapter, self.jobs(false))
     }
 
     /// The runner the executor options choose.
@@ -589,5 +603,43 @@ mod error_tests {
         let codes: std::collections::BTreeSet<_> = all.iter().map(CliError::code).collect();
         assert_eq!(codes.len(), all.len());
         assert!(codes.iter().all(|c| !c.is_empty()));
+    }
+}
+
+#[cfg(test)]
+mod placement_tests {
+    use super::*;
+
+    fn placement(line: &[&str]) -> PlacementArgs {
+        match Args::try_parse_from(line).expect("parses").command {
+            Command::Verify(a) => a.place,
+            Command::Fuzz(a) => a.place,
+            other => panic!("not verify or fuzz: {other:?}"),
+        }
+    }
+
+    /// `verify` without `--jobs` takes one worker per core up to four; `--jobs` as given wins;
+    /// `--shard` alone keeps one (so it is never refused for a default it did not ask for);
+    /// other commands default to one.
+    #[test]
+    fn verify_chooses_its_workers_from_the_machine_and_the_rest_take_one() {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        assert_eq!(
+            placement(&["dxdiff", "verify"]).jobs(true),
+            cores.clamp(1, 4)
+        );
+        assert_eq!(
+            placement(&["dxdiff", "verify", "--jobs", "3"]).jobs(true),
+            3
+        );
+        let sharded = placement(&["dxdiff", "verify", "--shard", "1/4"]);
+        assert_eq!(sharded.jobs(true), 1);
+        assert!(sharded.shard().is_ok());
+        assert!(
+            placement(&["dxdiff", "verify", "--shard", "1/4", "--jobs", "2"])
+                .shard()
+                .is_err()
+        );
+        assert_eq!(placement(&["dxdiff", "fuzz"]).jobs(false), 1);
     }
 }

@@ -20,7 +20,7 @@ pub struct VerifyArgs {
     #[command(flatten)]
     model: super::ModelArgs,
     #[command(flatten)]
-    place: super::PlacementArgs,
+    pub(super) place: super::PlacementArgs,
     /// Makes the inputs reproducible.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -97,7 +97,7 @@ pub fn run(a: &VerifyArgs) -> CliResult {
         runner: a.place.runner(),
         shader_model: a.model.shader_model,
     };
-    let report = match verify::run(&opts, &a.out, &a.place.adapter, a.place.jobs) {
+    let report = match verify::run(&opts, &a.out, &a.place.adapter, a.place.jobs(true)) {
         Ok(r) => r,
         Err(e) => return Ok(super::no_device(&e)),
     };
