@@ -125,9 +125,11 @@ pub fn run_spread(
     }
     let started = Instant::now();
     let parts = crate::spread::spread(workers, opts.quiet, |shard, adapter| {
+        // The first worker shows the progress: its position is in the run's own order (it
+        // takes every N-th program, and the workers keep pace), and it ends on the run's total.
         let o = Options {
             shard: Some(shard),
-            quiet: true,
+            quiet: opts.quiet || shard.k != 0,
             ..opts.clone()
         };
         run_on(&o, out_dir, adapter)
