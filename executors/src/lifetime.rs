@@ -61,13 +61,18 @@ fn clean_up() {
         let _ = killpg(Pid::from_raw(group as i32), Signal::SIGKILL);
     }
     for o in &owned {
-        // The group's processes leave a moment after the signal; the folder goes after them.
-        for _ in 0..50 {
-            if remove(&o.path) || !o.path.exists() {
-                break;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(20));
+        remove_when_free(&o.path);
+    }
+}
+
+/// Remove `path` (a file or a folder) once the processes just killed let go of it: they leave
+/// a moment after the signal, so the removal is retried for up to a second.
+pub fn remove_when_free(path: &Path) {
+    for _ in 0..50 {
+        if remove(path) || !path.exists() {
+            return;
         }
+        std::thread::sleep(std::time::Duration::from_millis(20));
     }
 }
 
@@ -116,7 +121,7 @@ type SpawnRequest = (Command, Sender<std::io::Result<Child>>);
 
 /// Start `cmd` with the parent-death signal set to SIGKILL, from the one long-lived thread
 /// that starts such children (see the module's note).
-pub fn spawn(mut cmd: Command) -> std::io::Result<Child> {
+pub fn spawn(cmd: Command) -> std::io::Result<Child> {
     static SPAWNER: OnceLock<Mutex<Sender<SpawnRequest>>> = OnceLock::new();
     let tx = SPAWNER.get_or_init(|| {
         let (tx, rx) = channel::<SpawnRequest>();
@@ -131,7 +136,7 @@ pub fn spawn(mut cmd: Command) -> std::io::Result<Child> {
     let gone = || std::io::Error::other("the spawning thread is gone");
     tx.lock()
         .map_err(|_| gone())?
-        .send((std::mem::replace(&mut cmd, Command::new("")), reply))
+        .send((cmd, reply))
         .map_err(|_| gone())?;
     answer.recv().map_err(|_| gone())?
 }

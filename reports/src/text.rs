@@ -50,9 +50,9 @@ fn escape(s: &str, newlines: bool) -> String {
 
 fn needs_escape(c: char, newlines: bool) -> bool {
     match c {
-        '\n' => newlines,
-        // A tab is harmless in a message, but a cell or a line that scripts split on it is not.
-        '\t' => newlines,
+        // A line break or a tab is harmless in a message, but not in a cell or in a line that
+        // scripts split.
+        '\n' | '\t' => newlines,
         // Bidirectional embeddings, overrides and isolates, and the marks.
         '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => true,
         c => c.is_control(),

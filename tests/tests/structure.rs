@@ -174,8 +174,8 @@ fn edges(mods: &BTreeMap<ModPath, String>) -> BTreeSet<(ModPath, String, String)
     out
 }
 
-/// The strongly connected components of more than one module, per parent (Tarjan's
-/// algorithm, small enough here to run as plain reachability).
+/// The strongly connected components of more than one module, per parent: two modules are in
+/// one when each reaches the other (plain reachability; a crate level has a few dozen modules).
 fn cycles(edges: &BTreeSet<(ModPath, String, String)>) -> BTreeSet<(ModPath, Vec<String>)> {
     let mut by_parent: BTreeMap<&ModPath, BTreeMap<&str, BTreeSet<&str>>> = BTreeMap::new();
     for (parent, from, to) in edges {

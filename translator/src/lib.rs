@@ -47,9 +47,8 @@ use serde::{Deserialize, Serialize};
 
 pub use manifest::Manifest;
 pub use validate::{
-    MAX_FUNCTIONS, MAX_INVOCATION_BYTES, MAX_WORKGROUP_BYTES, NagaError, enable_capability,
-    invocation_bytes, validate, validate_enabling, validate_lowering, validate_module,
-    workgroup_bytes,
+    MAX_FUNCTIONS, MAX_INVOCATION_BYTES, MAX_WORKGROUP_BYTES, Memory, NagaError, enable_capability,
+    memory, validate, validate_enabling, validate_lowering, validate_module,
 };
 
 /// Wrong lowerings a test can plant (through `DXDIFF_PLANT_BUG=<name>`) to prove the harness

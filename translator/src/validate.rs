@@ -112,20 +112,32 @@ fn functions_declared(wgsl: &str) -> usize {
         .count()
 }
 
-/// The bytes of `private` and `function` memory an invocation of `module` may hold at once:
-/// every private global, and every function's locals as if all were live.
-pub fn invocation_bytes(module: &naga::Module) -> Result<u64, String> {
+/// The memory a module asks for, in bytes: what [`MAX_INVOCATION_BYTES`] and
+/// [`MAX_WORKGROUP_BYTES`] bound, and what an executor checks against its device.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Memory {
+    /// `private` and `function` memory one invocation may hold at once: every private global,
+    /// and every function's locals as if all were live.
+    pub invocation: u64,
+    /// `workgroup` memory.
+    pub workgroup: u64,
+}
+
+/// The [`Memory`] of `module`, with its types laid out once.
+pub fn memory(module: &naga::Module) -> Result<Memory, String> {
     let mut layouter = naga::proc::Layouter::default();
     layouter
         .update(module.to_ctx())
         .map_err(|e| format!("its types cannot be laid out: {e}"))?;
     let size = |ty: naga::Handle<naga::Type>| u64::from(layouter[ty].size);
-    let private: u64 = module
-        .global_variables
-        .iter()
-        .filter(|(_, g)| g.space == naga::AddressSpace::Private)
-        .map(|(_, g)| size(g.ty))
-        .sum();
+    let globals = |space: naga::AddressSpace| -> u64 {
+        module
+            .global_variables
+            .iter()
+            .filter(|(_, g)| g.space == space)
+            .map(|(_, g)| size(g.ty))
+            .sum()
+    };
     let locals =
         |f: &naga::Function| -> u64 { f.local_variables.iter().map(|(_, v)| size(v.ty)).sum() };
     let functions: u64 = module.functions.iter().map(|(_, f)| locals(f)).sum::<u64>()
@@ -134,21 +146,10 @@ pub fn invocation_bytes(module: &naga::Module) -> Result<u64, String> {
             .iter()
             .map(|e| locals(&e.function))
             .sum::<u64>();
-    Ok(private + functions)
-}
-
-/// The bytes of `workgroup` memory `module` declares.
-pub fn workgroup_bytes(module: &naga::Module) -> Result<u64, String> {
-    let mut layouter = naga::proc::Layouter::default();
-    layouter
-        .update(module.to_ctx())
-        .map_err(|e| format!("its types cannot be laid out: {e}"))?;
-    Ok(module
-        .global_variables
-        .iter()
-        .filter(|(_, g)| g.space == naga::AddressSpace::WorkGroup)
-        .map(|(_, g)| u64::from(layouter[g.ty].size))
-        .sum())
+    Ok(Memory {
+        invocation: globals(naga::AddressSpace::Private) + functions,
+        workgroup: globals(naga::AddressSpace::WorkGroup),
+    })
 }
 
 impl NagaError {
@@ -209,7 +210,10 @@ pub fn validate_enabling(wgsl: &str, enables: &[String]) -> Result<naga::Module,
     Validator::new(ValidationFlags::all(), granted(enables))
         .validate(&module)
         .map_err(|e| NagaError::invalid(&e, wgsl))?;
-    let bytes = invocation_bytes(&module).map_err(|message| NagaError::TooLarge { message })?;
+    let Memory {
+        invocation: bytes,
+        workgroup: shared,
+    } = memory(&module).map_err(|message| NagaError::TooLarge { message })?;
     if bytes > MAX_INVOCATION_BYTES {
         return Err(NagaError::TooLarge {
             message: format!(
@@ -217,7 +221,6 @@ pub fn validate_enabling(wgsl: &str, enables: &[String]) -> Result<naga::Module,
             ),
         });
     }
-    let shared = workgroup_bytes(&module).map_err(|message| NagaError::TooLarge { message })?;
     if shared > MAX_WORKGROUP_BYTES {
         return Err(NagaError::TooLarge {
             message: format!(

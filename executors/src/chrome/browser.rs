@@ -159,13 +159,7 @@ impl Browser {
     pub fn kill(mut self) {
         let _ = killpg(Pid::from_raw(self.pid() as i32), Signal::SIGKILL);
         let _ = self.child.wait();
-        // Its children leave the group a moment later; the profile goes after them.
-        for _ in 0..50 {
-            if std::fs::remove_dir_all(&self.profile).is_ok() || !self.profile.exists() {
-                break;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        }
+        crate::lifetime::remove_when_free(&self.profile);
         crate::lifetime::release(&self.profile);
     }
 }

@@ -398,7 +398,9 @@ impl Gpu {
         if wgsl.contains("var<workgroup>")
             && let Ok(m) = naga::front::wgsl::parse_str(wgsl)
         {
-            let bytes = translator::workgroup_bytes(&m).map_err(GpuError::Validation)?;
+            let bytes = translator::memory(&m)
+                .map_err(GpuError::Validation)?
+                .workgroup;
             let limit = self.device.limits().max_compute_workgroup_storage_size;
             if bytes > u64::from(limit) {
                 return Err(GpuError::Validation(format!(

@@ -89,18 +89,9 @@ pub fn run(a: &ContractArgs) -> CliResult {
     };
     // The baseline is read before the run, so that a bad one costs nothing.
     let baseline = match &a.baseline {
-        Some(p) => {
-            let text = crate::files::read_text(p).map_err(|e| CliError::Input {
-                path: p.clone(),
-                what: format!("[{}] {e}", e.code()),
-            })?;
-            Some(
-                reports::contract::ContractReport::parse(&text).map_err(|e| CliError::Input {
-                    path: p.clone(),
-                    what: format!("[{}] {e}", e.code()),
-                })?,
-            )
-        }
+        Some(p) => Some(super::read_parsed(p, |t| {
+            reports::contract::ContractReport::parse(t).map_err(|e| format!("[{}] {e}", e.code()))
+        })?),
         None => None,
     };
     let report = match contract::run(&opts, &out.path, &a.adapter) {

@@ -13,7 +13,7 @@ use crate::qualify;
 use crate::verify::{Options, Verifier};
 use reports::corpus::{Record, Status, Verdicts, VerifySettings};
 
-use super::{CliError, CliResult};
+use super::CliResult;
 
 /// The arguments of `dxdiff corpus`.
 #[derive(Debug, clap::Args)]
@@ -86,14 +86,7 @@ pub fn run(a: &CorpusArgs) -> CliResult {
                     path.display()
                 )));
             }
-            let text = crate::files::read_text(path).map_err(|e| CliError::Input {
-                path: path.clone(),
-                what: format!("[{}] {e}", e.code()),
-            })?;
-            Some(Record::parse(&text).map_err(|e| CliError::Input {
-                path: path.clone(),
-                what: e.to_string(),
-            })?)
+            Some(super::read_parsed(path, Record::parse)?)
         }
         None => None,
     };
@@ -229,7 +222,7 @@ fn verify(
         counterexamples: true,
         shard: None,
         quiet: a.quiet,
-        runner: a.place.runner(),
+        runner: a.place.executor.runner(),
         shader_model: dxbc::TargetModel::Sm50,
     };
     let blobs: std::collections::BTreeMap<&str, &[u8]> = list

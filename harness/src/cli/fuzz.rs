@@ -159,7 +159,7 @@ pub fn run(a: &FuzzArgs) -> CliResult {
         knobs,
         quiet: a.quiet,
         shard: a.place.shard,
-        runner: a.place.runner(),
+        runner: a.place.executor.runner(),
         shader_model: a.model.shader_model,
     };
     let workers = match a.place.workers() {

@@ -104,17 +104,9 @@ pub type CliResult = Result<ExitCode, CliError>;
 /// A clap parser for a count within `lo..=hi`: every number from the command line that sizes
 /// an allocation is bounded before anything is allocated.
 pub fn bounded(lo: usize, hi: usize) -> impl Fn(&str) -> Result<usize, String> + Clone {
-    move |s: &str| {
-        let n: usize = s
-            .trim()
-            .parse()
-            .map_err(|_| format!("`{s}` is not a whole number"))?;
-        if (lo..=hi).contains(&n) {
-            Ok(n)
-        } else {
-            Err(format!("{n} is outside {lo}..={hi}"))
-        }
-    }
+    let within = bounded_u64(lo as u64, hi as u64);
+    // Inside `lo..=hi`, so it fits a `usize`.
+    move |s: &str| within(s).map(|n| n as usize)
 }
 
 /// A value parser for a whole number of `u64` inside `lo..=hi` (a time limit beyond a day
@@ -295,11 +287,6 @@ impl PlacementArgs {
     pub fn workers(&self) -> Result<Vec<String>, crate::gpu::GpuError> {
         crate::spread::workers(&self.adapter, self.jobs(false))
     }
-
-    /// The runner the executor options choose.
-    pub fn runner(&self) -> crate::runner::Runner {
-        self.executor.runner()
-    }
 }
 
 /// A `map_err` adapter: a parse error in the program read from `path`.
@@ -392,6 +379,20 @@ impl Writes {
     pub(crate) fn finish(self) -> Result<(), CliError> {
         self.0.map_or(Ok(()), Err)
     }
+}
+
+/// A text file a user or a shard names (a baseline, a shard's state), read through the bounded
+/// reader and parsed; either failure names the path.
+pub(crate) fn read_parsed<T, E: std::fmt::Display>(
+    path: &Path,
+    parse: impl Fn(&str) -> Result<T, E>,
+) -> Result<T, CliError> {
+    let input = |what: String| CliError::Input {
+        path: path.to_path_buf(),
+        what,
+    };
+    let text = crate::files::read_text(path).map_err(|e| input(format!("[{}] {e}", e.code())))?;
+    parse(&text).map_err(|e| input(e.to_string()))
 }
 
 /// Write to `-o OUT`, or stdout.

@@ -29,14 +29,7 @@ pub(super) fn read_parts<T, E: std::fmt::Display>(
             } else {
                 p.join(file)
             };
-            let text = crate::files::read_text(&path).map_err(|e| CliError::Input {
-                path: path.clone(),
-                what: format!("[{}] {e}", e.code()),
-            })?;
-            parse(&text).map_err(|e| CliError::Input {
-                path,
-                what: e.to_string(),
-            })
+            super::read_parsed(&path, &parse)
         })
         .collect()
 }

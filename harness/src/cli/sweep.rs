@@ -99,7 +99,7 @@ pub fn run(a: &SweepArgs) -> CliResult {
         out: a.out.clone(),
         quiet: a.quiet,
         shard: a.place.shard,
-        runner: a.place.runner(),
+        runner: a.place.executor.runner(),
     };
     let workers = match a.place.workers() {
         Ok(w) => w,

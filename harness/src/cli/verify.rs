@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use crate::verify::{self, Options};
 
-use super::{CliError, CliResult, write_output};
+use super::{CliError, CliResult};
 
 /// The arguments of `dxdiff verify`.
 #[derive(Debug, clap::Args)]
@@ -94,7 +94,7 @@ pub fn run(a: &VerifyArgs) -> CliResult {
         counterexamples: true,
         shard,
         quiet: a.quiet,
-        runner: a.place.runner(),
+        runner: a.place.executor.runner(),
         shader_model: a.model.shader_model,
     };
     let report = match verify::run(&opts, &a.out, &a.place.adapter, a.place.jobs(true)) {
@@ -103,21 +103,21 @@ pub fn run(a: &VerifyArgs) -> CliResult {
     };
     // Every output is attempted, and the summary printed, even where one write fails (a full
     // disk): what was measured reaches wherever it still can; the first error is the exit.
-    let written = reports::verify::write_folder(&out.path, &report);
-    let junit = a
-        .junit
-        .as_ref()
-        .map(|junit| write_output(Some(junit), reports::verify::junit(&report).as_bytes()));
-    match &written {
-        Ok(md) => println!("{md}"),
-        Err(_) => println!("{}", reports::verify::markdown(&report)),
+    let mut writes = super::Writes::default();
+    let md = match reports::verify::write_folder(&out.path, &report) {
+        Ok(md) => md,
+        Err(e) => {
+            writes.keep(Err(e.into()));
+            reports::verify::markdown(&report)
+        }
+    };
+    if let Some(junit) = &a.junit {
+        writes.write(Some(junit), reports::verify::junit(&report).as_bytes());
     }
+    println!("{md}");
     let t = &report.totals;
     print!("{}", reports::verify::summary(&report, malformed));
-    written.map_err(CliError::from)?;
-    if let Some(j) = junit {
-        j?;
-    }
+    writes.finish()?;
     Ok(if malformed > 0 {
         ExitCode::from(2)
     } else if t.mismatch > 0 {

@@ -164,6 +164,21 @@ fn bounded(args: &[&str]) -> Output {
     c.output().expect("runs")
 }
 
+/// `verify --corpus-only` over `corpus` with `translator`, under [`bounded`]'s limits;
+/// `cases`: `--corpus-cases`, or the default.
+fn verify_corpus(corpus: &Path, cases: Option<&str>, translator: &str, out: &Path) -> Output {
+    let (corpus, out) = (
+        corpus.to_str().expect("utf-8"),
+        out.to_str().expect("utf-8"),
+    );
+    let mut args = vec!["verify", "--corpus-only", "--corpus", corpus];
+    if let Some(n) = cases {
+        args.extend(["--corpus-cases", n]);
+    }
+    args.extend(["--translator", translator, "--out", out]);
+    bounded(&args)
+}
+
 /// Every hostile shape the probe of issue 14 found, as a file, with the commands that read
 /// it: each must finish under the limits with a documented exit code (docs/case-format.md:
 /// 0 clean, 1 a mismatch or failed expectation, 2 malformed input, 3 rejected by `translate`, 4
@@ -286,18 +301,7 @@ fn every_hostile_input_runs_under_2_gib_and_a_time_limit() {
     let b = blobs.to_str().expect("utf-8");
     for translator in ["builtin", cmd.as_str()] {
         let out = dir.join("out-corpus");
-        let o = bounded(&[
-            "verify",
-            "--corpus-only",
-            "--corpus",
-            b,
-            "--corpus-cases",
-            "50",
-            "--translator",
-            translator,
-            "--out",
-            out.to_str().expect("utf-8"),
-        ]);
+        let o = verify_corpus(Path::new(b), Some("50"), translator, &out);
         assert!(
             matches!(o.status.code(), Some(0 | 1 | 4 | 5)),
             "verify --corpus with {translator}: {:?} {}",
@@ -893,16 +897,7 @@ fn translator_text_cannot_act_on_a_terminal_or_forge_a_report_row() {
     ] {
         let out = dir.join("out");
         let _ = std::fs::remove_dir_all(&out);
-        let o = bounded(&[
-            "verify",
-            "--corpus-only",
-            "--corpus",
-            corpus.to_str().expect("utf-8"),
-            "--translator",
-            &translator,
-            "--out",
-            out.to_str().expect("utf-8"),
-        ]);
+        let o = verify_corpus(&corpus, None, &translator, &out);
         assert!(
             matches!(o.status.code(), Some(0 | 1 | 4 | 5)),
             "{}",
@@ -979,18 +974,12 @@ fn a_module_that_asks_too_much_is_refused_before_it_costs() {
         write(&file, v.to_string().as_bytes());
         let out = dir.join(format!("out-{name}"));
         let started = std::time::Instant::now();
-        let o = bounded(&[
-            "verify",
-            "--corpus-only",
-            "--corpus",
-            corpus.to_str().expect("utf-8"),
-            "--corpus-cases",
-            "1",
-            "--translator",
+        let o = verify_corpus(
+            &corpus,
+            Some("1"),
             &format!("cmd:cat '{}'", file.display()),
-            "--out",
-            out.to_str().expect("utf-8"),
-        ]);
+            &out,
+        );
         let Some(o) = with_adapter(o) else { return };
         assert!(
             matches!(o.status.code(), Some(1 | 5)),
