@@ -169,6 +169,16 @@ fn switch_cases_see_only_the_paths_that_reach_them() {
     assert!(!folded(
         "mov r0.x, v0.z\nand r1.x, v0.y, l(3)\nswitch r1.x\ncase l(2)\nmov r0.x, l(0)\nbreak\ncase l(0)\nmul o0.x, r0.x, v0.x\nbreak\ndefault\nbreak\nendswitch"
     ));
+    // A known selector that no `case` takes, and no `default`: only the end is reached, so
+    // a `case` that writes another value does not count. The H100 folded `mad r0.x, v0, r1,
+    // l(1)` to 1 with a NaN in `v0.x`, `r1.x` 0 before `switch` on `and l(0), l(3)` with one
+    // `case l(2)` that moved 1.0 to it (dxdiff fuzz, exact profile, 2026-12-07).
+    assert!(folded(
+        "mov r0.x, l(0)\nand r1.x, l(0), l(3)\nswitch r1.x\ncase l(2)\nmov r0.x, l(1.0)\nbreak\nendswitch\nmad o0.x, v0.x, r0.x, l(1.0)"
+    ));
+    assert!(!folded(
+        "mov r0.x, l(0)\nand r1.x, l(2), l(3)\nswitch r1.x\ncase l(2)\nmov r0.x, l(1.0)\nbreak\nendswitch\nmad o0.x, v0.x, r0.x, l(1.0)"
+    ));
     // After the end: every `break` and, without a `default`, the head.
     let after = |cases: &str| {
         format!(
@@ -274,6 +284,53 @@ fn an_integer_op_of_a_value_with_itself_is_a_constant() {
     assert!(!folded(
         "xor r0.x, v0.x, v0.x\nadd r0.x, r0.x, v0.y\nmul o0.x, r0.x, v0.x"
     ));
+}
+
+/// The constant such an op computes is its value, not only "some constant": a path that writes
+/// the same literal meets it equal. The H100 folded `ilt r1.x, v0, v0`, then `if_z v0.x` that
+/// moves `l(0)` to `r1.x`, into `mul r0.x, v0, r1` to +0 with −0 in `v0.x` (dxdiff fuzz, exact
+/// profile, 2026-12-07; lavapipe does too).
+#[test]
+fn an_identity_meets_the_literal_it_equals() {
+    assert!(folded(
+        "ilt r0.x, v0.x, v0.x
+if_z v0.y
+mov r0.x, l(0)
+endif
+mul o0.x, r0.x, v0.x"
+    ));
+    assert!(folded(
+        "ieq r0.x, v0.x, v0.x
+if_z v0.y
+mov r0.x, l(-1)
+endif
+xor r0.x, r0.x, l(-1)
+mul o0.x, r0.x, v0.x"
+    ));
+    // Another literal on the other path: unknown.
+    assert!(!folded(
+        "ilt r0.x, v0.x, v0.x
+if_z v0.y
+mov r0.x, l(1.0)
+endif
+mul o0.x, r0.x, v0.x"
+    ));
+}
+
+/// A thread id tested zero is 0 in the branch, read directly: lavapipe and the H100 folded
+/// `if_z vThreadIDInGroupFlattened.x`, `mul r1.w, vThreadIDInGroupFlattened.x, l(1.0)`, `mad
+/// r0.y, r0.y, r1.w, l(1.0)` to 1 with a NaN in `r0.y` (dxdiff fuzz, exact profile,
+/// 2026-12-07).
+#[test]
+fn a_thread_id_tested_zero_is_zero_in_the_branch() {
+    let body = |test: &str| {
+        format!(
+            "mov r1.x, l(0)\n{test} vThreadIDInGroupFlattened.x\nitof r0.x, vThreadIDInGroupFlattened.x\nmad r1.x, cb0[0].x, r0.x, l(1.0)\nendif"
+        )
+    };
+    assert!(folded_cs("4, 1, 1", &body("if_z")));
+    // Where the id is not 0, its conversion is a float the compiler does not know.
+    assert!(!folded_cs("4, 1, 1", &body("if_nz")));
 }
 
 /// A value provably below 2^23 is a denormal or zero as float bits, which a compiler that
@@ -451,6 +508,7 @@ dcl_constantbuffer cb0[1], immediateIndexed
 dcl_uav_raw u0
 dcl_input vThreadIDInGroupFlattened
 dcl_input vThreadIDInGroup.xyz
+dcl_input vThreadID.xyz
 dcl_temps 3
 dcl_thread_group {group}
 {body}
@@ -494,6 +552,88 @@ fn thread_ids_of_a_one_thread_dimension_are_constants() {
     assert!(!folded_cs("4, 2, 1", body));
 }
 
+/// Integer arithmetic of literals and thread ids whose bound stays below 2^23 is small: the
+/// H100 folded `imad r0.x, l(8), vThreadIDInGroupFlattened.x, l(0)` (at most 120 in a group
+/// of 16) into a `mul` with a negative value, giving +0 where D3D gives −0 (dxdiff fuzz, exact
+/// profile, 2026-12-07).
+#[test]
+fn bounded_integer_arithmetic_of_thread_ids_is_small() {
+    let body = |op: &str| format!("{op}\nmul r1.x, r0.x, cb0[0].x");
+    for op in [
+        "imad r0.x, l(8), vThreadIDInGroupFlattened.x, l(0)",
+        "umad r0.x, vThreadIDInGroup.y, l(3), l(7)",
+        "imul null, r0.x, vThreadIDInGroupFlattened.x, l(1000)",
+        "iadd r0.x, vThreadIDInGroupFlattened.x, l(5)",
+        "ishl r0.x, vThreadIDInGroupFlattened.x, l(4)",
+    ] {
+        assert!(folded_cs("16, 4, 1", &body(op)), "{op}");
+    }
+    // Past 2^23, or a bound the compiler does not know (a dispatch-wide id, a negated one).
+    for op in [
+        "imad r0.x, l(0x100000), vThreadIDInGroupFlattened.x, l(0)",
+        "iadd r0.x, vThreadIDInGroupFlattened.x, l(-1)",
+        "imul null, r0.x, vThreadID.x, l(8)",
+        "iadd r0.x, -vThreadIDInGroupFlattened.x, l(5)",
+    ] {
+        assert!(!folded_cs("16, 4, 1", &body(op)), "{op}");
+    }
+}
+
+/// What the H100 folded in its second exact-profile campaign (dxdiff fuzz, 2026-12-07): a float
+/// comparison of literals met with the literal it gives, a carry-less `uaddc` of a thread id,
+/// `max` of a thread id and −0, a small integer times 1.0, and the other components of the
+/// `dp4` an `if_nz` tested.
+#[test]
+fn the_second_h100_campaign_folds() {
+    assert!(folded(
+        "mov r0.x, l(0)\nif_nz v0.y\nelse\nlt r0.x, l(0), l(0)\nendif\nmul o0.x, r0.x, v0.x"
+    ));
+    assert!(folded_cs(
+        "4, 4, 1",
+        "uaddc r0.x, null, l(0), vThreadIDInGroupFlattened.x\nmul r1.x, r0.x, cb0[0].x"
+    ));
+    assert!(folded_cs(
+        "2, 2, 2",
+        "max r0.x, vThreadIDInGroupFlattened.x, l(0x80000000)\nmul r1.x, cb0[0].x, r0.x"
+    ));
+    assert!(folded(
+        "usubb null, r1.x, l(0), v0.y\nmul r0.x, r1.x, l(1.0)\nmul o0.x, v0.x, r0.x"
+    ));
+    assert!(folded(
+        "dp4 r1.xzw, l(1.0, 1.0, 1.0, 1.0), v0.yyyy\nif_nz r1.z\nelse\nmul o0.x, r1.w, v0.x\nendif"
+    ));
+    // In the fourth: a quotient of a literal zero.
+    assert!(folded(
+        "add r0.y, v0.y, l(1.0)\ndiv r1.x, l(0), r0.y\nmul o0.x, r1.x, v0.x"
+    ));
+    assert!(!folded(
+        "add r0.y, v0.y, l(1.0)\ndiv r1.x, l(1.0), r0.y\nmul o0.x, r1.x, v0.x"
+    ));
+    // In the third: a field of 0 inserted into 0, and taken out of 0.
+    assert!(folded(
+        "bfi r1.x, v0.y, v0.z, l(0), l(0)\nmul o0.x, r1.x, v0.x"
+    ));
+    assert!(folded("ubfe r1.x, v0.y, v0.z, l(0)\nmul o0.x, r1.x, v0.x"));
+    assert!(!folded(
+        "bfi r1.x, v0.y, v0.z, l(0), l(1)\nmul o0.x, r1.x, v0.x"
+    ));
+    // A comparison of a literal with a value, `max` of a thread id and 1.0, a small integer
+    // times an input, another `dp4`'s component: not constants.
+    assert!(!folded(
+        "mov r0.x, l(0)\nif_nz v0.y\nelse\nlt r0.x, l(0), v0.z\nendif\nmul o0.x, r0.x, v0.x"
+    ));
+    assert!(!folded_cs(
+        "2, 2, 2",
+        "max r0.x, vThreadIDInGroupFlattened.x, l(1.0)\nmul r1.x, cb0[0].x, r0.x"
+    ));
+    assert!(!folded(
+        "usubb null, r1.x, l(0), v0.y\nmul r0.x, r1.x, v0.z\nmul o0.x, v0.x, r0.x"
+    ));
+    assert!(!folded(
+        "dp4 r1.xz, l(1.0, 1.0, 1.0, 1.0), v0.yyyy\ndp4 r1.w, l(1.0, 1.0, 1.0, 1.0), v0.zzzz\nif_nz r1.z\nelse\nmul o0.x, r1.w, v0.x\nendif"
+    ));
+}
+
 /// A shift right of a small integer is small, and so is a rounding of one (D3D flushes the
 /// denormal it is as a float to +0 first), the least or greatest of small ones, and a bit field
 /// of width 0: the H200 folded `ushr` of a literal 0 by a thread id and `round_ni` of a thread
@@ -528,15 +668,17 @@ fn shifts_and_roundings_of_small_integers_are_small() {
     // A field of 24 bits or more below offset 9 is not small.
     let body = "ubfe r0.x, l(24), l(8), cb0[0].z\nmul r1.x, r0.x, cb0[0].x";
     assert!(!folded_cs("64, 1, 1", body));
-    // A negated one is not: −(a denormal) flushes to −0. Nor is a product's low word.
+    // A negated one is not small (−(a denormal) flushes to −0), but it is −0 in every lane,
+    // the one constant a float op of it gives; a product's low word is neither.
     for op in [
         "round_ni r0.x, -vThreadIDInGroupFlattened.x",
         "sqrt r0.x, -vThreadIDInGroupFlattened.x",
-        "umul null, r0.x, vThreadIDInGroupFlattened.x, cb0[0].y",
     ] {
         let body = format!("{op}\nmul r1.x, r0.x, cb0[0].x");
-        assert!(!folded_cs("64, 1, 1", &body), "{op}");
+        assert!(folded_cs("64, 1, 1", &body), "{op}");
     }
+    let body = "umul null, r0.x, vThreadIDInGroupFlattened.x, cb0[0].y\nmul r1.x, r0.x, cb0[0].x";
+    assert!(!folded_cs("64, 1, 1", body));
 }
 
 /// After `discard_nz`, `breakc_nz`, `continuec_nz` or `retc_nz` the path that goes on knows

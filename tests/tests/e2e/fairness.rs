@@ -168,7 +168,7 @@ fn the_h200_foldings_replay_clean() {
     let dir = root().join("docs/h200-fuzz");
     let o = dxdiff().arg("replay").arg(&dir).output().expect("runs");
     let text = stdout(&o);
-    assert!(text.ends_with("33 passed, 0 failed, 0 skipped\n"), "{text}");
+    assert!(text.ends_with("36 passed, 0 failed, 0 skipped\n"), "{text}");
     let _turn = gpu_turn();
     let Some(o) = with_adapter(
         replay_gpu(&dir, &["--profile", "exact"], None)
@@ -178,14 +178,15 @@ fn the_h200_foldings_replay_clean() {
         return;
     };
     let text = stdout(&o);
-    assert!(text.ends_with("33 passed, 0 failed, 0 skipped\n"), "{text}");
+    assert!(text.ends_with("36 passed, 0 failed, 0 skipped\n"), "{text}");
     // lavapipe folds these as the H200 does; it found `input_zero_in_else` and `xor_of_itself`
     // itself (dxdiff fuzz, exact profile: `v0.x` tested zero in an `else`, then read directly
     // by `dp4`; `xor` of a constant-buffer word with itself into `dp2`), and folds the last
-    // eleven as the H100 did (a branch or a switch on a known value, an `icb` element at a
+    // fourteen as the H100 did (a branch or a switch on a known value, an `icb` element at a
     // computed index, `imad` with a zero factor or of -1 and a value with itself, a write in a
     // branch never entered, a store forwarded to a load at an index of the same number, a dot
-    // product with a zero vector).
+    // product with a zero vector, a comparison of a value with itself met with the literal it
+    // equals, a known selector that takes no `case`, a thread id tested zero).
     for case in [
         "compare_mask_folded.json",
         "once_loop_folded.json",
@@ -202,6 +203,9 @@ fn the_h200_foldings_replay_clean() {
         "indexable_forwarded_folded.json",
         "branch_decided_in_loop_folded.json",
         "zero_dot_product_folded.json",
+        "identity_meets_literal_folded.json",
+        "switch_selects_end_folded.json",
+        "thread_id_zero_in_branch_folded.json",
     ] {
         assert!(
             text.lines().any(|l| l.starts_with("ADAPTED ")

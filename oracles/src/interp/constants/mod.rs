@@ -19,8 +19,8 @@
 //!   component is 0 (`if_z`'s, `if_nz`'s `else`) knows it is 0, and so is every temp that
 //!   holds a plain copy of it: compilers propagate the equality into the branch (lavapipe and
 //!   the H200 fold `if_z v2.z` … `dp3 r3.y, r2.xxzw, v0` after `mov r2, v2`, dropping a `+0`).
-//!   When the tested component is an input or a constant-buffer word (or a copy of one), the
-//!   branch knows that register component itself is 0, read directly too (lavapipe folded
+//!   When the tested component is an input, a constant-buffer word (or a copy of one) or a
+//!   thread id, the branch knows that register component itself is 0, read directly too (lavapipe folded
 //!   `if_nz v0.x` … `else` … `dp4 r0.z, l(1,1,1,1), v0.xyxx` to −0 with −0 in `v0.y`, where
 //!   D3D gives +0: `dxdiff fuzz`, exact profile). Such a register gets a row of its own after
 //!   the temps', which nothing writes.
@@ -123,6 +123,7 @@ impl Alias {
         let index = match (src.ty, src.indices.len()) {
             (OperandType::Input, 1) => [imm(0)?, 0],
             (OperandType::ConstantBuffer, 2) => [imm(0)?, imm(1)?],
+            (ty, 0) if ty.is_thread_id() => [0, 0],
             _ => return None,
         };
         Some(Alias {
@@ -410,12 +411,15 @@ fn foldable(inst: &dxbc::Instruction) -> bool {
     inst.info().kind.is_alu() || inst.info().has(dxbc::opcodes::Flags::MOVE)
 }
 
-/// Whether `inst` computes a constant in component `c` because its two sources are one value,
-/// whatever that value is: `xor x, x`, `x + -x`, `imad x, -1, x` and `usubb x, x`
-/// (difference and borrow) are 0, `ine`/`ult`/`ilt` of x with itself false, `ieq`/`uge`/`ige` true. Integer identities, exact for every value, which any
-/// compiler folds (the H200's and lavapipe's fold `xor r1.w, cb0[2].w, cb0[2].w` into a `dp2`
-/// with a NaN, to 0: `dxdiff fuzz`, exact profile, lavapipe).
-fn of_itself(inst: &dxbc::Instruction, c: usize, cx: Cx<'_>, state: &[[Known; 4]]) -> bool {
+/// The constant `inst` computes in component `c` because its two sources are one value,
+/// whatever that value is: `xor x, x`, `x + -x`, `imad x, -1, x` and `usubb x, x` (difference
+/// and borrow) are 0, `ine`/`ult`/`ilt` of x with itself false (0), `ieq`/`uge`/`ige` true
+/// (0xffffffff). Integer identities, exact for every value, which any compiler folds (the
+/// H200's and lavapipe's fold `xor r1.w, cb0[2].w, cb0[2].w` into a `dp2` with a NaN, to 0:
+/// `dxdiff fuzz`, exact profile, lavapipe). The value itself is known, not only that it is
+/// constant, so a path that writes the same literal meets it equal (the H100 folded
+/// `ilt r1.x, v0, v0`, then an `if` that moves `l(0)` to `r1.x`, into a `mul` by `r1.x`).
+fn of_itself(inst: &dxbc::Instruction, c: usize, cx: Cx<'_>, state: &[[Known; 4]]) -> Option<u32> {
     use dxbc::Modifier::{Neg, None as Plain};
     let (_, srcs) = inst.split_operands();
     let temp = |r: usize| state.get(r).copied();
@@ -426,25 +430,24 @@ fn of_itself(inst: &dxbc::Instruction, c: usize, cx: Cx<'_>, state: &[[Known; 4]
         let plain = |o: &Operand| o.modifier == Plain;
         return [(p, q), (q, p)]
             .iter()
-            .any(|(k, x)| minus_one(k) && plain(x) && plain(add) && one_value(x, add, c, temp));
+            .any(|(k, x)| minus_one(k) && plain(x) && plain(add) && one_value(x, add, c, temp))
+            .then_some(0);
     }
     let [a, b] = srcs else {
-        return false;
+        return None;
     };
     let mods = (a.modifier, b.modifier);
-    let identity = match inst.opcode {
-        Opcode::Xor
-        | Opcode::Ine
-        | Opcode::Ieq
-        | Opcode::Ult
-        | Opcode::Uge
-        | Opcode::Ilt
-        | Opcode::Ige
-        | Opcode::Usubb => mods == (Plain, Plain),
-        Opcode::Iadd => mods == (Plain, Neg) || mods == (Neg, Plain),
-        _ => false,
+    let value = match inst.opcode {
+        Opcode::Xor | Opcode::Ine | Opcode::Ult | Opcode::Ilt | Opcode::Usubb
+            if mods == (Plain, Plain) =>
+        {
+            0
+        }
+        Opcode::Ieq | Opcode::Uge | Opcode::Ige if mods == (Plain, Plain) => u32::MAX,
+        Opcode::Iadd if mods == (Plain, Neg) || mods == (Neg, Plain) => 0,
+        _ => return None,
     };
-    identity && one_value(a, b, c, temp)
+    one_value(a, b, c, temp).then_some(value)
 }
 
 /// The name a [`Known::Computed`] from a source read carries until the instruction that stores
@@ -488,6 +491,19 @@ fn source(src: &Operand, c: usize, cx: Cx<'_>, state: &[[Known; 4]]) -> Known {
             Known::Computed(FRESH)
         };
     }
+    // A fixed register a branch knows the value of (a thread id tested zero by `if_z`: the
+    // H100 and lavapipe folded `mul r1.w, vThreadIDInGroupFlattened.x, l(1.0)` in such a
+    // branch into a `mad` with a NaN).
+    if let Some((row, k)) = cx.fixed.row_of(src, c)
+        && let Some(Known::Value(v)) = state.get(row).map(|r| r[k])
+    {
+        return if plain {
+            Known::Value(v)
+        } else {
+            Known::Computed(FRESH)
+        };
+    }
+    // Otherwise a thread id is small (below 2^23), never a plain copy.
     if src.ty.is_thread_id() {
         return Known::Small(NONE);
     }
@@ -508,15 +524,6 @@ fn source(src: &Operand, c: usize, cx: Cx<'_>, state: &[[Known; 4]]) -> Known {
             }
             Some(v) if v.known() => Known::Computed(FRESH),
             _ => Known::Unknown,
-        };
-    }
-    if let Some((row, k)) = cx.fixed.row_of(src, c)
-        && let Some(Known::Value(v)) = state.get(row).map(|r| r[k])
-    {
-        return if plain {
-            Known::Value(v)
-        } else {
-            Known::Computed(FRESH)
         };
     }
     if let Some(a) = Alias::of(src, c) {

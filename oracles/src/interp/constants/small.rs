@@ -19,13 +19,16 @@ pub(super) fn small_result(
         srcs.get(k)
             .map_or(Known::Unknown, |s| source(s, c, cx, state))
     };
+    // The sources' bounds (products of two u32 bounds fit in u64; sums are checked).
+    let b = |k: usize| srcs.get(k).and_then(|s| bound(s, c, cx, state));
+    let below = |m: Option<u64>| m.is_some_and(|m| m < 1 << 23);
     match inst.opcode {
         // A bit count, a half in the low 16 bits, a carry or a borrow (the H200 folded
         // `usubb`'s borrow into a `dp3` with a NaN).
         Opcode::Countbits | Opcode::F32tof16 => true,
-        Opcode::Uaddc | Opcode::Usubb => dst == 1,
+        Opcode::Uaddc | Opcode::Usubb if dst == 1 => true,
         // The high word of a product with a factor below 2^23 is below 2^23.
-        Opcode::Umul => dst == 0 && (0..srcs.len()).any(|k| src(k).small()),
+        Opcode::Umul if dst == 0 => (0..srcs.len()).any(|k| src(k).small()),
         // A denormal or zero of either sign converts to the integer 0.
         Opcode::Ftoi | Opcode::Ftou => src(0).small(),
         Opcode::And | Opcode::Umin => (0..srcs.len()).any(|k| src(k).small()),
@@ -72,6 +75,32 @@ pub(super) fn small_result(
                 && (0..srcs.len()).all(|k| src(k).small())
         }
         Opcode::Mov if !inst.saturate => matches!(src(0), Known::Small(_)),
+        // Integer arithmetic of values whose bound the compiler knows (literals, thread ids
+        // within the group) that stays below 2^23: the H100 folded `imad r0.x, l(8),
+        // vThreadIDInGroupFlattened.x, l(0)` (at most 120 in a group of 16) into a `mul` with
+        // a negative value, giving +0 where D3D gives −0.
+        Opcode::Imad | Opcode::Umad => below((|| b(0)?.checked_mul(b(1)?)?.checked_add(b(2)?))()),
+        Opcode::Imul | Opcode::Umul if dst == 1 => below((|| b(0)?.checked_mul(b(1)?))()),
+        Opcode::Iadd | Opcode::Uaddc => below((|| b(0)?.checked_add(b(1)?))()),
+        Opcode::Ishl => below((|| b(0)?.checked_mul(1 << (b(1)? & 31)))()),
         _ => false,
+    }
+}
+
+/// The largest value source `src` can hold in component `c` as a plain integer, where the
+/// compiler knows one: a literal (or a temp holding one), or a thread id within the group.
+fn bound(src: &dxbc::Operand, c: usize, cx: Cx<'_>, state: &[[Known; 4]]) -> Option<u64> {
+    if src.modifier != dxbc::Modifier::None {
+        return None;
+    }
+    let group = cx.group.map(u64::from);
+    match src.ty {
+        dxbc::OperandType::InputThreadIdInGroup => {
+            group.get(src.source_component(c))?.checked_sub(1)
+        }
+        dxbc::OperandType::InputThreadIdInGroupFlattened => {
+            (group[0] * group[1] * group[2]).checked_sub(1)
+        }
+        _ => source(src, c, cx, state).value().map(u64::from),
     }
 }

@@ -69,13 +69,37 @@ fn join(state: &mut State, live: &mut bool, other: &State, other_live: bool) {
     *live |= other_live;
 }
 
+/// Whether an op reads every source as a float, flushing a denormal to zero (D3D's float
+/// arithmetic, comparisons and conversions from float; not moves, which copy bits, nor
+/// derivatives, which read other lanes).
+fn flushes_sources(inst: &dxbc::Instruction) -> bool {
+    let info = inst.info();
+    foldable(inst)
+        && !info.has(dxbc::opcodes::Flags::MOVE)
+        && !info.has(dxbc::opcodes::Flags::DERIVATIVE)
+        && (0..usize::from(info.src))
+            .all(|k| info.num(usize::from(info.dst) + k) == dxbc::opcodes::Num::Float)
+}
+
 /// In a branch taken only when `test` (a single component) is 0: it is the constant 0 there,
-/// and so is every temp that holds a plain copy of it.
+/// and so is every temp that holds a plain copy of it, or the same value by number (the other
+/// components a `dp4` wrote: the H100 folded `if_nz r3.z` … `else` … `dp4 r0.y, v1, r3.yywx`
+/// with `r3.xzw` one `dp4`'s result and a NaN in `v1.z`).
 fn assume_zero(state: &mut State, test: &Operand, fixed: &Fixed) {
     if test.modifier != dxbc::Modifier::None {
         return;
     }
     let c = test.source_component(0);
+    let number = temp_index(test)
+        .and_then(|r| state.get(r))
+        .and_then(|reg| reg[c].number());
+    if let Some(n) = number {
+        for k in state.iter_mut().flatten() {
+            if k.number() == Some(n) {
+                *k = Known::Value(0);
+            }
+        }
+    }
     let alias = match temp_index(test).and_then(|r| state.get_mut(r)) {
         Some(reg) => match std::mem::replace(&mut reg[c], Known::Value(0)) {
             Known::Copy(a) => Some(a),
@@ -233,13 +257,19 @@ pub(super) fn walk(
             // The switch's entries are reached only when it is, and with a known selector only
             // the one it selects (the H100 folded the zero `case l(0)` writes into a `dp3`
             // after `switch` on `and l(0), l(3)`).
-            Opcode::Switch => frames.push(Frame::Switch {
-                entry: state.clone(),
-                exits: None,
-                default: false,
-                live,
-                jumps: Jumps::of(inst, entries.get(&i), cx, &state),
-            }),
+            // Nothing falls from the `switch` into its body: each `case` is entered from the
+            // jump alone (with a known selector that picks no `case`, only the end is reached:
+            // the H100 folded `mad` of a NaN by a temp that only such a `case` wrote).
+            Opcode::Switch => {
+                frames.push(Frame::Switch {
+                    entry: state.clone(),
+                    exits: None,
+                    default: false,
+                    live,
+                    jumps: Jumps::of(inst, entries.get(&i), cx, &state),
+                });
+                live = false;
+            }
             Opcode::Case | Opcode::Default => {
                 if let Some(Frame::Switch {
                     entry,
@@ -311,12 +341,15 @@ pub(super) fn walk(
                 // constant, whether one is a choice, and (for `movc`) whether both picks are
                 // constants. Fixed arrays: the pass runs at every program load.
                 let mut all_const = [foldable(inst); 4];
+                // Every source a constant or a small integer, which a float op flushes to +0.
+                let mut all_fixed = [flushes_sources(inst); 4];
                 let mut any_choice = [false; 4];
                 let mut picks_const = [inst.opcode == Opcode::Movc; 4];
                 for c in 0..4 {
                     for (k, s) in srcs.iter().enumerate() {
                         let mut note = |x: Known| {
                             all_const[c] &= x.constant();
+                            all_fixed[c] &= x.constant() || matches!(x, Known::Small(_));
                             any_choice[c] |= matches!(x, Known::Choice(_));
                             if k > 0 {
                                 picks_const[c] &= x.constant();
@@ -353,6 +386,17 @@ pub(super) fn walk(
                         evaluate(inst, dst, c, cx, &before).map_or(here, Known::Value)
                     } else if all_const[c] {
                         Known::Choice(NONE)
+                    } else if all_fixed[c] {
+                        // A small integer is a denormal or +0 as a float, which the op flushes
+                        // to +0 in every lane: the result is the one constant (a choice, if a
+                        // source is). The H100 folded `usubb`'s borrow times 1.0 into a `mul`
+                        // with −80 (+0 where D3D gives −0), and `max` of a thread id and −0
+                        // into a `dp4` with a NaN.
+                        if any_choice[c] {
+                            Known::Choice(NONE)
+                        } else {
+                            here
+                        }
                     } else if plain_mov
                         && let Some(Known::Copy(a)) =
                             srcs.first().map(|s| source(s, c, cx, &before))
@@ -360,8 +404,8 @@ pub(super) fn walk(
                         Known::Copy(a)
                     } else if let Some(k) = absorbed(inst, c, cx, &before, here) {
                         k
-                    } else if of_itself(inst, c, cx, &before) {
-                        here
+                    } else if let Some(v) = of_itself(inst, c, cx, &before) {
+                        Known::Value(v)
                     } else if choice(c) {
                         Known::Choice(NONE)
                     } else if small_result(inst, dst, c, cx, &before) {
