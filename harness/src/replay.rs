@@ -17,7 +17,7 @@
 use oracles::case::{CaseFile, RunFlag};
 use oracles::interp::Finding;
 use oracles::interp::findings::merge;
-use oracles::replay::{Observed, RunOutcome, RunSkip, attribute, check};
+use oracles::replay::{Observed, RunOutcome, RunSkip, attribute, check, with_free_signs};
 use oracles::verdict::{Inconclusive, Judge};
 
 use crate::driver::{Policy, reference_run};
@@ -28,8 +28,9 @@ use crate::translators::Translator;
 
 /// What `expect` addresses, from the executor's results of a one-vector run (`got`): invocation
 /// `i`'s outputs (the first, or the run's `expect_invocation`), whether it was discarded, and
-/// the UAVs; which words are NaNs whose payload D3D leaves free comes from the interpreter's
-/// results of the same run (`reference`).
+/// the UAVs; which words have free bits (a NaN whose payload D3D leaves free, a zero whose sign
+/// a translation need not keep) comes from the interpreter's results of the same run
+/// (`reference`).
 fn observed(got: &Results, reference: &Results, i: usize) -> Observed {
     let free_outputs = (0..reference.outputs_per_invocation)
         .map(|reg| std::array::from_fn(|c| reference.free_output(0, i, reg, c)))
@@ -156,7 +157,10 @@ impl Sides<'_> {
             return RunOutcome::Inconclusive(why.clone());
         }
         let i = run.expect_invocation.unwrap_or(0);
-        attribute(check(run, &observed(&g, &r, i)), run_events(&r), self.judge)
+        let obs = observed(&g, &r, i);
+        let outcome = check(run, &obs);
+        let events = with_free_signs(&outcome, run, &obs, run_events(&r));
+        attribute(outcome, events, self.judge)
     }
 }
 

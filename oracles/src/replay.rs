@@ -379,6 +379,31 @@ impl RunError {
 
 /// Check a run's expectations against what was observed.
 pub fn check(run: &Run, obs: &Observed) -> RunOutcome {
+    check_with(run, obs, false)
+}
+
+/// Whether a run that [`check`] fails differs only in the sign of zeros that the interpreter
+/// flagged free (`interp::zero_sign`): then the run is in the `signed-zero` domain, which
+/// [`attribute`] adapts where an entry of it applies ([`with_free_signs`]).
+pub fn only_free_signs(run: &Run, obs: &Observed) -> bool {
+    check_with(run, obs, true) == RunOutcome::Passed
+}
+
+/// `events`, with `signed-zero` added where `outcome` failed only on zeros of free sign.
+pub fn with_free_signs(
+    outcome: &RunOutcome,
+    run: &Run,
+    obs: &Observed,
+    events: crate::domain::Events,
+) -> crate::domain::Events {
+    if outcome.is_failure() && only_free_signs(run, obs) {
+        events | crate::domain::Domain::SignedZero.bit()
+    } else {
+        events
+    }
+}
+
+fn check_with(run: &Run, obs: &Observed, free_signs: bool) -> RunOutcome {
     let Some(expect) = &run.expect else {
         return RunOutcome::Passed;
     };
@@ -408,9 +433,13 @@ pub fn check(run: &Run, obs: &Observed) -> RunOutcome {
                     } else {
                         return RunOutcome::Failed(format!("unknown expectation `{key}`"));
                     };
-                // A NaN whose payload D3D leaves free matches any expected NaN.
+                // A NaN whose payload D3D leaves free matches any expected NaN (and, asked, a
+                // zero of free sign the other zero).
+                let zero = |x: u32| x & 0x7fff_ffff == 0;
                 for ((a, f), want) in actual.iter_mut().zip(&free).zip(words(&w.words)) {
-                    if crate::verdict::nan_payload_free(*a, want, *f) {
+                    if crate::verdict::nan_payload_free(*a, want, *f)
+                        || (free_signs && *f && zero(*a) && zero(want))
+                    {
                         *a = want;
                     }
                 }
@@ -477,7 +506,8 @@ pub fn replay_interp_with_findings(
                                 let judge = judge.get_or_insert_with(|| {
                                     Judge::new(p, &case.claims, "interpreter")
                                 });
-                                attribute(failed, obs.events, judge)
+                                let events = with_free_signs(&failed, run, &obs, obs.events);
+                                attribute(failed, events, judge)
                             }
                             other => other,
                         };
@@ -503,6 +533,36 @@ mod tests {
 
     use crate::case::TextureDesc;
     use crate::fixtures::counting_case;
+
+    /// A case whose expected word is the other zero of a free-sign zero (`frc` of 0, which the
+    /// H100 gave as −0) is adapted where the translation claims `dxdiff/signed-zero`, and fails
+    /// where it does not, or where another word differs too.
+    #[test]
+    fn a_zero_of_free_sign_is_adapted_only_under_its_entry() {
+        let program =
+            "ps_5_0\ndcl_output o0.xyzw\nfrc o0.x, l(0)\nmov o0.yzw, l(0, 0, 0, 0)\nret\n";
+        let blob = dxbc::assemble_container(program)
+            .expect("assembles")
+            .to_bytes();
+        let hex: String = blob.iter().map(|b| format!("{b:02x}")).collect();
+        let case = |claims: &str, y: &str| {
+            let text = format!(
+                r#"{{"format": "dxdiff-case/1", "name": "frc", "dxbc": "{hex}", "claims": [{claims}],
+                   "runs": [{{"id": "r", "inputs": {{}},
+                              "expect": {{"o0": {{"words": ["0x80000000", "{y}", "0x0", "0x0"], "compare": "bits"}}}}}}]}}"#
+            );
+            CaseFile::parse(&text).expect("parses")
+        };
+        let claimed = replay_interp(&case(r#""dxdiff/signed-zero""#, "0x0"), 1 << 12);
+        assert_eq!(
+            claimed[0].1,
+            RunOutcome::Adapted(vec!["dxdiff/signed-zero".into()])
+        );
+        let plain = replay_interp(&case("", "0x0"), 1 << 12);
+        assert!(plain[0].1.is_failure(), "{plain:?}");
+        let other = replay_interp(&case(r#""dxdiff/signed-zero""#, "0x1"), 1 << 12);
+        assert!(other[0].1.is_failure(), "{other:?}");
+    }
 
     #[test]
     fn a_run_past_the_budget_is_inconclusive_not_failed() {

@@ -396,8 +396,10 @@ impl Judge {
         }
     }
 
-    /// [`Judge::word`] for a word whose reference value may be a NaN with a free payload
-    /// (`free`, from the interpreter's `free_nan`): two NaNs there are a [`Verdict::Match`].
+    /// [`Judge::word`] for a word whose bits may be free (`free`, from the interpreter's
+    /// `free_nan`): two NaNs there are a [`Verdict::Match`] (D3D frees the payload); two zeros
+    /// there are adapted by the applicable entries of the `signed-zero` domain (the zero came
+    /// from an op whose zero a WGSL compiler may give either sign: `interp::zero_sign`).
     pub fn word_free(
         &self,
         reference: u32,
@@ -408,6 +410,13 @@ impl Judge {
     ) -> Verdict {
         if nan_payload_free(reference, got, free) {
             return Verdict::Match;
+        }
+        let zero = |w: u32| w & 0x7fff_ffff == 0;
+        if free && reference != got && zero(reference) && zero(got) {
+            match self.attribute(crate::domain::Domain::SignedZero.bit()) {
+                Verdict::Mismatch => {}
+                adapted => return adapted,
+            }
         }
         self.word(reference, got, events, terms)
     }
@@ -585,6 +594,28 @@ mod tests {
             "ps_5_0\ndcl_input_ps constant v0.x\ndcl_output o0.x\ndcl_temps 1\nsqrt r0.x, v0.x\nsqrt o0.x, r0.x\nret\n",
         );
         assert_eq!(Judge::new(&two, &[], LAVAPIPE).terms(&inputs, 0), None);
+    }
+
+    #[test]
+    fn free_zero_signs_are_adapted_where_claimed() {
+        let p = single("add");
+        let claimed = Judge::new(&p, &["dxdiff/signed-zero".to_string()], LAVAPIPE);
+        let plain = Judge::new(&p, &[], LAVAPIPE);
+        let (pos, neg) = (0u32, 0x8000_0000u32);
+        assert_eq!(
+            claimed.word_free(pos, neg, true, 0, None),
+            Verdict::Adapted(vec!["dxdiff/signed-zero".to_string()])
+        );
+        assert_eq!(plain.word_free(pos, neg, true, 0, None), Verdict::Mismatch);
+        // Not flagged, or not two zeros: judged as any word.
+        assert_eq!(
+            claimed.word_free(pos, neg, false, 0, None),
+            Verdict::Mismatch
+        );
+        assert_eq!(
+            claimed.word_free(pos, 0x3f80_0000, true, 0, None),
+            Verdict::Mismatch
+        );
     }
 
     #[test]

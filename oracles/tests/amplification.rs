@@ -180,3 +180,160 @@ fn a_scaled_absolute_error_amplifies() {
         [0x4180_0000, 0, 0, 0]
     ));
 }
+
+/// A sum that loses a leading bit where a term is approximate: the term's error grows past
+/// the program's band relative to the sum. The H100's `rsq` of 0.5, one ULP off, then `add`
+/// of −1.5 was 16 ULPs off (dxdiff fuzz, exact profile, 2026-12-07).
+#[test]
+fn an_approximate_term_of_a_cancelling_sum_amplifies() {
+    let a = Domain::ApproximateAmplified;
+    let half = 0x3f00_0000;
+    let run = |body: &str| events(&format!("{body}\nmov r1.yzw, l(0,0,0,0)"), &[half])[0];
+    assert!(has(run("rsq r0.x, v0.x\nadd r1.x, l(-1.5), r0.x"), a));
+    assert!(has(
+        run("rsq r0.x, v0.x\nmad r1.x, r0.x, l(2.0), l(-3.0)"),
+        a
+    ));
+    assert!(has(
+        run("rsq r0.x, v0.x\nmov r0.y, l(-1.5)\ndp2 r1.x, r0.xyxx, l(1.0, 1.0, 0, 0)"),
+        a
+    ));
+    // The same sign, or a sum of exact values that cancels: the band holds.
+    assert!(!has(run("rsq r0.x, v0.x\nadd r1.x, l(1.5), r0.x"), a));
+    assert!(!has(run("rsq r0.x, v0.x\nadd r1.x, l(1.5), -v0.x"), a));
+    // Within a factor of two of the largest term: not a lost bit.
+    assert!(!has(run("rsq r0.x, v0.x\nadd r1.x, l(-0.5), r0.x"), a));
+}
+
+/// An approximate op run again on its own result (a loop) compounds its error past the one
+/// band the judge sums for it: the H100's `div r0.z, r0.z, v0.z` three times was 4 ULPs off.
+#[test]
+fn an_approximate_op_run_again_on_its_result_amplifies() {
+    let a = Domain::ApproximateAmplified;
+    let run = |n: u32| {
+        events(
+            &format!(
+                "mov r0.x, v0.x\nmov r0.y, l({n})\nloop\nbreakc_z r0.y\niadd r0.y, r0.y, l(-1)\ndiv r0.x, r0.x, v0.x\nendloop\nmov r1.x, r0.x\nmov r1.yzw, l(0,0,0,0)"
+            ),
+            &[0x43d3_2944],
+        )[0]
+    };
+    assert!(has(run(3), a));
+    assert!(!has(run(1), a));
+    // The same `div` twice on fresh inputs each time: nothing compounds.
+    let ev = events(
+        "mov r0.y, l(2)\nloop\nbreakc_z r0.y\niadd r0.y, r0.y, l(-1)\ndiv r1.x, v0.x, v0.y\nendloop\nmov r1.yzw, l(0,0,0,0)",
+        &[0x43d3_2944],
+    )[0];
+    assert!(!has(ev, a));
+}
+
+/// `mul` then `add` of its product, in one block of a program that allows refactoring: a
+/// compiler may contract them into one fused multiply-add, as D3D lets the driver. The H100
+/// fused `mul r1.x, v0.x, v0.x` then `add r0.z, l(1.0), r1.x` with −5060.26 in `v0.x`, one ULP
+/// from the unfused sum (dxdiff fuzz, contract profile, 2026-12-07).
+#[test]
+fn a_product_added_in_the_same_block_may_be_contracted() {
+    let fusion = Domain::FusionSensitive;
+    let run = |flags: &str, body: &str| {
+        let text = format!(
+            "ps_5_0\n{flags}dcl_input_ps constant v0.xyzw\ndcl_output o0.xyzw\ndcl_temps 2\nmov r1.xyzw, l(0,0,0,0)\n{body}\nmov o0.xyzw, r1.xyzw\nret\n"
+        );
+        let program = dxbc::assemble(&text).expect("assembles").program;
+        run_invocations(
+            &program,
+            &mut Resources::default(),
+            &[vec![[0xc59e_2313; 4]]],
+            DEFAULT_BUDGET,
+        )
+        .expect("runs")
+        .events[0]
+    };
+    let allowed = "dcl_globalFlags refactoringAllowed\n";
+    assert!(has(
+        run(allowed, "mul r0.x, v0.x, v0.x\nadd r1.x, l(1.0), r0.x"),
+        fusion
+    ));
+    // Negated, and with a move of something else between.
+    assert!(has(
+        run(
+            allowed,
+            "mul r0.x, -v0.x, v0.x\nmov r0.y, l(2.0)\nadd r1.x, l(1.0), -r0.x"
+        ),
+        fusion
+    ));
+    // Without the flag, across a branch, or after a factor changed: no contraction.
+    assert!(!has(
+        run("", "mul r0.x, v0.x, v0.x\nadd r1.x, l(1.0), r0.x"),
+        fusion
+    ));
+    assert!(!has(
+        run(
+            allowed,
+            "mul r0.x, v0.x, v0.x\nif_nz v0.y\nendif\nadd r1.x, l(1.0), r0.x"
+        ),
+        fusion
+    ));
+    assert!(!has(
+        run(
+            allowed,
+            "mov r0.y, v0.x\nmul r0.x, r0.y, r0.y\nmov r0.y, l(3.0)\nadd r1.x, l(1.0), r0.x"
+        ),
+        fusion
+    ));
+}
+
+/// A zero whose sign a translation need not keep (`itof`/`utof`/`frc`/`mad`/`dp*` of a zero
+/// result) enters `signed-zero` only where its bits leave float arithmetic: the H100 gave −0
+/// for `itof` of a false `lt`, then `imad` read it as an integer; and for `dp2 l(L, L),
+/// (2^31, -2^31)`, which `swapc` then tested (dxdiff fuzz, contract profile, 2026-12-07).
+#[test]
+fn a_free_signed_zero_matters_where_its_bits_are_read() {
+    let z = Domain::SignedZero;
+    let run = |body: &str| events(&format!("{body}\nmov r1.yzw, l(0,0,0,0)"), &[0xc049_0fdb])[0];
+    // Read as an integer, tested, moved to an output: the lane enters it.
+    assert!(has(
+        run("lt r0.x, l(0), v0.x\nitof r0.y, r0.x\nimad r1.x, r0.y, v0.x, l(1)"),
+        z
+    ));
+    assert!(has(
+        run("dp2 r0.x, l(-1.0, -1.0, 0, 0), l(2.0, -2.0, 0, 0)\nmovc r1.x, r0.x, l(1), l(2)"),
+        z
+    ));
+    // Written to an output: only that word is flagged (its sign free), not the lane.
+    let free = |body: &str| {
+        let text = format!(
+            "ps_5_0\ndcl_input_ps constant v0.xyzw\ndcl_output o0.xyzw\ndcl_temps 2\n{body}\nmov o0.yzw, l(0,0,0,0)\nret\n"
+        );
+        let program = dxbc::assemble(&text).expect("assembles").program;
+        let r = run_invocations(
+            &program,
+            &mut Resources::default(),
+            &[vec![[0; 4]]],
+            DEFAULT_BUDGET,
+        )
+        .expect("runs");
+        (r.free_nan[0], has(r.events[0], z))
+    };
+    assert_eq!(free("frc o0.x, l(0)"), ([true, false, false, false], false));
+    assert_eq!(
+        free("itof r0.x, l(0)\nmov r0.z, r0.x\nmov o0.x, r0.z"),
+        ([true, false, false, false], false)
+    );
+    assert_eq!(
+        free("itof r0.x, l(0)\nmov o0.x, |r0.x|"),
+        ([false; 4], false)
+    );
+    // Float arithmetic of it that is not a zero, a float comparison, `|x|`: nothing.
+    assert!(!has(run("itof r0.x, l(0)\nadd r1.x, r0.x, l(1.0)"), z));
+    assert!(!has(
+        run("itof r0.x, l(0)\nlt r0.y, r0.x, l(1.0)\nmov r1.x, r0.y"),
+        z
+    ));
+    assert!(!has(run("itof r0.x, l(0)\nmov r1.x, |r0.x|"), z));
+    // A zero of another op (an exact `add` of zeros) is D3D's own +0.
+    assert!(!has(
+        run("add r0.x, l(0), l(0)\nimad r1.x, r0.x, l(3), l(1)"),
+        z
+    ));
+}

@@ -64,11 +64,16 @@ impl Machine<'_> {
         }
         self.literal_zero_folding(inst, pc);
         self.taint_scaled(inst, pc);
+        if inst.opcode == Opcode::Add {
+            self.contraction_check(inst, pc);
+        }
         let carried = self.nan_before(inst, pc);
+        let signs = self.zero_sign_before(inst, pc);
         self.nan_bits_read(inst);
         self.nan_check = 0xf;
         self.execute(inst, pc)?;
         self.nan_after(inst, carried);
+        self.zero_sign_after(inst, signs);
         self.taint_after(inst, pc);
         self.commit_events();
         Ok(next)

@@ -166,8 +166,12 @@ pub struct Machine<'a> {
     pub index_ranges: Vec<super::tracked::IndexRange>,
     /// The temp components each instruction reads as compile-time constants (`constants`).
     pub consts: std::sync::Arc<super::constants::Constants>,
+    /// The `add`s that read a product a compiler may contract.
+    pub contractions: std::sync::Arc<super::contraction::Contractions>,
     /// Which values are NaNs with a free payload (`nan`).
     pub free_nan: super::tracked::FreeNan,
+    /// Zeros whose sign a translation need not keep (`zero_sign`).
+    pub free_sign: super::tracked::FreeSign,
     /// Components of the instruction being executed that may hold a NaN: the fast path clears
     /// the ones it computed (all normal), so the NaN scan skips them.
     pub nan_check: u8,
@@ -242,6 +246,7 @@ impl Machine<'_> {
         self.findings.clear();
         self.races = super::tracked::Races::new(self.races.on);
         self.free_nan.clear();
+        self.free_sign.clear();
         self.executed = 0;
     }
 

@@ -251,6 +251,7 @@ impl Machine<'_> {
                 if let Some(space) = space_of(t) {
                     for (l, c, addr, v) in stored {
                         self.nan_store(space, addr, value_op, c, l, v);
+                        self.zero_store(space, addr, value_op, c, l, v);
                     }
                 }
             }
@@ -392,6 +393,7 @@ impl Machine<'_> {
         if let Some(space) = space_of(t) {
             for &(_, addr, _) in &accesses {
                 self.nan_clear_word(space, addr);
+                self.zero_clear_word(space, addr);
             }
         }
         if imm {

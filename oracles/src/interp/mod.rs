@@ -6,6 +6,8 @@
 //! thread group, so all invocations of a group advance together across `sync` barriers.
 
 mod constants;
+mod contracted;
+mod contraction;
 mod exec;
 pub mod findings;
 mod flow;
@@ -21,6 +23,7 @@ pub mod resources;
 mod taint;
 mod textures;
 mod tracked;
+mod zero_sign;
 
 use std::collections::BTreeMap;
 
@@ -106,8 +109,10 @@ pub struct BatchResult {
     pub inconclusive: Vec<bool>,
     /// Where the program relies on undefined behaviour (at most [`findings::MAX_FINDINGS`]).
     pub findings: Vec<Finding>,
-    /// Parallel to `outputs`: the word is a NaN that a payload-freeing op produced
-    /// ([`frees_nan`]), so any NaN is as right as this one.
+    /// Parallel to `outputs`: the word's bits are free where its value is not. A NaN that a
+    /// payload-freeing op produced ([`frees_nan`]): any NaN is as right as this one. Or a
+    /// zero whose sign a translation need not keep (`zero_sign`): the other zero is allowed
+    /// under `dxdiff/signed-zero` ([`crate::verdict::Judge::word_free`]).
     pub free_nan: Vec<[bool; 4]>,
 }
 
@@ -147,8 +152,8 @@ pub struct DispatchResult {
     pub groups: u32,
     /// Where the program relies on undefined behaviour (at most [`findings::MAX_FINDINGS`]).
     pub findings: Vec<Finding>,
-    /// Per UAV slot, parallel to that UAV's words: the word holds a NaN that a payload-freeing
-    /// op produced ([`frees_nan`]).
+    /// Per UAV slot, parallel to that UAV's words: the word's bits are free, as in
+    /// [`BatchResult::free_nan`].
     pub free_nan: BTreeMap<u32, Vec<bool>>,
 }
 
@@ -164,6 +169,8 @@ struct Layout {
     thread_group: [u32; 3],
     /// The temp components each instruction reads as compile-time constants.
     consts: std::sync::Arc<constants::Constants>,
+    /// The `add`s that read a product a compiler may contract.
+    contractions: std::sync::Arc<contraction::Contractions>,
     /// `dcl_indexrange`s of `v#` and `o#`.
     index_ranges: Vec<tracked::IndexRange>,
     /// A vertex program declares an output component that no instruction writes: D3D leaves
@@ -182,6 +189,7 @@ fn layout(program: &Program) -> Layout {
         tgsm: BTreeMap::new(),
         thread_group: [1, 1, 1],
         consts: Default::default(),
+        contractions: std::sync::Arc::new(contraction::contractions(program)),
         index_ranges: ranges::index_ranges(program),
         unwritten_outputs: unwritten_vertex_outputs(program),
     };
@@ -333,7 +341,9 @@ fn machine<'a>(
         group: 0,
         index_ranges: l.index_ranges.clone(),
         consts: l.consts.clone(),
+        contractions: l.contractions.clone(),
         free_nan: tracked::FreeNan::new(l.temps, l.outputs, lanes),
+        free_sign: tracked::FreeSign::new(l.temps, l.outputs, lanes),
         nan_check: 0xf,
     })
 }
@@ -498,7 +508,9 @@ fn run_one<L: AsRef<[[u32; 4]]>>(
             outputs.push(std::array::from_fn(|c| {
                 m.outputs.get(r, c, lane).unwrap_or(0)
             }));
-            free_nan.push(std::array::from_fn(|c| m.free_nan.output(r, c, lane)));
+            free_nan.push(std::array::from_fn(|c| {
+                m.free_nan.output(r, c, lane) || m.free_sign.output(r, c, lane)
+            }));
         }
     }
     Ok(BatchResult {
@@ -549,6 +561,8 @@ pub fn run_dispatch(
     let mut uav_stores = std::collections::HashMap::new();
     // UAV words holding a freed NaN, carried from group to group like the UAVs themselves.
     let mut nan_words = std::collections::HashSet::new();
+    // And words holding a zero of free sign.
+    let mut sign_words = std::collections::HashSet::new();
     for gz in 0..groups[2] {
         for gy in 0..groups[1] {
             for gx in 0..groups[0] {
@@ -578,6 +592,8 @@ pub fn run_dispatch(
                 m.uav_stores = std::mem::take(&mut uav_stores);
                 m.free_nan.on = !nan_words.is_empty();
                 m.free_nan.memory = std::mem::take(&mut nan_words);
+                m.free_sign.on = !sign_words.is_empty();
+                m.free_sign.memory = std::mem::take(&mut sign_words);
                 m.run(left).map_err(|e| match e {
                     InterpError::BudgetExceeded { .. } => {
                         InterpError::BudgetExceeded { executed: budget }
@@ -588,6 +604,8 @@ pub fn run_dispatch(
                 uav_stores = std::mem::take(&mut m.uav_stores);
                 nan_words = std::mem::take(&mut m.free_nan.memory);
                 nan_words.retain(|(space, _)| matches!(space, tracked::Space::Uav(_)));
+                sign_words = std::mem::take(&mut m.free_sign.memory);
+                sign_words.retain(|(space, _)| matches!(space, tracked::Space::Uav(_)));
                 result.events |= m.events.iter().fold(0, |a, e| a | e);
                 findings::merge(&mut result.findings, std::mem::take(&mut m.findings));
                 result.groups += 1;
@@ -596,7 +614,7 @@ pub fn run_dispatch(
     }
     for (&slot, buf) in &res.uavs {
         let mut flags = vec![false; buf.words.len()];
-        for (space, word) in &nan_words {
+        for (space, word) in nan_words.iter().chain(&sign_words) {
             if *space == tracked::Space::Uav(slot)
                 && let Some(f) = flags.get_mut(*word as usize)
             {

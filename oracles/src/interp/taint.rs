@@ -53,6 +53,12 @@ fn keeps_absolute(op: Opcode) -> bool {
     op.info().has(Flags::KEEPS_ABSOLUTE)
 }
 
+/// Ops that compound a relative error each time they run on an approximate value: the
+/// approximate ones, and the continuous ones that scale (`mul`, `mad`, `dp*`).
+fn compounding(op: Opcode) -> bool {
+    approximate(op) || (continuous(op) && !keeps_absolute(op))
+}
+
 impl Machine<'_> {
     /// Whether source `op` of lane `lane` carries an absolute error in component `c` (after
     /// its swizzle).
@@ -68,6 +74,9 @@ impl Machine<'_> {
         use Opcode::*;
         if !self.taint.on {
             return;
+        }
+        if matches!(inst.opcode, Add | Mad | Dp2 | Dp3 | Dp4) {
+            self.taint_cancelled(inst, at);
         }
         // (scaled source, factor source, whether the factor divides)
         let pairs: &[(usize, usize, bool)] = match inst.opcode {
@@ -100,6 +109,67 @@ impl Machine<'_> {
                     if grows && self.abs_of(scaled, c, l) {
                         self.events[l] |= Domain::ApproximateAmplified.bit();
                     }
+                }
+            }
+        }
+    }
+
+    /// A sum that loses a leading bit or more (its magnitude below half its largest term's)
+    /// where a term carries an approximate value: the term's error, inside its band relative
+    /// to the term, grows by that factor relative to the sum, past the program's band. The
+    /// H100's `rsq` of 0.5, one ULP off, then `add` of −1.5 gave a result 16 ULPs off (dxdiff
+    /// fuzz, exact profile, 2026-12-07). Ten bits or more is `cancellation` whatever the
+    /// terms; this is the case where the terms say the band cannot hold.
+    fn taint_cancelled(&mut self, inst: &Instruction, at: usize) {
+        use Opcode::*;
+        let (dsts, srcs) = inst.split_operands();
+        let Some(dst) = dsts.first() else {
+            return;
+        };
+        let lanes: Vec<usize> = self.active.lanes().collect();
+        let comps = read_comps(inst.opcode, write_mask(dst));
+        let tainted: Vec<usize> = lanes
+            .iter()
+            .copied()
+            .filter(|l| srcs.iter().any(|s| self.operand_taint(s, &comps, *l).0))
+            .collect();
+        if tainted.is_empty() {
+            return;
+        }
+        // The terms of each result component: `a + b`, `a * b + c`, or a dot product's products.
+        let results: Vec<Vec<usize>> = match inst.opcode {
+            Dp2 | Dp3 | Dp4 => vec![comps.clone()],
+            _ => comps.iter().map(|c| vec![*c]).collect(),
+        };
+        let mut vals = vec![vec![0u32; self.lanes]; srcs.len()];
+        for terms in results {
+            let mut largest = vec![0.0f64; self.lanes];
+            let mut sum = vec![0.0f64; self.lanes];
+            for c in terms {
+                for (k, s) in srcs.iter().enumerate() {
+                    if self
+                        .read(s, c, super::machine::Consumer::Float, at, &mut vals[k])
+                        .is_err()
+                    {
+                        return;
+                    }
+                }
+                let v = |k: usize, l: usize| f64::from(f32::from_bits(vals[k][l]));
+                for &l in &tainted {
+                    let parts: &[f64] = match inst.opcode {
+                        Add => &[v(0, l), v(1, l)],
+                        Mad => &[v(0, l) * v(1, l), v(2, l)],
+                        _ => &[v(0, l) * v(1, l)],
+                    };
+                    for p in parts {
+                        largest[l] = largest[l].max(p.abs());
+                        sum[l] += p;
+                    }
+                }
+            }
+            for &l in &tainted {
+                if largest[l].is_finite() && sum[l].abs() * 2.0 < largest[l] {
+                    self.events[l] |= Domain::ApproximateAmplified.bit();
                 }
             }
         }
@@ -243,10 +313,36 @@ impl Machine<'_> {
             if value && !continuous(op) && selector.is_none() && !store && !load {
                 amplified = true;
             }
+            // Run again on an approximate value: `div r0.z, r0.z, v0.z` three times in a loop
+            // was 4 ULPs off on the H100, past one `div`'s band (dxdiff fuzz, exact profile).
+            if value
+                && compounding(op)
+                && self
+                    .taint
+                    .ran
+                    .iter()
+                    .any(|(i, ran)| *i == at && ran.get(l) == Some(&true))
+            {
+                amplified = true;
+            }
             if amplified {
                 self.events[l] |= Domain::ApproximateAmplified.bit();
             }
             carried[l] = value || fresh;
+        }
+        if compounding(op) {
+            let k = match self.taint.ran.iter().position(|(i, _)| *i == at) {
+                Some(k) => k,
+                None => {
+                    self.taint.ran.push((at, vec![false; self.lanes]));
+                    self.taint.ran.len() - 1
+                }
+            };
+            for &l in &lanes {
+                if let Some(r) = self.taint.ran[k].1.get_mut(l) {
+                    *r = true;
+                }
+            }
         }
         // Absolute errors stay absolute through moves, adds and selections; an op whose band is
         // absolute at its result makes one: `sincos` (D3D 0.0008) anywhere, `log` where its

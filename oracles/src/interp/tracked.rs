@@ -109,6 +109,10 @@ pub struct Taint {
     /// Which register components' error is absolute (`sincos`, carried by moves, adds and
     /// selections), so that scaling the value scales the error.
     pub(super) absolute: RegisterFlags,
+    /// Per compounding instruction (by index) that has run: the lanes it ran in. The judge
+    /// sums each instruction's band once, so one that runs again on an approximate value (a
+    /// loop) compounds its error past that sum.
+    pub(super) ran: Vec<(usize, Vec<bool>)>,
 }
 
 impl Taint {
@@ -120,6 +124,7 @@ impl Taint {
             indexable: vec![false; lanes],
             memory: false,
             absolute: RegisterFlags::new(temps, outputs, lanes),
+            ran: Vec::new(),
         }
     }
 
@@ -281,5 +286,39 @@ impl Races {
         if flags & 0b1100 != 0 {
             self.uav_epoch += 1;
         }
+    }
+}
+
+/// Per batch: which register components and memory words hold a zero of free sign
+/// (`zero_sign`).
+#[derive(Debug, Clone, Default)]
+pub struct FreeSign {
+    /// Set once any flag has been set; until then only the ops that make one are looked at.
+    pub on: bool,
+    pub(super) regs: RegisterFlags,
+    /// Memory words (TGSM and UAVs, by word index) a flagged zero was stored to.
+    pub memory: HashSet<(Space, u64)>,
+}
+
+impl FreeSign {
+    /// No flag, for `temps` and `outputs` registers of `lanes` lanes.
+    pub fn new(temps: usize, outputs: usize, lanes: usize) -> FreeSign {
+        FreeSign {
+            on: false,
+            regs: RegisterFlags::new(temps, outputs, lanes),
+            memory: HashSet::new(),
+        }
+    }
+
+    /// Forget every flag (a new batch).
+    pub fn clear(&mut self) {
+        self.on = false;
+        self.regs.clear();
+        self.memory.clear();
+    }
+
+    /// Output register `reg` component `comp` of `lane`.
+    pub fn output(&self, reg: usize, comp: usize, lane: usize) -> bool {
+        self.regs.get(dxbc::OperandType::Output, reg, comp, lane)
     }
 }

@@ -53,6 +53,7 @@ pub fn ftou(a: u32, ev: &mut Events) -> u32 {
 /// `itof` (FS §22.13.5): signed i32 → f32, round-to-nearest-even (the spec strongly
 /// recommends RNE for |v| > 2^24 without requiring it). `IntToFloatInexact` when rounding
 /// happened.
+/// A zero result's sign is free to a translation (`interp::zero_sign`).
 pub fn itof(a: u32, ev: &mut Events) -> u32 {
     let v = a as i32;
     let f = v as f32;

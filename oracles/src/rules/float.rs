@@ -174,7 +174,8 @@ pub fn fmax(a: u32, b: u32, ev: &mut Events) -> u32 {
 
 /// `frc` (FS §22.10.7): x − round_ni(x), in [+0, 1). ±0, ±den → +0; ±inf, NaN → NaN.
 /// A tiny negative x whose exact result rounds to 1.0 returns 0x3F7FFFFF, the largest
-/// value below 1 (doc §2.2 asks the reference to clamp there).
+/// value below 1 (doc §2.2 asks the reference to clamp there). A zero result's sign is free to
+/// a translation (`interp::zero_sign`).
 pub fn frc(a: u32, ev: &mut Events) -> u32 {
     let ([x], nan, inf) = read([a], ev);
     let r = x - x.floor();

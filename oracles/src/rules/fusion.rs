@@ -8,15 +8,35 @@ use crate::domain::{Domain, Events, raise};
 /// Raise `FusionSensitive` when another evaluation of a sum of products, which D3D allows
 /// (FS §3.1.3.2) and GPU compilers choose, rounds differently from the unfused result `r`:
 /// - evaluated once exactly (in f64, inputs flushed) and rounded;
-/// - summed left to right or right to left, each step fused (`fma(x, y, acc)`) or not;
-/// - as a pairwise tree (`(p0 + p1) + (p2 + p3)`, each pair unfused or fused);
+/// - summed in any order and any tree (serial from either end or from the middle, pairwise),
+///   each addition of a single product fused (`fma(x, y, acc)`) or not;
 /// - with an operand that several products share factored out (`a*b + a*c` as `a*(b + c)`,
-///   `l*x + l*x + l*x` as `l*(x + x + x)`), which may also overflow where the products do not.
+///   `l*x + l*x + l*x` as `l*(x + x + x)`), the co-factors summed in any order, which may also
+///   overflow where the products do not.
 ///
-/// lavapipe, SwiftShader and the H200 each chose one of these (found by `dxdiff fuzz`).
+/// lavapipe, SwiftShader, the H200 and the H100 each chose one of these (found by `dxdiff
+/// fuzz`).
+///
+/// A normal result whose exact sum lies below 2^-126 also enters `TinyBeforeRounding`: fused,
+/// the sum is rounded once, and a device that detects tininess before rounding flushes it (the
+/// H100 gave −0 for `mad` of 2^-126, 2^-24 and −2^-126, where D3D gives −2^-126). (A zero
+/// result may come out as the other zero: `interp::zero_sign` follows it.)
 pub(crate) fn fusion_check(terms: &[(u32, u32)], r: u32, ev: &mut Events) {
-    if fusion_sensitive(terms, f32::from_bits(r)) {
+    let unfused = f32::from_bits(r);
+    if fusion_sensitive(terms, unfused) {
         raise(ev, Domain::FusionSensitive);
+    }
+    if unfused.abs() >= f32::MIN_POSITIVE && unfused.abs() < 2.0 * f32::MIN_POSITIVE {
+        // Only a result at the bottom of the normal range can come from a tiny exact sum.
+        let mut scratch = 0;
+        let exact = terms.iter().fold(Wide::default(), |s, (x, y)| {
+            let x = f32::from_bits(flush_in(*x, &mut scratch));
+            let y = f32::from_bits(flush_in(*y, &mut scratch));
+            s.add(f64::from(x) * f64::from(y))
+        });
+        if exact.hi != 0.0 && exact.hi.abs() < f64::from(f32::MIN_POSITIVE) {
+            raise(ev, Domain::TinyBeforeRounding);
+        }
     }
 }
 
@@ -38,14 +58,15 @@ fn fusion_sensitive(terms: &[(u32, u32)], unfused: f32) -> bool {
     let differs = |v: f32| v.to_bits() != unfused.to_bits() && !(v == 0.0 && unfused == 0.0);
     // One pass: the exact sum, the products' magnitudes, and whether an operand is large
     // enough (2^126 or more) for a sum of two operands (a factored form) to overflow.
-    let (mut exact, mut magnitude, mut large) = (0.0f64, 0.0f64, false);
+    let (mut sum, mut magnitude, mut large) = (Wide::default(), 0.0f64, false);
     for (x, y) in t {
         let product = f64::from(*x) * f64::from(*y);
-        exact += product;
+        sum = sum.add(product);
         magnitude += product.abs();
         large |= x.abs() >= 8.5e37 || y.abs() >= 8.5e37;
     }
-    let rounded = exact as f32;
+    let exact = sum.hi;
+    let rounded = sum.round();
     if rounded.is_finite() && differs(rounded) {
         return true;
     }
@@ -89,61 +110,236 @@ fn two_with_one_exact(t: &[(f32, f32)], differs: impl Fn(f32) -> bool) -> bool {
     (exact(*a, *b) || exact(*c, *d)) && !shared && !differs(a * b + c * d)
 }
 
-/// The slow half of [`fusion_sensitive`], for the rare lane near a rounding boundary: kept out
-/// of line so that the common case stays small.
+/// The slow half of [`fusion_sensitive`], for the lane near a rounding boundary: kept out of
+/// line so that the common case stays small. It searches every evaluation at once, subset by
+/// subset of the products: a subset's sum is any two disjoint parts added (rounded), or one
+/// part that is a single product fused into the other (`fma(x, y, rest)`), or, where every
+/// product of the subset shares an operand `s`, `s` times the sum of the others in any order
+/// (itself a product a compiler may fuse). That covers every serial order, left to right or
+/// not (NVIDIA starts `dp3` with the middle product: the H100 gave `fma(z, z', fma(x, x',
+/// y * y'))`), every pairwise tree, and factorings that sum the co-factors in another order
+/// (the H100 evaluated `dp4 l(L, L, L, L), v.zyyz` as `L * (((y + y) + z) + z)`).
 #[cold]
 #[inline(never)]
 fn other_orders_differ(t: &[(f32, f32)], differs: impl Fn(f32) -> bool) -> bool {
     let n = t.len();
-    // Serial sums, left to right or right to left, where each step either adds the rounded
-    // product or fuses it (`fma(x, y, acc)`): every contraction a compiler may choose.
-    let fma = |x: f32, y: f32, acc: f32| (f64::from(x) * f64::from(y) + f64::from(acc)) as f32;
-    let p = |i: usize| t[i].0 * t[i].1;
-    for reversed in [false, true] {
-        let at = |k: usize| if reversed { n - 1 - k } else { k };
-        for fused in 0..(1u32 << (n - 1)) {
-            let mut acc = p(at(0));
-            for k in 1..n {
-                let (x, y) = t[at(k)];
-                acc = if fused & (1 << (k - 1)) != 0 {
-                    fma(x, y, acc)
-                } else {
-                    acc + x * y
-                };
+    let full = (1usize << n) - 1;
+    // Per subset (a bit mask of the products): the values its sum may take, and the products
+    // (operand pairs) it may be as a whole, which a compiler may fuse into an addition.
+    let mut vals = [Set::default(); 16];
+    let mut forms = [Forms::default(); 16];
+    for mask in 1..=full {
+        let (mut v, mut f) = (Set::default(), Forms::default());
+        if mask.count_ones() == 1 {
+            let (x, y) = t[mask.trailing_zeros() as usize];
+            v.put(x * y);
+            f.put((x, y));
+        } else {
+            // A shared operand factored out of every product of the subset.
+            let first = t[mask.trailing_zeros() as usize];
+            for s in [first.0, first.1] {
+                let mut partners = [0.0f32; 4];
+                let mut k = 0;
+                for (i, (x, y)) in t.iter().enumerate() {
+                    if mask & (1 << i) == 0 {
+                        continue;
+                    }
+                    partners[k] = if x.to_bits() == s.to_bits() {
+                        *y
+                    } else if y.to_bits() == s.to_bits() {
+                        *x
+                    } else {
+                        break;
+                    };
+                    k += 1;
+                }
+                if k as u32 != mask.count_ones() {
+                    continue;
+                }
+                let w = sums(&partners[..k]);
+                if w.full {
+                    return true;
+                }
+                for q in w.iter() {
+                    v.put(s * q);
+                    f.put((s, q));
+                }
             }
-            if differs(acc) {
-                return true;
+            // Two disjoint parts: each split once (the part holding the lowest product first).
+            let low = mask & mask.wrapping_neg();
+            let mut a = (mask - 1) & mask;
+            while a != 0 {
+                if a & low != 0 {
+                    let b = mask & !a;
+                    for x in vals[a].iter() {
+                        for y in vals[b].iter() {
+                            v.put(x + y);
+                        }
+                    }
+                    for (fa, rest) in [(a, b), (b, a)] {
+                        for (x, y) in forms[fa].iter() {
+                            for acc in vals[rest].iter() {
+                                v.put(fma(x, y, acc));
+                            }
+                        }
+                    }
+                }
+                a = (a - 1) & mask;
             }
         }
-    }
-    if t.len() == 4 {
-        let unfused_pairs = (p(0) + p(1)) + (p(2) + p(3));
-        let fused_pairs = fma(t[1].0, t[1].1, p(0)) + fma(t[3].0, t[3].1, p(2));
-        if differs(unfused_pairs) || differs(fused_pairs) {
+        if v.full || f.full {
+            // More evaluations than the search keeps: they cannot all round alike.
             return true;
         }
+        vals[mask] = v;
+        forms[mask] = f;
     }
-    // A shared operand factored out of the products that hold it.
-    for s in t.iter().flat_map(|(x, y)| [*x, *y]) {
-        let partners = t.iter().filter_map(|(x, y)| {
-            if x.to_bits() == s.to_bits() {
-                Some(*y)
-            } else if y.to_bits() == s.to_bits() {
-                Some(*x)
-            } else {
-                None
+    vals[full].iter().any(differs)
+}
+
+/// `x * y + acc` rounded once, as a GPU's fused multiply-add does.
+fn fma(x: f32, y: f32, acc: f32) -> f32 {
+    Wide::default()
+        .add(f64::from(x) * f64::from(y))
+        .add(f64::from(acc))
+        .round()
+}
+
+/// A sum of f32 products held as `hi + lo` (f64), so that it rounds to f32 once. An f32
+/// product is exact in f64, but a sum of them in f64 rounds, and rounding that again to f32
+/// can land on the other neighbour: `1.5 * x`, exactly halfway between two floats, plus 26
+/// rounds up, yet the f64 sum drops the 26 and the tie goes to even (the H100's fused `dp2`
+/// gave the upper one, 2026-12-07).
+#[derive(Clone, Copy, Default)]
+struct Wide {
+    hi: f64,
+    lo: f64,
+}
+
+/// `a + b` as the rounded sum and its exact error (Knuth's two-sum).
+fn two_sum(a: f64, b: f64) -> (f64, f64) {
+    let s = a + b;
+    let bb = s - a;
+    (s, (a - (s - bb)) + (b - bb))
+}
+
+impl Wide {
+    fn add(self, x: f64) -> Wide {
+        let (s, e) = two_sum(self.hi, x);
+        let (hi, lo) = two_sum(s, e + self.lo);
+        Wide { hi, lo }
+    }
+
+    /// To nearest f32, ties to even, rounded once: `hi` alone decides unless it lies exactly
+    /// halfway between two floats, where the sign of `lo` does.
+    fn round(self) -> f32 {
+        let f = self.hi as f32;
+        if !f.is_finite() || self.lo == 0.0 {
+            return f;
+        }
+        let d = self.hi - f64::from(f);
+        if d == 0.0 {
+            return f;
+        }
+        let next = if d > 0.0 { f.next_up() } else { f.next_down() };
+        let halfway = 2.0 * d.abs() == (f64::from(next) - f64::from(f)).abs();
+        if halfway && (self.lo > 0.0) == (d > 0.0) {
+            next
+        } else {
+            f
+        }
+    }
+}
+
+/// The rounded sums of `xs` in every order (at most four values).
+fn sums(xs: &[f32]) -> Set {
+    let n = xs.len();
+    let full = (1usize << n) - 1;
+    let mut at = [Set::default(); 16];
+    for mask in 1..=full {
+        let mut v = Set::default();
+        if mask.count_ones() == 1 {
+            v.put(xs[mask.trailing_zeros() as usize]);
+        } else {
+            let low = mask & mask.wrapping_neg();
+            let mut a = (mask - 1) & mask;
+            while a != 0 {
+                if a & low != 0 {
+                    for x in at[a].iter() {
+                        for y in at[mask & !a].iter() {
+                            v.put(x + y);
+                        }
+                    }
+                }
+                a = (a - 1) & mask;
             }
-        });
-        if partners.clone().count() < 2 {
-            continue;
         }
-        let apart = partners.clone().fold(0.0f32, |acc, p| acc + s * p);
-        let factored = s * partners.fold(0.0f32, |acc, p| acc + p);
-        if apart.is_finite() && factored.to_bits() != apart.to_bits() {
-            return true;
+        at[mask] = v;
+    }
+    at[full]
+}
+
+/// A few distinct f32 values (by bits), without allocation: the search runs on many lanes.
+#[derive(Clone, Copy, Default)]
+struct Set {
+    v: [u32; 8],
+    len: u8,
+    /// A value did not fit.
+    full: bool,
+}
+
+impl Set {
+    fn put(&mut self, x: f32) {
+        let bits = x.to_bits();
+        let held = &self.v[..usize::from(self.len)];
+        if held.contains(&bits) {
+            return;
+        }
+        match self.v.get_mut(usize::from(self.len)) {
+            Some(slot) => {
+                *slot = bits;
+                self.len += 1;
+            }
+            None => self.full = true,
         }
     }
-    false
+
+    fn iter(&self) -> impl Iterator<Item = f32> + '_ {
+        self.v[..usize::from(self.len)]
+            .iter()
+            .map(|b| f32::from_bits(*b))
+    }
+}
+
+/// A few operand pairs whose unrounded product a compiler may fuse.
+#[derive(Clone, Copy, Default)]
+struct Forms {
+    v: [(f32, f32); 8],
+    len: u8,
+    full: bool,
+}
+
+impl Forms {
+    fn put(&mut self, p: (f32, f32)) {
+        let key = |(x, y): (f32, f32)| (x.to_bits(), y.to_bits());
+        if self.v[..usize::from(self.len)]
+            .iter()
+            .any(|q| key(*q) == key(p))
+        {
+            return;
+        }
+        match self.v.get_mut(usize::from(self.len)) {
+            Some(slot) => {
+                *slot = p;
+                self.len += 1;
+            }
+            None => self.full = true,
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (f32, f32)> + '_ {
+        self.v[..usize::from(self.len)].iter().copied()
+    }
 }
 
 #[cfg(test)]
@@ -249,6 +445,61 @@ mod tests {
         let mut ev = 0;
         super::super::float::fmad(0x5f35_04f2, 0x5fb5_04f4, 0x7280_0000, &mut ev);
         assert_eq!(ev & D::FusionSensitive.bit(), D::FusionSensitive.bit());
+        // `dp3` begun with the middle product, each later one fused (the H100, 2026-12-07:
+        // `fma(z, z', fma(x, x', y * y'))`): one ULP from every serial order from either end.
+        let mut ev = 0;
+        dp3(
+            [0x4049_0fdb; 3],
+            [0x42c0_0000, 0x4464_7be0, 0x4470_b98a],
+            &mut ev,
+        );
+        assert_eq!(ev & D::FusionSensitive.bit(), D::FusionSensitive.bit());
+        let mut ev = 0;
+        dp3(
+            [0xc3ae_952e, 0x440e_04da, 0x42b2_0000],
+            [0x43c3_2250, 0x43c3_2250, 0x4451_de2e],
+            &mut ev,
+        );
+        assert_eq!(ev & D::FusionSensitive.bit(), D::FusionSensitive.bit());
+        // A shared literal factored out of `dp4`, the co-factors summed in another order
+        // (the H100: `L * (((y + y) + z) + z)` for `dp4 l(L, L, L, L), v.zyyz`).
+        let mut ev = 0;
+        dp4(
+            [0xe683_3355; 4],
+            [0x3eaa_aaab, 0x3f80_0000, 0x3f80_0000, 0x3eaa_aaab],
+            &mut ev,
+        );
+        assert_eq!(ev & D::FusionSensitive.bit(), D::FusionSensitive.bit());
+        // A product exactly halfway between two floats plus a small one: fused (or exactly
+        // rounded) it rounds up, unfused the tie goes to even (the H100's `dp2`).
+        let mut ev = 0;
+        dp2(
+            [0x3fc0_0000, 0x3f80_0000],
+            [0x66d5_845e, 0x41d0_0000],
+            &mut ev,
+        );
+        assert_eq!(ev & D::FusionSensitive.bit(), D::FusionSensitive.bit());
+        assert_eq!(
+            super::fma(1.5, f32::from_bits(0x66d5_845e), 26.0).to_bits(),
+            0x6720_2347
+        );
+        // A tiny shared operand (the H100's `dp3 r0.x, r0.yyyy, v2` gave one ULP below every
+        // serial order).
+        let mut ev = 0;
+        dp3(
+            [0x0b43_a8e7; 3],
+            [0x4450_1cb4, 0x4049_0fdb, 0x3f00_0000],
+            &mut ev,
+        );
+        assert_eq!(ev & D::FusionSensitive.bit(), D::FusionSensitive.bit());
+        // Fused, an exact sum just below 2^-126 is tiny before its one rounding (the H100's
+        // `mad`, flushed to −0).
+        let mut ev = 0;
+        super::super::float::fmad(0x0080_0000, 0x3380_0000, 0x8080_0000, &mut ev);
+        assert_eq!(
+            ev & D::TinyBeforeRounding.bit(),
+            D::TinyBeforeRounding.bit()
+        );
         // No shared operand and nothing to round differently: no event.
         let mut ev = 0;
         dp2([f(2.0), f(3.0)], [f(5.0), f(7.0)], &mut ev);
