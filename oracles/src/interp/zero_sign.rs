@@ -203,6 +203,26 @@ impl Machine<'_> {
         }
         let info = inst.info();
         let ndst = (info.dst as usize).min(inst.operands.len());
+        // Nothing flagged yet (the common case): only a zero this op wrote starts it, and a
+        // scan for one costs no allocation (`mad` runs on every lane of most programs).
+        if !self.free_sign.on {
+            let any_zero = inst.operands[..ndst].iter().any(|d| {
+                let file = match d.ty {
+                    dxbc::OperandType::Temp => &self.temps,
+                    ty if is_output(ty) => &self.outputs,
+                    _ => return false,
+                };
+                imm_index(d).is_some_and(|r| {
+                    (0..4)
+                        .filter(|c| write_mask(d) & (1 << c) != 0)
+                        .filter_map(|c| file.slice(r, c))
+                        .any(|v| v.iter().any(|w| w & 0x7fff_ffff == 0))
+                })
+            });
+            if !any_zero {
+                return;
+            }
+        }
         let lanes: Vec<usize> = self.active.lanes().collect();
         for (k, d) in inst.operands[..ndst].iter().enumerate() {
             let Some(r) = imm_index(d) else { continue };

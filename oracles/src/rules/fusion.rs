@@ -26,18 +26,27 @@ pub(crate) fn fusion_check(terms: &[(u32, u32)], r: u32, ev: &mut Events) {
     if fusion_sensitive(terms, unfused) {
         raise(ev, Domain::FusionSensitive);
     }
-    if unfused.abs() >= f32::MIN_POSITIVE && unfused.abs() < 2.0 * f32::MIN_POSITIVE {
-        // Only a result at the bottom of the normal range can come from a tiny exact sum.
-        let mut scratch = 0;
-        let exact = terms.iter().fold(Wide::default(), |s, (x, y)| {
-            let x = f32::from_bits(flush_in(*x, &mut scratch));
-            let y = f32::from_bits(flush_in(*y, &mut scratch));
-            s.add(f64::from(x) * f64::from(y))
-        });
-        if exact.hi != 0.0 && exact.hi.abs() < f64::from(f32::MIN_POSITIVE) {
-            raise(ev, Domain::TinyBeforeRounding);
-        }
+    // Only a result at the bottom of the normal range can come from a tiny exact sum.
+    if unfused.abs() >= f32::MIN_POSITIVE
+        && unfused.abs() < 2.0 * f32::MIN_POSITIVE
+        && tiny_exact_sum(terms)
+    {
+        raise(ev, Domain::TinyBeforeRounding);
     }
+}
+
+/// Whether the exact sum of the products lies below 2^-126 (and is not 0). Kept out of line:
+/// it runs on almost no lane.
+#[cold]
+#[inline(never)]
+fn tiny_exact_sum(terms: &[(u32, u32)]) -> bool {
+    let mut scratch = 0;
+    let exact = terms.iter().fold(Wide::default(), |s, (x, y)| {
+        let x = f32::from_bits(flush_in(*x, &mut scratch));
+        let y = f32::from_bits(flush_in(*y, &mut scratch));
+        s.add(f64::from(x) * f64::from(y))
+    });
+    exact.hi != 0.0 && exact.hi.abs() < f64::from(f32::MIN_POSITIVE)
 }
 
 /// Whether an evaluation of [`fusion_check`]'s list differs from `unfused`.
@@ -58,15 +67,25 @@ fn fusion_sensitive(terms: &[(u32, u32)], unfused: f32) -> bool {
     let differs = |v: f32| v.to_bits() != unfused.to_bits() && !(v == 0.0 && unfused == 0.0);
     // One pass: the exact sum, the products' magnitudes, and whether an operand is large
     // enough (2^126 or more) for a sum of two operands (a factored form) to overflow.
-    let (mut sum, mut magnitude, mut large) = (Wide::default(), 0.0f64, false);
+    let (mut exact, mut magnitude, mut large) = (0.0f64, 0.0f64, false);
     for (x, y) in t {
         let product = f64::from(*x) * f64::from(*y);
-        sum = sum.add(product);
+        exact += product;
         magnitude += product.abs();
         large |= x.abs() >= 8.5e37 || y.abs() >= 8.5e37;
     }
-    let exact = sum.hi;
-    let rounded = sum.round();
+    // The f64 sum rounded again to f32 is the exactly rounded sum unless it landed exactly
+    // halfway between two floats (then what the f64 dropped decides): only there is the sum
+    // taken again, exactly ([`Wide`]). This runs on every lane of every `mad` and `dp`.
+    let mut rounded = exact as f32;
+    if halfway(exact, rounded) {
+        rounded = t
+            .iter()
+            .fold(Wide::default(), |s, (x, y)| {
+                s.add(f64::from(*x) * f64::from(*y))
+            })
+            .round();
+    }
     if rounded.is_finite() && differs(rounded) {
         return true;
     }
@@ -216,6 +235,17 @@ struct Wide {
     lo: f64,
 }
 
+/// Whether `v` lies exactly halfway between `f` (its f32 rounding) and a neighbour of `f`.
+#[inline]
+fn halfway(v: f64, f: f32) -> bool {
+    let d = v - f64::from(f);
+    if d == 0.0 || !f.is_finite() {
+        return false;
+    }
+    let next = if d > 0.0 { f.next_up() } else { f.next_down() };
+    2.0 * d.abs() == (f64::from(next) - f64::from(f)).abs()
+}
+
 /// `a + b` as the rounded sum and its exact error (Knuth's two-sum).
 fn two_sum(a: f64, b: f64) -> (f64, f64) {
     let s = a + b;
@@ -234,17 +264,13 @@ impl Wide {
     /// halfway between two floats, where the sign of `lo` does.
     fn round(self) -> f32 {
         let f = self.hi as f32;
-        if !f.is_finite() || self.lo == 0.0 {
+        if self.lo == 0.0 || !halfway(self.hi, f) {
             return f;
         }
+        // Past the halfway point on `lo`'s side: the neighbour there.
         let d = self.hi - f64::from(f);
-        if d == 0.0 {
-            return f;
-        }
-        let next = if d > 0.0 { f.next_up() } else { f.next_down() };
-        let halfway = 2.0 * d.abs() == (f64::from(next) - f64::from(f)).abs();
-        if halfway && (self.lo > 0.0) == (d > 0.0) {
-            next
+        if (self.lo > 0.0) == (d > 0.0) {
+            if d > 0.0 { f.next_up() } else { f.next_down() }
         } else {
             f
         }
