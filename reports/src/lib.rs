@@ -10,6 +10,7 @@
 //! | [`contract`] | `dxdiff contract`'s per-entry rows (`dxdiff-contract/1`) | table, JSON, Markdown, JUnit, closing line |
 //! | [`corpus`] | corpus qualification records (`dxdiff-corpus/1`) | JSON, Markdown, HTML, JUnit |
 //! | [`transition`] | a record against its baseline | text, regressions |
+//! | [`diff`] | two builds' `verify` runs compared (`dxdiff-diff/1`) | JSON, Markdown, closing line |
 //! | [`fuzz`] | a fuzz campaign's state (`dxdiff-fuzz/2`) | JSON, HTML, progress and closing lines, JUnit |
 //! | [`sweep`] | an exhaustive sweep's state (`dxdiff-sweep/1`) | JSON, Markdown, HTML, closing line |
 //! | [`bench`] | translation throughput | Markdown |
@@ -25,6 +26,7 @@ pub mod cases;
 pub mod contract;
 pub mod corpus;
 pub mod counts;
+pub mod diff;
 pub mod folder;
 pub mod fuzz;
 pub mod html;

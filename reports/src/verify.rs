@@ -39,6 +39,10 @@ pub struct ProgramReport {
     /// Its place in the run's order, in a sharded run (what merging sorts by).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub index: Option<u64>,
+    /// A 64-bit FNV-1a hash of the WGSL the translator wrote (hex), so that two runs tell
+    /// whether a change touched the program's translation (`dxdiff diff`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wgsl: Option<String>,
 }
 
 /// A counterexample for people: the program's text, its translation, and the words that

@@ -6,6 +6,7 @@ pub mod bench;
 pub mod catalog;
 pub mod contract;
 pub mod corpus;
+pub mod diff;
 pub mod disasm;
 pub mod fuzz;
 pub mod info;
@@ -476,6 +477,9 @@ enum Command {
     Sweep(self::sweep::SweepArgs),
     /// Put the reports of a run's shards (`--shard K/N`) back together.
     Merge(self::merge::MergeArgs),
+    /// What a translator change did: two `verify` runs on one seed (the baseline build's and
+    /// the change's) compared program by program; exit 1 only on a regression.
+    Diff(self::diff::DiffArgs),
 }
 
 /// The `dxdiff` command line: parse the arguments, run the command, map its result to the exit
@@ -535,6 +539,7 @@ fn run_command(args: Args) -> ExitCode {
         Command::Disasm(a) => self::disasm::run(&a),
         Command::Asm(a) => self::asm::run(&a),
         Command::Replay(a) => self::replay::run(&a),
+        Command::Diff(a) => self::diff::run(&a),
         Command::GpuWorker { adapter } => {
             return ExitCode::from(crate::gpu::isolated::serve(&adapter).clamp(0, 255) as u8);
         }

@@ -275,6 +275,7 @@ impl Verifier {
                 return report;
             }
         };
+        report.wgsl = Some(wgsl_hash(&t.wgsl));
         let unit = Unit {
             name,
             blob: &op.blob,
@@ -387,6 +388,7 @@ impl Verifier {
     ) -> ProgramReport {
         let kind = origin.prefix();
         let mut report = ProgramReport::new(format!("{kind}:{name}"));
+        report.wgsl = Some(wgsl_hash(&t.wgsl));
         let unit = Unit {
             name,
             blob,
@@ -506,4 +508,9 @@ impl Verifier {
         self.clock("shrinking", t3);
         report
     }
+}
+
+/// The hash a program's report keeps of its WGSL ([`ProgramReport::wgsl`]).
+fn wgsl_hash(wgsl: &str) -> String {
+    format!("{:016x}", inputs::fnv(wgsl.as_bytes()))
 }

@@ -9,6 +9,7 @@ mod cli;
 mod contract;
 mod corpus;
 mod deploy;
+mod diff;
 mod external;
 mod fairness;
 mod fuzz;
