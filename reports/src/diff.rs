@@ -1,5 +1,6 @@
 //! What a translator change did (`dxdiff diff`, `dxdiff-diff/1`): two runs of `dxdiff verify`
-//! on the same seed, one per build, compared program by program. A translator's author asks
+//! on the same seed, one per build, compared program by program (or two fuzz campaigns,
+//! divergence by divergence). A translator's author asks
 //! which divergences the change introduced, which it fixed, which catalog entries it newly
 //! relies on or no longer needs, which programs it newly refuses or crashes on, and where its
 //! WGSL changed at all; only an introduced divergence or a new crash is a regression.
@@ -217,6 +218,79 @@ impl Diff {
                 && x != y
             {
                 d.wgsl_changed.push(name.to_string());
+            }
+        }
+        Ok(d)
+    }
+
+    /// Compare two fuzz campaigns of one seed and one set of knobs (`state.json`), divergence
+    /// by divergence: a divergence is named by its signature less the translator's name (the
+    /// shrunk program's opcodes and the catalog ids), so builds named differently line up.
+    /// Campaigns of different lengths are compared too, and the report says so; for an exact
+    /// answer run both with `--programs N`.
+    pub fn of_fuzz(base: &crate::fuzz::State, new: &crate::fuzz::State) -> Result<Diff, DiffError> {
+        if base.seed != new.seed || base.knobs != new.knobs {
+            return Err(DiffError::NotComparable(format!(
+                "seed {} `{}` against seed {} `{}`",
+                base.seed, base.knobs, new.seed, new.knobs
+            )));
+        }
+        let side = |s: &crate::fuzz::State| Side {
+            translator: s.translator.clone(),
+            adapter: String::new(),
+            totals: s.stats.counts.clone(),
+        };
+        let key = |sig: &str| match sig.split_once(" | ") {
+            Some((_, rest)) => rest.to_string(),
+            None => sig.to_string(),
+        };
+        let mut d = Diff {
+            format: FORMAT.into(),
+            seed: new.seed,
+            base: side(base),
+            new: side(new),
+            programs: new.stats.programs.min(base.stats.programs) as usize,
+            ..Diff::default()
+        };
+        if base.stats.programs != new.stats.programs {
+            d.only_in_base
+                .push(format!("{} programs", base.stats.programs));
+            d.only_in_new
+                .push(format!("{} programs", new.stats.programs));
+        }
+        let before: BTreeMap<String, &crate::fuzz::Divergence> = base
+            .divergences
+            .iter()
+            .map(|v| (key(&v.signature), v))
+            .collect();
+        let after: BTreeMap<String, &crate::fuzz::Divergence> = new
+            .divergences
+            .iter()
+            .map(|v| (key(&v.signature), v))
+            .collect();
+        for (k, n) in &after {
+            let change = Change {
+                program: k.clone(),
+                before: before.get(k).map_or(0, |b| b.seen.max(1)),
+                after: n.seen.max(1),
+                counterexample: Some(n.case.clone()),
+                ..Change::default()
+            };
+            if before.contains_key(k) {
+                d.still.push(change);
+            } else {
+                d.introduced.push(change);
+            }
+        }
+        for (k, b) in &before {
+            if !after.contains_key(k) {
+                d.fixed.push(Change {
+                    program: k.clone(),
+                    before: b.seen.max(1),
+                    after: 0,
+                    counterexample: Some(b.case.clone()),
+                    ..Change::default()
+                });
             }
         }
         Ok(d)
@@ -448,6 +522,36 @@ mod tests {
             md.contains("## Introduced (regressions)")
                 && md.ends_with(&format!("{}\n", d.closing_line()))
         );
+    }
+
+    #[test]
+    fn campaigns_compare_by_signature_less_the_translator() {
+        let state = |translator: &str, sigs: &[&str]| {
+            let mut s = crate::fuzz::State::new(translator.to_string(), 9);
+            s.stats.programs = 100;
+            for (i, sig) in sigs.iter().enumerate() {
+                s.divergences.push(crate::fuzz::Divergence {
+                    signature: format!("{translator} | {sig}"),
+                    case: format!("cases/{i}.json"),
+                    program: i as u64,
+                    instructions: 3,
+                    seen: 2,
+                });
+            }
+            s
+        };
+        let base = state("cmd:old", &["mad | dxdiff/fusion", "ishr"]);
+        let new = state("cmd:new", &["mad | dxdiff/fusion", "udiv"]);
+        let d = Diff::of_fuzz(&base, &new).expect("comparable");
+        assert_eq!(d.introduced.len(), 1);
+        assert_eq!(d.introduced[0].program, "udiv");
+        assert_eq!(d.fixed[0].program, "ishr");
+        assert_eq!(d.still.len(), 1);
+        assert!(d.regressed());
+        assert!(Diff::of_fuzz(&base, &base).expect("same").unchanged());
+        let mut other = base.clone();
+        other.seed = 10;
+        assert!(Diff::of_fuzz(&base, &other).is_err());
     }
 
     #[test]

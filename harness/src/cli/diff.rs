@@ -1,5 +1,5 @@
 //! `dxdiff diff BASE NEW`: what a translator change did, from two `dxdiff verify` runs on one
-//! seed (the baseline build's and the change's). Per program: the divergences the change
+//! seed (the baseline build's and the change's), or two fuzz campaigns of one seed. Per program: the divergences the change
 //! introduced and fixed, the catalog entries it newly relies on or no longer needs, the skips
 //! that changed (a new crash is a regression; a new fail-closed refusal is not), and where the
 //! WGSL changed. `--confirm` replays each introduced divergence's counterexample on the
@@ -26,7 +26,8 @@ use super::{CliError, CliResult};
 /// The arguments of `dxdiff diff`.
 #[derive(Debug, clap::Args)]
 pub struct DiffArgs {
-    /// The baseline build's `dxdiff verify` output folder (or its `report.json`).
+    /// The baseline build's `dxdiff verify` output folder (or its `report.json`), or its fuzz
+    /// campaign folder (or `state.json`).
     base: PathBuf,
     /// The change's run, on the same seed.
     new: PathBuf,
@@ -44,30 +45,42 @@ pub struct DiffArgs {
     out: Option<PathBuf>,
 }
 
-/// The folder of a run and its report file.
-fn report_path(p: &Path) -> (PathBuf, PathBuf) {
-    if p.is_dir() {
-        (p.to_path_buf(), p.join("report.json"))
+/// One run: a `verify` report or a fuzz campaign's state.
+enum RunFile {
+    Verify(RunReport),
+    Fuzz(reports::fuzz::State),
+}
+
+/// A run's folder and what it holds: `report.json` (verify) or `state.json` (fuzz), or the
+/// file itself.
+fn read_run(p: &Path) -> Result<(PathBuf, RunFile), CliError> {
+    let (dir, file) = if p.is_dir() {
+        let verify = p.join("report.json");
+        let file = if verify.is_file() {
+            verify
+        } else {
+            p.join("state.json")
+        };
+        (p.to_path_buf(), file)
     } else {
         let dir = p.parent().map_or_else(PathBuf::new, Path::to_path_buf);
         (dir, p.to_path_buf())
-    }
-}
-
-fn read_report(p: &Path) -> Result<(PathBuf, RunReport), CliError> {
-    let (dir, file) = report_path(p);
-    let report = super::read_parsed(&file, |text| {
-        let r: RunReport = serde_json::from_str(text).map_err(|e| e.to_string())?;
-        if r.format != reports::verify::FORMAT {
-            return Err(format!(
-                "not a `dxdiff verify` report (format `{}`, expected `{}`)",
-                r.format,
-                reports::verify::FORMAT
-            ));
+    };
+    let run = super::read_parsed(&file, |text| {
+        let v: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        match v.get("format").and_then(|f| f.as_str()) {
+            Some(reports::verify::FORMAT) => serde_json::from_value(v)
+                .map(RunFile::Verify)
+                .map_err(|e| e.to_string()),
+            Some(reports::fuzz::FORMAT) => serde_json::from_value(v)
+                .map(RunFile::Fuzz)
+                .map_err(|e| e.to_string()),
+            other => Err(format!(
+                "neither a `dxdiff verify` report nor a fuzz campaign's state (format {other:?})"
+            )),
         }
-        Ok(r)
     })?;
-    Ok((dir, report))
+    Ok((dir, run))
 }
 
 /// The counterexample a report names, as a path from here: as written, or under the run's
@@ -120,9 +133,16 @@ fn confirm(
 
 /// Compare the two runs, write the report, print it.
 pub fn run(a: &DiffArgs) -> CliResult {
-    let (_, base) = read_report(&a.base)?;
-    let (new_dir, new) = read_report(&a.new)?;
-    let mut diff = Diff::of(&base, &new).map_err(|e| CliError::Input {
+    let (_, base) = read_run(&a.base)?;
+    let (new_dir, new) = read_run(&a.new)?;
+    let diff = match (&base, &new) {
+        (RunFile::Verify(b), RunFile::Verify(n)) => Diff::of(b, n),
+        (RunFile::Fuzz(b), RunFile::Fuzz(n)) => Diff::of_fuzz(b, n),
+        _ => Err(reports::diff::DiffError::NotComparable(
+            "one is a verify run, the other a fuzz campaign".into(),
+        )),
+    };
+    let mut diff = diff.map_err(|e| CliError::Input {
         path: a.new.clone(),
         what: format!("[{}] {e}", e.code()),
     })?;

@@ -97,3 +97,70 @@ fn a_planted_bug_is_introduced_and_its_case_passes_on_the_old_build() {
         String::from_utf8_lossy(&o.stderr)
     );
 }
+
+/// Two fuzz campaigns of one seed: the planted bug's divergence is introduced, and its case
+/// passes on the old build; a campaign against itself changes nothing.
+#[test]
+fn a_fuzz_campaign_of_a_planted_bug_introduces_its_divergence() {
+    let _turn = gpu_turn();
+    let dir = temp("diff", "fuzz");
+    let (base, new) = (dir.join("base"), dir.join("new"));
+    let fuzz = |out: &std::path::Path, bug: Option<&str>| {
+        let mut c = dxdiff();
+        c.args([
+            "fuzz",
+            "--profile",
+            "exact",
+            "--seed",
+            "1",
+            "--programs",
+            "8",
+            "--stages",
+            "ps,vs",
+            "--shrink-time",
+            "30",
+            "--out",
+        ])
+        .arg(out)
+        .plant(bug);
+        with_adapter(c.output().expect("runs"))
+    };
+    if fuzz(&base, None).is_none() {
+        return;
+    }
+    fuzz(&new, Some("replicate-swizzle-ignored")).expect("an adapter");
+    let o = dxdiff()
+        .arg("diff")
+        .args([&base, &new])
+        .args(["--confirm", "--profile", "exact"])
+        .output()
+        .expect("runs");
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(new.join("diff.json")).expect("diff.json"))
+            .expect("json");
+    let introduced = report["introduced"].as_array().expect("introduced");
+    assert!(!introduced.is_empty(), "{report:#}");
+    assert!(
+        introduced.iter().all(|c| c["passes_on_baseline"] == true
+            && !c["program"].as_str().unwrap_or("").starts_with("builtin")),
+        "{report:#}"
+    );
+    let o = dxdiff()
+        .arg("diff")
+        .args([&base, &base])
+        .arg("--out")
+        .arg(&dir)
+        .output()
+        .expect("runs");
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    // A folder that holds neither a verify report nor a campaign: refused.
+    let o = dxdiff()
+        .arg("diff")
+        .arg(&base)
+        .arg(root().join("examples/cases"))
+        .output()
+        .expect("runs");
+    assert_eq!(o.status.code(), Some(2));
+}
