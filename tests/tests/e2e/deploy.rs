@@ -38,6 +38,7 @@ fn shell_scripts_pass_shellcheck() {
         root().join("deploy/sweep-campaign.sh"),
         root().join("deploy/pgo/build.sh"),
         root().join("deploy/pgo/rustc"),
+        root().join("deploy/ci/dxdiff-check.sh"),
     ];
     let Ok(o) = Command::new("shellcheck").args(&scripts).output() else {
         eprintln!("skipped: no shellcheck (.ci/run installs it)");
@@ -191,4 +192,80 @@ fn the_local_shard_script_merges_like_the_unsharded_run() {
     assert_eq!(code, Some(0), "{text}");
     assert!(out.join("merged/report.json").is_file() && out.join("merged/report.html").is_file());
     let _ = std::fs::remove_dir_all(&base);
+}
+
+/// The CI kit for a translator's repository (`deploy/ci/dxdiff-check.sh`, docs/ci.md), run as an
+/// author's CI would, with the node example as the author's translator: `update` writes the
+/// baseline; `check` passes on the same build and fails on a planted regression; without a
+/// translator it is a setup error. The workflow that wraps it parses and runs it.
+#[test]
+fn the_ci_kit_fails_only_on_a_regression() {
+    let workflow = root().join("deploy/github/dxdiff-translator.yml");
+    if let Some(docs) = yaml(&workflow) {
+        let text = serde_json::to_string(&docs).expect("json");
+        assert!(text.contains("dxdiff-check.sh") && text.contains("DXDIFF_TRANSLATOR"));
+    }
+    let ok = Command::new("node").arg("--version").output();
+    if !ok.is_ok_and(|o| o.status.success()) {
+        eprintln!("skipped: node is not on PATH");
+        return;
+    }
+    let _turn = gpu_turn();
+    let dir = temp("ci", "kit");
+    let script = root().join("deploy/ci/dxdiff-check.sh");
+    let run = |mode: &str, plant: Option<&str>| {
+        let translator = match plant {
+            Some(p) => {
+                format!("cmd:DXDIFF_NODE_PLANT={p} node examples/translators/node/translate.js")
+            }
+            None => "cmd:node examples/translators/node/translate.js".to_string(),
+        };
+        Command::new("sh")
+            .arg(&script)
+            .arg(mode)
+            .current_dir(root())
+            .env("DXDIFF", exe())
+            .env("DXDIFF_TRANSLATOR", translator)
+            .env("DXDIFF_BASELINE", dir.join("baseline"))
+            .env("DXDIFF_OUT", dir.join("out"))
+            .env("DXDIFF_CASES", "64")
+            .env("DXDIFF_SEED", "4")
+            .env("DXDIFF_BUILD", "node --version")
+            .output()
+            .expect("sh runs")
+    };
+    let o = run("update", None);
+    if String::from_utf8_lossy(&o.stderr).contains("exited 4") {
+        eprintln!("skipped: no usable GPU adapter");
+        return;
+    }
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(dir.join("baseline/report.json").is_file());
+    let o = run("check", None);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}{}",
+        stdout(&o),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(stdout(&o).contains(" 0 introduced,"), "{}", stdout(&o));
+    let o = run("check", Some("add-as-sub"));
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("## Introduced (regressions)"),
+        "{}",
+        stdout(&o)
+    );
+    let o = Command::new("sh")
+        .arg(&script)
+        .env_remove("DXDIFF_TRANSLATOR")
+        .output()
+        .expect("sh runs");
+    assert_eq!(o.status.code(), Some(2));
 }
