@@ -454,7 +454,7 @@ fn settings(o: &FuzzOptions) -> String {
         crate::runner::Runner::Wgpu => "gpu",
         crate::runner::Runner::Chrome(_) => "chrome",
     };
-    format!(
+    let mut s = format!(
         "vectors={} model={} executor={executor} stages={} statements={} depth={} temps={} oob-indices={}",
         o.vectors,
         o.shader_model,
@@ -463,7 +463,13 @@ fn settings(o: &FuzzOptions) -> String {
         k.depth,
         k.temps,
         k.oob_indices
-    )
+    );
+    // Only an aimed campaign says so: the states of earlier campaigns resume as they were.
+    if !k.aimed.is_empty() {
+        let ops: Vec<&str> = k.aimed.iter().map(|o| o.mnemonic()).collect();
+        s.push_str(&format!(" aim={}", ops.join(",")));
+    }
+    s
 }
 
 fn load_state(path: &Path, o: &FuzzOptions) -> Result<Option<State>, FuzzError> {

@@ -371,6 +371,22 @@ pub fn generate(k: &Knobs, seed: u64) -> RandomProgram {
     for i in 0..g.rows.len() {
         g.rows[i].1 = g.weight(g.rows[i].0.class);
     }
+    // Aimed rows take AIMED_SHARE % of the draws between them, whatever their class's weight
+    // (an aimed row of a class weighted 0 is drawn too); the others keep their proportions.
+    let aimed = |r: &Row| k.aimed.contains(&r.opcode);
+    let n_aimed = g.rows.iter().filter(|(r, _)| aimed(r)).count() as u32;
+    if n_aimed > 0 {
+        let rest: u32 = g.rows.iter().filter(|(r, _)| !aimed(r)).map(|r| r.1).sum();
+        let share = super::knobs::AIMED_SHARE;
+        let each = (rest.max(1) * share / (100 - share))
+            .div_ceil(n_aimed)
+            .max(1);
+        for (r, w) in g.rows.iter_mut() {
+            if aimed(r) {
+                *w = each;
+            }
+        }
+    }
     g.rows.retain(|r| r.1 > 0);
     if g.rows.is_empty() {
         g.rows.push((

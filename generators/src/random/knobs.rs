@@ -49,7 +49,14 @@ pub struct Knobs {
     /// The Shader Model of pixel and vertex programs (compute programs are always 5.0); the
     /// rows and stages a model lacks must be left out by the campaign (`--shader-model`).
     pub shader_model: dxbc::TargetModel,
+    /// Opcodes a campaign aims at (`fuzz --ops`, `--entry`): together they take
+    /// [`AIMED_SHARE`] % of the instruction draws, the other rows the rest, so the campaign
+    /// still draws everything at a low rate. Empty: no aim.
+    pub aimed: Vec<Opcode>,
 }
+
+/// The share (percent) of instruction draws the aimed opcodes take together.
+pub const AIMED_SHARE: u32 = 80;
 
 /// Relative weights of statement kinds: a campaign aims at one area by raising its weight, and
 /// a zero turns a kind off. The instruction weights split the ALU statements between classes.
@@ -121,6 +128,7 @@ impl Default for Knobs {
             split_moves: false,
             switch_defaults: false,
             shader_model: dxbc::TargetModel::Sm50,
+            aimed: Vec::new(),
         }
     }
 }

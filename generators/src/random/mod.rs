@@ -39,7 +39,7 @@ mod tree;
 
 pub use container::{LowerError, code, opcodes};
 pub use draw::{generate, nth, program};
-pub use knobs::{Class, Knobs, Mix, Row, rows};
+pub use knobs::{AIMED_SHARE, Class, Knobs, Mix, Row, rows};
 pub use tree::{
     ATOMICS, CB_REGS, ICB_ROWS, INDEXABLE, INPUTS, Op, POSITION_OUTPUT, RandomProgram, Reg, Src,
     Stmt,

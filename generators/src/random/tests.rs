@@ -69,3 +69,44 @@ fn atomics_are_the_tables_commutative_ones() {
     ours.sort();
     assert_eq!(ours, table);
 }
+
+/// Aimed opcodes take most instruction draws, the rest still appear, and every program stays
+/// valid; an aim changes nothing for a campaign without one (the pinned hash above).
+#[test]
+fn an_aimed_campaign_draws_mostly_its_opcodes() {
+    use dxbc::Opcode;
+    let count = |k: &Knobs| {
+        let (mut aimed, mut other) = (0usize, 0usize);
+        for seed in 0..300 {
+            let blob = generate(k, seed)
+                .blob()
+                .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+            let shader = dxbc::Shader::parse(&blob).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+            for i in &shader.program.instructions {
+                let info = i.info();
+                if !info.kind.is_alu() || info.is_declaration() || i.opcode == Opcode::Mov {
+                    continue;
+                }
+                if k.aimed.contains(&i.opcode) || i.opcode == Opcode::Udiv {
+                    aimed += 1;
+                } else {
+                    other += 1;
+                }
+            }
+        }
+        (aimed, other)
+    };
+    let plain = Knobs::default();
+    let aimed = Knobs {
+        aimed: vec![Opcode::Udiv, Opcode::Ishr],
+        ..Knobs::default()
+    };
+    let (a0, o0) = count(&plain);
+    let (a1, o1) = count(&aimed);
+    // Of all ALU instructions: the drawn statements and what frames them (loop counters,
+    // conditions, indices), which no aim changes. Without an aim the two are a few percent.
+    let share = |a: usize, o: usize| a * 100 / (a + o).max(1);
+    assert!(share(a0, o0) < 5, "without an aim: {a0} of {}", a0 + o0);
+    assert!(share(a1, o1) >= 35, "aimed: {a1} of {}", a1 + o1);
+    assert!(o1 > 0, "the rest is still drawn");
+}

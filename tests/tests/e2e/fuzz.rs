@@ -327,3 +327,42 @@ fn translator_crashes_are_shrunk_and_signed_by_their_reason() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--ops` aims a campaign: ten programs aimed at `udiv` find the planted `udiv` bug that ten
+/// unaimed programs of the same seed miss, and the state records the aim (a resume keeps it).
+/// An opcode the generator does not draw, or an unknown entry, is a usage error.
+#[test]
+fn an_aimed_campaign_finds_its_bug_sooner() {
+    let _turn = gpu_turn();
+    let args = |aim: bool| {
+        let mut v = vec!["--seed", "1", "--programs", "10", "--stages", "ps,vs"];
+        if aim {
+            v.extend(["--ops", "udiv"]);
+        }
+        v
+    };
+    let plain = temp("fuzz", "unaimed");
+    let Some(o) = fuzz(&plain, Some("udiv-without-zero-guard"), &args(false)) else {
+        return;
+    };
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    let aimed = temp("fuzz", "aimed");
+    let o = fuzz(&aimed, Some("udiv-without-zero-guard"), &args(true)).expect("an adapter");
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let s = state(&aimed);
+    assert!(s.knobs.ends_with(" aim=udiv"), "{}", s.knobs);
+    assert!(
+        s.divergences.iter().any(|d| d.signature.contains("udiv")),
+        "{:?}",
+        s.divergences
+    );
+    for bad in [["--ops", "nosuch"], ["--entry", "no/such-entry"]] {
+        let o = dxdiff()
+            .args(["fuzz", "--programs", "1", "--out"])
+            .arg(&plain)
+            .args(bad)
+            .output()
+            .expect("runs");
+        assert_eq!(o.status.code(), Some(2), "{bad:?}");
+    }
+}
