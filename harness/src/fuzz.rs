@@ -52,6 +52,47 @@ pub struct FuzzOptions {
     /// The Shader Model of the programs (`--shader-model`): below 5.0 the knobs leave out
     /// compute and the opcodes of later models, and each program is written for it.
     pub shader_model: dxbc::TargetModel,
+    /// Steer generation toward the catalog cells not yet reached (`--guided`, [`guide`]).
+    pub guided: bool,
+}
+
+/// Programs between two choices of a guided campaign's aim.
+pub const GUIDE_EVERY: u64 = 8;
+/// Opcodes a guided campaign aims at at once.
+const GUIDE_OPS: usize = 3;
+/// The share (percent) of instruction draws a guided campaign's aim takes.
+const GUIDE_SHARE: u32 = 30;
+
+/// A guided campaign's next aim: the opcodes the generator may draw (`knobs`) with the most
+/// catalog cells (`reports::coverage`, counted per stage of the campaign) that no program has
+/// reached yet, ties broken by the opcode's name. The interpreter's domain events are the
+/// coverage signal, as new edges are a coverage-guided fuzzer's. Empty when every cell of a
+/// drawable opcode is reached.
+pub fn guide(
+    knobs: &Knobs,
+    coverage: &std::collections::BTreeMap<String, u64>,
+) -> Vec<dxbc::Opcode> {
+    let drawn: Vec<dxbc::Opcode> = random::rows()
+        .iter()
+        .map(|r| r.opcode)
+        .filter(|o| !knobs.excluded.contains(o))
+        .collect();
+    let stages: Vec<&str> = knobs.stages.iter().map(|s| s.prefix()).collect();
+    let mut open: std::collections::BTreeMap<&str, usize> = Default::default();
+    let cells = reports::coverage::universe();
+    for (op, d) in &cells {
+        for s in &stages {
+            if !coverage.contains_key(&format!("{s} {op} {}", d.id())) {
+                *open.entry(op.as_str()).or_default() += 1;
+            }
+        }
+    }
+    let mut ranked: Vec<(usize, dxbc::Opcode)> = drawn
+        .iter()
+        .filter_map(|o| open.get(o.mnemonic()).map(|n| (*n, *o)))
+        .collect();
+    ranked.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.mnemonic().cmp(b.1.mnemonic())));
+    ranked.into_iter().take(GUIDE_OPS).map(|(_, o)| o).collect()
 }
 
 /// Why a campaign could not run or keep its results. Codes: the GPU's and the output
@@ -464,10 +505,13 @@ fn settings(o: &FuzzOptions) -> String {
         k.temps,
         k.oob_indices
     );
-    // Only an aimed campaign says so: the states of earlier campaigns resume as they were.
+    // Only an aimed or guided campaign says so: earlier campaigns resume as they were.
     if !k.aimed.is_empty() {
         let ops: Vec<&str> = k.aimed.iter().map(|o| o.mnemonic()).collect();
         s.push_str(&format!(" aim={}", ops.join(",")));
+    }
+    if o.guided {
+        s.push_str(" guided");
     }
     s
 }
@@ -586,7 +630,30 @@ pub fn run(o: &FuzzOptions, adapter: &str) -> Result<State, FuzzError> {
             st.ahead.retain(|a| a.until > next);
             continue;
         }
-        let (name, p) = random::nth(&knobs, o.seed, index);
+        // A guided campaign chooses its aim every GUIDE_EVERY programs from the coverage so
+        // far, and keeps it in the state, so a resumed campaign draws what it would have.
+        if o.guided && index % GUIDE_EVERY == 0 {
+            st.aim = guide(&knobs, &st.stats.coverage)
+                .iter()
+                .map(|o| o.mnemonic().to_string())
+                .collect();
+        }
+        let aimed_knobs;
+        let knobs_now = if o.guided {
+            aimed_knobs = Knobs {
+                aimed_share: GUIDE_SHARE,
+                aimed: st
+                    .aim
+                    .iter()
+                    .filter_map(|m| dxbc::Opcode::from_mnemonic(m))
+                    .collect(),
+                ..knobs.clone()
+            };
+            &aimed_knobs
+        } else {
+            &knobs
+        };
+        let (name, p) = random::nth(knobs_now, o.seed, index);
         st.next += 1;
         st.stats.programs += 1;
         let Ok(blob) = p.blob() else {
@@ -670,6 +737,9 @@ pub fn run(o: &FuzzOptions, adapter: &str) -> Result<State, FuzzError> {
 /// Count one program's outcome into the campaign's statistics.
 fn account(st: &mut State, out: &ProgramReport, blob: &[u8]) {
     st.stats.counts.add(out.counts());
+    for c in &out.reached {
+        *st.stats.coverage.entry(c.clone()).or_default() += 1;
+    }
     match out.skip_kind {
         Some(SkipKind::Rejected) => {
             st.stats.rejected += 1;
@@ -815,5 +885,42 @@ mod error_tests {
         let (k5, said5) = for_model(Knobs::default(), Vec::new(), dxbc::TargetModel::Sm50);
         assert_eq!(k5, Knobs::default());
         assert!(said5.is_empty());
+    }
+}
+
+#[cfg(test)]
+mod guide_tests {
+    use super::*;
+
+    /// With nothing reached, the aim is the drawable opcodes with the most catalog cells; once
+    /// their cells are reached, it moves on to others; an excluded opcode is never aimed at.
+    #[test]
+    fn the_guide_aims_at_the_opcodes_with_the_most_cells_left() {
+        let k = Knobs::default();
+        let first = guide(&k, &Default::default());
+        assert_eq!(first.len(), GUIDE_OPS);
+        let mut coverage = std::collections::BTreeMap::new();
+        for (op, d) in reports::coverage::universe() {
+            if first.iter().any(|o| o.mnemonic() == op) {
+                for stage in ["ps", "vs", "cs"] {
+                    coverage.insert(format!("{stage} {op} {}", d.id()), 1);
+                }
+            }
+        }
+        let next = guide(&k, &coverage);
+        assert!(
+            next.iter().all(|o| !first.contains(o)),
+            "{first:?} then {next:?}"
+        );
+        let narrowed = Knobs {
+            excluded: next.clone(),
+            ..Knobs::default()
+        };
+        let third = guide(&narrowed, &coverage);
+        assert!(
+            third
+                .iter()
+                .all(|o| !next.contains(o) && !first.contains(o))
+        );
     }
 }

@@ -55,6 +55,9 @@ pub struct Stats {
     /// compares little is up against.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub refusals: BTreeMap<String, u64>,
+    /// Programs per catalog cell reached (`stage op domain`, [`crate::coverage`]).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub coverage: BTreeMap<String, u64>,
 }
 
 /// Distinct refusal reasons kept; the rest are counted under [`OTHER_REFUSALS`].
@@ -131,6 +134,10 @@ pub struct State {
     /// ran beyond the shortest one. A resume passes over them, so none is run or counted twice.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ahead: Vec<Ahead>,
+    /// A guided campaign's current aim (`--guided`): the opcodes it draws most until it
+    /// chooses again.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aim: Vec<String>,
 }
 
 /// The indices `i` with `i % n == k` and `i < until` (at or past the state's `next`) that ran.
@@ -201,6 +208,7 @@ impl State {
             shard: None,
             knobs: String::new(),
             ahead: Vec::new(),
+            aim: Vec::new(),
         }
     }
 
@@ -465,6 +473,26 @@ pub fn summary(st: &State, rows: &[&str]) -> String {
             format!("; not yet: {}", uncovered.join(" "))
         }
     );
+    // The catalog's (opcode, domain) cells of the opcodes the campaign ran, and how many it
+    // reached in some stage (`crate::coverage`; stats.coverage has them per stage).
+    let cells: Vec<(String, oracles::domain::Domain)> = crate::coverage::universe()
+        .into_iter()
+        .filter(|(op, _)| s.opcodes.contains(op))
+        .collect();
+    if !cells.is_empty() {
+        let reached = cells
+            .iter()
+            .filter(|(op, d)| {
+                ["ps", "vs", "cs"]
+                    .iter()
+                    .any(|st| s.coverage.contains_key(&format!("{st} {op} {}", d.id())))
+            })
+            .count();
+        out += &format!(
+            "catalog cells reached: {reached} of the {} (opcode, domain) cells of the opcodes run\n",
+            cells.len()
+        );
+    }
     for d in &st.divergences {
         out += &format!(
             "divergence: {} ({} instructions, program {}, seen {}×): {}\n",

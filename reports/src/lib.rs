@@ -26,6 +26,7 @@ pub mod cases;
 pub mod contract;
 pub mod corpus;
 pub mod counts;
+pub mod coverage;
 pub mod diff;
 pub mod folder;
 pub mod fuzz;

@@ -225,6 +225,9 @@ pub fn merge_fuzz(parts: Vec<FuzzState>) -> Result<FuzzState, MergeError> {
         for (reason, n) in &s.refusals {
             add(m.refusals.entry(reason.clone()).or_default(), *n)?;
         }
+        for (cell, n) in &s.coverage {
+            add(m.coverage.entry(cell.clone()).or_default(), *n)?;
+        }
         findings.extend(p.findings);
         for d in p.divergences {
             match divergences.iter_mut().find(|x| x.signature == d.signature) {

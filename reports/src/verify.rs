@@ -43,6 +43,12 @@ pub struct ProgramReport {
     /// whether a change touched the program's translation (`dxdiff diff`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wgsl: Option<String>,
+    /// The catalog cells its lanes reached (`stage op domain`, [`crate::coverage`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reached: Vec<String>,
+    /// The opcodes it has (mnemonics), for the coverage table's rows.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ops: Vec<String>,
 }
 
 /// A counterexample for people: the program's text, its translation, and the words that
@@ -122,6 +128,9 @@ pub struct RunReport {
     /// The shard this run was (`--shard K/N`), if it was one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<crate::part::Part>,
+    /// Programs per catalog cell reached (`stage op domain`, [`crate::coverage`]).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub coverage: BTreeMap<String, u64>,
 }
 
 impl RunReport {
@@ -145,6 +154,9 @@ impl RunReport {
         self.totals.add(&p.tally.counts);
         for (id, n) in &p.tally.adapted_by {
             *self.adapted_by.entry(id.clone()).or_default() += n;
+        }
+        for c in &p.reached {
+            *self.coverage.entry(c.clone()).or_default() += 1;
         }
         self.programs.push(p);
     }
@@ -303,6 +315,12 @@ pub fn markdown(r: &RunReport) -> String {
         for (k, n) in &r.skips {
             s.push_str(&format!("| {} | {n} |\n", cell(k)));
         }
+    }
+    let mut ops: Vec<String> = r.programs.iter().flat_map(|p| p.ops.clone()).collect();
+    ops.sort();
+    ops.dedup();
+    if !ops.is_empty() {
+        s.push_str(&crate::coverage::markdown(&r.coverage, &ops));
     }
     s.push_str("\n| phase | seconds |\n| --- | ---: |\n");
     for (k, v) in &r.seconds {

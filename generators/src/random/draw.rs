@@ -377,7 +377,7 @@ pub fn generate(k: &Knobs, seed: u64) -> RandomProgram {
     let n_aimed = g.rows.iter().filter(|(r, _)| aimed(r)).count() as u32;
     if n_aimed > 0 {
         let rest: u32 = g.rows.iter().filter(|(r, _)| !aimed(r)).map(|r| r.1).sum();
-        let share = super::knobs::AIMED_SHARE;
+        let share = k.aimed_share.clamp(1, 99);
         let each = (rest.max(1) * share / (100 - share))
             .div_ceil(n_aimed)
             .max(1);

@@ -53,6 +53,10 @@ pub struct Knobs {
     /// [`AIMED_SHARE`] % of the instruction draws, the other rows the rest, so the campaign
     /// still draws everything at a low rate. Empty: no aim.
     pub aimed: Vec<Opcode>,
+    /// The share (percent, 1..=99) of instruction draws the aimed opcodes take together:
+    /// [`AIMED_SHARE`] for `--ops`, less for a guided campaign, which must not lose the
+    /// variety it is looking for.
+    pub aimed_share: u32,
 }
 
 /// The share (percent) of instruction draws the aimed opcodes take together.
@@ -129,6 +133,7 @@ impl Default for Knobs {
             switch_defaults: false,
             shader_model: dxbc::TargetModel::Sm50,
             aimed: Vec::new(),
+            aimed_share: AIMED_SHARE,
         }
     }
 }

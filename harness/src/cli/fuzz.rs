@@ -68,6 +68,11 @@ pub struct FuzzArgs {
     /// Aim at the opcodes these catalog entries cover (`bounded/udiv`), as `--ops` does.
     #[arg(long, value_delimiter = ',')]
     entry: Vec<String>,
+    /// Steer generation toward the catalog cells (opcode, domain, stage) no program has
+    /// reached yet: every 8 programs the campaign aims at the opcodes with the most
+    /// (docs/fuzz.md, "Guided campaigns").
+    #[arg(long, conflicts_with_all = ["ops", "entry"])]
+    guided: bool,
 }
 
 /// The opcodes `--ops` and `--entry` aim at, each one the generator draws.
@@ -201,6 +206,7 @@ pub fn run(a: &FuzzArgs) -> CliResult {
         shard: a.place.shard,
         runner: a.place.executor.runner(),
         shader_model: a.model.shader_model,
+        guided: a.guided,
     };
     let workers = match a.place.workers() {
         Ok(w) => w,

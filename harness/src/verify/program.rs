@@ -290,6 +290,7 @@ impl Verifier {
                 return report;
             }
         };
+        coverage(&mut report, &shader.program, &d);
         // A lane of one per-component instruction holds four independent inputs: a differing
         // component is judged on its own (see `Lanes::Split`).
         let split = packed.is_none() && batch.invocations == 1 && {
@@ -448,6 +449,7 @@ impl Verifier {
                 return report;
             }
         };
+        coverage(&mut report, &shader.program, &d);
         if let Some(f) = &d.reference.facts {
             events.extend_from_slice(&f.events);
         }
@@ -513,4 +515,25 @@ impl Verifier {
 /// The hash a program's report keeps of its WGSL ([`ProgramReport::wgsl`]).
 fn wgsl_hash(wgsl: &str) -> String {
     format!("{:016x}", inputs::fnv(wgsl.as_bytes()))
+}
+
+/// Record in a program's report its opcodes and the catalog cells its lanes reached
+/// (`reports::coverage`), from the reference's domain events of every vector.
+fn coverage(report: &mut ProgramReport, program: &dxbc::Program, d: &crate::driver::Differential) {
+    let mut ops: Vec<&str> = program
+        .instructions
+        .iter()
+        .filter(|i| i.info().kind.is_alu() || i.info().kind == dxbc::opcodes::Kind::Resource)
+        .map(|i| i.opcode.mnemonic())
+        .collect();
+    ops.sort_unstable();
+    ops.dedup();
+    let events = d
+        .reference
+        .facts
+        .as_ref()
+        .map_or(0, |f| f.events.iter().fold(0, |a, e| a | e));
+    let stage = program.version.stage.prefix();
+    report.reached = reports::coverage::reached(stage, &ops, events);
+    report.ops = ops.iter().map(|s| s.to_string()).collect();
 }

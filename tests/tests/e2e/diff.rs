@@ -25,6 +25,20 @@ fn a_planted_bug_is_introduced_and_its_case_passes_on_the_old_build() {
         return;
     }
     verify(&new, Some("ishr-as-ushr"), &[]).expect("an adapter, as for the baseline");
+    // Each run records the catalog cells its lanes reached, and its report tables them.
+    let run: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(base.join("report.json")).expect("report.json"),
+    )
+    .expect("json");
+    let cells = run["coverage"].as_object().expect("coverage");
+    assert!(
+        cells.contains_key("ps mad fusion-sensitive") && cells.len() > 50,
+        "{cells:?}"
+    );
+    let md = std::fs::read_to_string(base.join("report.md")).expect("report.md");
+    assert!(
+        md.contains("## Coverage of the catalog's domains") && md.contains("**never reached**")
+    );
     let o = dxdiff()
         .arg("diff")
         .args([&base, &new])
@@ -128,7 +142,23 @@ fn a_fuzz_campaign_of_a_planted_bug_introduces_its_divergence() {
     if fuzz(&base, None).is_none() {
         return;
     }
-    fuzz(&new, Some("replicate-swizzle-ignored")).expect("an adapter");
+    let o = fuzz(&new, Some("replicate-swizzle-ignored")).expect("an adapter");
+    assert!(
+        stdout(&o).contains("catalog cells reached: "),
+        "{}",
+        stdout(&o)
+    );
+    let state: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(base.join("state.json")).expect("state.json"),
+    )
+    .expect("json");
+    assert!(
+        state["stats"]["coverage"]
+            .as_object()
+            .is_some_and(|c| !c.is_empty()),
+        "{}",
+        state["stats"]
+    );
     let o = dxdiff()
         .arg("diff")
         .args([&base, &new])

@@ -366,3 +366,49 @@ fn an_aimed_campaign_finds_its_bug_sooner() {
         assert_eq!(o.status.code(), Some(2), "{bad:?}");
     }
 }
+
+/// `--guided` records its settings and its current aim in the state (a resume draws what it
+/// would have), reports the catalog cells it reached, and does not combine with `--ops`.
+#[test]
+fn a_guided_campaign_keeps_its_aim_in_the_state() {
+    let _turn = gpu_turn();
+    let dir = temp("fuzz", "guided");
+    let Some(o) = fuzz(
+        &dir,
+        None,
+        &[
+            "--seed",
+            "2",
+            "--programs",
+            "9",
+            "--stages",
+            "ps,vs",
+            "--guided",
+        ],
+    ) else {
+        return;
+    };
+    assert!(
+        stdout(&o).contains("catalog cells reached: "),
+        "{}",
+        stdout(&o)
+    );
+    let s = state(&dir);
+    assert!(s.knobs.ends_with(" guided"), "{}", s.knobs);
+    assert_eq!(s.aim.len(), 3, "{:?}", s.aim);
+    assert!(!s.stats.coverage.is_empty());
+    let o = dxdiff()
+        .args([
+            "fuzz",
+            "--guided",
+            "--ops",
+            "udiv",
+            "--programs",
+            "1",
+            "--out",
+        ])
+        .arg(&dir)
+        .output()
+        .expect("runs");
+    assert_eq!(o.status.code(), Some(2));
+}
