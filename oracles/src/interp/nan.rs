@@ -233,19 +233,14 @@ impl Machine<'_> {
             && (op.modifier != Modifier::None
                 || imm_index(op)
                     .is_some_and(|r| self.free_nan.get(op.ty, r, op.source_component(c), lane)));
-        if free {
-            self.free_nan.on = true;
-            self.free_nan.memory.insert((space, addr / 4));
-        } else if self.free_nan.on {
-            self.free_nan.memory.remove(&(space, addr / 4));
-        }
+        let f = &mut self.free_nan;
+        super::tracked::flag_word(&mut f.memory, &mut f.on, space, addr, free);
     }
 
     /// An atomic wrote an integer to a memory word.
     pub(super) fn nan_clear_word(&mut self, space: Space, addr: u64) {
-        if self.free_nan.on {
-            self.free_nan.memory.remove(&(space, addr / 4));
-        }
+        let f = &mut self.free_nan;
+        super::tracked::flag_word(&mut f.memory, &mut f.on, space, addr, false);
     }
 
     /// Whether the memory word at `addr` holds a freed NaN.

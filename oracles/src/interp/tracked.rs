@@ -322,3 +322,21 @@ impl FreeSign {
         self.regs.get(dxbc::OperandType::Output, reg, comp, lane)
     }
 }
+
+/// Flag memory word `addr` (a byte address) of `space` in `memory`, or clear its flag; `on`
+/// says whether any flag may be set, and becomes true with the first. Freed NaNs and zeros of
+/// free sign are kept per word alike.
+pub(super) fn flag_word(
+    memory: &mut HashSet<(Space, u64)>,
+    on: &mut bool,
+    space: Space,
+    addr: u64,
+    flag: bool,
+) {
+    if flag {
+        *on = true;
+        memory.insert((space, addr / 4));
+    } else if *on {
+        memory.remove(&(space, addr / 4));
+    }
+}

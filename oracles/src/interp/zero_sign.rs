@@ -272,18 +272,13 @@ impl Machine<'_> {
         let free = value & 0x7fff_ffff == 0
             && matches!(op.modifier, Modifier::None | Modifier::Neg)
             && self.zero_flag(op, c, lane);
-        if free {
-            self.free_sign.on = true;
-            self.free_sign.memory.insert((space, addr / 4));
-        } else if self.free_sign.on {
-            self.free_sign.memory.remove(&(space, addr / 4));
-        }
+        let f = &mut self.free_sign;
+        super::tracked::flag_word(&mut f.memory, &mut f.on, space, addr, free);
     }
 
     /// An atomic wrote an integer to a memory word.
     pub(super) fn zero_clear_word(&mut self, space: Space, addr: u64) {
-        if self.free_sign.on {
-            self.free_sign.memory.remove(&(space, addr / 4));
-        }
+        let f = &mut self.free_sign;
+        super::tracked::flag_word(&mut f.memory, &mut f.on, space, addr, false);
     }
 }
