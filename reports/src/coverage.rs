@@ -41,43 +41,76 @@ pub fn universe() -> Vec<(String, oracles::domain::Domain)> {
     cells
 }
 
-/// The coverage table (Markdown): one row per (opcode, domain) of the catalog among the
-/// opcodes the run had, with the programs that reached it per stage; a row no stage reached is
-/// marked. `coverage` counts programs per `stage op domain` cell; `ops` are the opcodes the run
-/// had (a cell of an opcode the run never drew is not listed, only counted).
-pub fn markdown(coverage: &BTreeMap<String, u64>, ops: &[String]) -> String {
-    let stages = ["ps", "vs", "cs"];
-    let mut rows = String::new();
-    let (mut reached, mut listed, mut absent) = (0usize, 0usize, 0usize);
-    for (op, d) in universe() {
+/// One row of the coverage table: an (opcode, domain) of the catalog with the programs that
+/// reached it per stage (ps, vs, cs).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Row {
+    /// The opcode's mnemonic.
+    pub op: String,
+    /// The domain.
+    pub domain: oracles::domain::Domain,
+    /// Programs per stage: ps, vs, cs.
+    pub programs: [u64; 3],
+}
+
+impl Row {
+    /// Whether some stage reached it.
+    pub fn reached(&self) -> bool {
+        self.programs.iter().any(|n| *n > 0)
+    }
+}
+
+/// The coverage table's rows: the catalog's (opcode, domain) cells of the opcodes the run had
+/// (`ops`), from `coverage` (programs per `stage op domain`); and how many cells belong to
+/// opcodes the run never had.
+pub fn rows(coverage: &BTreeMap<String, u64>, ops: &[String]) -> (Vec<Row>, usize) {
+    let (mut rows, mut absent) = (Vec::new(), 0usize);
+    for (op, domain) in universe() {
         if !ops.contains(&op) {
             absent += 1;
             continue;
         }
-        listed += 1;
-        let n: Vec<u64> = stages
-            .iter()
-            .map(|s| {
-                coverage
-                    .get(&format!("{s} {op} {}", d.id()))
-                    .copied()
-                    .unwrap_or(0)
-            })
-            .collect();
-        let any = n.iter().any(|x| *x > 0);
-        reached += usize::from(any);
-        rows.push_str(&format!(
-            "| {op} | {} | {} | {} | {} | {} |\n",
-            d.id(),
-            n[0],
-            n[1],
-            n[2],
-            if any { "" } else { "**never reached**" }
+        let programs = ["ps", "vs", "cs"].map(|s| {
+            coverage
+                .get(&format!("{s} {op} {}", domain.id()))
+                .copied()
+                .unwrap_or(0)
+        });
+        rows.push(Row {
+            op,
+            domain,
+            programs,
+        });
+    }
+    (rows, absent)
+}
+
+/// The sentence above the table: how many cells were reached.
+pub fn summary(rows: &[Row], absent: usize) -> String {
+    format!(
+        "{} of the {} (opcode, domain) cells of the opcodes this run had were reached; {absent} more belong to opcodes it never ran. Programs per stage:",
+        rows.iter().filter(|r| r.reached()).count(),
+        rows.len()
+    )
+}
+
+/// The coverage table (Markdown), with the cells no stage reached marked.
+pub fn markdown(coverage: &BTreeMap<String, u64>, ops: &[String]) -> String {
+    let (rows, absent) = self::rows(coverage, ops);
+    let mut s = format!(
+        "\n## Coverage of the catalog's domains\n\n{}\n\n| opcode | domain | ps | vs | cs | |\n| --- | --- | ---: | ---: | ---: | --- |\n",
+        summary(&rows, absent)
+    );
+    for r in &rows {
+        let [ps, vs, cs] = r.programs;
+        s.push_str(&format!(
+            "| {} | {} | {ps} | {vs} | {cs} | {} |\n",
+            r.op,
+            r.domain.id(),
+            if r.reached() { "" } else { "**never reached**" }
         ));
     }
-    format!(
-        "\n## Coverage of the catalog's domains\n\n{reached} of the {listed} (opcode, domain) cells of the opcodes this run had were reached; {absent} more belong to opcodes it never ran. Programs per stage:\n\n| opcode | domain | ps | vs | cs | |\n| --- | --- | ---: | ---: | ---: | --- |\n{rows}"
-    )
+    s
 }
 
 #[cfg(test)]

@@ -39,6 +39,8 @@ fn a_planted_bug_is_introduced_and_its_case_passes_on_the_old_build() {
     assert!(
         md.contains("## Coverage of the catalog's domains") && md.contains("**never reached**")
     );
+    let html = std::fs::read_to_string(base.join("report.html")).expect("report.html");
+    assert!(html.contains("id=\"coverage\"") && html.contains("never reached"));
     let o = dxdiff()
         .arg("diff")
         .args([&base, &new])
