@@ -87,15 +87,17 @@ fn keep_tail(kept: &mut Vec<u8>, more: &[u8], limit: usize) {
 }
 
 /// The last [`STDERR_KEPT`] bytes a long-lived process wrote on stderr, shared with the thread
-/// that drains it; each request clears it first, so a crash shows what its own request caused.
+/// that drains it; each answer takes it, so a crash shows what was written since the last
+/// answer (for a new process, from its start: a server that writes and dies before its first
+/// request is named by what it wrote). The flag says the pipe has ended.
 #[derive(Debug, Clone, Default)]
-pub struct Tail(Arc<Mutex<Vec<u8>>>);
+pub struct Tail(Arc<Mutex<Vec<u8>>>, Arc<std::sync::atomic::AtomicBool>);
 
 impl Tail {
     /// Drain `pipe` into a new tail, on a thread of its own.
     pub fn drain(mut pipe: impl Read + Send + 'static) -> Tail {
         let tail = Tail::default();
-        let kept = tail.0.clone();
+        let (kept, ended) = (tail.0.clone(), tail.1.clone());
         std::thread::spawn(move || {
             let mut chunk = vec![0u8; 16 << 10];
             loop {
@@ -108,18 +110,21 @@ impl Tail {
                     }
                 }
             }
+            ended.store(true, std::sync::atomic::Ordering::Release);
         });
         tail
     }
 
-    /// Forget what was written so far.
-    pub fn clear(&self) {
-        if let Ok(mut k) = self.0.lock() {
-            k.clear();
+    /// Wait, at most `limit`, until the pipe has ended and everything written is kept: a
+    /// process that has exited may have written its last words a moment before.
+    pub fn settle(&self, limit: std::time::Duration) {
+        let started = std::time::Instant::now();
+        while !self.1.load(std::sync::atomic::Ordering::Acquire) && started.elapsed() < limit {
+            std::thread::sleep(std::time::Duration::from_millis(2));
         }
     }
 
-    /// What was written since the last [`Tail::clear`] (its last [`STDERR_KEPT`] bytes).
+    /// What was written since the last take (its last [`STDERR_KEPT`] bytes).
     pub fn take(&self) -> Vec<u8> {
         self.0
             .lock()

@@ -87,7 +87,6 @@ impl Serve {
     /// answering.
     fn ask(&self, server: Server, blob: &[u8]) -> Result<Result<Translation, Failure>, Ended> {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
-        server.stderr.clear();
         if server.requests.send(request(id, blob)).is_err() {
             let tail = server.stderr.clone();
             let why = server.ended();
@@ -225,8 +224,9 @@ impl Server {
         let started = Instant::now();
         while started.elapsed() < Duration::from_secs(2) {
             if let Ok(Some(status)) = self.guard.try_wait() {
-                // Let the stderr thread read what the process wrote last.
-                std::thread::sleep(Duration::from_millis(20));
+                // Let the stderr thread read what the process wrote last (the pipe ends when
+                // the process and what it left behind are gone; the group is killed below).
+                self.stderr.settle(Duration::from_millis(500));
                 use std::os::unix::process::ExitStatusExt;
                 let code = status
                     .code()
