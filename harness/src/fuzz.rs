@@ -80,7 +80,7 @@ pub fn guide(
     let stages: Vec<&str> = knobs.stages.iter().map(|s| s.prefix()).collect();
     let mut open: std::collections::BTreeMap<&str, usize> = Default::default();
     let cells = reports::coverage::universe();
-    for (op, d) in &cells {
+    for (op, d) in cells {
         for s in &stages {
             if !coverage.contains_key(&format!("{s} {op} {}", d.id())) {
                 *open.entry(op.as_str()).or_default() += 1;

@@ -26,19 +26,23 @@ pub fn reached(stage: &str, ops: &[&str], events: oracles::domain::Events) -> Ve
 }
 
 /// Every (opcode, domain) pair the catalog names: each entry's ops against each of its
-/// domains, sorted.
-pub fn universe() -> Vec<(String, oracles::domain::Domain)> {
-    let mut cells: Vec<(String, oracles::domain::Domain)> = Vec::new();
-    for e in &oracles::catalog::catalog().entries {
-        for op in &e.ops {
-            for d in e.domains() {
-                cells.push((op.to_ascii_lowercase(), d));
+/// domains, sorted. Worked out once: every program's report asks.
+pub fn universe() -> &'static [(String, oracles::domain::Domain)] {
+    static CELLS: std::sync::OnceLock<Vec<(String, oracles::domain::Domain)>> =
+        std::sync::OnceLock::new();
+    CELLS.get_or_init(|| {
+        let mut cells: Vec<(String, oracles::domain::Domain)> = Vec::new();
+        for e in &oracles::catalog::catalog().entries {
+            for op in &e.ops {
+                for d in e.domains() {
+                    cells.push((op.to_ascii_lowercase(), d));
+                }
             }
         }
-    }
-    cells.sort_by(|a, b| (a.0.as_str(), a.1.id()).cmp(&(b.0.as_str(), b.1.id())));
-    cells.dedup();
-    cells
+        cells.sort_by(|a, b| (a.0.as_str(), a.1.id()).cmp(&(b.0.as_str(), b.1.id())));
+        cells.dedup();
+        cells
+    })
 }
 
 /// One row of the coverage table: an (opcode, domain) of the catalog with the programs that
@@ -66,7 +70,7 @@ impl Row {
 pub fn rows(coverage: &BTreeMap<String, u64>, ops: &[String]) -> (Vec<Row>, usize) {
     let (mut rows, mut absent) = (Vec::new(), 0usize);
     for (op, domain) in universe() {
-        if !ops.contains(&op) {
+        if !ops.contains(op) {
             absent += 1;
             continue;
         }
@@ -77,8 +81,8 @@ pub fn rows(coverage: &BTreeMap<String, u64>, ops: &[String]) -> (Vec<Row>, usiz
                 .unwrap_or(0)
         });
         rows.push(Row {
-            op,
-            domain,
+            op: op.clone(),
+            domain: *domain,
             programs,
         });
     }

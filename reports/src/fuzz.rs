@@ -475,8 +475,8 @@ pub fn summary(st: &State, rows: &[&str]) -> String {
     );
     // The catalog's (opcode, domain) cells of the opcodes the campaign ran, and how many it
     // reached in some stage (`crate::coverage`; stats.coverage has them per stage).
-    let cells: Vec<(String, oracles::domain::Domain)> = crate::coverage::universe()
-        .into_iter()
+    let cells: Vec<&(String, oracles::domain::Domain)> = crate::coverage::universe()
+        .iter()
         .filter(|(op, _)| s.opcodes.contains(op))
         .collect();
     if !cells.is_empty() {

@@ -305,68 +305,58 @@ fn sums(xs: &[f32]) -> Set {
     at[full]
 }
 
-/// A few distinct f32 values (by bits), without allocation: the search runs on many lanes.
+/// A value the search keeps, compared by its bits (so +0 and −0, or two NaNs, stay apart).
+trait Bits: Copy + Default {
+    type Key: PartialEq;
+    fn key(self) -> Self::Key;
+}
+
+impl Bits for f32 {
+    type Key = u32;
+    fn key(self) -> u32 {
+        self.to_bits()
+    }
+}
+
+impl Bits for (f32, f32) {
+    type Key = (u32, u32);
+    fn key(self) -> (u32, u32) {
+        (self.0.to_bits(), self.1.to_bits())
+    }
+}
+
+/// A few distinct values, without allocation: the search runs on many lanes.
 #[derive(Clone, Copy, Default)]
-struct Set {
-    v: [u32; 8],
+struct Few<T> {
+    v: [T; 8],
     len: u8,
     /// A value did not fit.
     full: bool,
 }
 
-impl Set {
-    fn put(&mut self, x: f32) {
-        let bits = x.to_bits();
-        let held = &self.v[..usize::from(self.len)];
-        if held.contains(&bits) {
+impl<T: Bits> Few<T> {
+    fn put(&mut self, x: T) {
+        if self.iter().any(|y| y.key() == x.key()) {
             return;
         }
         match self.v.get_mut(usize::from(self.len)) {
             Some(slot) => {
-                *slot = bits;
+                *slot = x;
                 self.len += 1;
             }
             None => self.full = true,
         }
     }
 
-    fn iter(&self) -> impl Iterator<Item = f32> + '_ {
-        self.v[..usize::from(self.len)]
-            .iter()
-            .map(|b| f32::from_bits(*b))
-    }
-}
-
-/// A few operand pairs whose unrounded product a compiler may fuse.
-#[derive(Clone, Copy, Default)]
-struct Forms {
-    v: [(f32, f32); 8],
-    len: u8,
-    full: bool,
-}
-
-impl Forms {
-    fn put(&mut self, p: (f32, f32)) {
-        let key = |(x, y): (f32, f32)| (x.to_bits(), y.to_bits());
-        if self.v[..usize::from(self.len)]
-            .iter()
-            .any(|q| key(*q) == key(p))
-        {
-            return;
-        }
-        match self.v.get_mut(usize::from(self.len)) {
-            Some(slot) => {
-                *slot = p;
-                self.len += 1;
-            }
-            None => self.full = true,
-        }
-    }
-
-    fn iter(&self) -> impl Iterator<Item = (f32, f32)> + '_ {
+    fn iter(&self) -> impl Iterator<Item = T> + '_ {
         self.v[..usize::from(self.len)].iter().copied()
     }
 }
+
+/// The values a subset's sum may take.
+type Set = Few<f32>;
+/// The operand pairs whose unrounded product a compiler may fuse.
+type Forms = Few<(f32, f32)>;
 
 #[cfg(test)]
 mod tests {
