@@ -9,7 +9,7 @@
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group};
-use harness::verify::{Options, Verifier};
+use harness::session::{Session, Settings};
 use oracles::interp::{DEFAULT_BUDGET, Resources, run_invocations};
 
 /// Input vectors per program: enough that a dispatch, not its setup, dominates.
@@ -23,23 +23,18 @@ fn bench(c: &mut Criterion) {
     g.sample_size(10);
     g.measurement_time(Duration::from_secs(20));
     g.throughput(Throughput::Elements(lanes));
-    let opts = Options {
-        translator: harness::translators::parse("builtin", "exact", Duration::from_secs(30))
-            .expect("the built-in translator"),
+    let opts = Settings {
         seed: SEED,
         cases: CASES,
-        extra_cases: Vec::new(),
-        corpus: Vec::new(),
-        corpus_cases: 1,
-        skip_builtin: false,
         counterexamples: false,
-        shard: None,
-        quiet: true,
-        runner: Default::default(),
-        shader_model: dxbc::TargetModel::Sm50,
+        ..Settings::new(
+            harness::translators::parse("builtin", "exact", Duration::from_secs(30))
+                .expect("the built-in translator"),
+            Default::default(),
+        )
     };
     let scratch = std::env::temp_dir().join(format!("dxdiff-bench-verify-{}", std::process::id()));
-    match Verifier::new(opts, "auto", &scratch) {
+    match Session::new(opts, "auto", &scratch) {
         Ok(mut v) => {
             g.bench_function("end_to_end_exact", |b| {
                 b.iter(|| {

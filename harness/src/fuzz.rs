@@ -21,37 +21,28 @@ use reports::fuzz::{Divergence, State};
 use reports::verify::ProgramReport;
 
 use crate::outdir::{OutDir, write_atomic};
-use crate::translators::{Failure, Shared, Translator};
-use crate::verify::{Options, Verifier};
+use crate::session::{Session, Settings};
+use crate::translators::{Failure, Translator};
 
 /// Campaign settings.
 #[derive(Debug, Clone)]
 pub struct FuzzOptions {
-    /// The translator under test.
-    pub translator: Shared,
-    /// Program i is generated from (seed, i), so a campaign is reproducible and resumable.
-    pub seed: u64,
+    /// The session's settings: translator, executor, seed (program i is generated from
+    /// (seed, i), so a campaign is reproducible and resumable), input vectors per program
+    /// (compute: dispatches are derived from it), quietness, the shard (program indices K
+    /// modulo N) and the Shader Model (below 5.0 the knobs leave out compute and the opcodes
+    /// of later models, and each program is written for it).
+    pub session: Settings,
     /// Stop after this many programs (counted over resumed runs too)…
     pub programs: Option<u64>,
     /// …or after this much time in this run.
     pub time: Option<Duration>,
     /// The campaign folder: `state.json` and `cases/`.
     pub out: PathBuf,
-    /// Input vectors per program (compute: dispatches are derived from it).
-    pub vectors: usize,
     /// Time cap for shrinking one divergence.
     pub shrink_time: Duration,
     /// The generator's configuration, before the translator narrows it.
     pub knobs: Knobs,
-    /// No progress on stderr (`--quiet`), as [`crate::verify::Options::quiet`].
-    pub quiet: bool,
-    /// Run only the program indices K modulo N (`--shard K/N`).
-    pub shard: Option<reports::shard::Shard>,
-    /// What runs the translation's kernels (`--executor`).
-    pub runner: crate::runner::Runner,
-    /// The Shader Model of the programs (`--shader-model`): below 5.0 the knobs leave out
-    /// compute and the opcodes of later models, and each program is written for it.
-    pub shader_model: dxbc::TargetModel,
     /// Steer generation toward the catalog cells not yet reached (`--guided`, [`guide`]).
     pub guided: bool,
 }
@@ -421,7 +412,7 @@ fn for_model(
 /// Shrink a mismatching program: greedy, first simpler candidate that still mismatches wins,
 /// until none does or the time cap is reached. `v` saves no counterexamples meanwhile.
 fn shrink(
-    v: &mut Verifier,
+    v: &mut Session,
     name: &str,
     start: RandomProgram,
     cap: Duration,
@@ -491,14 +482,14 @@ fn slug(sig: &str, index: u64) -> String {
 fn settings(o: &FuzzOptions) -> String {
     let k = &o.knobs;
     let stages: Vec<&str> = k.stages.iter().map(|s| s.prefix()).collect();
-    let executor = match &o.runner {
+    let executor = match &o.session.runner {
         crate::runner::Runner::Wgpu => "gpu",
         crate::runner::Runner::Chrome(_) => "chrome",
     };
     let mut s = format!(
         "vectors={} model={} executor={executor} stages={} statements={} depth={} temps={} oob-indices={}",
-        o.vectors,
-        o.shader_model,
+        o.session.vectors,
+        o.session.shader_model,
         stages.join(","),
         k.statements,
         k.depth,
@@ -537,7 +528,7 @@ fn load_state(path: &Path, o: &FuzzOptions) -> Result<Option<State>, FuzzError> 
     };
     let s = State::parse(&text).map_err(|e| err(e.to_string()))?;
     let had = s.shard.as_ref().map(|p| p.shard);
-    if had != o.shard {
+    if had != o.session.shard {
         return Err(err(format!(
             "a campaign of shard {} is there; resume with that, or use another --out",
             had.map_or_else(|| "none".into(), |k| k.to_string())
@@ -545,8 +536,8 @@ fn load_state(path: &Path, o: &FuzzOptions) -> Result<Option<State>, FuzzError> 
     }
     // The dxdiff that resumes is the one that ran the shard from now on.
     let mut s = s;
-    s.shard = o.shard.map(crate::part);
-    if s.seed != o.seed || s.translator != o.translator.name() {
+    s.shard = o.session.shard.map(crate::part);
+    if s.seed != o.session.seed || s.translator != o.session.translator.name() {
         return Err(err(format!(
             "a campaign with seed {} and translator `{}` is there; resume with those, or use another --out",
             s.seed, s.translator
@@ -586,33 +577,26 @@ pub fn run(o: &FuzzOptions, adapter: &str) -> Result<State, FuzzError> {
     })?;
     let state_path = out.join("state.json");
     let mut st = load_state(&state_path, o)?.unwrap_or_else(|| State {
-        shard: o.shard.map(crate::part),
+        shard: o.session.shard.map(crate::part),
         knobs: settings(o),
-        ..State::new(o.translator.name(), o.seed)
+        ..State::new(o.session.translator.name(), o.session.seed)
     });
-    let (knobs, narrowed) = narrow(o.translator.as_ref(), &o.knobs);
-    let (knobs, narrowed) = for_model(knobs, narrowed, o.shader_model);
+    let (knobs, narrowed) = narrow(o.session.translator.as_ref(), &o.knobs);
+    let (knobs, narrowed) = for_model(knobs, narrowed, o.session.shader_model);
     if knobs.stages.is_empty() {
         return Err(FuzzError::NothingToGenerate { narrowed });
     }
     st.narrowed = narrowed;
     let scratch = std::env::temp_dir().join(format!("dxdiff-fuzz-{}", std::process::id()));
-    let opts = Options {
-        translator: o.translator.clone(),
-        seed: o.seed,
-        cases: 1,
-        extra_cases: Vec::new(),
-        corpus: Vec::new(),
-        corpus_cases: o.vectors.max(1),
-        skip_builtin: true,
+    // The campaign's session judges and keeps quiet; divergences are shrunk here, as programs.
+    let opts = Settings {
         counterexamples: false,
         shard: None,
         quiet: true,
-        runner: o.runner.clone(),
-        shader_model: o.shader_model,
+        ..o.session.clone()
     };
-    let mut v = Verifier::new(opts, adapter, &scratch)?;
-    let mut bar = crate::progress::Progress::new("fuzz", o.programs, o.quiet);
+    let mut v = Session::new(opts, adapter, &scratch)?;
+    let mut bar = crate::progress::Progress::new("fuzz", o.programs, o.session.quiet);
     let started = Instant::now();
     let base_seconds = st.stats.seconds;
     loop {
@@ -624,7 +608,7 @@ pub fn run(o: &FuzzOptions, adapter: &str) -> Result<State, FuzzError> {
         let index = st.next;
         // Another shard's program, or one a merged shard already ran: its index is passed
         // over, not run or counted.
-        if o.shard.is_some_and(|s| !s.owns(index as usize)) || st.ran_ahead(index) {
+        if o.session.shard.is_some_and(|s| !s.owns(index as usize)) || st.ran_ahead(index) {
             st.next += 1;
             let next = st.next;
             st.ahead.retain(|a| a.until > next);
@@ -653,7 +637,7 @@ pub fn run(o: &FuzzOptions, adapter: &str) -> Result<State, FuzzError> {
         } else {
             &knobs
         };
-        let (name, p) = random::nth(knobs_now, o.seed, index);
+        let (name, p) = random::nth(knobs_now, o.session.seed, index);
         st.next += 1;
         st.stats.programs += 1;
         let Ok(blob) = p.blob() else {
@@ -661,7 +645,7 @@ pub fn run(o: &FuzzOptions, adapter: &str) -> Result<State, FuzzError> {
             st.stats.skipped += 1;
             continue;
         };
-        let out = crate::verify::guarded(&name, || v.program(&name, &blob));
+        let out = crate::session::guarded(&name, || v.program(&name, &blob));
         account(&mut st, &out, &blob);
         // Bounded: one line is already a generator bug to fix.
         for f in out
@@ -690,7 +674,7 @@ pub fn run(o: &FuzzOptions, adapter: &str) -> Result<State, FuzzError> {
             let small_blob = small.blob().unwrap_or_else(|_| blob.clone());
             let sig = format!(
                 "{} | {} | {class}",
-                o.translator.name(),
+                o.session.translator.name(),
                 small.body_opcodes().join(" ")
             );
             record(&mut st, &cases, index, sig, &small, &small_blob, None)?;
@@ -703,7 +687,7 @@ pub fn run(o: &FuzzOptions, adapter: &str) -> Result<State, FuzzError> {
                 r.counts().mismatch > 0
             });
             let small_blob = small.blob().unwrap_or_else(|_| blob.clone());
-            let sig = signature(o.translator.as_ref(), &small, &small_blob);
+            let sig = signature(o.session.translator.as_ref(), &small, &small_blob);
             if let Some(d) = st.divergences.iter_mut().find(|d| d.signature == sig) {
                 d.seen += 1;
             } else {

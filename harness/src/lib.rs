@@ -62,6 +62,10 @@ pub fn part(shard: reports::shard::Shard) -> reports::shard::Part {
 /// own crate; they keep their paths here.
 pub use executors::{chrome, exec, gpu, lifetime, parallel, runner};
 
+/// The translator role (built-in, `cmd:`, `serve:`, vkd3d) is its own crate; it keeps its path
+/// here.
+pub use translators;
+
 pub mod bench;
 pub mod cli;
 pub mod contract;
@@ -75,8 +79,8 @@ pub mod programs;
 pub mod progress;
 pub mod qualify;
 pub mod replay;
+pub mod session;
 pub mod shrink;
 pub mod spread;
 pub mod sweep;
-pub mod translators;
 pub mod verify;

@@ -13,8 +13,7 @@ use reports::sweep::State;
 
 use crate::exec::{Batch, Executor};
 use crate::outdir::{OutDir, write_atomic};
-use crate::translators::Shared;
-use crate::verify::{Options, Verifier};
+use crate::session::{Session, Settings};
 
 pub use reports::sweep::CHUNK;
 /// Cases saved per op at most.
@@ -23,8 +22,9 @@ const CASES_PER_OP: usize = 4;
 /// What to sweep.
 #[derive(Debug, Clone)]
 pub struct SweepOptions {
-    /// The translator under test.
-    pub translator: Shared,
+    /// The session's settings: translator, executor, quietness and the shard (the chunks K
+    /// modulo N of each op). The seed is unused: a sweep's inputs are every word of its range.
+    pub session: Settings,
     /// The ops as given (`rcp`, `mov_sat`, `mov:neg`; see [`program`]).
     pub ops: Vec<String>,
     /// The first input.
@@ -33,12 +33,6 @@ pub struct SweepOptions {
     pub to: u32,
     /// The sweep folder.
     pub out: PathBuf,
-    /// No progress on stderr.
-    pub quiet: bool,
-    /// Run only the chunks K modulo N of each op (`--shard K/N`).
-    pub shard: Option<reports::shard::Shard>,
-    /// What runs the translation's kernels (`--executor`).
-    pub runner: crate::runner::Runner,
 }
 
 /// Why a sweep could not run. Codes: `sweep.op`, `sweep.range`, `sweep.state`, `sweep.write`,
@@ -171,8 +165,8 @@ pub fn run(o: &SweepOptions, adapter: &str) -> Result<(State, String), SweepErro
     let out = OutDir::open(&o.out)?;
     let path = out.join("sweep.json");
     let fresh = State {
-        shard: o.shard.map(crate::part),
-        ..State::new(o.translator.name(), o.from, o.to, &o.ops)
+        shard: o.session.shard.map(crate::part),
+        ..State::new(o.session.translator.name(), o.from, o.to, &o.ops)
     };
     // A state that cannot be read (not UTF-8, a FIFO, too large) is refused, never
     // overwritten: only a missing one starts afresh.
@@ -195,21 +189,14 @@ pub fn run(o: &SweepOptions, adapter: &str) -> Result<(State, String), SweepErro
             });
         }
     };
-    let opts = Options {
-        translator: o.translator.clone(),
-        seed: 0,
-        cases: 1,
-        extra_cases: Vec::new(),
-        corpus: Vec::new(),
-        corpus_cases: 1,
-        skip_builtin: true,
+    // Every chunk's counterexample is saved; the sweep's own progress is the only output.
+    let opts = Settings {
         counterexamples: true,
         shard: None,
         quiet: true,
-        runner: o.runner.clone(),
-        shader_model: dxbc::TargetModel::Sm50,
+        ..o.session.clone()
     };
-    let mut v = Verifier::new(opts, adapter, &out.join("cases"))?;
+    let mut v = Session::new(opts, adapter, &out.join("cases"))?;
     let end = u64::from(o.to) + 1;
     let total: u64 = (end - u64::from(o.from)) * st.ops.len() as u64;
     let done = |st: &State| {
@@ -218,7 +205,7 @@ pub fn run(o: &SweepOptions, adapter: &str) -> Result<(State, String), SweepErro
             .map(|s| s.next - u64::from(o.from))
             .sum::<u64>()
     };
-    let mut bar = crate::progress::Progress::new("sweep", Some(total), o.quiet);
+    let mut bar = crate::progress::Progress::new("sweep", Some(total), o.session.quiet);
     let started = Instant::now();
     let base = st.seconds;
     for (k, p) in programs.iter().enumerate() {
@@ -227,14 +214,15 @@ pub fn run(o: &SweepOptions, adapter: &str) -> Result<(State, String), SweepErro
             let n = CHUNK.min(end - start);
             // Another shard's chunk: passed over, not run or counted.
             let index = (start - u64::from(o.from)) / CHUNK;
-            if o.shard.is_some_and(|s| !s.owns(index as usize)) {
+            if o.session.shard.is_some_and(|s| !s.owns(index as usize)) {
                 st.ops[k].next = start + n;
                 continue;
             }
             let name = format!("{}-{start:08x}", st.ops[k].op.replace(':', "-"));
             let batch = chunk(start, n);
-            let r =
-                crate::verify::guarded(&name, || v.single_over(&name, p, &batch, Some(n as usize)));
+            let r = crate::session::guarded(&name, || {
+                v.single_over(&name, p, &batch, Some(n as usize))
+            });
             let op = &mut st.ops[k];
             op.tally.merge(&r.tally);
             if let Some(why) = &r.skipped

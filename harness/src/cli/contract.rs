@@ -69,19 +69,13 @@ pub fn run(a: &ContractArgs) -> CliResult {
         what: format!("[{}] {e}", e.code()),
     })?;
     let opts = Options {
-        verify: crate::verify::Options {
-            translator: a.translator.build()?,
+        session: crate::session::Settings {
             seed: a.seed,
             cases: a.cases,
-            extra_cases: Vec::new(),
-            corpus: Vec::new(),
-            corpus_cases: a.cases,
-            skip_builtin: true,
-            counterexamples: true,
+            vectors: a.cases,
             quiet: a.quiet,
-            shard: None,
-            runner: a.executor.runner(),
             shader_model: a.model.shader_model,
+            ..crate::session::Settings::new(a.translator.build()?, a.executor.runner())
         },
         entries: a.entries.clone(),
         exact: a.translator.translator == "builtin" && a.translator.profile == "exact",

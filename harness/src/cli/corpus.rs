@@ -10,7 +10,7 @@ use std::process::ExitCode;
 
 use crate::exec::Executor;
 use crate::qualify;
-use crate::verify::{Options, Verifier};
+use crate::session::{Session, Settings};
 use reports::corpus::{Record, Status, Verdicts, VerifySettings};
 
 use super::CliResult;
@@ -211,19 +211,11 @@ fn verify(
     n: usize,
     translator: crate::translators::Shared,
 ) -> Result<(), ExitCode> {
-    let opts = Options {
-        translator,
+    let opts = Settings {
         seed: a.seed,
-        cases: 1,
-        extra_cases: Vec::new(),
-        corpus: Vec::new(),
-        corpus_cases: n,
-        skip_builtin: true,
-        counterexamples: true,
-        shard: None,
+        vectors: n,
         quiet: a.quiet,
-        runner: a.place.executor.runner(),
-        shader_model: dxbc::TargetModel::Sm50,
+        ..Settings::new(translator, a.place.executor.runner())
     };
     let blobs: std::collections::BTreeMap<&str, &[u8]> = list
         .iter()
@@ -247,7 +239,8 @@ fn verify(
                 .filter(|(j, _)| shard.owns(*j))
                 .map(|(_, t)| *t)
                 .collect();
-            let quiet = Options {
+            // Each share runs in record order; the shard is the filter above, not the session's.
+            let quiet = Settings {
                 quiet: true,
                 ..opts.clone()
             };
@@ -288,18 +281,18 @@ fn verify(
 /// Verify `programs` (record index, name, blob) on one adapter: its name and each program's
 /// report.
 fn verify_share(
-    opts: &Options,
+    opts: &Settings,
     adapter: &str,
     cases_dir: &std::path::Path,
     programs: &[(usize, &str, &[u8])],
 ) -> Result<(String, Vec<(usize, reports::verify::ProgramReport)>), crate::gpu::GpuError> {
-    let mut v = Verifier::new(opts.clone(), adapter, cases_dir)?;
+    let mut v = Session::new(opts.clone(), adapter, cases_dir)?;
     let mut bar = crate::progress::Progress::new("verify", Some(programs.len() as u64), opts.quiet);
     let mut out = Vec::with_capacity(programs.len());
     for (k, &(i, name, blob)) in programs.iter().enumerate() {
         bar.set(k as u64, name);
         let label = format!("corpus:{name}");
-        out.push((i, crate::verify::guarded(&label, || v.program(name, blob))));
+        out.push((i, crate::session::guarded(&label, || v.program(name, blob))));
     }
     bar.set(programs.len() as u64, "");
     bar.finish();

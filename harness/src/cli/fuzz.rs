@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use crate::fuzz::{FuzzError, FuzzOptions};
+use crate::session::Settings;
 
 use super::{CliError, CliResult, usage};
 
@@ -131,15 +132,15 @@ fn spread(
     workers: &[String],
 ) -> Result<Result<reports::fuzz::State, FuzzError>, CliError> {
     use crate::spread::Stopped;
-    let run = crate::spread::over_folders(&o.out, workers, o.quiet, |shard, dir, adapter| {
-        let mine = FuzzOptions {
-            shard: Some(shard),
-            out: dir.to_path_buf(),
-            quiet: true,
-            ..o.clone()
-        };
-        crate::fuzz::run(&mine, adapter)
-    });
+    let run =
+        crate::spread::over_folders(&o.out, workers, o.session.quiet, |shard, dir, adapter| {
+            let mine = FuzzOptions {
+                session: o.session.worker(shard, false),
+                out: dir.to_path_buf(),
+                ..o.clone()
+            };
+            crate::fuzz::run(&mine, adapter)
+        });
     match run {
         Ok((dirs, _, _held)) => super::parts::fuzz_folders(&dirs, &o.out).map(Ok),
         Err(Stopped::Folders(why)) => Err(usage(why)),
@@ -193,19 +194,20 @@ pub fn run(a: &FuzzArgs) -> CliResult {
         knobs.stages.push(stage);
     }
     let o = FuzzOptions {
-        translator: a.translator.build()?,
-        seed: a.seed,
+        session: Settings {
+            seed: a.seed,
+            vectors: a.vectors.max(1),
+            quiet: a.quiet,
+            shard: a.place.shard,
+            shader_model: a.model.shader_model,
+            ..Settings::new(a.translator.build()?, a.place.executor.runner())
+        },
         programs: a.programs.or(if time.is_none() { Some(100) } else { None }),
         time,
         out: a.out.clone(),
-        vectors: a.vectors.max(1),
         shrink_time: Duration::try_from_secs_f64(a.shrink_time.clamp(0.0, 86_400.0))
             .unwrap_or_default(),
         knobs,
-        quiet: a.quiet,
-        shard: a.place.shard,
-        runner: a.place.executor.runner(),
-        shader_model: a.model.shader_model,
         guided: a.guided,
     };
     let workers = match a.place.workers() {

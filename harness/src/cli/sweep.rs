@@ -7,6 +7,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use crate::session::Settings;
 use crate::sweep::{SweepError, SweepOptions};
 
 use super::{CliResult, usage};
@@ -65,15 +66,15 @@ fn spread(
     workers: &[String],
 ) -> Result<Result<(reports::sweep::State, String), SweepError>, super::CliError> {
     use crate::spread::Stopped;
-    let run = crate::spread::over_folders(&o.out, workers, o.quiet, |shard, dir, adapter| {
-        let mine = SweepOptions {
-            shard: Some(shard),
-            out: dir.to_path_buf(),
-            quiet: true,
-            ..o.clone()
-        };
-        crate::sweep::run(&mine, adapter).map(|(_, adapter)| adapter)
-    });
+    let run =
+        crate::spread::over_folders(&o.out, workers, o.session.quiet, |shard, dir, adapter| {
+            let mine = SweepOptions {
+                session: o.session.worker(shard, false),
+                out: dir.to_path_buf(),
+                ..o.clone()
+            };
+            crate::sweep::run(&mine, adapter).map(|(_, adapter)| adapter)
+        });
     match run {
         Ok((dirs, adapters, _held)) => {
             let names: std::collections::BTreeSet<String> = adapters.into_iter().collect();
@@ -92,14 +93,15 @@ fn spread(
 /// Run (or resume) the sweep and print its reports.
 pub fn run(a: &SweepArgs) -> CliResult {
     let o = SweepOptions {
-        translator: a.translator.build()?,
+        session: Settings {
+            quiet: a.quiet,
+            shard: a.place.shard,
+            ..Settings::new(a.translator.build()?, a.place.executor.runner())
+        },
         ops: a.ops.clone(),
         from: a.from,
         to: a.to,
         out: a.out.clone(),
-        quiet: a.quiet,
-        shard: a.place.shard,
-        runner: a.place.executor.runner(),
     };
     let workers = match a.place.workers() {
         Ok(w) => w,

@@ -6,6 +6,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use crate::session::Settings;
 use crate::verify::{self, Options};
 
 use super::{CliError, CliResult};
@@ -84,18 +85,18 @@ pub fn run(a: &VerifyArgs) -> CliResult {
     }
     let shard = a.place.shard()?;
     let opts = Options {
-        translator: a.translator.build()?,
-        seed: a.seed,
-        cases: a.cases,
+        session: Settings {
+            seed: a.seed,
+            cases: a.cases,
+            vectors: a.corpus_cases,
+            shard,
+            quiet: a.quiet,
+            shader_model: a.model.shader_model,
+            ..Settings::new(a.translator.build()?, a.place.executor.runner())
+        },
         extra_cases,
         corpus: a.corpus.clone(),
-        corpus_cases: a.corpus_cases,
         skip_builtin: a.corpus_only,
-        counterexamples: true,
-        shard,
-        quiet: a.quiet,
-        runner: a.place.executor.runner(),
-        shader_model: a.model.shader_model,
     };
     let report = match verify::run(&opts, &a.out, &a.place.adapter, a.place.jobs(true)) {
         Ok(r) => r,

@@ -19,16 +19,16 @@ use reports::contract::{ContractReport, EntryRow, FORMAT, Status};
 use crate::exec::Executor;
 use crate::gpu::GpuError;
 use crate::progress::Progress;
+use crate::session::{self, Session, Settings};
 use crate::translators::Failure;
-use crate::verify::{self, Verifier};
 use judge::{Outcome, Ran, Role};
 use properties::{Plan, Property};
 
 /// Run settings.
 #[derive(Debug, Clone)]
 pub struct Options {
-    /// The translator, seed, inputs per program (`corpus_cases`), executor and quietness.
-    pub verify: verify::Options,
+    /// The translator, seed, inputs per program (`vectors`), executor and quietness.
+    pub session: Settings,
     /// Only these entries (`--entry`), in catalog order; empty: every seed entry.
     pub entries: Vec<String>,
     /// Whether the translator was asked for the exact profile.
@@ -58,14 +58,14 @@ fn selected(opts: &Options) -> Vec<(&'static Entry, &'static Property)> {
 /// Run every selected entry's property on `adapter`; counterexamples go to `out_dir/cases`.
 pub fn run(opts: &Options, out_dir: &Path, adapter: &str) -> Result<ContractReport, GpuError> {
     let started = Instant::now();
-    let mut v = Verifier::new(opts.verify.clone(), adapter, &out_dir.join("cases"))?;
+    let mut v = Session::new(opts.session.clone(), adapter, &out_dir.join("cases"))?;
     let work = selected(opts);
     let mut report = ContractReport {
         format: FORMAT.into(),
-        translator: opts.verify.translator.name(),
+        translator: opts.session.translator.name(),
         executor: v.gpu.name(),
-        seed: opts.verify.seed,
-        cases: opts.verify.corpus_cases,
+        seed: opts.session.seed,
+        cases: opts.session.vectors,
         seed_entries: catalog()
             .entries
             .iter()
@@ -74,7 +74,7 @@ pub fn run(opts: &Options, out_dir: &Path, adapter: &str) -> Result<ContractRepo
         entries: Vec::new(),
         seconds: 0.0,
     };
-    let mut bar = Progress::new("entries", Some(work.len() as u64), opts.verify.quiet);
+    let mut bar = Progress::new("entries", Some(work.len() as u64), opts.session.quiet);
     let mut crashes = Crashes::new();
     for (i, (entry, property)) in work.iter().enumerate() {
         bar.set(i as u64, &entry.id);
@@ -102,7 +102,7 @@ type Crashes = std::collections::BTreeMap<String, String>;
 
 /// Run one entry's programs and judge them.
 fn entry_row(
-    v: &mut Verifier,
+    v: &mut Session,
     entry: &Entry,
     property: &Property,
     opts: &Options,
@@ -128,7 +128,7 @@ fn entry_row(
             let name = format!("{stem}-{}", outcomes.len());
             let o = match assembled(&text) {
                 Ok(blob) => {
-                    let blob = at_model(&blob, opts.verify.shader_model);
+                    let blob = at_model(&blob, opts.session.shader_model);
                     outcome(v, entry, &name, &blob, crashes)
                 }
                 Err(broken) => broken,
@@ -138,9 +138,9 @@ fn entry_row(
     }
     if property.random {
         // The seed picks the programs as well as the inputs; each entry draws its own.
-        let seed = opts.verify.seed ^ crate::inputs::program_seed(0, &entry.id);
+        let seed = opts.session.seed ^ crate::inputs::program_seed(0, &entry.id);
         for blob in properties::random_family(&entry.ops, seed, opts.random) {
-            let blob = at_model(&blob, opts.verify.shader_model);
+            let blob = at_model(&blob, opts.session.shader_model);
             let name = format!("{stem}-{}", outcomes.len());
             outcomes.push((Role::Inside, outcome(v, entry, &name, &blob, crashes)));
         }
@@ -171,7 +171,7 @@ fn assembled(text: &str) -> Result<Vec<u8>, Outcome> {
 
 /// Translate and run one program.
 fn outcome(
-    v: &mut Verifier,
+    v: &mut Session,
     entry: &Entry,
     name: &str,
     blob: &[u8],
@@ -206,9 +206,9 @@ fn outcome(
         }
     };
     let mut events = Vec::new();
-    let report = verify::guarded(name, || {
+    let report = session::guarded(name, || {
         v.translated(
-            verify::Origin::Contract,
+            session::Origin::Contract,
             name,
             blob,
             &shader,
@@ -243,7 +243,7 @@ fn outcome(
 /// (no inputs, no expectations: translating it is the failure), its disassembly, and the whole
 /// reason in its run's `source`. Its path, or `None` when it could not be written.
 fn crash_case(
-    v: &Verifier,
+    v: &Session,
     entry: &Entry,
     name: &str,
     blob: &[u8],

@@ -11,31 +11,10 @@ use oracles::interp::DEFAULT_BUDGET;
 use oracles::verdict::{Inconclusive, Judge, Skip, SkipKind, Verdict};
 use reports::verify::ProgramReport;
 
-use super::Verifier;
+use super::Session;
 use crate::driver::{Differential, Policy};
 use crate::exec::{Executor, Unit};
 use crate::inputs;
-
-/// (name, JSON) of every embedded case.
-pub const EMBEDDED: &[(&str, &str)] = &[
-    ("flow", include_str!("../../../examples/cases/flow.json")),
-    (
-        "compute_tgsm_barrier",
-        include_str!("../../../examples/cases/compute_tgsm_barrier.json"),
-    ),
-    (
-        "compute_atomics",
-        include_str!("../../../examples/cases/compute_atomics.json"),
-    ),
-    (
-        "buffers_out_of_bounds",
-        include_str!("../../../examples/cases/buffers_out_of_bounds.json"),
-    ),
-    (
-        "constants_and_indexing",
-        include_str!("../../../examples/cases/constants_and_indexing.json"),
-    ),
-];
 
 /// A mismatching run saved with the interpreter's results as its expectations.
 fn saved(case: &CaseFile, run: &oracles::case::Run, d: &Differential) -> CaseFile {
@@ -55,7 +34,7 @@ fn saved(case: &CaseFile, run: &oracles::case::Run, d: &Differential) -> CaseFil
     out
 }
 
-impl Verifier {
+impl Session {
     /// Run every run of a case file (given as its JSON), interpreter against GPU.
     pub fn case(&mut self, name: &str, json: &str) -> ProgramReport {
         match CaseFile::parse(json) {
@@ -156,7 +135,7 @@ impl Verifier {
             let out = saved(case, run, &d);
             self.save(&format!("{}-{}", case.name, run.id), &out, report);
             if let Some(t) = unit.translation {
-                report.detail = Some(super::program::detail(unit.shader, t, d.differences(0)));
+                report.detail = Some(super::trip::detail(unit.shader, t, d.differences(0)));
             }
         }
         v

@@ -7,6 +7,12 @@
 //! ids relied on), is a fail-closed rejection naming a catalog id, or is a translator crash: a
 //! non-zero exit, a timeout, output that is not the protocol's JSON, or WGSL that does not
 //! validate. A crash is an outcome with the translator's stderr; it never stops a run.
+//!
+//! The translator role is a crate of its own because the compiler can hold its line: a
+//! translator names the executors (Chrome's Tint gate, the WGSL enables the GPU needs) and
+//! never a session, a campaign or the command line (docs/architecture.md).
+
+#![deny(missing_docs)]
 
 mod builtin;
 mod external;

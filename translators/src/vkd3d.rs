@@ -345,7 +345,7 @@ pub mod adapter {
                 "status": "ok", "wgsl": t.wgsl, "manifest": t.manifest, "adaptations": t.adaptations
             }),
             Err(reason) => serde_json::json!({
-                "status": "rejected", "reason": reason.to_string(), "catalog_id": super::super::external::REFUSED
+                "status": "rejected", "reason": reason.to_string(), "catalog_id": crate::external::REFUSED
             }),
         }
     }
@@ -467,7 +467,7 @@ pub mod adapter {
         let info = validate_module(&module)?;
         let wgsl = write_wgsl(&module, &info)?;
         // naga's writer puts the extensions the module uses first; the manifest declares them.
-        manifest.enables = crate::gpu::directive_enables(&wgsl);
+        manifest.enables = executors::gpu::directive_enables(&wgsl);
         Ok(Translation {
             wgsl,
             manifest,

@@ -12,7 +12,7 @@ use reports::verify::{Counterexample, ProgramReport, WordDiff};
 use translator::Translation;
 use translator::manifest::BindingKind;
 
-use super::Verifier;
+use super::Session;
 use super::packed::{self, Solo};
 use crate::driver::{Differential, Policy, differential};
 use crate::exec::{Batch, Executor, Unit};
@@ -213,7 +213,7 @@ impl Origin {
     }
 }
 
-impl Verifier {
+impl Session {
     /// Decode and translate, with the time counted.
     fn translate(&mut self, blob: &[u8]) -> Result<(dxbc::Shader, Translation), Skip> {
         let t0 = Instant::now();
@@ -248,7 +248,7 @@ impl Verifier {
         self.single_named(op.opcode.mnemonic(), op)
     }
 
-    /// [`Verifier::single`], reported as `name` (a program that writes one destination of
+    /// [`Session::single`], reported as `name` (a program that writes one destination of
     /// two: `imul-d1`).
     pub fn single_named(&mut self, name: &str, op: &SingleOp) -> ProgramReport {
         let t_in = Instant::now();
@@ -357,12 +357,12 @@ impl Verifier {
         }
     }
 
-    /// Verify one corpus program over `corpus_cases` generated vectors.
+    /// Verify one program over the settings' `vectors` generated vectors.
     pub fn program(&mut self, name: &str, blob: &[u8]) -> ProgramReport {
         self.program_as(Origin::Corpus, name, blob)
     }
 
-    /// [`Verifier::program`], its report named for `origin`.
+    /// [`Session::program`], its report named for `origin`.
     pub fn program_as(&mut self, origin: Origin, name: &str, blob: &[u8]) -> ProgramReport {
         match self.translate(blob) {
             Ok((shader, t)) => self.translated(origin, name, blob, &shader, &t, &mut Vec::new()),
@@ -374,7 +374,7 @@ impl Verifier {
         }
     }
 
-    /// [`Verifier::program`] for a program already translated; the reference's domain events
+    /// [`Session::program`] for a program already translated; the reference's domain events
     /// of every vector (compute: every dispatch) are appended to `events`, for a caller that
     /// asks which lanes entered a catalog entry's domain (`dxdiff contract`). `origin` names
     /// the report and the counterexample.
@@ -417,7 +417,7 @@ impl Verifier {
             let threads = (x * y * z).max(1);
             let n = self
                 .opts
-                .corpus_cases
+                .vectors
                 .div_ceil(threads as usize)
                 .clamp(16, MAX_DISPATCHES);
             let per = |b: u64| (b / u64::from(threads)).max(1 << 10);
@@ -431,13 +431,7 @@ impl Verifier {
             )
         } else {
             (
-                inputs::stage(
-                    t,
-                    &shader.program,
-                    self.opts.seed,
-                    seed,
-                    self.opts.corpus_cases,
-                ),
+                inputs::stage(t, &shader.program, self.opts.seed, seed, self.opts.vectors),
                 STAGE,
             )
         };

@@ -14,7 +14,7 @@ use std::sync::{Mutex, OnceLock};
 
 use translator::NagaError;
 
-use crate::chrome::{Chrome, ChromeOptions, gate};
+use executors::chrome::{Chrome, ChromeOptions, gate};
 
 /// What the judges said of a module that naga validates only after lowering, or not at all.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,7 +42,7 @@ fn tint() -> &'static Mutex<Tint> {
         Mutex::new(Tint {
             chrome: None,
             unavailable: std::env::var("DXDIFF_TINT").is_ok_and(|v| v == "off")
-                || crate::chrome::binary(None).is_none(),
+                || executors::chrome::binary(None).is_none(),
             seen: HashMap::new(),
         })
     })
