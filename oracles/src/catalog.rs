@@ -1,5 +1,5 @@
 //! The adaptation catalog: one entry per documented divergence between D3D11 semantics and a
-//! DXBC→WGSL translation, as data (`oracles/catalog.json`, embedded and parsed on first use).
+//! DXBC→WGSL translation, as data (`catalog/catalog.json`, the `catalog` crate's, embedded and parsed on first use).
 //!
 //! The oracle attributes a lane's difference to an entry only when the interpreter recorded, in
 //! that lane, an event of one of the entry's [`Entry::domain`]s ([`Entry::allows`]) and the
@@ -45,8 +45,8 @@ use serde::{Deserialize, Serialize};
 use crate::band::Band;
 use crate::domain::{Domain, Events};
 
-/// The catalog's JSON text, as shipped in the crate.
-pub const CATALOG_JSON: &str = include_str!("../catalog.json");
+/// The catalog's JSON text, as the `catalog` crate ships it.
+pub const CATALOG_JSON: &str = catalog::JSON;
 
 /// The `format` field of `catalog.json`.
 pub const FORMAT: &str = "dxdiff-catalog/1";
@@ -145,6 +145,10 @@ pub struct Entry {
     pub id: String,
     /// Which kind of divergence this is; also the `id`'s prefix.
     pub category: Category,
+    /// The built-in translator's profiles that claim it (`contract`, `exact`): the data
+    /// behind `catalog::ids::{CONTRACT,EXACT}_CLAIMS`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub claimed_by: Vec<String>,
     /// The seed-contract heading or bold-bullet text, verbatim; `None` for `dxdiff/…` entries.
     pub seed_ref: Option<String>,
     /// DXBC mnemonics covered (`dxbc::TABLE` spelling); empty for structural entries.
@@ -255,6 +259,14 @@ pub enum CatalogError {
         /// The unknown structure id.
         structure: String,
     },
+    /// An entry is claimed by a profile the built-in translator does not have.
+    #[error("entry `{id}`: claimed by `{profile}`, not a profile of the built-in translator")]
+    UnknownProfile {
+        /// The entry's id.
+        id: String,
+        /// The unknown profile.
+        profile: String,
+    },
 }
 
 impl CatalogError {
@@ -266,6 +278,7 @@ impl CatalogError {
             CatalogError::UnknownDomain { .. } => "catalog.unknown-domain",
             CatalogError::ExecutorsWithoutScope { .. } => "catalog.executors-without-scope",
             CatalogError::UnknownStructure { .. } => "catalog.unknown-structure",
+            CatalogError::UnknownProfile { .. } => "catalog.unknown-profile",
         }
     }
 }
@@ -298,6 +311,16 @@ impl Catalog {
                     domain: d.clone(),
                 })?;
                 e.mask |= dom.bit();
+            }
+            if let Some(p) = e
+                .claimed_by
+                .iter()
+                .find(|p| !catalog::ids::PROFILES.contains(&p.as_str()))
+            {
+                return Err(CatalogError::UnknownProfile {
+                    id: e.id.clone(),
+                    profile: p.clone(),
+                });
             }
             if let Some(s) = &e.structure
                 && dxbc::structure::Structure::from_id(s).is_none()
@@ -341,10 +364,34 @@ mod tests {
                 id: "a".into(),
                 structure: "b".into(),
             },
+            CatalogError::UnknownProfile {
+                id: "a".into(),
+                profile: "b".into(),
+            },
         ];
         let codes: BTreeSet<_> = all.iter().map(CatalogError::code).collect();
         assert_eq!(codes.len(), all.len());
         assert!(codes.iter().all(|c| !c.is_empty()));
+    }
+
+    #[test]
+    fn a_claim_by_an_unknown_profile_is_refused() {
+        let text = CATALOG_JSON.replacen(
+            r#""claimed_by": ["contract""#,
+            r#""claimed_by": ["contrac""#,
+            1,
+        );
+        assert_ne!(text, CATALOG_JSON, "the catalog has a claimed entry");
+        let e = Catalog::parse(&text).expect_err("an unknown profile");
+        assert_eq!(e.code(), "catalog.unknown-profile");
+        assert_eq!(
+            catalog()
+                .entries
+                .iter()
+                .filter(|e| e.claimed_by.iter().any(|p| p == "exact"))
+                .count(),
+            catalog::ids::EXACT_CLAIMS.len()
+        );
     }
 
     #[test]

@@ -200,7 +200,7 @@ impl Rejection {
 pub fn translate(shader: &Shader, profile: Profile) -> Result<Translation, Rejection> {
     finish(lower(shader, profile)?).map_err(|e| {
         Rejection::new(
-            names::UNSUPPORTED,
+            names::NOT_LOWERED,
             format!("naga rejects the emitted module: {e}"),
         )
     })
@@ -272,7 +272,7 @@ mod error_tests {
     fn translate_error_codes_are_distinct_and_not_empty() {
         let all = [
             TranslateError::Malformed(dxbc::DxbcError::MissingChunk { tag: "SHEX".into() }),
-            TranslateError::Rejected(Rejection::new(names::UNSUPPORTED, "x".to_string())),
+            TranslateError::Rejected(Rejection::new(names::NOT_LOWERED, "x".to_string())),
         ];
         assert_ne!(all[0].code(), all[1].code());
         assert!(all.iter().all(|e| !e.code().is_empty()));

@@ -68,16 +68,3 @@ fn snapshots_match() {
         stale.join("\n")
     );
 }
-
-/// Every catalog id the translator can name exists in the catalog.
-#[test]
-fn claimed_ids_exist_in_the_catalog() {
-    for profile in [Profile::Contract, Profile::Exact] {
-        for id in profile.claims() {
-            assert!(
-                oracles::catalog::catalog().get(id).is_some(),
-                "{profile} claims unknown `{id}`"
-            );
-        }
-    }
-}

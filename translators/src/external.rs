@@ -13,6 +13,7 @@ use translator::{Manifest, Translation};
 use super::guard::{Ending, unframe};
 use super::pipes::{Capped, MAX_ANSWER, STDERR_KEPT};
 use super::{Failure, Part, Translator, Work, crash};
+use catalog::ids as id;
 
 /// Time the guard gets beyond the translator's own timeout to kill what is left and answer.
 const GUARD_GRACE: Duration = Duration::from_secs(5);
@@ -65,7 +66,7 @@ impl Translator for External {
 
 /// The catalog id of a third party's refusal that names none: neutral, where
 /// `dxdiff/not-lowered` describes the built-in translator.
-pub const REFUSED: &str = "dxdiff/refused";
+pub const REFUSED: &str = id::REFUSED;
 
 /// The protocol's answer on stdout.
 #[derive(Debug, serde::Deserialize)]

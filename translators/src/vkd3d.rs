@@ -337,6 +337,7 @@ pub mod adapter {
     use translator::{Manifest, NagaError, Translation};
 
     use super::Vkd3dError;
+    use catalog::ids as id;
 
     /// The protocol's answer for one program.
     pub fn answer(blob: &[u8]) -> serde_json::Value {
@@ -483,16 +484,16 @@ pub mod adapter {
     /// infinity not honoured, signed zero lost, builtin accuracy, FMA contraction, f16
     /// rounding by the device.
     pub const CLAIMS: &[&str] = &[
-        "dxdiff/builtin-accuracy",
-        "dxdiff/cancellation",
-        "dxdiff/denormals",
-        "dxdiff/f16-rounding",
-        "dxdiff/fusion",
-        "dxdiff/min-max-nan",
-        "dxdiff/nan",
-        "dxdiff/non-finite",
-        "dxdiff/signed-zero",
-        "dxdiff/sincos-range",
+        id::BUILTIN_ACCURACY,
+        id::CANCELLATION,
+        id::DENORMALS,
+        id::F16_ROUNDING,
+        id::FUSION,
+        id::MIN_MAX_NAN,
+        id::NAN,
+        id::NON_FINITE,
+        id::SIGNED_ZERO,
+        id::SINCOS_RANGE,
     ];
 
     /// naga's SPIR-V front end over vkd3d's output.

@@ -1,6 +1,7 @@
 //! The judgment of one entry's property from what happened to each of its programs, by the
 //! entry's category. Pure: the runner ([`super::run`]) fills in the outcomes.
 
+use catalog::ids as id;
 use oracles::catalog::{Category, Entry};
 use reports::contract::{EntryRow, Status};
 
@@ -87,7 +88,7 @@ pub fn documented_id(id: &str) -> bool {
 /// `dxdiff/not-lowered` (the built-in translator) and `dxdiff/refused` (external translators,
 /// vkd3d-shader), which cannot know the seed's ids.
 pub fn generic_id(id: &str) -> bool {
-    id == "dxdiff/not-lowered" || id == "dxdiff/refused"
+    id == id::NOT_LOWERED || id == id::REFUSED
 }
 
 /// A translator's words made fit for one table cell: the first line, at most 160 characters

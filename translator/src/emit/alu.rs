@@ -355,7 +355,7 @@ impl Ctx<'_> {
             }
             other => {
                 return Err(Rejection::new(
-                    id::UNSUPPORTED,
+                    id::NOT_LOWERED,
                     format!("`{}` is not lowered", other.mnemonic()),
                 ));
             }
@@ -487,7 +487,7 @@ impl Ctx<'_> {
                 }
                 other => {
                     return Err(Rejection::new(
-                        id::UNSUPPORTED,
+                        id::NOT_LOWERED,
                         format!("`{}` is not lowered", other.mnemonic()),
                     ));
                 }
@@ -575,7 +575,7 @@ impl Ctx<'_> {
         use naga::{DerivativeAxis as Axis, DerivativeControl as Ctl};
         if self.stage != dxbc::Stage::Pixel {
             return Err(Rejection::new(
-                id::UNSUPPORTED,
+                id::NOT_LOWERED,
                 "derivatives outside pixel programs",
             ));
         }
@@ -661,7 +661,7 @@ impl Ctx<'_> {
                 self.alu(inst)
             }
             other => Err(Rejection::new(
-                id::UNSUPPORTED,
+                id::NOT_LOWERED,
                 format!("`{}` is not lowered", other.mnemonic()),
             )),
         }

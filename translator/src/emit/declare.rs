@@ -235,7 +235,7 @@ impl Ctx<'_> {
     fn accessor(&mut self, m: Mem, store: bool) -> Result<Handle<Function>, Rejection> {
         let buf = self.g.buffers.get_mut(&m).ok_or_else(not_a_buffer)?;
         if store && !buf.writable {
-            return Err(Rejection::new(id::UNSUPPORTED, "store to a read-only view"));
+            return Err(Rejection::new(id::NOT_LOWERED, "store to a read-only view"));
         }
         if let Some(f) = if store { buf.store } else { buf.load } {
             return Ok(f);
@@ -261,7 +261,7 @@ impl Ctx<'_> {
 
 /// A memory operand that names no declared buffer (a texture, say).
 fn not_a_buffer() -> Rejection {
-    Rejection::new(id::UNSUPPORTED, "a texture read as a buffer")
+    Rejection::new(id::NOT_LOWERED, "a texture read as a buffer")
 }
 
 /// A buffer whose accessors are not made yet.

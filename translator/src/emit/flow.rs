@@ -86,7 +86,7 @@ pub fn check_structure(program: &Program) -> Result<Structure, Rejection> {
     // Case selectors seen, by switch index.
     let mut selectors: std::collections::BTreeSet<(usize, u32)> = Default::default();
     let bad = |i: usize, op: Opcode, what: &str| {
-        Rejection::new(id::UNSUPPORTED, what.to_string()).at(i, op)
+        Rejection::new(id::NOT_LOWERED, what.to_string()).at(i, op)
     };
     for (i, inst) in insts.iter().enumerate() {
         match inst.opcode {
@@ -244,7 +244,7 @@ impl Ctx<'_> {
         let op = inst
             .operands
             .first()
-            .ok_or_else(|| Rejection::new(id::UNSUPPORTED, "missing condition"))?;
+            .ok_or_else(|| Rejection::new(id::NOT_LOWERED, "missing condition"))?;
         let e = self.src(op, 0, dxbc::opcodes::Num::Uint)?;
         let z = self.b.u(0);
         Ok(match inst.test {
@@ -267,7 +267,7 @@ impl Ctx<'_> {
 
     fn unbalanced(what: &str) -> Rejection {
         Rejection::new(
-            id::UNSUPPORTED,
+            id::NOT_LOWERED,
             format!("unbalanced control flow at {what}"),
         )
     }
@@ -350,7 +350,7 @@ impl Ctx<'_> {
             Discard => {
                 if self.stage != dxbc::Stage::Pixel {
                     return Err(Rejection::new(
-                        id::UNSUPPORTED,
+                        id::NOT_LOWERED,
                         "discard outside a pixel program",
                     ));
                 }
@@ -362,7 +362,7 @@ impl Ctx<'_> {
                 let op = inst
                     .operands
                     .first()
-                    .ok_or_else(|| Rejection::new(id::UNSUPPORTED, "switch without selector"))?;
+                    .ok_or_else(|| Rejection::new(id::NOT_LOWERED, "switch without selector"))?;
                 let selector = self.src(op, 0, dxbc::opcodes::Num::Uint)?;
                 self.b.flush();
                 self.frames.push(Frame::Switch {
@@ -422,7 +422,7 @@ impl Ctx<'_> {
             Nop => {}
             other => {
                 return Err(Rejection::new(
-                    id::UNSUPPORTED,
+                    id::NOT_LOWERED,
                     format!("`{}` is not lowered", other.mnemonic()),
                 ));
             }
@@ -435,7 +435,7 @@ impl Ctx<'_> {
     pub fn sync(&mut self, inst: &Instruction) -> Result<(), Rejection> {
         if self.stage != dxbc::Stage::Compute {
             return Err(Rejection::new(
-                id::UNSUPPORTED,
+                id::NOT_LOWERED,
                 "sync outside a compute program",
             ));
         }

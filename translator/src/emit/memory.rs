@@ -26,7 +26,7 @@ impl Ctx<'_> {
             Some(dxbc::Index::Imm32(v)) => *v,
             _ => {
                 return Err(Rejection::new(
-                    id::UNSUPPORTED,
+                    id::NOT_LOWERED,
                     "dynamically indexed resource",
                 ));
             }
@@ -38,7 +38,7 @@ impl Ctx<'_> {
                 Ok(Mem::Tgsm(slot))
             }
             other => Err(Rejection::new(
-                id::UNSUPPORTED,
+                id::NOT_LOWERED,
                 format!("undeclared {other:?} {slot}"),
             )),
         }
@@ -111,7 +111,7 @@ impl Ctx<'_> {
         let end = 4 * (words.max().unwrap_or(0) as u64 + 1);
         if off % 4 != 0 || u64::from(off) + end > u64::from(stride) {
             return Err(Rejection::new(
-                id::UNSUPPORTED,
+                id::NOT_LOWERED,
                 format!("structured byte offset {off} overruns its {stride}-byte structure"),
             ));
         }
@@ -165,7 +165,7 @@ impl Ctx<'_> {
                 let structured = inst.opcode == StoreStructured;
                 let m = self.mem(&ops[0])?;
                 if matches!(m, Mem::Srv(_)) {
-                    return Err(Rejection::new(id::UNSUPPORTED, "store to an SRV"));
+                    return Err(Rejection::new(id::NOT_LOWERED, "store to an SRV"));
                 }
                 if structured {
                     let mask = write_mask(&ops[0]);
@@ -245,7 +245,7 @@ impl Ctx<'_> {
             Lod => self.lod(inst),
             op if op.info().kind == dxbc::opcodes::Kind::Atomic => self.atomic(inst),
             other => Err(Rejection::new(
-                id::UNSUPPORTED,
+                id::NOT_LOWERED,
                 format!("`{}` is not lowered", other.mnemonic()),
             )),
         }
@@ -298,7 +298,7 @@ impl Ctx<'_> {
         let ops = &inst.operands;
         let imm = inst.info().dst == 2;
         if matches!(inst.opcode, ImmAtomicAlloc | ImmAtomicConsume) {
-            return Err(Rejection::new(id::UNSUPPORTED, "append/consume counters"));
+            return Err(Rejection::new(id::NOT_LOWERED, "append/consume counters"));
         }
         let (mem_op, rest) = if imm {
             (&ops[1], &ops[2..])
@@ -403,7 +403,7 @@ impl Ctx<'_> {
             (_, other) => {
                 self.b.close();
                 return Err(Rejection::new(
-                    id::UNSUPPORTED,
+                    id::NOT_LOWERED,
                     format!("`{}` is not lowered", other.mnemonic()),
                 ));
             }

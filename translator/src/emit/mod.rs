@@ -37,55 +37,10 @@ use crate::names as id;
 pub use rejection::Rejection;
 use rejection::reject_stage;
 
-/// Catalog entries the contract profile may rely on.
-pub const CONTRACT_CLAIMS: &[&str] = &[
-    id::PRECISE,
-    id::COMPARISON_MASKS,
-    id::TYPELESS_REGISTERS,
-    id::SWITCH_DEFAULT,
-    id::FRONT_FACING,
-    id::SOURCE_MODIFIERS,
-    id::CONTINUE_CONTINUING,
-    id::ICB_CONST_ARRAY,
-    id::RCP_DIVISION,
-    id::SATURATE_MOVERS,
-    id::MIN_PRECISION_F16,
-    id::NUMERIC_CONVERSION_EDGES,
-    id::DERIVATIVE_UNIFORMITY,
-    id::F16_CONVERSIONS,
-    id::UDIV,
-    id::DENORMALS,
-    id::NAN,
-    id::NON_FINITE,
-    id::SIGNED_ZERO,
-    id::BUILTIN_ACCURACY,
-    id::SINCOS_RANGE,
-    id::EXP_RANGE,
-    id::MIN_MAX_NAN,
-    id::CANCELLATION,
-];
-
-/// Catalog entries the exact profile may rely on: only the latitude no polyfill can remove
-/// (builtin accuracy and ranges) and the structural rules.
-pub const EXACT_CLAIMS: &[&str] = &[
-    id::PRECISE,
-    id::COMPARISON_MASKS,
-    id::TYPELESS_REGISTERS,
-    id::SWITCH_DEFAULT,
-    id::FRONT_FACING,
-    id::SOURCE_MODIFIERS,
-    id::CONTINUE_CONTINUING,
-    id::ICB_CONST_ARRAY,
-    id::MIN_PRECISION_F16,
-    id::UDIV,
-    id::NON_FINITE,
-    id::BUILTIN_ACCURACY,
-    id::SINCOS_RANGE,
-    id::EXP_RANGE,
-    id::CANCELLATION,
-    // WGSL reads no sampler state: `lod` clamps to the texture's levels only.
-    id::LOD_SAMPLER_CLAMP,
-];
+/// Catalog entries each profile may rely on: the catalog's `claimed_by` (the `exact` profile
+/// claims only the latitude no polyfill can remove, builtin accuracy and ranges, and the
+/// structural rules; WGSL reads no sampler state, so it claims `dxdiff/lod-sampler-clamp`).
+pub use catalog::ids::{CONTRACT_CLAIMS, EXACT_CLAIMS};
 
 /// How a buffer-like register is viewed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -227,7 +182,7 @@ impl Ctx<'_> {
             Ok(f) => self.b.call(f, args),
             Err(e) => {
                 self.failed.get_or_insert_with(|| {
-                    Rejection::new(id::UNSUPPORTED, format!("polyfill {name}: {}", e.0))
+                    Rejection::new(id::NOT_LOWERED, format!("polyfill {name}: {}", e.0))
                 });
                 self.b.u(0)
             }
@@ -344,7 +299,7 @@ pub fn emit(
         let need = usize::from(info.dst) + usize::from(info.src);
         if inst.operands.len() < need {
             return Err(Rejection::new(
-                id::UNSUPPORTED,
+                id::NOT_LOWERED,
                 format!(
                     "`{}` has {} operands, the opcode needs {need}",
                     inst.opcode.mnemonic(),

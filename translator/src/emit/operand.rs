@@ -36,7 +36,7 @@ pub fn write_mask(op: &Operand) -> u8 {
 
 #[cold]
 fn unsupported(what: String) -> Rejection {
-    Rejection::new(id::UNSUPPORTED, what)
+    Rejection::new(id::NOT_LOWERED, what)
 }
 
 /// A register as the lowering reads it: a pointer to its `vec4<u32>`, a pointer to one that no

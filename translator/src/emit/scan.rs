@@ -102,7 +102,7 @@ pub(super) fn scan(c: &mut Ctx<'_>) -> Result<(), Rejection> {
             Opcode::DclConstantbuffer => {
                 if program.version.is_sm51() {
                     return Err(fail(Rejection::new(
-                        id::UNSUPPORTED,
+                        id::NOT_LOWERED,
                         "SM5.1 register ranges",
                     )));
                 }
@@ -177,7 +177,7 @@ pub(super) fn scan(c: &mut Ctx<'_>) -> Result<(), Rejection> {
                         )));
                     }
                     d => {
-                        return Err(fail(dimension_refused(id::UNSUPPORTED, d, "")));
+                        return Err(fail(dimension_refused(id::NOT_LOWERED, d, "")));
                     }
                 };
                 c.srvs.insert(first_index(inst), view);
@@ -197,7 +197,7 @@ pub(super) fn scan(c: &mut Ctx<'_>) -> Result<(), Rejection> {
             Opcode::DclUavStructured => {
                 if inst.has_order_preserving_counter() {
                     return Err(fail(Rejection::new(
-                        id::UNSUPPORTED,
+                        id::NOT_LOWERED,
                         "UAVs with hidden counters",
                     )));
                 }
@@ -335,7 +335,7 @@ fn texel_kind(x: ReturnType) -> Result<TexelKind, Rejection> {
         ReturnType::Uint => Ok(TexelKind::Uint),
         ReturnType::Sint => Ok(TexelKind::Sint),
         other => Err(Rejection::new(
-            id::UNSUPPORTED,
+            id::NOT_LOWERED,
             format!("texture return type {}", other.number()),
         )),
     }

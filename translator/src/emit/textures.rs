@@ -26,14 +26,14 @@ impl Ctx<'_> {
                     "not a 1D, 2D or 3D texture, texture array or cube",
                 )),
             },
-            _ => Err(Rejection::new(id::UNSUPPORTED, "texture access to a UAV")),
+            _ => Err(Rejection::new(id::NOT_LOWERED, "texture access to a UAV")),
         }
     }
 
     /// The expression of texture `t{slot}`.
     fn tex(&mut self, slot: u32) -> Result<H, Rejection> {
         let g = *self.g.textures.get(&slot).ok_or_else(|| {
-            Rejection::new(id::UNSUPPORTED, format!("t{slot} has no texture binding"))
+            Rejection::new(id::NOT_LOWERED, format!("t{slot} has no texture binding"))
         })?;
         Ok(self.global(g))
     }
@@ -90,7 +90,7 @@ impl Ctx<'_> {
         let (slot, kind, shape) = self.texture(&ops[2])?;
         if shape == Shape::Cube {
             // fxc refuses `Load` on a TextureCube: D3D has no rule to follow.
-            return Err(Rejection::new(id::UNSUPPORTED, "ld of a TextureCube"));
+            return Err(Rejection::new(id::NOT_LOWERED, "ld of a TextureCube"));
         }
         let t = self.tex(slot)?;
         let x = self.src(&ops[1], 0, Num::Uint)?;
@@ -182,7 +182,7 @@ impl Ctx<'_> {
         }
         let Some((plain, offset)) = inst.without_programmable_offset() else {
             return Err(Rejection::new(
-                id::UNSUPPORTED,
+                id::NOT_LOWERED,
                 "gather4_po without its operands",
             ));
         };
@@ -211,19 +211,19 @@ impl Ctx<'_> {
         if gather && (shape == Shape::Volume || shape.line()) {
             // fxc refuses `Gather` on a Texture3D or a 1D texture: D3D has no rule to follow.
             return Err(Rejection::new(
-                id::UNSUPPORTED,
+                id::NOT_LOWERED,
                 "gather4 of a Texture3D or Texture1D",
             ));
         }
         if kind != TexelKind::Float && !gather {
             return Err(Rejection::new(
-                id::UNSUPPORTED,
+                id::NOT_LOWERED,
                 "sampling an integer texture",
             ));
         }
         let s = match ops[3].indices.first() {
             Some(dxbc::Index::Imm32(v)) if self.samplers.contains(v) => *v,
-            _ => return Err(Rejection::new(id::UNSUPPORTED, "undeclared sampler")),
+            _ => return Err(Rejection::new(id::NOT_LOWERED, "undeclared sampler")),
         };
         // WGSL splits what D3D leaves to the bound views: a depth texture is read by
         // comparisons only, through comparison samplers only.
@@ -235,7 +235,7 @@ impl Ctx<'_> {
         }
         if !compare && self.depth_textures.contains(&slot) {
             return Err(Rejection::new(
-                id::UNSUPPORTED,
+                id::NOT_LOWERED,
                 "a texture both sampled and compared",
             ));
         }
@@ -246,13 +246,13 @@ impl Ctx<'_> {
                 || (inst.opcode == Opcode::Gather4C && ops[3].source_component(0) != 0))
         {
             return Err(Rejection::new(
-                id::UNSUPPORTED,
+                id::NOT_LOWERED,
                 "a comparison of an integer texture, or gather4_c of a channel other than red",
             ));
         }
         if compare && !matches!(shape, Shape::Plain | Shape::Array | Shape::Cube) {
             return Err(Rejection::new(
-                id::UNSUPPORTED,
+                id::NOT_LOWERED,
                 "comparison sampling of a 3D or 1D texture",
             ));
         }
@@ -261,7 +261,7 @@ impl Ctx<'_> {
             .g
             .samplers
             .get(&s)
-            .ok_or_else(|| Rejection::new(id::UNSUPPORTED, "undeclared sampler"))?;
+            .ok_or_else(|| Rejection::new(id::NOT_LOWERED, "undeclared sampler"))?;
         let sampler = self.global(sg);
         // A cube's address is a direction: three coordinates, each NaN read as 0 like a 2D
         // coordinate (D3D leaves a direction with a NaN without a face; dxdiff's oracle leaves
@@ -289,7 +289,7 @@ impl Ctx<'_> {
         if let Some(op) = programmable {
             if !matches!(shape, Shape::Plain | Shape::Array) || inst.sample_offsets().is_some() {
                 return Err(Rejection::new(
-                    id::UNSUPPORTED,
+                    id::NOT_LOWERED,
                     "gather4_po of a texture other than 2D, or with immediate offsets too",
                 ));
             }
@@ -410,7 +410,7 @@ impl Ctx<'_> {
             }
             Opcode::SampleC => {
                 return Err(Rejection::new(
-                    id::UNSUPPORTED,
+                    id::NOT_LOWERED,
                     "sample_c outside a pixel program",
                 ));
             }
@@ -432,7 +432,7 @@ impl Ctx<'_> {
             }
             Opcode::SampleB => {
                 return Err(Rejection::new(
-                    id::UNSUPPORTED,
+                    id::NOT_LOWERED,
                     "sample_b outside a pixel program",
                 ));
             }
@@ -566,13 +566,13 @@ impl Ctx<'_> {
         use naga::{DerivativeAxis as Axis, DerivativeControl as Ctl};
         if !self.exact() {
             return Err(Rejection::new(
-                id::UNSUPPORTED,
+                id::NOT_LOWERED,
                 "lod: the seed has no lowering (the exact profile computes it)",
             ));
         }
         if self.stage != Stage::Pixel {
             return Err(Rejection::new(
-                id::UNSUPPORTED,
+                id::NOT_LOWERED,
                 "lod outside a pixel program",
             ));
         }
@@ -581,7 +581,7 @@ impl Ctx<'_> {
         if shape == Shape::Cube {
             // A cube's LOD comes from the derivatives of its face coordinates, which change
             // with the face: no lowering from the direction's derivatives is faithful.
-            return Err(Rejection::new(id::UNSUPPORTED, "lod of a TextureCube"));
+            return Err(Rejection::new(id::NOT_LOWERED, "lod of a TextureCube"));
         }
         let t = self.tex(slot)?;
         let axes = if shape == Shape::Volume { 3 } else { 2 };

@@ -1,12 +1,13 @@
 //! The properties of the entries the contract lowers: `adapted/*` and `supported/*`.
 
 use super::{Plan, Property};
+use catalog::ids as id;
 
 /// Adapted and supported entries, in catalog order.
 pub(super) const PROPERTIES: &[Property] = &[
     Property {
         random: false,
-        entry: "adapted/precise",
+        entry: id::PRECISE,
         what: "`[precise]` add, mul, mad and dp4",
         plan: Plan::Run(&[ps!(
             "<add [precise] o0.xyzw, v0.xyzw, v1.xyzw;mul [precise] o0.xyzw, v0.xyzw, v1.xyzw;mad [precise] o0.xyzw, v0.xyzw, v1.xyzw, v2.xyzw;dp4 [precise] o0.xyzw, v0.xyzw, v1.xyzw>\nret\n"
@@ -14,7 +15,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: true,
-        entry: "adapted/comparison-masks",
+        entry: id::COMPARISON_MASKS,
         what: "each float, int and uint compare as a mask",
         plan: Plan::Run(&[ps!(
             "<lt;ge;eq;ne;ilt;ige;ieq;ine;ult;uge> o0.xyzw, v0.xyzw, v1.xyzw\nret\n"
@@ -22,7 +23,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "adapted/typeless-registers",
+        entry: id::TYPELESS_REGISTERS,
         what: "a register written as float, read as int (and back)",
         plan: Plan::Run(&[
             ps!("add r0.xyzw, v0.xyzw, v1.xyzw\n<iadd;xor;ushr> o0.xyzw, r0.xyzw, v2.xyzw\nret\n"),
@@ -31,7 +32,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "adapted/hoisted-vars",
+        entry: id::HOISTED_VARS,
         what: "values written in an arm or a loop, read after it",
         plan: Plan::Run(&[
             ps!(
@@ -44,7 +45,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "adapted/switch-default",
+        entry: id::SWITCH_DEFAULT,
         what: "a switch without `default` over selectors that miss every case",
         plan: Plan::Run(&[ps!(
             "mov o0.xyzw, v2.xyzw\nand r0.x, v0.x, l(<3;7>)\nswitch r0.x\ncase l(0)\n  mov o0.xyzw, v1.xyzw\n  break\ncase l(1)\n  iadd o0.xyzw, v1.xyzw, v2.xyzw\n  break\nendswitch\nret\n"
@@ -52,7 +53,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "adapted/front-facing",
+        entry: id::FRONT_FACING,
         what: "`SV_IsFrontFace` read as a mask",
         plan: Plan::Run(&[concat!(
             "ps_5_0\ndcl_globalFlags refactoringAllowed\ndcl_input_ps linear v0.xyzw\n",
@@ -62,7 +63,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "adapted/selection-output-merges",
+        entry: id::SELECTION_OUTPUT_MERGES,
         what: "arms that write outputs beside a merged temp",
         plan: Plan::Run(&[ps!(
             "mov r0.x, v0.y\nif_<nz;z> v0.x\n  mov o0.xyz, v1.xyzx\n  iadd r0.x, r0.x, v1.w\nelse\n  mov o0.xyz, v2.xyzx\nendif\nmov o0.w, r0.x\nret\n"
@@ -70,7 +71,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "adapted/arm-tail-merge-inputs",
+        entry: id::ARM_TAIL_MERGE_INPUTS,
         what: "a scalar merge input inherited through a nested arm's tail",
         plan: Plan::Run(&[ps!(
             "mov r0.x, v0.y\nif_nz v0.x\n  iadd r0.x, v1.x, l(1)\n  if_z v0.z\n    mov r0.x, v2.x\n  endif\nendif\nmov o0.xyzw, r0.xxxx\nret\n"
@@ -78,7 +79,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: true,
-        entry: "adapted/source-modifiers",
+        entry: id::SOURCE_MODIFIERS,
         what: "neg, abs and -abs on float, int and mover sources",
         plan: Plan::Run(&[
             ps!("mov o0.xyzw, <-v0.xyzw;|v0.xyzw|;-|v0.xyzw|>\nret\n"),
@@ -89,7 +90,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "adapted/continue-continuing",
+        entry: id::CONTINUE_CONTINUING,
         what: "`continuec` in a counted loop",
         plan: Plan::Run(&[ps!(
             "mov r0.x, l(0)\nmov r1.x, l(0)\nloop\n  uge r2.x, r0.x, l(8)\n  breakc_nz r2.x\n  iadd r0.x, r0.x, l(1)\n  and r2.y, r0.x, v0.x\n  continuec_<nz;z> r2.y\n  iadd r1.x, r1.x, v1.x\nendloop\nmov o0.xyzw, r1.xxxx\nret\n"
@@ -97,7 +98,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "adapted/unwritten-vertex-outputs",
+        entry: id::UNWRITTEN_VERTEX_OUTPUTS,
         what: "a vertex output whose components are declared and never written",
         plan: Plan::Run(&[concat!(
             "vs_5_0\ndcl_globalFlags refactoringAllowed\ndcl_input v0.xyzw\ndcl_input v1.xyzw\n",
@@ -107,7 +108,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "adapted/dead-temp-writes",
+        entry: id::DEAD_TEMP_WRITES,
         what: "temp writes that are overwritten or never read",
         plan: Plan::Run(&[ps!(
             "mov r0.x, v0.x\nmov r0.x, v0.y\niadd r1.x, v1.x, l(3)\n<mov;ineg> o0.xyzw, r0.xxxx\nret\n"
@@ -115,7 +116,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "adapted/terminal-control-flow",
+        entry: id::TERMINAL_CONTROL_FLOW,
         what: "`ret` in an arm and instructions after the last `ret`",
         plan: Plan::Run(&[ps!(
             "ftou r3.x, v0.x\nif_<nz;z> r3.x\n  mov o0.xyzw, v1.xyzw\n  ret\nendif\nmov o0.xyzw, v2.xyzw\nret\nmov o0.xyzw, v0.xyzw\nret\n"
@@ -123,7 +124,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "adapted/icb-const-array",
+        entry: id::ICB_CONST_ARRAY,
         what: "immediate-constant-buffer reads at in-range and edge indices",
         plan: Plan::Run(&[ps!(
             "dcl_immediateConstantBuffer { { 1.000000, -0.000000, 0x7f800000, 0x7fc00000},\n { 0, 1, 0xffffffff, 0x80000000},\n { 0x00000001, 0x007fffff, 2.500000, -3.000000} }\n<and r0.x, v0.x, l(3);ftou r0.x, v0.x>\nmov o0.xyzw, icb[r0.x + 0].xyzw\nret\n"
@@ -131,7 +132,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "adapted/indexable-temps",
+        entry: id::INDEXABLE_TEMPS,
         what: "an indexable temp addressed at fixed slots",
         plan: Plan::Run(&[ps!(
             "dcl_indexableTemp x0[4], 4\nmov x0[0].xyzw, v0.xyzw\nmov x0[<1;3>].xyzw, v1.xyzw\niadd x0[2].xyzw, x0[0].xyzw, x0[<1;3>].xyzw\nmov o0.xyzw, x0[2].xyzw\nret\n"
@@ -139,7 +140,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "adapted/indexable-const-tables",
+        entry: id::INDEXABLE_CONST_TABLES,
         what: "an immutable indexable temp read at relative, edge indices",
         plan: Plan::Run(&[ps!(
             "dcl_indexableTemp x0[4], 4\nmov x0[0].xyzw, l(1,2,3,4)\nmov x0[1].xyzw, l(5,6,7,8)\nmov x0[2].xyzw, l(9,10,11,12)\nmov x0[3].xyzw, l(13,14,15,16)\n<and r0.x, v0.x, l(3);ftou r0.x, v0.x>\nmov o0.xyzw, x0[r0.x + 0].xyzw\nret\n"
@@ -147,7 +148,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "supported/packed-varyings",
+        entry: id::PACKED_VARYINGS,
         what: "two varyings packed into one input register",
         plan: Plan::Run(&[concat!(
             "ps_5_0\ndcl_globalFlags refactoringAllowed\ndcl_input_ps linear v0.xy\ndcl_input_ps linear v0.zw\n",
@@ -156,7 +157,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "supported/linear-noperspective",
+        entry: id::LINEAR_NOPERSPECTIVE,
         what: "`linear noperspective` inputs passed through",
         plan: Plan::Run(&[concat!(
             "ps_5_0\ndcl_globalFlags refactoringAllowed\ndcl_input_ps linear noperspective v0.xyzw\n",
@@ -165,7 +166,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: true,
-        entry: "adapted/saturate-movers",
+        entry: id::SATURATE_MOVERS,
         what: "`mov_sat` and `movc_sat` of edge words",
         plan: Plan::Run(&[ps!(
             "<mov_sat o0.xyzw, v0.xyzw;movc_sat o0.xyzw, v0.xyzw, v1.xyzw, v2.xyzw>\nret\n"
@@ -173,7 +174,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: true,
-        entry: "adapted/rcp-division",
+        entry: id::RCP_DIVISION,
         what: "`rcp` and `div` of edge values",
         plan: Plan::Run(&[ps!(
             "<rcp o0.xyzw, v0.xyzw;div o0.xyzw, v0.xyzw, v1.xyzw>\nret\n"
@@ -181,7 +182,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "adapted/min-precision-f16",
+        entry: id::MIN_PRECISION_F16,
         what: "`min16float` operands computed at full precision",
         plan: Plan::Run(&[ps!(
             "<add;mul;max> r0.xyzw {min16f}, v0.xyzw {min16f}, v1.xyzw {min16f}\nmov o0.xyzw, r0.xyzw {min16f}\nret\n"
@@ -189,7 +190,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: true,
-        entry: "supported/sample-d-integer-rounding",
+        entry: id::SAMPLE_D_INTEGER_ROUNDING,
         what: "`sample_d` of 2D textures and arrays in both stages (gradients xy only), integer min/max, shifts, negation, round_ne/round_pi and unsigned compares",
         plan: Plan::Run(&[
             ps!(
@@ -212,7 +213,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "supported/array-layer-rounding",
+        entry: id::ARRAY_LAYER_ROUNDING,
         what: "2D-array samples at layers on the .5 ties, in both stages",
         plan: Plan::Run(&[
             sampling!(
@@ -231,13 +232,13 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: true,
-        entry: "adapted/numeric-conversion-edges",
+        entry: id::NUMERIC_CONVERSION_EDGES,
         what: "`ftoi` and `ftou` of NaN, infinities and out-of-range values",
         plan: Plan::Run(&[ps!("<ftoi;ftou> o0.xyzw, v0.xyzw\nret\n")]),
     },
     Property {
         random: false,
-        entry: "adapted/derivative-uniformity",
+        entry: id::DERIVATIVE_UNIFORMITY,
         what: "derivatives in quad-divergent control flow",
         // Drawn over quads (docs/harness.md, "Quads"): a branch on a per-pixel input splits
         // quads, and the derivative (or implicit-LOD sample) inside it runs in some of a quad's

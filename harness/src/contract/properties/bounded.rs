@@ -1,12 +1,13 @@
 //! The properties of the `bounded/*` entries: programs inside each bound, and just outside it.
 
 use super::{Plan, Property};
+use catalog::ids as id;
 
 /// Bounded entries, in catalog order.
 pub(super) const PROPERTIES: &[Property] = &[
     Property {
         random: false,
-        entry: "bounded/vertex-sampling",
+        entry: id::VERTEX_SAMPLING,
         what: "explicit-LOD sampling in a vertex program",
         plan: Plan::Bound {
             inside: &[sampling!(
@@ -26,7 +27,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "bounded/typed-uav-atomics",
+        entry: id::TYPED_UAV_ATOMICS,
         what: "atomics and typed stores on a typed uint buffer UAV",
         plan: Plan::Bound {
             inside: &[cs!(
@@ -43,7 +44,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "bounded/compute-1x1x1",
+        entry: id::COMPUTE_1X1X1,
         what: "a 1×1×1 program of loads, integer math and a typed store",
         plan: Plan::Bound {
             inside: &[cs!(
@@ -60,7 +61,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "bounded/compute-skinning",
+        entry: id::COMPUTE_SKINNING,
         what: "64×1×1 structured loads, bitfield extracts and stores",
         plan: Plan::Bound {
             inside: &[cs!(
@@ -77,7 +78,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "bounded/compute-sort-step",
+        entry: id::COMPUTE_SORT_STEP,
         what: "256×1×1 two-word key compare-and-select",
         plan: Plan::Bound {
             inside: &[cs!(
@@ -94,7 +95,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "bounded/compute-bitonic-merge",
+        entry: id::COMPUTE_BITONIC_MERGE,
         what: "256×1×1 group-shared compare-exchange across a barrier",
         plan: Plan::Bound {
             inside: &[cs!(
@@ -111,7 +112,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "bounded/compute-chunk-sort",
+        entry: id::COMPUTE_CHUNK_SORT,
         what: "256×1×1 group-shared odd-even passes in a loop with barriers",
         plan: Plan::Bound {
             inside: &[cs!(
@@ -128,7 +129,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "bounded/compute-histogram-merge",
+        entry: id::COMPUTE_HISTOGRAM_MERGE,
         what: "256×1×1 group-shared atomic histogram of `ftou` bins",
         plan: Plan::Bound {
             inside: &[cs!(
@@ -145,7 +146,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "bounded/compute-histogram-create",
+        entry: id::COMPUTE_HISTOGRAM_CREATE,
         what: "16×16×1 log/exp/div luminance bins through `ftoi`/`ftou` and group atomics (buffer input in place of the texture)",
         plan: Plan::Bound {
             inside: &[cs!(
@@ -162,7 +163,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "bounded/compute-particle-clear",
+        entry: id::COMPUTE_PARTICLE_CLEAR,
         what: "a counter from an immediate atomic, a typed store and a structured clear",
         plan: Plan::Bound {
             inside: &[cs!(
@@ -179,7 +180,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "bounded/compute-particle-emit",
+        entry: id::COMPUTE_PARTICLE_EMIT,
         what: "16×16×1 group-shared emit counter read back after a barrier",
         plan: Plan::Bound {
             inside: &[cs!(
@@ -196,7 +197,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "bounded/compute-profiles-frozen",
+        entry: id::COMPUTE_PROFILES_FROZEN,
         what: "compute programs outside every bounded profile",
         plan: Plan::Bound {
             inside: &[],
@@ -209,7 +210,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "bounded/fixed-resource-identities",
+        entry: id::FIXED_RESOURCE_IDENTITIES,
         what: "constant-buffer and SRV reads at fixed registers",
         plan: Plan::Bound {
             inside: &[ps!(
@@ -220,7 +221,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "bounded/detail-map-array",
+        entry: id::DETAIL_MAP_ARRAY,
         what: "the physical form of detail maps: one 2D-array texture sampled at fixed layers 0, 1, 2",
         plan: Plan::Bound {
             inside: &[sampling!(
@@ -240,7 +241,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "bounded/sample-offsets-2d",
+        entry: id::SAMPLE_OFFSETS_2D,
         what: "2D samples with immediate offsets at the ends of [-8, 7], in both stages",
         plan: Plan::Bound {
             inside: &[
@@ -268,7 +269,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "bounded/resinfo",
+        entry: id::RESINFO,
         what: "`resinfo` of a 2D texture at immediate mips, in range and past the last",
         plan: Plan::Bound {
             // The lanes fxc writes for a 2D texture: width, height and levels (`.xyw`), or
@@ -303,7 +304,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "bounded/ld",
+        entry: id::LD,
         what: "`ld` of 2D float textures at edge coordinates and mips",
         plan: Plan::Bound {
             // Float textures: the page's binding contract is four-component float views
@@ -343,7 +344,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "bounded/ld-structured",
+        entry: id::LD_STRUCTURED,
         what: "`ld_structured` at edge indices and offsets",
         plan: Plan::Bound {
             inside: &[
@@ -361,7 +362,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: true,
-        entry: "bounded/f16-conversions",
+        entry: id::F16_CONVERSIONS,
         what: "`f16tof32` and `f32tof16` of edge words",
         plan: Plan::Bound {
             inside: &[ps!("<f16tof32;f32tof16> o0.xyzw, v0.xyzw\nret\n")],
@@ -370,7 +371,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: true,
-        entry: "bounded/udiv",
+        entry: id::UDIV,
         what: "`udiv` with zero and edge divisors",
         plan: Plan::Bound {
             inside: &[concat!(
@@ -382,7 +383,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "bounded/loop-merges",
+        entry: id::LOOP_MERGES,
         what: "values carried around a counted loop",
         plan: Plan::Bound {
             inside: &[ps!(
@@ -393,7 +394,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "bounded/loop-exit-merges",
+        entry: id::LOOP_EXIT_MERGES,
         what: "values that differ by which `break` left the loop",
         plan: Plan::Bound {
             inside: &[ps!(
@@ -404,7 +405,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "bounded/switch-merges",
+        entry: id::SWITCH_MERGES,
         what: "values merged after a switch of break-terminated clauses",
         plan: Plan::Bound {
             inside: &[ps!(
@@ -418,7 +419,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "bounded/selection-merges",
+        entry: id::SELECTION_MERGES,
         what: "values merged after nested if/else",
         plan: Plan::Bound {
             inside: &[ps!(
@@ -429,7 +430,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "bounded/undefined-merge-paths",
+        entry: id::UNDEFINED_MERGE_PATHS,
         what: "a temp unset on one path, read only through `and` with the condition that is 0 there",
         plan: Plan::Bound {
             inside: &[ps!(
@@ -440,7 +441,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "bounded/gather4",
+        entry: id::BOUNDED_GATHER4,
         what: "`gather4` of a 2D texture or array, each channel, at footprint corners and raw positions",
         // The seed has not built gather4's WGSL: a translator refuses it, or lowers it beyond
         // the contract and must match.

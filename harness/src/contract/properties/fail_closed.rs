@@ -1,12 +1,13 @@
 //! The properties of the `fail-closed/*` entries: programs that carry each feature.
 
 use super::{Plan, Property};
+use catalog::ids as id;
 
 /// Fail-closed entries, in catalog order.
 pub(super) const PROPERTIES: &[Property] = &[
     Property {
         random: false,
-        entry: "fail-closed/system-crash",
+        entry: id::SYSTEM_CRASH,
         what: "a loop that nothing leaves",
         plan: Plan::Reject(&[
             ps!(
@@ -21,7 +22,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "fail-closed/typed-buffer-srv-bound-view",
+        entry: id::TYPED_BUFFER_SRV_BOUND_VIEW,
         what: "a typed `Buffer` SRV loaded in a compute program",
         plan: Plan::Reject(&[cs!(
             "4, 1, 1",
@@ -31,7 +32,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "fail-closed/non-refactorable",
+        entry: id::NON_REFACTORABLE,
         what: "programs without the `refactoringAllowed` flag",
         plan: Plan::Reject(&[concat!(
             "ps_5_0\ndcl_input_ps linear v0.xyzw\ndcl_input_ps linear v1.xyzw\ndcl_output o0.xyzw\n",
@@ -40,7 +41,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "fail-closed/bindless-ranges",
+        entry: id::BINDLESS_RANGES,
         what: "SM 5.1 texture, sampler and UAV ranges indexed at run time",
         plan: Plan::Reject(&[
             concat!(
@@ -59,7 +60,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "fail-closed/imul-high-half",
+        entry: id::IMUL_HIGH_HALF,
         what: "`imul`/`umul` with the high destination written",
         plan: Plan::Reject(&[concat!(
             "ps_5_0\ndcl_globalFlags refactoringAllowed\ndcl_input_ps linear v0.xyzw\ndcl_input_ps linear v1.xyzw\n",
@@ -68,7 +69,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "fail-closed/dynamic-cb-selection",
+        entry: id::DYNAMIC_CB_SELECTION,
         what: "an SM 5.1 constant buffer chosen from a range at run time",
         plan: Plan::Reject(&[concat!(
             "ps_5_1\ndcl_globalFlags refactoringAllowed\n",
@@ -80,7 +81,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "fail-closed/resinfo-dynamic-mip",
+        entry: id::RESINFO_DYNAMIC_MIP,
         what: "`resinfo` with a mip level from a register",
         plan: Plan::Reject(&[ps!(
             "dcl_resource_texture2d (float,float,float,float) t0\nftou r0.x, v0.x\nresinfo<;_uint;_rcpFloat> r1.xyzw, r0.x, t0.xyzw\nmov o0.xyzw, r1.xyzw\nret\n"
@@ -88,7 +89,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "fail-closed/unknown-texture-dimension",
+        entry: id::UNKNOWN_TEXTURE_DIMENSION,
         what: "multisampled and cube-array texture declarations",
         plan: Plan::Reject(&[
             ps!(
@@ -101,7 +102,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "fail-closed/typed-buffer-srv-format",
+        entry: id::TYPED_BUFFER_SRV_FORMAT,
         what: "a typed `Buffer` SRV loaded in a pixel program",
         plan: Plan::Reject(&[ps!(
             "dcl_resource_buffer (<float;sint>,<float;sint>,<float;sint>,<float;sint>) t0\nftou r0.x, v0.x\nld r1.xyzw, r0.xxxx, t0.xyzw\nmov o0.xyzw, r1.xyzw\nret\n"
@@ -109,7 +110,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "fail-closed/texture-offsets",
+        entry: id::TEXTURE_OFFSETS,
         what: "`ld` with an immediate texel offset",
         plan: Plan::Reject(&[ps!(
             "dcl_resource_texture2d (float,float,float,float) t0\nftou r0.xyzw, v0.xyzw\nld_aoffimmi(<1;-2>,<1;3>,0) r1.xyzw, r0.xyzw, t0.xyzw\nmov o0.xyzw, r1.xyzw\nret\n"
@@ -117,7 +118,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "fail-closed/mutable-indexable-temps",
+        entry: id::MUTABLE_INDEXABLE_TEMPS,
         what: "an indexable temp written at a relative index",
         plan: Plan::Reject(&[ps!(
             "dcl_indexableTemp x0[4], 4\nmov x0[0].xyzw, l(0,0,0,0)\nmov x0[1].xyzw, l(0,0,0,0)\nmov x0[2].xyzw, l(0,0,0,0)\nmov x0[3].xyzw, l(0,0,0,0)\nand r0.x, v0.x, l(<3;7>)\nmov x0[r0.x + 0].xyzw, v1.xyzw\nmov o0.xyzw, x0[<1;r0.x + 0>].xyzw\nret\n"
@@ -125,7 +126,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "fail-closed/subroutines",
+        entry: id::SUBROUTINES,
         what: "`call` and `callc` into a label",
         plan: Plan::Reject(&[ps!(
             "mov o0.xyzw, v0.xyzw\n<call l0;callc_nz v1.x, l0>\nret\nlabel l0\nmov o0.xyzw, v2.xyzw\nret\n"
@@ -133,7 +134,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "fail-closed/geometry-hull-domain",
+        entry: id::GEOMETRY_HULL_DOMAIN,
         what: "a geometry program",
         plan: Plan::Reject(&[concat!(
             "gs_5_0\ndcl_globalFlags refactoringAllowed\ndcl_input v[1][0].xyzw\ndcl_inputprimitive point\n",
@@ -143,7 +144,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "fail-closed/general-compute",
+        entry: id::GENERAL_COMPUTE,
         what: "a compute program with group-shared memory outside the bounded profiles",
         plan: Plan::Reject(&[cs!(
             "<32, 2, 1;5, 1, 1>",
@@ -153,7 +154,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "fail-closed/sampler-modes",
+        entry: id::SAMPLER_MODES,
         what: "a comparison sampler",
         plan: Plan::Reject(&[ps!(
             "dcl_sampler s0, mode_comparison\ndcl_resource_texture2d (float,float,float,float) t0\n<sample_c;sample_c_lz> r0.x, v0.xyxx, t0.xxxx, s0, v0.z\nmov o0.xyzw, r0.xxxx\nret\n"
@@ -161,7 +162,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "fail-closed/interpolation-modes",
+        entry: id::INTERPOLATION_MODES,
         what: "centroid, sample and constant inputs",
         plan: Plan::Reject(&[concat!(
             "ps_5_0\ndcl_globalFlags refactoringAllowed\ndcl_input_ps <linear centroid;linear sample;constant;linear noperspective centroid> v0.xyzw\n",
@@ -170,7 +171,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "fail-closed/min-precision-kinds",
+        entry: id::MIN_PRECISION_KINDS,
         what: "`min2_8f`, `min16i` and `min16u` operands",
         plan: Plan::Reject(&[ps!(
             "<add r0.xyzw {min2_8f}, v0.xyzw {min2_8f}, v1.xyzw {min2_8f};iadd r0.xyzw {min16i}, v0.xyzw {min16i}, v1.xyzw {min16i};umax r0.xyzw {min16u}, v0.xyzw {min16u}, v1.xyzw {min16u}>\nmov o0.xyzw, r0.xyzw\nret\n"
@@ -178,7 +179,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "fail-closed/system-values",
+        entry: id::SYSTEM_VALUES,
         what: "pixel inputs and outputs with system values outside the contract",
         plan: Plan::Reject(&[
             concat!(
@@ -195,7 +196,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     // The refusals the page documents inside its Adapted and Bounded headings.
     Property {
         random: false,
-        entry: "fail-closed/switch-merges-without-default",
+        entry: id::SWITCH_MERGES_WITHOUT_DEFAULT,
         what: "a switch without `default` whose clauses set a value read after it",
         plan: Plan::Reject(&[ps!(
             "ftou r0.x, v0.x\nand r0.x, r0.x, l(3)\nmov r1.x, v1.x\nswitch r0.x\ncase l(0)\n  mov r1.x, v1.y\n  break\ncase l(<1;2>)\n  add r1.x, v1.x, v1.z\n  break\nendswitch\nmov o0.xyzw, r1.xxxx\nret\n"
@@ -203,7 +204,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "fail-closed/unmerged-values",
+        entry: id::UNMERGED_VALUES,
         what: "a value set on one arm only, then read after the join",
         plan: Plan::Reject(&[ps!(
             "ftou r0.x, v0.x\nmov r1.x, v1.x\nif_<nz;z> r0.x\n  mov r2.x, v1.y\n  mov r1.x, v1.z\nendif\nadd r2.y, r1.x, r2.x\nmov o0.xyzw, r2.yyyy\nret\n"
@@ -211,7 +212,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "fail-closed/integer-abs-modifiers",
+        entry: id::INTEGER_ABS_MODIFIERS,
         what: "`abs` and `-abs` on the condition an integer `movc` consumes",
         plan: Plan::Reject(&[ps!(
             "ftou r0.xy, v0.xyxx\nmovc r1.xyzw, <|r0.x|;-|r0.y|>, v1.xyzw, v2.xyzw\nmov o0.xyzw, r1.xyzw\nret\n"
@@ -219,7 +220,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "fail-closed/mixed-lane-types",
+        entry: id::MIXED_LANE_TYPES,
         what: "one move of lanes an integer and a float instruction wrote",
         plan: Plan::Reject(&[ps!(
             "<ftou r0.x, v0.x;ftoi r0.x, v0.x;iadd r0.x, v0.x, v1.x>\nmul r0.y, v0.y, v1.y\n<mov o0.xy, r0.xyxx;mov_sat o0.xy, r0.xyxx>\nmov o0.zw, v2.zzzw\nret\n"
@@ -227,7 +228,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "fail-closed/unwritten-fragment-outputs",
+        entry: id::UNWRITTEN_FRAGMENT_OUTPUTS,
         what: "a pixel program that returns with `SV_Target` lanes unwritten",
         plan: Plan::Reject(&[ps!(
             "<mov o0.xy, v0.xyxx;mov o0.xyz, v0.xyzx;add o0.w, v0.w, v1.w>\nret\n"
@@ -235,7 +236,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "fail-closed/integer-saturate",
+        entry: id::INTEGER_SATURATE,
         what: "`_sat` on integer arithmetic",
         plan: Plan::Reject(&[ps!(
             "<iadd_sat;imax_sat;ishl_sat> r0.xyzw, v0.xyzw, v1.xyzw\nmov o0.xyzw, r0.xyzw\nret\n"
@@ -243,7 +244,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "fail-closed/rcp-special-immediates",
+        entry: id::RCP_SPECIAL_IMMEDIATES,
         what: "`rcp` of immediate zeros, a subnormal, infinities and NaN",
         plan: Plan::Reject(&[ps!(
             "rcp r0.xyzw, l(<0x00000000;0x80000000;0x00000001;0x7f800000;0xff800000;0x7fc00000>, 2.0, 0.5, -4.0)\nmul o0.xyzw, r0.xyzw, v0.xyzw\nret\n"
@@ -251,7 +252,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "fail-closed/vertex-implicit-lod",
+        entry: id::VERTEX_IMPLICIT_LOD,
         what: "implicit-LOD `sample` and `sample_b` in a vertex program",
         plan: Plan::Reject(&[concat!(
             "vs_5_0\ndcl_globalFlags refactoringAllowed\ndcl_sampler s0, mode_default\n",
@@ -264,7 +265,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "fail-closed/atomic-shapes",
+        entry: id::ATOMIC_SHAPES,
         what: "result-returning and other atomics on a typed uint buffer UAV",
         plan: Plan::Reject(&[cs!(
             "4, 1, 1",
@@ -274,7 +275,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "fail-closed/relative-resource-identities",
+        entry: id::RELATIVE_RESOURCE_IDENTITIES,
         what: "a texture of a one-register SM 5.1 range addressed relatively",
         plan: Plan::Reject(&[concat!(
             "ps_5_1\ndcl_globalFlags refactoringAllowed\n",
@@ -286,7 +287,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "fail-closed/resinfo-shapes",
+        entry: id::RESINFO_SHAPES,
         what: "`resinfo` asked for a 2D texture's depth, saturated, or of a cube",
         plan: Plan::Reject(&[
             concat!(
@@ -303,7 +304,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "fail-closed/ld-shapes",
+        entry: id::LD_SHAPES,
         what: "`ld` of a 3D texture, a 2D array or uint texels, and `ld` in a vertex program",
         plan: Plan::Reject(&[
             concat!(
@@ -322,7 +323,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "fail-closed/structured-load-shapes",
+        entry: id::STRUCTURED_LOAD_SHAPES,
         what: "`ld_structured` at a byte offset from a register",
         plan: Plan::Reject(&[concat!(
             "ps_5_0\ndcl_globalFlags refactoringAllowed\n",
@@ -333,7 +334,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "fail-closed/dual-destination-masks",
+        entry: id::DUAL_DESTINATION_MASKS,
         what: "`udiv` whose quotient and remainder are written with different masks",
         plan: Plan::Reject(&[ps!(
             "ftou r0.xyzw, v0.xyzw\nftou r1.xyzw, v1.xyzw\nudiv r2.<xy;x>, r3.<xyz;xy>, r0.xyzw, r1.xyzw\nmov o0.xy, r2.xyxx\nmov o0.zw, r3.xxxy\nret\n"
@@ -341,7 +342,7 @@ pub(super) const PROPERTIES: &[Property] = &[
     },
     Property {
         random: false,
-        entry: "fail-closed/gather4",
+        entry: id::FAIL_CLOSED_GATHER4,
         what: "`gather4` of a 2D texture in a pixel program",
         plan: Plan::Reject(&[concat!(
             "ps_5_0\ndcl_globalFlags refactoringAllowed\ndcl_sampler s0, mode_default\n",

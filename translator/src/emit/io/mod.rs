@@ -360,7 +360,7 @@ fn finish_with_outputs(
         repeated_builtin(args).or_else(|| repeated_builtin(fields.iter().map(|f| &f.2)))
     {
         return Err(Rejection::new(
-            id::UNSUPPORTED,
+            id::NOT_LOWERED,
             format!(
                 "the system value of @builtin({}) declared twice",
                 crate::manifest::wgsl_builtin(&b)
@@ -432,7 +432,7 @@ fn pixel(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Rejec
         let Some(r) = d.register else { continue };
         if seen.insert(r, sv).is_some_and(|prev| prev != sv) {
             return Err(Rejection::new(
-                id::UNSUPPORTED,
+                id::NOT_LOWERED,
                 format!("v{r} packs a system value with other data"),
             ));
         }
