@@ -231,6 +231,39 @@ pub enum Num {
     Reg,
 }
 
+/// What Direct3D 11 requires of an op's result (FS §22.10, §3.1.3), the table's accuracy
+/// column. `oracles::rules::transcendental::error_band` turns each into its band with a match
+/// that has no default arm, so a new inexact opcode is one cell here, never a list elsewhere.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Accuracy {
+    /// Correctly rounded, or bit-exact (integer, bit, move and comparison ops).
+    Exact,
+    /// Within this many ULP (`div` 2.5, taken up to 3 against the correctly rounded result;
+    /// `sqrt`; `itof`, `utof` and `drcp`, whose rounding D3D leaves open).
+    Ulp(u8),
+    /// Relative error 2^-21 (`rcp`, `rsq`, `exp`).
+    Rel21,
+    /// `log`: relative error 2^-21, or absolute 2^-21 near 1.
+    Log,
+    /// `sincos`: absolute error 0.0008 within ±100π, none outside.
+    SinCos,
+    /// A fused or reassociated sum of products, bounded by this many rounding steps scaled by
+    /// its terms (`mad`, `dp2`, `dp3`, `dp4`).
+    Fused(u8),
+    /// The level of detail, which devices approximate (`lod`).
+    Lod,
+}
+
+/// A row's accuracy cell: `Exact` where the row has none.
+macro_rules! accuracy {
+    () => {
+        Accuracy::Exact
+    };
+    ($($acc:tt)+) => {
+        Accuracy::$($acc)+
+    };
+}
+
 impl Num {
     const fn from_char(c: u8) -> Num {
         match c {
@@ -263,6 +296,8 @@ pub struct OpInfo {
     pub ctl: Ctl,
     /// Semantic flags the interpreter and generators read.
     pub flags: Flags,
+    /// What D3D11 requires of the result's accuracy (the judge's error band).
+    pub accuracy: Accuracy,
     /// One letter per operand: f float, i int, u uint, t typeless, d double, r register only.
     types: &'static str,
 }
@@ -314,7 +349,7 @@ impl OpInfo {
 }
 
 macro_rules! opcodes {
-    ($($num:literal $var:ident $mn:literal, $dst:literal, $src:literal, $model:ident, $kind:ident, $ctl:ident, $types:literal $([$($flag:ident)*])?;)*) => {
+    ($($num:literal $var:ident $mn:literal, $dst:literal, $src:literal, $model:ident, $kind:ident, $ctl:ident, $types:literal $([$($flag:ident)*])? $({$($acc:tt)*})?;)*) => {
         /// Every defined SM4.0–5.0 opcode (dxbc-format.md §5).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
         #[repr(u16)]
@@ -333,6 +368,7 @@ macro_rules! opcodes {
                 kind: Kind::$kind,
                 ctl: Ctl::$ctl,
                 flags: Flags::NONE $($(.with(Flags::$flag))*)?,
+                accuracy: accuracy!($($($acc)*)?),
                 types: $types,
             },)*
         ];
@@ -340,7 +376,7 @@ macro_rules! opcodes {
 }
 
 // Columns: number, variant, fxc stem, destinations, sources, model, kind, control bits, one
-// type letter per operand, and the op's [`Flags`].
+// type letter per operand, the op's [`Flags`], and its [`Accuracy`] where it is not exact.
 opcodes! {
       0 Add                              "add", 1, 2, Sm40, AluFloat, Value, "fff" [CONTINUOUS KEEPS_ABSOLUTE FREES_NAN FOLDS_ZERO];
       1 And                              "and", 1, 2, Sm40, Bit, Value, "uuu";
@@ -356,10 +392,10 @@ opcodes! {
      11 DerivRtx                         "deriv_rtx", 1, 1, Sm40, AluFloat, Value, "ff" [DERIVATIVE FREES_NAN];
      12 DerivRty                         "deriv_rty", 1, 1, Sm40, AluFloat, Value, "ff" [DERIVATIVE FREES_NAN];
      13 Discard                          "discard", 0, 1, Sm40, Flow, Test, "u";
-     14 Div                              "div", 1, 2, Sm40, AluFloat, Value, "fff" [APPROXIMATE POLE CONTINUOUS FREES_NAN FOLDS_ZERO];
-     15 Dp2                              "dp2", 1, 2, Sm40, AluFloat, Value, "fff" [CONTINUOUS FREES_NAN FOLDS_ZERO FUSED];
-     16 Dp3                              "dp3", 1, 2, Sm40, AluFloat, Value, "fff" [CONTINUOUS FREES_NAN FOLDS_ZERO FUSED];
-     17 Dp4                              "dp4", 1, 2, Sm40, AluFloat, Value, "fff" [CONTINUOUS FREES_NAN FOLDS_ZERO FUSED];
+     14 Div                              "div", 1, 2, Sm40, AluFloat, Value, "fff" [APPROXIMATE POLE CONTINUOUS FREES_NAN FOLDS_ZERO] {Ulp(3)};
+     15 Dp2                              "dp2", 1, 2, Sm40, AluFloat, Value, "fff" [CONTINUOUS FREES_NAN FOLDS_ZERO FUSED] {Fused(3)};
+     16 Dp3                              "dp3", 1, 2, Sm40, AluFloat, Value, "fff" [CONTINUOUS FREES_NAN FOLDS_ZERO FUSED] {Fused(4)};
+     17 Dp4                              "dp4", 1, 2, Sm40, AluFloat, Value, "fff" [CONTINUOUS FREES_NAN FOLDS_ZERO FUSED] {Fused(5)};
      18 Else                             "else", 0, 0, Sm40, Flow, Plain, "";
      19 Emit                             "emit", 0, 0, Sm40, Other, Plain, "";
      20 EmitThenCut                      "emit_then_cut", 0, 0, Sm40, Other, Plain, "";
@@ -367,7 +403,7 @@ opcodes! {
      22 Endloop                          "endloop", 0, 0, Sm40, Flow, Plain, "";
      23 Endswitch                        "endswitch", 0, 0, Sm40, Flow, Plain, "";
      24 Eq                               "eq", 1, 2, Sm40, Compare, Value, "uff";
-     25 Exp                              "exp", 1, 1, Sm40, AluFloat, Value, "ff" [APPROXIMATE CONTINUOUS FREES_NAN];
+     25 Exp                              "exp", 1, 1, Sm40, AluFloat, Value, "ff" [APPROXIMATE CONTINUOUS FREES_NAN] {Rel21};
      26 Frc                              "frc", 1, 1, Sm40, AluFloat, Value, "ff" [FREES_NAN];
      27 Ftoi                             "ftoi", 1, 1, Sm40, Conversion, Value, "if";
      28 Ftou                             "ftou", 1, 1, Sm40, Conversion, Value, "uf";
@@ -385,14 +421,14 @@ opcodes! {
      40 Ineg                             "ineg", 1, 1, Sm40, AluInt, Value, "ii";
      41 Ishl                             "ishl", 1, 2, Sm40, Bit, Value, "iii";
      42 Ishr                             "ishr", 1, 2, Sm40, Bit, Value, "iii";
-     43 Itof                             "itof", 1, 1, Sm40, Conversion, Value, "fi";
+     43 Itof                             "itof", 1, 1, Sm40, Conversion, Value, "fi" {Ulp(1)};
      44 Label                            "label", 0, 1, Sm40, Flow, Plain, "u";
      45 Ld                               "ld", 1, 2, Sm40, Resource, Value, "tuu" [TYPED];
      46 Ldms                             "ldms", 1, 3, Sm40, Resource, Value, "tuuu" [TYPED];
-     47 Log                              "log", 1, 1, Sm40, AluFloat, Value, "ff" [APPROXIMATE POLE CONTINUOUS FREES_NAN];
+     47 Log                              "log", 1, 1, Sm40, AluFloat, Value, "ff" [APPROXIMATE POLE CONTINUOUS FREES_NAN] {Log};
      48 Loop                             "loop", 0, 0, Sm40, Flow, Plain, "";
      49 Lt                               "lt", 1, 2, Sm40, Compare, Value, "uff";
-     50 Mad                              "mad", 1, 3, Sm40, AluFloat, Value, "ffff" [CONTINUOUS FREES_NAN FOLDS_ZERO FUSED];
+     50 Mad                              "mad", 1, 3, Sm40, AluFloat, Value, "ffff" [CONTINUOUS FREES_NAN FOLDS_ZERO FUSED] {Fused(2)};
      51 Min                              "min", 1, 2, Sm40, AluFloat, Value, "fff" [CONTINUOUS KEEPS_ABSOLUTE FREES_NAN];
      52 Max                              "max", 1, 2, Sm40, AluFloat, Value, "fff" [CONTINUOUS KEEPS_ABSOLUTE FREES_NAN];
      53 Customdata                       "customdata", 0, 0, Sm40, Other, Plain, "";
@@ -410,16 +446,16 @@ opcodes! {
      65 RoundNi                          "round_ni", 1, 1, Sm40, AluFloat, Value, "ff" [FREES_NAN];
      66 RoundPi                          "round_pi", 1, 1, Sm40, AluFloat, Value, "ff" [FREES_NAN];
      67 RoundZ                           "round_z", 1, 1, Sm40, AluFloat, Value, "ff" [FREES_NAN];
-     68 Rsq                              "rsq", 1, 1, Sm40, AluFloat, Value, "ff" [APPROXIMATE POLE CONTINUOUS FREES_NAN];
+     68 Rsq                              "rsq", 1, 1, Sm40, AluFloat, Value, "ff" [APPROXIMATE POLE CONTINUOUS FREES_NAN] {Rel21};
      69 Sample                           "sample", 1, 3, Sm40, Resource, Value, "ffuu" [TYPED FREES_NAN IMPLICIT_LOD];
      70 SampleC                          "sample_c", 1, 4, Sm40, Resource, Value, "ffuuf" [TYPED FREES_NAN IMPLICIT_LOD];
      71 SampleCLz                        "sample_c_lz", 1, 4, Sm40, Resource, Value, "ffuuf" [TYPED FREES_NAN];
      72 SampleL                          "sample_l", 1, 4, Sm40, Resource, Value, "ffuuf" [TYPED FREES_NAN];
      73 SampleD                          "sample_d", 1, 5, Sm40, Resource, Value, "ffuuff" [TYPED FREES_NAN];
      74 SampleB                          "sample_b", 1, 4, Sm40, Resource, Value, "ffuuf" [TYPED FREES_NAN IMPLICIT_LOD];
-     75 Sqrt                             "sqrt", 1, 1, Sm40, AluFloat, Value, "ff" [APPROXIMATE CONTINUOUS FREES_NAN];
+     75 Sqrt                             "sqrt", 1, 1, Sm40, AluFloat, Value, "ff" [APPROXIMATE CONTINUOUS FREES_NAN] {Ulp(1)};
      76 Switch                           "switch", 0, 1, Sm40, Flow, Plain, "u";
-     77 Sincos                           "sincos", 2, 1, Sm40, AluFloat, Value, "fff" [APPROXIMATE CONTINUOUS FREES_NAN];
+     77 Sincos                           "sincos", 2, 1, Sm40, AluFloat, Value, "fff" [APPROXIMATE CONTINUOUS FREES_NAN] {SinCos};
      78 Udiv                             "udiv", 2, 2, Sm40, AluUint, Value, "uuuu";
      79 Ult                              "ult", 1, 2, Sm40, Compare, Value, "uuu";
      80 Uge                              "uge", 1, 2, Sm40, Compare, Value, "uuu";
@@ -428,7 +464,7 @@ opcodes! {
      83 Umax                             "umax", 1, 2, Sm40, AluUint, Value, "uuu";
      84 Umin                             "umin", 1, 2, Sm40, AluUint, Value, "uuu";
      85 Ushr                             "ushr", 1, 2, Sm40, Bit, Value, "uuu";
-     86 Utof                             "utof", 1, 1, Sm40, Conversion, Value, "fu";
+     86 Utof                             "utof", 1, 1, Sm40, Conversion, Value, "fu" {Ulp(1)};
      87 Xor                              "xor", 1, 2, Sm40, Bit, Value, "uuu";
      88 DclResource                      "dcl_resource", 1, 0, Sm40, Declaration, DclResource, "r";
      89 DclConstantbuffer                "dcl_constantbuffer", 1, 0, Sm40, Declaration, DclConstantBuffer, "r";
@@ -449,7 +485,7 @@ opcodes! {
     104 DclTemps                         "dcl_temps", 0, 0, Sm40, Declaration, Plain, "";
     105 DclIndexableTemp                 "dcl_indexableTemp", 0, 0, Sm40, Declaration, Plain, "";
     106 DclGlobalFlags                   "dcl_globalFlags", 0, 0, Sm40, Declaration, DclGlobalFlags, "";
-    108 Lod                              "lod", 1, 3, Sm41, Resource, Value, "ffuu" [TYPED IMPLICIT_LOD];
+    108 Lod                              "lod", 1, 3, Sm41, Resource, Value, "ffuu" [TYPED IMPLICIT_LOD] {Lod};
     109 Gather4                          "gather4", 1, 3, Sm41, Resource, Value, "ffuu" [TYPED FREES_NAN];
     110 Samplepos                        "samplepos", 1, 2, Sm41, Resource, Value, "fuu" [TYPED];
     111 Sampleinfo                       "sampleinfo", 1, 1, Sm41, Resource, SampleInfo, "fu" [TYPED];
@@ -469,7 +505,7 @@ opcodes! {
     126 Gather4C                         "gather4_c", 1, 4, Sm50, Resource, Value, "ffuuf" [TYPED FREES_NAN];
     127 Gather4Po                        "gather4_po", 1, 4, Sm50, Resource, Value, "ffiuu" [TYPED FREES_NAN];
     128 Gather4PoC                       "gather4_po_c", 1, 5, Sm50, Resource, Value, "ffiuuf" [TYPED FREES_NAN];
-    129 Rcp                              "rcp", 1, 1, Sm50, AluFloat, Value, "ff" [APPROXIMATE POLE CONTINUOUS FREES_NAN];
+    129 Rcp                              "rcp", 1, 1, Sm50, AluFloat, Value, "ff" [APPROXIMATE POLE CONTINUOUS FREES_NAN] {Rel21};
     130 F32tof16                         "f32tof16", 1, 1, Sm50, Conversion, Value, "uf";
     131 F16tof32                         "f16tof32", 1, 1, Sm50, Conversion, Value, "fu" [FREES_NAN];
     132 Uaddc                            "uaddc", 2, 2, Sm50, AluUint, Value, "uuuu";
@@ -551,7 +587,7 @@ opcodes! {
     208 DebugBreak                       "debug_break", 0, 0, Sm50, Other, Plain, "";
     210 Ddiv                             "ddiv", 1, 2, Sm50D3d111, Double, Value, "ddd" [FREES_NAN];
     211 Dfma                             "dfma", 1, 3, Sm50D3d111, Double, Value, "dddd" [FREES_NAN];
-    212 Drcp                             "drcp", 1, 1, Sm50D3d111, Double, Value, "dd" [FREES_NAN];
+    212 Drcp                             "drcp", 1, 1, Sm50D3d111, Double, Value, "dd" [FREES_NAN] {Ulp(1)};
     213 Msad                             "msad", 1, 3, Sm50D3d111, AluUint, Value, "uuuu";
     214 Dtoi                             "dtoi", 1, 1, Sm50D3d111, Double, Value, "id";
     215 Dtou                             "dtou", 1, 1, Sm50D3d111, Double, Value, "ud";

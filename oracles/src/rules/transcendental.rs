@@ -98,7 +98,9 @@ const REL_2M21: f64 = 1.0 / 2_097_152.0;
 /// interpreter.md, "Quads"). A decision: D3D states the approximations, not a bound.
 pub const LOD_BAND: f64 = 1.0;
 
-/// The error band D3D11 accepts for `op` (FS §3.1.3.1-2, §22.10; doc §1.1, §2):
+/// The error band D3D11 accepts for `op` (FS §3.1.3.1-2, §22.10; doc §1.1, §2). Which ops are
+/// inexact, and how, is the opcode table's accuracy column (`dxbc::opcodes::Accuracy`); this
+/// turns each cell into its band, with no default arm:
 ///
 /// * add, mul (and sub = add with `-`): 0.5 ULP, i.e. correctly rounded → `Exact`.
 /// * div: x·(1/y) with 1/y within 1 ULP and the multiply 0.5 ULP, i.e. ≤ 2.5 ULP of the
@@ -120,22 +122,21 @@ pub const LOD_BAND: f64 = 1.0;
 /// * Everything else (min/max, frc, round_*, compares, ftoi/ftou, fp16 conversions, the
 ///   other double ops, integer, bit and move ops): `Exact`.
 pub fn error_band(op: Opcode, events: Events) -> Band {
-    match op {
-        Opcode::Lod => Band::Abs { abs: LOD_BAND },
-        Opcode::Div => Band::Ulp { ulp: 3 },
-        Opcode::Sqrt | Opcode::Itof | Opcode::Utof | Opcode::Drcp => Band::Ulp { ulp: 1 },
-        Opcode::Rcp | Opcode::Rsq | Opcode::Exp => Band::Rel { rel: REL_2M21 },
-        Opcode::Log => Band::RelOrAbs {
+    use dxbc::opcodes::Accuracy;
+    match op.info().accuracy {
+        Accuracy::Exact => Band::Exact,
+        Accuracy::Ulp(ulp) => Band::Ulp { ulp: ulp.into() },
+        Accuracy::Rel21 => Band::Rel { rel: REL_2M21 },
+        Accuracy::Log => Band::RelOrAbs {
             rel: REL_2M21,
             abs: REL_2M21,
         },
-        Opcode::Sincos if events & Domain::SinCosOutside100Pi.bit() != 0 => Band::Any,
-        Opcode::Sincos => Band::Abs { abs: 0.0008 },
-        Opcode::Mad => Band::TermScaled { steps: 2 },
-        Opcode::Dp2 => Band::TermScaled { steps: 3 },
-        Opcode::Dp3 => Band::TermScaled { steps: 4 },
-        Opcode::Dp4 => Band::TermScaled { steps: 5 },
-        _ => Band::Exact,
+        Accuracy::SinCos if events & Domain::SinCosOutside100Pi.bit() != 0 => Band::Any,
+        Accuracy::SinCos => Band::Abs { abs: 0.0008 },
+        Accuracy::Fused(steps) => Band::TermScaled {
+            steps: steps.into(),
+        },
+        Accuracy::Lod => Band::Abs { abs: LOD_BAND },
     }
 }
 
