@@ -27,6 +27,7 @@ pub fn classify(
     blob: Result<&[u8], &str>,
     translator: &dyn Translator,
 ) -> ProgramRecord {
+    use reports::outcome::Outcome;
     let mut rec = ProgramRecord {
         name: name.to_string(),
         status: Status::Failed,
@@ -37,37 +38,40 @@ pub fn classify(
         adaptations: Vec::new(),
         verdicts: None,
     };
-    let blob = match blob {
-        Ok(b) => b,
-        Err(e) => {
-            rec.reason = Some(format!("unreadable: {e}"));
-            return rec;
+    let outcome = (|| {
+        let blob = blob.map_err(|e| Outcome::Failed(format!("unreadable: {e}")))?;
+        let shader = dxbc::Shader::parse(blob)
+            .map_err(|e| Outcome::Failed(format!("malformed DXBC: [{}] {e}", e.code())))?;
+        match translator.translate(blob, &shader) {
+            Ok(t) => {
+                rec.wgsl_sha256 = Some(sha256(t.wgsl.as_bytes()));
+                let manifest = serde_json::to_vec(&t.manifest).unwrap_or_default();
+                rec.manifest_sha256 = Some(sha256(&manifest));
+                rec.adaptations = t.adaptations;
+                Ok(Outcome::Compared {
+                    counts: Default::default(),
+                    counterexample: None,
+                })
+            }
+            Err(f) => {
+                if let Failure::Rejected {
+                    catalog_id, reason, ..
+                } = &f
+                {
+                    rec.catalog_id = Some(catalog_id.clone());
+                    rec.reason = Some(reason.clone());
+                } else {
+                    rec.reason = Some(f.to_string());
+                }
+                Err(Outcome::Skipped(f.skip()).qualifying())
+            }
         }
-    };
-    let shader = match dxbc::Shader::parse(blob) {
-        Ok(s) => s,
-        Err(e) => {
-            rec.reason = Some(format!("malformed DXBC: [{}] {e}", e.code()));
-            return rec;
-        }
-    };
-    match translator.translate(blob, &shader) {
-        Ok(t) => {
-            rec.status = Status::Qualified;
-            rec.wgsl_sha256 = Some(sha256(t.wgsl.as_bytes()));
-            let manifest = serde_json::to_vec(&t.manifest).unwrap_or_default();
-            rec.manifest_sha256 = Some(sha256(&manifest));
-            rec.adaptations = t.adaptations;
-        }
-        Err(Failure::Rejected {
-            catalog_id, reason, ..
-        }) => {
-            rec.status = Status::Unsupported;
-            rec.catalog_id = Some(catalog_id);
-            rec.reason = Some(reason);
-        }
-        Err(f @ Failure::Crashed { .. }) => rec.reason = Some(f.to_string()),
+    })()
+    .unwrap_or_else(|o| o);
+    if let Outcome::Failed(why) = &outcome {
+        rec.reason = Some(why.clone());
     }
+    rec.status = Status::of(&outcome);
     rec
 }
 
@@ -171,7 +175,8 @@ pub fn tint(
             if let Some(why) = crate::chrome::gate::rejection(&messages) {
                 gated.rejected += 1;
                 let p = &mut record.programs[*i];
-                p.status = Status::Failed;
+                // WGSL that Tint refuses did not qualify.
+                p.status = Status::of(&reports::outcome::Outcome::Failed(why.clone()));
                 p.reason = Some(why);
             }
         }

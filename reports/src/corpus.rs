@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::counts::Counts;
+use crate::outcome::Outcome;
 
 /// The record's format tag; a reader refuses any other.
 pub const FORMAT: &str = "dxdiff-corpus/1";
@@ -27,6 +28,20 @@ pub enum Status {
 }
 
 impl Status {
+    /// A program's status from what happened to it: compared (or translated) is qualified,
+    /// a refusal under a catalog id unsupported, a failure failed; a program whose run was
+    /// skipped for another reason keeps its qualification, the skip in its verdicts.
+    pub fn of(outcome: &Outcome) -> Status {
+        match outcome {
+            Outcome::Compared { .. } => Status::Qualified,
+            Outcome::Skipped(s) if s.kind == oracles::verdict::SkipKind::Rejected => {
+                Status::Unsupported
+            }
+            Outcome::Skipped(_) => Status::Qualified,
+            Outcome::Failed(_) => Status::Failed,
+        }
+    }
+
     /// The lowercase name the record and its renderings use.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -81,6 +96,31 @@ pub struct ProgramRecord {
     /// Qualified with `--verify N`: the differential check's outcome.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verdicts: Option<Verdicts>,
+}
+
+impl ProgramRecord {
+    /// What happened to the program ([`crate::outcome`]), as the record states it: the
+    /// qualified program's verdicts (none compared without `--verify`), the refusal under its
+    /// catalog id, or the failure's reason.
+    pub fn outcome(&self) -> Outcome {
+        let reason = self.reason.clone().unwrap_or_default();
+        match self.status {
+            Status::Qualified => {
+                let v = self.verdicts.as_ref();
+                Outcome::Compared {
+                    counts: v.map(|v| v.counts.clone()).unwrap_or_default(),
+                    counterexample: v
+                        .and_then(|v| v.counterexample.as_ref())
+                        .map(|c| format!("counterexample {c}")),
+                }
+            }
+            Status::Unsupported => Outcome::Skipped(oracles::verdict::Skip::new(
+                oracles::verdict::SkipKind::Rejected,
+                format!("[{}] {reason}", self.catalog_id.as_deref().unwrap_or("")),
+            )),
+            Status::Failed => Outcome::Failed(reason),
+        }
+    }
 }
 
 /// Programs per status.
@@ -373,25 +413,13 @@ fn one_line(text: &str, max: usize) -> String {
 /// JUnit XML: one test case per program; unsupported is skipped, failed (or a verified
 /// program with a mismatch) is a failure.
 pub fn junit(r: &Record) -> String {
-    use crate::junit::{Case, Outcome, document};
+    use crate::junit::{Case, document};
     let cases: Vec<Case> = r
         .programs
         .iter()
         .map(|p| {
             let (class, name) = p.name.split_once('/').unwrap_or(("corpus", &p.name));
-            let reason = p.reason.clone().unwrap_or_default();
-            let mismatch = p.verdicts.as_ref().map_or(0, |v| v.counts.mismatch);
-            let outcome = match p.status {
-                Status::Qualified if mismatch > 0 => {
-                    Outcome::Failed(format!("{mismatch} mismatching lanes"))
-                }
-                Status::Qualified => Outcome::Passed,
-                Status::Unsupported => Outcome::Skipped(format!(
-                    "[{}] {reason}",
-                    p.catalog_id.as_deref().unwrap_or("")
-                )),
-                Status::Failed => Outcome::Failed(reason),
-            };
+            let outcome = p.outcome().junit();
             Case {
                 class: class.to_string(),
                 name: name.to_string(),

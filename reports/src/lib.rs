@@ -32,6 +32,7 @@ pub mod folder;
 pub mod fuzz;
 pub mod html;
 pub mod junit;
+pub mod outcome;
 pub mod part;
 pub mod shard;
 pub mod sweep;

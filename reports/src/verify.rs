@@ -89,6 +89,31 @@ impl ProgramReport {
         self.skip_kind = Some(skip.kind);
     }
 
+    /// What happened to the program ([`crate::outcome`]): compared when any lane was judged or
+    /// nothing stopped it, otherwise skipped with its reason.
+    pub fn outcome(&self) -> crate::outcome::Outcome {
+        use crate::outcome::Outcome;
+        let c = &self.tally.counts;
+        match &self.skipped {
+            Some(why) if c.lanes == 0 && c.mismatch == 0 => Outcome::Skipped(Skip::new(
+                self.skip_kind.unwrap_or(SkipKind::Inconclusive),
+                why.clone(),
+            )),
+            _ => Outcome::Compared {
+                counts: c.clone(),
+                counterexample: self
+                    .counterexample
+                    .as_ref()
+                    .map(|x| format!("counterexample {x}"))
+                    .or_else(|| {
+                        self.counterexample_error
+                            .as_ref()
+                            .map(|e| format!("counterexample not saved: {e}"))
+                    }),
+            },
+        }
+    }
+
     /// Count one lane's verdict; true when it is a mismatch.
     pub fn tally(&mut self, verdict: &Verdict) -> bool {
         self.tally.add(verdict)
@@ -550,33 +575,12 @@ pub fn html_titled(r: &RunReport, title: &str, subtitle: &str) -> String {
 
 /// JUnit XML: one test case per program; a mismatch is a failure, a skip is skipped.
 pub fn junit(r: &RunReport) -> String {
-    use crate::junit::{Case, Outcome, document};
+    use crate::junit::{Case, document};
     let cases: Vec<Case> = r
         .programs
         .iter()
         .map(|p| {
-            let c = &p.tally.counts;
-            let outcome = if c.mismatch > 0 {
-                Outcome::Failed(format!(
-                    "{} of {} lanes mismatch{}",
-                    c.mismatch,
-                    c.lanes,
-                    p.counterexample
-                        .as_ref()
-                        .map(|x| format!("; counterexample {x}"))
-                        .or_else(|| p
-                            .counterexample_error
-                            .as_ref()
-                            .map(|e| format!("; counterexample not saved: {e}")))
-                        .unwrap_or_default()
-                ))
-            } else if let Some(why) = &p.skipped
-                && c.lanes == 0
-            {
-                Outcome::Skipped(why.clone())
-            } else {
-                Outcome::Passed
-            };
+            let outcome = p.outcome().junit();
             let (class, name) = p.name.split_once(':').unwrap_or(("verify", &p.name));
             Case {
                 class: class.to_string(),

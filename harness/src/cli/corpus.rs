@@ -257,10 +257,13 @@ fn verify(
     })?;
     for (i, rep) in reports {
         let p = &mut record.programs[i];
-        if rep.skip_kind.is_some_and(|k| k.is_translator_failure()) {
-            p.status = Status::Failed;
-            p.reason = rep.skipped.clone();
+        // The status follows what happened in the run: a translator that crashes on the
+        // program, or a module the device refuses, fails it.
+        let outcome = rep.outcome().qualifying();
+        if let reports::outcome::Outcome::Failed(why) = &outcome {
+            p.reason = Some(why.clone());
         }
+        p.status = Status::of(&outcome);
         p.verdicts = Some(Verdicts {
             counts: rep.tally.counts,
             adapted_by: rep.tally.adapted_by,
