@@ -125,15 +125,13 @@ pub fn case_of(
     }
     let compute = batch.regs == 0 && batch.invocations == 1 && !res.uavs.is_empty();
     let run = Run {
-        id: "mismatch".into(),
         inputs,
         dispatch: compute.then_some(batch.groups),
         expect_invocation: (invocations.is_some() && observe > 0).then_some(observe),
         invocations,
         expect: Some(expect),
-        flags: Vec::new(),
-        upstream_flags: None,
         source: Some(source.to_string()),
+        ..Run::new("mismatch")
     };
     CaseFile::single(name, blob, run)
 }

@@ -10,7 +10,6 @@
 //! The campaign's state lives in `DIR/state.json` after every program, so a campaign stopped at
 //! any point resumes where it was (`--out DIR` again, with the same seed and translator).
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -759,21 +758,7 @@ fn record(
         .and_then(|c| crate::files::read_text(&c).ok())
         .and_then(|t| oracles::case::CaseFile::parse(&t).ok())
         .unwrap_or_else(|| {
-            oracles::case::CaseFile::single(
-                &file,
-                blob,
-                oracles::case::Run {
-                    id: "program".into(),
-                    inputs: BTreeMap::new(),
-                    dispatch: None,
-                    invocations: None,
-                    expect_invocation: None,
-                    expect: None,
-                    flags: Vec::new(),
-                    upstream_flags: None,
-                    source: None,
-                },
-            )
+            oracles::case::CaseFile::single(&file, blob, oracles::case::Run::new("program"))
         });
     case.name = file.trim_end_matches(".json").to_string();
     case.source_text = Some(p.asm());

@@ -135,6 +135,21 @@ impl std::fmt::Display for RunFlag {
 }
 
 impl Run {
+    /// A run named `id` with no inputs (every register zero), no expectations and no flags.
+    pub fn new(id: impl Into<String>) -> Run {
+        Run {
+            id: id.into(),
+            inputs: BTreeMap::new(),
+            dispatch: None,
+            invocations: None,
+            expect_invocation: None,
+            expect: None,
+            flags: Vec::new(),
+            upstream_flags: None,
+            source: None,
+        }
+    }
+
     /// Whether the run carries `flag`.
     pub fn has(&self, flag: RunFlag) -> bool {
         self.flags.iter().any(|f| f == flag.as_str())

@@ -105,17 +105,7 @@ mod tests {
 
     #[test]
     fn write_errors_name_the_path() {
-        let run = oracles::case::Run {
-            id: "r".into(),
-            inputs: Default::default(),
-            dispatch: None,
-            invocations: None,
-            expect_invocation: None,
-            expect: None,
-            flags: Vec::new(),
-            upstream_flags: None,
-            source: None,
-        };
+        let run = oracles::case::Run::new("r");
         let case = CaseFile::single("t", b"DXBC", run);
         // A file where the folder should be.
         let dir = std::env::temp_dir().join(format!("reports-case-{}", std::process::id()));

@@ -88,6 +88,25 @@ enum Answer {
     },
 }
 
+/// Start `dxdiff translator-guard ARGS -- LINE` with every stream piped, in its own process
+/// group, so that whatever outlives it (a translator that killed its guard) is still killed by
+/// the group.
+pub(crate) fn start_guard(args: &[&str], line: &str) -> Result<std::process::Child, Failure> {
+    let exe =
+        std::env::current_exe().map_err(|e| crash(format!("cannot find dxdiff: {e}"), &[]))?;
+    Command::new(exe)
+        .arg("translator-guard")
+        .args(args)
+        .arg("--")
+        .arg(line)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .spawn()
+        .map_err(|e| crash(format!("cannot start the translator guard: {e}"), &[]))
+}
+
 /// Run `line` through `sh -c` behind a guard, with `blob` on stdin; its stdout and stderr
 /// once it exits successfully within `timeout`. (`dxdiff bench` times this alone.)
 pub fn run_process(
@@ -95,21 +114,8 @@ pub fn run_process(
     timeout: Duration,
     blob: &[u8],
 ) -> Result<(Vec<u8>, Vec<u8>), Failure> {
-    let exe =
-        std::env::current_exe().map_err(|e| crash(format!("cannot find dxdiff: {e}"), &[]))?;
-    let mut guard = Command::new(exe)
-        .args(["translator-guard", "--timeout-ms"])
-        .arg(timeout.as_millis().to_string())
-        .arg("--")
-        .arg(line)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        // Its own process group, so that whatever outlives it (a translator that killed its
-        // guard) is still killed by the group.
-        .process_group(0)
-        .spawn()
-        .map_err(|e| crash(format!("cannot start the translator guard: {e}"), &[]))?;
+    let millis = timeout.as_millis().to_string();
+    let mut guard = start_guard(&["--timeout-ms", &millis], line)?;
     let group = guard.id();
     // Feed stdin on a thread, so a translator that never reads cannot block us; the write
     // fails once every reader is gone.

@@ -8,8 +8,7 @@
 //! translator crash, and the next program starts a fresh process.
 
 use std::io::Write;
-use std::os::unix::process::CommandExt;
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
@@ -17,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use translator::Translation;
 
-use super::external::{answer, kill_group};
+use super::external::{answer, kill_group, start_guard};
 use super::pipes::{Line, MAX_ANSWER, Tail, lines};
 use super::{Failure, Part, Translator, crash};
 
@@ -278,17 +277,7 @@ impl Spawner {
 }
 
 fn start_server(line: &str) -> Result<Server, Failure> {
-    let exe =
-        std::env::current_exe().map_err(|e| crash(format!("cannot find dxdiff: {e}"), &[]))?;
-    let mut guard = Command::new(exe)
-        .args(["translator-guard", "--serve", "--timeout-ms", "0", "--"])
-        .arg(line)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0)
-        .spawn()
-        .map_err(|e| crash(format!("cannot start the translator guard: {e}"), &[]))?;
+    let mut guard = start_guard(&["--serve", "--timeout-ms", "0"], line)?;
     let (Some(mut stdin), Some(out), Some(err)) =
         (guard.stdin.take(), guard.stdout.take(), guard.stderr.take())
     else {

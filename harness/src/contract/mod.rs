@@ -259,15 +259,8 @@ fn crash_case(
         name,
         blob,
         oracles::case::Run {
-            id: "translator-crash".into(),
-            inputs: Default::default(),
-            dispatch: None,
-            invocations: None,
-            expect_invocation: None,
-            expect: None,
-            flags: Vec::new(),
-            upstream_flags: None,
             source: Some(format!("dxdiff contract, {}: {why}", entry.id)),
+            ..oracles::case::Run::new("translator-crash")
         },
     );
     case.source_text = Some(dxbc::disasm::disassemble(
