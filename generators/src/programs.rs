@@ -425,6 +425,45 @@ ftou r0.xyzw, v0.xyzw\nld r1.xyzw, r0.xyzw, t0.xyzw\nmov r2.yzw, r1.xxyw",
                 "ftou r0.xyzw, v0.xyzw\nld r2.xyzw, r0.xyzw, t0.xyzw",
             ),
         ),
+        // Immediate offsets on `ld`: small addresses, so that the move lands in range, past
+        // the edge, and below 0 (which wraps out of range). 1D ignores v, 2D w, arrays their
+        // layer; the offsets name those too, so a translator that applies them is caught.
+        (
+            "ld_aoffimmi",
+            program(
+                "ps",
+                "texture2d",
+                "",
+                "and r0.xyzw, v0.xyzw, l(7, 7, 3, 1)\nld_aoffimmi(-2,1,3) r2.xyzw, r0.xyzw, t0.xyzw",
+            ),
+        ),
+        (
+            "ld_aoffimmi_3d",
+            program(
+                "vs",
+                "texture3d",
+                "",
+                "and r0.xyzw, v0.xyzw, l(7, 3, 3, 1)\nld_aoffimmi(1,-1,-2) r2.xyzw, r0.xyzw, t0.xyzw",
+            ),
+        ),
+        (
+            "ld_aoffimmi_1d",
+            program(
+                "ps",
+                "texture1d",
+                "",
+                "and r0.xyzw, v0.xyzw, l(7, 7, 7, 1)\nld_aoffimmi(-3,2,1) r2.xyzw, r0.xyzw, t0.xyzw",
+            ),
+        ),
+        (
+            "ld_aoffimmi_2darray",
+            program(
+                "ps",
+                "texture2darray",
+                "",
+                "and r0.xyzw, v0.xyzw, l(7, 3, 3, 1)\nld_aoffimmi(2,-1,-1) r2.xyzw, r0.xyzw, t0.xyzw",
+            ),
+        ),
         (
             "resinfo_3d",
             program("ps", "texture3d", "", "resinfo r2.xyzw, l(1), t0.xyzw"),
@@ -559,7 +598,7 @@ mod tests {
     #[test]
     fn every_sampling_program_assembles_with_its_opcode() {
         let all = sampling();
-        assert_eq!(all.len(), 37);
+        assert_eq!(all.len(), 41);
         for (name, text) in all {
             let blob = dxbc::assemble_container(&text)
                 .unwrap_or_else(|e| panic!("{name}: {e}\n{text}"))
@@ -576,9 +615,11 @@ mod tests {
                             .trim_end_matches("_3d")
                             .trim_end_matches("_1darray")
                             .trim_end_matches("_1d")
+                            .trim_end_matches("_2darray")
                             .trim_end_matches("_depth")
                             .trim_end_matches("_array")
-                            .trim_end_matches("_offset")),
+                            .trim_end_matches("_offset")
+                            .trim_end_matches("_aoffimmi")),
                 "{name}"
             );
         }

@@ -73,11 +73,14 @@ pub enum PlantedBug {
     ArrayLayerTruncated,
     /// `deriv_rtx_coarse`/`deriv_rty_coarse` lowered as the fine derivatives.
     CoarseAsFine,
+    /// A 3D `ld_aoffimmi`'s w offset dropped (the slice left where it was), as a reading of
+    /// the `ld` page that stops at 2D would.
+    LdVolumeOffsetDropped,
 }
 
 impl PlantedBug {
     /// Every bug that can be planted, for tests that try each.
-    pub const ALL: [PlantedBug; 8] = [
+    pub const ALL: [PlantedBug; 9] = [
         PlantedBug::UdivWithoutZeroGuard,
         PlantedBug::NeOrdered,
         PlantedBug::IshrAsUshr,
@@ -86,6 +89,7 @@ impl PlantedBug {
         PlantedBug::FtoiWithoutNanSelect,
         PlantedBug::ArrayLayerTruncated,
         PlantedBug::CoarseAsFine,
+        PlantedBug::LdVolumeOffsetDropped,
     ];
 
     /// The value of `DXDIFF_PLANT_BUG` that plants it.
@@ -99,6 +103,7 @@ impl PlantedBug {
             PlantedBug::FtoiWithoutNanSelect => "ftoi-without-nan-select",
             PlantedBug::ArrayLayerTruncated => "array-layer-truncated",
             PlantedBug::CoarseAsFine => "coarse-as-fine",
+            PlantedBug::LdVolumeOffsetDropped => "ld-volume-offset-dropped",
         }
     }
 }

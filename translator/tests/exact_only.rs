@@ -114,6 +114,23 @@ fn pixel_system_values_are_builtins_in_the_exact_profile_only() {
 }
 
 #[test]
+fn ld_aoffimmi_moves_the_address_in_the_exact_profile_only() {
+    let blob = ps(
+        "dcl_resource_texture3d (float,float,float,float) t0\n",
+        "ftou r0.xyzw, v0.xyzw\nld_aoffimmi(-2,1,3) r1.xyzw, r0.xyzw, t0.xyzw\nmov o0.xyzw, r1.xyzw",
+    );
+    match translate_blob(&blob, Profile::Contract) {
+        Err(TranslateError::Rejected(r)) => assert_eq!(r.catalog_id, "fail-closed/texture-offsets"),
+        other => panic!("not refused: {other:?}"),
+    }
+    let t = translate_blob(&blob, Profile::Exact).expect("lowered");
+    // u, v and w each move by their offset, -2 as the wrapping add of 2^32 - 2.
+    for moved in ["+ 4294967294u", "+ 1u", "+ 3u"] {
+        assert!(t.wgsl.contains(moved), "{moved}\n{}", t.wgsl);
+    }
+}
+
+#[test]
 fn gather4_po_moves_the_coordinate_by_its_offset_in_the_exact_profile_only() {
     let blob = ps(
         "dcl_sampler s0, mode_default\ndcl_resource_texture2d (float,float,float,float) t0\n",

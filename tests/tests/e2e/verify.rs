@@ -170,6 +170,63 @@ fn a_planted_udiv_bug_is_caught_saved_and_replayed() {
     assert_eq!(replay(false), Some(0));
 }
 
+/// A 3D `ld_aoffimmi` whose w offset the translation drops is caught by the built-in
+/// `ld_aoffimmi_3d` program, saved, and its case replays the bug on the GPU only while it is
+/// planted.
+#[test]
+fn a_dropped_ld_offset_is_caught_saved_and_replayed() {
+    let _turn = gpu_turn();
+    let dir = temp("verify", "ld-offset");
+    let bug = "ld-volume-offset-dropped";
+    let out = dxdiff()
+        .args([
+            "verify",
+            "--cases",
+            "500",
+            "--seed",
+            "3",
+            "--profile",
+            "exact",
+        ])
+        .args(["--quiet", "--out"])
+        .arg(&dir)
+        .plant(Some(bug))
+        .output()
+        .expect("runs");
+    let Some(out) = with_adapter(out) else {
+        return;
+    };
+    assert_eq!(out.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("report.json")).expect("report.json"),
+    )
+    .expect("json");
+    let mismatching: Vec<&str> = report["programs"]
+        .as_array()
+        .expect("programs")
+        .iter()
+        .filter(|p| p["counts"]["mismatch"].as_u64().unwrap_or(0) > 0)
+        .filter_map(|p| p["name"].as_str())
+        .collect();
+    assert_eq!(mismatching, ["single:ld_aoffimmi_3d"]);
+    let case = dir.join("cases").join("single-ld_aoffimmi_3d.json");
+    assert!(
+        case.is_file(),
+        "{:?}",
+        std::fs::read_dir(dir.join("cases")).ok().map(|d| d.count())
+    );
+    let replay = |plant: bool| {
+        replay_gpu(&case, &["--profile", "exact"], plant.then_some(bug))
+            .output()
+            .expect("runs")
+            .status
+            .code()
+    };
+    assert_eq!(replay(true), Some(1));
+    assert_eq!(replay(false), Some(0));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// Without `NODEVICE_SELECT` and `XDG_RUNTIME_DIR` (a CI container), a run's stderr carries no
 /// loader noise: the GPU worker turns Mesa's device-select layer off.
 #[test]

@@ -81,11 +81,19 @@ impl Ctx<'_> {
         self.b.math(M::Max, &[halved, ones])
     }
 
-    /// `ld` on a texture: out-of-range coordinates or mip levels read 0.
+    /// `ld` on a texture: out-of-range coordinates or mip levels read 0. An immediate offset
+    /// (`ld_aoffimmi`, exact profile) moves the texel address before that test, wrapping as an
+    /// unsigned add does, so an address moved below 0 is out of range: u on every shape, v
+    /// on 2D ones, w on a 3D one, never an array's layer (the `ld` page).
     pub(super) fn texture_load(&mut self, inst: &Instruction) -> Result<(), Rejection> {
-        if inst.sample_offsets().is_some() {
-            return Err(Rejection::new(id::TEXTURE_OFFSETS, "ld with texel offsets"));
+        let offsets = inst.sample_offsets();
+        if offsets.is_some() && !self.exact() {
+            return Err(Rejection::new(
+                id::TEXTURE_OFFSETS,
+                "ld with texel offsets: the seed bounds offsets to 2D samples",
+            ));
         }
+        let [du, dv, dw] = offsets.unwrap_or([0; 3]);
         let ops = &inst.operands;
         let (slot, kind, shape) = self.texture(&ops[2])?;
         if shape == Shape::Cube {
@@ -94,11 +102,13 @@ impl Ctx<'_> {
         }
         let t = self.tex(slot)?;
         let x = self.src(&ops[1], 0, Num::Uint)?;
+        let x = self.moved(x, du);
         // A 1D address has no y: its one row is 0.
         let y = if shape.line() {
             self.b.u(0)
         } else {
-            self.src(&ops[1], 1, Num::Uint)?
+            let y = self.src(&ops[1], 1, Num::Uint)?;
+            self.moved(y, dv)
         };
         let mip = self.src(&ops[1], 3, Num::Uint)?;
         let levels = self.query(t, ImageQuery::NumLevels);
@@ -108,6 +118,11 @@ impl Ctx<'_> {
         // A 3D address's z is a slice, bounded by the level's depth like x and y.
         let (coordinate, ok, array_index) = if shape == Shape::Volume {
             let z = self.src(&ops[1], 2, Num::Uint)?;
+            let z = if crate::planted(crate::PlantedBug::LdVolumeOffsetDropped) {
+                z
+            } else {
+                self.moved(z, dw)
+            };
             let dims = self.mip_size(t, mip, 3);
             let at = self.compose(build::U32, vec![x, y, z]);
             let inside = self.b.bin(B::Less, at, dims);
@@ -165,6 +180,15 @@ impl Ctx<'_> {
             TexelKind::Uint => self.b.select(zero4, load, ok),
         };
         self.write_texel(inst, &ops[2], texel)
+    }
+
+    /// An unsigned texel address moved by an immediate offset, wrapping.
+    fn moved(&mut self, at: H, offset: i8) -> H {
+        if offset == 0 {
+            return at;
+        }
+        let by = self.b.u(i32::from(offset) as u32);
+        self.b.bin(B::Add, at, by)
     }
 
     /// `gather4_po` and `gather4_po_c` (exact profile): `gather4` and `gather4_c` with the

@@ -119,21 +119,9 @@ impl Machine<'_> {
                             });
                         }
                         Some(Srv::Texture2d(t)) => {
-                            let x = addr[0][l].wrapping_add(offsets[0] as u32);
-                            // A 1D address has no y (and no v offset): its one row is 0.
-                            let y = if t.line() {
-                                0
-                            } else {
-                                addr[1][l].wrapping_add(offsets[1] as u32)
-                            };
-                            // An array's layer (z of a 2D one, y of a 1D one) takes no offset;
-                            // a 3D address's z is its depth slice; a plain address has neither.
-                            let layer = match t.layer_component() {
-                                Some(c) => addr[c][l],
-                                None if t.volume() => addr[2][l],
-                                None => 0,
-                            };
-                            texel_load(t, x, y, layer, addr[3][l], ev)
+                            let [x, y, layer, mip] =
+                                ld_address(t, [0, 1, 2, 3].map(|c| addr[c][l]), offsets);
+                            texel_load(t, x, y, layer, mip, ev)
                         }
                         None => [0; 4],
                     };
@@ -423,6 +411,24 @@ fn typed_load(
 
 /// `ld` of one texel of a 2D texture or array: out-of-range coordinates, layer or mip give
 /// the OOB value (FS §22.4.7).
+/// The texel `ld` reads from `t` at the integer address `addr` moved by its immediate
+/// offsets: x, y, the layer (or a 3D texture's depth slice) and the mip level. The `ld` page:
+/// the offsets are added in texel space, wrapping as unsigned integers (so a move below 0 is
+/// out of range); v is ignored on 1D textures, w on 2D ones, and no offset moves an array's
+/// layer (z of a 2D array, y of a 1D one). A 3D texture's w moves its slice.
+pub(crate) fn ld_address(t: &Texture2d, addr: [u32; 4], offsets: [i8; 3]) -> [u32; 4] {
+    let moved = |c: usize| addr[c].wrapping_add(offsets[c] as u32);
+    let x = moved(0);
+    // A 1D address has no y: its one row is 0.
+    let y = if t.line() { 0 } else { moved(1) };
+    let layer = match t.layer_component() {
+        Some(c) => addr[c],
+        None if t.volume() => moved(2),
+        None => 0,
+    };
+    [x, y, layer, addr[3]]
+}
+
 fn texel_load(t: &Texture2d, x: u32, y: u32, layer: u32, mip: u32, ev: &mut Events) -> [u32; 4] {
     match t.texel(mip as usize, layer, x, y) {
         Some(texel) => {

@@ -111,6 +111,41 @@ fn gather_returns_the_footprint_in_d3d_order() {
 }
 
 #[test]
+fn ld_offsets_move_u_v_and_a_volume_slice_but_never_a_layer() {
+    let with = |view, layers| Texture2d {
+        view,
+        layers,
+        ..numbered()
+    };
+    let off = [-2i8, 3, 1];
+    let minus2 = 2u32.wrapping_neg();
+    // 2D: u and v move, w is ignored; a move below 0 wraps.
+    assert_eq!(
+        ld_address(&with(TextureShape::Plain, 1), [0, 1, 5, 1], off),
+        [minus2, 4, 0, 1]
+    );
+    // A 2D array's layer (z) takes no offset.
+    assert_eq!(
+        ld_address(&with(TextureShape::Array, 2), [3, 0, 1, 0], off),
+        [1, 3, 1, 0]
+    );
+    // 3D: w moves the depth slice.
+    assert_eq!(
+        ld_address(&with(TextureShape::Volume, 2), [3, 0, 1, 0], off),
+        [1, 3, 2, 0]
+    );
+    // 1D: v is ignored (its one row is 0); a 1D array's layer is y, unmoved.
+    assert_eq!(
+        ld_address(&with(TextureShape::Line, 1), [3, 9, 9, 0], off),
+        [1, 0, 0, 0]
+    );
+    assert_eq!(
+        ld_address(&with(TextureShape::LineArray, 2), [3, 1, 9, 0], off),
+        [1, 0, 1, 0]
+    );
+}
+
+#[test]
 fn array_loads_check_the_layer() {
     let t = numbered();
     let mut ev = 0;
