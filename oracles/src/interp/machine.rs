@@ -278,6 +278,23 @@ impl Machine<'_> {
         Ok(())
     }
 
+    /// An `x#[i]` operand's array and each lane's element index.
+    fn indexable_element(
+        &mut self,
+        op: &Operand,
+        at: usize,
+    ) -> Result<(usize, Vec<u64>), InterpError> {
+        let id = self.first_index(op, at)?;
+        let idx = op
+            .indices
+            .get(1)
+            .cloned()
+            .ok_or_else(|| self.unsupported(at, "x# without an element"))?;
+        let mut el = vec![0u64; self.lanes];
+        self.index_values(&idx, at, &mut el)?;
+        Ok((id, el))
+    }
+
     fn first_index(&self, op: &Operand, at: usize) -> Result<usize, InterpError> {
         match op.indices.first() {
             Some(Index::Imm32(v)) => Ok(*v as usize),
@@ -352,14 +369,7 @@ impl Machine<'_> {
                 }
             }
             OperandType::IndexableTemp => {
-                let id = self.first_index(op, at)?;
-                let idx = op
-                    .indices
-                    .get(1)
-                    .cloned()
-                    .ok_or_else(|| self.unsupported(at, "x# without an element"))?;
-                let mut el = vec![0u64; lanes];
-                self.index_values(&idx, at, &mut el)?;
+                let (id, el) = self.indexable_element(op, at)?;
                 let file = self.indexable.get(id).and_then(Option::as_ref);
                 let regs = file.map_or(0, RegFile::regs);
                 for (l, o) in out.iter_mut().enumerate() {
@@ -519,14 +529,7 @@ impl Machine<'_> {
                 store(dst);
             }
             OperandType::IndexableTemp => {
-                let id = self.first_index(op, at)?;
-                let idx = op
-                    .indices
-                    .get(1)
-                    .cloned()
-                    .ok_or_else(|| self.unsupported(at, "x# without an element"))?;
-                let mut el = vec![0u64; lanes];
-                self.index_values(&idx, at, &mut el)?;
+                let (id, el) = self.indexable_element(op, at)?;
                 let active: Vec<usize> = self.active.lanes().collect();
                 if let Some(Some(file)) = self.indexable.get_mut(id) {
                     let regs = file.regs() as u64;
