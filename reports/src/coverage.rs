@@ -117,6 +117,37 @@ pub fn markdown(coverage: &BTreeMap<String, u64>, ops: &[String]) -> String {
     s
 }
 
+/// The coverage section of an HTML report: the same rows as [`markdown`], the cells no stage
+/// reached marked.
+pub fn html(page: &mut crate::html::Page, coverage: &BTreeMap<String, u64>, ops: &[String]) {
+    use crate::html::{Cell, col, num};
+    let (rows, absent) = rows(coverage, ops);
+    page.heading("coverage", "Coverage of the catalog's domains");
+    page.para(&summary(&rows, absent));
+    let cells: Vec<Vec<Cell>> = rows
+        .iter()
+        .map(|c| {
+            let mut row = vec![Cell::code(&c.op), Cell::code(c.domain.id())];
+            row.extend(c.programs.map(Cell::num));
+            row.push(
+                Cell::text(if c.reached() { "" } else { "never reached" }).bad_if(!c.reached()),
+            );
+            row
+        })
+        .collect();
+    page.table(
+        &[
+            col("opcode"),
+            col("domain"),
+            num("ps"),
+            num("vs"),
+            num("cs"),
+            col(""),
+        ],
+        &cells,
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -376,6 +376,10 @@ pub fn html(st: &State, case_text: &dyn Fn(&str) -> Option<String>) -> String {
         );
         page.list(&st.findings);
     }
+    let ops: Vec<String> = s.opcodes.iter().cloned().collect();
+    if !ops.is_empty() {
+        crate::coverage::html(&mut page, &s.coverage, &ops);
+    }
     page.heading("divergences", "Distinct divergences");
     let rows: Vec<Vec<Cell>> = st
         .divergences
@@ -475,21 +479,12 @@ pub fn summary(st: &State, rows: &[&str]) -> String {
     );
     // The catalog's (opcode, domain) cells of the opcodes the campaign ran, and how many it
     // reached in some stage (`crate::coverage`; stats.coverage has them per stage).
-    let cells: Vec<&(String, oracles::domain::Domain)> = crate::coverage::universe()
-        .iter()
-        .filter(|(op, _)| s.opcodes.contains(op))
-        .collect();
+    let ops: Vec<String> = s.opcodes.iter().cloned().collect();
+    let (cells, _) = crate::coverage::rows(&s.coverage, &ops);
     if !cells.is_empty() {
-        let reached = cells
-            .iter()
-            .filter(|(op, d)| {
-                ["ps", "vs", "cs"]
-                    .iter()
-                    .any(|st| s.coverage.contains_key(&format!("{st} {op} {}", d.id())))
-            })
-            .count();
         out += &format!(
-            "catalog cells reached: {reached} of the {} (opcode, domain) cells of the opcodes run\n",
+            "catalog cells reached: {} of the {} (opcode, domain) cells of the opcodes run\n",
+            cells.iter().filter(|c| c.reached()).count(),
             cells.len()
         );
     }
@@ -586,6 +581,26 @@ mod tests {
         assert!(html.contains("<b>1</b><span>distinct mismatches</span>"));
         // A case that cannot be read is said, not skipped silently.
         assert!(super::html(&st, &|_| None).contains("the case file could not be read"));
+    }
+
+    #[test]
+    fn the_html_page_has_the_coverage_table_of_the_opcodes_run() {
+        let mut st = State::new("builtin/exact".into(), 7);
+        assert!(!html(&st, &|_| None).contains("Coverage of the catalog"));
+        st.stats.opcodes.insert("mad".into());
+        st.stats
+            .coverage
+            .insert("ps mad fusion-sensitive".into(), 3);
+        let page = html(&st, &|_| None);
+        assert!(page.contains("Coverage of the catalog"), "{page}");
+        assert!(page.contains("fusion-sensitive"), "{page}");
+        // The summary counts the same cells as the table.
+        let text = summary(&st, &["mad"]);
+        let (rows, _) = crate::coverage::rows(&st.stats.coverage, &["mad".to_string()]);
+        assert!(
+            text.contains(&format!("catalog cells reached: 1 of the {} ", rows.len())),
+            "{text}"
+        );
     }
 
     #[test]

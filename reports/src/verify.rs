@@ -485,31 +485,7 @@ pub fn html_titled(r: &RunReport, title: &str, subtitle: &str) -> String {
     ops.sort();
     ops.dedup();
     if !ops.is_empty() {
-        let (rows, absent) = crate::coverage::rows(&r.coverage, &ops);
-        page.heading("coverage", "Coverage of the catalog's domains");
-        page.para(&crate::coverage::summary(&rows, absent));
-        let cells: Vec<Vec<Cell>> = rows
-            .iter()
-            .map(|c| {
-                let mut row = vec![Cell::code(&c.op), Cell::code(c.domain.id())];
-                row.extend(c.programs.map(Cell::num));
-                row.push(
-                    Cell::text(if c.reached() { "" } else { "never reached" }).bad_if(!c.reached()),
-                );
-                row
-            })
-            .collect();
-        page.table(
-            &[
-                col("opcode"),
-                col("domain"),
-                num("ps"),
-                num("vs"),
-                num("cs"),
-                col(""),
-            ],
-            &cells,
-        );
+        crate::coverage::html(&mut page, &r.coverage, &ops);
     }
     page.heading("distances", "How far the differing lanes were (ULP)");
     page.para(
