@@ -114,6 +114,35 @@ fn pixel_system_values_are_builtins_in_the_exact_profile_only() {
 }
 
 #[test]
+fn minimum_precisions_run_at_32_bits_in_the_exact_profile_only() {
+    for body in [
+        "iadd r0.xyzw {min16i}, v0.xyzw {min16i}, v0.yzwx {min16i}\nmov o0.xyzw, r0.xyzw",
+        "umax r0.xyzw {min16u}, v0.xyzw {min16u}, v0.yzwx {min16u}\nmov o0.xyzw, r0.xyzw",
+        "add r0.xyzw {min2_8f}, v0.xyzw {min2_8f}, v0.yzwx {min2_8f}\nmov o0.xyzw, r0.xyzw",
+    ] {
+        let blob = ps("", body);
+        match translate_blob(&blob, Profile::Contract) {
+            Err(TranslateError::Rejected(r)) => {
+                assert_eq!(r.catalog_id, "fail-closed/min-precision-kinds", "{body}")
+            }
+            other => panic!("not refused: {other:?}"),
+        }
+        let t = translate_blob(&blob, Profile::Exact).expect("lowered");
+        // 32-bit arithmetic, and no claim: the result is D3D's at full precision.
+        assert!(
+            !t.wgsl.contains("i16") && !t.wgsl.contains("f16"),
+            "{}",
+            t.wgsl
+        );
+        assert!(
+            !t.adaptations.iter().any(|a| a.contains("min-precision")),
+            "{:?}",
+            t.adaptations
+        );
+    }
+}
+
+#[test]
 fn ld_aoffimmi_moves_the_address_in_the_exact_profile_only() {
     let blob = ps(
         "dcl_resource_texture3d (float,float,float,float) t0\n",
