@@ -16,6 +16,9 @@
 #   DXDIFF_SEED        the seed both runs use (default: 1)
 #   DXDIFF_CASES       input vectors per built-in program (default: 256)
 #   DXDIFF_ARGS        further `verify` arguments both runs take (`--corpus tests/shaders`)
+#   DXDIFF_CONTRACT    1: also hold `dxdiff contract` to its baseline (a seed entry verified in
+#                      the baseline and violated now is a regression; docs/contract.md)
+#   DXDIFF_CONTRACT_ARGS further `contract` arguments both runs take (`--entry adapted/precise`)
 #   DXDIFF             a dxdiff binary to use; without it, dxdiff is installed from
 #                      DXDIFF_REPO at DXDIFF_REV (a pinned commit) with cargo
 #   DXDIFF_REPO, DXDIFF_REV
@@ -29,6 +32,8 @@ out=${DXDIFF_OUT:-dxdiff-out}
 seed=${DXDIFF_SEED:-1}
 cases=${DXDIFF_CASES:-256}
 args=${DXDIFF_ARGS:-}
+with_contract=${DXDIFF_CONTRACT:-0}
+contract_args=${DXDIFF_CONTRACT_ARGS:-}
 
 fail() {
     echo "dxdiff-check: $*" >&2
@@ -63,9 +68,25 @@ verify() {
     [ "$code" -le 1 ] || fail "dxdiff verify exited $code (docs/case-format.md)"
 }
 
+# One contract run into the folder `$1`, with any further arguments (`--baseline FILE`); exit 1
+# (a violated entry, or a regression against the baseline) is data, anything else is a setup
+# error.
+contract() {
+    dir=$1
+    shift
+    # shellcheck disable=SC2086 # DXDIFF_CONTRACT_ARGS is a list of arguments
+    NODEVICE_SELECT=1 "$DXDIFF" contract -q --seed "$seed" \
+        --translator "$DXDIFF_TRANSLATOR" --out "$dir" "$@" $contract_args && ccode=0 || ccode=$?
+    [ "$ccode" -le 1 ] || fail "dxdiff contract exited $ccode (docs/case-format.md)"
+}
+
 if [ "$mode" = update ]; then
     rm -rf "$baseline"
     verify "$baseline"
+    if [ "$with_contract" = 1 ]; then
+        contract "$baseline/contract"
+        echo "dxdiff-check: contract baseline written to $baseline/contract (commit contract.json)"
+    fi
     # Only the report is compared; the rest of the folder is for people.
     echo "dxdiff-check: baseline written to $baseline (commit $baseline/report.json)"
     exit 0
@@ -79,4 +100,10 @@ if [ -n "${GITHUB_STEP_SUMMARY:-}" ] && [ -f "$out/diff.md" ]; then
     cat "$out/diff.md" >>"$GITHUB_STEP_SUMMARY"
 fi
 [ "$code" -le 1 ] || fail "dxdiff diff exited $code"
+if [ "$with_contract" = 1 ]; then
+    [ -f "$baseline/contract/contract.json" ] ||
+        fail "no contract baseline at $baseline/contract/contract.json (run '$0 update' with DXDIFF_CONTRACT=1)"
+    contract "$out/contract" --baseline "$baseline/contract/contract.json"
+    [ "$ccode" -eq 0 ] || code=1
+fi
 exit "$code"

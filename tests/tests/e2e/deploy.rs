@@ -196,8 +196,8 @@ fn the_local_shard_script_merges_like_the_unsharded_run() {
 
 /// The CI kit for a translator's repository (`deploy/ci/dxdiff-check.sh`, docs/ci.md), run as an
 /// author's CI would, with the node example as the author's translator: `update` writes the
-/// baseline; `check` passes on the same build and fails on a planted regression; without a
-/// translator it is a setup error. The workflow that wraps it parses and runs it.
+/// baseline (the verify run's and, with `DXDIFF_CONTRACT=1`, the contract's); `check` passes on
+/// the same build and fails on a planted regression; without a translator it is a setup error. The workflow that wraps it parses and runs it.
 #[test]
 fn the_ci_kit_fails_only_on_a_regression() {
     let workflow = root().join("deploy/github/dxdiff-translator.yml");
@@ -231,6 +231,11 @@ fn the_ci_kit_fails_only_on_a_regression() {
             .env("DXDIFF_CASES", "64")
             .env("DXDIFF_SEED", "4")
             .env("DXDIFF_BUILD", "node --version")
+            .env("DXDIFF_CONTRACT", "1")
+            .env(
+                "DXDIFF_CONTRACT_ARGS",
+                "--entry adapted/typeless-registers --cases 64",
+            )
             .output()
             .expect("sh runs")
     };
@@ -246,6 +251,7 @@ fn the_ci_kit_fails_only_on_a_regression() {
         String::from_utf8_lossy(&o.stderr)
     );
     assert!(dir.join("baseline/report.json").is_file());
+    assert!(dir.join("baseline/contract/contract.json").is_file());
     let o = run("check", None);
     assert_eq!(
         o.status.code(),
@@ -255,10 +261,21 @@ fn the_ci_kit_fails_only_on_a_regression() {
         String::from_utf8_lossy(&o.stderr)
     );
     assert!(stdout(&o).contains(" 0 introduced,"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("contract: 0 regressions,"),
+        "{}",
+        stdout(&o)
+    );
     let o = run("check", Some("add-as-sub"));
     assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
     assert!(
         stdout(&o).contains("## Introduced (regressions)"),
+        "{}",
+        stdout(&o)
+    );
+    // The contract's entry the planted bug breaks (verified in the baseline) is a regression.
+    assert!(
+        stdout(&o).contains("contract: 1 regressions,"),
         "{}",
         stdout(&o)
     );
