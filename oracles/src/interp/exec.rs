@@ -355,11 +355,8 @@ impl Machine<'_> {
                 if mask & (1 << c) == 0 {
                     continue;
                 }
-                let (temps, inputs) = (&m.temps.data, &m.inputs.data);
-                let src: [&[u32]; N] = std::array::from_fn(|k| {
-                    (pool.slots[k][c].in_file(temps, inputs, lanes))
-                        .unwrap_or(&pool.src[k][c][..lanes])
-                });
+                let files = (&m.temps.data[..], &m.inputs.data[..]);
+                let src: [&[u32]; N] = Pool::sources(&pool.slots, &pool.src, files, c, lanes);
                 let out = &mut pool.out[0][c][..lanes];
                 let mut done = false;
                 if let Some(fast) = &fast {
@@ -414,11 +411,8 @@ impl Machine<'_> {
                 if mask & (1 << c) == 0 {
                     continue;
                 }
-                let (temps, inputs) = (&m.temps.data, &m.inputs.data);
-                let src: [&[u32]; N] = std::array::from_fn(|k| {
-                    (pool.slots[k][c].in_file(temps, inputs, lanes))
-                        .unwrap_or(&pool.src[k][c][..lanes])
-                });
+                let files = (&m.temps.data[..], &m.inputs.data[..]);
+                let src: [&[u32]; N] = Pool::sources(&pool.slots, &pool.src, files, c, lanes);
                 let [o0, o1] = &mut pool.out;
                 let (o0, o1) = (&mut o0[c][..lanes], &mut o1[c][..lanes]);
                 for l in 0..lanes {

@@ -22,6 +22,24 @@ pub struct Pool {
     pub out: [[Vec<u32>; 4]; 2],
 }
 
+impl Pool {
+    /// Component `c` of the first `N` sources, `lanes` long each: in place in a register file
+    /// (`temps`, `inputs`), or gathered into `src`. An associated function over the fields, so
+    /// that the caller keeps `out` borrowed mutably beside it.
+    #[inline]
+    pub fn sources<'a, const N: usize>(
+        slots: &[[Slot; 4]; 4],
+        src: &'a [[Vec<u32>; 4]; 4],
+        (temps, inputs): (&'a [u32], &'a [u32]),
+        c: usize,
+        lanes: usize,
+    ) -> [&'a [u32]; N] {
+        std::array::from_fn(|k| {
+            (slots[k][c].in_file(temps, inputs, lanes)).unwrap_or(&src[k][c][..lanes])
+        })
+    }
+}
+
 /// A source component's location (offsets into a register file's data).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Slot {
