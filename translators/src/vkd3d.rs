@@ -7,6 +7,9 @@
 //! point is for measuring throughput over blobs already known to compile.
 #![allow(unsafe_code)]
 
+/// The SPIR-V → WGSL adapter that `dxdiff vkd3d-adapter` runs in a child.
+pub mod adapter;
+
 use std::any::Any;
 use std::ffi::{c_char, c_int, c_uint, c_void};
 use std::time::Duration;
@@ -322,9 +325,6 @@ pub fn compiles_in_child(dxbc: &[u8]) -> Option<bool> {
     }
     Some(child.wait().ok()?.success())
 }
-
-/// The SPIR-V → WGSL adapter that `dxdiff vkd3d-adapter` runs in a child.
-pub mod adapter;
 
 #[cfg(test)]
 mod tests {
