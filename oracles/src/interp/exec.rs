@@ -317,10 +317,15 @@ impl Machine<'_> {
 
     /// Run `body` with the scratch pool taken out of the machine, putting it back afterwards.
     fn with_pool<T>(&mut self, body: impl FnOnce(&mut Self, &mut Pool) -> T) -> T {
-        let mut pool = std::mem::take(&mut self.pool);
+        let mut pool = self.take_pool();
         let r = body(self, &mut pool);
-        self.pool = pool;
+        self.pool = Some(pool);
         r
+    }
+
+    /// The pool, lent out; a fresh one where an earlier body panicked with it.
+    fn take_pool(&mut self) -> Pool {
+        self.pool.take().unwrap_or_else(|| Pool::new(self.lanes))
     }
 
     /// An N-source, one-destination ALU op over the destination mask. `f` is the rule
@@ -628,11 +633,11 @@ impl Machine<'_> {
         let dst = &inst.operands[0];
         let mask = write_mask(dst);
         // Modifiers act on the 64-bit value (its high word's sign bit), so sources are read raw.
-        let mut pool = std::mem::take(&mut self.pool);
+        let mut pool = self.take_pool();
         let gathered = self.gather_into(&mut pool, inst, 1, 0xF, at, false);
         pool.materialize(&self.temps.data, &self.inputs.data, 4, self.lanes);
         let srcs = pool.src.clone();
-        self.pool = pool;
+        self.pool = Some(pool);
         gathered?;
         let mods: Vec<dxbc::Modifier> = inst.operands[1..].iter().map(|o| o.modifier).collect();
         let info = inst.info();

@@ -165,7 +165,9 @@ pub struct Machine<'a> {
     /// Per-lane events of the instruction being executed, merged into `events` for active lanes.
     pub scratch_ev: Vec<Events>,
     pub icb: Vec<u32>,
-    pub pool: Pool,
+    /// The per-instruction buffers, lent out while an instruction runs ([`Machine::with_pool`]):
+    /// `None` only then, so lending costs no placeholder pool to build and drop per step.
+    pub pool: Option<Pool>,
     /// How each declared buffer is viewed: raw, structured (stride) or typed.
     pub views: std::collections::BTreeMap<(OperandType, u32), super::ViewKind>,
     /// Instructions executed so far (each counts once for the whole batch).

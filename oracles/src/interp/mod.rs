@@ -331,7 +331,7 @@ fn machine<'a>(
         events: vec![0; lanes],
         scratch_ev: vec![0; lanes],
         icb: l.icb.clone(),
-        pool: machine::Pool::new(lanes),
+        pool: Some(machine::Pool::new(lanes)),
         views: l.views.clone(),
         executed: 0,
         uav_stores: std::collections::HashMap::new(),

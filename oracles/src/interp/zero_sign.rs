@@ -76,8 +76,8 @@ impl Machine<'_> {
         // that are not floats, every source of an atomic or a store, a `switch` selector, and
         // the condition of a test (`if_nz`, `breakc`, `movc`, `swapc`, …), where −0 is not 0.
         // (A store keeps the word's flag instead: [`Machine::zero_store`].)
-        let bits: Vec<usize> = match info.kind {
-            _ if store => Vec::new(),
+        let bits: smallvec::SmallVec<[usize; 4]> = match info.kind {
+            _ if store => smallvec::SmallVec::new(),
             Kind::AluInt | Kind::AluUint | Kind::Bit | Kind::Compare | Kind::Conversion
                 if !move_op =>
             {
@@ -86,9 +86,11 @@ impl Machine<'_> {
                     .collect()
             }
             Kind::Atomic => (ndst..inst.operands.len()).collect(),
-            Kind::Flow if inst.opcode == Opcode::Switch || inst.test.is_some() => vec![0],
-            _ if move_op && info.src > 1 => vec![ndst],
-            _ => Vec::new(),
+            Kind::Flow if inst.opcode == Opcode::Switch || inst.test.is_some() => {
+                smallvec::smallvec![0]
+            }
+            _ if move_op && info.src > 1 => smallvec::smallvec![ndst],
+            _ => smallvec::SmallVec::new(),
         };
         // The destination components an ALU op computes read the matching source components;
         // a test reads its one component, a store or an atomic every one it names.
@@ -104,7 +106,12 @@ impl Machine<'_> {
                 m => m,
             },
         };
-        let lanes: Vec<usize> = self.active.lanes().collect();
+        // Most ops read no source's bits: the active lanes are listed only for those that do.
+        let lanes: Vec<usize> = if bits.is_empty() {
+            Vec::new()
+        } else {
+            self.active.lanes().collect()
+        };
         for k in bits {
             let Some(src) = inst.operands.get(k) else {
                 continue;
