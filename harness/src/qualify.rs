@@ -8,6 +8,7 @@
 use std::collections::BTreeMap;
 
 use reports::corpus::{FORMAT, ProgramRecord, Record, Status, Totals};
+use reports::outcome::Outcome;
 use sha2::{Digest, Sha256};
 
 use crate::programs::Program;
@@ -21,13 +22,12 @@ pub fn sha256(bytes: &[u8]) -> String {
         .collect()
 }
 
-/// Classify one program.
+/// Classify one program: its status follows from what happened to it ([`Status::of`]).
 pub fn classify(
     name: &str,
     blob: Result<&[u8], &str>,
     translator: &dyn Translator,
 ) -> ProgramRecord {
-    use reports::outcome::Outcome;
     let mut rec = ProgramRecord {
         name: name.to_string(),
         status: Status::Failed,
@@ -38,41 +38,47 @@ pub fn classify(
         adaptations: Vec::new(),
         verdicts: None,
     };
-    let outcome = (|| {
-        let blob = blob.map_err(|e| Outcome::Failed(format!("unreadable: {e}")))?;
-        let shader = dxbc::Shader::parse(blob)
-            .map_err(|e| Outcome::Failed(format!("malformed DXBC: [{}] {e}", e.code())))?;
-        match translator.translate(blob, &shader) {
-            Ok(t) => {
-                rec.wgsl_sha256 = Some(sha256(t.wgsl.as_bytes()));
-                let manifest = serde_json::to_vec(&t.manifest).unwrap_or_default();
-                rec.manifest_sha256 = Some(sha256(&manifest));
-                rec.adaptations = t.adaptations;
-                Ok(Outcome::Compared {
-                    counts: Default::default(),
-                    counterexample: None,
-                })
-            }
-            Err(f) => {
-                if let Failure::Rejected {
-                    catalog_id, reason, ..
-                } = &f
-                {
-                    rec.catalog_id = Some(catalog_id.clone());
-                    rec.reason = Some(reason.clone());
-                } else {
-                    rec.reason = Some(f.to_string());
-                }
-                Err(Outcome::Skipped(f.skip()).qualifying())
-            }
-        }
-    })()
-    .unwrap_or_else(|o| o);
+    let outcome = translated(&mut rec, blob, translator);
     if let Outcome::Failed(why) = &outcome {
         rec.reason = Some(why.clone());
     }
     rec.status = Status::of(&outcome);
     rec
+}
+
+/// What became of one program in translation, with the translation's hashes and claims, or a
+/// refusal's id and words, kept in `rec`.
+fn translated(rec: &mut ProgramRecord, blob: Result<&[u8], &str>, t: &dyn Translator) -> Outcome {
+    let blob = match blob {
+        Ok(b) => b,
+        Err(e) => return Outcome::Failed(format!("unreadable: {e}")),
+    };
+    let shader = match dxbc::Shader::parse(blob) {
+        Ok(s) => s,
+        Err(e) => return Outcome::Failed(format!("malformed DXBC: [{}] {e}", e.code())),
+    };
+    match t.translate(blob, &shader) {
+        Ok(t) => {
+            rec.wgsl_sha256 = Some(sha256(t.wgsl.as_bytes()));
+            let manifest = serde_json::to_vec(&t.manifest).unwrap_or_default();
+            rec.manifest_sha256 = Some(sha256(&manifest));
+            rec.adaptations = t.adaptations;
+            Outcome::Compared {
+                counts: Default::default(),
+                counterexample: None,
+            }
+        }
+        Err(f) => {
+            if let Failure::Rejected {
+                catalog_id, reason, ..
+            } = &f
+            {
+                rec.catalog_id = Some(catalog_id.clone());
+                rec.reason = Some(reason.clone());
+            }
+            Outcome::Skipped(f.skip()).qualifying()
+        }
+    }
 }
 
 /// Qualify every program (no GPU), in parallel over the machine's cores.
@@ -176,7 +182,7 @@ pub fn tint(
                 gated.rejected += 1;
                 let p = &mut record.programs[*i];
                 // WGSL that Tint refuses did not qualify.
-                p.status = Status::of(&reports::outcome::Outcome::Failed(why.clone()));
+                p.status = Status::Failed;
                 p.reason = Some(why);
             }
         }
