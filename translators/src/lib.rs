@@ -15,10 +15,12 @@
 #![deny(missing_docs)]
 
 mod builtin;
+pub mod dxbc_spirv;
 mod external;
 pub mod guard;
 pub mod pipes;
 mod serve;
+pub mod spirv;
 pub mod vkd3d;
 pub mod wgsl;
 
@@ -27,6 +29,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 pub use builtin::Builtin;
+pub use dxbc_spirv::DxbcSpirv;
 pub use external::{External, run_process};
 pub use serve::Serve;
 pub use vkd3d::Vkd3d;
@@ -214,12 +217,12 @@ pub enum SpecError {
     /// `--profile` is neither `contract` nor `exact`.
     #[error("unknown profile `{0}` (contract or exact)")]
     UnknownProfile(String),
-    /// `cmd:` or `serve:` with nothing after it.
-    #[error("`cmd:` and `serve:` need a command line")]
+    /// `cmd:`, `serve:` or `dxbc-spirv:` with nothing after it.
+    #[error("`cmd:` and `serve:` need a command line, `dxbc-spirv:` a driver")]
     EmptyCommand,
     /// Not `builtin`, `vkd3d`, `cmd:…` or `serve:…`.
     #[error(
-        "unknown translator `{0}` (builtin, vkd3d, cmd:<command line> or serve:<command line>)"
+        "unknown translator `{0}` (builtin, vkd3d, dxbc-spirv[:DRIVER], cmd:<command line> or serve:<command line>)"
     )]
     Unknown(String),
 }
@@ -235,7 +238,8 @@ impl SpecError {
     }
 }
 
-/// `builtin` (with `profile`), `vkd3d`, `cmd:<command line>` or `serve:<command line>`.
+/// `builtin` (with `profile`), `vkd3d`, `dxbc-spirv[:DRIVER]`, `cmd:<command line>` or
+/// `serve:<command line>`.
 pub fn parse(spec: &str, profile: &str, timeout: Duration) -> Result<Shared, SpecError> {
     if spec == "builtin" {
         return Profile::parse(profile)
@@ -244,6 +248,18 @@ pub fn parse(spec: &str, profile: &str, timeout: Duration) -> Result<Shared, Spe
     }
     if spec == "vkd3d" {
         return Ok(Arc::new(Vkd3d { timeout }));
+    }
+    if spec == "dxbc-spirv" {
+        return Ok(Arc::new(DxbcSpirv::new(
+            DxbcSpirv::default_driver(),
+            timeout,
+        )));
+    }
+    if let Some(driver) = spec.strip_prefix("dxbc-spirv:") {
+        if driver.trim().is_empty() {
+            return Err(SpecError::EmptyCommand);
+        }
+        return Ok(Arc::new(DxbcSpirv::new(driver.into(), timeout)));
     }
     if let Some(line) = spec.strip_prefix("cmd:") {
         if line.trim().is_empty() {

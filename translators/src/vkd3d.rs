@@ -66,6 +66,21 @@ pub enum Vkd3dError {
     NagaWrite(translator::NagaError),
 }
 
+/// naga's share of the route, under vkd3d's codes.
+impl From<crate::spirv::RouteError> for Vkd3dError {
+    fn from(e: crate::spirv::RouteError) -> Self {
+        use crate::spirv::RouteError;
+        match e {
+            RouteError::NagaRead(e) => Vkd3dError::NagaRead(e),
+            RouteError::NoEntryPoint => Vkd3dError::NoEntryPoint,
+            RouteError::Layout(e) => Vkd3dError::Layout(e),
+            RouteError::Unbound { .. } => Vkd3dError::Layout(e.to_string()),
+            RouteError::NagaInvalid(e) => Vkd3dError::NagaInvalid(e),
+            RouteError::NagaWrite(e) => Vkd3dError::NagaWrite(e),
+        }
+    }
+}
+
 impl Vkd3dError {
     /// A stable, machine-readable code for this kind of error.
     pub fn code(&self) -> &'static str {

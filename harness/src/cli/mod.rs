@@ -138,7 +138,8 @@ pub fn usage(what: String) -> CliError {
 #[derive(Debug, Clone, clap::Args)]
 pub struct TranslatorArgs {
     /// `builtin`, `vkd3d` (vkd3d-shader, its SPIR-V through naga; docs/vkd3d.md),
-    /// `cmd:<command line>` (an external translator run once per program: DXBC on stdin, JSON
+    /// `dxbc-spirv[:DRIVER]` (DXVK's compiler through naga, the driver built by
+    /// examples/translators/dxbc-spirv/build.sh; docs/dxbc-spirv.md), `cmd:<command line>` (an external translator run once per program: DXBC on stdin, JSON
     /// on stdout), or `serve:<command line>` (one that stays up: a request per line on stdin,
     /// an answer per line on stdout; docs/translators.md).
     #[arg(long, default_value = "builtin")]
@@ -451,6 +452,13 @@ enum Command {
     /// one JSON answer on stdout), in a child so that a crash in vkd3d or naga stays there.
     #[command(hide = true)]
     Vkd3dAdapter,
+    /// Internal: `--translator dxbc-spirv` behind the `serve:` protocol: one driver, its
+    /// SPIR-V through the fix-ups and naga, one JSON answer per request line.
+    #[command(hide = true)]
+    DxbcSpirvAdapter {
+        #[arg(long)]
+        driver: std::path::PathBuf,
+    },
     /// Internal: runs one external translator (`sh -c LINE`) as a child subreaper, kills
     /// whatever it leaves behind, and answers with its framed output (translators::guard).
     #[command(hide = true)]
@@ -499,7 +507,10 @@ pub fn main() -> ExitCode {
     // their parent; every command a user runs cleans up what it started when stopped.
     if !matches!(
         args.command,
-        Command::GpuWorker { .. } | Command::TranslatorGuard { .. } | Command::Vkd3dAdapter
+        Command::GpuWorker { .. }
+            | Command::TranslatorGuard { .. }
+            | Command::Vkd3dAdapter
+            | Command::DxbcSpirvAdapter { .. }
     ) {
         crate::lifetime::install();
     }
@@ -566,6 +577,10 @@ fn run_command(args: Args) -> ExitCode {
             }
             println!("{}", crate::translators::vkd3d::adapter::answer(&blob));
             return ExitCode::SUCCESS;
+        }
+        Command::DxbcSpirvAdapter { driver } => {
+            let code = crate::translators::dxbc_spirv::adapter::serve(&driver);
+            return ExitCode::from(code.clamp(0, 255) as u8);
         }
         Command::Translate(a) => self::translate::run(&a),
         Command::Verify(a) => self::verify::run(&a),

@@ -9,7 +9,7 @@ use super::machine::{Consumer, Machine, source_component, write_mask};
 use super::resources::{Buffer, buffer_load, buffer_store};
 use super::tracked::{Access, Space};
 use super::{InterpError, ViewKind};
-use crate::domain::{Domain, raise};
+use crate::domain::{Domain, Events, raise};
 
 /// Which memory an operand names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -164,6 +164,8 @@ impl Machine<'_> {
                             }
                         };
                     }
+                    let spoiled = self.tgsm.spoiled;
+                    tgsm_past_the_end(t, &mut self.scratch_ev[l], spoiled);
                 }
                 self.track(t, &accesses, at);
                 if self.free_nan.on
@@ -245,6 +247,7 @@ impl Machine<'_> {
                             None => raise(&mut ev, Domain::OobWrite),
                         }
                     }
+                    self.tgsm.spoiled |= tgsm_past_the_end(t, &mut ev, false);
                     self.scratch_ev[l] |= ev;
                 }
                 self.track(t, &accesses, at);
@@ -387,6 +390,8 @@ impl Machine<'_> {
                 }
                 None => raise(&mut ev, Domain::OobAtomic),
             }
+            let spoiled = self.tgsm.spoiled;
+            self.tgsm.spoiled |= tgsm_past_the_end(t, &mut ev, spoiled);
             self.scratch_ev[l] |= ev;
         }
         self.track(t, &accesses, at);
@@ -401,6 +406,25 @@ impl Machine<'_> {
         }
         Ok(())
     }
+}
+
+/// D3D defines an access past the end of a buffer view (a read gives 0, a write or an atomic
+/// is dropped: FS §22.4.10-13) but not one past the end of group-shared memory: the value read
+/// is undefined, and a write there leaves the group's whole TGSM undefined (FS §22.4.10/12,
+/// doc §3.1 and §4 OOB-MEM). So on a `g#` the defined-out-of-bounds events of one lane's
+/// access become `d3d-undefined`, as does any read of a TGSM already `spoiled` by such a write.
+/// Returns whether the access went past the end (a write that spoils the TGSM).
+fn tgsm_past_the_end(t: Target, ev: &mut Events, spoiled: bool) -> bool {
+    if !matches!(t, Target::Tgsm(_)) {
+        return false;
+    }
+    let oob = Domain::OobRead.bit() | Domain::OobWrite.bit() | Domain::OobAtomic.bit();
+    let past = *ev & oob != 0;
+    if past || spoiled {
+        *ev &= !oob;
+        raise(ev, Domain::D3dUndefined);
+    }
+    past
 }
 
 /// The race- and NaN-tracked memory a target names (SRVs are read-only: not tracked).

@@ -418,4 +418,7 @@ fn in_bounds_word(b: &Buffer, byte: u64) -> Option<usize> {
 pub struct Tgsm {
     /// Regions by `g#` slot.
     pub regions: BTreeMap<u32, Buffer>,
+    /// A store or atomic went past the end of a region: D3D leaves all of the group's TGSM
+    /// undefined from then on.
+    pub spoiled: bool,
 }

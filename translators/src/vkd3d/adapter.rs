@@ -7,11 +7,11 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use naga::{AddressSpace, Binding, BuiltIn, ShaderStage, TypeInner};
-use translator::manifest::{Binding as Bound, BindingKind, BindingLayout, Interface};
-use translator::{Manifest, NagaError, Translation};
+use translator::manifest::BindingKind;
+use translator::{Manifest, Translation};
 
 use super::Vkd3dError;
+use crate::spirv;
 use catalog::ids as id;
 
 /// The protocol's answer for one program.
@@ -58,83 +58,6 @@ fn spirv(blob: &[u8]) -> Result<Vec<u8>, Vkd3dError> {
     Ok(out.stdout)
 }
 
-fn stage_name(s: ShaderStage) -> &'static str {
-    match s {
-        ShaderStage::Vertex => "vertex",
-        ShaderStage::Fragment => "fragment",
-        _ => "compute",
-    }
-}
-
-fn type_name(module: &naga::Module, ty: naga::Handle<naga::Type>) -> String {
-    let scalar = |s: naga::Scalar| match s.kind {
-        naga::ScalarKind::Float => "f32",
-        naga::ScalarKind::Sint => "i32",
-        naga::ScalarKind::Uint => "u32",
-        _ => "bool",
-    };
-    match module.types[ty].inner {
-        TypeInner::Scalar(s) => scalar(s).to_string(),
-        TypeInner::Vector { size, scalar: s } => format!("vec{}<{}>", size as u32, scalar(s)),
-        ref other => format!("{other:?}"),
-    }
-}
-
-fn builtin_name(b: BuiltIn) -> Option<(&'static str, u32)> {
-    // (WGSL name, D3D_NAME of the system value)
-    Some(match b {
-        BuiltIn::Position { .. } => ("position", 1),
-        BuiltIn::VertexIndex => ("vertex_index", 6),
-        BuiltIn::InstanceIndex => ("instance_index", 8),
-        BuiltIn::FrontFacing => ("front_facing", 9),
-        _ => return None,
-    })
-}
-
-/// The interface entry for one argument or result member, matched to the signature.
-fn interface(
-    module: &naga::Module,
-    binding: &Binding,
-    ty: naga::Handle<naga::Type>,
-    signature: Option<&dxbc::chunks::signature::Signature>,
-    pixel_output: bool,
-) -> Option<Interface> {
-    let elements = signature.map_or(&[][..], |s| s.elements.as_slice());
-    let (register, location, builtin, sv) = match binding {
-        Binding::Location { location, .. } => (*location, Some(*location), None, None),
-        Binding::BuiltIn(b) => {
-            let (name, sv) = builtin_name(*b)?;
-            let reg = elements
-                .iter()
-                .find(|e| e.system_value == sv)
-                .map(|e| e.register)?;
-            (reg, None, Some(name.to_string()), Some(sv))
-        }
-    };
-    let matching: Vec<_> = elements
-        .iter()
-        .filter(|e| {
-            e.register == register
-                && match sv {
-                    Some(v) => e.system_value == v,
-                    None => pixel_output || e.system_value == 0 || e.system_value > 0,
-                }
-        })
-        .collect();
-    let mask = matching.iter().fold(0u8, |m, e| m | e.mask);
-    Some(Interface {
-        register: Some(register),
-        mask: if mask == 0 { 0xf } else { mask },
-        location,
-        builtin: builtin.map(Into::into),
-        wgsl_type: type_name(module, ty).into(),
-        semantic: matching
-            .first()
-            .map(|e| e.semantic_name.clone().into())
-            .unwrap_or_default(),
-    })
-}
-
 fn translate(blob: &[u8]) -> Result<Translation, Vkd3dError> {
     let shader = dxbc::Shader::parse(blob).map_err(Vkd3dError::Dxbc)?;
     let spv = spirv(blob)?;
@@ -173,120 +96,20 @@ pub const CLAIMS: &[&str] = &[
 
 /// naga's SPIR-V front end over vkd3d's output.
 pub fn read_spirv(spv: &[u8]) -> Result<naga::Module, Vkd3dError> {
-    // naga flips a vertex position's y by default (GL → Vulkan); vkd3d's SPIR-V is already
-    // in Vulkan's convention, and D3D's result is what the oracle compares.
-    let options = naga::front::spv::Options {
-        adjust_coordinate_space: false,
-        ..Default::default()
-    };
-    naga::front::spv::parse_u8_slice(spv, &options).map_err(|e| {
-        Vkd3dError::NagaRead(NagaError::Parse {
-            message: e.to_string(),
-            offset: None,
-        })
-    })
+    spirv::read(spv).map_err(Vkd3dError::from)
 }
 
 /// Give each resource its own binding and derive the manifest from vkd3d's mapping and the
-/// program's signatures.
+/// program's signatures. vkd3d's default mapping puts every resource in set 0 at its register
+/// number, so cb0 and t0 collide; each gets its own binding, and the manifest keeps the
+/// register.
 pub fn rebind(module: &mut naga::Module, shader: &dxbc::Shader) -> Result<Manifest, Vkd3dError> {
-    let ep = module
-        .entry_points
-        .first()
-        .cloned()
-        .ok_or(Vkd3dError::NoEntryPoint)?;
-    let mut layouter = naga::proc::Layouter::default();
-    layouter
-        .update(module.to_ctx())
-        .map_err(|e| Vkd3dError::Layout(e.to_string()))?;
-    // vkd3d's default mapping puts every resource in set 0 at its register number, so cb0
-    // and t0 collide; each gets its own binding here, and the manifest keeps the register.
-    let mut bindings = Vec::new();
-    let handles: Vec<_> = module.global_variables.iter().map(|(h, _)| h).collect();
-    for h in handles {
-        let g = &module.global_variables[h];
-        let Some(b) = g.binding else { continue };
-        let (kind, layout, size) = match g.space {
-            AddressSpace::Uniform => (
-                BindingKind::Cbuffer,
-                BindingLayout::UniformVec4Array,
-                Some(layouter[g.ty].size),
-            ),
-            AddressSpace::Storage { access } => (
-                if access.contains(naga::StorageAccess::STORE) {
-                    BindingKind::Uav
-                } else {
-                    BindingKind::Srv
-                },
-                BindingLayout::StorageU32Array,
-                None,
-            ),
-            AddressSpace::Handle => match module.types[g.ty].inner {
-                TypeInner::Sampler { .. } => (BindingKind::Sampler, BindingLayout::Sampler, None),
-                _ => (BindingKind::Srv, BindingLayout::Texture, None),
-            },
-            _ => continue,
-        };
-        let new = bindings.len() as u32;
+    let resolve = |g: &naga::GlobalVariable, kind: BindingKind| {
+        let b = g.binding?;
         let register = register_of(g.name.as_deref(), &kind).unwrap_or(b.binding);
-        bindings.push(Bound {
-            kind,
-            register,
-            group: 0,
-            binding: new,
-            layout,
-            size_bytes: size,
-            stride: None,
-            texture1d: false,
-        });
-        module.global_variables[h].binding = Some(naga::ResourceBinding {
-            group: 0,
-            binding: new,
-        });
-    }
-    let sig = |tags: &[dxbc::FourCC]| shader.signatures.iter().find(|s| tags.contains(&s.kind));
-    let isgn = sig(&[dxbc::FourCC::ISGN, dxbc::FourCC::ISG1]);
-    let osgn = sig(&[dxbc::FourCC::OSGN, dxbc::FourCC::OSG5, dxbc::FourCC::OSG1]);
-    let pixel = ep.stage == ShaderStage::Fragment;
-    let mut inputs = Vec::new();
-    if ep.stage != ShaderStage::Compute {
-        for a in &ep.function.arguments {
-            if let Some(b) = &a.binding
-                && let Some(i) = interface(module, b, a.ty, isgn, false)
-            {
-                inputs.push(i);
-            }
-        }
-    }
-    let mut outputs = Vec::new();
-    if let Some(r) = &ep.function.result {
-        match (&module.types[r.ty].inner, &r.binding) {
-            (TypeInner::Struct { members, .. }, _) => {
-                for m in members {
-                    if let Some(b) = &m.binding
-                        && let Some(i) = interface(module, b, m.ty, osgn, pixel)
-                    {
-                        outputs.push(i);
-                    }
-                }
-            }
-            (_, Some(b)) => {
-                if let Some(i) = interface(module, b, r.ty, osgn, pixel) {
-                    outputs.push(i);
-                }
-            }
-            _ => {}
-        }
-    }
-    Ok(Manifest {
-        stage: stage_name(ep.stage).into(),
-        entry_point: ep.name.clone().into(),
-        workgroup_size: (ep.stage == ShaderStage::Compute).then_some(ep.workgroup_size),
-        bindings,
-        inputs,
-        outputs,
-        enables: Vec::new(),
-    })
+        Some((kind, register))
+    };
+    spirv::rebind(module, shader, &resolve, &[]).map_err(Vkd3dError::from)
 }
 
 /// The DXBC register of a resource, from the debug name vkd3d gives its variable
@@ -311,18 +134,7 @@ fn register_of(name: Option<&str>, kind: &BindingKind) -> Option<u32> {
 
 /// naga's validator over the module read from SPIR-V.
 pub fn validate_module(module: &naga::Module) -> Result<naga::valid::ModuleInfo, Vkd3dError> {
-    naga::valid::Validator::new(
-        naga::valid::ValidationFlags::all(),
-        naga::valid::Capabilities::all(),
-    )
-    .validate(module)
-    .map_err(|e| {
-        // The module came from SPIR-V: there is no source text for an offset into.
-        Vkd3dError::NagaInvalid(NagaError::Invalid {
-            message: e.to_string(),
-            offset: None,
-        })
-    })
+    spirv::validate(module).map_err(Vkd3dError::from)
 }
 
 /// naga's WGSL writer.
@@ -330,11 +142,5 @@ pub fn write_wgsl(
     module: &naga::Module,
     info: &naga::valid::ModuleInfo,
 ) -> Result<String, Vkd3dError> {
-    naga::back::wgsl::write_string(module, info, naga::back::wgsl::WriterFlags::empty()).map_err(
-        |e| {
-            Vkd3dError::NagaWrite(NagaError::Write {
-                message: e.to_string(),
-            })
-        },
-    )
+    spirv::write(module, info).map_err(Vkd3dError::from)
 }

@@ -1,0 +1,1194 @@
+//! Word-level rewrites of a SPIR-V module before naga's front end reads it. Each one exists
+//! because naga (30) refuses or misreads a construct that the module uses legitimately; each is
+//! as small as the construct, and docs/dxbc-spirv.md lists them with why. A rewrite that
+//! changes meaning is claimed by the translation that applies it (the caller's adaptations).
+
+/// SPIR-V opcodes and enumerants the rewrites read (SPIR-V 1.6 unified spec).
+mod op {
+    pub const EXECUTION_MODE: u16 = 16;
+    pub const CAPABILITY: u16 = 17;
+    pub const TYPE_INT: u16 = 21;
+    pub const TYPE_POINTER: u16 = 32;
+    pub const TYPE_FORWARD_POINTER: u16 = 39;
+    pub const ENTRY_POINT: u16 = 15;
+    pub const CONSTANT_NULL: u16 = 46;
+    pub const FUNCTION: u16 = 54;
+    pub const LOAD: u16 = 61;
+    pub const COPY_OBJECT: u16 = 83;
+    pub const IS_NAN: u16 = 156;
+    pub const F_UNORD_NOT_EQUAL: u16 = 183;
+    pub const CONSTANT: u16 = 43;
+    pub const VARIABLE: u16 = 59;
+    pub const DECORATE: u16 = 71;
+    pub const NAME: u16 = 5;
+    pub const EXT_INST_IMPORT: u16 = 11;
+    pub const EXT_INST: u16 = 12;
+    pub const TYPE_VECTOR: u16 = 23;
+    pub const TYPE_FLOAT: u16 = 22;
+    pub const CONSTANT_COMPOSITE: u16 = 44;
+    pub const FUNCTION_END: u16 = 56;
+    pub const STORE: u16 = 62;
+    pub const VECTOR_SHUFFLE: u16 = 79;
+    pub const COMPOSITE_CONSTRUCT: u16 = 80;
+    pub const COMPOSITE_EXTRACT: u16 = 81;
+    pub const COMPOSITE_INSERT: u16 = 82;
+    pub const PHI: u16 = 245;
+    pub const BRANCH_CONDITIONAL: u16 = 250;
+    pub const RETURN_VALUE: u16 = 254;
+    pub const BITCAST: u16 = 124;
+    pub const S_NEGATE: u16 = 126;
+    pub const I_SUB: u16 = 130;
+    pub const KILL: u16 = 252;
+    pub const LABEL: u16 = 248;
+    pub const EXECUTION_MODE_ID: u16 = 331;
+    pub const DEMOTE_TO_HELPER: u16 = 5380;
+}
+
+const MODE_LOCAL_SIZE: u32 = 17;
+const MODE_LOCAL_SIZE_ID: u32 = 38;
+const CAPABILITY_FLOAT64: u32 = 10;
+const CAPABILITY_PHYSICAL_BUFFER: u32 = 5347;
+const CAPABILITY_DRAW_PARAMETERS: u32 = 4427;
+const CAPABILITY_DEMOTE: u32 = 5379;
+const DECORATION_BUILTIN: u32 = 11;
+const BUILTIN_BASE_VERTEX: u32 = 4424;
+const BUILTIN_BASE_INSTANCE: u32 = 4425;
+const STORAGE_CLASS_PHYSICAL_BUFFER: u32 = 5349;
+const DECORATION_LOCATION: u32 = 30;
+const DECORATION_COMPONENT: u32 = 31;
+const DECORATION_NON_READABLE: u32 = 25;
+const STORAGE_CLASS_INPUT: u32 = 1;
+const STORAGE_CLASS_OUTPUT: u32 = 3;
+const STORAGE_CLASS_WORKGROUP: u32 = 4;
+const STORAGE_CLASS_STORAGE_BUFFER: u32 = 12;
+const GLSL_FIND_I_LSB: u32 = 73;
+const GLSL_FIND_S_MSB: u32 = 74;
+const GLSL_FIND_U_MSB: u32 = 75;
+
+/// Why a module cannot be rewritten. Codes: `spirv.malformed`, `spirv.doubles`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum FixupError {
+    /// The words are not a SPIR-V module (a bad header, an instruction that overruns).
+    #[error("the SPIR-V is malformed at word {word}: {why}")]
+    Malformed {
+        /// The word offset.
+        word: usize,
+        /// What is wrong there.
+        why: &'static str,
+    },
+    /// The module computes in double precision, which naga (30) miscompiles: a `vec2<u32>` to
+    /// `f64` bitcast becomes `bitcast<vec2<f32>>`.
+    #[error(
+        "the module uses Float64: naga reads its vec2<u32> → f64 bitcasts as bitcasts to vec2<f32>"
+    )]
+    Doubles,
+}
+
+impl FixupError {
+    /// A stable, machine-readable code for this kind of error.
+    pub fn code(&self) -> &'static str {
+        match self {
+            FixupError::Malformed { .. } => "spirv.malformed",
+            FixupError::Doubles => "spirv.doubles",
+        }
+    }
+}
+
+/// A stage input or output variable moved to a fresh location, because it shares its
+/// register with another (`Component` > 0) and naga drops `Component`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Relocated {
+    /// An output (as opposed to an input).
+    pub output: bool,
+    /// The location naga sees now.
+    pub location: u32,
+    /// The register (the original location).
+    pub register: u32,
+    /// Its first component in that register.
+    pub component: u8,
+}
+
+/// What the rewrites did: which varyings moved, and which rewrites applied (by name, for the
+/// translation's record).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Applied {
+    /// Varyings moved off their register's location.
+    pub relocated: Vec<Relocated>,
+    /// The names of the rewrites that changed something.
+    pub rewrites: Vec<&'static str>,
+}
+
+/// One instruction: its opcode and operand words (without the leading word).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Inst {
+    op: u16,
+    operands: Vec<u32>,
+}
+
+struct Module {
+    header: [u32; 5],
+    insts: Vec<Inst>,
+}
+
+fn words(bytes: &[u8]) -> Result<Vec<u32>, FixupError> {
+    if !bytes.len().is_multiple_of(4) {
+        return Err(FixupError::Malformed {
+            word: bytes.len() / 4,
+            why: "its length is not a whole number of words",
+        });
+    }
+    Ok(bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect())
+}
+
+fn parse(bytes: &[u8]) -> Result<Module, FixupError> {
+    let w = words(bytes)?;
+    if w.len() < 5 || w[0] != 0x0723_0203 {
+        return Err(FixupError::Malformed {
+            word: 0,
+            why: "no SPIR-V header",
+        });
+    }
+    let header = [w[0], w[1], w[2], w[3], w[4]];
+    let mut insts = Vec::new();
+    let mut at = 5;
+    while at < w.len() {
+        let count = (w[at] >> 16) as usize;
+        if count == 0 || at + count > w.len() {
+            return Err(FixupError::Malformed {
+                word: at,
+                why: "an instruction's word count overruns the module",
+            });
+        }
+        insts.push(Inst {
+            op: (w[at] & 0xffff) as u16,
+            operands: w[at + 1..at + count].to_vec(),
+        });
+        at += count;
+    }
+    Ok(Module { header, insts })
+}
+
+fn write(m: &Module) -> Vec<u8> {
+    let mut out = Vec::new();
+    for w in m.header {
+        out.extend_from_slice(&w.to_le_bytes());
+    }
+    for i in &m.insts {
+        let first = ((i.operands.len() as u32 + 1) << 16) | u32::from(i.op);
+        out.extend_from_slice(&first.to_le_bytes());
+        for w in &i.operands {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+    }
+    out
+}
+
+impl Module {
+    fn fresh_id(&mut self) -> u32 {
+        let id = self.header[3];
+        self.header[3] += 1;
+        id
+    }
+
+    /// The value of a 32-bit `OpConstant` with result `id`.
+    fn constant(&self, id: u32) -> Option<u32> {
+        self.insts
+            .iter()
+            .find(|i| i.op == op::CONSTANT && i.operands.get(1) == Some(&id))
+            .and_then(|i| i.operands.get(2).copied())
+    }
+
+    /// The storage class of variable `id`.
+    fn storage_class(&self, id: u32) -> Option<u32> {
+        self.insts
+            .iter()
+            .find(|i| i.op == op::VARIABLE && i.operands.get(1) == Some(&id))
+            .and_then(|i| i.operands.get(2).copied())
+    }
+
+    /// The declared type of value `id` (a constant, a parameter or an instruction's result).
+    fn type_of(&self, id: u32) -> Option<u32> {
+        self.insts
+            .iter()
+            .find(|i| has_result_type(i.op) && i.operands.get(1) == Some(&id))
+            .map(|i| i.operands[0])
+    }
+
+    /// Whether integer (or integer vector) type `ty` is signed; `None` for other types.
+    fn int_signedness(&self, ty: u32) -> Option<bool> {
+        let def = self
+            .insts
+            .iter()
+            .find(|i| i.operands.first() == Some(&ty) && is_type(i.op))?;
+        match def.op {
+            op::TYPE_INT => Some(def.operands.get(2) == Some(&1)),
+            op::TYPE_VECTOR => self.int_signedness(*def.operands.get(1)?),
+            _ => None,
+        }
+    }
+
+    /// The 32-bit integer type (or vector of it, as `like` is) with signedness `signed`,
+    /// declared after the last type it needs when the module has none.
+    fn int_type_like(&mut self, like: u32, signed: bool) -> u32 {
+        let count = self
+            .insts
+            .iter()
+            .find(|i| i.op == op::TYPE_VECTOR && i.operands.first() == Some(&like))
+            .map(|i| i.operands[2]);
+        let scalar = self.declare(op::TYPE_INT, vec![32, u32::from(signed)]);
+        match count {
+            None => scalar,
+            Some(n) => self.declare(op::TYPE_VECTOR, vec![scalar, n]),
+        }
+    }
+
+    /// The id of a type `op` with `rest` as operands, declared (after the last type or
+    /// constant) when missing.
+    fn declare(&mut self, opcode: u16, rest: Vec<u32>) -> u32 {
+        if let Some(i) = self
+            .insts
+            .iter()
+            .find(|i| i.op == opcode && i.operands.get(1..) == Some(&rest[..]))
+        {
+            return i.operands[0];
+        }
+        let id = self.fresh_id();
+        let mut operands = vec![id];
+        operands.extend(rest);
+        let at = self.first_function();
+        self.insts.insert(
+            at,
+            Inst {
+                op: opcode,
+                operands,
+            },
+        );
+        id
+    }
+
+    /// A null constant of type `ty`, declared before the functions when missing.
+    fn null_of(&mut self, ty: u32) -> u32 {
+        if let Some(i) = self
+            .insts
+            .iter()
+            .find(|i| i.op == op::CONSTANT_NULL && i.operands.first() == Some(&ty))
+        {
+            return i.operands[1];
+        }
+        let id = self.fresh_id();
+        let at = self.first_function();
+        self.insts.insert(
+            at,
+            Inst {
+                op: op::CONSTANT_NULL,
+                operands: vec![ty, id],
+            },
+        );
+        id
+    }
+
+    /// Where the first function starts (where declarations end).
+    fn first_function(&self) -> usize {
+        self.insts
+            .iter()
+            .position(|i| i.op == op::FUNCTION)
+            .unwrap_or(self.insts.len())
+    }
+}
+
+/// Whether an instruction's first two operands are a result type and a result id: the
+/// instructions a value the rewrites look up can come from.
+fn has_result_type(opcode: u16) -> bool {
+    matches!(opcode, op::EXT_INST | 43..=46 | 50..=52 | 55 | 57 | 59 | 61 | 65..=67 | 77..=83
+        | 109..=205 | 227..=242 | 245)
+}
+
+/// Whether `opcode` declares a type.
+fn is_type(opcode: u16) -> bool {
+    (19..=39).contains(&opcode)
+}
+
+/// A rewrite: whether it changed the module.
+type Pass = fn(&mut Module, &mut Applied) -> bool;
+
+/// Every rewrite, in order, over `spv`; the rewritten module and what was applied.
+pub fn apply(spv: &[u8]) -> Result<(Vec<u8>, Applied), FixupError> {
+    let mut m = parse(spv)?;
+    if m.insts
+        .iter()
+        .any(|i| i.op == op::CAPABILITY && i.operands.first() == Some(&CAPABILITY_FLOAT64))
+    {
+        return Err(FixupError::Doubles);
+    }
+    let mut applied = Applied::default();
+    let passes: [(&'static str, Pass); 11] = [
+        ("unused-capabilities", unused_capabilities),
+        ("draw-parameters-zero", draw_parameters_zero),
+        ("is-nan-as-compare", is_nan_as_compare),
+        ("local-size-literal", local_size_literal),
+        ("storage-buffer-readable", storage_buffer_readable),
+        ("workgroup-no-initializer", workgroup_no_initializer),
+        ("packed-varyings-relocated", relocate_packed_varyings),
+        ("demote-as-kill", demote_as_kill),
+        ("bit-search-signedness", find_msb_signedness),
+        ("negate-unsigned", negate_unsigned),
+        ("nan-constants-computed", nan_constants_computed),
+    ];
+    for (name, pass) in passes {
+        if pass(&mut m, &mut applied) {
+            applied.rewrites.push(name);
+        }
+    }
+    Ok((write(&m), applied))
+}
+
+/// `PhysicalStorageBufferAddresses` is dropped when no pointer is in the `PhysicalStorageBuffer`
+/// class: the module declares it for its addressing model only, and naga refuses the
+/// capability. The addressing model itself naga ignores.
+fn unused_capabilities(m: &mut Module, _: &mut Applied) -> bool {
+    let used = m.insts.iter().any(|i| {
+        (i.op == op::TYPE_POINTER && i.operands.get(1) == Some(&STORAGE_CLASS_PHYSICAL_BUFFER))
+            || (i.op == op::TYPE_FORWARD_POINTER
+                && i.operands.get(1) == Some(&STORAGE_CLASS_PHYSICAL_BUFFER))
+    });
+    if used {
+        return false;
+    }
+    let before = m.insts.len();
+    m.insts.retain(|i| {
+        !(i.op == op::CAPABILITY && i.operands.first() == Some(&CAPABILITY_PHYSICAL_BUFFER))
+    });
+    m.insts.len() != before
+}
+
+/// Loads of `BaseVertex` and `BaseInstance` read 0: the harness runs a vertex program as one
+/// draw from vertex 0 and instance 0, feeding `vertex_index` and `instance_index` as D3D's
+/// `SV_VertexID` and `SV_InstanceID` (which count from the draw's base), so the base the module
+/// subtracts is 0. WGSL has neither builtin; naga refuses `DrawParameters`.
+fn draw_parameters_zero(m: &mut Module, _: &mut Applied) -> bool {
+    let vars: std::collections::BTreeSet<u32> = m
+        .insts
+        .iter()
+        .filter(|i| {
+            i.op == op::DECORATE
+                && i.operands.get(1) == Some(&DECORATION_BUILTIN)
+                && matches!(
+                    i.operands.get(2),
+                    Some(&BUILTIN_BASE_VERTEX) | Some(&BUILTIN_BASE_INSTANCE)
+                )
+        })
+        .map(|i| i.operands[0])
+        .collect();
+    if vars.is_empty() {
+        return false;
+    }
+    // A null constant of each type loaded, declared with the types.
+    let loaded: std::collections::BTreeSet<u32> = m
+        .insts
+        .iter()
+        .filter(|i| i.op == op::LOAD && i.operands.get(2).is_some_and(|v| vars.contains(v)))
+        .map(|i| i.operands[0])
+        .collect();
+    let mut zero = std::collections::BTreeMap::new();
+    for ty in loaded {
+        let id = m.fresh_id();
+        zero.insert(ty, id);
+        let at = m
+            .insts
+            .iter()
+            .position(|i| i.op == op::FUNCTION)
+            .unwrap_or(m.insts.len());
+        m.insts.insert(
+            at,
+            Inst {
+                op: op::CONSTANT_NULL,
+                operands: vec![ty, id],
+            },
+        );
+    }
+    for i in &mut m.insts {
+        if i.op == op::LOAD && i.operands.get(2).is_some_and(|v| vars.contains(v)) {
+            let (ty, result) = (i.operands[0], i.operands[1]);
+            *i = Inst {
+                op: op::COPY_OBJECT,
+                operands: vec![ty, result, zero[&ty]],
+            };
+        }
+    }
+    // The variables go, with their decorations and their places in the interface.
+    m.insts.retain(|i| match i.op {
+        op::VARIABLE => !i.operands.get(1).is_some_and(|v| vars.contains(v)),
+        op::DECORATE | op::NAME => !i.operands.first().is_some_and(|v| vars.contains(v)),
+        _ => true,
+    });
+    for i in &mut m.insts {
+        if i.op == op::ENTRY_POINT {
+            i.operands.retain(|w| !vars.contains(w));
+        }
+    }
+    m.insts.retain(|i| {
+        !(i.op == op::CAPABILITY && i.operands.first() == Some(&CAPABILITY_DRAW_PARAMETERS))
+    });
+    true
+}
+
+/// `OpIsNan x` → `OpFUnordNotEqual x x`: naga reads `IsNan` but cannot write it as WGSL, which
+/// has no NaN test. The comparison is true exactly for NaN under IEEE rules; WGSL lets an
+/// implementation assume no NaN, which `dxdiff/nan` claims.
+fn is_nan_as_compare(m: &mut Module, _: &mut Applied) -> bool {
+    let mut changed = false;
+    for i in &mut m.insts {
+        if i.op == op::IS_NAN && i.operands.len() == 3 {
+            let x = i.operands[2];
+            i.op = op::F_UNORD_NOT_EQUAL;
+            i.operands.push(x);
+            changed = true;
+        }
+    }
+    changed
+}
+
+/// `OpExecutionModeId LocalSizeId` (what SPIR-V 1.6 modules use) → `OpExecutionMode
+/// LocalSize` with the constants' values: naga reads only the literal form. Same meaning.
+fn local_size_literal(m: &mut Module, _: &mut Applied) -> bool {
+    let mut changed = false;
+    for k in 0..m.insts.len() {
+        let i = &m.insts[k];
+        if i.op != op::EXECUTION_MODE_ID || i.operands.get(1) != Some(&MODE_LOCAL_SIZE_ID) {
+            continue;
+        }
+        let ids: Vec<u32> = i.operands[2..].to_vec();
+        let Some(values) = ids
+            .iter()
+            .map(|id| m.constant(*id))
+            .collect::<Option<Vec<u32>>>()
+        else {
+            continue;
+        };
+        let ep = m.insts[k].operands[0];
+        let mut operands = vec![ep, MODE_LOCAL_SIZE];
+        operands.extend(values);
+        m.insts[k] = Inst {
+            op: op::EXECUTION_MODE,
+            operands,
+        };
+        changed = true;
+    }
+    changed
+}
+
+/// `NonReadable` on a storage *buffer* (a UAV the program only writes) is dropped: naga reads
+/// it as a write-only buffer, which WGSL has no access mode for. Nothing reads the buffer
+/// either way, so the meaning is the same; storage images keep it.
+fn storage_buffer_readable(m: &mut Module, _: &mut Applied) -> bool {
+    let buffers: std::collections::BTreeSet<u32> = m
+        .insts
+        .iter()
+        .filter(|i| {
+            i.op == op::VARIABLE && i.operands.get(2) == Some(&STORAGE_CLASS_STORAGE_BUFFER)
+        })
+        .filter_map(|i| i.operands.get(1).copied())
+        .collect();
+    let before = m.insts.len();
+    m.insts.retain(|i| {
+        !(i.op == op::DECORATE
+            && i.operands.get(1) == Some(&DECORATION_NON_READABLE)
+            && i.operands.first().is_some_and(|t| buffers.contains(t)))
+    });
+    m.insts.len() != before
+}
+
+/// A workgroup variable's initializer is dropped: naga refuses initializers in the workgroup
+/// address space, and WGSL zero-initializes workgroup memory itself, which is what the
+/// initializer (a null constant) asked for.
+fn workgroup_no_initializer(m: &mut Module, _: &mut Applied) -> bool {
+    let mut changed = false;
+    for i in &mut m.insts {
+        if i.op == op::VARIABLE
+            && i.operands.get(2) == Some(&STORAGE_CLASS_WORKGROUP)
+            && i.operands.len() > 3
+        {
+            i.operands.truncate(3);
+            changed = true;
+        }
+    }
+    changed
+}
+
+/// Stage variables that share a location, told apart by `Component`, each but the first move
+/// to a fresh location past every location in use: naga drops `Component` and would see two
+/// variables at one location. The manifest keeps their register and component
+/// ([`Relocated`]), so the harness feeds them from the same register words.
+fn relocate_packed_varyings(m: &mut Module, applied: &mut Applied) -> bool {
+    use std::collections::BTreeMap;
+    let mut location: BTreeMap<u32, u32> = BTreeMap::new();
+    let mut component: BTreeMap<u32, u32> = BTreeMap::new();
+    for i in &m.insts {
+        if i.op == op::DECORATE && i.operands.len() >= 3 {
+            match i.operands[1] {
+                DECORATION_LOCATION => {
+                    location.insert(i.operands[0], i.operands[2]);
+                }
+                DECORATION_COMPONENT => {
+                    component.insert(i.operands[0], i.operands[2]);
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut changed = false;
+    for output in [false, true] {
+        let class = if output {
+            STORAGE_CLASS_OUTPUT
+        } else {
+            STORAGE_CLASS_INPUT
+        };
+        // Variables of this direction by location, component 0 first.
+        let mut by_location: BTreeMap<u32, Vec<(u32, u32)>> = BTreeMap::new();
+        for (&var, &loc) in &location {
+            if m.storage_class(var) == Some(class) {
+                let c = component.get(&var).copied().unwrap_or(0);
+                by_location.entry(loc).or_default().push((c, var));
+            }
+        }
+        let mut next = by_location.keys().next_back().map_or(0, |l| l + 1);
+        for (loc, mut vars) in by_location {
+            if vars.len() < 2 {
+                continue;
+            }
+            vars.sort_unstable();
+            for &(c, var) in &vars[1..] {
+                for i in &mut m.insts {
+                    if i.op == op::DECORATE
+                        && i.operands.first() == Some(&var)
+                        && i.operands.get(1) == Some(&DECORATION_LOCATION)
+                    {
+                        i.operands[2] = next;
+                    }
+                }
+                applied.relocated.push(Relocated {
+                    output,
+                    location: next,
+                    register: loc,
+                    component: c as u8,
+                });
+                next += 1;
+                changed = true;
+            }
+        }
+    }
+    changed
+}
+
+/// `OpDemoteToHelperInvocation` → `OpKill`, with the rest of its block moved into a fresh
+/// block that nothing branches to: naga reads no demote. D3D's `discard` leaves the pixel's
+/// outputs unwritten either way; what differs is what a demoted invocation still does (its
+/// derivatives for neighbours, its UAV writes after the discard), and the harness reads
+/// neither from a discarded pixel.
+fn demote_as_kill(m: &mut Module, _: &mut Applied) -> bool {
+    let mut changed = false;
+    let mut k = 0;
+    while k < m.insts.len() {
+        if m.insts[k].op != op::DEMOTE_TO_HELPER {
+            k += 1;
+            continue;
+        }
+        m.insts[k] = Inst {
+            op: op::KILL,
+            operands: Vec::new(),
+        };
+        // The instructions after it, up to the block's terminator, become unreachable: a
+        // fresh label keeps the module well formed.
+        let label = m.fresh_id();
+        m.insts.insert(
+            k + 1,
+            Inst {
+                op: op::LABEL,
+                operands: vec![label],
+            },
+        );
+        changed = true;
+        k += 2;
+    }
+    if changed {
+        m.insts.retain(|i| {
+            !(i.op == op::CAPABILITY && i.operands.first() == Some(&CAPABILITY_DEMOTE))
+        });
+    }
+    changed
+}
+
+/// Integer bit searches typed as naga reads them: naga turns `FindUMsb` and `FindSMsb` both
+/// into `firstLeadingBit` of the operand's type, and types every search's result as its operand.
+/// So the operand is bitcast to the signedness the search means (unsigned for `FindUMsb`,
+/// signed for `FindSMsb`), and a result declared with the other signedness is bitcast to it.
+/// The bits are the same either way; without it `FindUMsb` of an `int` is computed signed.
+fn find_msb_signedness(m: &mut Module, _: &mut Applied) -> bool {
+    let glsl: Vec<u32> = m
+        .insts
+        .iter()
+        .filter(|i| i.op == op::EXT_INST_IMPORT)
+        .filter(|i| words_string(&i.operands[1..]) == "GLSL.std.450")
+        .map(|i| i.operands[0])
+        .collect();
+    let mut changed = false;
+    let mut k = 0;
+    while k < m.insts.len() {
+        let i = &m.insts[k];
+        let search = i.op == op::EXT_INST
+            && i.operands.len() == 5
+            && glsl.contains(&i.operands[2])
+            && matches!(
+                i.operands[3],
+                GLSL_FIND_I_LSB | GLSL_FIND_S_MSB | GLSL_FIND_U_MSB
+            );
+        if !search {
+            k += 1;
+            continue;
+        }
+        let (rt, r, which, mut x) = (i.operands[0], i.operands[1], i.operands[3], i.operands[4]);
+        let Some(mut xt) = m.type_of(x) else {
+            k += 1;
+            continue;
+        };
+        let Some(x_signed) = m.int_signedness(xt) else {
+            k += 1;
+            continue;
+        };
+        let want = match which {
+            GLSL_FIND_S_MSB => true,
+            GLSL_FIND_U_MSB => false,
+            _ => x_signed,
+        };
+        if want != x_signed {
+            let t = m.int_type_like(xt, want);
+            let cast = m.fresh_id();
+            m.insts.insert(
+                k,
+                Inst {
+                    op: op::BITCAST,
+                    operands: vec![t, cast, x],
+                },
+            );
+            k += 1;
+            (x, xt) = (cast, t);
+            changed = true;
+        }
+        m.insts[k].operands[4] = x;
+        if rt != xt {
+            let inner = m.fresh_id();
+            m.insts[k].operands[0] = xt;
+            m.insts[k].operands[1] = inner;
+            m.insts.insert(
+                k + 1,
+                Inst {
+                    op: op::BITCAST,
+                    operands: vec![rt, r, inner],
+                },
+            );
+            k += 1;
+            changed = true;
+        }
+        k += 1;
+    }
+    changed
+}
+
+/// `OpSNegate` of an unsigned operand → `OpISub` from zero: naga reads it as WGSL's unary
+/// minus, which has no `u32` form. Two's complement gives the same bits.
+fn negate_unsigned(m: &mut Module, _: &mut Applied) -> bool {
+    let mut changed = false;
+    let mut k = 0;
+    while k < m.insts.len() {
+        let i = &m.insts[k];
+        if i.op != op::S_NEGATE || i.operands.len() != 3 {
+            k += 1;
+            continue;
+        }
+        let (rt, r, x) = (i.operands[0], i.operands[1], i.operands[2]);
+        let Some(xt) = m.type_of(x) else {
+            k += 1;
+            continue;
+        };
+        if m.int_signedness(xt) != Some(false) {
+            k += 1;
+            continue;
+        }
+        let zero = m.null_of(xt);
+        // `null_of` may have inserted a declaration before the functions, shifting `k`.
+        let k2 = m
+            .insts
+            .iter()
+            .position(|i| i.op == op::S_NEGATE && i.operands.get(1) == Some(&r))
+            .unwrap_or(k);
+        m.insts[k2] = Inst {
+            op: op::I_SUB,
+            operands: vec![rt, r, zero, x],
+        };
+        changed = true;
+        k = k2 + 1;
+    }
+    changed
+}
+
+/// A float constant whose bits are a NaN is computed in each function that reads it, as a
+/// bitcast of its bits (and a constant composite holding one, as a construct): naga refuses NaN
+/// literals, as WGSL does. The bits are the same; where an implementation keeps them is
+/// `dxdiff/nan`'s domain, as for any NaN.
+fn nan_constants_computed(m: &mut Module, _: &mut Applied) -> bool {
+    use std::collections::{BTreeMap, BTreeSet};
+    let floats: BTreeSet<u32> = m
+        .insts
+        .iter()
+        .filter(|i| i.op == op::TYPE_FLOAT && i.operands.get(1) == Some(&32))
+        .map(|i| i.operands[0])
+        .collect();
+    let nans: BTreeMap<u32, (u32, u32)> = m
+        .insts
+        .iter()
+        .filter(|i| {
+            i.op == op::CONSTANT && i.operands.len() == 3 && floats.contains(&i.operands[0])
+        })
+        .filter(|i| f32::from_bits(i.operands[2]).is_nan())
+        .map(|i| (i.operands[1], (i.operands[0], i.operands[2])))
+        .collect();
+    if nans.is_empty() {
+        return false;
+    }
+    // Composites of them, one level deep: (type, constituents).
+    let composites: BTreeMap<u32, (u32, Vec<u32>)> = m
+        .insts
+        .iter()
+        .filter(|i| i.op == op::CONSTANT_COMPOSITE && i.operands.len() >= 3)
+        .filter(|i| i.operands[2..].iter().any(|c| nans.contains_key(c)))
+        .map(|i| (i.operands[1], (i.operands[0], i.operands[2..].to_vec())))
+        .collect();
+    let uint = m.declare(op::TYPE_INT, vec![32, 0]);
+    let mut bits_const = BTreeMap::new();
+    for &(_, bits) in nans.values() {
+        if let std::collections::btree_map::Entry::Vacant(e) = bits_const.entry(bits) {
+            let id = m.fresh_id();
+            let at = m.first_function();
+            m.insts.insert(
+                at,
+                Inst {
+                    op: op::CONSTANT,
+                    operands: vec![uint, id, bits],
+                },
+            );
+            e.insert(id);
+        }
+    }
+    let mut changed = false;
+    let mut k = 0;
+    while k < m.insts.len() {
+        if m.insts[k].op != op::FUNCTION {
+            k += 1;
+            continue;
+        }
+        let end = (k..m.insts.len())
+            .find(|&j| m.insts[j].op == op::FUNCTION_END)
+            .unwrap_or(m.insts.len());
+        let used: BTreeSet<u32> = m.insts[k..end]
+            .iter()
+            .flat_map(id_operands)
+            .filter(|id| nans.contains_key(id) || composites.contains_key(id))
+            .collect();
+        if used.is_empty() {
+            k = end + 1;
+            continue;
+        }
+        // Definitions go after the first block's label and variables.
+        let Some(label) = (k..end).find(|&j| m.insts[j].op == op::LABEL) else {
+            k = end + 1;
+            continue;
+        };
+        let mut at = label + 1;
+        while at < end && m.insts[at].op == op::VARIABLE {
+            at += 1;
+        }
+        let mut local = BTreeMap::new();
+        let mut defs = Vec::new();
+        let needed: BTreeSet<u32> = used
+            .iter()
+            .flat_map(|id| match composites.get(id) {
+                Some((_, parts)) => parts
+                    .iter()
+                    .copied()
+                    .filter(|c| nans.contains_key(c))
+                    .collect(),
+                None => vec![*id],
+            })
+            .collect();
+        for id in needed {
+            let (ty, bits) = nans[&id];
+            let fresh = m.fresh_id();
+            local.insert(id, fresh);
+            defs.push(Inst {
+                op: op::BITCAST,
+                operands: vec![ty, fresh, bits_const[&bits]],
+            });
+        }
+        for id in used.iter().filter(|id| composites.contains_key(id)) {
+            let (ty, parts) = &composites[id];
+            let fresh = m.fresh_id();
+            let mut operands = vec![*ty, fresh];
+            operands.extend(parts.iter().map(|c| local.get(c).copied().unwrap_or(*c)));
+            local.insert(*id, fresh);
+            defs.push(Inst {
+                op: op::COMPOSITE_CONSTRUCT,
+                operands,
+            });
+        }
+        for j in at..end {
+            for (pos, w) in m.insts[j].operands.clone().into_iter().enumerate() {
+                if is_id_operand(&m.insts[j], pos)
+                    && let Some(l) = local.get(&w)
+                {
+                    m.insts[j].operands[pos] = *l;
+                }
+            }
+        }
+        let added = defs.len();
+        for (n, d) in defs.into_iter().enumerate() {
+            m.insts.insert(at + n, d);
+        }
+        changed = true;
+        k = end + added + 1;
+    }
+    // naga validates every constant, read or not: the ones no longer read go (composites first,
+    // then the NaNs they held). A word that merely equals an id keeps it, to be safe.
+    for dead in [
+        composites.keys().copied().collect::<Vec<_>>(),
+        nans.keys().copied().collect(),
+    ] {
+        for id in dead {
+            let read = m.insts.iter().any(|i| {
+                let def = has_result_type(i.op) && i.operands.get(1) == Some(&id);
+                let named =
+                    matches!(i.op, op::NAME | op::DECORATE) && i.operands.first() == Some(&id);
+                !def && !named && i.operands.contains(&id)
+            });
+            if !read {
+                m.insts.retain(|i| {
+                    let def = has_result_type(i.op) && i.operands.get(1) == Some(&id);
+                    let named =
+                        matches!(i.op, op::NAME | op::DECORATE) && i.operands.first() == Some(&id);
+                    !def && !named
+                });
+                changed = true;
+            }
+        }
+    }
+    changed
+}
+
+/// Whether operand `pos` of `inst` (an instruction inside a function) is an id another value
+/// could be, as opposed to a result type, a result id, or a literal.
+fn is_id_operand(inst: &Inst, pos: usize) -> bool {
+    match inst.op {
+        op::STORE => pos < 2,
+        op::RETURN_VALUE => pos == 0,
+        op::LOAD => pos == 2,
+        op::EXT_INST => pos >= 4,
+        op::COMPOSITE_EXTRACT => pos == 2,
+        op::COMPOSITE_INSERT | op::VECTOR_SHUFFLE => pos == 2 || pos == 3,
+        op::PHI => pos >= 2 && pos.is_multiple_of(2),
+        op::BRANCH_CONDITIONAL => pos == 0,
+        // Image instructions carry an operand mask after the image and coordinate (and the
+        // depth reference for the Dref forms).
+        87 | 88 | 91 | 92 | 95 | 98 => pos >= 2 && pos != 4,
+        89 | 90 | 93 | 94 | 96 | 97 => pos >= 2 && pos != 5,
+        o if has_result_type(o) => pos >= 2,
+        _ => false,
+    }
+}
+
+/// The ids an instruction inside a function reads.
+fn id_operands(inst: &Inst) -> Vec<u32> {
+    (0..inst.operands.len())
+        .filter(|&p| is_id_operand(inst, p))
+        .map(|p| inst.operands[p])
+        .collect()
+}
+
+/// A string operand's text (nul-terminated, little-endian bytes in words).
+fn words_string(w: &[u32]) -> String {
+    let bytes: Vec<u8> = w.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let end = bytes.iter().position(|b| *b == 0).unwrap_or(bytes.len());
+    String::from_utf8_lossy(&bytes[..end]).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn module(insts: &[(u16, &[u32])], bound: u32) -> Vec<u8> {
+        write(&Module {
+            header: [0x0723_0203, 0x0001_0600, 0, bound, 0],
+            insts: insts
+                .iter()
+                .map(|(op, o)| Inst {
+                    op: *op,
+                    operands: o.to_vec(),
+                })
+                .collect(),
+        })
+    }
+
+    #[test]
+    fn local_size_ids_become_literals() {
+        let spv = module(
+            &[
+                (op::TYPE_INT, &[1, 32, 0]),
+                (op::CONSTANT, &[1, 2, 8]),
+                (op::CONSTANT, &[1, 3, 4]),
+                (op::CONSTANT, &[1, 4, 1]),
+                (op::EXECUTION_MODE_ID, &[9, MODE_LOCAL_SIZE_ID, 2, 3, 4]),
+            ],
+            10,
+        );
+        let (out, applied) = apply(&spv).expect("rewrites");
+        let m = parse(&out).expect("parses");
+        assert!(m.insts.contains(&Inst {
+            op: op::EXECUTION_MODE,
+            operands: vec![9, MODE_LOCAL_SIZE, 8, 4, 1]
+        }));
+        assert_eq!(applied.rewrites, vec!["local-size-literal"]);
+    }
+
+    #[test]
+    fn doubles_are_refused_and_garbage_is_an_error() {
+        let spv = module(&[(op::CAPABILITY, &[CAPABILITY_FLOAT64])], 1);
+        assert_eq!(apply(&spv).expect_err("doubles").code(), "spirv.doubles");
+        assert_eq!(
+            apply(b"garbage!").expect_err("garbage").code(),
+            "spirv.malformed"
+        );
+        let mut overrun = module(&[(op::CAPABILITY, &[1])], 1);
+        overrun.truncate(overrun.len() - 4);
+        assert_eq!(
+            apply(&overrun).expect_err("overrun").code(),
+            "spirv.malformed"
+        );
+    }
+
+    fn insts(spv: &[u8]) -> Vec<Inst> {
+        parse(spv).expect("parses").insts
+    }
+
+    #[test]
+    fn a_nan_constant_is_computed_where_a_function_reads_it() {
+        let nan = 0xffff_ffff_u32;
+        let spv = module(
+            &[
+                (op::TYPE_FLOAT, &[1, 32]),
+                (op::CONSTANT, &[1, 2, nan]),
+                (op::CONSTANT, &[1, 3, 0]),
+                (op::FUNCTION, &[4, 5, 0, 6]),
+                (op::LABEL, &[7]),
+                (op::VARIABLE, &[8, 9, 7]),
+                (op::STORE, &[9, 2]),
+                (op::FUNCTION_END, &[]),
+            ],
+            20,
+        );
+        let (out, applied) = apply(&spv).expect("rewrites");
+        assert_eq!(applied.rewrites, vec!["nan-constants-computed"]);
+        let i = insts(&out);
+        // The NaN constant is gone; a uint constant of its bits and a bitcast replace it.
+        assert!(!i.iter().any(|x| x.op == op::CONSTANT && x.operands[1] == 2));
+        let bits = i
+            .iter()
+            .find(|x| x.op == op::CONSTANT && x.operands[2] == nan)
+            .expect("bits")
+            .operands[1];
+        let cast = i.iter().position(|x| x.op == op::BITCAST).expect("bitcast");
+        assert_eq!(i[cast].operands[0], 1);
+        assert_eq!(i[cast].operands[2], bits);
+        // After the variables, before the store, which now reads it.
+        let var = i.iter().position(|x| x.op == op::VARIABLE).expect("var");
+        let store = i.iter().position(|x| x.op == op::STORE).expect("store");
+        assert!(var < cast && cast < store);
+        assert_eq!(i[store].operands, vec![9, i[cast].operands[1]]);
+    }
+
+    #[test]
+    fn negating_an_unsigned_value_subtracts_it_from_zero() {
+        let spv = module(
+            &[
+                (op::TYPE_INT, &[1, 32, 0]),
+                (op::CONSTANT, &[1, 2, 5]),
+                (op::FUNCTION, &[3, 4, 0, 5]),
+                (op::LABEL, &[6]),
+                (op::S_NEGATE, &[1, 7, 2]),
+                (op::FUNCTION_END, &[]),
+            ],
+            10,
+        );
+        let (out, _) = apply(&spv).expect("rewrites");
+        let i = insts(&out);
+        let sub = i.iter().find(|x| x.op == op::I_SUB).expect("isub");
+        let zero = i
+            .iter()
+            .find(|x| x.op == op::CONSTANT_NULL)
+            .expect("null")
+            .operands
+            .clone();
+        assert_eq!(zero[0], 1);
+        assert_eq!(sub.operands, vec![1, 7, zero[1], 2]);
+    }
+
+    #[test]
+    fn an_unsigned_msb_search_of_a_signed_value_is_cast_both_ways() {
+        let glsl = u32::from_le_bytes(*b"GLSL");
+        let rest = [
+            u32::from_le_bytes(*b".std"),
+            u32::from_le_bytes(*b".450"),
+            0,
+        ];
+        let spv = module(
+            &[
+                (op::EXT_INST_IMPORT, &[9, glsl, rest[0], rest[1], rest[2]]),
+                (op::TYPE_INT, &[1, 32, 1]),
+                (op::TYPE_INT, &[2, 32, 0]),
+                (op::CONSTANT, &[1, 3, 7]),
+                (op::FUNCTION, &[4, 5, 0, 6]),
+                (op::LABEL, &[7]),
+                // uint r = FindUMsb(int 3): naga would search it as signed.
+                (op::EXT_INST, &[2, 8, 9, GLSL_FIND_U_MSB, 3]),
+                (op::FUNCTION_END, &[]),
+            ],
+            20,
+        );
+        let (out, applied) = apply(&spv).expect("rewrites");
+        assert!(applied.rewrites.contains(&"bit-search-signedness"));
+        let i = insts(&out);
+        let ext = i.iter().position(|x| x.op == op::EXT_INST).expect("search");
+        let before = &i[ext - 1];
+        assert_eq!(before.op, op::BITCAST);
+        assert_eq!(before.operands[0], 2);
+        assert_eq!(before.operands[2], 3);
+        // The search is typed as its (now unsigned) operand, and r keeps its id.
+        assert_eq!(i[ext].operands[0], 2);
+        assert_eq!(i[ext].operands[4], before.operands[1]);
+        assert!(!i.iter().any(|x| x.op == op::BITCAST && x.operands[1] == 8));
+        assert_eq!(i[ext].operands[1], 8);
+    }
+
+    #[test]
+    fn base_vertex_reads_zero_and_leaves_the_module() {
+        let spv = module(
+            &[
+                (op::CAPABILITY, &[CAPABILITY_DRAW_PARAMETERS]),
+                (op::ENTRY_POINT, &[0, 6, 0x6e69_616d, 0, 10, 11]),
+                (op::DECORATE, &[10, DECORATION_BUILTIN, BUILTIN_BASE_VERTEX]),
+                (op::TYPE_INT, &[1, 32, 1]),
+                (op::TYPE_POINTER, &[2, STORAGE_CLASS_INPUT, 1]),
+                (op::VARIABLE, &[2, 10, STORAGE_CLASS_INPUT]),
+                (op::VARIABLE, &[2, 11, STORAGE_CLASS_INPUT]),
+                (op::FUNCTION, &[3, 6, 0, 4]),
+                (op::LABEL, &[5]),
+                (op::LOAD, &[1, 12, 10]),
+                (op::FUNCTION_END, &[]),
+            ],
+            20,
+        );
+        let (out, _) = apply(&spv).expect("rewrites");
+        let i = insts(&out);
+        assert!(!i.iter().any(|x| x.op == op::CAPABILITY));
+        assert!(
+            !i.iter()
+                .any(|x| x.op == op::VARIABLE && x.operands[1] == 10)
+        );
+        let ep = i.iter().find(|x| x.op == op::ENTRY_POINT).expect("ep");
+        assert_eq!(ep.operands, vec![0, 6, 0x6e69_616d, 0, 11]);
+        let copy = i.iter().find(|x| x.op == op::COPY_OBJECT).expect("copy");
+        let null = i.iter().find(|x| x.op == op::CONSTANT_NULL).expect("null");
+        assert_eq!(copy.operands, vec![1, 12, null.operands[1]]);
+    }
+
+    #[test]
+    fn write_only_buffers_readable_workgroups_uninitialised_demote_killed() {
+        let spv = module(
+            &[
+                (op::CAPABILITY, &[CAPABILITY_DEMOTE]),
+                (op::DECORATE, &[10, DECORATION_NON_READABLE]),
+                (op::DECORATE, &[11, DECORATION_NON_READABLE]),
+                (op::VARIABLE, &[2, 10, STORAGE_CLASS_STORAGE_BUFFER]),
+                (op::VARIABLE, &[3, 11, 0]),
+                (op::VARIABLE, &[4, 12, STORAGE_CLASS_WORKGROUP, 13]),
+                (op::FUNCTION, &[5, 6, 0, 7]),
+                (op::LABEL, &[8]),
+                (op::DEMOTE_TO_HELPER, &[]),
+                (op::STORE, &[10, 13]),
+                (op::FUNCTION_END, &[]),
+            ],
+            20,
+        );
+        let (out, applied) = apply(&spv).expect("rewrites");
+        assert_eq!(
+            applied.rewrites,
+            vec![
+                "storage-buffer-readable",
+                "workgroup-no-initializer",
+                "demote-as-kill"
+            ]
+        );
+        let i = insts(&out);
+        // The buffer's decoration goes; the image's (storage class 0 here) stays.
+        assert!(
+            !i.iter()
+                .any(|x| x.op == op::DECORATE && x.operands[0] == 10)
+        );
+        assert!(
+            i.iter()
+                .any(|x| x.op == op::DECORATE && x.operands[0] == 11)
+        );
+        let wg = i
+            .iter()
+            .find(|x| x.op == op::VARIABLE && x.operands[1] == 12)
+            .expect("workgroup");
+        assert_eq!(wg.operands.len(), 3);
+        let kill = i.iter().position(|x| x.op == op::KILL).expect("kill");
+        assert_eq!(i[kill + 1].op, op::LABEL);
+        assert_eq!(i[kill + 1].operands, vec![20]);
+        assert!(!i.iter().any(|x| x.op == op::CAPABILITY));
+    }
+
+    #[test]
+    fn packed_inputs_move_to_fresh_locations() {
+        let spv = module(
+            &[
+                (op::TYPE_POINTER, &[5, STORAGE_CLASS_INPUT, 6]),
+                (op::VARIABLE, &[5, 10, STORAGE_CLASS_INPUT]),
+                (op::VARIABLE, &[5, 11, STORAGE_CLASS_INPUT]),
+                (op::VARIABLE, &[5, 12, STORAGE_CLASS_INPUT]),
+                (op::DECORATE, &[10, DECORATION_LOCATION, 1]),
+                (op::DECORATE, &[11, DECORATION_LOCATION, 1]),
+                (op::DECORATE, &[11, DECORATION_COMPONENT, 2]),
+                (op::DECORATE, &[12, DECORATION_LOCATION, 3]),
+            ],
+            20,
+        );
+        let (out, applied) = apply(&spv).expect("rewrites");
+        assert_eq!(
+            applied.relocated,
+            vec![Relocated {
+                output: false,
+                location: 4,
+                register: 1,
+                component: 2
+            }]
+        );
+        let m = parse(&out).expect("parses");
+        assert!(m.insts.contains(&Inst {
+            op: op::DECORATE,
+            operands: vec![11, DECORATION_LOCATION, 4]
+        }));
+    }
+}
