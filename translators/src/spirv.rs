@@ -13,8 +13,8 @@ use translator::manifest::{Binding as Bound, BindingKind, BindingLayout, Interfa
 use translator::{Manifest, NagaError};
 
 /// Why a SPIR-V module does not become WGSL. Codes: `spirv.naga-read`,
-/// `spirv.no-entry-point`, `spirv.layout`, `spirv.unbound`, `spirv.naga-invalid`,
-/// `spirv.naga-write`.
+/// `spirv.no-entry-point`, `spirv.layout`, `spirv.unbound`, `spirv.no-wgsl-form`,
+/// `spirv.naga-invalid`, `spirv.naga-write`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum RouteError {
@@ -35,6 +35,9 @@ pub enum RouteError {
         /// Its binding.
         binding: u32,
     },
+    /// The module uses a type WGSL has no spelling for, which naga would still write.
+    #[error("{0}")]
+    NoWgslForm(&'static str),
     /// The module read from SPIR-V does not validate in naga.
     #[error("naga rejects the module: {0}")]
     NagaInvalid(NagaError),
@@ -51,6 +54,7 @@ impl RouteError {
             RouteError::NoEntryPoint => "spirv.no-entry-point",
             RouteError::Layout(_) => "spirv.layout",
             RouteError::Unbound { .. } => "spirv.unbound",
+            RouteError::NoWgslForm(_) => "spirv.no-wgsl-form",
             RouteError::NagaInvalid(_) => "spirv.naga-invalid",
             RouteError::NagaWrite(_) => "spirv.naga-write",
         }
@@ -239,6 +243,19 @@ fn image_layout(ty: &TypeInner) -> BindingLayout {
     }
 }
 
+/// A type WGSL cannot spell that naga's writer would emit anyway, so its WGSL would not parse:
+/// a 1D texture array (WGSL has `texture_1d` alone).
+fn no_wgsl_form(module: &naga::Module) -> Option<&'static str> {
+    module.types.iter().find_map(|(_, t)| match t.inner {
+        TypeInner::Image {
+            dim: naga::ImageDimension::D1,
+            arrayed: true,
+            ..
+        } => Some("a 1D texture array, which WGSL has no type for"),
+        _ => None,
+    })
+}
+
 /// Give each resource its own binding in group 0, and derive the manifest: the registers from
 /// `resolve`, the stage interface from the module's entry point and the program's signatures
 /// (`moved` says where a fix-up relocated a packed varying).
@@ -253,6 +270,9 @@ pub fn rebind(
         .first()
         .cloned()
         .ok_or(RouteError::NoEntryPoint)?;
+    if let Some(why) = no_wgsl_form(module) {
+        return Err(RouteError::NoWgslForm(why));
+    }
     let mut layouter = naga::proc::Layouter::default();
     layouter
         .update(module.to_ctx())

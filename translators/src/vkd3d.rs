@@ -74,7 +74,9 @@ impl From<crate::spirv::RouteError> for Vkd3dError {
             RouteError::NagaRead(e) => Vkd3dError::NagaRead(e),
             RouteError::NoEntryPoint => Vkd3dError::NoEntryPoint,
             RouteError::Layout(e) => Vkd3dError::Layout(e),
-            RouteError::Unbound { .. } => Vkd3dError::Layout(e.to_string()),
+            RouteError::Unbound { .. } | RouteError::NoWgslForm(_) => {
+                Vkd3dError::Layout(e.to_string())
+            }
             RouteError::NagaInvalid(e) => Vkd3dError::NagaInvalid(e),
             RouteError::NagaWrite(e) => Vkd3dError::NagaWrite(e),
         }

@@ -23,7 +23,8 @@ pub struct BenchArgs {
     /// Seed of the random programs of `--generated` (program i from (seed, i), as in `fuzz`).
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// `builtin`, `vkd3d`, `cmd:<command line>` or `serve:<command line>`; repeat to compare (default: builtin).
+    /// `builtin`, `vkd3d`, `dxbc-spirv[:DRIVER]`, `cmd:<command line>` or `serve:<command line>`;
+    /// repeat to compare (default: builtin).
     #[arg(long = "translator")]
     translators: Vec<String>,
     /// Profile of the built-in translator.

@@ -16,7 +16,12 @@ mod op {
     pub const LOAD: u16 = 61;
     pub const COPY_OBJECT: u16 = 83;
     pub const IS_NAN: u16 = 156;
-    pub const F_UNORD_NOT_EQUAL: u16 = 183;
+    pub const U_GREATER_THAN: u16 = 172;
+    pub const I_ADD: u16 = 128;
+    pub const IMAGE_FETCH: u16 = 95;
+    pub const MEMORY_MODEL: u16 = 14;
+    pub const TYPE_SAMPLED_IMAGE: u16 = 27;
+    pub const BITWISE_AND: u16 = 199;
     pub const CONSTANT: u16 = 43;
     pub const VARIABLE: u16 = 59;
     pub const DECORATE: u16 = 71;
@@ -51,6 +56,10 @@ const CAPABILITY_PHYSICAL_BUFFER: u32 = 5347;
 const CAPABILITY_DRAW_PARAMETERS: u32 = 4427;
 const CAPABILITY_DEMOTE: u32 = 5379;
 const DECORATION_BUILTIN: u32 = 11;
+const DECORATION_FLAT: u32 = 14;
+const IMAGE_CONST_OFFSET: u32 = 0x8;
+const MODEL_VERTEX: u32 = 0;
+const MODEL_FRAGMENT: u32 = 4;
 const BUILTIN_BASE_VERTEX: u32 = 4424;
 const BUILTIN_BASE_INSTANCE: u32 = 4425;
 const STORAGE_CLASS_PHYSICAL_BUFFER: u32 = 5349;
@@ -61,6 +70,7 @@ const STORAGE_CLASS_INPUT: u32 = 1;
 const STORAGE_CLASS_OUTPUT: u32 = 3;
 const STORAGE_CLASS_WORKGROUP: u32 = 4;
 const STORAGE_CLASS_STORAGE_BUFFER: u32 = 12;
+const GLSL_ROUND_EVEN: u32 = 2;
 const GLSL_FIND_I_LSB: u32 = 73;
 const GLSL_FIND_S_MSB: u32 = 74;
 const GLSL_FIND_U_MSB: u32 = 75;
@@ -218,6 +228,61 @@ impl Module {
             .map(|i| i.operands[0])
     }
 
+    /// The instruction that declares type `ty`.
+    fn type_def(&self, ty: u32) -> Option<&Inst> {
+        self.insts
+            .iter()
+            .find(|i| is_type(i.op) && i.operands.first() == Some(&ty))
+    }
+
+    /// The component count of vector type `ty`; `None` for a scalar.
+    fn vector_count(&self, ty: u32) -> Option<u32> {
+        self.insts
+            .iter()
+            .find(|i| i.op == op::TYPE_VECTOR && i.operands.first() == Some(&ty))
+            .and_then(|i| i.operands.get(2).copied())
+    }
+
+    /// A `uint` constant of `value`, or with `count` a splat of it of vector type `vt`,
+    /// declared before the functions when missing.
+    fn u32_constant(&mut self, uint: u32, value: u32, count: Option<u32>, vt: u32) -> u32 {
+        let scalar = match self.insts.iter().find(|i| {
+            i.op == op::CONSTANT
+                && i.operands.first() == Some(&uint)
+                && i.operands.get(2) == Some(&value)
+                && i.operands.len() == 3
+        }) {
+            Some(i) => i.operands[1],
+            None => {
+                let id = self.fresh_id();
+                let at = self.first_function();
+                self.insts.insert(
+                    at,
+                    Inst {
+                        op: op::CONSTANT,
+                        operands: vec![uint, id, value],
+                    },
+                );
+                id
+            }
+        };
+        let Some(n) = count else {
+            return scalar;
+        };
+        let id = self.fresh_id();
+        let mut operands = vec![vt, id];
+        operands.extend(std::iter::repeat_n(scalar, n as usize));
+        let at = self.first_function();
+        self.insts.insert(
+            at,
+            Inst {
+                op: op::CONSTANT_COMPOSITE,
+                operands,
+            },
+        );
+        id
+    }
+
     /// Whether integer (or integer vector) type `ty` is signed; `None` for other types.
     fn int_signedness(&self, ty: u32) -> Option<bool> {
         let def = self
@@ -303,7 +368,7 @@ impl Module {
 /// Whether an instruction's first two operands are a result type and a result id: the
 /// instructions a value the rewrites look up can come from.
 fn has_result_type(opcode: u16) -> bool {
-    matches!(opcode, op::EXT_INST | 43..=46 | 50..=52 | 55 | 57 | 59 | 61 | 65..=67 | 77..=83
+    matches!(opcode, op::EXT_INST | 43..=46 | 50..=52 | 55 | 57 | 59 | 61 | 65..=67 | 77..=84 | 86..=107
         | 109..=205 | 227..=242 | 245)
 }
 
@@ -325,10 +390,13 @@ pub fn apply(spv: &[u8]) -> Result<(Vec<u8>, Applied), FixupError> {
         return Err(FixupError::Doubles);
     }
     let mut applied = Applied::default();
-    let passes: [(&'static str, Pass); 11] = [
+    let passes: [(&'static str, Pass); 14] = [
         ("unused-capabilities", unused_capabilities),
         ("draw-parameters-zero", draw_parameters_zero),
-        ("is-nan-as-compare", is_nan_as_compare),
+        ("is-nan-as-bits", is_nan_as_bits),
+        ("flat-integer-varyings", flat_integer_varyings),
+        ("fetch-offset-added", fetch_offset_added),
+        ("sample-layer-rounded", sample_layer_rounded),
         ("local-size-literal", local_size_literal),
         ("storage-buffer-readable", storage_buffer_readable),
         ("workgroup-no-initializer", workgroup_no_initializer),
@@ -336,7 +404,10 @@ pub fn apply(spv: &[u8]) -> Result<(Vec<u8>, Applied), FixupError> {
         ("demote-as-kill", demote_as_kill),
         ("bit-search-signedness", find_msb_signedness),
         ("negate-unsigned", negate_unsigned),
-        ("nan-constants-computed", nan_constants_computed),
+        (
+            "non-finite-constants-computed",
+            non_finite_constants_computed,
+        ),
     ];
     for (name, pass) in passes {
         if pass(&mut m, &mut applied) {
@@ -436,18 +507,318 @@ fn draw_parameters_zero(m: &mut Module, _: &mut Applied) -> bool {
     true
 }
 
-/// `OpIsNan x` → `OpFUnordNotEqual x x`: naga reads `IsNan` but cannot write it as WGSL, which
-/// has no NaN test. The comparison is true exactly for NaN under IEEE rules; WGSL lets an
-/// implementation assume no NaN, which `dxdiff/nan` claims.
-fn is_nan_as_compare(m: &mut Module, _: &mut Applied) -> bool {
+/// `OpIsNan x` → `(bitcast<u32>(x) & 0x7fffffff) > 0x7f800000`: naga reads `IsNan` but
+/// cannot write it as WGSL, which has no NaN test, and a float compare (`x != x`) is one an
+/// implementation may fold away, since WGSL lets it assume no NaN. The test of the bits is
+/// exact under any float rules.
+fn is_nan_as_bits(m: &mut Module, _: &mut Applied) -> bool {
     let mut changed = false;
-    for i in &mut m.insts {
-        if i.op == op::IS_NAN && i.operands.len() == 3 {
-            let x = i.operands[2];
-            i.op = op::F_UNORD_NOT_EQUAL;
-            i.operands.push(x);
-            changed = true;
+    let mut k = 0;
+    while k < m.insts.len() {
+        let i = &m.insts[k];
+        if i.op != op::IS_NAN || i.operands.len() != 3 {
+            k += 1;
+            continue;
         }
+        let (rt, r, x) = (i.operands[0], i.operands[1], i.operands[2]);
+        let Some(xt) = m.type_of(x) else {
+            k += 1;
+            continue;
+        };
+        let count = m.vector_count(xt);
+        let uint = m.declare(op::TYPE_INT, vec![32, 0]);
+        let ut = match count {
+            Some(n) => m.declare(op::TYPE_VECTOR, vec![uint, n]),
+            None => uint,
+        };
+        let magnitude = m.u32_constant(uint, 0x7fff_ffff, count, ut);
+        let infinity = m.u32_constant(uint, 0x7f80_0000, count, ut);
+        let (bits, masked) = (m.fresh_id(), m.fresh_id());
+        // Declarations may have been inserted before the functions: find the instruction again.
+        let at = m
+            .insts
+            .iter()
+            .position(|i| i.op == op::IS_NAN && i.operands.get(1) == Some(&r))
+            .unwrap_or(k);
+        m.insts.splice(
+            at..=at,
+            [
+                Inst {
+                    op: op::BITCAST,
+                    operands: vec![ut, bits, x],
+                },
+                Inst {
+                    op: op::BITWISE_AND,
+                    operands: vec![ut, masked, bits, magnitude],
+                },
+                Inst {
+                    op: op::U_GREATER_THAN,
+                    operands: vec![rt, r, masked, infinity],
+                },
+            ],
+        );
+        changed = true;
+        k = at + 3;
+    }
+    changed
+}
+
+/// `OpImageFetch` with a `ConstOffset` fetches at the coordinate plus the offset: naga reads
+/// the fetch but drops its offset (WGSL's `textureLoad` takes none). The offset is added to
+/// the coordinate's leading components (an array's layer takes none), as unsigned 32-bit
+/// wrapping addition, which is what the offset means: out of range stays out of range.
+fn fetch_offset_added(m: &mut Module, _: &mut Applied) -> bool {
+    let mut changed = false;
+    let mut k = 0;
+    while k < m.insts.len() {
+        let i = &m.insts[k];
+        if i.op != op::IMAGE_FETCH || i.operands.len() < 6 {
+            k += 1;
+            continue;
+        }
+        let mask = i.operands[4];
+        if mask & IMAGE_CONST_OFFSET == 0 {
+            k += 1;
+            continue;
+        }
+        // Operand ids follow the mask in bit order: Bias, Lod, Grad (two), then ConstOffset.
+        let before =
+            (mask & 1).count_ones() + (mask & 2).count_ones().min(1) + 2 * (mask & 4).count_ones();
+        let at_offset = 5 + before as usize;
+        let (coord, r) = (i.operands[3], i.operands[1]);
+        let Some(&offset) = i.operands.get(at_offset) else {
+            k += 1;
+            continue;
+        };
+        let (Some(ct), Some(ot)) = (m.type_of(coord), m.type_of(offset)) else {
+            k += 1;
+            continue;
+        };
+        let (cn, on) = (
+            m.vector_count(ct).unwrap_or(1),
+            m.vector_count(ot).unwrap_or(1),
+        );
+        let Some(signed) = m.int_signedness(ct) else {
+            k += 1;
+            continue;
+        };
+        let scalar = m.declare(op::TYPE_INT, vec![32, u32::from(signed)]);
+        let zero = m.u32_constant(scalar, 0, None, scalar);
+        let mut defs = Vec::new();
+        // The offset as the coordinate's type: cast, then padded with zeros for the layer.
+        let ot_like = m.int_type_like(ot, signed);
+        let cast = m.fresh_id();
+        defs.push(Inst {
+            op: op::BITCAST,
+            operands: vec![ot_like, cast, offset],
+        });
+        let padded = if on < cn {
+            let id = m.fresh_id();
+            let mut operands = vec![ct, id];
+            if on == 1 {
+                operands.push(cast);
+            } else {
+                for c in 0..on {
+                    let part = m.fresh_id();
+                    defs.push(Inst {
+                        op: op::COMPOSITE_EXTRACT,
+                        operands: vec![scalar, part, cast, c],
+                    });
+                    operands.push(part);
+                }
+            }
+            operands.extend(std::iter::repeat_n(zero, (cn - on) as usize));
+            defs.push(Inst {
+                op: op::COMPOSITE_CONSTRUCT,
+                operands,
+            });
+            id
+        } else {
+            cast
+        };
+        let moved = m.fresh_id();
+        defs.push(Inst {
+            op: op::I_ADD,
+            operands: vec![ct, moved, coord, padded],
+        });
+        let at = m
+            .insts
+            .iter()
+            .position(|i| i.op == op::IMAGE_FETCH && i.operands.get(1) == Some(&r))
+            .unwrap_or(k);
+        let fetch = &mut m.insts[at];
+        fetch.operands[3] = moved;
+        fetch.operands[4] &= !IMAGE_CONST_OFFSET;
+        fetch.operands.remove(at_offset);
+        if fetch.operands[4] == 0 {
+            fetch.operands.remove(4);
+        }
+        let added = defs.len();
+        for (n, d) in defs.into_iter().enumerate() {
+            m.insts.insert(at + n, d);
+        }
+        changed = true;
+        k = at + added + 1;
+    }
+    changed
+}
+
+/// A sample or gather from an arrayed image takes its layer as `RoundEven` of the coordinate's
+/// last component: Vulkan (and D3D) round the layer to the nearest even integer, but naga reads
+/// the float layer as `i32(layer)`, which truncates (1.5 reads layer 1, not 2).
+fn sample_layer_rounded(m: &mut Module, _: &mut Applied) -> bool {
+    let mut glsl = m
+        .insts
+        .iter()
+        .find(|i| i.op == op::EXT_INST_IMPORT && words_string(&i.operands[1..]) == "GLSL.std.450")
+        .map(|i| i.operands[0]);
+    let mut changed = false;
+    let mut k = 0;
+    while k < m.insts.len() {
+        let i = &m.insts[k];
+        let sampling = matches!(i.op, 87..=94 | 96 | 97) && i.operands.len() >= 4;
+        if !sampling {
+            k += 1;
+            continue;
+        }
+        let (sampled, coord) = (i.operands[2], i.operands[3]);
+        let arrayed = m
+            .type_of(sampled)
+            .and_then(|t| m.type_def(t).cloned())
+            .filter(|t| t.op == op::TYPE_SAMPLED_IMAGE)
+            .and_then(|t| m.type_def(t.operands[1]).cloned())
+            .is_some_and(|image| image.operands.get(4) == Some(&1));
+        let Some(ct) = m.type_of(coord).filter(|_| arrayed) else {
+            k += 1;
+            continue;
+        };
+        let Some(n) = m.vector_count(ct) else {
+            k += 1;
+            continue;
+        };
+        let Some(float) = m.type_def(ct).map(|t| t.operands[1]) else {
+            k += 1;
+            continue;
+        };
+        let glsl = match glsl {
+            Some(g) => g,
+            None => {
+                // The import goes before the memory model, ahead of every function.
+                let id = m.fresh_id();
+                let at = m
+                    .insts
+                    .iter()
+                    .position(|i| i.op == op::MEMORY_MODEL)
+                    .unwrap_or(0);
+                let mut name = b"GLSL.std.450".to_vec();
+                name.resize(16, 0);
+                let mut operands = vec![id];
+                operands.extend(
+                    name.chunks(4)
+                        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+                );
+                m.insts.insert(
+                    at,
+                    Inst {
+                        op: op::EXT_INST_IMPORT,
+                        operands,
+                    },
+                );
+                k += 1;
+                glsl = Some(id);
+                id
+            }
+        };
+        let (layer, rounded, moved) = (m.fresh_id(), m.fresh_id(), m.fresh_id());
+        let defs = [
+            Inst {
+                op: op::COMPOSITE_EXTRACT,
+                operands: vec![float, layer, coord, n - 1],
+            },
+            Inst {
+                op: op::EXT_INST,
+                operands: vec![float, rounded, glsl, GLSL_ROUND_EVEN, layer],
+            },
+            Inst {
+                op: op::COMPOSITE_INSERT,
+                operands: vec![ct, moved, rounded, coord, n - 1],
+            },
+        ];
+        m.insts[k].operands[3] = moved;
+        let at = k;
+        for (j, d) in defs.into_iter().enumerate() {
+            m.insts.insert(at + j, d);
+        }
+        changed = true;
+        k = at + 4;
+    }
+    changed
+}
+
+/// Integer stage variables between a vertex and a pixel program get `Flat`: naga requires
+/// `@interpolate(flat)` on integer vertex outputs and pixel inputs, which Vulkan does not for
+/// vertex outputs. The harness reads a vertex program's outputs as they are written, so the
+/// interpolation qualifier changes nothing it compares.
+fn flat_integer_varyings(m: &mut Module, _: &mut Applied) -> bool {
+    use std::collections::BTreeSet;
+    let mut wanted = BTreeSet::new();
+    for ep in m.insts.iter().filter(|i| i.op == op::ENTRY_POINT) {
+        let class = match ep.operands.first() {
+            Some(&MODEL_VERTEX) => STORAGE_CLASS_OUTPUT,
+            Some(&MODEL_FRAGMENT) => STORAGE_CLASS_INPUT,
+            _ => continue,
+        };
+        // The interface ids follow the name's words (a nul-terminated string).
+        let name_end = ep.operands[2..]
+            .iter()
+            .position(|w| w.to_le_bytes().contains(&0))
+            .map_or(ep.operands.len(), |p| 2 + p + 1);
+        for &var in &ep.operands[name_end.min(ep.operands.len())..] {
+            wanted.insert((var, class));
+        }
+    }
+    let decorated = |m: &Module, var: u32, d: u32| {
+        m.insts.iter().any(|i| {
+            i.op == op::DECORATE
+                && i.operands.first() == Some(&var)
+                && i.operands.get(1) == Some(&d)
+        })
+    };
+    let mut flat = Vec::new();
+    for (var, class) in wanted {
+        if m.storage_class(var) != Some(class)
+            || !decorated(m, var, DECORATION_LOCATION)
+            || decorated(m, var, DECORATION_FLAT)
+        {
+            continue;
+        }
+        let pointee = m
+            .insts
+            .iter()
+            .find(|i| i.op == op::VARIABLE && i.operands.get(1) == Some(&var))
+            .map(|i| i.operands[0])
+            .and_then(|ptr| {
+                m.insts
+                    .iter()
+                    .find(|i| i.op == op::TYPE_POINTER && i.operands.first() == Some(&ptr))
+                    .and_then(|i| i.operands.get(2).copied())
+            });
+        if pointee.is_some_and(|t| m.int_signedness(t).is_some()) {
+            flat.push(var);
+        }
+    }
+    let Some(at) = m.insts.iter().rposition(|i| i.op == op::DECORATE) else {
+        return false;
+    };
+    let changed = !flat.is_empty();
+    for (n, var) in flat.into_iter().enumerate() {
+        m.insts.insert(
+            at + 1 + n,
+            Inst {
+                op: op::DECORATE,
+                operands: vec![var, DECORATION_FLAT],
+            },
+        );
     }
     changed
 }
@@ -735,11 +1106,11 @@ fn negate_unsigned(m: &mut Module, _: &mut Applied) -> bool {
     changed
 }
 
-/// A float constant whose bits are a NaN is computed in each function that reads it, as a
-/// bitcast of its bits (and a constant composite holding one, as a construct): naga refuses NaN
-/// literals, as WGSL does. The bits are the same; where an implementation keeps them is
-/// `dxdiff/nan`'s domain, as for any NaN.
-fn nan_constants_computed(m: &mut Module, _: &mut Applied) -> bool {
+/// A float constant that is a NaN or an infinity is computed in each function that reads it,
+/// as a bitcast of its bits (and a constant composite holding one, as a construct): naga
+/// refuses non-finite literals, as WGSL does. The bits are the same; what an implementation
+/// does with them is `dxdiff/nan`'s and `dxdiff/non-finite`'s domain, as for any such value.
+fn non_finite_constants_computed(m: &mut Module, _: &mut Applied) -> bool {
     use std::collections::{BTreeMap, BTreeSet};
     let floats: BTreeSet<u32> = m
         .insts
@@ -753,7 +1124,7 @@ fn nan_constants_computed(m: &mut Module, _: &mut Applied) -> bool {
         .filter(|i| {
             i.op == op::CONSTANT && i.operands.len() == 3 && floats.contains(&i.operands[0])
         })
-        .filter(|i| f32::from_bits(i.operands[2]).is_nan())
+        .filter(|i| !f32::from_bits(i.operands[2]).is_finite())
         .map(|i| (i.operands[1], (i.operands[0], i.operands[2])))
         .collect();
     if nans.is_empty() {
@@ -998,7 +1369,7 @@ mod tests {
             20,
         );
         let (out, applied) = apply(&spv).expect("rewrites");
-        assert_eq!(applied.rewrites, vec!["nan-constants-computed"]);
+        assert_eq!(applied.rewrites, vec!["non-finite-constants-computed"]);
         let i = insts(&out);
         // The NaN constant is gone; a uint constant of its bits and a bitcast replace it.
         assert!(!i.iter().any(|x| x.op == op::CONSTANT && x.operands[1] == 2));
