@@ -244,7 +244,7 @@ fn image_layout(ty: &TypeInner) -> BindingLayout {
 }
 
 /// A type WGSL cannot spell that naga's writer would emit anyway, so its WGSL would not parse:
-/// a 1D texture array (WGSL has `texture_1d` alone).
+/// a 1D texture array (WGSL has `texture_1d` alone) or a multisampled array.
 fn no_wgsl_form(module: &naga::Module) -> Option<&'static str> {
     module.types.iter().find_map(|(_, t)| match t.inner {
         TypeInner::Image {
@@ -252,6 +252,11 @@ fn no_wgsl_form(module: &naga::Module) -> Option<&'static str> {
             arrayed: true,
             ..
         } => Some("a 1D texture array, which WGSL has no type for"),
+        TypeInner::Image {
+            arrayed: true,
+            class: naga::ImageClass::Sampled { multi: true, .. } | naga::ImageClass::Depth { multi: true },
+            ..
+        } => Some("a multisampled texture array, which WGSL has no type for"),
         _ => None,
     })
 }

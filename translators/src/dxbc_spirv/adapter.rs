@@ -21,13 +21,15 @@ use catalog::ids as id;
 /// What dxbc-spirv's route to WGSL is known to adapt: latitude that WGSL or Vulkan grant any
 /// implementation (docs/dxbc-spirv.md gives the lanes that made each one necessary). The
 /// driver asks for no float-control modes (naga reads none), so denormals are the device's;
-/// dxbc-spirv leaves `f32tof16`'s rounding to the device, as its source says; and it leaves
+/// dxbc-spirv leaves `f32tof16`'s rounding to the device, as its source says, and its NaN and
+/// infinity to `packHalf2x16`, which WGSL's `pack2x16float` leaves indeterminate; and it leaves
 /// out-of-bounds buffer accesses to Vulkan's robustness, which WGSL replaces with its own weaker
 /// rule (an access past the end may touch any word of the binding).
 pub const CLAIMS: &[&str] = &[
     id::BUILTIN_ACCURACY,
     id::CANCELLATION,
     id::DENORMALS,
+    id::F16_CONVERSIONS,
     id::F16_ROUNDING,
     id::FUSION,
     id::MIN_MAX_NAN,

@@ -45,6 +45,7 @@ mod op {
     pub const I_SUB: u16 = 130;
     pub const KILL: u16 = 252;
     pub const LABEL: u16 = 248;
+    pub const RETURN: u16 = 253;
     pub const EXECUTION_MODE_ID: u16 = 331;
     pub const DEMOTE_TO_HELPER: u16 = 5380;
 }
@@ -955,35 +956,48 @@ fn relocate_packed_varyings(m: &mut Module, applied: &mut Applied) -> bool {
     changed
 }
 
-/// `OpDemoteToHelperInvocation` → `OpKill`, with the rest of its block moved into a fresh
-/// block that nothing branches to: naga reads no demote. D3D's `discard` leaves the pixel's
-/// outputs unwritten either way; what differs is what a demoted invocation still does (its
-/// derivatives for neighbours, its UAV writes after the discard), and the harness reads
-/// neither from a discarded pixel.
+/// `OpDemoteToHelperInvocation` → `OpKill`, which ends its block: naga reads no demote. The
+/// rest of the block goes (a helper invocation's stores have no effect, and its results are
+/// not compared), and so do the block's entries in its successors' `OpPhi`s. D3D's `discard`
+/// leaves the pixel's outputs unwritten either way; what differs is that a killed invocation
+/// no longer computes values for its neighbours' derivatives.
 fn demote_as_kill(m: &mut Module, _: &mut Applied) -> bool {
     let mut changed = false;
-    let mut k = 0;
-    while k < m.insts.len() {
-        if m.insts[k].op != op::DEMOTE_TO_HELPER {
-            k += 1;
-            continue;
-        }
-        m.insts[k] = Inst {
-            op: op::KILL,
-            operands: Vec::new(),
+    while let Some(k) = m.insts.iter().position(|i| i.op == op::DEMOTE_TO_HELPER) {
+        let Some(block) = m.insts[..k]
+            .iter()
+            .rposition(|i| i.op == op::LABEL)
+            .map(|l| m.insts[l].operands[0])
+        else {
+            break;
         };
-        // The instructions after it, up to the block's terminator, become unreachable: a
-        // fresh label keeps the module well formed.
-        let label = m.fresh_id();
-        m.insts.insert(
-            k + 1,
-            Inst {
-                op: op::LABEL,
-                operands: vec![label],
-            },
+        // Up to the block's terminator; a block without one (malformed) up to the function's end.
+        let end = (k..m.insts.len())
+            .find(|&j| is_terminator(m.insts[j].op) || m.insts[j].op == op::FUNCTION_END)
+            .map_or(k, |j| {
+                if m.insts[j].op == op::FUNCTION_END {
+                    j - 1
+                } else {
+                    j
+                }
+            });
+        m.insts.splice(
+            k..=end,
+            [Inst {
+                op: op::KILL,
+                operands: Vec::new(),
+            }],
         );
+        for i in m.insts.iter_mut().filter(|i| i.op == op::PHI) {
+            let mut kept = vec![i.operands[0], i.operands[1]];
+            for pair in i.operands[2..].chunks(2) {
+                if pair.get(1) != Some(&block) {
+                    kept.extend_from_slice(pair);
+                }
+            }
+            i.operands = kept;
+        }
         changed = true;
-        k += 2;
     }
     if changed {
         m.insts.retain(|i| {
@@ -991,6 +1005,11 @@ fn demote_as_kill(m: &mut Module, _: &mut Applied) -> bool {
         });
     }
     changed
+}
+
+/// Whether `opcode` ends a block.
+fn is_terminator(opcode: u16) -> bool {
+    matches!(opcode, 249..=252 | op::RETURN | 254 | 255 | 4416)
 }
 
 /// Integer bit searches typed as naga reads them: naga turns `FindUMsb` and `FindSMsb` both
@@ -1497,6 +1516,7 @@ mod tests {
                 (op::LABEL, &[8]),
                 (op::DEMOTE_TO_HELPER, &[]),
                 (op::STORE, &[10, 13]),
+                (op::RETURN, &[]),
                 (op::FUNCTION_END, &[]),
             ],
             20,
@@ -1525,9 +1545,10 @@ mod tests {
             .find(|x| x.op == op::VARIABLE && x.operands[1] == 12)
             .expect("workgroup");
         assert_eq!(wg.operands.len(), 3);
+        // The kill ends the block: the store after the demote goes with the rest.
         let kill = i.iter().position(|x| x.op == op::KILL).expect("kill");
-        assert_eq!(i[kill + 1].op, op::LABEL);
-        assert_eq!(i[kill + 1].operands, vec![20]);
+        assert_eq!(i[kill + 1].op, op::FUNCTION_END);
+        assert!(!i.iter().any(|x| x.op == op::STORE));
         assert!(!i.iter().any(|x| x.op == op::CAPABILITY));
     }
 
