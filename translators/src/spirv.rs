@@ -390,6 +390,25 @@ pub fn rebind(
     })
 }
 
+/// The end of the route: naga validates the rebound module and writes WGSL, and the translation
+/// carries the manifest (with the extensions the WGSL enables) and the route's claims.
+pub fn finish(
+    module: &naga::Module,
+    mut manifest: Manifest,
+    claims: &[&str],
+) -> Result<translator::Translation, RouteError> {
+    let info = validate(module)?;
+    let wgsl = write(module, &info)?;
+    // naga's writer puts the extensions the module uses first; the manifest declares them.
+    manifest.enables = executors::gpu::directive_enables(&wgsl);
+    Ok(translator::Translation {
+        wgsl,
+        manifest,
+        adaptations: claims.iter().map(|c| c.to_string()).collect(),
+        naga_unreadable: None,
+    })
+}
+
 /// naga's validator over a module read from SPIR-V.
 pub fn validate(module: &naga::Module) -> Result<naga::valid::ModuleInfo, RouteError> {
     naga::valid::Validator::new(

@@ -192,17 +192,9 @@ pub fn lower(blob: &[u8], mapped: &[Mapped], spv: &[u8]) -> Result<Translation, 
             .find(|m| m.set == b.group && m.binding == b.binding)
             .and_then(|m| Some((binding_kind(m.kind)?, m.register)))
     };
-    let mut manifest = spirv::rebind(&mut module, &shader, &resolve, &applied.relocated)
+    let manifest = spirv::rebind(&mut module, &shader, &resolve, &applied.relocated)
         .map_err(DxbcSpirvError::Route)?;
-    let info = spirv::validate(&module).map_err(DxbcSpirvError::Route)?;
-    let wgsl = spirv::write(&module, &info).map_err(DxbcSpirvError::Route)?;
-    manifest.enables = executors::gpu::directive_enables(&wgsl);
-    Ok(Translation {
-        wgsl,
-        manifest,
-        adaptations: CLAIMS.iter().map(|c| c.to_string()).collect(),
-        naga_unreadable: None,
-    })
+    spirv::finish(&module, manifest, CLAIMS).map_err(DxbcSpirvError::Route)
 }
 
 /// One program, start to end.

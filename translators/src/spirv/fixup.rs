@@ -357,6 +357,15 @@ impl Module {
         id
     }
 
+    /// The index of the `opcode` instruction whose result is `result`: found again after a
+    /// declaration was inserted ahead of it.
+    fn position_of(&self, opcode: u16, result: u32) -> usize {
+        self.insts
+            .iter()
+            .position(|i| i.op == opcode && i.operands.get(1) == Some(&result))
+            .unwrap_or(0)
+    }
+
     /// Where the first function starts (where declarations end).
     fn first_function(&self) -> usize {
         self.insts
@@ -376,6 +385,27 @@ fn has_result_type(opcode: u16) -> bool {
 /// Whether `opcode` declares a type.
 fn is_type(opcode: u16) -> bool {
     (19..=39).contains(&opcode)
+}
+
+/// Run `rewrite` on each instruction in turn. It gets the module and the instruction's index,
+/// and returns the index just past what it wrote, or `None` to leave the instruction alone.
+/// Whether anything was rewritten.
+fn rewrite_each(
+    m: &mut Module,
+    mut rewrite: impl FnMut(&mut Module, usize) -> Option<usize>,
+) -> bool {
+    let mut changed = false;
+    let mut k = 0;
+    while k < m.insts.len() {
+        match rewrite(m, k) {
+            Some(next) => {
+                changed = true;
+                k = next.max(k + 1);
+            }
+            None => k += 1,
+        }
+    }
+    changed
 }
 
 /// A rewrite: whether it changed the module.
@@ -513,19 +543,13 @@ fn draw_parameters_zero(m: &mut Module, _: &mut Applied) -> bool {
 /// implementation may fold away, since WGSL lets it assume no NaN. The test of the bits is
 /// exact under any float rules.
 fn is_nan_as_bits(m: &mut Module, _: &mut Applied) -> bool {
-    let mut changed = false;
-    let mut k = 0;
-    while k < m.insts.len() {
+    rewrite_each(m, |m, k| {
         let i = &m.insts[k];
         if i.op != op::IS_NAN || i.operands.len() != 3 {
-            k += 1;
-            continue;
+            return None;
         }
         let (rt, r, x) = (i.operands[0], i.operands[1], i.operands[2]);
-        let Some(xt) = m.type_of(x) else {
-            k += 1;
-            continue;
-        };
+        let xt = m.type_of(x)?;
         let count = m.vector_count(xt);
         let uint = m.declare(op::TYPE_INT, vec![32, 0]);
         let ut = match count {
@@ -535,12 +559,7 @@ fn is_nan_as_bits(m: &mut Module, _: &mut Applied) -> bool {
         let magnitude = m.u32_constant(uint, 0x7fff_ffff, count, ut);
         let infinity = m.u32_constant(uint, 0x7f80_0000, count, ut);
         let (bits, masked) = (m.fresh_id(), m.fresh_id());
-        // Declarations may have been inserted before the functions: find the instruction again.
-        let at = m
-            .insts
-            .iter()
-            .position(|i| i.op == op::IS_NAN && i.operands.get(1) == Some(&r))
-            .unwrap_or(k);
+        let at = m.position_of(op::IS_NAN, r);
         m.insts.splice(
             at..=at,
             [
@@ -558,10 +577,8 @@ fn is_nan_as_bits(m: &mut Module, _: &mut Applied) -> bool {
                 },
             ],
         );
-        changed = true;
-        k = at + 3;
-    }
-    changed
+        Some(at + 3)
+    })
 }
 
 /// `OpImageFetch` with a `ConstOffset` fetches at the coordinate plus the offset: naga reads
@@ -569,40 +586,27 @@ fn is_nan_as_bits(m: &mut Module, _: &mut Applied) -> bool {
 /// the coordinate's leading components (an array's layer takes none), as unsigned 32-bit
 /// wrapping addition, which is what the offset means: out of range stays out of range.
 fn fetch_offset_added(m: &mut Module, _: &mut Applied) -> bool {
-    let mut changed = false;
-    let mut k = 0;
-    while k < m.insts.len() {
+    rewrite_each(m, |m, k| {
         let i = &m.insts[k];
         if i.op != op::IMAGE_FETCH || i.operands.len() < 6 {
-            k += 1;
-            continue;
+            return None;
         }
         let mask = i.operands[4];
         if mask & IMAGE_CONST_OFFSET == 0 {
-            k += 1;
-            continue;
+            return None;
         }
         // Operand ids follow the mask in bit order: Bias, Lod, Grad (two), then ConstOffset.
         let before =
             (mask & 1).count_ones() + (mask & 2).count_ones().min(1) + 2 * (mask & 4).count_ones();
         let at_offset = 5 + before as usize;
         let (coord, r) = (i.operands[3], i.operands[1]);
-        let Some(&offset) = i.operands.get(at_offset) else {
-            k += 1;
-            continue;
-        };
-        let (Some(ct), Some(ot)) = (m.type_of(coord), m.type_of(offset)) else {
-            k += 1;
-            continue;
-        };
+        let &offset = i.operands.get(at_offset)?;
+        let (ct, ot) = (m.type_of(coord)?, m.type_of(offset)?);
         let (cn, on) = (
             m.vector_count(ct).unwrap_or(1),
             m.vector_count(ot).unwrap_or(1),
         );
-        let Some(signed) = m.int_signedness(ct) else {
-            k += 1;
-            continue;
-        };
+        let signed = m.int_signedness(ct)?;
         let scalar = m.declare(op::TYPE_INT, vec![32, u32::from(signed)]);
         let zero = m.u32_constant(scalar, 0, None, scalar);
         let mut defs = Vec::new();
@@ -642,11 +646,7 @@ fn fetch_offset_added(m: &mut Module, _: &mut Applied) -> bool {
             op: op::I_ADD,
             operands: vec![ct, moved, coord, padded],
         });
-        let at = m
-            .insts
-            .iter()
-            .position(|i| i.op == op::IMAGE_FETCH && i.operands.get(1) == Some(&r))
-            .unwrap_or(k);
+        let at = m.position_of(op::IMAGE_FETCH, r);
         let fetch = &mut m.insts[at];
         fetch.operands[3] = moved;
         fetch.operands[4] &= !IMAGE_CONST_OFFSET;
@@ -658,10 +658,8 @@ fn fetch_offset_added(m: &mut Module, _: &mut Applied) -> bool {
         for (n, d) in defs.into_iter().enumerate() {
             m.insts.insert(at + n, d);
         }
-        changed = true;
-        k = at + added + 1;
-    }
-    changed
+        Some(at + added + 1)
+    })
 }
 
 /// A sample or gather from an arrayed image takes its layer as `RoundEven` of the coordinate's
@@ -673,14 +671,11 @@ fn sample_layer_rounded(m: &mut Module, _: &mut Applied) -> bool {
         .iter()
         .find(|i| i.op == op::EXT_INST_IMPORT && words_string(&i.operands[1..]) == "GLSL.std.450")
         .map(|i| i.operands[0]);
-    let mut changed = false;
-    let mut k = 0;
-    while k < m.insts.len() {
+    rewrite_each(m, |m, mut k| {
         let i = &m.insts[k];
         let sampling = matches!(i.op, 87..=94 | 96 | 97) && i.operands.len() >= 4;
         if !sampling {
-            k += 1;
-            continue;
+            return None;
         }
         let (sampled, coord) = (i.operands[2], i.operands[3]);
         let arrayed = m
@@ -689,18 +684,9 @@ fn sample_layer_rounded(m: &mut Module, _: &mut Applied) -> bool {
             .filter(|t| t.op == op::TYPE_SAMPLED_IMAGE)
             .and_then(|t| m.type_def(t.operands[1]).cloned())
             .is_some_and(|image| image.operands.get(4) == Some(&1));
-        let Some(ct) = m.type_of(coord).filter(|_| arrayed) else {
-            k += 1;
-            continue;
-        };
-        let Some(n) = m.vector_count(ct) else {
-            k += 1;
-            continue;
-        };
-        let Some(float) = m.type_def(ct).map(|t| t.operands[1]) else {
-            k += 1;
-            continue;
-        };
+        let ct = m.type_of(coord).filter(|_| arrayed)?;
+        let n = m.vector_count(ct)?;
+        let float = m.type_def(ct).map(|t| t.operands[1])?;
         let glsl = match glsl {
             Some(g) => g,
             None => {
@@ -750,10 +736,8 @@ fn sample_layer_rounded(m: &mut Module, _: &mut Applied) -> bool {
         for (j, d) in defs.into_iter().enumerate() {
             m.insts.insert(at + j, d);
         }
-        changed = true;
-        k = at + 4;
-    }
-    changed
+        Some(at + 4)
+    })
 }
 
 /// Integer stage variables between a vertex and a pixel program get `Flat`: naga requires
@@ -1025,9 +1009,7 @@ fn find_msb_signedness(m: &mut Module, _: &mut Applied) -> bool {
         .filter(|i| words_string(&i.operands[1..]) == "GLSL.std.450")
         .map(|i| i.operands[0])
         .collect();
-    let mut changed = false;
-    let mut k = 0;
-    while k < m.insts.len() {
+    rewrite_each(m, |m, k| {
         let i = &m.insts[k];
         let search = i.op == op::EXT_INST
             && i.operands.len() == 5
@@ -1037,92 +1019,73 @@ fn find_msb_signedness(m: &mut Module, _: &mut Applied) -> bool {
                 GLSL_FIND_I_LSB | GLSL_FIND_S_MSB | GLSL_FIND_U_MSB
             );
         if !search {
-            k += 1;
-            continue;
+            return None;
         }
         let (rt, r, which, mut x) = (i.operands[0], i.operands[1], i.operands[3], i.operands[4]);
-        let Some(mut xt) = m.type_of(x) else {
-            k += 1;
-            continue;
-        };
-        let Some(x_signed) = m.int_signedness(xt) else {
-            k += 1;
-            continue;
-        };
+        let mut xt = m.type_of(x)?;
+        let x_signed = m.int_signedness(xt)?;
         let want = match which {
             GLSL_FIND_S_MSB => true,
             GLSL_FIND_U_MSB => false,
             _ => x_signed,
         };
-        if want != x_signed {
-            let t = m.int_type_like(xt, want);
+        if want == x_signed && rt == xt {
+            return None;
+        }
+        let cast_type = (want != x_signed).then(|| m.int_type_like(xt, want));
+        // Declaring a type may have moved the search: find it again.
+        let mut at = m.position_of(op::EXT_INST, r);
+        if let Some(t) = cast_type {
             let cast = m.fresh_id();
             m.insts.insert(
-                k,
+                at,
                 Inst {
                     op: op::BITCAST,
                     operands: vec![t, cast, x],
                 },
             );
-            k += 1;
+            at += 1;
             (x, xt) = (cast, t);
-            changed = true;
         }
-        m.insts[k].operands[4] = x;
+        m.insts[at].operands[4] = x;
         if rt != xt {
             let inner = m.fresh_id();
-            m.insts[k].operands[0] = xt;
-            m.insts[k].operands[1] = inner;
+            m.insts[at].operands[0] = xt;
+            m.insts[at].operands[1] = inner;
             m.insts.insert(
-                k + 1,
+                at + 1,
                 Inst {
                     op: op::BITCAST,
                     operands: vec![rt, r, inner],
                 },
             );
-            k += 1;
-            changed = true;
+            at += 1;
         }
-        k += 1;
-    }
-    changed
+        Some(at + 1)
+    })
 }
 
 /// `OpSNegate` of an unsigned operand → `OpISub` from zero: naga reads it as WGSL's unary
 /// minus, which has no `u32` form. Two's complement gives the same bits.
 fn negate_unsigned(m: &mut Module, _: &mut Applied) -> bool {
-    let mut changed = false;
-    let mut k = 0;
-    while k < m.insts.len() {
+    rewrite_each(m, |m, k| {
         let i = &m.insts[k];
         if i.op != op::S_NEGATE || i.operands.len() != 3 {
-            k += 1;
-            continue;
+            return None;
         }
         let (rt, r, x) = (i.operands[0], i.operands[1], i.operands[2]);
-        let Some(xt) = m.type_of(x) else {
-            k += 1;
-            continue;
-        };
+        let xt = m.type_of(x)?;
         if m.int_signedness(xt) != Some(false) {
-            k += 1;
-            continue;
+            return None;
         }
         let zero = m.null_of(xt);
-        // `null_of` may have inserted a declaration before the functions, shifting `k`.
-        let k2 = m
-            .insts
-            .iter()
-            .position(|i| i.op == op::S_NEGATE && i.operands.get(1) == Some(&r))
-            .unwrap_or(k);
-        m.insts[k2] = Inst {
+        let at = m.position_of(op::S_NEGATE, r);
+        m.insts[at] = Inst {
             op: op::I_SUB,
             operands: vec![rt, r, zero, x],
         };
-        changed = true;
-        k = k2 + 1;
-    }
-    changed
+        Some(at + 1)
+    })
 }
 
 /// A float constant that is a NaN or an infinity is computed in each function that reads it,
@@ -1149,14 +1112,21 @@ fn non_finite_constants_computed(m: &mut Module, _: &mut Applied) -> bool {
     if nans.is_empty() {
         return false;
     }
-    // Composites of them, one level deep: (type, constituents).
-    let composites: BTreeMap<u32, (u32, Vec<u32>)> = m
+    // Composites holding them, at any depth: (type, constituents), in declaration order, so
+    // a composite comes after the composites it holds.
+    let mut composites: Vec<(u32, (u32, Vec<u32>))> = Vec::new();
+    for i in m
         .insts
         .iter()
         .filter(|i| i.op == op::CONSTANT_COMPOSITE && i.operands.len() >= 3)
-        .filter(|i| i.operands[2..].iter().any(|c| nans.contains_key(c)))
-        .map(|i| (i.operands[1], (i.operands[0], i.operands[2..].to_vec())))
-        .collect();
+    {
+        let holds = i.operands[2..]
+            .iter()
+            .any(|c| nans.contains_key(c) || composites.iter().any(|(id, _)| id == c));
+        if holds {
+            composites.push((i.operands[1], (i.operands[0], i.operands[2..].to_vec())));
+        }
+    }
     let uint = m.declare(op::TYPE_INT, vec![32, 0]);
     let mut bits_const = BTreeMap::new();
     for &(_, bits) in nans.values() {
@@ -1186,7 +1156,7 @@ fn non_finite_constants_computed(m: &mut Module, _: &mut Applied) -> bool {
         let used: BTreeSet<u32> = m.insts[k..end]
             .iter()
             .flat_map(id_operands)
-            .filter(|id| nans.contains_key(id) || composites.contains_key(id))
+            .filter(|id| nans.contains_key(id) || composites.iter().any(|(c, _)| c == id))
             .collect();
         if used.is_empty() {
             k = end + 1;
@@ -1203,18 +1173,14 @@ fn non_finite_constants_computed(m: &mut Module, _: &mut Applied) -> bool {
         }
         let mut local = BTreeMap::new();
         let mut defs = Vec::new();
-        let needed: BTreeSet<u32> = used
-            .iter()
-            .flat_map(|id| match composites.get(id) {
-                Some((_, parts)) => parts
-                    .iter()
-                    .copied()
-                    .filter(|c| nans.contains_key(c))
-                    .collect(),
-                None => vec![*id],
-            })
-            .collect();
-        for id in needed {
+        // Everything the used constants hold, down to the NaNs and infinities.
+        let mut needed = used.clone();
+        for (id, (_, parts)) in composites.iter().rev() {
+            if needed.contains(id) {
+                needed.extend(parts.iter().copied());
+            }
+        }
+        for &id in needed.iter().filter(|id| nans.contains_key(id)) {
             let (ty, bits) = nans[&id];
             let fresh = m.fresh_id();
             local.insert(id, fresh);
@@ -1223,8 +1189,7 @@ fn non_finite_constants_computed(m: &mut Module, _: &mut Applied) -> bool {
                 operands: vec![ty, fresh, bits_const[&bits]],
             });
         }
-        for id in used.iter().filter(|id| composites.contains_key(id)) {
-            let (ty, parts) = &composites[id];
+        for (id, (ty, parts)) in composites.iter().filter(|(id, _)| needed.contains(id)) {
             let fresh = m.fresh_id();
             let mut operands = vec![*ty, fresh];
             operands.extend(parts.iter().map(|c| local.get(c).copied().unwrap_or(*c)));
@@ -1253,7 +1218,11 @@ fn non_finite_constants_computed(m: &mut Module, _: &mut Applied) -> bool {
     // naga validates every constant, read or not: the ones no longer read go (composites first,
     // then the NaNs they held). A word that merely equals an id keeps it, to be safe.
     for dead in [
-        composites.keys().copied().collect::<Vec<_>>(),
+        composites
+            .iter()
+            .rev()
+            .map(|(id, _)| *id)
+            .collect::<Vec<_>>(),
         nans.keys().copied().collect(),
     ] {
         for id in dead {
@@ -1405,6 +1374,40 @@ mod tests {
         let store = i.iter().position(|x| x.op == op::STORE).expect("store");
         assert!(var < cast && cast < store);
         assert_eq!(i[store].operands, vec![9, i[cast].operands[1]]);
+    }
+
+    #[test]
+    fn a_nan_inside_nested_composites_is_computed_with_them() {
+        let nan = 0x7fc0_0000_u32;
+        let spv = module(
+            &[
+                (op::TYPE_FLOAT, &[1, 32]),
+                (op::TYPE_VECTOR, &[2, 1, 2]),
+                (30, &[5, 2, 2]),
+                (op::CONSTANT, &[1, 3, nan]),
+                (op::CONSTANT_COMPOSITE, &[2, 4, 3, 3]),
+                (op::CONSTANT_COMPOSITE, &[5, 6, 4, 4]),
+                (op::FUNCTION, &[7, 8, 0, 10]),
+                (op::LABEL, &[11]),
+                (op::STORE, &[9, 6]),
+                (op::FUNCTION_END, &[]),
+            ],
+            20,
+        );
+        let (out, _) = apply(&spv).expect("rewrites");
+        let i = insts(&out);
+        assert!(!i.iter().any(|x| x.op == op::CONSTANT_COMPOSITE));
+        let built: Vec<&Inst> = i
+            .iter()
+            .filter(|x| x.op == op::COMPOSITE_CONSTRUCT)
+            .collect();
+        assert_eq!(built.len(), 2, "{i:?}");
+        // The inner vector first, then the struct of it, which the store reads.
+        assert_eq!(built[0].operands[0], 2);
+        assert_eq!(built[1].operands[0], 5);
+        assert_eq!(built[1].operands[2..], [built[0].operands[1]; 2]);
+        let store = i.iter().find(|x| x.op == op::STORE).expect("store");
+        assert_eq!(store.operands[1], built[1].operands[1]);
     }
 
     #[test]

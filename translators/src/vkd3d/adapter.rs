@@ -62,17 +62,8 @@ fn translate(blob: &[u8]) -> Result<Translation, Vkd3dError> {
     let shader = dxbc::Shader::parse(blob).map_err(Vkd3dError::Dxbc)?;
     let spv = spirv(blob)?;
     let mut module = read_spirv(&spv)?;
-    let mut manifest = rebind(&mut module, &shader)?;
-    let info = validate_module(&module)?;
-    let wgsl = write_wgsl(&module, &info)?;
-    // naga's writer puts the extensions the module uses first; the manifest declares them.
-    manifest.enables = executors::gpu::directive_enables(&wgsl);
-    Ok(Translation {
-        wgsl,
-        manifest,
-        adaptations: CLAIMS.iter().map(|c| c.to_string()).collect(),
-        naga_unreadable: None,
-    })
+    let manifest = rebind(&mut module, &shader)?;
+    spirv::finish(&module, manifest, CLAIMS).map_err(Vkd3dError::from)
 }
 
 /// What vkd3d's route to WGSL is known to adapt: each entry is here because a
