@@ -56,18 +56,6 @@ fn spec(driver: &std::path::Path) -> String {
     format!("dxbc-spirv:{}", driver.display())
 }
 
-/// The summary line's three counts: passed, failed, skipped.
-fn summary(text: &str) -> [u64; 3] {
-    let last = text.lines().last().unwrap_or("");
-    let counts: Vec<u64> = last
-        .split(", ")
-        .filter_map(|part| part.split(' ').next()?.parse().ok())
-        .collect();
-    counts[..]
-        .try_into()
-        .unwrap_or_else(|_| panic!("no summary line: {last}"))
-}
-
 /// What dxbc-spirv's route refuses in the peer corpus, and why (docs/dxbc-spirv.md): doubles,
 /// which naga reads wrongly, and a `switch` whose case falls through, which naga cannot write
 /// as WGSL. Every other run passes: 368 of 426 when this was written.
@@ -91,7 +79,7 @@ fn the_peer_corpus_replays_through_dxbc_spirv() {
         return;
     };
     let text = stdout(&out);
-    let [passed, failed, skipped] = summary(&text);
+    let [passed, failed, skipped] = replay_summary(&text);
     assert_eq!(failed, 0, "{text}");
     assert!(passed >= 360, "{passed} passed: {text}");
     for line in text.lines().filter(|l| l.starts_with("SKIP")) {

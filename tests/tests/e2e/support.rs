@@ -160,6 +160,18 @@ pub fn report(dir: &Path) -> serde_json::Value {
         .expect("json")
 }
 
+/// The three counts of `replay`'s summary line (its last): passed, failed, skipped.
+pub fn replay_summary(text: &str) -> [u64; 3] {
+    let last = text.lines().last().unwrap_or("");
+    let counts: Vec<u64> = last
+        .split(", ")
+        .filter_map(|part| part.split(' ').next()?.parse().ok())
+        .collect();
+    counts[..]
+        .try_into()
+        .unwrap_or_else(|_| panic!("no summary line: {last}"))
+}
+
 /// Stdout as text.
 pub fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
