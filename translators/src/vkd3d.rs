@@ -21,7 +21,7 @@ use super::{Failure, Part, Translator, crash, external};
 /// Why vkd3d's route to WGSL produced nothing. naga's failures on that route carry a
 /// [`translator::NagaError`] and become the route's rejection (the policy is stated there).
 /// Codes: `vkd3d.library`, `vkd3d.symbol`, `vkd3d.dxbc`, `vkd3d.no-compiler`, `vkd3d.io`,
-/// `vkd3d.compile`, `vkd3d.naga-read`, `vkd3d.no-entry-point`, `vkd3d.layout`,
+/// `vkd3d.compile`, `vkd3d.fixup`, `vkd3d.naga-read`, `vkd3d.no-entry-point`, `vkd3d.layout`,
 /// `vkd3d.naga-invalid`, `vkd3d.naga-write`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -49,6 +49,9 @@ pub enum Vkd3dError {
         /// Its stderr, trimmed.
         stderr: String,
     },
+    /// A SPIR-V rewrite for naga refused the module (doubles, malformed words).
+    #[error("[{code}] {0}", code = .0.code())]
+    Fixup(crate::spirv::fixup::FixupError),
     /// naga's SPIR-V front end cannot read vkd3d's output.
     #[error("naga cannot read vkd3d's SPIR-V: {0}")]
     NagaRead(translator::NagaError),
@@ -93,6 +96,7 @@ impl Vkd3dError {
             Vkd3dError::NoCompiler(_) => "vkd3d.no-compiler",
             Vkd3dError::Io(_) => "vkd3d.io",
             Vkd3dError::Compile { .. } => "vkd3d.compile",
+            Vkd3dError::Fixup(_) => "vkd3d.fixup",
             Vkd3dError::NagaRead(_) => "vkd3d.naga-read",
             Vkd3dError::NoEntryPoint => "vkd3d.no-entry-point",
             Vkd3dError::Layout(_) => "vkd3d.layout",

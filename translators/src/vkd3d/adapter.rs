@@ -61,8 +61,11 @@ fn spirv(blob: &[u8]) -> Result<Vec<u8>, Vkd3dError> {
 fn translate(blob: &[u8]) -> Result<Translation, Vkd3dError> {
     let shader = dxbc::Shader::parse(blob).map_err(Vkd3dError::Dxbc)?;
     let spv = spirv(blob)?;
+    // The same rewrites for naga as on dxbc-spirv's route: they fix naga, not vkd3d, so
+    // vkd3d is not blamed for naga's misreadings (docs/dxbc-spirv.md lists them).
+    let (spv, applied) = spirv::fixup::apply(&spv).map_err(Vkd3dError::Fixup)?;
     let mut module = read_spirv(&spv)?;
-    let manifest = rebind(&mut module, &shader)?;
+    let manifest = rebind_moved(&mut module, &shader, &applied.relocated)?;
     spirv::finish(&module, manifest, CLAIMS).map_err(Vkd3dError::from)
 }
 
@@ -95,12 +98,21 @@ pub fn read_spirv(spv: &[u8]) -> Result<naga::Module, Vkd3dError> {
 /// number, so cb0 and t0 collide; each gets its own binding, and the manifest keeps the
 /// register.
 pub fn rebind(module: &mut naga::Module, shader: &dxbc::Shader) -> Result<Manifest, Vkd3dError> {
+    rebind_moved(module, shader, &[])
+}
+
+/// [`rebind`], with the varyings a fix-up relocated.
+fn rebind_moved(
+    module: &mut naga::Module,
+    shader: &dxbc::Shader,
+    moved: &[spirv::fixup::Relocated],
+) -> Result<Manifest, Vkd3dError> {
     let resolve = |g: &naga::GlobalVariable, kind: BindingKind| {
         let b = g.binding?;
         let register = register_of(g.name.as_deref(), &kind).unwrap_or(b.binding);
         Some((kind, register))
     };
-    spirv::rebind(module, shader, &resolve, &[]).map_err(Vkd3dError::from)
+    spirv::rebind(module, shader, &resolve, moved).map_err(Vkd3dError::from)
 }
 
 /// The DXBC register of a resource, from the debug name vkd3d gives its variable
