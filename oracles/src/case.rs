@@ -531,21 +531,28 @@ impl CaseFile {
 
     /// The container bytes.
     pub fn blob(&self) -> Result<Vec<u8>, String> {
-        let s = self.dxbc.as_bytes();
-        if !s.len().is_multiple_of(2) {
-            return Err("`dxbc` has an odd number of hex digits".into());
-        }
-        s.chunks(2)
-            .enumerate()
-            .map(|(i, p)| {
-                let d = |b: u8| (b as char).to_digit(16);
-                match (d(p[0]), d(p[1])) {
-                    (Some(h), Some(l)) => Ok((h * 16 + l) as u8),
-                    _ => Err(format!("`dxbc` has a non-hex digit at character {}", 2 * i)),
-                }
-            })
-            .collect()
+        decode_hex(&self.dxbc).map_err(|why| format!("`dxbc` has {why}"))
     }
+}
+
+/// Bytes from hex digits, two a byte, as case files and the `serve:` protocol carry containers.
+/// Why not, where the text is not that: "an odd number of hex digits" or "a non-hex digit at
+/// character N".
+pub fn decode_hex(text: &str) -> Result<Vec<u8>, String> {
+    let s = text.as_bytes();
+    if !s.len().is_multiple_of(2) {
+        return Err("an odd number of hex digits".into());
+    }
+    s.chunks(2)
+        .enumerate()
+        .map(|(i, p)| {
+            let d = |b: u8| (b as char).to_digit(16);
+            match (d(p[0]), d(p[1])) {
+                (Some(h), Some(l)) => Ok((h * 16 + l) as u8),
+                _ => Err(format!("a non-hex digit at character {}", 2 * i)),
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@
 //! dxdiff's lowering, not the translator's (docs/dxbc-spirv.md lists each one).
 
 pub mod fixup;
+pub mod words;
 
 use naga::{AddressSpace, Binding, BuiltIn, ShaderStage, TypeInner};
 use translator::manifest::{Binding as Bound, BindingKind, BindingLayout, Interface};

@@ -251,7 +251,7 @@ pub fn serve(driver: &Path) -> i32 {
             eprintln!("dxbc-spirv-adapter: a request that is not the protocol's JSON");
             return 2;
         };
-        let Some(blob) = unhex(&req.dxbc) else {
+        let Ok(blob) = oracles::case::decode_hex(req.dxbc.trim()) else {
             eprintln!("dxbc-spirv-adapter: a request whose container is not hex");
             return 2;
         };
@@ -271,16 +271,6 @@ pub fn serve(driver: &Path) -> i32 {
         }
     }
     0
-}
-
-fn unhex(s: &str) -> Option<Vec<u8>> {
-    let s = s.trim().as_bytes();
-    if !s.len().is_multiple_of(2) {
-        return None;
-    }
-    s.chunks_exact(2)
-        .map(|p| u8::from_str_radix(std::str::from_utf8(p).ok()?, 16).ok())
-        .collect()
 }
 
 /// `dxdiff bench`'s parts, in process with one driver: the library's compilation, the

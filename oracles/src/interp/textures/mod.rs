@@ -409,8 +409,6 @@ fn typed_load(
     f.expand(&present)
 }
 
-/// `ld` of one texel of a 2D texture or array: out-of-range coordinates, layer or mip give
-/// the OOB value (FS §22.4.7).
 /// The texel `ld` reads from `t` at the integer address `addr` moved by its immediate
 /// offsets: x, y, the layer (or a 3D texture's depth slice) and the mip level. The `ld` page:
 /// the offsets are added in texel space, wrapping as unsigned integers (so a move below 0 is
@@ -429,6 +427,8 @@ pub(crate) fn ld_address(t: &Texture2d, addr: [u32; 4], offsets: [i8; 3]) -> [u3
     [x, y, layer, addr[3]]
 }
 
+/// `ld` of one texel of a 2D texture or array: out-of-range coordinates, layer or mip give
+/// the OOB value (FS §22.4.7).
 fn texel_load(t: &Texture2d, x: u32, y: u32, layer: u32, mip: u32, ev: &mut Events) -> [u32; 4] {
     match t.texel(mip as usize, layer, x, y) {
         Some(texel) => {
