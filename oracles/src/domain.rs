@@ -236,6 +236,12 @@ domains! {
     /// result is D3D's own choice (the H100 gave +0 for −211.875 / 0xff7fffff). A zero or
     /// denormal divisor is not in it: D3D's table defines x/0.
     DivisorHuge = "divisor-huge",
+    /// A typed store whose conversion to the view's format D3D and a device may round apart:
+    /// a UNORM or SNORM code within D3D's 0.6-ULP tolerance of a rounding boundary (Vulkan lets
+    /// a device take either neighbouring code), or a float that no half represents exactly,
+    /// or a NaN, stored to a 16-bit float channel (rounding, flushing and the NaN's payload are
+    /// the device's).
+    TexelStoreRounding = "texel-store-rounding",
 }
 
 impl Domain {

@@ -7,7 +7,7 @@ use crate::case::register_of;
 use crate::case::{CaseFile, Expect, Input, Run, words};
 use crate::interp::{
     self, Address, Buffer, Format, InterpError, Resources, Sampler, Srv, TexelFormat, Texture2d,
-    TextureShape,
+    TextureShape, UavTexture,
 };
 use crate::verdict::{Inconclusive, Judge, Skip, SkipKind};
 
@@ -113,15 +113,14 @@ pub fn resources(run: &Run) -> Result<(Resources, InvocationInputs), String> {
             };
             set_register(&mut single, n, &words(w));
         } else if let Some(n) = register_of(key, "u") {
-            let Input::Buffer(b) = input else {
-                return Err(format!(
-                    "`{key}` must be a buffer (typed UAV textures are not supported)"
-                ));
+            let uav = match input {
+                Input::Buffer(b) => buffer(b.size_bytes, &words(&b.words), b.format.as_deref())?,
+                Input::Texture { texture2d } => uav_texture(texture2d)?,
+                Input::Words(_) | Input::Sampler(_) => {
+                    return Err(format!("`{key}` must be a buffer or a texture"));
+                }
             };
-            res.uavs.insert(
-                n,
-                buffer(b.size_bytes, &words(&b.words), b.format.as_deref())?,
-            );
+            res.uavs.insert(n, uav);
         } else if let Some(n) = register_of(key, "t") {
             let srv = match input {
                 Input::Buffer(b) => {
@@ -184,6 +183,37 @@ fn buffer(size_bytes: u32, w: &[u32], format: Option<&str>) -> Result<Buffer, St
         words,
         size_bytes,
         format,
+        texture: None,
+    })
+}
+
+/// A typed UAV texture input: a texture of one level (a UAV views one), not a cube, in a
+/// format the reference can store to; its texels become the UAV's words.
+fn uav_texture(t: &crate::case::TextureDesc) -> Result<Buffer, String> {
+    let tex = texture(t)?;
+    if tex.mips.len() != 1 || tex.cube() {
+        return Err(format!(
+            "a UAV texture has exactly one level and is no cube; this one has {} levels{}",
+            tex.mips.len(),
+            if tex.cube() { " and is a cube" } else { "" }
+        ));
+    }
+    if tex.format.encode([0; 4], &mut 0).is_none() {
+        return Err(format!("a {} UAV cannot be stored to", t.format));
+    }
+    let shape = UavTexture {
+        width: tex.width,
+        height: tex.height,
+        layers: tex.layer_count(),
+        view: tex.view,
+        format: tex.format,
+    };
+    let words = tex.mips.into_iter().next().unwrap_or_default();
+    Ok(Buffer {
+        size_bytes: u32::try_from(words.len() * 4).map_err(|_| "a UAV texture too large")?,
+        words,
+        format: None,
+        texture: Some(shape),
     })
 }
 

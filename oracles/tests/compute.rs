@@ -15,6 +15,7 @@ fn uav(words: usize) -> Buffer {
         words: vec![0; words],
         size_bytes: (words * 4) as u32,
         format: None,
+        texture: None,
     }
 }
 
@@ -110,6 +111,7 @@ ret
             words: vec![0, 10, 0, 11, 0, 12, 0, 13],
             size_bytes: 32,
             format: None,
+            texture: None,
         },
     );
     res.uavs.insert(1, uav(8));

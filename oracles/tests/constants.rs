@@ -525,6 +525,7 @@ ret
             words: vec![0; 64],
             size_bytes: 256,
             format: None,
+            texture: None,
         },
     );
     let d = oracles::interp::run_dispatch(&p, &mut res, [1, 1, 1], DEFAULT_BUDGET).expect("runs");

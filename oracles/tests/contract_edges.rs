@@ -69,6 +69,7 @@ fn structured(body: &str) -> Events {
             words: (0..16).collect(),
             size_bytes: 64,
             format: None,
+            texture: None,
         },
     );
     run_dispatch(&p, &mut res, [1, 1, 1], DEFAULT_BUDGET)

@@ -168,6 +168,7 @@ ret
             words: vec![0; 2],
             size_bytes: 8,
             format: None,
+            texture: None,
         },
     );
     run_dispatch(&p, &mut res, [1, 1, 1], DEFAULT_BUDGET).expect("runs");

@@ -151,6 +151,7 @@ ret
         size_bytes: (words.len() * 4) as u32,
         words,
         format: None,
+        texture: None,
     };
     res.uavs.insert(0, buf(vec![0; 4]));
     res.uavs.insert(1, buf(vec![NAN]));
@@ -222,6 +223,7 @@ ret
             words: vec![1],
             size_bytes: 4,
             format: None,
+            texture: None,
         },
     );
     let d = run_dispatch(&p, &mut res, [1, 1, 1], DEFAULT_BUDGET).expect("runs");

@@ -18,6 +18,7 @@ fn uav(words: usize) -> Buffer {
         words: vec![0; words],
         size_bytes: (words * 4) as u32,
         format: None,
+        texture: None,
     }
 }
 

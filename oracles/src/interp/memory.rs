@@ -334,6 +334,16 @@ impl Machine<'_> {
             (&ops[0], &ops[1..])
         };
         let t = self.target(mem, at)?;
+        if let Target::Uav(s) = t
+            && self.res.uavs.get(&s).is_some_and(|b| b.texture.is_some())
+        {
+            // D3D has them on R32 views (FS §22.17.8); no storage texture has atomics, so no
+            // WGSL translation can be judged on one and the reference does not run them.
+            return Err(InterpError::Unsupported {
+                index: at,
+                what: "an atomic on a typed UAV texture".into(),
+            });
+        }
         let structured = matches!(self.view(t), ViewKind::Structured(_));
         let a0 = self.lane_values(&rest[0], 0, at)?;
         let a1 = if structured {

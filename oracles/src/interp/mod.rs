@@ -36,7 +36,7 @@ use mask::Mask;
 pub use nan::{frees_nan, frees_nan_inst};
 pub use resources::{
     Address, Buffer, Compare, Format, Resources, Sampler, Srv, TexelFormat, TexelKind, Texture2d,
-    TextureShape,
+    TextureShape, UavTexture,
 };
 
 use crate::domain::Events;
@@ -574,6 +574,7 @@ pub fn run_dispatch(
                             words: vec![0; bytes.div_ceil(4) as usize],
                             size_bytes: bytes,
                             format: None,
+                            texture: None,
                         },
                     );
                 }

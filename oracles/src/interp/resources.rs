@@ -17,6 +17,64 @@ pub struct Buffer {
     pub size_bytes: u32,
     /// The element format of a typed view (`R32_UINT` when not given).
     pub format: Option<Format>,
+    /// For a typed UAV texture (`RWTexture1D` … `RWTexture3D`): its shape and format; `words`
+    /// then hold its texels, and `format` is unused.
+    pub texture: Option<UavTexture>,
+}
+
+/// The texture behind a typed UAV: the one mip level a UAV views, its texels held as its
+/// [`Buffer`]'s words in `format`, one layer (or 3D slice) after another, each row-major. A
+/// device is given the same words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UavTexture {
+    /// Texels in a row.
+    pub width: u32,
+    /// Rows (1 for a 1D texture).
+    pub height: u32,
+    /// Array layers, or a 3D texture's depth; 1 otherwise.
+    pub layers: u32,
+    /// How shaders address it (never a cube: D3D has no cube UAV).
+    pub view: TextureShape,
+    /// How texels are stored, read and written.
+    pub format: TexelFormat,
+}
+
+impl UavTexture {
+    /// Texels in the view.
+    pub fn texels(&self) -> u64 {
+        u64::from(self.width) * u64::from(self.height) * u64::from(self.layers.max(1))
+    }
+
+    /// The texel a typed load or store addresses with unsigned coordinates `addr` (x; x and
+    /// a 1D array's layer; x, y; x, y and a 2D array's layer or a 3D slice), if it is inside
+    /// the view: out of range, a load reads 0 with the format's defaults and a store writes
+    /// nothing (FS §22.4.8, §22.4.9).
+    pub fn index(&self, addr: [u32; 4]) -> Option<u64> {
+        let [x, y, z, _] = addr;
+        let (y, layer) = match self.view {
+            TextureShape::Line => (0, 0),
+            TextureShape::LineArray => (0, y),
+            TextureShape::Array | TextureShape::Volume => (y, z),
+            TextureShape::Plain | TextureShape::Cube => (y, 0),
+        };
+        if x >= self.width || y >= self.height || layer >= self.layers.max(1) {
+            return None;
+        }
+        let (w, h) = (u64::from(self.width), u64::from(self.height));
+        Some((u64::from(layer) * h + u64::from(y)) * w + u64::from(x))
+    }
+
+    /// What `resinfo` reads of it at level 0, in `resinfo`'s order: width, then height (a 1D
+    /// view has none), then the layers of an array or a 3D texture's depth; 0 past the axes.
+    pub fn dimensions(&self) -> [u32; 3] {
+        let layers = self.layers.max(1);
+        match self.view {
+            TextureShape::Line => [self.width, 0, 0],
+            TextureShape::LineArray => [self.width, layers, 0],
+            TextureShape::Array | TextureShape::Volume => [self.width, self.height, layers],
+            TextureShape::Plain | TextureShape::Cube => [self.width, self.height, 0],
+        }
+    }
 }
 
 /// A typed element format: 32-bit channels only (what buffers and UAVs here carry).

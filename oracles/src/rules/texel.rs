@@ -5,6 +5,7 @@
 //! and a device read the same bytes: the GPU executor uploads them as a texture of that format,
 //! and the interpreter decodes a texel only when it reads one ([`TexelFormat::decode`]).
 
+use super::bits::SIGN;
 use super::convert::f16tof32;
 use crate::domain::{Domain, Events, raise};
 
@@ -73,6 +74,12 @@ texel_formats! {
     /// WebGPU texture can be filled with by a copy (`depth16unorm`; `depth32float` takes no
     /// copies from a buffer). Held one texel per word, in its low 16 bits.
     D16Unorm = "D16_UNORM",
+    /// Four 8-bit SNORM channels: a storage-texture format (`rgba8snorm`).
+    Rgba8Snorm = "R8G8B8A8_SNORM",
+    /// Four 16-bit unsigned integer channels (`rgba16uint`).
+    Rgba16Uint = "R16G16B16A16_UINT",
+    /// Four 16-bit signed integer channels (`rgba16sint`).
+    Rgba16Sint = "R16G16B16A16_SINT",
 }
 
 /// What a shader reads from a format: floats, or unsigned or signed integers.
@@ -99,7 +106,7 @@ impl TexelFormat {
     pub fn words(self) -> usize {
         match self {
             Rgba32Float | Rgba32Uint | Rgba32Sint => 4,
-            Rg32Float | Rg32Uint | Rg32Sint | Rgba16Float => 2,
+            Rg32Float | Rg32Uint | Rg32Sint | Rgba16Float | Rgba16Uint | Rgba16Sint => 2,
             _ => 1,
         }
     }
@@ -107,8 +114,8 @@ impl TexelFormat {
     /// What a shader reads from it.
     pub fn kind(self) -> TexelKind {
         match self {
-            Rgba32Uint | Rg32Uint | R32Uint | Rgba8Uint | R8Uint => TexelKind::Uint,
-            Rgba32Sint | Rg32Sint | R32Sint | Rgba8Sint | R16Sint => TexelKind::Sint,
+            Rgba32Uint | Rg32Uint | R32Uint | Rgba8Uint | R8Uint | Rgba16Uint => TexelKind::Uint,
+            Rgba32Sint | Rg32Sint | R32Sint | Rgba8Sint | R16Sint | Rgba16Sint => TexelKind::Sint,
             _ => TexelKind::Float,
         }
     }
@@ -140,6 +147,23 @@ impl TexelFormat {
     /// Whether its channels are 32-bit floats, which reach the shader as stored.
     pub fn float32(self) -> bool {
         matches!(self, Rgba32Float | Rg32Float | R32Float)
+    }
+
+    /// Whether its channels are 32 bits each, kept as a shader holds them (a store copies the
+    /// words and a load returns them).
+    pub fn wide(self) -> bool {
+        matches!(
+            self,
+            Rgba32Float
+                | Rgba32Uint
+                | Rgba32Sint
+                | Rg32Float
+                | Rg32Uint
+                | Rg32Sint
+                | R32Float
+                | R32Uint
+                | R32Sint
+        )
     }
 
     /// Whether every WebGPU device filters it (32-bit floats need `float32-filterable`).
@@ -184,7 +208,9 @@ impl TexelFormat {
             Rgba8UnormSrgb => &texel[3..],
             _ => &[],
         };
-        if unorm.iter().any(between) {
+        // An SNORM channel is exact at 0 and ±1 only.
+        let snorm = self == Rgba8Snorm && texel.iter().any(|c| between(&(c & !SIGN)));
+        if unorm.iter().any(between) || snorm {
             raise(ev, Domain::UnormRead);
         }
         let narrow = matches!(self, Rg11b10Float | Rg16Float | Rgba16Float | R16Float);
@@ -237,7 +263,56 @@ impl TexelFormat {
             R16Float => [half(w(0)), 0, 0, one],
             R8Uint => [byte(0), 0, 0, 1],
             R16Sint => [(w(0) & 0xffff) as u16 as i16 as i32 as u32, 0, 0, 1],
+            Rgba8Snorm => std::array::from_fn(|c| snorm_to_float(byte(c as u32), 8)),
+            Rgba16Uint => [w(0) & 0xffff, w(0) >> 16, w(1) & 0xffff, w(1) >> 16],
+            Rgba16Sint => {
+                [w(0), w(0) >> 16, w(1), w(1) >> 16].map(|h| h as u16 as i16 as i32 as u32)
+            }
         }
+    }
+
+    /// The words a typed store of `texel` (a shader's four channels: float bits for UNORM,
+    /// SNORM and float formats, integers otherwise) leaves in memory, each channel by D3D's
+    /// conversion rule (FS §3.2.3); channels the format lacks are dropped. `None` for a format
+    /// with no store rule here (sRGB, the packed floats, depth): no storage texture has them.
+    pub fn encode(self, texel: [u32; 4], ev: &mut Events) -> Option<[u32; 4]> {
+        let [r, g, b, a] = texel;
+        let unorm = |v: u32, bits: u32, ev: &mut Events| float_to_unorm(v, bits, ev);
+        let bytes = |c: [u32; 4]| c[0] | (c[1] << 8) | (c[2] << 16) | (c[3] << 24);
+        let halves = |lo: u32, hi: u32| (lo & 0xffff) | (hi << 16);
+        Some(match self {
+            Rgba32Float | Rgba32Uint | Rgba32Sint => texel,
+            Rg32Float | Rg32Uint | Rg32Sint => [r, g, 0, 0],
+            R32Float | R32Uint | R32Sint => [r, 0, 0, 0],
+            Rgba8Unorm => [bytes(texel.map(|c| unorm(c, 8, ev))), 0, 0, 0],
+            Bgra8Unorm => [bytes([b, g, r, a].map(|c| unorm(c, 8, ev))), 0, 0, 0],
+            R8Unorm => [unorm(r, 8, ev), 0, 0, 0],
+            Rg8Unorm => [unorm(r, 8, ev) | (unorm(g, 8, ev) << 8), 0, 0, 0],
+            Rgb10a2Unorm => {
+                let [r, g, b] = [r, g, b].map(|c| unorm(c, 10, ev));
+                [r | (g << 10) | (b << 20) | (unorm(a, 2, ev) << 30), 0, 0, 0]
+            }
+            Rgba8Snorm => [bytes(texel.map(|c| float_to_snorm(c, 8, ev))), 0, 0, 0],
+            Rgba8Uint => [bytes(texel.map(|c| uint_saturate(c, 8))), 0, 0, 0],
+            R8Uint => [uint_saturate(r, 8), 0, 0, 0],
+            Rgba16Uint => {
+                let [r, g, b, a] = texel.map(|c| uint_saturate(c, 16));
+                [halves(r, g), halves(b, a), 0, 0]
+            }
+            Rgba8Sint => [bytes(texel.map(|c| sint_saturate(c, 8))), 0, 0, 0],
+            R16Sint => [sint_saturate(r, 16), 0, 0, 0],
+            Rgba16Sint => {
+                let [r, g, b, a] = texel.map(|c| sint_saturate(c, 16));
+                [halves(r, g), halves(b, a), 0, 0]
+            }
+            R16Float => [float_to_half(r, ev), 0, 0, 0],
+            Rg16Float => [halves(float_to_half(r, ev), float_to_half(g, ev)), 0, 0, 0],
+            Rgba16Float => {
+                let [r, g, b, a] = texel.map(|c| float_to_half(c, ev));
+                [halves(r, g), halves(b, a), 0, 0]
+            }
+            Rgba8UnormSrgb | Rg11b10Float | D16Unorm => return None,
+        })
     }
 
     /// What an out-of-range `ld` returns: 0 in the channels the format has, the defaults in
@@ -252,6 +327,102 @@ impl TexelFormat {
 /// rounded.
 pub fn unorm_to_float(c: u32, bits: u32) -> u32 {
     (c as f32 / ((1u32 << bits) - 1) as f32).to_bits()
+}
+
+/// SNORM to float: `c / (2^(bits-1) - 1)` correctly rounded, with both −2^(bits−1) and
+/// −2^(bits−1)+1 reading −1.0 (FS §3.2.3.4). `c` is the code in its low `bits` bits.
+pub fn snorm_to_float(c: u32, bits: u32) -> u32 {
+    let shift = 32 - bits;
+    let v = ((c << shift) as i32) >> shift;
+    let max = ((1i32 << (bits - 1)) - 1) as f32;
+    (v as f32 / max).max(-1.0).to_bits()
+}
+
+/// The code an `n`-bit code takes for `t` when rounding `x + 0.5` down, `x` computed exactly
+/// (f64 holds an f32 times a small integer exactly).
+fn half_up(t: f64) -> f64 {
+    (t + 0.5).floor()
+}
+
+/// One ULP of `x` (the step to its finite neighbour away from or, at the largest finite,
+/// towards zero; 0 for infinities): the unit of D3D's 0.6-ULP conversion tolerance.
+fn ulp(x: f32) -> f64 {
+    if !x.is_finite() {
+        return 0.0;
+    }
+    let b = x.abs().to_bits();
+    let up = f32::from_bits(b + 1);
+    if up.is_finite() {
+        f64::from(up) - f64::from(x.abs())
+    } else {
+        f64::from(x.abs()) - f64::from(f32::from_bits(b - 1))
+    }
+}
+
+/// Float to an `bits`-bit UNORM code (FS §3.2.3.5): NaN → 0, clamped to [0, 1], then
+/// `c·(2^n−1) + 0.5` truncated. D3D allows 0.6 ULP of error in `c` and Vulkan lets a device
+/// take either neighbouring code ("should round to nearest"), so where moving `c` by 0.6 ULP
+/// changes the code [`Domain::TexelStoreRounding`] is raised.
+pub fn float_to_unorm(bits_in: u32, bits: u32, ev: &mut Events) -> u32 {
+    let x = f32::from_bits(bits_in);
+    if x.is_nan() {
+        return 0;
+    }
+    let max = f64::from((1u32 << bits) - 1);
+    let code = |x: f64| half_up(x.clamp(0.0, 1.0) * max);
+    let c = code(f64::from(x));
+    let d = 0.6 * ulp(x);
+    if code(f64::from(x) - d) != c || code(f64::from(x) + d) != c {
+        raise(ev, Domain::TexelStoreRounding);
+    }
+    c as u32
+}
+
+/// Float to an `bits`-bit SNORM code in the low bits (FS §3.2.3.6): NaN → 0, clamped to
+/// [−1, 1], then `c·(2^(n−1)−1)` rounded half away from zero; the same tolerance as
+/// [`float_to_unorm`].
+pub fn float_to_snorm(bits_in: u32, bits: u32, ev: &mut Events) -> u32 {
+    let x = f32::from_bits(bits_in);
+    if x.is_nan() {
+        return 0;
+    }
+    let max = f64::from((1u32 << (bits - 1)) - 1);
+    let code = |x: f64| {
+        let t = x.clamp(-1.0, 1.0) * max;
+        if t >= 0.0 { half_up(t) } else { -half_up(-t) }
+    };
+    let c = code(f64::from(x));
+    let d = 0.6 * ulp(x);
+    if code(f64::from(x) - d) != c || code(f64::from(x) + d) != c {
+        raise(ev, Domain::TexelStoreRounding);
+    }
+    (c as i32 as u32) & ((1u32 << bits) - 1)
+}
+
+/// An unsigned integer stored to a narrower unsigned channel: clamped to its largest value
+/// (FS §3.2.3.7: integer conversions to fewer bits saturate).
+pub fn uint_saturate(v: u32, bits: u32) -> u32 {
+    v.min((1u32 << bits) - 1)
+}
+
+/// A signed integer stored to a narrower signed channel: clamped to its range, kept in the
+/// low `bits` bits (FS §3.2.3.7).
+pub fn sint_saturate(v: u32, bits: u32) -> u32 {
+    let lo = -(1i32 << (bits - 1));
+    let hi = (1i32 << (bits - 1)) - 1;
+    ((v as i32).clamp(lo, hi) as u32) & ((1u32 << bits) - 1)
+}
+
+/// Float to a half channel (FS §3.2.2: round to nearest even, overflow to ±inf, a NaN stays a
+/// NaN, an f32 denormal may flush). [`Domain::TexelStoreRounding`] where the value is no half
+/// exactly (a device may round it otherwise, or flush the denormal) or is a NaN (its payload
+/// is free).
+pub fn float_to_half(v: u32, ev: &mut Events) -> u32 {
+    let h = super::convert::f16_round_nearest(v);
+    if f32::from_bits(v).is_nan() || f16tof32(h, &mut 0) != v {
+        raise(ev, Domain::TexelStoreRounding);
+    }
+    h
 }
 
 /// sRGB 8-bit to linear float: the IEC 61966-2-1 curve, correctly rounded
@@ -359,6 +530,50 @@ mod tests {
             D16Unorm.decode(&[0x8000]),
             [(32768.0f32 / 65535.0).to_bits(), 0, 0, one]
         );
+    }
+
+    /// Stores convert by D3D's rules, and the domain is entered only where a device may round
+    /// otherwise.
+    #[test]
+    fn stores_convert_and_mark_where_devices_may_round_otherwise() {
+        let f = |x: f32| x.to_bits();
+        let mut ev = 0;
+        // 0.5·255 + 0.5 = 128 exactly: D3D's code; 0.6 ULP either way crosses the tie.
+        assert_eq!(float_to_unorm(f(0.5), 8, &mut ev), 128);
+        assert_ne!(ev & Domain::TexelStoreRounding.bit(), 0);
+        let mut ev = 0;
+        assert_eq!(float_to_unorm(f(1.0), 8, &mut ev), 255);
+        assert_eq!(float_to_unorm(f(0.25), 8, &mut ev), 64);
+        assert_eq!(float_to_unorm(0x7fc0_0000, 8, &mut ev), 0);
+        assert_eq!(float_to_unorm(f(-3.0), 8, &mut ev), 0);
+        assert_eq!(float_to_unorm(f(f32::INFINITY), 10, &mut ev), 1023);
+        assert_eq!(ev, 0);
+        assert_eq!(float_to_snorm(f(-1.0), 8, &mut ev), 0x81);
+        assert_eq!(float_to_snorm(f(-5.0), 8, &mut ev), 0x81);
+        assert_eq!(float_to_snorm(f(1.0), 8, &mut ev), 0x7f);
+        assert_eq!(float_to_snorm(0xffc0_0000, 8, &mut ev), 0);
+        assert_eq!(uint_saturate(300, 8), 255);
+        assert_eq!(sint_saturate((-300i32) as u32, 8), 0x80);
+        assert_eq!(sint_saturate(5, 16), 5);
+        assert_eq!(ev, 0);
+        // A half holds 1.0 exactly; not 1/3, nor a NaN's payload.
+        assert_eq!(float_to_half(f(1.0), &mut ev), 0x3c00);
+        assert_eq!(ev, 0);
+        float_to_half(f(1.0 / 3.0), &mut ev);
+        assert_ne!(ev, 0);
+        // Encoding then decoding gives back what a load reads.
+        let texel = [f(0.0), f(1.0), f(-1.0), f(0.5)];
+        let words = Rgba16Float.encode(texel, &mut 0).expect("a store rule");
+        assert_eq!(Rgba16Float.decode(&words), texel);
+        let words = Rgba16Sint
+            .encode([1, u32::MAX, 0x8000_0000, 70000], &mut 0)
+            .expect("rule");
+        assert_eq!(
+            Rgba16Sint.decode(&words),
+            [1, u32::MAX, (-32768i32) as u32, 32767]
+        );
+        assert_eq!(Rgba8Snorm.decode(&[0x0000_8081]), [f(-1.0), f(-1.0), 0, 0]);
+        assert_eq!(Rg11b10Float.encode([0; 4], &mut 0), None);
     }
 
     #[test]

@@ -6,7 +6,7 @@ use dxbc::{Instruction, Opcode, Operand, OperandType, ResinfoReturnType};
 
 use super::InterpError;
 use super::machine::{Consumer, Machine, source_component, write_mask};
-use super::resources::{Format, Srv, Texture2d, TextureShape};
+use super::resources::{Format, Srv, Texture2d, TextureShape, UavTexture};
 use super::tracked::{Access, Space};
 use crate::domain::{Domain, Events, raise};
 use crate::rules::float as fl;
@@ -134,7 +134,10 @@ impl Machine<'_> {
                 let mut texels = vec![[0u32; 4]; lanes];
                 for &l in &active {
                     let mut ev = 0;
-                    if let Some(b) = self.res.uavs.get(&s) {
+                    if let Some(t) = self.res.uavs.get(&s).and_then(|b| b.texture) {
+                        let a = [0, 1, 2, 3].map(|c| addr[c][l]);
+                        texels[l] = self.uav_texel_load(s, t, a, l, at, &mut ev);
+                    } else if let Some(b) = self.res.uavs.get(&s) {
                         let f = b.format.unwrap_or_default();
                         texels[l] = typed_load(&b.words, b.size_bytes, f, addr[0][l], &mut ev);
                         // One word per element stands for the element in race tracking.
@@ -149,6 +152,9 @@ impl Machine<'_> {
                 let s = slot(&ops[0], at)?;
                 let addr = self.lane_vec(&ops[1], Consumer::Int, at)?;
                 let value = self.lane_vec(&ops[2], Consumer::Raw, at)?;
+                if let Some(t) = self.res.uavs.get(&s).and_then(|b| b.texture) {
+                    return self.uav_texel_stores(s, t, &ops[2], &addr, &value, &active, at);
+                }
                 for &l in &active {
                     let mut ev = 0;
                     let mut tracked = None;
@@ -329,7 +335,21 @@ impl Machine<'_> {
                 let s = slot(&ops[2], at)?;
                 let ret = inst.resinfo_return_type();
                 let mut out = vec![[0u32; 4]; lanes];
+                let uav = match self.res.uavs.get(&s) {
+                    Some(b) if ops[2].ty == OperandType::UnorderedAccessView => b.texture,
+                    _ => None,
+                };
                 for &l in &active {
+                    if ops[2].ty == OperandType::UnorderedAccessView {
+                        // A UAV views one level: 1 level, and level 0's size (FS §22.4.14).
+                        let dims = match uav {
+                            Some(t) if mip[l] == 0 => t.dimensions(),
+                            _ => [0; 3],
+                        };
+                        let levels = u32::from(uav.is_some());
+                        out[l] = resinfo_value(ret, [dims[0], dims[1], dims[2], levels]);
+                        continue;
+                    }
                     let tex = match self.res.srvs.get(&s) {
                         Some(Srv::Texture2d(t)) if ops[2].ty == OperandType::Resource => Some(t),
                         _ => None,
@@ -351,24 +371,7 @@ impl Machine<'_> {
                         }
                         _ => [0, 0, 0],
                     };
-                    let v = [dims[0], dims[1], dims[2], levels];
-                    out[l] = match ret {
-                        Some(ResinfoReturnType::Uint) => v,
-                        // _rcpFloat: the reciprocal of the dimensions; the level count stays a float.
-                        Some(ResinfoReturnType::RcpFloat) => {
-                            let mut ev = 0;
-                            let r = |x: u32, ev: &mut Events| {
-                                crate::rules::transcendental::rcp((x as f32).to_bits(), ev)
-                            };
-                            [
-                                r(v[0], &mut ev),
-                                r(v[1], &mut ev),
-                                r(v[2], &mut ev),
-                                (v[3] as f32).to_bits(),
-                            ]
-                        }
-                        _ => v.map(|x| (x as f32).to_bits()),
-                    };
+                    out[l] = resinfo_value(ret, [dims[0], dims[1], dims[2], levels]);
                 }
                 self.write_texels(&ops[0], &ops[2], &out, at)
             }
@@ -377,6 +380,99 @@ impl Machine<'_> {
                 what: format!("instruction `{}`", inst.opcode.mnemonic()),
             }),
         }
+    }
+}
+
+/// `resinfo`'s four integers (three dimensions, the level count) as its return type gives
+/// them: unsigned, floats, or `_rcpFloat`'s reciprocal dimensions beside a float level count.
+fn resinfo_value(ret: Option<ResinfoReturnType>, v: [u32; 4]) -> [u32; 4] {
+    match ret {
+        Some(ResinfoReturnType::Uint) => v,
+        Some(ResinfoReturnType::RcpFloat) => {
+            let r = |x: u32| crate::rules::transcendental::rcp((x as f32).to_bits(), &mut 0);
+            [r(v[0]), r(v[1]), r(v[2]), (v[3] as f32).to_bits()]
+        }
+        _ => v.map(|x| (x as f32).to_bits()),
+    }
+}
+
+impl Machine<'_> {
+    /// `ld_uav_typed` of a texture UAV for lane `l`: the texel at `addr` decoded by its
+    /// format, or 0 with the format's defaults out of range (FS §22.4.8).
+    fn uav_texel_load(
+        &mut self,
+        s: u32,
+        t: UavTexture,
+        addr: [u32; 4],
+        l: usize,
+        at: usize,
+        ev: &mut Events,
+    ) -> [u32; 4] {
+        let n = t.format.words();
+        let Some(i) = t.index(addr) else {
+            raise(ev, Domain::OobRead);
+            return t.format.out_of_range();
+        };
+        let Some(b) = self.res.uavs.get(&s) else {
+            return t.format.out_of_range();
+        };
+        let start = (i as usize) * n;
+        let mut stored = [0u32; 4];
+        for (k, w) in stored.iter_mut().take(n).enumerate() {
+            *w = b.words.get(start + k).copied().unwrap_or(0);
+        }
+        let texel = t.format.decode(&stored);
+        t.format.enter(&texel, ev);
+        self.race_access(Space::Uav(s), 4 * start as u64, l, Access::Read, at);
+        texel
+    }
+
+    /// `store_uav_typed` to a texture UAV: each active lane's texel converted to the format
+    /// (FS §3.2.3), written where it is in range and dropped elsewhere (FS §22.4.9).
+    #[allow(clippy::too_many_arguments)]
+    fn uav_texel_stores(
+        &mut self,
+        s: u32,
+        t: UavTexture,
+        src: &Operand,
+        addr: &[Vec<u32>; 4],
+        value: &[Vec<u32>; 4],
+        active: &[usize],
+        at: usize,
+    ) -> Result<(), InterpError> {
+        let n = t.format.words();
+        for &l in active {
+            let mut ev = 0;
+            let texel = [0, 1, 2, 3].map(|c| value[c][l]);
+            let Some(words) = t.format.encode(texel, &mut ev) else {
+                return Err(InterpError::Unsupported {
+                    index: at,
+                    what: format!("a typed store to a {} UAV", t.format.name()),
+                });
+            };
+            match t.index([0, 1, 2, 3].map(|c| addr[c][l])) {
+                Some(i) => {
+                    let start = (i as usize) * n;
+                    if let Some(b) = self.res.uavs.get_mut(&s) {
+                        if b.words.len() < start + n {
+                            b.words.resize(start + n, 0);
+                        }
+                        b.words[start..start + n].copy_from_slice(&words[..n]);
+                    }
+                    let byte = 4 * start as u64;
+                    self.race_access(Space::Uav(s), byte, l, Access::Write(words[0]), at);
+                    for (k, channel) in value.iter().enumerate().take(n) {
+                        // A 32-bit channel keeps the register's bits, NaN payload and all; a
+                        // packed word is the conversion's, never a free NaN.
+                        let v = if t.format.wide() { channel[l] } else { 0 };
+                        self.nan_store(Space::Uav(s), byte + 4 * k as u64, src, k, l, v);
+                    }
+                }
+                None => raise(&mut ev, Domain::OobWrite),
+            }
+            self.scratch_ev[l] |= ev;
+        }
+        Ok(())
     }
 }
 
