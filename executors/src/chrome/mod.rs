@@ -111,12 +111,12 @@ struct JobBinding {
     #[serde(skip_serializing_if = "Option::is_none")]
     dimension: Option<&'static str>,
     width: u32,
-    /// A sampled texture's height and mip levels (0 otherwise).
+    /// A texture's height (0 for others), and a sampled texture's mip levels (0 otherwise).
     height: u32,
     mips: u32,
-    /// A sampled texture's layers (0 otherwise).
+    /// A texture's layers or 3D slices (0 for others).
     layers: u32,
-    /// A sampled texture's bytes per texel (0 otherwise).
+    /// A texture's bytes per texel (0 for others).
     texel_bytes: u32,
     /// A sampled texture's sample type: `float`, `uint`, `sint`, or `float32` (filterable
     /// only where the device has `float32-filterable`).
@@ -150,9 +150,16 @@ fn job_bindings(plan: &Plan) -> Vec<JobBinding> {
                 Slot::Uniform => ("uniform", None, None),
                 Slot::Storage { read_only: true } => ("read-only-storage", None, None),
                 Slot::Storage { read_only: false } => ("storage", None, None),
-                Slot::Texture { texture, width } => {
-                    ("storage-texture", Some((texture, width)), None)
-                }
+                Slot::Texture {
+                    texture,
+                    width,
+                    height,
+                    layers,
+                } => (
+                    "storage-texture",
+                    Some((texture, width, height, layers)),
+                    None,
+                ),
                 Slot::Sampled { shape, texel } => ("sampled-texture", None, Some((shape, texel))),
                 Slot::Sampler(_) => ("sampler", None, None),
             };
@@ -160,18 +167,24 @@ fn job_bindings(plan: &Plan) -> Vec<JobBinding> {
                 Slot::Sampler(s) => Some(s),
                 _ => None,
             };
-            let width = texture.map(|(_, w)| w).or(sampled.map(|(s, _)| s.width));
-            let texture = texture.map(|(t, _)| t);
+            let width = texture
+                .map(|(_, w, _, _)| w)
+                .or(sampled.map(|(s, _)| s.width));
+            let storage_rows = texture.map(|(_, _, h, l)| (h, l));
+            let texture = texture.map(|(t, _, _, _)| t);
             JobBinding {
                 group: p.group,
                 binding: p.binding,
                 kind,
-                height: sampled.map_or(0, |(s, _)| s.height),
+                height: storage_rows.map_or(sampled.map_or(0, |(s, _)| s.height), |(h, _)| h),
                 mips: sampled.map_or(0, |(s, _)| s.mips),
                 format: texture
                     .map(|t| t.format_name())
                     .or(sampled.map(|(s, _)| crate::gpu::texel_format_name(s.format))),
-                texel_bytes: sampled.map_or(0, |(s, _)| s.format.bytes() as u32),
+                texel_bytes: texture
+                    .map_or(sampled.map_or(0, |(s, _)| s.format.bytes() as u32), |t| {
+                        4 * t.lanes()
+                    }),
                 sample_type: sampled.map(|(s, t)| match t {
                     crate::gpu::plan::Texel::Uint => "uint",
                     crate::gpu::plan::Texel::Sint => "sint",
@@ -184,7 +197,8 @@ fn job_bindings(plan: &Plan) -> Vec<JobBinding> {
                 dimension: texture
                     .map(|t| t.dimension_name())
                     .or(sampled.map(|(s, _)| s.view_dimension_name())),
-                layers: sampled.map_or(0, |(s, _)| s.layers.max(1)),
+                layers: storage_rows
+                    .map_or(sampled.map_or(0, |(s, _)| s.layers.max(1)), |(_, l)| l),
                 filter: sampler.map(|s| if s.linear { "linear" } else { "nearest" }),
                 lod_clamp: sampler.map(|s| s.webgpu_lod_clamp()),
                 compare: sampler.and_then(|s| s.compare_name()),

@@ -47,7 +47,7 @@ impl Bound {
 }
 
 /// A binding to read back after the dispatch: a buffer's bytes as they are, or a storage
-/// texture's one row of texels of this many words each.
+/// texture's texels of this many words each, every row, layer after layer.
 #[derive(Debug)]
 pub(super) enum Readback {
     Buffer(wgpu::Buffer, u64),

@@ -339,15 +339,16 @@ impl Gpu {
                         let filterable = self.filterable() || shape.format.always_filterable();
                         Bound::Sampled(texel, filterable, shape.view_dimension(), view)
                     }
-                    plan::Slot::Texture { texture, width } => {
+                    plan::Slot::Texture {
+                        texture,
+                        width,
+                        height,
+                        layers,
+                    } => {
                         let size = wgpu::Extent3d {
                             width,
-                            height: 1,
-                            depth_or_array_layers: 1,
-                        };
-                        let dimension = match texture.dimension {
-                            wgpu::TextureViewDimension::D1 => wgpu::TextureDimension::D1,
-                            _ => wgpu::TextureDimension::D2,
+                            height,
+                            depth_or_array_layers: layers,
                         };
                         let tex = device.create_texture_with_data(
                             &self.queue,
@@ -356,8 +357,8 @@ impl Gpu {
                                 size,
                                 mip_level_count: 1,
                                 sample_count: 1,
-                                dimension,
-                                format: texture.format,
+                                dimension: texture.texture_dimension(),
+                                format: texture.format(),
                                 usage: wgpu::TextureUsages::STORAGE_BINDING
                                     | wgpu::TextureUsages::COPY_SRC,
                                 view_formats: &[],
@@ -529,7 +530,8 @@ impl Gpu {
                 ));
             }
         }
-        let mut staged: Vec<wgpu::Buffer> = Vec::new();
+        // Each staging buffer, and for a texture its padded and its real row in bytes.
+        let mut staged: Vec<(wgpu::Buffer, Option<(u32, u32)>)> = Vec::new();
         let staging = self.scoped(|| {
             for back in &backs {
                 let stage = |size: u64| {
@@ -544,12 +546,15 @@ impl Gpu {
                     Readback::Buffer(buf, size) => {
                         let staging = stage(*size);
                         encoder.copy_buffer_to_buffer(buf, 0, &staging, 0, *size);
-                        staged.push(staging);
+                        staged.push((staging, None));
                     }
                     Readback::Texture(texture, lanes) => {
-                        // One row: no row pitch to align.
+                        // Rows padded to the copy alignment; `read` below drops the padding.
                         let size = texture.size();
-                        let bytes = u64::from(size.width) * u64::from(*lanes) * 4;
+                        let row = padded_row(size.width, *lanes);
+                        let bytes = u64::from(row)
+                            * u64::from(size.height)
+                            * u64::from(size.depth_or_array_layers);
                         let staging = stage(bytes);
                         encoder.copy_texture_to_buffer(
                             texture.as_image_copy(),
@@ -557,20 +562,20 @@ impl Gpu {
                                 buffer: &staging,
                                 layout: wgpu::TexelCopyBufferLayout {
                                     offset: 0,
-                                    bytes_per_row: None,
-                                    rows_per_image: None,
+                                    bytes_per_row: Some(row),
+                                    rows_per_image: Some(size.height),
                                 },
                             },
                             size,
                         );
-                        staged.push(staging);
+                        staged.push((staging, Some((row, size.width * lanes * 4))));
                     }
                 }
             }
             encoder.finish()
         })?;
         self.queue.submit([staging]);
-        for staging in &staged {
+        for (staging, _) in &staged {
             staging.slice(..).map_async(wgpu::MapMode::Read, |_| {});
         }
         self.device
@@ -585,16 +590,24 @@ impl Gpu {
         self.check_lost()?;
         lap(&mut phases.dispatch);
         let mut read = Vec::with_capacity(staged.len());
-        for staging in staged {
+        for (staging, rows) in staged {
             let view = staging
                 .slice(..)
                 .get_mapped_range()
                 .map_err(|e| GpuError::DeviceLost(format!("readback failed: {e}")))?;
-            read.push(
-                view.chunks_exact(4)
+            let words = |bytes: &[u8]| {
+                bytes
+                    .chunks_exact(4)
                     .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                    .collect::<Vec<u32>>()
+            };
+            read.push(match rows {
+                Some((padded, real)) => view
+                    .chunks(padded as usize)
+                    .flat_map(|r| words(&r[..(real as usize).min(r.len())]))
                     .collect(),
-            );
+                None => words(&view),
+            });
         }
         let (uavs, records_out) = plan.unpack(read);
         lap(&mut phases.readback);
@@ -604,4 +617,10 @@ impl Gpu {
             phases,
         })
     }
+}
+
+/// A texture row of `width` texels of `lanes` words, padded to the row alignment a copy to a
+/// buffer needs.
+fn padded_row(width: u32, lanes: u32) -> u32 {
+    (width * lanes * 4).next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT)
 }

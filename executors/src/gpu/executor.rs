@@ -5,7 +5,7 @@
 //! chunks, one record per invocation, and constant buffers are read per invocation, so every
 //! vector may have its own.
 
-use oracles::interp::{Resources, Srv};
+use oracles::interp::{Resources, Srv, TextureShape};
 use oracles::verdict::{Inconclusive, Skip, SkipKind};
 use translator::manifest::BindingKind;
 use translator::{Manifest, Translation};
@@ -166,6 +166,20 @@ fn compute_inputs(res: &Resources, with_cbs: bool) -> Result<ComputeInputs, Skip
     }
     for (slot, b) in &res.uavs {
         inputs.uavs.insert(*slot, (b.words.clone(), b.size_bytes));
+        if let Some(t) = b.texture {
+            let shape = super::TextureShape {
+                format: t.format,
+                width: t.width,
+                height: t.height,
+                mips: 1,
+                layers: t.layers.max(1),
+                array: matches!(t.view, TextureShape::Array | TextureShape::LineArray),
+                cube: false,
+                volume: t.view == TextureShape::Volume,
+                line: matches!(t.view, TextureShape::Line | TextureShape::LineArray),
+            };
+            inputs.uav_textures.insert(*slot, shape);
+        }
         if let Some(f) = b.format {
             inputs.elements.insert((BindingClass::Uav, *slot), f);
         }

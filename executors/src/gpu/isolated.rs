@@ -60,6 +60,9 @@ struct RequestHead<'a> {
     /// Sampler states (`ComputeInputs::samplers`).
     #[serde(default)]
     samplers: Vec<(u32, super::SamplerState)>,
+    /// Typed UAV textures' shapes (`ComputeInputs::uav_textures`).
+    #[serde(default)]
+    uav_textures: Vec<(u32, TextureShape)>,
     /// Output record words, the number of lane buffers and the records' bind group, for a
     /// wrapped kernel.
     records: Option<(u32, usize, u32)>,
@@ -83,6 +86,7 @@ impl Request {
             elements: i.elements.iter().map(|(k, e)| (*k, *e)).collect(),
             textures: i.textures.iter().map(|(k, (s, _))| (*k, *s)).collect(),
             samplers: i.samplers.iter().map(|(k, s)| (*k, *s)).collect(),
+            uav_textures: i.uav_textures.iter().map(|(k, s)| (*k, *s)).collect(),
             records: self
                 .records
                 .as_ref()
@@ -122,6 +126,7 @@ impl Request {
         }
         inputs.elements = head.elements.into_iter().collect();
         inputs.samplers = head.samplers.into_iter().collect();
+        inputs.uav_textures = head.uav_textures.into_iter().collect();
         let records = match head.records {
             Some((out_words, lanes, group)) => Some(Records {
                 group,

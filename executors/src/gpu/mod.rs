@@ -130,6 +130,10 @@ pub struct ComputeInputs {
     /// Sampler states by `s#` register.
     #[serde(default)]
     pub samplers: BTreeMap<u32, SamplerState>,
+    /// The shape of each typed UAV texture by `u#` register (one level); its texels are its
+    /// `uavs` words.
+    #[serde(default)]
+    pub uav_textures: BTreeMap<u32, TextureShape>,
 }
 
 /// Which register file a typed element's register is in.

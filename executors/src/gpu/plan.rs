@@ -31,12 +31,16 @@ pub enum Slot {
         /// Its texel type.
         texel: Texel,
     },
-    /// A storage texture one row of `width` texels.
+    /// A storage texture: a typed buffer's one row of `width` texels, or a UAV texture.
     Texture {
         /// Its declaration.
         texture: StorageTexture,
-        /// Texels in the row.
+        /// Texels in a row.
         width: u32,
+        /// Rows (1 for a row or a 1D texture).
+        height: u32,
+        /// Array layers or 3D slices (1 otherwise).
+        layers: u32,
     },
 }
 
@@ -203,6 +207,53 @@ impl Plan {
     }
 }
 
+/// The slot of a typed UAV texture `shape` (its words `words` long) bound where `b` declares
+/// the storage texture `texture`: the view's dimension, format and the texture must agree,
+/// or the device and the interpreter would address or convert different texels.
+fn uav_texture(
+    b: &translator::manifest::Binding,
+    texture: StorageTexture,
+    shape: &super::TextureShape,
+    words: usize,
+) -> Result<Slot, GpuError> {
+    use wgpu::TextureViewDimension as D;
+    let fits = match texture.dimension {
+        D::D1 => shape.line && !shape.array,
+        D::D2 => !shape.array && !shape.volume && (shape.line == b.texture1d),
+        D::D2Array => shape.array && (shape.line == b.texture1d),
+        D::D3 => shape.volume,
+        _ => false,
+    };
+    let unfeedable = |why: String| Err(GpuError::Unfeedable(format!("u{}: {why}", b.register)));
+    if !fits || shape.cube || (shape.line && shape.height != 1) {
+        return unfeedable(format!(
+            "declared `{}` and its texture is a {}{} view",
+            b.layout.as_str(),
+            if shape.line { "1D " } else { "" },
+            shape.view_dimension_name()
+        ));
+    }
+    if texture.texel != shape.format {
+        return unfeedable(format!(
+            "declared `{}` and its texture is {}",
+            b.layout.as_str(),
+            shape.format.name()
+        ));
+    }
+    if words as u64 != shape.words() {
+        return unfeedable(format!(
+            "its texture has {words} words where its shape takes {}",
+            shape.words()
+        ));
+    }
+    Ok(Slot::Texture {
+        texture,
+        width: shape.width,
+        height: shape.height,
+        layers: shape.layers.max(1),
+    })
+}
+
 /// The plan for `manifest`'s bindings fed from `inputs`, plus `records`; an error when the
 /// harness cannot feed a binding or the device's limits do not allow it.
 pub fn plan(
@@ -230,6 +281,16 @@ pub fn plan(
         };
         let uav = b.kind == BindingKind::Uav;
         if uav && let Some(texture) = StorageTexture::parse(b.layout.as_str())? {
+            if let Some(shape) = inputs.uav_textures.get(&b.register) {
+                let words = inputs.uavs.get(&b.register).cloned().unwrap_or_default().0;
+                bindings.push(at(
+                    uav_texture(b, texture, shape, words.len())?,
+                    words,
+                    shape.words() as usize,
+                    Some(Back::Uav(b.register, None)),
+                ));
+                continue;
+            }
             let (words, size) = inputs.uavs.get(&b.register).cloned().unwrap_or_default();
             let e = element(BindingClass::Uav, b.register);
             let elements = e.count(size);
@@ -239,12 +300,24 @@ pub fn plan(
             let len = (width * lanes) as usize;
             let back = Back::Uav(b.register, Some((lanes, elements, e)));
             bindings.push(at(
-                Slot::Texture { texture, width },
+                Slot::Texture {
+                    texture,
+                    width,
+                    height: 1,
+                    layers: 1,
+                },
                 packed,
                 len,
                 Some(back),
             ));
             continue;
+        }
+        if uav && inputs.uav_textures.contains_key(&b.register) {
+            return Err(GpuError::Unfeedable(format!(
+                "u{} is a texture and its binding is `{}`, no storage texture",
+                b.register,
+                b.layout.as_str()
+            )));
         }
         let storage = Slot::Storage { read_only: !uav };
         let planned = match &b.kind {

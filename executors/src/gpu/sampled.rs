@@ -232,7 +232,18 @@ fn webgpu(f: TexelFormat) -> (wgpu::TextureFormat, &'static str) {
         TexelFormat::R8Uint => (W::R8Uint, "r8uint"),
         TexelFormat::R16Sint => (W::R16Sint, "r16sint"),
         TexelFormat::D16Unorm => (W::Depth16Unorm, "depth16unorm"),
+        TexelFormat::Rgba8Snorm => (W::Rgba8Snorm, "rgba8snorm"),
+        TexelFormat::Rgba16Uint => (W::Rgba16Uint, "rgba16uint"),
+        TexelFormat::Rgba16Sint => (W::Rgba16Sint, "rgba16sint"),
     }
+}
+
+/// The texture format WebGPU (and WGSL) names `name`, if dxdiff knows it.
+pub fn format_of_name(name: &str) -> Option<TexelFormat> {
+    TexelFormat::ALL
+        .iter()
+        .copied()
+        .find(|f| format_name(*f) == name)
 }
 
 /// The WebGPU format a texture format is created in: the same layout, byte for byte.

@@ -10,6 +10,8 @@
 //! texture, or an element count past the device's texture size is unfeedable (the harness's
 //! limit, never the translator's crash).
 
+use oracles::interp::TexelFormat;
+
 use super::GpuError;
 
 /// A typed element: the view's format (its channels, and whether a missing alpha is 1.0 or 1),
@@ -69,41 +71,13 @@ impl Slots for Element {
 /// A storage-texture binding, read from its manifest layout.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct StorageTexture {
-    /// `D1`, or `D2` with one row.
+    /// `D1`, `D2`, `D2Array` or `D3`.
     pub dimension: wgpu::TextureViewDimension,
-    /// A format of 32-bit lanes.
-    pub format: wgpu::TextureFormat,
+    /// Its texel format: a typed buffer's row needs one of 32-bit lanes
+    /// ([`TexelFormat::wide`]); a UAV texture's is the view's.
+    pub texel: TexelFormat,
     /// `write`, `read` or `read_write`.
     pub access: wgpu::StorageTextureAccess,
-}
-
-/// The texture formats that carry words unchanged (32-bit lanes), by WGSL name: the one table
-/// both ways (parsing a layout, and naming the format to a browser).
-const FORMATS: [(&str, wgpu::TextureFormat); 9] = {
-    use wgpu::TextureFormat as F;
-    [
-        ("r32uint", F::R32Uint),
-        ("r32sint", F::R32Sint),
-        ("r32float", F::R32Float),
-        ("rg32uint", F::Rg32Uint),
-        ("rg32sint", F::Rg32Sint),
-        ("rg32float", F::Rg32Float),
-        ("rgba32uint", F::Rgba32Uint),
-        ("rgba32sint", F::Rgba32Sint),
-        ("rgba32float", F::Rgba32Float),
-    ]
-};
-
-fn format(name: &str) -> Option<wgpu::TextureFormat> {
-    FORMATS.iter().find(|(n, _)| *n == name).map(|(_, f)| *f)
-}
-
-/// The WGSL (and WebGPU) name of a word-carrying format.
-pub(super) fn format_name(format: wgpu::TextureFormat) -> &'static str {
-    FORMATS
-        .iter()
-        .find(|(_, f)| *f == format)
-        .map_or("r32uint", |(n, _)| n)
 }
 
 impl StorageTexture {
@@ -121,12 +95,14 @@ impl StorageTexture {
         let dimension = match dim.trim() {
             "1d" => wgpu::TextureViewDimension::D1,
             "2d" => wgpu::TextureViewDimension::D2,
-            _ => return unfeedable("only 1D and 2D storage textures are fed"),
+            "2d_array" => wgpu::TextureViewDimension::D2Array,
+            "3d" => wgpu::TextureViewDimension::D3,
+            _ => return unfeedable("not a 1D, 2D, 2D-array or 3D storage texture"),
         };
         let args = args.trim_end().trim_end_matches('>');
         let (name, access) = args.split_once(',').unwrap_or((args, "write"));
-        let Some(format) = format(name.trim()) else {
-            return unfeedable("only formats of 32-bit lanes carry the UAV's words unchanged");
+        let Some(texel) = super::sampled::format_of_name(name.trim()) else {
+            return unfeedable("a texel format dxdiff does not feed");
         };
         let access = match access.trim() {
             "write" => wgpu::StorageTextureAccess::WriteOnly,
@@ -136,33 +112,51 @@ impl StorageTexture {
         };
         Ok(Some(StorageTexture {
             dimension,
-            format,
+            texel,
             access,
         }))
     }
 
+    /// The device format.
+    pub fn format(&self) -> wgpu::TextureFormat {
+        super::sampled::wgpu_format(self.texel)
+    }
+
     /// Words per texel.
     pub fn lanes(&self) -> u32 {
-        self.format.block_copy_size(None).unwrap_or(4) / 4
+        self.texel.words() as u32
     }
 
     /// The bind-group layout entry.
     pub fn layout_ty(&self) -> wgpu::BindingType {
         wgpu::BindingType::StorageTexture {
             access: self.access,
-            format: self.format,
+            format: self.format(),
             view_dimension: self.dimension,
         }
     }
 
-    /// The row's width for `elements` elements: at least one texel, at most the device's
-    /// widest texture of this dimension.
+    /// The row of a typed buffer's `elements` elements: at least one texel, at most the
+    /// device's widest texture of this dimension, in a format of 32-bit lanes that carries the
+    /// words unchanged.
     pub fn width(&self, elements: u32, limits: &super::Limits) -> Result<u32, GpuError> {
         let width = elements.max(1);
         let max = match self.dimension {
             wgpu::TextureViewDimension::D1 => limits.texture_1d,
-            _ => limits.texture_2d,
+            wgpu::TextureViewDimension::D2 => limits.texture_2d,
+            _ => {
+                return Err(GpuError::Unfeedable(
+                    "a typed buffer is fed as a 1D or 2D storage texture row only".into(),
+                ));
+            }
         };
+        if !self.texel.wide() {
+            return Err(GpuError::Unfeedable(format!(
+                "a typed buffer in a {} storage texture: only formats of 32-bit lanes carry \
+                 the UAV's words unchanged",
+                self.format_name()
+            )));
+        }
         if width > max {
             return Err(GpuError::Unfeedable(format!(
                 "a storage texture of {width} texels; the device allows {max}"
@@ -173,7 +167,7 @@ impl StorageTexture {
 
     /// The texel format's WGSL (and WebGPU) name.
     pub fn format_name(&self) -> &'static str {
-        format_name(self.format)
+        super::sampled::format_name(self.texel)
     }
 
     /// The WebGPU `storageTexture.access` value.
@@ -185,11 +179,22 @@ impl StorageTexture {
         }
     }
 
-    /// The WebGPU view dimension (`1d` or `2d`).
+    /// The WebGPU view dimension (`1d`, `2d`, `2d-array` or `3d`).
     pub fn dimension_name(&self) -> &'static str {
         match self.dimension {
             wgpu::TextureViewDimension::D1 => "1d",
+            wgpu::TextureViewDimension::D2Array => "2d-array",
+            wgpu::TextureViewDimension::D3 => "3d",
             _ => "2d",
+        }
+    }
+
+    /// The texture dimension it views.
+    pub fn texture_dimension(&self) -> wgpu::TextureDimension {
+        match self.dimension {
+            wgpu::TextureViewDimension::D1 => wgpu::TextureDimension::D1,
+            wgpu::TextureViewDimension::D3 => wgpu::TextureDimension::D3,
+            _ => wgpu::TextureDimension::D2,
         }
     }
 }
@@ -222,13 +227,28 @@ mod tests {
             None
         );
         for bad in [
-            "texture_storage_2d<rgba8unorm, write>",
-            "texture_storage_3d<r32uint, write>",
-            "texture_storage_2d_array<r32uint, write>",
+            "texture_storage_cube<r32uint, write>",
+            "texture_storage_2d<bc1-rgba-unorm, write>",
             "texture_storage_1d<r32uint, sideways>",
         ] {
             let e = StorageTexture::parse(bad).expect_err(bad);
             assert_eq!(e.code(), "gpu.unfeedable", "{bad}");
+        }
+        // A UAV texture's formats and shapes are storage textures; a typed buffer's row
+        // takes 32-bit lanes in one row only.
+        let limits = super::super::Limits {
+            bind_groups: 4,
+            texture_1d: 8,
+            texture_2d: 8,
+        };
+        for (layout, dim) in [
+            ("texture_storage_2d<rgba8unorm, write>", "2d"),
+            ("texture_storage_3d<r32uint, write>", "3d"),
+            ("texture_storage_2d_array<rgba16float, write>", "2d-array"),
+        ] {
+            let t = StorageTexture::parse(layout).expect(layout).expect(layout);
+            assert_eq!(t.dimension_name(), dim);
+            assert!(t.width(2, &limits).is_err(), "{layout}");
         }
     }
 
