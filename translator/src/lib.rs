@@ -76,11 +76,15 @@ pub enum PlantedBug {
     /// A 3D `ld_aoffimmi`'s w offset dropped (the slice left where it was), as a reading of
     /// the `ld` page that stops at 2D would.
     LdVolumeOffsetDropped,
+    /// A typed UAV texture array's layer read as 0 (the address's layer component dropped).
+    UavLayerDropped,
+    /// A UNORM typed UAV texture declared `rgba8snorm`: a view D3D cannot give the program.
+    UavUnormAsSnorm,
 }
 
 impl PlantedBug {
     /// Every bug that can be planted, for tests that try each.
-    pub const ALL: [PlantedBug; 9] = [
+    pub const ALL: [PlantedBug; 11] = [
         PlantedBug::UdivWithoutZeroGuard,
         PlantedBug::NeOrdered,
         PlantedBug::IshrAsUshr,
@@ -90,6 +94,8 @@ impl PlantedBug {
         PlantedBug::ArrayLayerTruncated,
         PlantedBug::CoarseAsFine,
         PlantedBug::LdVolumeOffsetDropped,
+        PlantedBug::UavLayerDropped,
+        PlantedBug::UavUnormAsSnorm,
     ];
 
     /// The value of `DXDIFF_PLANT_BUG` that plants it.
@@ -104,6 +110,8 @@ impl PlantedBug {
             PlantedBug::ArrayLayerTruncated => "array-layer-truncated",
             PlantedBug::CoarseAsFine => "coarse-as-fine",
             PlantedBug::LdVolumeOffsetDropped => "ld-volume-offset-dropped",
+            PlantedBug::UavLayerDropped => "uav-layer-dropped",
+            PlantedBug::UavUnormAsSnorm => "uav-unorm-as-snorm",
         }
     }
 }

@@ -175,6 +175,29 @@ impl BindingLayout {
         }
     }
 
+    /// A storage texture's layout, the WGSL type as WGSL spells it:
+    /// `texture_storage_{dim}<{format}, {access}>`, one space after the comma
+    /// (`texture_storage_2d<rgba8unorm, write>`, `texture_storage_2d_array<r32uint,
+    /// read_write>`, `texture_storage_3d<rgba32float, write>`). The built-in translator binds a
+    /// typed UAV texture (`RWTexture1D` … `RWTexture3D`) so, choosing the format the program
+    /// does not carry; the harness creates a view of exactly that format
+    /// ([`BindingLayout::storage_texture_parts`] reads it back).
+    pub fn storage_texture(dim: &str, format: &str, access: &str) -> BindingLayout {
+        BindingLayout::Other(format!("texture_storage_{dim}<{format}, {access}>"))
+    }
+
+    /// The (dim, format, access) of a storage texture's layout, as
+    /// [`BindingLayout::storage_texture`] writes it (`("2d_array", "r32uint", "read_write")`);
+    /// `None` for any other layout. Spaces around the format and access are tolerated.
+    pub fn storage_texture_parts(&self) -> Option<(&str, &str, &str)> {
+        let rest = self.as_str().strip_prefix("texture_storage_")?;
+        let (dim, rest) = rest.split_once('<')?;
+        let (format, access) = rest.strip_suffix('>')?.split_once(',')?;
+        let (format, access) = (format.trim(), access.trim());
+        (!dim.is_empty() && !format.is_empty() && !access.is_empty())
+            .then_some((dim, format, access))
+    }
+
     /// Whether the resource is a storage buffer (fed as words), as opposed to a texture or
     /// sampler. An unknown layout counts by its spelling's `storage` prefix.
     pub fn is_storage(&self) -> bool {
@@ -216,7 +239,9 @@ pub struct Binding {
     /// A `Texture1D` (or `Texture1DArray`) bound as a `texture_2d<T>` (`texture_2d_array<T>`)
     /// one texel high: the harness feeds it such a texture, addressed by u alone. WGSL's
     /// `texture_1d` has a single level and takes neither `textureSampleLevel` nor
-    /// `textureSampleGrad`.
+    /// `textureSampleGrad`. A typed UAV `RWTexture1D` (`RWTexture1DArray`) is likewise a
+    /// `texture_storage_2d` (`texture_storage_2d_array`) one texel high: WGSL has no 1D storage
+    /// array.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub texture1d: bool,
 }
@@ -585,5 +610,31 @@ mod tests {
         assert_eq!(b.kind, BindingKind::Other("tbuffer".into()));
         assert!(b.layout.is_storage());
         assert_eq!(serde_json::to_string(&b).expect("serialize"), json);
+    }
+
+    #[test]
+    fn storage_texture_layouts_are_wgsl_types_and_read_back() {
+        let l = BindingLayout::storage_texture("2d_array", "r32uint", "read_write");
+        assert_eq!(l.as_str(), "texture_storage_2d_array<r32uint, read_write>");
+        assert_eq!(
+            l.storage_texture_parts(),
+            Some(("2d_array", "r32uint", "read_write"))
+        );
+        assert!(!l.is_storage());
+        let json = r#"{"kind":"uav","register":0,"group":0,"binding":1,"layout":"texture_storage_2d<rgba8unorm, write>"}"#;
+        let b: Binding = serde_json::from_str(json).expect("storage texture binding");
+        assert_eq!(
+            b.layout,
+            BindingLayout::storage_texture("2d", "rgba8unorm", "write")
+        );
+        assert_eq!(serde_json::to_string(&b).expect("serialize"), json);
+        for other in [
+            "texture_2d<f32>",
+            "storage-u32-array",
+            "texture_storage_3d<r32float>",
+        ] {
+            let l: BindingLayout = serde_json::from_str(&format!("\"{other}\"")).expect("layout");
+            assert_eq!(l.storage_texture_parts(), None, "{other}");
+        }
     }
 }

@@ -13,7 +13,7 @@ use naga::{
 use super::Rejection;
 use super::build::{self, Body, H};
 use super::memory::Mem;
-use super::{Ctx, Shape, View, binding};
+use super::{Ctx, Shape, UavKind, View, binding, storage_format_name};
 use crate::manifest::{Binding, BindingKind as Kind, BindingLayout as Layout};
 use crate::names as id;
 
@@ -53,6 +53,8 @@ pub struct Globals {
     pub icb_at: Option<Handle<Function>>,
     pub(super) buffers: SlotMap<Mem, Buffer>,
     pub textures: SlotMap<u32, Handle<GlobalVariable>>,
+    /// Typed UAV textures: `texture_storage_*` variables, by `u#`.
+    pub uav_textures: SlotMap<u32, Handle<GlobalVariable>>,
     pub samplers: SlotMap<u32, Handle<GlobalVariable>>,
 }
 
@@ -311,6 +313,37 @@ fn resource_type(layout: &Layout) -> Option<TypeInner> {
     })
 }
 
+/// The IR type and manifest layout of a typed UAV texture: a `texture_storage_2d`,
+/// `texture_storage_2d_array` or `texture_storage_3d` (a 1D texture or 1D array is a 2D one one
+/// texel high: WGSL has no 1D storage array, and the manifest marks it `texture1d`), of the
+/// format [`UavKind::format`] chooses, `read_write` when the program loads it and `write`
+/// otherwise.
+fn storage_texture(kind: UavKind, shape: Shape, loaded: bool) -> (TypeInner, Layout) {
+    use naga::{ImageClass, ImageDimension as D, StorageAccess as A};
+    // The scan refuses a loaded normalized texture, so `format` has an answer here.
+    let format = kind
+        .format(loaded)
+        .or(kind.format(false))
+        .unwrap_or(naga::StorageFormat::Rgba32Float);
+    let (dim, arrayed, name) = match shape {
+        Shape::Volume => (D::D3, false, "3d"),
+        Shape::Array | Shape::LineArray => (D::D2, true, "2d_array"),
+        _ => (D::D2, false, "2d"),
+    };
+    let (access, access_name) = if loaded {
+        (A::LOAD | A::STORE, "read_write")
+    } else {
+        (A::STORE, "write")
+    };
+    let inner = TypeInner::Image {
+        dim,
+        arrayed,
+        class: ImageClass::Storage { format, access },
+    };
+    let layout = Layout::storage_texture(name, storage_format_name(format), access_name);
+    (inner, layout)
+}
+
 /// Declare every binding and its accessors, and the register files; fill the manifest's
 /// binding list.
 pub fn declare(c: &mut Ctx<'_>, bindings: &mut Vec<Binding>) {
@@ -488,6 +521,23 @@ pub fn declare(c: &mut Ctx<'_>, bindings: &mut Vec<Binding>) {
     }
     for (slot, view) in c.uavs.copied() {
         let b = take();
+        if let View::UavTexture(kind, shape) = view {
+            let loaded = c.loaded_uavs.contains(&slot);
+            let (inner, layout) = storage_texture(kind, shape, loaded);
+            let ty = build::ty(&mut c.module, inner);
+            let g = var(
+                &mut c.module,
+                build::numbered("u", slot, ""),
+                AddressSpace::Handle,
+                Some(b),
+                ty,
+            );
+            c.g.uav_textures.insert(slot, g);
+            let mut rec = binding(Kind::Uav, slot, b, layout);
+            rec.texture1d = shape.line();
+            bindings.push(rec);
+            continue;
+        }
         let atomic = c.atomic_uavs.contains(&slot);
         let ty = if atomic {
             atomic_words(&mut c.module)

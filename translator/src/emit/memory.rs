@@ -210,6 +210,12 @@ impl Ctx<'_> {
             Bufinfo => {
                 use BinaryOperator as B;
                 let m = self.mem(&ops[1])?;
+                if let View::UavTexture(..) = self.view(m) {
+                    return Err(Rejection::new(
+                        id::NOT_LOWERED,
+                        "bufinfo of a typed UAV texture: D3D has none",
+                    ));
+                }
                 let words = self.words(m)?;
                 let e = match self.view(m) {
                     View::Structured(stride) => {
@@ -231,6 +237,9 @@ impl Ctx<'_> {
                     .collect();
                 self.assign(dst, &values)
             }
+            LdUavTyped if self.uav_texture(&ops[2]).is_some() => self.uav_texture_load(inst),
+            StoreUavTyped if self.uav_texture(&ops[0]).is_some() => self.uav_texture_store(inst),
+            Resinfo if self.uav_texture(&ops[2]).is_some() => self.uav_texture_resinfo(inst),
             LdUavTyped | StoreUavTyped | Ld
                 if !matches!(self.view_of(inst)?, View::Texture(..)) =>
             {

@@ -21,6 +21,7 @@ mod slots;
 mod spare;
 mod textures;
 mod types;
+mod uav_textures;
 
 use build::{Body, H};
 use naga::{GlobalVariable, Handle};
@@ -51,6 +52,69 @@ pub enum View {
     TypedBuffer,
     /// A sampled texture: its texels and how it is addressed.
     Texture(TexelKind, Shape),
+    /// A typed UAV texture (`RWTexture1D` … `RWTexture3D`, exact profile): its declared
+    /// return type and how it is addressed (never a cube: D3D has no cube UAV).
+    UavTexture(UavKind, Shape),
+}
+
+/// The return type of a typed UAV texture's `dcl_uav_typed` (all four components alike).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UavKind {
+    Float,
+    Unorm,
+    Snorm,
+    Uint,
+    Sint,
+}
+
+impl UavKind {
+    /// The storage format WGSL declares the texture with, which the manifest states and the
+    /// harness creates: the program does not carry the view's format. A texture the program
+    /// loads is `r32float`/`r32uint`/`r32sint` (WebGPU's read-write storage textures are r32
+    /// formats only, and D3D 11.0 loads typed UAVs of R32 formats only); one it only stores to
+    /// is four-channel. `None` for a loaded `unorm`/`snorm` texture, which the scan refuses.
+    pub fn format(self, loaded: bool) -> Option<naga::StorageFormat> {
+        use naga::StorageFormat as F;
+        Some(match (self, loaded) {
+            (UavKind::Float, true) => F::R32Float,
+            (UavKind::Uint, true) => F::R32Uint,
+            (UavKind::Sint, true) => F::R32Sint,
+            (UavKind::Unorm | UavKind::Snorm, true) => return None,
+            (UavKind::Float, false) => F::Rgba32Float,
+            (UavKind::Unorm, false) if crate::planted(crate::PlantedBug::UavUnormAsSnorm) => {
+                F::Rgba8Snorm
+            }
+            (UavKind::Unorm, false) => F::Rgba8Unorm,
+            (UavKind::Snorm, false) => F::Rgba8Snorm,
+            (UavKind::Uint, false) => F::Rgba32Uint,
+            (UavKind::Sint, false) => F::Rgba32Sint,
+        })
+    }
+
+    /// The scalar kind of the texels WGSL loads and stores (`f32` for the normalized ones).
+    pub fn scalar(self) -> naga::ScalarKind {
+        match self {
+            UavKind::Float | UavKind::Unorm | UavKind::Snorm => naga::ScalarKind::Float,
+            UavKind::Uint => naga::ScalarKind::Uint,
+            UavKind::Sint => naga::ScalarKind::Sint,
+        }
+    }
+}
+
+/// A storage format as WGSL spells it (the formats [`UavKind::format`] chooses).
+pub fn storage_format_name(f: naga::StorageFormat) -> &'static str {
+    use naga::StorageFormat as F;
+    match f {
+        F::R32Float => "r32float",
+        F::R32Uint => "r32uint",
+        F::R32Sint => "r32sint",
+        F::Rgba32Float => "rgba32float",
+        F::Rgba8Unorm => "rgba8unorm",
+        F::Rgba8Snorm => "rgba8snorm",
+        F::Rgba32Uint => "rgba32uint",
+        F::Rgba32Sint => "rgba32sint",
+        _ => "unknown",
+    }
 }
 
 pub use dxbc::TextureShape as Shape;
@@ -123,6 +187,8 @@ pub struct Ctx<'a> {
     pub tgsm: SlotMap<u32, (u32, Option<u32>)>,
     /// UAVs and TGSM regions targeted by atomics (declared as atomic arrays).
     pub atomic_uavs: SlotSet<u32>,
+    /// Typed UAV textures some `ld_uav_typed` reads: declared `read_write` with an r32 format.
+    pub loaded_uavs: SlotSet<u32>,
     pub atomic_tgsm: SlotSet<u32>,
     pub workgroup: [u32; 3],
     /// The catalog ids this translation relied on.
@@ -262,6 +328,7 @@ fn context<'a>(
         depth_textures: SlotSet::new(),
         tgsm: SlotMap::new(),
         atomic_uavs: SlotSet::new(),
+        loaded_uavs: SlotSet::new(),
         atomic_tgsm: SlotSet::new(),
         workgroup: [1, 1, 1],
         used: relied::Relied::default(),

@@ -9,7 +9,7 @@ use dxbc::{
 };
 
 use super::rejection::dimension_refused;
-use super::{Ctx, Rejection, Shape, TexelKind, View, is_comparison, resource_operand};
+use super::{Ctx, Rejection, Shape, TexelKind, UavKind, View, is_comparison, resource_operand};
 use crate::Profile;
 use crate::names as id;
 
@@ -207,13 +207,53 @@ pub(super) fn scan(c: &mut Ctx<'_>) -> Result<(), Rejection> {
                 );
             }
             Opcode::DclUavTyped => {
-                if inst.resource_dimension() != Some(Dim::Buffer) {
-                    return Err(fail(Rejection::new(
-                        id::UNKNOWN_TEXTURE_DIMENSION,
-                        "typed UAV textures",
-                    )));
+                let view = match inst.resource_dimension().unwrap_or(Dim::Unknown) {
+                    Dim::Buffer => View::TypedBuffer,
+                    // `RWTexture1D` … `RWTexture3D` are storage textures in the exact profile;
+                    // the seed fails closed on every UAV shape but a buffer.
+                    d @ (Dim::Texture1d
+                    | Dim::Texture1dArray
+                    | Dim::Texture2d
+                    | Dim::Texture2dArray
+                    | Dim::Texture3d) => {
+                        if profile != Profile::Exact {
+                            return Err(fail(dimension_refused(
+                                id::UNKNOWN_TEXTURE_DIMENSION,
+                                d,
+                                " of a typed UAV texture (the exact profile lowers it)",
+                            )));
+                        }
+                        let kind = uav_kind(inst.declared_return_types()).map_err(fail)?;
+                        View::UavTexture(kind, Shape::of(d).unwrap_or(Shape::Plain))
+                    }
+                    d => {
+                        return Err(fail(dimension_refused(
+                            id::UNKNOWN_TEXTURE_DIMENSION,
+                            d,
+                            " of a typed UAV texture",
+                        )));
+                    }
+                };
+                c.uavs.insert(first_index(inst), view);
+            }
+            // A loaded typed UAV texture is declared `read_write` with an r32 format, which has
+            // no normalized member: the scan decides the declaration, so it refuses here.
+            Opcode::LdUavTyped => {
+                if let Some(res) = inst.operands.get(2)
+                    && res.ty == OperandType::UnorderedAccessView
+                    && let Some(slot) = res.indices.first().and_then(dxbc::Index::immediate)
+                    && let Some(View::UavTexture(kind, _)) = c.uavs.get(&(slot as u32)).copied()
+                {
+                    if kind.format(true).is_none() {
+                        return Err(fail(Rejection::new(
+                            id::NOT_LOWERED,
+                            "ld_uav_typed of a unorm or snorm UAV texture: WebGPU's read-write \
+                             storage textures are r32 formats only, and D3D 11.0 loads typed \
+                             UAVs of R32 formats only",
+                        )));
+                    }
+                    c.loaded_uavs.insert(slot as u32);
                 }
-                c.uavs.insert(first_index(inst), View::TypedBuffer);
             }
             Opcode::DclTgsmRaw => {
                 // One payload word, so the byte count fits a u32.
@@ -301,6 +341,12 @@ pub(super) fn scan(c: &mut Ctx<'_>) -> Result<(), Rejection> {
                 .unwrap_or(0) as u32;
             match mem.ty {
                 OperandType::UnorderedAccessView => {
+                    if let Some(View::UavTexture(..)) = c.uavs.get(&slot) {
+                        return Err(fail(Rejection::new(
+                            id::NOT_LOWERED,
+                            "atomics on a typed UAV texture: WGSL has no atomic storage textures",
+                        )));
+                    }
                     c.atomic_uavs.insert(slot);
                 }
                 OperandType::ThreadGroupSharedMemory => {
@@ -340,6 +386,35 @@ fn texel_kind(x: ReturnType) -> Result<TexelKind, Rejection> {
         other => Err(Rejection::new(
             id::NOT_LOWERED,
             format!("texture return type {}", other.number()),
+        )),
+    }
+}
+
+/// A typed UAV texture's return type, the same for all four components (a declaration whose
+/// components differ has no one WGSL storage format).
+fn uav_kind(types: Option<[ReturnType; 4]>) -> Result<UavKind, Rejection> {
+    let Some([x, rest @ ..]) = types else {
+        return Err(Rejection::new(
+            id::NOT_LOWERED,
+            "a typed UAV texture without a return type",
+        ));
+    };
+    if rest.iter().any(|r| *r != x) {
+        return Err(Rejection::new(
+            id::NOT_LOWERED,
+            "a typed UAV texture whose components' return types differ: no one WGSL storage \
+             format holds them",
+        ));
+    }
+    match x {
+        ReturnType::Float => Ok(UavKind::Float),
+        ReturnType::Unorm => Ok(UavKind::Unorm),
+        ReturnType::Snorm => Ok(UavKind::Snorm),
+        ReturnType::Uint => Ok(UavKind::Uint),
+        ReturnType::Sint => Ok(UavKind::Sint),
+        other => Err(Rejection::new(
+            id::NOT_LOWERED,
+            format!("typed UAV texture return type {}", other.number()),
         )),
     }
 }

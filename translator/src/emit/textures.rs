@@ -38,12 +38,12 @@ impl Ctx<'_> {
         Ok(self.global(g))
     }
 
-    fn query(&mut self, image: H, query: ImageQuery) -> H {
+    pub(super) fn query(&mut self, image: H, query: ImageQuery) -> H {
         self.b.expr(Expression::ImageQuery { image, query })
     }
 
     /// Write a `vec4<u32>` texel through the resource's swizzle.
-    fn write_texel(
+    pub(super) fn write_texel(
         &mut self,
         inst: &Instruction,
         res: &Operand,
@@ -559,7 +559,15 @@ impl Ctx<'_> {
                 (w, h, z)
             }
         };
-        let texel = match inst.resinfo_return_type() {
+        let texel = self.resinfo_value(inst, [x, y, z, n]);
+        self.write_texel(inst, &ops[2], texel)
+    }
+
+    /// `resinfo`'s result (`vec4<u32>`) from the sizes x, y, z and the level count `n` (all
+    /// `u32`), by its return type: the numbers as floats, as `_uint` integers, or under
+    /// `_rcpFloat` the sizes' reciprocals (1/0 is infinity) and the level count as a float.
+    pub(super) fn resinfo_value(&mut self, inst: &Instruction, [x, y, z, n]: [H; 4]) -> H {
+        match inst.resinfo_return_type() {
             Some(ResinfoReturnType::Uint) => self.compose4([x, y, z, n]),
             Some(ResinfoReturnType::RcpFloat) => {
                 let xyz = self.compose(build::U32, vec![x, y, z]);
@@ -577,8 +585,7 @@ impl Ctx<'_> {
                 let v = self.b.convert(Sk::Float, v);
                 self.b.bitcast(Sk::Uint, v)
             }
-        };
-        self.write_texel(inst, &ops[2], texel)
+        }
     }
 
     /// `lod` (pixel programs, exact profile): WGSL has no level-of-detail query, so the LOD is
@@ -647,7 +654,7 @@ impl Ctx<'_> {
 }
 
 /// The address component that holds a texture array's layer: z of a 2D array, y of a 1D one.
-fn layer_component(shape: Shape) -> Option<usize> {
+pub(super) fn layer_component(shape: Shape) -> Option<usize> {
     match shape {
         Shape::Array => Some(2),
         Shape::LineArray => Some(1),
