@@ -590,6 +590,90 @@ ftou r0.xyzw, v0.xyzw\nld r1.xyzw, r0.xyzw, t0.xyzw\nmov r2.yzw, r1.xxyw",
     ]
 }
 
+/// One compute program per typed UAV texture shape and return type (`verify`'s built-in
+/// programs for `RWTexture1D` … `RWTexture3D`), as fxc text: (name, text). Each thread reads
+/// four edge-biased words from `t0`; a store writes them at its thread id (every texel of
+/// the texture the harness makes one past each axis of the group is written once, the last
+/// row and column never), a load reads at an address of low bits of its words (in and out
+/// of range) and copies the texel to a raw `u1`. The format is the translator's choice,
+/// stated in its manifest.
+pub fn uav_textures() -> Vec<(&'static str, String)> {
+    let program = |group: &str, dim: &str, ret: &str, body: &str| {
+        let ty = [ret; 4].join(",");
+        format!(
+            "cs_5_0\ndcl_globalFlags refactoringAllowed\ndcl_resource_raw t0\n\
+dcl_uav_typed_{dim} ({ty}) u0\ndcl_uav_raw u1\ndcl_input vThreadID.xyz\n\
+dcl_input vThreadIDInGroupFlattened\ndcl_temps 4\ndcl_thread_group {group}\n\
+ishl r0.x, vThreadIDInGroupFlattened.x, l(4)\nld_raw r1.xyzw, r0.x, t0.xyzw\n{body}\nret\n"
+        )
+    };
+    let store = |address: &str| format!("store_uav_typed u0.xyzw, {address}, r1.xyzw");
+    let load = |mask: &str| {
+        format!(
+            "and r2.xyzw, r1.xyzw, l({mask})\nld_uav_typed r3.xyzw, r2.xyzw, u0.xyzw\n\
+store_raw u1.xyzw, r0.x, r3.xyzw"
+        )
+    };
+    vec![
+        (
+            "store_uav_typed_2d",
+            program("4, 4, 1", "texture2d", "float", &store("vThreadID.xyyy")),
+        ),
+        (
+            "store_uav_typed_2d_unorm",
+            program("4, 4, 1", "texture2d", "unorm", &store("vThreadID.xyyy")),
+        ),
+        (
+            "store_uav_typed_1d_snorm",
+            program("8, 1, 1", "texture1d", "snorm", &store("vThreadID.xxxx")),
+        ),
+        (
+            "store_uav_typed_2darray",
+            program(
+                "2, 2, 2",
+                "texture2darray",
+                "uint",
+                &store("vThreadID.xyzz"),
+            ),
+        ),
+        (
+            "store_uav_typed_1darray",
+            program(
+                "4, 2, 1",
+                "texture1darray",
+                "sint",
+                &store("vThreadID.xyyy"),
+            ),
+        ),
+        (
+            "store_uav_typed_3d",
+            program("2, 2, 2", "texture3d", "float", &store("vThreadID.xyzz")),
+        ),
+        (
+            "ld_uav_typed_2d",
+            program("4, 4, 1", "texture2d", "float", &load("7, 7, 0, 0")),
+        ),
+        (
+            "ld_uav_typed_3d",
+            program("2, 2, 2", "texture3d", "uint", &load("3, 3, 3, 0")),
+        ),
+        (
+            "ld_uav_typed_1darray",
+            program("4, 2, 1", "texture1darray", "sint", &load("7, 3, 0, 0")),
+        ),
+        (
+            "resinfo_uav",
+            program(
+                "4, 4, 1",
+                "texture2darray",
+                "float",
+                "and r2.x, r1.x, l(1)\nresinfo_uint r3.xyzw, r2.x, u0.xyzw\n\
+store_raw u1.xyzw, r0.x, r3.xyzw",
+            ),
+        ),
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -620,6 +704,28 @@ mod tests {
                             .trim_end_matches("_array")
                             .trim_end_matches("_offset")
                             .trim_end_matches("_aoffimmi")),
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
+    fn every_uav_texture_program_assembles_with_its_opcode() {
+        for (name, text) in uav_textures() {
+            let blob = dxbc::assemble_container(&text)
+                .unwrap_or_else(|e| panic!("{name}: {e}\n{text}"))
+                .to_bytes();
+            let shader = dxbc::Shader::parse(&blob).expect("valid container");
+            let op = ["store_uav_typed", "ld_uav_typed", "resinfo"]
+                .into_iter()
+                .find(|m| name.starts_with(m))
+                .expect("named for its opcode");
+            assert!(
+                shader
+                    .program
+                    .instructions
+                    .iter()
+                    .any(|i| i.opcode.mnemonic() == op),
                 "{name}"
             );
         }

@@ -99,14 +99,27 @@ pub fn case_of(
         );
     }
     for (reg, b) in &res.uavs {
-        inputs.insert(
-            format!("u{reg}"),
-            Input::Buffer(BufferDesc {
+        let input = match b.texture {
+            Some(t) => Input::Texture {
+                texture2d: TextureDesc {
+                    width: t.width,
+                    height: t.height,
+                    format: t.format.name().into(),
+                    mips: vec![Word::list(&b.words)],
+                    layers: t.view.array().then_some(t.layers.max(1)),
+                    cube: false,
+                    depth: (t.view == oracles::interp::TextureShape::Volume)
+                        .then_some(t.layers.max(1)),
+                    texture1d: t.view.line(),
+                },
+            },
+            None => Input::Buffer(BufferDesc {
                 size_bytes: b.size_bytes,
                 words: Word::list(&b.words),
                 format: None,
             }),
-        );
+        };
+        inputs.insert(format!("u{reg}"), input);
     }
     let mut expect = BTreeMap::new();
     if reference.discarded_of(rk, observe) {

@@ -313,6 +313,7 @@ impl Gen<'_> {
                 in_range: self.dice.chance(75),
                 mask: self.dice.store_mask(),
                 value: self.source(false, 1),
+                texture: self.k.uav_textures && self.dice.chance(25),
             },
             2 => Stmt::Atomic {
                 opcode: ATOMICS[self.dice.below(ATOMICS.len() as u32) as usize],

@@ -295,6 +295,7 @@ fn a_store_mask_with_a_gap_is_widened_and_the_checks_see_a_bad_one() {
                 neg: false,
                 abs: false,
             },
+            texture: false,
         }],
         oob_indices: false,
         split_moves: false,

@@ -36,6 +36,9 @@ pub struct Knobs {
     pub atomics: bool,
     /// For compute: structured SRV loads and UAV stores, in and out of range.
     pub buffers: bool,
+    /// For compute, with `buffers`: a quarter of the UAV stores go to a typed
+    /// `RWTexture1D<float4>` instead of the structured buffer.
+    pub uav_textures: bool,
     /// For pixel programs: `discard`.
     pub discard: bool,
     /// Every move (`mov`, `movc`, and the moves to the outputs) writes one component, so no
@@ -96,6 +99,7 @@ impl Knobs {
             tgsm: false,
             atomics: false,
             buffers: false,
+            uav_textures: false,
             discard: false,
             ..self
         }
@@ -128,6 +132,7 @@ impl Default for Knobs {
             tgsm: true,
             atomics: true,
             buffers: true,
+            uav_textures: true,
             discard: true,
             split_moves: false,
             switch_defaults: false,

@@ -24,6 +24,7 @@ struct Lower<'a> {
 struct Uses {
     srv: bool,
     uav_store: bool,
+    uav_texture: bool,
     atomics: bool,
     tgsm: bool,
 }
@@ -184,6 +185,9 @@ impl RandomProgram {
                 if l.uses.atomics {
                     let _ = writeln!(s, "dcl_uav_raw u2");
                 }
+                if l.uses.uav_texture {
+                    let _ = writeln!(s, "dcl_uav_typed_texture1d (float,float,float,float) u3");
+                }
                 let _ = writeln!(s, "dcl_input vThreadIDInGroupFlattened");
             }
             stage => {
@@ -229,6 +233,7 @@ fn scan(stmts: &[Stmt], l: &mut Lower) {
     walk(stmts, &mut |s| match s {
         Stmt::IndexableStore { .. } => l.uses_indexable = true,
         Stmt::SrvLoad { .. } => l.uses.srv = true,
+        Stmt::UavStore { texture: true, .. } => l.uses.uav_texture = true,
         Stmt::UavStore { .. } => l.uses.uav_store = true,
         Stmt::Atomic { .. } => l.uses.atomics = true,
         Stmt::Exchange { .. } => l.uses.tgsm = true,
@@ -474,6 +479,7 @@ impl Lower<'_> {
                 in_range,
                 mask,
                 value,
+                texture,
             } => {
                 let v = self.src(value, 1);
                 let r = self.p.index_base() + 3;
@@ -484,10 +490,15 @@ impl Lower<'_> {
                         "iadd r{r}.x, vThreadIDInGroupFlattened.x, l(0x1000)"
                     ));
                 }
-                self.line(&format!(
-                    "store_structured u1.{}, r{r}.x, l(0), {v}",
-                    mask_text(store_mask(*mask))
-                ));
+                if *texture {
+                    // A typed store writes every component; the texel is the thread's own.
+                    self.line(&format!("store_uav_typed u3.xyzw, r{r}.xxxx, {v}"));
+                } else {
+                    self.line(&format!(
+                        "store_structured u1.{}, r{r}.x, l(0), {v}",
+                        mask_text(store_mask(*mask))
+                    ));
+                }
             }
             Stmt::Atomic {
                 opcode,

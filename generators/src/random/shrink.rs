@@ -291,6 +291,7 @@ fn block_variants(stmts: &[Stmt]) -> Vec<Vec<Stmt>> {
             in_range,
             mask,
             value,
+            texture: false,
         } = s
             && *mask > 1
         {
@@ -301,6 +302,7 @@ fn block_variants(stmts: &[Stmt]) -> Vec<Vec<Stmt>> {
                     // `.x` alone: the smallest store mask fxc writes.
                     mask: 1,
                     value: value.clone(),
+                    texture: false,
                 }],
             ));
         }

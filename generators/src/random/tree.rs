@@ -154,6 +154,9 @@ pub enum Stmt {
         mask: u8,
         /// What is stored.
         value: Src,
+        /// To the thread's own texel of a typed `RWTexture1D<float4>` (`u3`, every component)
+        /// instead of the structured `u1`.
+        texture: bool,
     },
     /// Compute: an order-independent atomic on one of four words of a raw UAV.
     Atomic {
@@ -325,6 +328,7 @@ impl RandomProgram {
                 Stmt::Switch { .. } => "switch".into(),
                 Stmt::IndexableStore { .. } => "mov-indexable".into(),
                 Stmt::SrvLoad { .. } => "ld_structured".into(),
+                Stmt::UavStore { texture: true, .. } => "store_uav_typed".into(),
                 Stmt::UavStore { .. } => "store_structured".into(),
                 Stmt::Atomic { opcode, .. } => opcode.mnemonic().to_string(),
                 Stmt::Exchange { .. } => "tgsm-exchange".into(),

@@ -255,8 +255,21 @@ pub fn narrow(t: &dyn Translator, knobs: &Knobs) -> (Knobs, Vec<String>) {
                         in_range: true,
                         mask: 1,
                         value: t0(),
+                        texture: false,
                     },
                 ],
+            ),
+        ),
+        (
+            "uav textures",
+            probe(
+                Compute,
+                vec![Stmt::UavStore {
+                    in_range: true,
+                    mask: 15,
+                    value: t0(),
+                    texture: true,
+                }],
             ),
         ),
     ];
@@ -278,6 +291,7 @@ pub fn narrow(t: &dyn Translator, knobs: &Knobs) -> (Knobs, Vec<String>) {
             "discard" => k.discard = false,
             "tgsm" => k.tgsm = false,
             "atomics" => k.atomics = false,
+            "uav textures" => k.uav_textures = false,
             _ => k.buffers = false,
         }
     }

@@ -18,6 +18,7 @@ use translator::manifest::BindingKind;
 use crate::exec::Batch;
 
 pub mod texels;
+pub mod views;
 
 /// Bytes of each generated SRV buffer of a pixel or vertex program.
 pub const SRV_BYTES: u32 = 256;
@@ -253,6 +254,7 @@ fn stage_srvs(t: &Translation, seed: u64) -> BTreeMap<u32, Srv> {
                     words,
                     size_bytes: SRV_BYTES,
                     format: None,
+                    texture: None,
                 }),
             )
         })
@@ -360,8 +362,16 @@ fn buffer_bytes(b: &translator::manifest::Binding, threads: u32) -> u32 {
 /// `n` dispatches of one thread group of a compute program, each with its own constant
 /// buffers, SRV buffers and initial UAV contents (every thread of the group reads different
 /// words, so a dispatch of T threads covers T thread inputs).
-pub fn compute(t: &Translation, threads: u32, seed: u64, n: usize) -> Batch {
+pub fn compute(
+    t: &Translation,
+    program: &dxbc::Program,
+    threads: u32,
+    seed: u64,
+    n: usize,
+) -> Batch {
     let m = &t.manifest;
+    let uav_textures = views::declared(program);
+    let group = m.workgroup_size.unwrap_or([1, 1, 1]);
     let textures: Vec<(u32, Srv)> = m
         .bindings
         .iter()
@@ -373,9 +383,13 @@ pub fn compute(t: &Translation, threads: u32, seed: u64, n: usize) -> Batch {
         .bindings
         .iter()
         .filter(|b| {
-            !textures
-                .iter()
-                .any(|(r, _)| *r == b.register && b.kind == BindingKind::Srv)
+            // Textures (sampled, and typed UAV textures) are made above, not as words.
+            let texture = match b.kind {
+                BindingKind::Srv => textures.iter().any(|(r, _)| *r == b.register),
+                BindingKind::Uav => uav_textures.contains_key(&b.register),
+                _ => false,
+            };
+            !texture
         })
         .map(|b| {
             let bytes = match b.kind {
@@ -391,6 +405,7 @@ pub fn compute(t: &Translation, threads: u32, seed: u64, n: usize) -> Batch {
         words,
         size_bytes,
         format: None,
+        texture: None,
     };
     let resources: Vec<Arc<Resources>> = (0..n)
         .map(|k| {
@@ -398,6 +413,11 @@ pub fn compute(t: &Translation, threads: u32, seed: u64, n: usize) -> Batch {
             let mut res = Resources::default();
             res.srvs.extend(textures.iter().cloned());
             res.samplers = samplers.clone();
+            for (reg, d) in &uav_textures {
+                let s = seed ^ u64::from(*reg).wrapping_mul(0x2545_f491) ^ (k as u64) << 32;
+                let tex = views::texture(*d, m, *reg, group, s);
+                res.uavs.insert(*reg, tex);
+            }
             for (kind, reg, bytes) in &sizes {
                 let w = words[at..at + *bytes as usize / 4].to_vec();
                 at += *bytes as usize / 4;

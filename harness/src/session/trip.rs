@@ -223,6 +223,17 @@ impl Session {
             .opts
             .translator
             .translate(blob, &shader)
+            .and_then(
+                |t| match inputs::views::contradiction(&shader.program, &t.manifest) {
+                    // A view no D3D application could bind for this program: the translator's
+                    // failure, as a manifest that contradicts its WGSL is.
+                    Some(why) => Err(translators::Failure::Crashed {
+                        why: format!("its manifest contradicts the program: {why}"),
+                        stderr: String::new(),
+                    }),
+                    None => Ok(t),
+                },
+            )
             .map_err(|f| f.skip());
         self.clock("translation", t0);
         Ok((shader, t?))
@@ -422,7 +433,7 @@ impl Session {
                 .clamp(16, MAX_DISPATCHES);
             let per = |b: u64| (b / u64::from(threads)).max(1 << 10);
             (
-                inputs::compute(t, threads, seed, n),
+                inputs::compute(t, &shader.program, threads, seed, n),
                 Policy {
                     first: per(COMPUTE_FIRST),
                     retry: per(COMPUTE_RETRY),

@@ -32,7 +32,9 @@ fn generated_programs_rely_on_nothing_undefined() {
                 continue;
             };
             let batch = match t.manifest.workgroup_size {
-                Some([x, y, z]) => inputs::compute(&t, (x * y * z).max(1), seed, 8),
+                Some([x, y, z]) => {
+                    inputs::compute(&t, &shader.program, (x * y * z).max(1), seed, 8)
+                }
                 None => inputs::stage(&t, &shader.program, 1, seed, 128),
             };
             let unit = Unit {

@@ -35,6 +35,7 @@ fn both(gpu: &mut Gpu, asm: &str, uavs: &[(u32, Vec<u32>)], groups: [u32; 3], pr
                 words: words.clone(),
                 size_bytes: size,
                 format: None,
+                texture: None,
             },
         );
         inputs.uavs.insert(*slot, (words.clone(), size));

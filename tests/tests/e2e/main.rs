@@ -25,4 +25,5 @@ mod node;
 mod replay;
 mod shard;
 mod sweep;
+mod uav_textures;
 mod verify;

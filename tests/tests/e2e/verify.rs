@@ -128,6 +128,10 @@ fn contract_edges_are_adapted_and_exact_needs_none() {
         "sample_1d",
         "ld_1darray",
         "resinfo_1d",
+        "store_uav_typed_2d",
+        "store_uav_typed_3d",
+        "ld_uav_typed_2d",
+        "resinfo_uav",
     ] {
         let p = program(&exact, &format!("single:{name}"));
         assert!(p["counts"]["lanes"].as_u64() > Some(0), "{p:#}");
