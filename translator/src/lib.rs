@@ -80,11 +80,13 @@ pub enum PlantedBug {
     UavLayerDropped,
     /// A UNORM typed UAV texture declared `rgba8snorm`: a view D3D cannot give the program.
     UavUnormAsSnorm,
+    /// `dfma` as `dmul` then `dadd`: a double rounded once too often.
+    DfmaRoundedTwice,
 }
 
 impl PlantedBug {
     /// Every bug that can be planted, for tests that try each.
-    pub const ALL: [PlantedBug; 11] = [
+    pub const ALL: [PlantedBug; 12] = [
         PlantedBug::UdivWithoutZeroGuard,
         PlantedBug::NeOrdered,
         PlantedBug::IshrAsUshr,
@@ -96,6 +98,7 @@ impl PlantedBug {
         PlantedBug::LdVolumeOffsetDropped,
         PlantedBug::UavLayerDropped,
         PlantedBug::UavUnormAsSnorm,
+        PlantedBug::DfmaRoundedTwice,
     ];
 
     /// The value of `DXDIFF_PLANT_BUG` that plants it.
@@ -112,6 +115,7 @@ impl PlantedBug {
             PlantedBug::LdVolumeOffsetDropped => "ld-volume-offset-dropped",
             PlantedBug::UavLayerDropped => "uav-layer-dropped",
             PlantedBug::UavUnormAsSnorm => "uav-unorm-as-snorm",
+            PlantedBug::DfmaRoundedTwice => "dfma-rounded-twice",
         }
     }
 }

@@ -655,6 +655,7 @@ impl Ctx<'_> {
             }
             op if op.info().has(Flags::DERIVATIVE) => self.derivative(inst),
             op if op.info().has(Flags::BUFFER) || op.info().has(Flags::TYPED) => self.memory(inst),
+            _ if info.kind == Kind::Double => self.double(inst),
             _ if (info.kind.is_alu() || info.kind == Kind::Double) && info.dst == 1
                 || inst.opcode == Movc =>
             {

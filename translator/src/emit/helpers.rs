@@ -26,4 +26,7 @@ pub const HELPERS: &[(&str, &str)] = &[
     ("d3d_umul_hi", include_str!("polyfills/d3d_umul_hi.wgsl")),
     ("d3d_imul_hi", include_str!("polyfills/d3d_imul_hi.wgsl")),
     ("d3d_msad", include_str!("polyfills/d3d_msad.wgsl")),
+    // Software doubles: `d3d_dadd` … `d3d_utod` and the 64- and 128-bit integer helpers
+    // they share, one file.
+    ("d3d_double", include_str!("polyfills/d3d_double.wgsl")),
 ];

@@ -8,6 +8,7 @@
 mod alu;
 mod build;
 mod declare;
+mod double;
 mod flow;
 mod helpers;
 mod import;

@@ -386,6 +386,13 @@ impl Ctx<'_> {
                 }
                 Ok(lit)
             }
+            // `d(x)` holds one double (low, high) and `d(x, y)` two: component `c` is word `c`
+            // of that list, repeating for a single double (as the reference reads it).
+            OperandType::Immediate64 => {
+                let n = op.imm.len().max(1);
+                let v = op.imm.get(c % n).copied().unwrap_or(0);
+                Ok(self.b.u(v))
+            }
             OperandType::Temp => {
                 let p = self.temp_component(op, c)?;
                 Ok(self.b.load(p))

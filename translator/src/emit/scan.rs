@@ -170,10 +170,19 @@ pub(super) fn scan(c: &mut Ctx<'_>) -> Result<(), Rejection> {
                     // The seed fails closed on multisampled and cube-array textures; the other
                     // dimensions are lowerable but not lowered here yet.
                     d @ (Dim::Texture2dMs | Dim::Texture2dMsArray | Dim::TextureCubeArray) => {
+                        // WebGPU's multisampled textures have 4 samples (GPUTextureDescriptor's
+                        // sampleCount is 1 or 4): a view of another count has no WGSL form.
+                        let note = match inst.sample_count() {
+                            Some(n) if d != Dim::TextureCubeArray && n != 0 && n != 4 => format!(
+                                " of {n} samples: WebGPU's multisampled textures have 4, so no \
+                                 WGSL program can read this view"
+                            ),
+                            _ => String::new(),
+                        };
                         return Err(fail(dimension_refused(
                             id::UNKNOWN_TEXTURE_DIMENSION,
                             d,
-                            "",
+                            &note,
                         )));
                     }
                     d => {
@@ -289,7 +298,9 @@ pub(super) fn scan(c: &mut Ctx<'_>) -> Result<(), Rejection> {
                     "subroutines and interfaces",
                 )));
             }
-            op if op.info().kind == dxbc::opcodes::Kind::Double => {
+            // The exact profile computes doubles in software on `u32` pairs (emit/double.rs);
+            // the seed has no double lowering.
+            op if op.info().kind == dxbc::opcodes::Kind::Double && profile != Profile::Exact => {
                 return Err(fail(Rejection::new(
                     id::DOUBLES,
                     "double precision has no WGSL type",
@@ -307,7 +318,7 @@ pub(super) fn scan(c: &mut Ctx<'_>) -> Result<(), Rejection> {
             half |= o.is_min16_float();
             other_precision |= o.precision != 0 && !o.is_min16_float();
         }
-        if double {
+        if double && profile != Profile::Exact {
             return Err(fail(Rejection::new(id::DOUBLES, "double immediates")));
         }
         // `min10float`, `min16int` and `min16uint` promise at least that precision, and D3D

@@ -1,4 +1,4 @@
-// Double precision has no WGSL type: rejected.
+// Double precision has no WGSL type: the contract profile rejects it, the exact profile computes it on u32 pairs.
 ps_5_0
 dcl_globalFlags refactoringAllowed | enableDoublePrecisionFloatOps
 dcl_constantbuffer cb0[1], immediateIndexed
