@@ -674,6 +674,62 @@ store_raw u1.xyzw, r0.x, r3.xyzw",
     ]
 }
 
+/// One pixel program per double-precision opcode (`verify`'s built-in programs for doubles),
+/// as fxc text: (mnemonic, text). `v0`..`v2` hold two doubles each (low word first, in .xy
+/// and .zw; the harness puts edge doubles in them, `harness::inputs`), the result goes to
+/// `o0` as bits. A double result fills `o0` (two doubles), a 32-bit one `o0.xy` (one per
+/// double), a widening conversion reads `v0.xy`.
+pub fn doubles() -> Vec<(&'static str, String)> {
+    let program = |body: &str| {
+        format!(
+            "ps_5_0\ndcl_globalFlags refactoringAllowed | enableDoublePrecisionFloatOps\n\
+dcl_input_ps constant v0.xyzw\ndcl_input_ps constant v1.xyzw\ndcl_input_ps constant v2.xyzw\n\
+dcl_output o0.xyzw\n{body}\nret\n"
+        )
+    };
+    let two = |op: &str| program(&format!("{op} o0.xyzw, v0.xyzw, v1.xyzw"));
+    let one = |op: &str| program(&format!("{op} o0.xyzw, v0.xyzw"));
+    let test = |op: &str| {
+        program(&format!(
+            "{op} o0.xy, v0.xyzw, v1.xyzw\nmov o0.zw, l(0, 0, 0, 0)"
+        ))
+    };
+    let narrow = |op: &str| program(&format!("{op} o0.xy, v0.xyzw\nmov o0.zw, l(0, 0, 0, 0)"));
+    vec![
+        ("dadd", two("dadd")),
+        ("dmul", two("dmul")),
+        ("ddiv", two("ddiv")),
+        ("dmin", two("dmin")),
+        ("dmax", two("dmax")),
+        ("dfma", program("dfma o0.xyzw, v0.xyzw, v1.xyzw, v2.xyzw")),
+        ("drcp", one("drcp")),
+        (
+            "dmov",
+            program("dmov_sat o0.xy, v0.xyxy\ndmov o0.zw, -v1.zwzw"),
+        ),
+        ("dmovc", program("dmovc o0.xyzw, v2.xxzz, v0.xyzw, v1.xyzw")),
+        ("deq", test("deq")),
+        ("dge", test("dge")),
+        ("dlt", test("dlt")),
+        ("dne", test("dne")),
+        ("dtof", narrow("dtof")),
+        ("dtoi", narrow("dtoi")),
+        ("dtou", narrow("dtou")),
+        ("ftod", program("ftod o0.xyzw, v0.xyxx")),
+        ("itod", program("itod o0.xyzw, v0.xyxx")),
+        ("utod", program("utod o0.xyzw, v0.xyxx")),
+    ]
+}
+
+/// Every built-in program `verify` runs from text: [`sampling`], [`uav_textures`] and
+/// [`doubles`], in that order.
+pub fn text_programs() -> Vec<(&'static str, String)> {
+    let mut all = sampling();
+    all.extend(uav_textures());
+    all.extend(doubles());
+    all
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -704,6 +760,24 @@ mod tests {
                             .trim_end_matches("_array")
                             .trim_end_matches("_offset")
                             .trim_end_matches("_aoffimmi")),
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
+    fn every_double_program_assembles_with_its_opcode() {
+        for (name, text) in doubles() {
+            let blob = dxbc::assemble_container(&text)
+                .unwrap_or_else(|e| panic!("{name}: {e}\n{text}"))
+                .to_bytes();
+            let shader = dxbc::Shader::parse(&blob).expect("valid container");
+            assert!(
+                shader
+                    .program
+                    .instructions
+                    .iter()
+                    .any(|i| i.opcode.mnemonic() == name),
                 "{name}"
             );
         }

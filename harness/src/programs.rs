@@ -113,12 +113,11 @@ pub fn generated(n: usize, seed: u64) -> Vec<Program> {
     out
 }
 
-/// `verify`'s built-in program of each sampling and derivative opcode, and of each typed UAV
-/// texture shape, assembled from its fxc text: (mnemonic, container, or why it does not assemble).
+/// `verify`'s built-in program of each sampling and derivative opcode, of each typed UAV
+/// texture shape and of each double opcode, assembled from its fxc text: (mnemonic, container, or why it does not assemble).
 pub fn sampling() -> Vec<(&'static str, Result<Vec<u8>, String>)> {
-    generators::programs::sampling()
+    generators::programs::text_programs()
         .into_iter()
-        .chain(generators::programs::uav_textures())
         .map(|(mnemonic, text)| {
             let blob = dxbc::assemble_container(&text)
                 .map(|c| c.to_bytes())

@@ -88,6 +88,51 @@ fn system_value(builtin: &str, word: u32, quad: Option<usize>) -> [u32; 4] {
     }
 }
 
+/// Doubles at the edges of D3D's double rules: signed zeros, ±1, infinities, a quiet and a
+/// signalling NaN, the smallest and largest denormals, the smallest normal, the largest finite,
+/// 2^52 (where fractions end), the ends of the i32 and u32 ranges that `dtoi`/`dtou` saturate
+/// at, and the f32 range's ends that `dtof` rounds and flushes at.
+const DOUBLE_EDGES: [u64; 24] = [
+    0,
+    0x8000_0000_0000_0000,
+    0x3ff0_0000_0000_0000,
+    0xbff0_0000_0000_0000,
+    0x7ff0_0000_0000_0000,
+    0xfff0_0000_0000_0000,
+    0x7ff8_0000_0000_0000,
+    0x7ff0_0000_0000_0001,
+    0x0000_0000_0000_0001,
+    0x000f_ffff_ffff_ffff,
+    0x0010_0000_0000_0000,
+    0x7fef_ffff_ffff_ffff,
+    0x3fe0_0000_0000_0000,
+    0x4330_0000_0000_0000,
+    0x41df_ffff_ffc0_0000,
+    0xc1e0_0000_0000_0000,
+    0x41ef_ffff_ffe0_0000,
+    0x47ef_ffff_e000_0000,
+    0x36a0_0000_0000_0000,
+    0x3810_0000_0000_0000,
+    0x380f_ffff_ffff_ffff,
+    0x3ff0_0000_0000_0001,
+    0x3fd5_5555_5555_5555,
+    0xc000_0000_0000_0000,
+];
+
+/// A register of a program with doubles: each of its two doubles (`.xy`, `.zw`) becomes one of
+/// [`DOUBLE_EDGES`] a third of the time, drawn from `seed`; the rest keep their random words
+/// (random doubles of every exponent).
+fn double_edges(reg: &mut [u32; 4], seed: u64) {
+    for half in 0..2 {
+        let h = fnv(&[seed.to_le_bytes(), (half as u64).to_le_bytes()].concat());
+        if h.is_multiple_of(3) {
+            let d = DOUBLE_EDGES[((h >> 8) % DOUBLE_EDGES.len() as u64) as usize];
+            reg[2 * half] = d as u32;
+            reg[2 * half + 1] = (d >> 32) as u32;
+        }
+    }
+}
+
 /// The size of a generated 2D texture: odd sizes, so that halving rounds, and three mip
 /// levels (5×3, 2×1, 1×1), so that `ld` past a level's edge and past the last level are both
 /// reached by edge-valued coordinates.
@@ -276,6 +321,10 @@ pub fn stage(
     n: usize,
 ) -> Batch {
     let quads = crate::exec::needs_quads(program);
+    let doubles = program
+        .instructions
+        .iter()
+        .any(|i| i.info().kind == dxbc::opcodes::Kind::Double);
     let m = &t.manifest;
     let regs = m
         .inputs
@@ -300,6 +349,11 @@ pub fn stage(
         let w = &words[k * per..(k + 1) * per];
         let start = inputs.len();
         inputs.extend((0..regs).map(|r| [w[r * 4], w[r * 4 + 1], w[r * 4 + 2], w[r * 4 + 3]]));
+        if doubles {
+            for (r, reg) in inputs[start..].iter_mut().enumerate() {
+                double_edges(reg, seed ^ ((k as u64) << 20) ^ r as u64);
+            }
+        }
         for i in &m.inputs {
             if let (Some(reg), Some(b)) =
                 (crate::gpu::wrap::interface_register(i, false), &i.builtin)

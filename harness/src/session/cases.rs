@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use oracles::case::{CaseFile, Expect, RunFlag};
+use oracles::case::{CaseFile, Expect};
 use oracles::interp::DEFAULT_BUDGET;
 use oracles::verdict::{Inconclusive, Judge, Skip, SkipKind, Verdict};
 use reports::verify::ProgramReport;
@@ -107,9 +107,6 @@ impl Session {
         report: &mut ProgramReport,
     ) -> Verdict {
         let inconclusive = |why: String| Verdict::Inconclusive(Inconclusive::Candidate(why));
-        if run.has(RunFlag::RequiresDouble) {
-            return inconclusive(RunFlag::RequiresDouble.to_string());
-        }
         let batch = match inputs::case_batch(run) {
             Ok(b) => b,
             Err(why) => return inconclusive(why.to_string()),

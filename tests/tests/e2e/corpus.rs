@@ -293,7 +293,8 @@ fn bench_times_generated_programs_without_a_corpus() {
         let _ = std::fs::remove_file(json);
         b
     };
-    let builtin = generators::programs::all_single().len() + generators::programs::sampling().len();
+    let builtin =
+        generators::programs::all_single().len() + generators::programs::text_programs().len();
     let alone = run("0", "7");
     assert_eq!(alone["programs"], builtin, "{alone}");
     let a = run("4", "7");

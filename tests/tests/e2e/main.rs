@@ -10,6 +10,7 @@ mod contract;
 mod corpus;
 mod deploy;
 mod diff;
+mod doubles;
 mod dxbc_spirv;
 mod external;
 mod fairness;

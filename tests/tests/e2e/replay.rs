@@ -59,8 +59,9 @@ fn peer_corpus_replays_clean() {
     assert!(last.ends_with(" passed, 0 failed, 0 skipped"), "{last}");
 }
 
-/// Ground truth on the GPU (lavapipe in CI): with the exact profile every run passes or is
-/// skipped for doubles; with the contract profile every difference is reported as adapted(id).
+/// Ground truth on the GPU (lavapipe in CI): with the exact profile every run passes, the
+/// double runs included (software doubles); with the contract profile every difference is
+/// reported as adapted(id), and the double runs are skipped as refused.
 #[test]
 fn peer_corpus_replays_on_the_gpu() {
     let _turn = gpu_turn();
@@ -90,14 +91,12 @@ fn peer_corpus_replays_on_the_gpu() {
             "{profile}: {last}\n{stdout}"
         );
         for line in stdout.lines().filter(|l| l.starts_with("SKIP")) {
-            assert!(
-                line.contains("dxdiff/doubles") || line.contains("requires_double"),
-                "{profile}: {line}"
-            );
+            assert!(line.contains("dxdiff/doubles"), "{profile}: {line}");
         }
         let adapted = stdout.lines().filter(|l| l.starts_with("ADAPTED")).count();
         if profile == "exact" {
             assert_eq!(adapted, 0, "{stdout}");
+            assert!(last.ends_with(" passed, 0 failed, 0 skipped"), "{last}");
         } else {
             assert!(
                 adapted > 0,

@@ -132,6 +132,11 @@ fn contract_edges_are_adapted_and_exact_needs_none() {
         "store_uav_typed_3d",
         "ld_uav_typed_2d",
         "resinfo_uav",
+        "dadd",
+        "dfma",
+        "ddiv",
+        "dtof",
+        "itod",
     ] {
         let p = program(&exact, &format!("single:{name}"));
         assert!(p["counts"]["lanes"].as_u64() > Some(0), "{p:#}");
