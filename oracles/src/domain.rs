@@ -237,10 +237,10 @@ domains! {
     /// denormal divisor is not in it: D3D's table defines x/0.
     DivisorHuge = "divisor-huge",
     /// A typed store whose conversion to the view's format D3D and a device may round apart:
-    /// a UNORM or SNORM code within D3D's 0.6-ULP tolerance of a rounding boundary (Vulkan lets
-    /// a device take either neighbouring code), or a float that no half represents exactly,
-    /// or a NaN, stored to a 16-bit float channel (rounding, flushing and the NaN's payload are
-    /// the device's).
+    /// a float stored to a UNORM or SNORM channel whose scaled value is no integer (D3D rounds
+    /// to nearest; Vulkan lets a device take either neighbouring code, and the H100 took the
+    /// lower one), or a float that no half represents exactly, or a NaN, stored to a 16-bit
+    /// float channel (rounding, flushing and the NaN's payload are the device's).
     TexelStoreRounding = "texel-store-rounding",
 }
 
