@@ -71,6 +71,7 @@ impl Gen<'_> {
             Class::Conversion => m.conversion,
             Class::Compare => m.compare,
             Class::Move => m.moves,
+            Class::Double => m.doubles,
         }
     }
 
@@ -154,6 +155,9 @@ impl Gen<'_> {
             pick -= w;
         }
         let info = row.opcode.info();
+        if row.class == Class::Double {
+            return self.double_op(row);
+        }
         let dsts = (0..row.dst as usize)
             .map(|d| {
                 // Two-destination ops may drop one (`null`), never both.
@@ -199,6 +203,47 @@ impl Gen<'_> {
         Op {
             opcode: row.opcode,
             sat,
+            dst,
+            src,
+        }
+    }
+
+    /// A double-precision instruction as fxc writes one: a double result in `.xy`, `.zw` or
+    /// both, a 32-bit result (comparisons, `dtof`, `dtoi`, `dtou`) in one or two components, the
+    /// k-th reading the k-th double of each source; double sources swizzle whole pairs, a
+    /// widening conversion's and `dmovc`'s condition read 32-bit components. No immediates
+    /// (fxc writes `d(…)` for those).
+    fn double_op(&mut self, row: Row) -> Op {
+        use dxbc::Opcode::*;
+        let narrow_result = matches!(row.opcode, Deq | Dge | Dlt | Dne | Dtof | Dtoi | Dtou);
+        let mask = if narrow_result {
+            [0b0001, 0b0010, 0b0011, 0b0100, 0b1000, 0b1100][self.dice.below(6) as usize]
+        } else {
+            [0b0011, 0b1100, 0b1111][self.dice.below(3) as usize]
+        };
+        let dst = vec![Some((self.dice.below(self.temps), mask))];
+        let info = row.opcode.info();
+        let src = (0..row.src as usize)
+            .map(|s| {
+                let mut src = self.source(false, 0);
+                if matches!(src.reg, Reg::Imm(_)) {
+                    src.reg = Reg::Temp(self.dice.below(self.temps));
+                }
+                let double = info.num(row.dst as usize + s) == Num::Double;
+                if double {
+                    const PAIRS: [[u8; 4]; 4] =
+                        [[0, 1, 0, 1], [2, 3, 2, 3], [0, 1, 2, 3], [2, 3, 0, 1]];
+                    src.swizzle = PAIRS[self.dice.below(4) as usize];
+                    let modifiers = self.k.modifiers;
+                    src.neg = modifiers && self.dice.chance(15);
+                    src.abs = modifiers && self.dice.chance(10);
+                }
+                src
+            })
+            .collect();
+        Op {
+            opcode: row.opcode,
+            sat: false,
             dst,
             src,
         }
@@ -571,6 +616,7 @@ mod tests {
                 bit: 0,
                 conversion: 0,
                 compare: 0,
+                doubles: 0,
                 ..Knobs::default().mix
             },
             ..Knobs::default()

@@ -81,6 +81,8 @@ pub struct Mix {
     pub compare: u32,
     /// Move rows ([`Class::Move`]).
     pub moves: u32,
+    /// Double-precision rows ([`Class::Double`]).
+    pub doubles: u32,
     /// `if`, `loop` and `switch`, while [`Knobs::depth`] allows nesting.
     pub flow: u32,
     /// Compute programs' buffer loads and stores, atomics and TGSM exchanges.
@@ -120,6 +122,7 @@ impl Default for Knobs {
                 conversion: 2,
                 compare: 3,
                 moves: 2,
+                doubles: 1,
                 flow: 3,
                 memory: 3,
             },
@@ -158,6 +161,8 @@ pub enum Class {
     Compare,
     /// Rows the table flags `MOVE`, whatever their kind.
     Move,
+    /// Double-precision rows (`Kind::Double`): pairs of words in `.xy` and `.zw`.
+    Double,
 }
 
 /// One generatable instruction: derived from the opcode table.
@@ -174,15 +179,16 @@ pub struct Row {
 }
 
 /// Every plain register instruction of Shader Model 5.0 and below (the rows single-instruction
-/// programs use too), with its class.
+/// programs use too, and the double-precision ones), with its class.
 pub fn rows() -> Vec<Row> {
     TABLE
         .iter()
-        .filter(|i| i.model <= dxbc::opcodes::Model::Sm50D3d111 && i.kind != Kind::Double)
-        .filter(|i| crate::programs::is_single_alu(i.opcode))
+        .filter(|i| i.model <= dxbc::opcodes::Model::Sm50D3d111)
+        .filter(|i| crate::programs::is_single_alu(i.opcode) || i.kind == Kind::Double)
         .map(|i| Row {
             opcode: i.opcode,
             class: match (i.has(dxbc::opcodes::Flags::MOVE), i.kind) {
+                (_, Kind::Double) => Class::Double,
                 (true, _) => Class::Move,
                 (_, Kind::AluFloat) => Class::Float,
                 (_, Kind::AluInt | Kind::AluUint) => Class::Int,
@@ -238,13 +244,17 @@ mod tests {
         assert_eq!(opcodes.len(), rows.len(), "an opcode listed twice");
         for r in &rows {
             let info = r.opcode.info();
-            assert!(crate::programs::is_single_alu(r.opcode), "{:?}", r.opcode);
-            assert_ne!(info.kind, Kind::Double, "{:?}", r.opcode);
+            assert_eq!(
+                crate::programs::is_single_alu(r.opcode),
+                info.kind != Kind::Double,
+                "{:?}",
+                r.opcode
+            );
             assert!(!info.has(Flags::DERIVATIVE), "{:?}", r.opcode);
             assert_eq!((r.dst, r.src), (info.dst, info.src), "{:?}", r.opcode);
             assert_eq!(
                 r.class == Class::Move,
-                info.has(Flags::MOVE),
+                info.has(Flags::MOVE) && info.kind != Kind::Double,
                 "{:?}",
                 r.opcode
             );
@@ -257,6 +267,7 @@ mod tests {
             Class::Conversion,
             Class::Compare,
             Class::Move,
+            Class::Double,
         ] {
             assert!(rows.iter().any(|r| r.class == c), "no {c:?} rows");
         }

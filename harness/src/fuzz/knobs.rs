@@ -64,13 +64,19 @@ pub fn narrow(t: &dyn Translator, knobs: &Knobs) -> (Knobs, Vec<String>) {
         }
     };
     let rows = random::rows();
+    // A double row's probe is verify's built-in program of it (no single-instruction form).
+    let doubles = generators::programs::doubles();
+    let double_blob = |op: dxbc::Opcode| {
+        let (_, text) = doubles.iter().find(|(m, _)| *m == op.mnemonic())?;
+        Some(dxbc::assemble_container(text).ok()?.to_bytes())
+    };
     let blobs: Vec<(dxbc::Opcode, Option<Vec<u8>>)> = rows
         .iter()
         .map(|r| {
-            (
-                r.opcode,
-                generators::programs::single(r.opcode).map(|s| s.blob),
-            )
+            let blob = generators::programs::single(r.opcode)
+                .map(|s| s.blob)
+                .or_else(|| double_blob(r.opcode));
+            (r.opcode, blob)
         })
         .collect();
     let verdicts =

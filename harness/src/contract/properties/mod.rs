@@ -71,6 +71,7 @@ pub fn random_family(ops: &[String], seed: u64, n: usize) -> Vec<Vec<u8>> {
             conversion: 8,
             compare: 8,
             moves: 1,
+            doubles: 0,
             flow: 1,
             memory: 0,
         },
