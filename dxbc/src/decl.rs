@@ -624,11 +624,14 @@ pub enum TextureShape {
     /// A `Texture1DArray`: rows as layers, addressed by u and a layer in the address's second
     /// component.
     LineArray,
+    /// A `TextureCubeArray`: cubes of six faces each, stored as layers (cube k's faces at
+    /// 6k..6k+6), addressed by a direction and the cube's index in w.
+    CubeArray,
 }
 
 impl TextureShape {
-    /// The shape of a declared dimension; `None` for buffers, multisampled textures, cube
-    /// arrays and unknown dimensions.
+    /// The shape of a declared dimension; `None` for buffers, multisampled textures and unknown
+    /// dimensions.
     pub fn of(d: ResourceDimension) -> Option<TextureShape> {
         Some(match d {
             ResourceDimension::Texture2d => TextureShape::Plain,
@@ -637,6 +640,7 @@ impl TextureShape {
             ResourceDimension::Texture3d => TextureShape::Volume,
             ResourceDimension::Texture1d => TextureShape::Line,
             ResourceDimension::Texture1dArray => TextureShape::LineArray,
+            ResourceDimension::TextureCubeArray => TextureShape::CubeArray,
             _ => return None,
         })
     }
@@ -648,7 +652,15 @@ impl TextureShape {
 
     /// Whether the shape has layers (an array).
     pub fn array(self) -> bool {
-        matches!(self, TextureShape::Array | TextureShape::LineArray)
+        matches!(
+            self,
+            TextureShape::Array | TextureShape::LineArray | TextureShape::CubeArray
+        )
+    }
+
+    /// Whether the shape is addressed by a direction (a cube or an array of cubes).
+    pub fn cube(self) -> bool {
+        matches!(self, TextureShape::Cube | TextureShape::CubeArray)
     }
 }
 

@@ -209,6 +209,12 @@ pub fn sampling() -> Vec<(&'static str, String)> {
     let program = |stage: &str, dim: &str, decls: &str, body: &str| {
         let coords = match dim {
             "texturecube" => cube_coords(body.contains("gather4")),
+            // A cube array's w picks the cube: k / 2 from `v1.w & 7`, the .5 ties and past the
+            // last of three cubes, as an array's layer.
+            "texturecubearray" => format!(
+                "{}and r1.z, v1.w, l(7)\nutof r1.z, r1.z\nmul r0.w, r1.z, l(0.5)\n",
+                cube_coords(body.contains("gather4"))
+            ),
             "texture3d" => VOLUME_COORDS.to_string(),
             "texture1d" | "texture1darray" => LINE_COORDS.to_string(),
             _ => COORDS.to_string(),
@@ -378,6 +384,60 @@ ftou r0.xyzw, v0.xyzw\nld r1.xyzw, r0.xyzw, t0.xyzw\nmov r2.yzw, r1.xxyw",
                 "texturecube",
                 c0,
                 "mul r1.x, r1.x, l(0.5)\nsample_c r2.x, r0.xyzx, t0.xxxx, s0, r1.x",
+            ),
+        ),
+        (
+            "sample_l_cubearray",
+            program(
+                "vs",
+                "texturecubearray",
+                s0,
+                "sample_l r2.xyzw, r0.xyzw, t0.xyzw, s0, r1.x",
+            ),
+        ),
+        (
+            "sample_cubearray",
+            program(
+                "ps",
+                "texturecubearray",
+                s0,
+                "sample r2.xyzw, r0.xyzw, t0.xyzw, s0",
+            ),
+        ),
+        (
+            "gather4_cubearray",
+            program(
+                "vs",
+                "texturecubearray",
+                s0,
+                "gather4 r2.xyzw, r0.xyzw, t0.xyzw, s0.x",
+            ),
+        ),
+        (
+            "sample_c_cubearray",
+            program(
+                "ps",
+                "texturecubearray",
+                c0,
+                "mul r1.x, r1.x, l(0.5)\nsample_c r2.x, r0.xyzw, t0.xxxx, s0, r1.x",
+            ),
+        ),
+        (
+            "gather4_c_cubearray",
+            program(
+                "vs",
+                "texturecubearray",
+                c0,
+                "mul r1.x, r1.x, l(0.5)\ngather4_c r2.xyzw, r0.xyzw, t0.xyzw, s0.x, r1.x",
+            ),
+        ),
+        (
+            "resinfo_cubearray",
+            program(
+                "ps",
+                "texturecubearray",
+                "",
+                "resinfo r2.xyw, l(1), t0.xyzw\nmov r2.z, l(0)",
             ),
         ),
         (
@@ -738,7 +798,7 @@ mod tests {
     #[test]
     fn every_sampling_program_assembles_with_its_opcode() {
         let all = sampling();
-        assert_eq!(all.len(), 41);
+        assert_eq!(all.len(), 47);
         for (name, text) in all {
             let blob = dxbc::assemble_container(&text)
                 .unwrap_or_else(|e| panic!("{name}: {e}\n{text}"))
@@ -751,6 +811,7 @@ mod tests {
                     .iter()
                     .any(|i| i.opcode.mnemonic()
                         == name
+                            .trim_end_matches("_cubearray")
                             .trim_end_matches("_cube")
                             .trim_end_matches("_3d")
                             .trim_end_matches("_1darray")

@@ -70,7 +70,12 @@ pub fn case_of(
                     height: t.height,
                     format: t.format.name().into(),
                     mips: t.mips.iter().map(|m| Word::list(m)).collect(),
-                    layers: t.array().then_some(t.layer_count()),
+                    // A cube array's `layers` counts cubes.
+                    layers: t.array().then_some(if t.cube() {
+                        t.layer_count() / 6
+                    } else {
+                        t.layer_count()
+                    }),
                     cube: t.cube(),
                     depth: t.volume().then_some(t.layer_count()),
                     texture1d: t.line(),

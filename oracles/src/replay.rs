@@ -224,18 +224,16 @@ fn texture(t: &crate::case::TextureDesc) -> Result<Texture2d, String> {
         .ok_or_else(|| format!("texture format {} is not supported", t.format))?;
     // Every level holds exactly its texels, so that the interpreter and a device read the same
     // texture; a chain longer than the full one is no texture a device can make.
-    if t.cube && (t.layers.is_some() || t.width != t.height) {
+    if t.cube && t.width != t.height {
         return Err(format!(
-            "a cube's faces are square and it has no `layers`; not {}×{}{}",
-            t.width,
-            t.height,
-            t.layers
-                .map(|l| format!(" with {l} layers"))
-                .unwrap_or_default()
+            "a cube's faces are square; not {}×{}",
+            t.width, t.height
         ));
     }
     let view = match (t.cube, t.layers, t.depth, t.texture1d) {
         (true, None, None, false) => TextureShape::Cube,
+        // `layers` of a cube counts cubes: a `TextureCubeArray`.
+        (true, Some(n), None, false) if (1..=341).contains(&n) => TextureShape::CubeArray,
         (false, Some(_), None, false) => TextureShape::Array,
         (false, None, Some(d), false) if (1..=2048).contains(&d) => TextureShape::Volume,
         (false, None, None, false) => TextureShape::Plain,
@@ -243,15 +241,17 @@ fn texture(t: &crate::case::TextureDesc) -> Result<Texture2d, String> {
         (false, Some(_), None, true) if t.height == 1 => TextureShape::LineArray,
         _ => {
             return Err(
-                "a texture is one of: plain, `layers` (an array), `cube`, `depth` (a 3D \
-                 texture of 1 to 2,048 slices, D3D11's limit), or `texture1d` (height 1, \
-                 with or without `layers`)"
+                "a texture is one of: plain, `layers` (an array), `cube` (with `layers`, an \
+                 array of 1 to 341 cubes, D3D11's 2,048 faces), `depth` (a 3D texture of 1 to \
+                 2,048 slices, D3D11's limit), or `texture1d` (height 1, with or without \
+                 `layers`)"
                     .into(),
             );
         }
     };
     let layers = match view {
         TextureShape::Cube => 6,
+        TextureShape::CubeArray => 6 * t.layers.unwrap_or(1),
         TextureShape::Volume => t.depth.unwrap_or(1),
         _ => t.layers.unwrap_or(1).max(1),
     };

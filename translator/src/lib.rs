@@ -82,11 +82,13 @@ pub enum PlantedBug {
     UavUnormAsSnorm,
     /// `dfma` as `dmul` then `dadd`: a double rounded once too often.
     DfmaRoundedTwice,
+    /// A cube array sampled at its first cube whatever w selects.
+    CubeIndexDropped,
 }
 
 impl PlantedBug {
     /// Every bug that can be planted, for tests that try each.
-    pub const ALL: [PlantedBug; 12] = [
+    pub const ALL: [PlantedBug; 13] = [
         PlantedBug::UdivWithoutZeroGuard,
         PlantedBug::NeOrdered,
         PlantedBug::IshrAsUshr,
@@ -99,6 +101,7 @@ impl PlantedBug {
         PlantedBug::UavLayerDropped,
         PlantedBug::UavUnormAsSnorm,
         PlantedBug::DfmaRoundedTwice,
+        PlantedBug::CubeIndexDropped,
     ];
 
     /// The value of `DXDIFF_PLANT_BUG` that plants it.
@@ -116,6 +119,7 @@ impl PlantedBug {
             PlantedBug::UavLayerDropped => "uav-layer-dropped",
             PlantedBug::UavUnormAsSnorm => "uav-unorm-as-snorm",
             PlantedBug::DfmaRoundedTwice => "dfma-rounded-twice",
+            PlantedBug::CubeIndexDropped => "cube-index-dropped",
         }
     }
 }

@@ -112,6 +112,15 @@ pub enum BindingLayout {
     /// A `texture_cube<i32>`.
     #[serde(rename = "texture_cube<i32>")]
     TextureCubeI32,
+    /// A `texture_cube_array<f32>`: a `TextureCubeArray` `t#` with float texels.
+    #[serde(rename = "texture_cube_array<f32>")]
+    TextureCubeArrayF32,
+    /// A `texture_cube_array<u32>`.
+    #[serde(rename = "texture_cube_array<u32>")]
+    TextureCubeArrayU32,
+    /// A `texture_cube_array<i32>`.
+    #[serde(rename = "texture_cube_array<i32>")]
+    TextureCubeArrayI32,
     /// A `texture_3d<f32>`: a `Texture3D` `t#` with float texels.
     #[serde(rename = "texture_3d<f32>")]
     Texture3dF32,
@@ -131,6 +140,9 @@ pub enum BindingLayout {
     /// A `texture_depth_cube`: a `TextureCube` the program reads by comparison.
     #[serde(rename = "texture_depth_cube")]
     TextureDepthCube,
+    /// A `texture_depth_cube_array`: a `TextureCubeArray` the program reads by comparison.
+    #[serde(rename = "texture_depth_cube_array")]
+    TextureDepthCubeArray,
     /// A texture of unstated type (vkd3d's manifests).
     #[serde(rename = "texture")]
     Texture,
@@ -162,12 +174,16 @@ impl BindingLayout {
             BindingLayout::TextureCubeF32 => "texture_cube<f32>",
             BindingLayout::TextureCubeU32 => "texture_cube<u32>",
             BindingLayout::TextureCubeI32 => "texture_cube<i32>",
+            BindingLayout::TextureCubeArrayF32 => "texture_cube_array<f32>",
+            BindingLayout::TextureCubeArrayU32 => "texture_cube_array<u32>",
+            BindingLayout::TextureCubeArrayI32 => "texture_cube_array<i32>",
             BindingLayout::Texture3dF32 => "texture_3d<f32>",
             BindingLayout::Texture3dU32 => "texture_3d<u32>",
             BindingLayout::Texture3dI32 => "texture_3d<i32>",
             BindingLayout::TextureDepth2d => "texture_depth_2d",
             BindingLayout::TextureDepth2dArray => "texture_depth_2d_array",
             BindingLayout::TextureDepthCube => "texture_depth_cube",
+            BindingLayout::TextureDepthCubeArray => "texture_depth_cube_array",
             BindingLayout::Texture => "texture",
             BindingLayout::Sampler => "sampler",
             BindingLayout::SamplerComparison => "sampler_comparison",

@@ -64,16 +64,25 @@ impl Texel {
     pub fn of(layout: &BindingLayout) -> Option<Texel> {
         use BindingLayout as L;
         match layout {
-            L::Texture2dF32 | L::Texture2dArrayF32 | L::TextureCubeF32 | L::Texture3dF32 => {
-                Some(Texel::Float)
-            }
-            L::Texture2dU32 | L::Texture2dArrayU32 | L::TextureCubeU32 | L::Texture3dU32 => {
-                Some(Texel::Uint)
-            }
-            L::Texture2dI32 | L::Texture2dArrayI32 | L::TextureCubeI32 | L::Texture3dI32 => {
-                Some(Texel::Sint)
-            }
-            L::TextureDepth2d | L::TextureDepth2dArray | L::TextureDepthCube => Some(Texel::Depth),
+            L::Texture2dF32
+            | L::Texture2dArrayF32
+            | L::TextureCubeF32
+            | L::TextureCubeArrayF32
+            | L::Texture3dF32 => Some(Texel::Float),
+            L::Texture2dU32
+            | L::Texture2dArrayU32
+            | L::TextureCubeU32
+            | L::TextureCubeArrayU32
+            | L::Texture3dU32 => Some(Texel::Uint),
+            L::Texture2dI32
+            | L::Texture2dArrayI32
+            | L::TextureCubeI32
+            | L::TextureCubeArrayI32
+            | L::Texture3dI32 => Some(Texel::Sint),
+            L::TextureDepth2d
+            | L::TextureDepth2dArray
+            | L::TextureDepthCube
+            | L::TextureDepthCubeArray => Some(Texel::Depth),
             _ => None,
         }
     }
@@ -89,11 +98,18 @@ impl Texel {
         use BindingLayout as L;
         matches!(
             layout,
-            L::TextureCubeF32 | L::TextureCubeU32 | L::TextureCubeI32 | L::TextureDepthCube
+            L::TextureCubeF32
+                | L::TextureCubeU32
+                | L::TextureCubeI32
+                | L::TextureDepthCube
+                | L::TextureCubeArrayF32
+                | L::TextureCubeArrayU32
+                | L::TextureCubeArrayI32
+                | L::TextureDepthCubeArray
         )
     }
 
-    /// Whether a manifest layout is a texture array.
+    /// Whether a manifest layout is a texture array (a cube array too).
     pub fn is_array(layout: &BindingLayout) -> bool {
         matches!(
             layout,
@@ -101,6 +117,10 @@ impl Texel {
                 | BindingLayout::Texture2dArrayU32
                 | BindingLayout::Texture2dArrayI32
                 | BindingLayout::TextureDepth2dArray
+                | BindingLayout::TextureCubeArrayF32
+                | BindingLayout::TextureCubeArrayU32
+                | BindingLayout::TextureCubeArrayI32
+                | BindingLayout::TextureDepthCubeArray
         )
     }
 

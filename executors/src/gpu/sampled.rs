@@ -154,10 +154,12 @@ pub(super) fn sampler_descriptor(
 }
 
 impl TextureShape {
-    /// The view a shader sees: `texture_2d`, `texture_2d_array`, `texture_cube` or
-    /// `texture_3d`.
+    /// The view a shader sees: `texture_2d`, `texture_2d_array`, `texture_cube`,
+    /// `texture_cube_array` or `texture_3d`.
     pub fn view_dimension(&self) -> wgpu::TextureViewDimension {
-        if self.cube {
+        if self.cube && self.array {
+            wgpu::TextureViewDimension::CubeArray
+        } else if self.cube {
             wgpu::TextureViewDimension::Cube
         } else if self.volume {
             wgpu::TextureViewDimension::D3
@@ -196,6 +198,7 @@ impl TextureShape {
     pub fn view_dimension_name(&self) -> &'static str {
         match self.view_dimension() {
             wgpu::TextureViewDimension::Cube => "cube",
+            wgpu::TextureViewDimension::CubeArray => "cube-array",
             wgpu::TextureViewDimension::D3 => "3d",
             wgpu::TextureViewDimension::D2Array => "2d-array",
             _ => "2d",

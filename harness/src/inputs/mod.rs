@@ -142,6 +142,10 @@ const TEXTURE: (u32, u32, usize) = (5, 3, 3);
 /// ties (0.5, 1.5, 2.5) and past the last layer (clamped) are all reached.
 const LAYERS: u32 = 3;
 
+/// The cubes of a generated cube array: three, so that a cube index at the .5 ties (0.5, 1.5,
+/// 2.5) and past the last cube (clamped) are all reached, as for an array's layers.
+const CUBES: u32 = 3;
+
 /// The face size and levels of a generated cube: square faces of an odd size (5, 2, 1), so that
 /// halving rounds, with texels whose centres lie well inside a face as well as at its edges.
 const CUBE: (u32, usize) = (5, 3);
@@ -154,7 +158,9 @@ fn texture(b: &translator::manifest::Binding, seed: u64) -> Option<Srv> {
     use oracles::interp::TextureShape;
     let texel = crate::gpu::plan::Texel::of(&b.layout)?;
     let array = crate::gpu::plan::Texel::is_array(&b.layout);
-    let view = if crate::gpu::plan::Texel::is_cube(&b.layout) {
+    let view = if crate::gpu::plan::Texel::is_cube(&b.layout) && array {
+        TextureShape::CubeArray
+    } else if crate::gpu::plan::Texel::is_cube(&b.layout) {
         TextureShape::Cube
     } else if crate::gpu::plan::Texel::is_volume(&b.layout) {
         TextureShape::Volume
@@ -178,6 +184,7 @@ fn texture(b: &translator::manifest::Binding, seed: u64) -> Option<Srv> {
     };
     let (layers, (w, h, levels)) = match view {
         TextureShape::Cube if depth => (6, (CUBE.0, CUBE.0, 1)),
+        TextureShape::CubeArray if depth => (6 * CUBES, (CUBE.0, CUBE.0, 1)),
         _ if depth => (
             if view == TextureShape::Array {
                 LAYERS
@@ -193,6 +200,7 @@ fn texture(b: &translator::manifest::Binding, seed: u64) -> Option<Srv> {
         // A 3D texture's depth: the layers of an array, halving per level (3, 1, 1).
         TextureShape::Array | TextureShape::Volume => (LAYERS, TEXTURE),
         TextureShape::Cube => (6, (CUBE.0, CUBE.0, CUBE.1)),
+        TextureShape::CubeArray => (6 * CUBES, (CUBE.0, CUBE.0, CUBE.1)),
     };
     let mips = (0..levels)
         .map(|m| {

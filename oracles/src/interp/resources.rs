@@ -55,7 +55,7 @@ impl UavTexture {
             TextureShape::Line => (0, 0),
             TextureShape::LineArray => (0, y),
             TextureShape::Array | TextureShape::Volume => (y, z),
-            TextureShape::Plain | TextureShape::Cube => (y, 0),
+            TextureShape::Plain | TextureShape::Cube | TextureShape::CubeArray => (y, 0),
         };
         if x >= self.width || y >= self.height || layer >= self.layers.max(1) {
             return None;
@@ -72,7 +72,9 @@ impl UavTexture {
             TextureShape::Line => [self.width, 0, 0],
             TextureShape::LineArray => [self.width, layers, 0],
             TextureShape::Array | TextureShape::Volume => [self.width, self.height, layers],
-            TextureShape::Plain | TextureShape::Cube => [self.width, self.height, 0],
+            TextureShape::Plain | TextureShape::Cube | TextureShape::CubeArray => {
+                [self.width, self.height, 0]
+            }
         }
     }
 }
@@ -174,9 +176,10 @@ impl Texture2d {
         self.layers.max(1)
     }
 
-    /// Whether the view is an array (`Texture2DArray` or `Texture1DArray`).
+    /// Whether the view is an array (`Texture2DArray`, `Texture1DArray` or
+    /// `TextureCubeArray`).
     pub fn array(&self) -> bool {
-        matches!(self.view, TextureShape::Array | TextureShape::LineArray)
+        self.view.array()
     }
 
     /// Whether the view is a `Texture1D` or `Texture1DArray`: one row, addressed by u.
@@ -185,18 +188,20 @@ impl Texture2d {
     }
 
     /// The address component that holds an array's layer (D3D's: z of a 2D array, y of a 1D
-    /// one); `None` for a view without layers to select.
+    /// one, w of a cube array, where it selects a cube); `None` for a view without layers to
+    /// select.
     pub fn layer_component(&self) -> Option<usize> {
         match self.view {
             TextureShape::Array => Some(2),
             TextureShape::LineArray => Some(1),
+            TextureShape::CubeArray => Some(3),
             _ => None,
         }
     }
 
-    /// Whether the view is a `TextureCube`.
+    /// Whether the view is a `TextureCube` or a `TextureCubeArray` (addressed by a direction).
     pub fn cube(&self) -> bool {
-        self.view == TextureShape::Cube
+        self.view.cube()
     }
 
     /// Whether the view is a `Texture3D`.

@@ -153,9 +153,19 @@ pub(super) fn scan(c: &mut Ctx<'_>) -> Result<(), Rejection> {
                             " (the exact profile lowers it)",
                         )));
                     }
+                    // The seed fails closed on cube arrays; the exact profile binds them as
+                    // `texture_cube_array<T>`.
+                    d @ Dim::TextureCubeArray if profile != Profile::Exact => {
+                        return Err(fail(dimension_refused(
+                            id::UNKNOWN_TEXTURE_DIMENSION,
+                            d,
+                            " (the exact profile lowers it)",
+                        )));
+                    }
                     d @ (Dim::Texture2d
                     | Dim::Texture2dArray
                     | Dim::TextureCube
+                    | Dim::TextureCubeArray
                     | Dim::Texture3d
                     | Dim::Texture1d
                     | Dim::Texture1dArray) => {
@@ -167,13 +177,13 @@ pub(super) fn scan(c: &mut Ctx<'_>) -> Result<(), Rejection> {
                         let shape = Shape::of(d).unwrap_or(Shape::Volume);
                         View::Texture(kind, shape)
                     }
-                    // The seed fails closed on multisampled and cube-array textures; the other
+                    // The seed fails closed on multisampled textures; the other
                     // dimensions are lowerable but not lowered here yet.
-                    d @ (Dim::Texture2dMs | Dim::Texture2dMsArray | Dim::TextureCubeArray) => {
+                    d @ (Dim::Texture2dMs | Dim::Texture2dMsArray) => {
                         // WebGPU's multisampled textures have 4 samples (GPUTextureDescriptor's
                         // sampleCount is 1 or 4): a view of another count has no WGSL form.
                         let note = match inst.sample_count() {
-                            Some(n) if d != Dim::TextureCubeArray && n != 0 && n != 4 => format!(
+                            Some(n) if n != 0 && n != 4 => format!(
                                 " of {n} samples: WebGPU's multisampled textures have 4, so no \
                                  WGSL program can read this view"
                             ),

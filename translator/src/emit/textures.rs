@@ -96,7 +96,7 @@ impl Ctx<'_> {
         let [du, dv, dw] = offsets.unwrap_or([0; 3]);
         let ops = &inst.operands;
         let (slot, kind, shape) = self.texture(&ops[2])?;
-        if shape == Shape::Cube {
+        if shape.cube() {
             // fxc refuses `Load` on a TextureCube: D3D has no rule to follow.
             return Err(Rejection::new(id::NOT_LOWERED, "ld of a TextureCube"));
         }
@@ -229,7 +229,7 @@ impl Ctx<'_> {
         let ops = &inst.operands;
         let (slot, kind, shape) = self.texture(&ops[2])?;
         let array = shape.array();
-        let cube = shape == Shape::Cube;
+        let cube = shape.cube();
         let compare = super::is_comparison(inst.opcode);
         let gather = matches!(inst.opcode, Opcode::Gather4 | Opcode::Gather4C);
         if gather && (shape == Shape::Volume || shape.line()) {
@@ -274,7 +274,12 @@ impl Ctx<'_> {
                 "a comparison of an integer texture, or gather4_c of a channel other than red",
             ));
         }
-        if compare && !matches!(shape, Shape::Plain | Shape::Array | Shape::Cube) {
+        if compare
+            && !matches!(
+                shape,
+                Shape::Plain | Shape::Array | Shape::Cube | Shape::CubeArray
+            )
+        {
             return Err(Rejection::new(
                 id::NOT_LOWERED,
                 "comparison sampling of a 3D or 1D texture",
@@ -346,7 +351,12 @@ impl Ctx<'_> {
                 };
                 let nan = self.helper("d3d_isnan", vec![z]);
                 let zero = self.b.i(0);
-                Some(self.b.select(index, zero, nan))
+                if shape == Shape::CubeArray && crate::planted(crate::PlantedBug::CubeIndexDropped)
+                {
+                    Some(zero)
+                } else {
+                    Some(self.b.select(index, zero, nan))
+                }
             }
             None => None,
         };
@@ -609,7 +619,7 @@ impl Ctx<'_> {
         }
         let ops = &inst.operands;
         let (slot, _, shape) = self.texture(&ops[2])?;
-        if shape == Shape::Cube {
+        if shape.cube() {
             // A cube's LOD comes from the derivatives of its face coordinates, which change
             // with the face: no lowering from the direction's derivatives is faithful.
             return Err(Rejection::new(id::NOT_LOWERED, "lod of a TextureCube"));
@@ -653,11 +663,13 @@ impl Ctx<'_> {
     }
 }
 
-/// The address component that holds a texture array's layer: z of a 2D array, y of a 1D one.
+/// The address component that holds a texture array's layer: z of a 2D array, y of a 1D one,
+/// w of a cube array (the cube's index, rounded as a layer).
 pub(super) fn layer_component(shape: Shape) -> Option<usize> {
     match shape {
         Shape::Array => Some(2),
         Shape::LineArray => Some(1),
+        Shape::CubeArray => Some(3),
         _ => None,
     }
 }

@@ -133,7 +133,7 @@ impl Machine<'_> {
                     raise(ev, Domain::DenormInputFlushed);
                 }
                 let offsets = programmable.map_or(offsets, |p| p[l]);
-                let pos = position(tex, [0, 1, 2].map(|c| coords[c][l]), offsets, ev);
+                let pos = position(tex, [0, 1, 2, 3].map(|c| coords[c][l]), offsets, ev);
                 let (lo, hi) = &*built
                     .entry(r.to_bits())
                     .or_insert_with(|| results(tex, f, r));

@@ -5,7 +5,7 @@
 
 use super::{cube, volume};
 use crate::domain::{Domain, Events, raise};
-use crate::interp::resources::{Address, Sampler, TexelFormat, Texture2d};
+use crate::interp::resources::{Address, Sampler, TexelFormat, Texture2d, TextureShape};
 use crate::rules::float as fl;
 
 /// D3D's texture-coordinate precision: 8 bits of subtexel fraction
@@ -53,13 +53,20 @@ pub(super) struct Coords {
     pub(super) offsets: [i8; 3],
 }
 
-/// Where a sample of `t` is taken from its address's first three components (bits, as the
-/// shader gives them; denormals flush): a cube's face and (u, v) on it, a 3D texture's
-/// (u, v, w), or (u, v) (a 1D texture's v its row's centre) and, for an array, the layer D3D
-/// selects.
-pub(super) fn position(t: &Texture2d, bits: [u32; 3], offsets: [i8; 3], ev: &mut Events) -> Coords {
+/// Where a sample of `t` is taken from its address's components (bits, as the shader gives
+/// them; denormals flush): a cube's face and (u, v) on it (for a cube array, on the cube w
+/// selects), a 3D texture's (u, v, w), or (u, v) (a 1D texture's v its row's centre) and, for
+/// an array, the layer D3D selects.
+pub(super) fn position(t: &Texture2d, bits: [u32; 4], offsets: [i8; 3], ev: &mut Events) -> Coords {
     if t.cube() {
-        return cube_coords(bits, ev);
+        let mut at = cube_coords([bits[0], bits[1], bits[2]], ev);
+        if t.view == TextureShape::CubeArray {
+            // w selects the cube as an array's layer is selected; its faces are 6 layers.
+            let cubes = (t.layer_count() / 6).max(1);
+            let cube = array_layer(f32::from_bits(fl::ftz(bits[3])), cubes, ev);
+            at.layer += 6 * cube;
+        }
+        return at;
     }
     let f = |w: u32| f32::from_bits(fl::ftz(w));
     // A 1D texture is one row: its v is the row's centre, which every address mode and

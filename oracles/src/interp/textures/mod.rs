@@ -284,7 +284,7 @@ impl Machine<'_> {
                         let ev = &mut self.scratch_ev[l];
                         let f = |w: u32| f32::from_bits(fl::ftz(w));
                         let offsets = programmable.map_or(offsets, |p| p[l]);
-                        let pos = position(tex, [0, 1, 2].map(|c| coords[c][l]), offsets, ev);
+                        let pos = position(tex, [0, 1, 2, 3].map(|c| coords[c][l]), offsets, ev);
                         if lod_operand_filtered && f32::from_bits(lod[l]).is_subnormal() {
                             raise(ev, Domain::DenormalLodFiltered);
                         }
@@ -362,7 +362,17 @@ impl Machine<'_> {
                             // The next component after the texture's own axes is an array's
                             // size (y of a 1D array, z of a 2D one) or a 3D level's depth; the
                             // rest are 0 (a cube is a 2D texture here).
-                            let z = if t.array() || t.volume() {
+                            let z = if t.cube() && t.array() {
+                                // A cube array's z is the number of cubes where devices give
+                                // it (WebGPU's `textureNumLayers`); D3D leaves it undefined.
+                                let mask = write_mask(&ops[0]);
+                                if (0..4).any(|c| {
+                                    mask & (1 << c) != 0 && source_component(&ops[2], c) == 2
+                                }) {
+                                    raise(&mut self.scratch_ev[l], Domain::D3dUndefined);
+                                }
+                                t.layer_count() / 6
+                            } else if t.array() || t.volume() {
                                 t.level_layers(mip[l] as usize)
                             } else {
                                 0

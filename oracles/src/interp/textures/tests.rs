@@ -427,7 +427,7 @@ fn numbered_line() -> Texture2d {
 #[test]
 fn a_1d_address_is_u_and_a_layer_in_its_second_component() {
     let t = numbered_line();
-    let bits = |u: f32, y: f32, z: f32| [u.to_bits(), y.to_bits(), z.to_bits()];
+    let bits = |u: f32, y: f32, z: f32| [u.to_bits(), y.to_bits(), z.to_bits(), 0];
     for s in [
         Sampler::default(),
         Sampler {
