@@ -627,6 +627,9 @@ pub enum TextureShape {
     /// A `TextureCubeArray`: cubes of six faces each, stored as layers (cube k's faces at
     /// 6k..6k+6), addressed by a direction and the cube's index in w.
     CubeArray,
+    /// A `Texture2DMS`: one level whose samples are stored as layers (sample s at layer s),
+    /// read by `ldms` at (x, y) and a sample index.
+    Multisampled,
 }
 
 impl TextureShape {
@@ -641,6 +644,7 @@ impl TextureShape {
             ResourceDimension::Texture1d => TextureShape::Line,
             ResourceDimension::Texture1dArray => TextureShape::LineArray,
             ResourceDimension::TextureCubeArray => TextureShape::CubeArray,
+            ResourceDimension::Texture2dMs => TextureShape::Multisampled,
             _ => return None,
         })
     }

@@ -387,6 +387,34 @@ ftou r0.xyzw, v0.xyzw\nld r1.xyzw, r0.xyzw, t0.xyzw\nmov r2.yzw, r1.xxyw",
             ),
         ),
         (
+            "ldms",
+            program(
+                "ps",
+                "texture2dms(4)",
+                "",
+                "and r1.xyzw, v0.xyzw, l(7, 3, 0, 0)\nand r1.z, v1.z, l(3)\n\
+ldms r2.xyzw, r1.xyxx, t0.xyzw, r1.z",
+            ),
+        ),
+        (
+            "sampleinfo",
+            program(
+                "ps",
+                "texture2dms(4)",
+                "",
+                "sampleinfo r2.xyzw, t0.xyzw\nsampleinfo_uint r2.y, t0.x",
+            ),
+        ),
+        (
+            "samplepos",
+            program(
+                "ps",
+                "texture2dms(4)",
+                "",
+                "and r1.x, v1.x, l(7)\nsamplepos r2.xy, t0.xyxx, r1.x\nmov r2.zw, l(0, 0, 0, 0)",
+            ),
+        ),
+        (
             "sample_l_cubearray",
             program(
                 "vs",
@@ -798,7 +826,7 @@ mod tests {
     #[test]
     fn every_sampling_program_assembles_with_its_opcode() {
         let all = sampling();
-        assert_eq!(all.len(), 47);
+        assert_eq!(all.len(), 50);
         for (name, text) in all {
             let blob = dxbc::assemble_container(&text)
                 .unwrap_or_else(|e| panic!("{name}: {e}\n{text}"))

@@ -79,6 +79,7 @@ pub fn case_of(
                     cube: t.cube(),
                     depth: t.volume().then_some(t.layer_count()),
                     texture1d: t.line(),
+                    samples: t.multisampled().then_some(t.layer_count()),
                 },
             },
         };
@@ -116,6 +117,7 @@ pub fn case_of(
                     depth: (t.view == oracles::interp::TextureShape::Volume)
                         .then_some(t.layers.max(1)),
                     texture1d: t.view.line(),
+                    samples: None,
                 },
             },
             None => Input::Buffer(BufferDesc {

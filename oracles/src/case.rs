@@ -239,7 +239,8 @@ pub struct TextureDesc {
     /// Texel words per mip level, mip 0 first; each level holds every layer in turn, each
     /// layer row-major.
     pub mips: Vec<Vec<Word>>,
-    /// For a `Texture2DArray` view: its layers. Absent for a plain 2D texture and a cube.
+    /// For a `Texture2DArray` view: its layers; with `cube`, a `TextureCubeArray`'s cubes.
+    /// Absent for a plain 2D texture and a cube.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub layers: Option<u32>,
     /// For a `TextureCube` view: true, and `mips` hold six square faces per level, as layers in
@@ -253,6 +254,10 @@ pub struct TextureDesc {
     /// For a `Texture1D` view (or, with `layers`, a `Texture1DArray`): true, and `height` is 1.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub texture1d: bool,
+    /// For a `Texture2DMS` view: its samples per texel (2 to 32); `mips` then holds one level,
+    /// each sample's plane in turn, row-major.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub samples: Option<u32>,
 }
 
 /// A sampler input.

@@ -230,7 +230,16 @@ fn texture(t: &crate::case::TextureDesc) -> Result<Texture2d, String> {
             t.width, t.height
         ));
     }
+    if let Some(n) = t.samples
+        && (!(2..=32).contains(&n) || t.cube || t.layers.is_some() || t.depth.is_some())
+    {
+        return Err(format!(
+            "a multisampled texture has 2 to 32 `samples` and no `cube`, `layers` or `depth`; \
+             not {n} samples"
+        ));
+    }
     let view = match (t.cube, t.layers, t.depth, t.texture1d) {
+        _ if t.samples.is_some() => TextureShape::Multisampled,
         (true, None, None, false) => TextureShape::Cube,
         // `layers` of a cube counts cubes: a `TextureCubeArray`.
         (true, Some(n), None, false) if (1..=341).contains(&n) => TextureShape::CubeArray,
@@ -250,6 +259,7 @@ fn texture(t: &crate::case::TextureDesc) -> Result<Texture2d, String> {
         }
     };
     let layers = match view {
+        TextureShape::Multisampled => t.samples.unwrap_or(1),
         TextureShape::Cube => 6,
         TextureShape::CubeArray => 6 * t.layers.unwrap_or(1),
         TextureShape::Volume => t.depth.unwrap_or(1),
@@ -261,7 +271,11 @@ fn texture(t: &crate::case::TextureDesc) -> Result<Texture2d, String> {
     } else {
         1
     };
-    let full_chain = 32 - t.width.max(t.height).max(deepest).max(1).leading_zeros();
+    let full_chain = if view == TextureShape::Multisampled {
+        1
+    } else {
+        32 - t.width.max(t.height).max(deepest).max(1).leading_zeros()
+    };
     if t.mips.is_empty() || t.mips.len() > full_chain as usize {
         return Err(format!(
             "a {}×{} texture has 1 to {full_chain} mip levels, not {}",
@@ -627,6 +641,7 @@ mod tests {
             cube: false,
             depth: None,
             texture1d: false,
+            samples: None,
         }
     }
 

@@ -84,11 +84,13 @@ pub enum PlantedBug {
     DfmaRoundedTwice,
     /// A cube array sampled at its first cube whatever w selects.
     CubeIndexDropped,
+    /// `ldms` reading sample 0 whatever its sample index.
+    SampleIndexDropped,
 }
 
 impl PlantedBug {
     /// Every bug that can be planted, for tests that try each.
-    pub const ALL: [PlantedBug; 13] = [
+    pub const ALL: [PlantedBug; 14] = [
         PlantedBug::UdivWithoutZeroGuard,
         PlantedBug::NeOrdered,
         PlantedBug::IshrAsUshr,
@@ -102,6 +104,7 @@ impl PlantedBug {
         PlantedBug::UavUnormAsSnorm,
         PlantedBug::DfmaRoundedTwice,
         PlantedBug::CubeIndexDropped,
+        PlantedBug::SampleIndexDropped,
     ];
 
     /// The value of `DXDIFF_PLANT_BUG` that plants it.
@@ -120,6 +123,7 @@ impl PlantedBug {
             PlantedBug::UavUnormAsSnorm => "uav-unorm-as-snorm",
             PlantedBug::DfmaRoundedTwice => "dfma-rounded-twice",
             PlantedBug::CubeIndexDropped => "cube-index-dropped",
+            PlantedBug::SampleIndexDropped => "sample-index-dropped",
         }
     }
 }

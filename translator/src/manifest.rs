@@ -130,6 +130,15 @@ pub enum BindingLayout {
     /// A `texture_3d<i32>`.
     #[serde(rename = "texture_3d<i32>")]
     Texture3dI32,
+    /// A `texture_multisampled_2d<f32>`: a `Texture2DMS` `t#` with float texels.
+    #[serde(rename = "texture_multisampled_2d<f32>")]
+    TextureMultisampled2dF32,
+    /// A `texture_multisampled_2d<u32>`.
+    #[serde(rename = "texture_multisampled_2d<u32>")]
+    TextureMultisampled2dU32,
+    /// A `texture_multisampled_2d<i32>`.
+    #[serde(rename = "texture_multisampled_2d<i32>")]
+    TextureMultisampled2dI32,
     /// A `texture_depth_2d`: a `t#` the program reads by comparison; bound as a
     /// `depth16unorm` texture.
     #[serde(rename = "texture_depth_2d")]
@@ -180,6 +189,9 @@ impl BindingLayout {
             BindingLayout::Texture3dF32 => "texture_3d<f32>",
             BindingLayout::Texture3dU32 => "texture_3d<u32>",
             BindingLayout::Texture3dI32 => "texture_3d<i32>",
+            BindingLayout::TextureMultisampled2dF32 => "texture_multisampled_2d<f32>",
+            BindingLayout::TextureMultisampled2dU32 => "texture_multisampled_2d<u32>",
+            BindingLayout::TextureMultisampled2dI32 => "texture_multisampled_2d<i32>",
             BindingLayout::TextureDepth2d => "texture_depth_2d",
             BindingLayout::TextureDepth2dArray => "texture_depth_2d_array",
             BindingLayout::TextureDepthCube => "texture_depth_cube",

@@ -118,6 +118,9 @@ struct JobBinding {
     layers: u32,
     /// A texture's bytes per texel (0 for others).
     texel_bytes: u32,
+    /// A multisampled texture's fill program (`layers` its samples).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fill: Option<String>,
     /// A sampled texture's sample type: `float`, `uint`, `sint`, or `float32` (filterable
     /// only where the device has `float32-filterable`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -172,6 +175,9 @@ fn job_bindings(plan: &Plan) -> Vec<JobBinding> {
                 .or(sampled.map(|(s, _)| s.width));
             let storage_rows = texture.map(|(_, _, h, l)| (h, l));
             let texture = texture.map(|(t, _, _, _)| t);
+            let fill = sampled
+                .filter(|(s, _)| s.multisampled)
+                .and_then(|(s, _)| crate::gpu::fill_wgsl(s.format, s.width, s.height));
             JobBinding {
                 group: p.group,
                 binding: p.binding,
@@ -181,6 +187,7 @@ fn job_bindings(plan: &Plan) -> Vec<JobBinding> {
                 format: texture
                     .map(|t| t.format_name())
                     .or(sampled.map(|(s, _)| crate::gpu::texel_format_name(s.format))),
+                fill,
                 texel_bytes: texture
                     .map_or(sampled.map_or(0, |(s, _)| s.format.bytes() as u32), |t| {
                         4 * t.lanes()

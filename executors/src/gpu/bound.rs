@@ -15,6 +15,8 @@ pub(super) enum Bound {
         wgpu::TextureViewDimension,
         wgpu::TextureView,
     ),
+    /// A multisampled 2D texture (never filterable): its texel type.
+    Multisampled(super::plan::Texel, wgpu::TextureView),
     /// A sampler, and how it is bound: filtering, non-filtering or comparison.
     Sampler(wgpu::SamplerBindingType, wgpu::Sampler),
 }
@@ -33,6 +35,11 @@ impl Bound {
                 view_dimension: *dimension,
                 multisampled: false,
             },
+            Bound::Multisampled(texel, _) => wgpu::BindingType::Texture {
+                sample_type: texel.sample_type(false),
+                view_dimension: wgpu::TextureViewDimension::D2,
+                multisampled: true,
+            },
             Bound::Sampler(ty, _) => wgpu::BindingType::Sampler(*ty),
         }
     }
@@ -40,7 +47,9 @@ impl Bound {
     pub(super) fn resource(&self) -> wgpu::BindingResource<'_> {
         match self {
             Bound::Buffer(_, b) => b.as_entire_binding(),
-            Bound::Texture(_, v) | Bound::Sampled(.., v) => wgpu::BindingResource::TextureView(v),
+            Bound::Texture(_, v) | Bound::Sampled(.., v) | Bound::Multisampled(_, v) => {
+                wgpu::BindingResource::TextureView(v)
+            }
             Bound::Sampler(_, s) => wgpu::BindingResource::Sampler(s),
         }
     }

@@ -306,6 +306,11 @@ impl Gpu {
                         };
                         Bound::Sampler(ty, device.create_sampler(&sampler_descriptor(state)?))
                     }
+                    plan::Slot::Sampled { shape, texel } if shape.multisampled => {
+                        let tex = self.multisampled_texture(&shape, &bytes)?;
+                        let view = tex.create_view(&wgpu::TextureViewDescriptor::default());
+                        Bound::Multisampled(texel, view)
+                    }
                     plan::Slot::Sampled { shape, texel } => {
                         let tex = device.create_texture_with_data(
                             &self.queue,
@@ -616,6 +621,108 @@ impl Gpu {
             records: records_out,
             phases,
         })
+    }
+}
+
+impl Gpu {
+    /// A 4-sample texture of `shape` whose samples hold `bytes` (each sample's plane in turn,
+    /// row-major): no copy writes a sample, so a draw over the whole texture writes each one
+    /// from a storage buffer (`sampled::fill_wgsl`), submitted before the dispatch that reads it.
+    fn multisampled_texture(
+        &self,
+        shape: &super::TextureShape,
+        bytes: &[u8],
+    ) -> Result<wgpu::Texture, GpuError> {
+        let device = &self.device;
+        let fill = super::sampled::fill_wgsl(shape.format, shape.width, shape.height).ok_or_else(
+            || GpuError::Unfeedable(format!("a multisampled {} texture", shape.format.name())),
+        )?;
+        let format = wgpu_format(shape.format);
+        let tex = device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("multisampled texture SRV"),
+            size: wgpu::Extent3d {
+                width: shape.width,
+                height: shape.height,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: shape.layers,
+            dimension: wgpu::TextureDimension::D2,
+            format,
+            usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::RENDER_ATTACHMENT,
+            view_formats: &[],
+        });
+        let texels = wgpu::util::DeviceExt::create_buffer_init(
+            device,
+            &wgpu::util::BufferInitDescriptor {
+                label: Some("multisampled texels"),
+                contents: if bytes.is_empty() { &[0; 4] } else { bytes },
+                usage: wgpu::BufferUsages::STORAGE,
+            },
+        );
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("multisampled fill"),
+            source: wgpu::ShaderSource::Wgsl(fill.into()),
+        });
+        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some("multisampled fill"),
+            layout: None,
+            vertex: wgpu::VertexState {
+                module: &module,
+                entry_point: Some("vs"),
+                compilation_options: Default::default(),
+                buffers: &[],
+            },
+            fragment: Some(wgpu::FragmentState {
+                module: &module,
+                entry_point: Some("fs"),
+                compilation_options: Default::default(),
+                targets: &[Some(wgpu::ColorTargetState {
+                    format,
+                    blend: None,
+                    write_mask: wgpu::ColorWrites::ALL,
+                })],
+            }),
+            primitive: wgpu::PrimitiveState::default(),
+            depth_stencil: None,
+            multisample: wgpu::MultisampleState {
+                count: shape.layers,
+                mask: !0,
+                alpha_to_coverage_enabled: false,
+            },
+            multiview_mask: None,
+            cache: None,
+        });
+        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: None,
+            layout: &pipeline.get_bind_group_layout(0),
+            entries: &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: texels.as_entire_binding(),
+            }],
+        });
+        let view = tex.create_view(&wgpu::TextureViewDescriptor::default());
+        let mut encoder = device.create_command_encoder(&Default::default());
+        {
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("multisampled fill"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: &view,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
+                ..Default::default()
+            });
+            pass.set_pipeline(&pipeline);
+            pass.set_bind_group(0, &group, &[]);
+            pass.draw(0..3, 0..1);
+        }
+        self.queue.submit([encoder.finish()]);
+        Ok(tex)
     }
 }
 

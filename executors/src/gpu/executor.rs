@@ -158,6 +158,7 @@ fn compute_inputs(res: &Resources, with_cbs: bool) -> Result<ComputeInputs, Skip
                     cube: t.cube(),
                     volume: t.volume(),
                     line: t.line(),
+                    multisampled: t.multisampled(),
                 };
                 let words = t.mips.iter().flatten().copied().collect();
                 inputs.textures.insert(*slot, (shape, words));
@@ -177,6 +178,7 @@ fn compute_inputs(res: &Resources, with_cbs: bool) -> Result<ComputeInputs, Skip
                 cube: false,
                 volume: t.view == TextureShape::Volume,
                 line: matches!(t.view, TextureShape::Line | TextureShape::LineArray),
+                multisampled: false,
             };
             inputs.uav_textures.insert(*slot, shape);
         }

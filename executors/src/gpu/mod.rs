@@ -27,7 +27,9 @@ pub use device::{Gpu, device_names};
 
 pub use draw::COVER as COVER_WGSL;
 pub use enables::{directive_enables, webgpu_feature};
-pub use sampled::{SamplerState, TextureShape, format_name as texel_format_name, wgpu_format};
+pub use sampled::{
+    SamplerState, TextureShape, fill_wgsl, format_name as texel_format_name, wgpu_format,
+};
 
 /// The device limits a plan is checked against (and a storage texture's width): here, below
 /// both `plan` and `storage`, so neither needs the other for it.

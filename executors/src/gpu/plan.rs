@@ -64,17 +64,20 @@ impl Texel {
     pub fn of(layout: &BindingLayout) -> Option<Texel> {
         use BindingLayout as L;
         match layout {
-            L::Texture2dF32
+            L::TextureMultisampled2dF32
+            | L::Texture2dF32
             | L::Texture2dArrayF32
             | L::TextureCubeF32
             | L::TextureCubeArrayF32
             | L::Texture3dF32 => Some(Texel::Float),
-            L::Texture2dU32
+            L::TextureMultisampled2dU32
+            | L::Texture2dU32
             | L::Texture2dArrayU32
             | L::TextureCubeU32
             | L::TextureCubeArrayU32
             | L::Texture3dU32 => Some(Texel::Uint),
-            L::Texture2dI32
+            L::TextureMultisampled2dI32
+            | L::Texture2dI32
             | L::Texture2dArrayI32
             | L::TextureCubeI32
             | L::TextureCubeArrayI32
@@ -85,6 +88,15 @@ impl Texel {
             | L::TextureDepthCubeArray => Some(Texel::Depth),
             _ => None,
         }
+    }
+
+    /// Whether a manifest layout is a multisampled texture.
+    pub fn is_multisampled(layout: &BindingLayout) -> bool {
+        use BindingLayout as L;
+        matches!(
+            layout,
+            L::TextureMultisampled2dF32 | L::TextureMultisampled2dU32 | L::TextureMultisampled2dI32
+        )
     }
 
     /// Whether a manifest layout is a 3D texture.
@@ -397,6 +409,7 @@ pub fn plan(
                 // 1D texture (one texel high) fits it, and a 1D texture fits only it, or the
                 // device and the interpreter address different texels.
                 if view != (shape.array, shape.cube, shape.volume)
+                    || Texel::is_multisampled(&b.layout) != shape.multisampled
                     || b.texture1d != shape.line
                     || (shape.line && shape.height != 1)
                 {
@@ -405,6 +418,20 @@ pub fn plan(
                         b.register,
                         b.layout.as_str(),
                         shape.view_dimension_name()
+                    )));
+                }
+                // WebGPU's multisampled textures have 4 samples, filled by a draw that writes
+                // only formats whose texels a fragment output carries exactly.
+                if shape.multisampled
+                    && (shape.layers != 4
+                        || super::sampled::fill_wgsl(shape.format, 1, 1).is_none())
+                {
+                    return Err(GpuError::Unfeedable(format!(
+                        "t{}: a multisampled {} texture of {} samples (fed: 4 samples of \
+                         R32_FLOAT, R16G16B16A16_UINT or R16G16B16A16_SINT)",
+                        b.register,
+                        shape.format.name(),
+                        shape.layers
                     )));
                 }
                 if words.len() as u64 != shape.words() {
@@ -605,6 +632,7 @@ mod tests {
                 cube: false,
                 volume: false,
                 line: false,
+                multisampled: false,
             };
             let mut inputs = ComputeInputs::default();
             inputs.textures.insert(0, (shape, vec![1, 2, 3, 4, 5]));

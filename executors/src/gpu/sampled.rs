@@ -32,6 +32,41 @@ pub struct TextureShape {
     /// high to the device, bound only where the manifest says `texture1d`.
     #[serde(default)]
     pub line: bool,
+    /// A `Texture2DMS` (`texture_multisampled_2d`): one level, `layers` its samples, filled
+    /// through a render pass ([`TextureShape::fill_wgsl`]) since no copy reaches a sample.
+    #[serde(default)]
+    pub multisampled: bool,
+}
+
+/// A full-screen draw that writes each sample of a multisampled `format` texture from
+/// `texels` (its words, each sample's plane in turn, row-major): the fragment stage runs per
+/// sample (it reads `sample_index`) and writes the texel as the format's shader type, so a
+/// format whose channels the fragment output carries exactly (32-bit floats, 16-bit integers)
+/// is stored bit for bit. `None` for a format it does not fill.
+pub fn fill_wgsl(format: TexelFormat, width: u32, height: u32) -> Option<String> {
+    let (ty, value) = match format {
+        TexelFormat::R32Float => ("f32", "vec4<f32>(bitcast<f32>(texels[at]), 0.0, 0.0, 1.0)"),
+        TexelFormat::Rgba16Uint => (
+            "u32",
+            "vec4<u32>(texels[at] & 0xffffu, texels[at] >> 16u, texels[at + 1u] & 0xffffu, texels[at + 1u] >> 16u)",
+        ),
+        TexelFormat::Rgba16Sint => (
+            "i32",
+            "bitcast<vec4<i32>>(vec4<u32>(texels[at] << 16u, texels[at], texels[at + 1u] << 16u, texels[at + 1u])) >> vec4<u32>(16u)",
+        ),
+        _ => return None,
+    };
+    let words = format.words();
+    Some(format!(
+        "@group(0) @binding(0) var<storage, read> texels: array<u32>;\n\
+@vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4<f32> {{\n\
+    return vec4<f32>(f32((i << 1u) & 2u) * 2.0 - 1.0, f32(i & 2u) * 2.0 - 1.0, 0.0, 1.0);\n\
+}}\n\
+@fragment fn fs(@builtin(position) p: vec4<f32>, @builtin(sample_index) s: u32) -> @location(0) vec4<{ty}> {{\n\
+    let at = ((s * {height}u + u32(p.y)) * {width}u + u32(p.x)) * {words}u;\n\
+    return {value};\n\
+}}\n"
+    ))
 }
 
 fn one() -> u32 {
@@ -157,7 +192,9 @@ impl TextureShape {
     /// The view a shader sees: `texture_2d`, `texture_2d_array`, `texture_cube`,
     /// `texture_cube_array` or `texture_3d`.
     pub fn view_dimension(&self) -> wgpu::TextureViewDimension {
-        if self.cube && self.array {
+        if self.multisampled {
+            wgpu::TextureViewDimension::D2
+        } else if self.cube && self.array {
             wgpu::TextureViewDimension::CubeArray
         } else if self.cube {
             wgpu::TextureViewDimension::Cube

@@ -158,7 +158,10 @@ fn texture(b: &translator::manifest::Binding, seed: u64) -> Option<Srv> {
     use oracles::interp::TextureShape;
     let texel = crate::gpu::plan::Texel::of(&b.layout)?;
     let array = crate::gpu::plan::Texel::is_array(&b.layout);
-    let view = if crate::gpu::plan::Texel::is_cube(&b.layout) && array {
+    let multisampled = crate::gpu::plan::Texel::is_multisampled(&b.layout);
+    let view = if multisampled {
+        TextureShape::Multisampled
+    } else if crate::gpu::plan::Texel::is_cube(&b.layout) && array {
         TextureShape::CubeArray
     } else if crate::gpu::plan::Texel::is_cube(&b.layout) {
         TextureShape::Cube
@@ -179,6 +182,13 @@ fn texture(b: &translator::manifest::Binding, seed: u64) -> Option<Srv> {
     let depth = texel == crate::gpu::plan::Texel::Depth;
     let format = if depth {
         oracles::interp::TexelFormat::D16Unorm
+    } else if multisampled {
+        // The formats a draw writes exactly, one per texel type (`sampled::fill_wgsl`).
+        match texel.kind() {
+            oracles::interp::TexelKind::Float => oracles::interp::TexelFormat::R32Float,
+            oracles::interp::TexelKind::Uint => oracles::interp::TexelFormat::Rgba16Uint,
+            oracles::interp::TexelKind::Sint => oracles::interp::TexelFormat::Rgba16Sint,
+        }
     } else {
         texels::format(texel.kind(), seed)
     };
@@ -201,6 +211,8 @@ fn texture(b: &translator::manifest::Binding, seed: u64) -> Option<Srv> {
         TextureShape::Array | TextureShape::Volume => (LAYERS, TEXTURE),
         TextureShape::Cube => (6, (CUBE.0, CUBE.0, CUBE.1)),
         TextureShape::CubeArray => (6 * CUBES, (CUBE.0, CUBE.0, CUBE.1)),
+        // Four samples (WebGPU's only count) of one level.
+        TextureShape::Multisampled => (4, (TEXTURE.0, TEXTURE.1, 1)),
     };
     let mips = (0..levels)
         .map(|m| {
@@ -210,7 +222,18 @@ fn texture(b: &translator::manifest::Binding, seed: u64) -> Option<Srv> {
                 layers
             };
             let n = ((w >> m).max(1) * (h >> m).max(1) * slices) as usize;
-            texels::words(format, n, seed ^ ((m as u64) << 56))
+            let mut words = texels::words(format, n, seed ^ ((m as u64) << 56));
+            if multisampled && format == oracles::interp::TexelFormat::R32Float {
+                // A draw's float output may quiet a NaN or flush a denormal on its way to the
+                // sample: those texels are 0 here, so the sample holds what the words say.
+                for w in &mut words {
+                    let f = f32::from_bits(*w);
+                    if f.is_nan() || f.is_subnormal() {
+                        *w = 0;
+                    }
+                }
+            }
+            words
         })
         .collect();
     Some(Srv::Texture2d(oracles::interp::Texture2d {

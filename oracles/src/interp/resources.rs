@@ -55,7 +55,10 @@ impl UavTexture {
             TextureShape::Line => (0, 0),
             TextureShape::LineArray => (0, y),
             TextureShape::Array | TextureShape::Volume => (y, z),
-            TextureShape::Plain | TextureShape::Cube | TextureShape::CubeArray => (y, 0),
+            TextureShape::Plain
+            | TextureShape::Cube
+            | TextureShape::CubeArray
+            | TextureShape::Multisampled => (y, 0),
         };
         if x >= self.width || y >= self.height || layer >= self.layers.max(1) {
             return None;
@@ -72,9 +75,10 @@ impl UavTexture {
             TextureShape::Line => [self.width, 0, 0],
             TextureShape::LineArray => [self.width, layers, 0],
             TextureShape::Array | TextureShape::Volume => [self.width, self.height, layers],
-            TextureShape::Plain | TextureShape::Cube | TextureShape::CubeArray => {
-                [self.width, self.height, 0]
-            }
+            TextureShape::Plain
+            | TextureShape::Cube
+            | TextureShape::CubeArray
+            | TextureShape::Multisampled => [self.width, self.height, 0],
         }
     }
 }
@@ -202,6 +206,11 @@ impl Texture2d {
     /// Whether the view is a `TextureCube` or a `TextureCubeArray` (addressed by a direction).
     pub fn cube(&self) -> bool {
         self.view.cube()
+    }
+
+    /// Whether the view is a `Texture2DMS`: one level, its samples as layers.
+    pub fn multisampled(&self) -> bool {
+        self.view == TextureShape::Multisampled
     }
 
     /// Whether the view is a `Texture3D`.

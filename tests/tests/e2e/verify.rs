@@ -143,6 +143,9 @@ fn contract_edges_are_adapted_and_exact_needs_none() {
         "sample_c_cubearray",
         "gather4_c_cubearray",
         "resinfo_cubearray",
+        "ldms",
+        "sampleinfo",
+        "samplepos",
     ] {
         let p = program(&exact, &format!("single:{name}"));
         assert!(p["counts"]["lanes"].as_u64() > Some(0), "{p:#}");
@@ -289,6 +292,42 @@ fn a_dropped_cube_index_is_caught_saved_and_replayed() {
         .join("cases")
         .join(format!("{}.json", mismatching[0].replace(':', "-")));
     assert!(case.is_file(), "{}", case.display());
+    replays_only_while_planted(&case, bug);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// `ldms` that reads sample 0 whatever its index (a dropped sample index) is caught by the
+/// built-in `ldms` program alone, saved, and replays only while planted.
+#[test]
+fn a_dropped_sample_index_is_caught_saved_and_replayed() {
+    let _turn = gpu_turn();
+    let dir = temp("verify", "sample-index");
+    let bug = "sample-index-dropped";
+    let out = dxdiff()
+        .args(["verify", "--cases", "500", "--profile", "exact"])
+        .args(["--quiet", "--out"])
+        .arg(&dir)
+        .plant(Some(bug))
+        .output()
+        .expect("runs");
+    let Some(out) = with_adapter(out) else {
+        return;
+    };
+    assert_eq!(out.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("report.json")).expect("report.json"),
+    )
+    .expect("json");
+    let mismatching: Vec<&str> = report["programs"]
+        .as_array()
+        .expect("programs")
+        .iter()
+        .filter(|p| p["counts"]["mismatch"].as_u64().unwrap_or(0) > 0)
+        .filter_map(|p| p["name"].as_str())
+        .collect();
+    assert_eq!(mismatching, ["single:ldms"]);
+    let case = dir.join("cases").join("single-ldms.json");
+    assert!(case.is_file());
     replays_only_while_planted(&case, bug);
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -286,6 +286,11 @@ fn resource_type(layout: &Layout) -> Option<TypeInner> {
         arrayed,
         class: ImageClass::Sampled { kind, multi: false },
     };
+    let multisampled = |kind| TypeInner::Image {
+        dim: D::D2,
+        arrayed: false,
+        class: ImageClass::Sampled { kind, multi: true },
+    };
     let depth = |dim, arrayed| TypeInner::Image {
         dim,
         arrayed,
@@ -301,6 +306,9 @@ fn resource_type(layout: &Layout) -> Option<TypeInner> {
         Layout::TextureCubeF32 => sampled(D::Cube, false, K::Float),
         Layout::TextureCubeU32 => sampled(D::Cube, false, K::Uint),
         Layout::TextureCubeI32 => sampled(D::Cube, false, K::Sint),
+        Layout::TextureMultisampled2dF32 => multisampled(K::Float),
+        Layout::TextureMultisampled2dU32 => multisampled(K::Uint),
+        Layout::TextureMultisampled2dI32 => multisampled(K::Sint),
         Layout::TextureCubeArrayF32 => sampled(D::Cube, true, K::Float),
         Layout::TextureCubeArrayU32 => sampled(D::Cube, true, K::Uint),
         Layout::TextureCubeArrayI32 => sampled(D::Cube, true, K::Sint),

@@ -246,6 +246,9 @@ impl Ctx<'_> {
                 self.typed(inst)
             }
             Ld => self.texture_load(inst),
+            Ldms => self.ms_load(inst),
+            Sampleinfo => self.sampleinfo(inst),
+            Samplepos => self.samplepos(inst),
             Sample | SampleL | SampleB | SampleD | Gather4 | SampleC | SampleCLz | Gather4C => {
                 self.sample(inst)
             }

@@ -179,6 +179,27 @@ pub(super) fn scan(c: &mut Ctx<'_>) -> Result<(), Rejection> {
                     }
                     // The seed fails closed on multisampled textures; the other
                     // dimensions are lowerable but not lowered here yet.
+                    // A 4-sample (or unstated) `Texture2DMS`: the exact profile binds it as a
+                    // `texture_multisampled_2d<T>`; the seed fails closed on it.
+                    d @ Dim::Texture2dMs
+                        if profile == Profile::Exact
+                            && matches!(inst.sample_count(), Some(0 | 4) | None) =>
+                    {
+                        let kind = texel_kind(
+                            inst.declared_return_types()
+                                .map_or(ReturnType::Other(0), |[x, ..]| x),
+                        )
+                        .map_err(fail)?;
+                        let _ = d;
+                        View::Texture(kind, Shape::Multisampled)
+                    }
+                    Dim::Texture2dMsArray if profile == Profile::Exact => {
+                        return Err(fail(Rejection::new(
+                            id::UNKNOWN_TEXTURE_DIMENSION,
+                            "a Texture2DMSArray: WebGPU has no multisampled texture arrays, so \
+                             no WGSL program can read this view",
+                        )));
+                    }
                     d @ (Dim::Texture2dMs | Dim::Texture2dMsArray) => {
                         // WebGPU's multisampled textures have 4 samples (GPUTextureDescriptor's
                         // sampleCount is 1 or 4): a view of another count has no WGSL form.

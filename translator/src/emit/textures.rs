@@ -96,6 +96,10 @@ impl Ctx<'_> {
         let [du, dv, dw] = offsets.unwrap_or([0; 3]);
         let ops = &inst.operands;
         let (slot, kind, shape) = self.texture(&ops[2])?;
+        if shape == Shape::Multisampled {
+            // A multisampled texture is read by `ldms` only.
+            return Err(Rejection::new(id::NOT_LOWERED, "ld of a Texture2DMS"));
+        }
         if shape.cube() {
             // fxc refuses `Load` on a TextureCube: D3D has no rule to follow.
             return Err(Rejection::new(id::NOT_LOWERED, "ld of a TextureCube"));
@@ -182,6 +186,127 @@ impl Ctx<'_> {
         self.write_texel(inst, &ops[2], texel)
     }
 
+    /// `ldms dst, addr, t#, sample` of a `Texture2DMS` (exact profile): the texel of that
+    /// sample at (x, y), out of the texture or past its samples D3D's 0 (as `ld` gives it).
+    pub(super) fn ms_load(&mut self, inst: &Instruction) -> Result<(), Rejection> {
+        let ops = &inst.operands;
+        let (slot, kind, shape) = self.texture(&ops[2])?;
+        if shape != Shape::Multisampled {
+            return Err(Rejection::new(
+                id::NOT_LOWERED,
+                "ldms of a texture that is not multisampled",
+            ));
+        }
+        let t = self.tex(slot)?;
+        let x = self.src(&ops[1], 0, Num::Uint)?;
+        let y = self.src(&ops[1], 1, Num::Uint)?;
+        let sample = if crate::planted(crate::PlantedBug::SampleIndexDropped) {
+            self.b.u(0)
+        } else {
+            self.src(&ops[3], 0, Num::Uint)?
+        };
+        let at = self.compose(build::U32, vec![x, y]);
+        let dims = self.query(t, ImageQuery::Size { level: None });
+        let inside = self.b.bin(B::Less, at, dims);
+        let all = self.b.expr(Expression::Relational {
+            fun: naga::RelationalFunction::All,
+            argument: inside,
+        });
+        let samples = self.query(t, ImageQuery::NumSamples);
+        let in_s = self.b.bin(B::Less, sample, samples);
+        let ok = self.b.bin(B::LogicalAnd, all, in_s);
+        // The load reads clamped coordinates and sample, so it never leaves the texture; the
+        // select discards it outside.
+        let one = self.b.u(1);
+        let ones = self.splat(2, one);
+        let top = self.b.bin(B::Subtract, dims, ones);
+        let clamped = self.b.math(M::Min, &[at, top]);
+        let last = self.b.bin(B::Subtract, samples, one);
+        let s = self.b.math(M::Min, &[sample, last]);
+        let load = self.b.expr(Expression::ImageLoad {
+            image: t,
+            coordinate: clamped,
+            array_index: None,
+            sample: Some(s),
+            level: None,
+        });
+        let zero4 = self.zero_vec4();
+        let bits = match kind {
+            TexelKind::Uint => load,
+            TexelKind::Float | TexelKind::Sint => self.b.bitcast(Sk::Uint, load),
+        };
+        let texel = self.b.select(zero4, bits, ok);
+        self.write_texel(inst, &ops[2], texel)
+    }
+
+    /// `sampleinfo` of a `Texture2DMS` (exact profile): its sample count in x, as an integer
+    /// (`_uint`) or a float; 0 in the rest.
+    pub(super) fn sampleinfo(&mut self, inst: &Instruction) -> Result<(), Rejection> {
+        let ops = &inst.operands;
+        let t = self.ms_texture(inst, &ops[1])?;
+        let n = self.query(t, ImageQuery::NumSamples);
+        let v = if inst.is_sampleinfo_uint() {
+            n
+        } else {
+            let f = self.b.convert(Sk::Float, n);
+            self.b.bitcast(Sk::Uint, f)
+        };
+        let z = self.b.u(0);
+        let texel = self.compose4([v, z, z, z]);
+        self.write_texel(inst, &ops[1], texel)
+    }
+
+    /// `samplepos` of a `Texture2DMS` (exact profile): sample `index`'s position relative to the
+    /// pixel's centre in D3D's standard 4-sample pattern, which WebGPU's 4-sample textures use
+    /// (WGSL has no query of it); (0, 0) past the samples.
+    pub(super) fn samplepos(&mut self, inst: &Instruction) -> Result<(), Rejection> {
+        let ops = &inst.operands;
+        let t = self.ms_texture(inst, &ops[1])?;
+        let n = self.query(t, ImageQuery::NumSamples);
+        let index = self.src(&ops[2], 0, Num::Uint)?;
+        let inside = self.b.bin(B::Less, index, n);
+        let zero = self.b.u(0);
+        // Sixteenths of a pixel: (-2, -6), (6, -2), (-6, 2), (2, 6).
+        let table = [[-2i32, -6], [6, -2], [-6, 2], [2, 6]];
+        let mut xy = [zero, zero];
+        for (k, pos) in table.iter().enumerate().rev() {
+            let is_k = {
+                let k = self.b.u(k as u32);
+                self.b.bin(B::Equal, index, k)
+            };
+            for c in 0..2 {
+                let v = self.b.u((pos[c] as f32 / 16.0).to_bits());
+                xy[c] = self.b.select(xy[c], v, is_k);
+            }
+        }
+        let x = self.b.select(zero, xy[0], inside);
+        let y = self.b.select(zero, xy[1], inside);
+        let texel = self.compose4([x, y, zero, zero]);
+        self.write_texel(inst, &ops[1], texel)
+    }
+
+    /// The `Texture2DMS` a `sampleinfo` or `samplepos` reads; the rasterizer's count (the
+    /// pipeline's) and other textures are refused.
+    fn ms_texture(&mut self, inst: &Instruction, op: &Operand) -> Result<H, Rejection> {
+        if op.ty != OperandType::Resource {
+            return Err(Rejection::new(
+                id::NOT_LOWERED,
+                format!("`{}` of the rasterizer", inst.opcode.mnemonic()),
+            ));
+        }
+        let (slot, _, shape) = self.texture(op)?;
+        if shape != Shape::Multisampled {
+            return Err(Rejection::new(
+                id::NOT_LOWERED,
+                format!(
+                    "`{}` of a texture that is not multisampled",
+                    inst.opcode.mnemonic()
+                ),
+            ));
+        }
+        self.tex(slot)
+    }
+
     /// An unsigned texel address moved by an immediate offset, wrapping.
     fn moved(&mut self, at: H, offset: i8) -> H {
         if offset == 0 {
@@ -228,6 +353,10 @@ impl Ctx<'_> {
     ) -> Result<(), Rejection> {
         let ops = &inst.operands;
         let (slot, kind, shape) = self.texture(&ops[2])?;
+        if shape == Shape::Multisampled {
+            // D3D samples no multisampled texture (fxc refuses `Sample` on a Texture2DMS).
+            return Err(Rejection::new(id::NOT_LOWERED, "sampling a Texture2DMS"));
+        }
         let array = shape.array();
         let cube = shape.cube();
         let compare = super::is_comparison(inst.opcode);
@@ -541,6 +670,19 @@ impl Ctx<'_> {
         }
         let t = self.tex(slot)?;
         let mip = self.src(&ops[1], 0, Num::Uint)?;
+        if shape == Shape::Multisampled {
+            // One level (WGSL has no level query of a multisampled texture): its size at
+            // level 0, zeros past it; z 0.
+            let one = self.b.u(1);
+            let zero = self.b.u(0);
+            let in_range = self.b.bin(B::Less, mip, one);
+            let size = self.query(t, ImageQuery::Size { level: None });
+            let none = self.splat(2, zero);
+            let d = self.b.select(none, size, in_range);
+            let (x, y) = (self.b.at(d, 0), self.b.at(d, 1));
+            let texel = self.resinfo_value(inst, [x, y, zero, one]);
+            return self.write_texel(inst, &ops[2], texel);
+        }
         let n = self.query(t, ImageQuery::NumLevels);
         let in_range = self.b.bin(B::Less, mip, n);
         let zero = self.b.u(0);
@@ -619,6 +761,9 @@ impl Ctx<'_> {
         }
         let ops = &inst.operands;
         let (slot, _, shape) = self.texture(&ops[2])?;
+        if shape == Shape::Multisampled {
+            return Err(Rejection::new(id::NOT_LOWERED, "lod of a Texture2DMS"));
+        }
         if shape.cube() {
             // A cube's LOD comes from the derivatives of its face coordinates, which change
             // with the face: no lowering from the direction's derivatives is faithful.

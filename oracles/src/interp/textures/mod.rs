@@ -200,6 +200,69 @@ impl Machine<'_> {
                 }
                 Ok(())
             }
+            Ldms => {
+                let addr = self.lane_vec(&ops[1], Consumer::Int, at)?;
+                let s = slot(&ops[2], at)?;
+                let mut sample = vec![0u32; lanes];
+                self.read(&ops[3], 0, Consumer::Int, at, &mut sample)?;
+                let mut texels = vec![[0u32; 4]; lanes];
+                for &l in &active {
+                    let ev = &mut self.scratch_ev[l];
+                    texels[l] = match self.res.srvs.get(&s) {
+                        Some(Srv::Texture2d(t)) if t.multisampled() => {
+                            ms_load(t, addr[0][l], addr[1][l], sample[l], ev)
+                        }
+                        Some(_) => {
+                            return Err(InterpError::Unsupported {
+                                index: at,
+                                what: "`ldms` of a texture that is not multisampled".into(),
+                            });
+                        }
+                        None => [0; 4],
+                    };
+                }
+                self.write_texels(&ops[0], &ops[2], &texels, at)
+            }
+            Sampleinfo | Samplepos => {
+                if ops[1].ty != OperandType::Resource {
+                    // The rasterizer's sample count is the pipeline's, which a compute run
+                    // of the program does not have.
+                    return Err(InterpError::Unsupported {
+                        index: at,
+                        what: format!("`{}` of the rasterizer", inst.opcode.mnemonic()),
+                    });
+                }
+                let s = slot(&ops[1], at)?;
+                let count = match self.res.srvs.get(&s) {
+                    Some(Srv::Texture2d(t)) if t.multisampled() => t.layer_count(),
+                    Some(_) => {
+                        return Err(InterpError::Unsupported {
+                            index: at,
+                            what: format!(
+                                "`{}` of a texture that is not multisampled",
+                                inst.opcode.mnemonic()
+                            ),
+                        });
+                    }
+                    None => 0,
+                };
+                let mut index = vec![0u32; lanes];
+                if inst.opcode == Samplepos {
+                    self.read(&ops[2], 0, Consumer::Int, at, &mut index)?;
+                }
+                let mut out = vec![[0u32; 4]; lanes];
+                for &l in &active {
+                    out[l] = if inst.opcode == Samplepos {
+                        let [x, y] = sample_position(count, index[l]);
+                        [x.to_bits(), y.to_bits(), 0, 0]
+                    } else if inst.is_sampleinfo_uint() {
+                        [count, 0, 0, 0]
+                    } else {
+                        [(count as f32).to_bits(), 0, 0, 0]
+                    };
+                }
+                self.write_texels(&ops[0], &ops[1], &out, at)
+            }
             SampleC | SampleCLz | Gather4C => self.compare_op(inst, at, programmable),
             Lod => self.lod_op(inst, at),
             Sample | SampleL | SampleB | SampleD | Gather4 => {
@@ -483,6 +546,58 @@ impl Machine<'_> {
             self.scratch_ev[l] |= ev;
         }
         Ok(())
+    }
+}
+
+/// `ldms` of sample `sample` at (x, y): the texel decoded by its format; out of the texture
+/// 0 with the format's defaults (FS §22.4.7); a sample index past the texture's samples reads
+/// the same here, and D3D leaves it undefined.
+fn ms_load(t: &Texture2d, x: u32, y: u32, sample: u32, ev: &mut Events) -> [u32; 4] {
+    if sample >= t.layer_count() {
+        raise(ev, Domain::D3dUndefined);
+        return t.oob();
+    }
+    match t.texel(0, sample, x, y) {
+        Some(texel) => {
+            t.format.enter(&texel, ev);
+            texel
+        }
+        None => {
+            raise(ev, Domain::OobRead);
+            if !t.format.has_alpha() {
+                raise(ev, Domain::OobFormatAlpha);
+            }
+            t.oob()
+        }
+    }
+}
+
+/// `samplepos`: where sample `index` of a `count`-sample texture lies, relative to the pixel's
+/// centre, in D3D's standard patterns (D3D11_STANDARD_MULTISAMPLE_PATTERN, in sixteenths of a
+/// pixel; WebGPU's 4-sample positions are the same); (0, 0) for an index past the samples (FS
+/// §22.4.17).
+pub fn sample_position(count: u32, index: u32) -> [f32; 2] {
+    const FOUR: [[i8; 2]; 4] = [[-2, -6], [6, -2], [-6, 2], [2, 6]];
+    const TWO: [[i8; 2]; 2] = [[4, 4], [-4, -4]];
+    const EIGHT: [[i8; 2]; 8] = [
+        [1, -3],
+        [-1, 3],
+        [5, 1],
+        [-3, -5],
+        [-5, 5],
+        [-7, -1],
+        [3, 7],
+        [7, -7],
+    ];
+    let table: &[[i8; 2]] = match count {
+        2 => &TWO,
+        4 => &FOUR,
+        8 => &EIGHT,
+        _ => &[[0, 0]],
+    };
+    match table.get(index as usize) {
+        Some([x, y]) if index < count.max(1) => [f32::from(*x) / 16.0, f32::from(*y) / 16.0],
+        _ => [0.0, 0.0],
     }
 }
 
