@@ -106,7 +106,8 @@ impl Machine<'_> {
     /// An op that reads a freed NaN as bits: D3D leaves those bits undefined, so what the op
     /// makes of them is undefined too, and the lane is `nan-bits-read` (a don't-care where it
     /// reaches an output). The bit readers are the integer, bit, comparison and conversion ops,
-    /// the atomics (their address and values) and `switch` (its selector is compared as bits).
+    /// the atomics (their address and values), the double ops (a word is half a double's bits)
+    /// and `switch` (its selector is compared as bits).
     /// Float sources are exempt (a float op frees the payload again, a float comparison does
     /// not look at it), and so are the copies, which carry the flag instead
     /// ([`nan_before`](Self::nan_before)), and the `!= 0` tests of `if`/`breakc`/`discard`,
@@ -123,6 +124,9 @@ impl Machine<'_> {
             }
             Kind::Atomic => true,
             Kind::Flow => inst.opcode == Opcode::Switch,
+            // A word of a double is half its bits: a freed NaN's payload there leaves the
+            // double undefined (copies too: `dmov` does not carry an f32 flag).
+            Kind::Double => true,
             _ => false,
         };
         if !reads_bits {
@@ -138,6 +142,9 @@ impl Machine<'_> {
         // the sources name.
         let mask = match info.kind {
             Kind::Flow | Kind::Atomic => 0xf,
+            // A double op reads whole pairs, or a widening one the k-th component: not the
+            // components its destination mask names (`itod r0.z, r1.wxxx` reads r1.w).
+            Kind::Double => super::machine::double_source_mask(inst),
             _ => match inst.operands[..ndst]
                 .iter()
                 .filter(|d| d.ty != OperandType::Null)

@@ -274,7 +274,14 @@ impl Machine<'_> {
         // its second destination (the H200's `sqrt` one ULP off, then `umul`'s low word, dxdiff
         // fuzz).
         let mask = dsts.iter().fold(0, |m, d| m | write_mask(d));
-        let comps = read_comps(op, mask);
+        // A double op reads whole pairs (a widening one the k-th word), not its mask's
+        // components: `itod r0.z, r0.xyzw` of a `log` result in r0.x (the H200, dxdiff fuzz).
+        let comps = if info.kind == dxbc::opcodes::Kind::Double {
+            let m = super::machine::double_source_mask(inst);
+            (0..4).filter(|c| m & (1 << c) != 0).collect()
+        } else {
+            read_comps(op, mask)
+        };
         // Movc and swapc select: continuous in the values, not in the condition.
         let selector = match op {
             Opcode::Movc => Some(0),

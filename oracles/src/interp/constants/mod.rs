@@ -408,7 +408,12 @@ fn meet(a: &mut [[Known; 4]], b: &[[Known; 4]]) {
 /// Ops a compiler evaluates when every source is a constant: ALU work with no memory, resource,
 /// flow or double-precision operand.
 fn foldable(inst: &dxbc::Instruction) -> bool {
-    inst.info().kind.is_alu() || inst.info().has(dxbc::opcodes::Flags::MOVE)
+    let info = inst.info();
+    // A double op of constants is one too (a compiler folds `dmov r1.z, l(0, 0, 0, 0)` into a
+    // later `dp4` as it folds a `mov`: lavapipe did, dxdiff fuzz with doubles).
+    info.kind.is_alu()
+        || info.has(dxbc::opcodes::Flags::MOVE)
+        || info.kind == dxbc::opcodes::Kind::Double
 }
 
 /// The constant `inst` computes in component `c` because its two sources are one value,
