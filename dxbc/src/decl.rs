@@ -195,6 +195,63 @@ impl Instruction {
         (self.opcode == Opcode::Resinfo).then(|| ResinfoReturnType::from_number(bits(self, 11, 2)))
     }
 
+    /// The results of a double-precision instruction and what each reads (FS §22.15): a
+    /// double result fills `.xy` and/or `.zw` (the pairs its mask touches), the k-th reading
+    /// the k-th of them of each double source; a 32-bit result (the comparisons, `dtof`,
+    /// `dtoi`, `dtou`) fills each masked component in turn, the k-th reading words 2k and
+    /// 2k + 1. A widening conversion's 32-bit source is its component k, `dmovc`'s condition
+    /// the component beside its double. Empty for other instructions. One statement of the
+    /// layout, for the reference and the translator alike.
+    pub fn double_slots(&self) -> Vec<DoubleSlot> {
+        use Opcode::*;
+        if self.info().kind != crate::opcodes::Kind::Double {
+            return Vec::new();
+        }
+        let mask = match self.operands.first().map(|o| o.components) {
+            Some(crate::Components::Four(crate::Selection::Mask(m))) => m,
+            _ => 0xf,
+        };
+        let double_result = !matches!(self.opcode, Deq | Dge | Dlt | Dne | Dtof | Dtoi | Dtou);
+        let widening = matches!(self.opcode, Ftod | Itod | Utod);
+        if double_result {
+            [[0usize, 1], [2, 3]]
+                .into_iter()
+                .filter(|p| mask & (1 << p[0] | 1 << p[1]) != 0)
+                .enumerate()
+                .map(|(k, [lo, hi])| DoubleSlot {
+                    dst: vec![lo, hi],
+                    lo,
+                    hi,
+                    word: if widening { k } else { lo },
+                })
+                .collect()
+        } else {
+            (0..4)
+                .filter(|c| mask & (1 << c) != 0)
+                .enumerate()
+                .map(|(k, c)| DoubleSlot {
+                    dst: vec![c],
+                    lo: (2 * k).min(3),
+                    hi: (2 * k + 1).min(3),
+                    word: k,
+                })
+                .collect()
+        }
+    }
+
+    /// The source components (through each source's swizzle) a double-precision instruction
+    /// reads, as a mask ([`Instruction::double_slots`]).
+    pub fn double_source_mask(&self) -> u8 {
+        let widening = matches!(self.opcode, Opcode::Ftod | Opcode::Itod | Opcode::Utod);
+        self.double_slots().iter().fold(0, |m, s| {
+            if widening {
+                m | 1 << s.word
+            } else {
+                m | 1 << s.lo | 1 << s.hi
+            }
+        })
+    }
+
     /// `sampleinfo_uint`.
     pub fn is_sampleinfo_uint(&self) -> bool {
         self.opcode == Opcode::Sampleinfo && bits(self, 11, 1) == 1
@@ -604,6 +661,19 @@ impl SystemValue {
 }
 
 /// How a sampled (single-sample, non-array-of-cubes) texture is addressed: the six shapes of a
+/// One result of a double-precision instruction ([`Instruction::double_slots`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DoubleSlot {
+    /// The destination components it writes: a double's two (low word first), or one.
+    pub dst: Vec<usize>,
+    /// The source components (through the swizzle) holding the double it reads: low, high.
+    pub lo: usize,
+    /// See [`DoubleSlot::lo`].
+    pub hi: usize,
+    /// The 32-bit source component a widening conversion converts, or `dmovc`'s condition.
+    pub word: usize,
+}
+
 /// `dcl_resource` that the interpreter runs and the translators lower. One enum for the fact:
 /// the reference (`oracles`) and the built-in translator both read it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]

@@ -40,8 +40,8 @@ pub use asm::assemble;
 pub use checksum::{checksum_matches, dxbc_checksum};
 pub use container::{Chunk, Container, FourCC};
 pub use decl::{
-    InterpolationMode, ResinfoReturnType, ResourceDimension, ReturnType, SamplerMode, SystemValue,
-    SystemValueName, TextureShape,
+    DoubleSlot, InterpolationMode, ResinfoReturnType, ResourceDimension, ReturnType, SamplerMode,
+    SystemValue, SystemValueName, TextureShape,
 };
 pub use decode::{decode_program, decode_words};
 pub use disasm::{Syntax, disassemble};

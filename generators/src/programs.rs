@@ -823,66 +823,15 @@ mod tests {
     use super::*;
     use dxbc::OperandType;
 
-    #[test]
-    fn every_sampling_program_assembles_with_its_opcode() {
-        let all = sampling();
-        assert_eq!(all.len(), 50);
-        for (name, text) in all {
+    /// Every program of `programs` assembles, and holds the instruction `mnemonic` names
+    /// after its program's name.
+    fn assemble_with_opcodes(programs: Vec<(&str, String)>, mnemonic: impl Fn(&str) -> &str) {
+        for (name, text) in programs {
             let blob = dxbc::assemble_container(&text)
                 .unwrap_or_else(|e| panic!("{name}: {e}\n{text}"))
                 .to_bytes();
             let shader = dxbc::Shader::parse(&blob).expect("valid container");
-            assert!(
-                shader
-                    .program
-                    .instructions
-                    .iter()
-                    .any(|i| i.opcode.mnemonic()
-                        == name
-                            .trim_end_matches("_cubearray")
-                            .trim_end_matches("_cube")
-                            .trim_end_matches("_3d")
-                            .trim_end_matches("_1darray")
-                            .trim_end_matches("_1d")
-                            .trim_end_matches("_2darray")
-                            .trim_end_matches("_depth")
-                            .trim_end_matches("_array")
-                            .trim_end_matches("_offset")
-                            .trim_end_matches("_aoffimmi")),
-                "{name}"
-            );
-        }
-    }
-
-    #[test]
-    fn every_double_program_assembles_with_its_opcode() {
-        for (name, text) in doubles() {
-            let blob = dxbc::assemble_container(&text)
-                .unwrap_or_else(|e| panic!("{name}: {e}\n{text}"))
-                .to_bytes();
-            let shader = dxbc::Shader::parse(&blob).expect("valid container");
-            assert!(
-                shader
-                    .program
-                    .instructions
-                    .iter()
-                    .any(|i| i.opcode.mnemonic() == name),
-                "{name}"
-            );
-        }
-    }
-
-    #[test]
-    fn every_uav_texture_program_assembles_with_its_opcode() {
-        for (name, text) in uav_textures() {
-            let blob = dxbc::assemble_container(&text)
-                .unwrap_or_else(|e| panic!("{name}: {e}\n{text}"))
-                .to_bytes();
-            let shader = dxbc::Shader::parse(&blob).expect("valid container");
-            let op = ["store_uav_typed", "ld_uav_typed", "resinfo"]
-                .into_iter()
-                .find(|m| name.starts_with(m))
-                .expect("named for its opcode");
+            let op = mnemonic(name);
             assert!(
                 shader
                     .program
@@ -892,6 +841,39 @@ mod tests {
                 "{name}"
             );
         }
+    }
+
+    #[test]
+    fn every_sampling_program_assembles_with_its_opcode() {
+        let all = sampling();
+        assert_eq!(all.len(), 50);
+        assemble_with_opcodes(all, |name| {
+            name.trim_end_matches("_cubearray")
+                .trim_end_matches("_cube")
+                .trim_end_matches("_3d")
+                .trim_end_matches("_1darray")
+                .trim_end_matches("_1d")
+                .trim_end_matches("_2darray")
+                .trim_end_matches("_depth")
+                .trim_end_matches("_array")
+                .trim_end_matches("_offset")
+                .trim_end_matches("_aoffimmi")
+        });
+    }
+
+    #[test]
+    fn every_double_program_assembles_with_its_opcode() {
+        assemble_with_opcodes(doubles(), |name| name);
+    }
+
+    #[test]
+    fn every_uav_texture_program_assembles_with_its_opcode() {
+        assemble_with_opcodes(uav_textures(), |name| {
+            ["store_uav_typed", "ld_uav_typed", "resinfo"]
+                .into_iter()
+                .find(|m| name.starts_with(m))
+                .expect("named for its opcode")
+        });
     }
 
     #[test]

@@ -647,40 +647,12 @@ impl Machine<'_> {
         let lanes = self.lanes;
         let dst_double = !matches!(inst.opcode, Deq | Dge | Dlt | Dne | Dtof | Dtoi | Dtou);
         let mut results: [Vec<u32>; 4] = std::array::from_fn(|_| vec![0u32; lanes]);
-        // Destination slots: doubles at (0,1) and (2,3), or 32-bit components in mask order.
-        let slots: Vec<Vec<usize>> = if dst_double {
-            [[0usize, 1], [2, 3]]
-                .iter()
-                .filter(|p| mask & (1 << p[0] | 1 << p[1]) != 0)
-                .map(|p| p.to_vec())
-                .collect()
-        } else {
-            (0..4)
-                .filter(|c| mask & (1 << c) != 0)
-                .map(|c| vec![c])
-                .collect()
-        };
-        for (k, slot) in slots.iter().enumerate() {
-            // The k-th result reads the k-th double (or 32-bit value) of each source.
+        for slot in inst.double_slots() {
+            // The double each source holds at the slot's words, and its 32-bit word.
             let src_d = |s: &[Vec<u32>; 4], l: usize| -> u64 {
-                let (lo, hi) = if slot.len() == 2 {
-                    (slot[0], slot[1])
-                } else {
-                    (2 * k, 2 * k + 1)
-                };
-                u64::from(s[lo.min(3)][l]) | u64::from(s[hi.min(3)][l]) << 32
+                u64::from(s[slot.lo][l]) | u64::from(s[slot.hi][l]) << 32
             };
-            // 32-bit sources of a double result: the k-th double converts source component k
-            // (`itod r0.xyzw, r1.xyxx`), while `dmovc`'s condition sits beside its double.
-            let widening = matches!(inst.opcode, Ftod | Itod | Utod);
-            let src_w = |s: &[Vec<u32>; 4], l: usize| -> u32 {
-                s[if widening || slot.len() != 2 {
-                    k
-                } else {
-                    slot[0]
-                }
-                .min(3)][l]
-            };
+            let src_w = |s: &[Vec<u32>; 4], l: usize| -> u32 { s[slot.word.min(3)][l] };
             #[allow(clippy::needless_range_loop)] // `l` indexes sources, results and events alike
             for l in 0..lanes {
                 let ev = &mut self.scratch_ev[l];
@@ -721,11 +693,11 @@ impl Machine<'_> {
                 } else {
                     r
                 };
-                if slot.len() == 2 {
-                    results[slot[0]][l] = r as u32;
-                    results[slot[1]][l] = (r >> 32) as u32;
+                if let [lo, hi] = slot.dst[..] {
+                    results[lo][l] = r as u32;
+                    results[hi][l] = (r >> 32) as u32;
                 } else {
-                    results[slot[0]][l] = r as u32;
+                    results[slot.dst[0]][l] = r as u32;
                 }
             }
         }

@@ -595,24 +595,3 @@ fn fill_ids(out: &mut [u32], ids: &[ThreadIds], f: impl Fn(&ThreadIds) -> u32) {
         *o = f(t);
     }
 }
-
-/// The source components a double-precision instruction reads (through each source's
-/// swizzle), as the interpreter's `double_op` lays them out: a double result's pairs (the k-th
-/// result's 32-bit source component k for a widening conversion), or two words per 32-bit
-/// result.
-pub(super) fn double_source_mask(inst: &Instruction) -> u8 {
-    use dxbc::Opcode::*;
-    let mask = inst.operands.first().map_or(0xf, write_mask);
-    let double_result = !matches!(inst.opcode, Deq | Dge | Dlt | Dne | Dtof | Dtoi | Dtou);
-    let widening = matches!(inst.opcode, Ftod | Itod | Utod);
-    if double_result {
-        let pairs = [0b0011u8, 0b1100].into_iter().filter(|p| mask & p != 0);
-        if widening {
-            (0..pairs.count()).fold(0, |m, k| m | 1 << k)
-        } else {
-            pairs.fold(0, |m, p| m | p)
-        }
-    } else {
-        (0..mask.count_ones().min(2)).fold(0, |m, k| m | 0b11 << (2 * k))
-    }
-}

@@ -144,7 +144,7 @@ impl Machine<'_> {
             Kind::Flow | Kind::Atomic => 0xf,
             // A double op reads whole pairs, or a widening one the k-th component: not the
             // components its destination mask names (`itod r0.z, r1.wxxx` reads r1.w).
-            Kind::Double => super::machine::double_source_mask(inst),
+            Kind::Double => inst.double_source_mask(),
             _ => match inst.operands[..ndst]
                 .iter()
                 .filter(|d| d.ty != OperandType::Null)

@@ -277,7 +277,7 @@ impl Machine<'_> {
         // A double op reads whole pairs (a widening one the k-th word), not its mask's
         // components: `itod r0.z, r0.xyzw` of a `log` result in r0.x (the H200, dxdiff fuzz).
         let comps = if info.kind == dxbc::opcodes::Kind::Double {
-            let m = super::machine::double_source_mask(inst);
+            let m = inst.double_source_mask();
             (0..4).filter(|c| m & (1 << c) != 0).collect()
         } else {
             read_comps(op, mask)

@@ -16,25 +16,6 @@ fn programs(dir: &Path) -> PathBuf {
     folder
 }
 
-/// Per program of the record: (name, lanes, mismatch).
-fn outcomes(record: &Path) -> Vec<(String, u64, u64)> {
-    let record: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(record).expect("record")).expect("json");
-    record["programs"]
-        .as_array()
-        .expect("programs")
-        .iter()
-        .map(|p| {
-            let v = &p["verdicts"]["counts"];
-            (
-                p["name"].as_str().unwrap_or("").to_string(),
-                v["lanes"].as_u64().unwrap_or(0),
-                v["mismatch"].as_u64().unwrap_or(0),
-            )
-        })
-        .collect()
-}
-
 #[test]
 fn every_double_opcode_matches_and_a_second_rounding_is_caught() {
     let _turn = gpu_turn();
@@ -66,9 +47,9 @@ fn every_double_opcode_matches_and_a_second_rounding_is_caught() {
         return;
     }
     assert_eq!(clean.status.code(), Some(0), "{}", stdout(&clean));
-    let all = outcomes(&record);
+    let all = record_outcomes(&record);
     assert_eq!(all.len(), generators::programs::doubles().len());
-    for (name, lanes, mismatch) in &all {
+    for (name, _, lanes, mismatch) in &all {
         assert!(
             *lanes == 500 && *mismatch == 0,
             "{name}: {lanes} lanes, {mismatch} mismatch"
@@ -77,20 +58,11 @@ fn every_double_opcode_matches_and_a_second_rounding_is_caught() {
     let bug = "dfma-rounded-twice";
     let planted = run(Some(bug));
     assert_eq!(planted.status.code(), Some(1), "{}", stdout(&planted));
-    let caught: Vec<String> = outcomes(&record)
+    let caught: Vec<String> = record_outcomes(&record)
         .into_iter()
-        .filter(|(_, _, m)| *m > 0)
+        .filter(|(.., m)| *m > 0)
         .map(|(n, ..)| n)
         .collect();
     assert_eq!(caught, ["programs/dfma.o"]);
-    let case = dir.join("cases").join("corpus-dfma.json");
-    let replay = |plant: bool| {
-        replay_gpu(&case, &["--profile", "exact"], plant.then_some(bug))
-            .output()
-            .expect("runs")
-            .status
-            .code()
-    };
-    assert_eq!(replay(true), Some(1));
-    assert_eq!(replay(false), Some(0));
+    replays_only_while_planted(&dir.join("cases").join("corpus-dfma.json"), bug);
 }

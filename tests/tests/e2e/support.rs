@@ -332,3 +332,41 @@ pub fn processes() -> Vec<Proc> {
     }
     found
 }
+
+/// A saved case replays on the GPU (exact profile) as failed while `bug` is planted, and as
+/// passed once it is gone.
+pub fn replays_only_while_planted(case: &Path, bug: &str) {
+    let replay = |plant: bool| {
+        replay_gpu(case, &["--profile", "exact"], plant.then_some(bug))
+            .output()
+            .expect("runs")
+            .status
+            .code()
+    };
+    assert_eq!(replay(true), Some(1));
+    assert_eq!(replay(false), Some(0));
+}
+
+/// One program of a `dxdiff corpus --verify` record: its name, status, lanes compared and
+/// mismatching lanes.
+pub type Outcome = (String, String, u64, u64);
+
+/// Every program of the `dxdiff-corpus/1` record at `record`, as [`Outcome`]s.
+pub fn record_outcomes(record: &Path) -> Vec<Outcome> {
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(record).expect("record")).expect("json");
+    record["programs"]
+        .as_array()
+        .expect("programs")
+        .iter()
+        .map(|p| {
+            let v = &p["verdicts"]["counts"];
+            (
+                p["name"].as_str().unwrap_or("").to_string(),
+                p["status"].as_str().unwrap_or("").to_string(),
+                v["lanes"].as_u64().unwrap_or(0),
+                v["mismatch"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect()
+}

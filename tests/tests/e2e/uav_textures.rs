@@ -37,27 +37,6 @@ fn verify(dir: &Path, folder: &Path, bug: Option<&str>, args: &[&str]) -> std::p
         .expect("runs")
 }
 
-/// Per program: (status, lanes, mismatch) from the record.
-fn outcomes(dir: &Path) -> Vec<(String, String, u64, u64)> {
-    let record: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("record.json")).expect("record"))
-            .expect("json");
-    record["programs"]
-        .as_array()
-        .expect("programs")
-        .iter()
-        .map(|p| {
-            let v = &p["verdicts"]["counts"];
-            (
-                p["name"].as_str().unwrap_or("").to_string(),
-                p["status"].as_str().unwrap_or("").to_string(),
-                v["lanes"].as_u64().unwrap_or(0),
-                v["mismatch"].as_u64().unwrap_or(0),
-            )
-        })
-        .collect()
-}
-
 #[test]
 fn every_shape_matches_on_the_gpu_and_planted_bugs_are_caught() {
     let _turn = gpu_turn();
@@ -69,7 +48,7 @@ fn every_shape_matches_on_the_gpu_and_planted_bugs_are_caught() {
         return;
     }
     assert_eq!(clean.status.code(), Some(0), "{}", stdout(&clean));
-    let all = outcomes(&dir);
+    let all = record_outcomes(&dir.join("record.json"));
     assert_eq!(all.len(), generators::programs::uav_textures().len());
     for (name, status, lanes, mismatch) in &all {
         assert_eq!(status, "qualified", "{name}");
@@ -83,7 +62,7 @@ fn every_shape_matches_on_the_gpu_and_planted_bugs_are_caught() {
     let bug = "uav-layer-dropped";
     let planted = verify(&dir, &folder, Some(bug), &[]);
     assert_eq!(planted.status.code(), Some(1), "{}", stdout(&planted));
-    let mut caught: Vec<String> = outcomes(&dir)
+    let mut caught: Vec<String> = record_outcomes(&dir.join("record.json"))
         .into_iter()
         .filter(|(_, _, _, m)| *m > 0)
         .map(|(n, ..)| n)
@@ -113,7 +92,7 @@ fn every_shape_matches_on_the_gpu_and_planted_bugs_are_caught() {
     // A UNORM view declared SNORM: no D3D application could bind it, so the translation
     // fails before anything runs (a failed program in the record).
     let planted = verify(&dir, &folder, Some("uav-unorm-as-snorm"), &[]);
-    let failed: Vec<String> = outcomes(&dir)
+    let failed: Vec<String> = record_outcomes(&dir.join("record.json"))
         .into_iter()
         .filter(|(_, s, ..)| s == "failed")
         .map(|(n, ..)| n)
@@ -137,7 +116,7 @@ fn every_shape_matches_in_chrome() {
         return;
     }
     assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
-    for (name, status, lanes, mismatch) in outcomes(&dir) {
+    for (name, status, lanes, mismatch) in record_outcomes(&dir.join("record.json")) {
         assert_eq!(status, "qualified", "{name}");
         assert!(
             lanes > 0 && mismatch == 0,

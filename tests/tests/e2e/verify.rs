@@ -180,18 +180,48 @@ fn a_planted_udiv_bug_is_caught_saved_and_replayed() {
     replays_only_while_planted(&case, UDIV_BUG);
 }
 
-/// A saved case replays on the GPU (exact profile) as failed while `bug` is planted, and as
-/// passed once it is gone.
-fn replays_only_while_planted(case: &Path, bug: &str) {
-    let replay = |plant: bool| {
-        replay_gpu(case, &["--profile", "exact"], plant.then_some(bug))
-            .output()
-            .expect("runs")
-            .status
-            .code()
-    };
-    assert_eq!(replay(true), Some(1));
-    assert_eq!(replay(false), Some(0));
+/// `verify --profile exact --cases 500 --seed SEED` with `bug` planted: the built-in programs
+/// with mismatching lanes, and the run's folder (its cases beside); `None` without a GPU.
+fn planted_verify(name: &str, bug: &str, seed: &str) -> Option<(Scratch, Vec<String>)> {
+    let dir = temp("verify", name);
+    let out = dxdiff()
+        .args([
+            "verify",
+            "--cases",
+            "500",
+            "--seed",
+            seed,
+            "--profile",
+            "exact",
+        ])
+        .args(["--quiet", "--out"])
+        .arg(&dir)
+        .plant(Some(bug))
+        .output()
+        .expect("runs");
+    let out = with_adapter(out)?;
+    assert_eq!(out.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("report.json")).expect("report.json"),
+    )
+    .expect("json");
+    let mismatching = report["programs"]
+        .as_array()
+        .expect("programs")
+        .iter()
+        .filter(|p| p["counts"]["mismatch"].as_u64().unwrap_or(0) > 0)
+        .filter_map(|p| p["name"].as_str().map(str::to_string))
+        .collect();
+    Some((dir, mismatching))
+}
+
+/// The case `verify` saved for `program` (`single:NAME`) replays the bug only while planted.
+fn saved_case_replays(dir: &Path, program: &str, bug: &str) {
+    let case = dir
+        .join("cases")
+        .join(format!("{}.json", program.replace(':', "-")));
+    assert!(case.is_file(), "{}", case.display());
+    replays_only_while_planted(&case, bug);
 }
 
 /// A 3D `ld_aoffimmi` whose w offset the translation drops is caught by the built-in
@@ -200,47 +230,12 @@ fn replays_only_while_planted(case: &Path, bug: &str) {
 #[test]
 fn a_dropped_ld_offset_is_caught_saved_and_replayed() {
     let _turn = gpu_turn();
-    let dir = temp("verify", "ld-offset");
     let bug = "ld-volume-offset-dropped";
-    let out = dxdiff()
-        .args([
-            "verify",
-            "--cases",
-            "500",
-            "--seed",
-            "3",
-            "--profile",
-            "exact",
-        ])
-        .args(["--quiet", "--out"])
-        .arg(&dir)
-        .plant(Some(bug))
-        .output()
-        .expect("runs");
-    let Some(out) = with_adapter(out) else {
+    let Some((dir, mismatching)) = planted_verify("ld-offset", bug, "3") else {
         return;
     };
-    assert_eq!(out.status.code(), Some(1));
-    let report: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(dir.join("report.json")).expect("report.json"),
-    )
-    .expect("json");
-    let mismatching: Vec<&str> = report["programs"]
-        .as_array()
-        .expect("programs")
-        .iter()
-        .filter(|p| p["counts"]["mismatch"].as_u64().unwrap_or(0) > 0)
-        .filter_map(|p| p["name"].as_str())
-        .collect();
     assert_eq!(mismatching, ["single:ld_aoffimmi_3d"]);
-    let case = dir.join("cases").join("single-ld_aoffimmi_3d.json");
-    assert!(
-        case.is_file(),
-        "{:?}",
-        std::fs::read_dir(dir.join("cases")).ok().map(|d| d.count())
-    );
-    replays_only_while_planted(&case, bug);
-    let _ = std::fs::remove_dir_all(dir);
+    saved_case_replays(&dir, &mismatching[0], bug);
 }
 
 /// A cube array sampled at its first cube whatever w selects is caught by the built-in
@@ -249,38 +244,10 @@ fn a_dropped_ld_offset_is_caught_saved_and_replayed() {
 #[test]
 fn a_dropped_cube_index_is_caught_saved_and_replayed() {
     let _turn = gpu_turn();
-    let dir = temp("verify", "cube-index");
     let bug = "cube-index-dropped";
-    let out = dxdiff()
-        .args([
-            "verify",
-            "--cases",
-            "500",
-            "--seed",
-            "3",
-            "--profile",
-            "exact",
-        ])
-        .args(["--quiet", "--out"])
-        .arg(&dir)
-        .plant(Some(bug))
-        .output()
-        .expect("runs");
-    let Some(out) = with_adapter(out) else {
+    let Some((dir, mismatching)) = planted_verify("cube-index", bug, "3") else {
         return;
     };
-    assert_eq!(out.status.code(), Some(1));
-    let report: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(dir.join("report.json")).expect("report.json"),
-    )
-    .expect("json");
-    let mismatching: Vec<&str> = report["programs"]
-        .as_array()
-        .expect("programs")
-        .iter()
-        .filter(|p| p["counts"]["mismatch"].as_u64().unwrap_or(0) > 0)
-        .filter_map(|p| p["name"].as_str())
-        .collect();
     // Which cube-array programs see it depends on the formats the seed draws (a color
     // program's lanes are often within an sRGB or UNORM read's latitude); only they do.
     assert!(!mismatching.is_empty());
@@ -288,12 +255,7 @@ fn a_dropped_cube_index_is_caught_saved_and_replayed() {
         mismatching.iter().all(|n| n.ends_with("_cubearray")),
         "{mismatching:?}"
     );
-    let case = dir
-        .join("cases")
-        .join(format!("{}.json", mismatching[0].replace(':', "-")));
-    assert!(case.is_file(), "{}", case.display());
-    replays_only_while_planted(&case, bug);
-    let _ = std::fs::remove_dir_all(dir);
+    saved_case_replays(&dir, &mismatching[0], bug);
 }
 
 /// `ldms` that reads sample 0 whatever its index (a dropped sample index) is caught by the
@@ -301,35 +263,12 @@ fn a_dropped_cube_index_is_caught_saved_and_replayed() {
 #[test]
 fn a_dropped_sample_index_is_caught_saved_and_replayed() {
     let _turn = gpu_turn();
-    let dir = temp("verify", "sample-index");
     let bug = "sample-index-dropped";
-    let out = dxdiff()
-        .args(["verify", "--cases", "500", "--profile", "exact"])
-        .args(["--quiet", "--out"])
-        .arg(&dir)
-        .plant(Some(bug))
-        .output()
-        .expect("runs");
-    let Some(out) = with_adapter(out) else {
+    let Some((dir, mismatching)) = planted_verify("sample-index", bug, "1") else {
         return;
     };
-    assert_eq!(out.status.code(), Some(1));
-    let report: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(dir.join("report.json")).expect("report.json"),
-    )
-    .expect("json");
-    let mismatching: Vec<&str> = report["programs"]
-        .as_array()
-        .expect("programs")
-        .iter()
-        .filter(|p| p["counts"]["mismatch"].as_u64().unwrap_or(0) > 0)
-        .filter_map(|p| p["name"].as_str())
-        .collect();
     assert_eq!(mismatching, ["single:ldms"]);
-    let case = dir.join("cases").join("single-ldms.json");
-    assert!(case.is_file());
-    replays_only_while_planted(&case, bug);
-    let _ = std::fs::remove_dir_all(dir);
+    saved_case_replays(&dir, &mismatching[0], bug);
 }
 
 /// Without `NODEVICE_SELECT` and `XDG_RUNTIME_DIR` (a CI container), a run's stderr carries no

@@ -2,9 +2,9 @@
 //! high word) taken from a register's `.xy` or `.zw`, computed by the software doubles of
 //! `polyfills/d3d_double.wgsl` (integer operations only, exact to D3D's rules: round to
 //! nearest even, denormals kept, NaN results canonical), and written back as two words. The
-//! operand layout is the reference's (`oracles::interp::exec`, FS §22.15): the k-th result
-//! reads the k-th double of each source, a widening conversion the k-th 32-bit component,
-//! `dmovc` its condition beside the double it selects.
+//! operand layout is `dxbc::Instruction::double_slots`, the reference's too (FS §22.15): the
+//! k-th result reads the k-th double of each source, a widening conversion the k-th 32-bit
+//! component, `dmovc` its condition beside the double it selects.
 
 use dxbc::opcodes::Num;
 use dxbc::{Instruction, Modifier, Opcode, Operand};
@@ -22,34 +22,10 @@ impl Ctx<'_> {
         let ops = &inst.operands;
         let dst = &ops[0];
         let mask = write_mask(dst);
-        let double_result = !matches!(inst.opcode, Deq | Dge | Dlt | Dne | Dtof | Dtoi | Dtou);
-        let widening = matches!(inst.opcode, Ftod | Itod | Utod);
-        // Destination slots: doubles at (x, y) and (z, w), or 32-bit components in mask order.
-        let slots: Vec<Vec<usize>> = if double_result {
-            [[0usize, 1], [2, 3]]
-                .iter()
-                .filter(|p| mask & (1 << p[0] | 1 << p[1]) != 0)
-                .map(|p| p.to_vec())
-                .collect()
-        } else {
-            (0..4)
-                .filter(|c| mask & (1 << c) != 0)
-                .map(|c| vec![c])
-                .collect()
-        };
         let info = inst.info();
         let mut values: Vec<(usize, H)> = Vec::new();
-        for (k, slot) in slots.iter().enumerate() {
-            let (lo, hi) = if slot.len() == 2 {
-                (slot[0], slot[1])
-            } else {
-                (2 * k, 2 * k + 1)
-            };
-            let narrow = if widening || slot.len() != 2 {
-                k
-            } else {
-                slot[0]
-            };
+        for slot in inst.double_slots() {
+            let (lo, hi, narrow) = (slot.lo, slot.hi, slot.word);
             let mut d = Vec::new();
             for op in &ops[1..] {
                 d.push(self.source_double(op, lo, hi)?);
@@ -99,7 +75,7 @@ impl Ctx<'_> {
                     ));
                 }
             };
-            if double_result {
+            if slot.dst.len() == 2 {
                 let r = if inst.saturate {
                     call(self, "d3d_dsat", vec![r])
                 } else {
@@ -107,10 +83,10 @@ impl Ctx<'_> {
                 };
                 let x = self.b.at(r, 0);
                 let y = self.b.at(r, 1);
-                values.push((slot[0], x));
-                values.push((slot[1], y));
+                values.push((slot.dst[0], x));
+                values.push((slot.dst[1], y));
             } else {
-                values.push((slot[0], r));
+                values.push((slot.dst[0], r));
             }
         }
         values.retain(|(c, _)| mask & (1 << c) != 0);

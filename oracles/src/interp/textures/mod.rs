@@ -562,14 +562,19 @@ fn ms_load(t: &Texture2d, x: u32, y: u32, sample: u32, ev: &mut Events) -> [u32;
             t.format.enter(&texel, ev);
             texel
         }
-        None => {
-            raise(ev, Domain::OobRead);
-            if !t.format.has_alpha() {
-                raise(ev, Domain::OobFormatAlpha);
-            }
-            t.oob()
-        }
+        None => out_of_range_load(t, ev),
     }
+}
+
+/// What a load out of `t`'s range reads (0 in the format's channels, the defaults elsewhere,
+/// FS §22.4.7), the lane entering `oob-read`, and `oob-format-alpha` where the format has no
+/// alpha (a translation cannot know to return its 1).
+fn out_of_range_load(t: &Texture2d, ev: &mut Events) -> [u32; 4] {
+    raise(ev, Domain::OobRead);
+    if !t.format.has_alpha() {
+        raise(ev, Domain::OobFormatAlpha);
+    }
+    t.oob()
 }
 
 /// `samplepos`: where sample `index` of a `count`-sample texture lies, relative to the pixel's
@@ -656,13 +661,7 @@ fn texel_load(t: &Texture2d, x: u32, y: u32, layer: u32, mip: u32, ev: &mut Even
             t.format.enter(&texel, ev);
             texel
         }
-        None => {
-            raise(ev, Domain::OobRead);
-            if !t.format.has_alpha() {
-                raise(ev, Domain::OobFormatAlpha);
-            }
-            t.oob()
-        }
+        None => out_of_range_load(t, ev),
     }
 }
 
