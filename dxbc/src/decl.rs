@@ -211,9 +211,8 @@ impl Instruction {
             Some(crate::Components::Four(crate::Selection::Mask(m))) => m,
             _ => 0xf,
         };
-        let double_result = !matches!(self.opcode, Deq | Dge | Dlt | Dne | Dtof | Dtoi | Dtou);
         let widening = matches!(self.opcode, Ftod | Itod | Utod);
-        if double_result {
+        if self.writes_double() {
             [[0usize, 1], [2, 3]]
                 .into_iter()
                 .filter(|p| mask & (1 << p[0] | 1 << p[1]) != 0)
@@ -237,6 +236,14 @@ impl Instruction {
                 })
                 .collect()
         }
+    }
+
+    /// Whether a double-precision instruction's result is a double (in register pairs), not a
+    /// 32-bit value (the comparisons, `dtof`, `dtoi`, `dtou`).
+    pub fn writes_double(&self) -> bool {
+        use Opcode::*;
+        self.info().kind == crate::opcodes::Kind::Double
+            && !matches!(self.opcode, Deq | Dge | Dlt | Dne | Dtof | Dtoi | Dtou)
     }
 
     /// The source components (through each source's swizzle) a double-precision instruction
@@ -661,6 +668,33 @@ impl SystemValue {
 }
 
 /// How a sampled (single-sample, non-array-of-cubes) texture is addressed: the six shapes of a
+/// D3D's standard sample positions of a `count`-sample resource
+/// (D3D11_STANDARD_MULTISAMPLE_PATTERN), in sixteenths of a pixel from its centre; WebGPU's
+/// 4-sample textures use the 4-sample one. A single sample sits at the centre; counts without
+/// a pattern here give none.
+pub fn standard_sample_positions(count: u32) -> &'static [[i8; 2]] {
+    const ONE: [[i8; 2]; 1] = [[0, 0]];
+    const TWO: [[i8; 2]; 2] = [[4, 4], [-4, -4]];
+    const FOUR: [[i8; 2]; 4] = [[-2, -6], [6, -2], [-6, 2], [2, 6]];
+    const EIGHT: [[i8; 2]; 8] = [
+        [1, -3],
+        [-1, 3],
+        [5, 1],
+        [-3, -5],
+        [-5, 5],
+        [-7, -1],
+        [3, 7],
+        [7, -7],
+    ];
+    match count {
+        1 => &ONE,
+        2 => &TWO,
+        4 => &FOUR,
+        8 => &EIGHT,
+        _ => &[],
+    }
+}
+
 /// One result of a double-precision instruction ([`Instruction::double_slots`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DoubleSlot {

@@ -41,7 +41,7 @@ pub use checksum::{checksum_matches, dxbc_checksum};
 pub use container::{Chunk, Container, FourCC};
 pub use decl::{
     DoubleSlot, InterpolationMode, ResinfoReturnType, ResourceDimension, ReturnType, SamplerMode,
-    SystemValue, SystemValueName, TextureShape,
+    SystemValue, SystemValueName, TextureShape, standard_sample_positions,
 };
 pub use decode::{decode_program, decode_words};
 pub use disasm::{Syntax, disassemble};

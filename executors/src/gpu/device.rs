@@ -39,6 +39,10 @@ pub struct Gpu {
     modules: HashMap<String, wgpu::ShaderModule>,
     /// Pipelines with their bind-group layouts, by WGSL text, entry point and layout.
     pipelines: HashMap<PipelineKey, CachedPipeline>,
+    /// The multisampled-texture fill draws, by their program text and sample count: built once,
+    /// not per dispatch (behind a lock: the fill runs while the dispatch's resources borrow
+    /// the device).
+    fills: std::sync::Mutex<HashMap<(String, u32), wgpu::RenderPipeline>>,
     lost: Arc<AtomicBool>,
     /// How long one dispatch may take.
     pub timeout: Duration,
@@ -145,6 +149,7 @@ impl Gpu {
             queue,
             modules: HashMap::new(),
             pipelines: HashMap::new(),
+            fills: Default::default(),
             lost,
             timeout: Duration::from_secs(20),
         })
@@ -660,39 +665,13 @@ impl Gpu {
                 usage: wgpu::BufferUsages::STORAGE,
             },
         );
-        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("multisampled fill"),
-            source: wgpu::ShaderSource::Wgsl(fill.into()),
-        });
-        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("multisampled fill"),
-            layout: None,
-            vertex: wgpu::VertexState {
-                module: &module,
-                entry_point: Some("vs"),
-                compilation_options: Default::default(),
-                buffers: &[],
-            },
-            fragment: Some(wgpu::FragmentState {
-                module: &module,
-                entry_point: Some("fs"),
-                compilation_options: Default::default(),
-                targets: &[Some(wgpu::ColorTargetState {
-                    format,
-                    blend: None,
-                    write_mask: wgpu::ColorWrites::ALL,
-                })],
-            }),
-            primitive: wgpu::PrimitiveState::default(),
-            depth_stencil: None,
-            multisample: wgpu::MultisampleState {
-                count: shape.layers,
-                mask: !0,
-                alpha_to_coverage_enabled: false,
-            },
-            multiview_mask: None,
-            cache: None,
-        });
+        let pipeline = self
+            .fills
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .entry((fill, shape.layers))
+            .or_insert_with_key(|(fill, count)| fill_pipeline(device, fill, format, *count))
+            .clone();
         let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: None,
             layout: &pipeline.get_bind_group_layout(0),
@@ -724,6 +703,49 @@ impl Gpu {
         self.queue.submit([encoder.finish()]);
         Ok(tex)
     }
+}
+
+/// The draw that writes every sample of a `count`-sample `format` texture from the fill program
+/// `fill` (`sampled::fill_wgsl`).
+fn fill_pipeline(
+    device: &wgpu::Device,
+    fill: &str,
+    format: wgpu::TextureFormat,
+    count: u32,
+) -> wgpu::RenderPipeline {
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some("multisampled fill"),
+        source: wgpu::ShaderSource::Wgsl(fill.into()),
+    });
+    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some("multisampled fill"),
+        layout: None,
+        vertex: wgpu::VertexState {
+            module: &module,
+            entry_point: Some("vs"),
+            compilation_options: Default::default(),
+            buffers: &[],
+        },
+        fragment: Some(wgpu::FragmentState {
+            module: &module,
+            entry_point: Some("fs"),
+            compilation_options: Default::default(),
+            targets: &[Some(wgpu::ColorTargetState {
+                format,
+                blend: None,
+                write_mask: wgpu::ColorWrites::ALL,
+            })],
+        }),
+        primitive: wgpu::PrimitiveState::default(),
+        depth_stencil: None,
+        multisample: wgpu::MultisampleState {
+            count,
+            mask: !0,
+            alpha_to_coverage_enabled: false,
+        },
+        multiview_mask: None,
+        cache: None,
+    })
 }
 
 /// A texture row of `width` texels of `lanes` words, padded to the row alignment a copy to a

@@ -645,7 +645,7 @@ impl Machine<'_> {
             .map(|k| Consumer::of(info.num(k)))
             .collect();
         let lanes = self.lanes;
-        let dst_double = !matches!(inst.opcode, Deq | Dge | Dlt | Dne | Dtof | Dtoi | Dtou);
+        let dst_double = inst.writes_double();
         let mut results: [Vec<u32>; 4] = std::array::from_fn(|_| vec![0u32; lanes]);
         for slot in inst.double_slots() {
             // The double each source holds at the slot's words, and its 32-bit word.

@@ -178,8 +178,7 @@ impl Machine<'_> {
         }
         let info = inst.info();
         // Each 32-bit word of a double is not an f32 value: double results are never flagged.
-        let double_result =
-            info.kind == dxbc::opcodes::Kind::Double && info.num(0) == dxbc::opcodes::Num::Double;
+        let double_result = inst.writes_double();
         let ndst = (info.dst as usize).min(inst.operands.len());
         let mut lanes: Option<Vec<usize>> = None;
         for (k, d) in inst.operands[..ndst].iter().enumerate() {

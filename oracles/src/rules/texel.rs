@@ -338,8 +338,8 @@ pub fn snorm_to_float(c: u32, bits: u32) -> u32 {
     (v as f32 / max).max(-1.0).to_bits()
 }
 
-/// The code an `n`-bit code takes for `t` when rounding `x + 0.5` down, `x` computed exactly
-/// (f64 holds an f32 times a small integer exactly).
+/// D3D's rounding of a scaled value to a code: `t + 0.5` truncated (`t` ≥ 0; f64 holds an
+/// f32 times a small integer exactly).
 fn half_up(t: f64) -> f64 {
     (t + 0.5).floor()
 }

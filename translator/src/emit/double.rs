@@ -26,18 +26,27 @@ impl Ctx<'_> {
         let mut values: Vec<(usize, H)> = Vec::new();
         for slot in inst.double_slots() {
             let (lo, hi, narrow) = (slot.lo, slot.hi, slot.word);
+            // Each source read once, as the table types it: a double from its pair, or a
+            // 32-bit word (the other slot holds a literal nothing reads).
             let mut d = Vec::new();
-            for op in &ops[1..] {
-                d.push(self.source_double(op, lo, hi)?);
-            }
             let mut w = Vec::new();
             for (i, op) in ops[1..].iter().enumerate() {
-                let num = match info.num(i + 1) {
-                    Num::Float => Num::Float,
-                    Num::Int => Num::Int,
-                    _ => Num::Uint,
-                };
-                w.push(self.src(op, narrow.min(3), num)?);
+                let unread = self.b.u(0);
+                match info.num(i + 1) {
+                    Num::Double => {
+                        d.push(self.source_double(op, lo, hi)?);
+                        w.push(unread);
+                    }
+                    num => {
+                        let num = if matches!(num, Num::Float | Num::Int) {
+                            num
+                        } else {
+                            Num::Uint
+                        };
+                        w.push(self.src(op, narrow.min(3), num)?);
+                        d.push(unread);
+                    }
+                }
             }
             let call = |c: &mut Self, name: &'static str, args: Vec<H>| c.helper(name, args);
             let r = match inst.opcode {

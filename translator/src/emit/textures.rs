@@ -266,8 +266,7 @@ impl Ctx<'_> {
         let index = self.src(&ops[2], 0, Num::Uint)?;
         let inside = self.b.bin(B::Less, index, n);
         let zero = self.b.u(0);
-        // Sixteenths of a pixel: (-2, -6), (6, -2), (-6, 2), (2, 6).
-        let table = [[-2i32, -6], [6, -2], [-6, 2], [2, 6]];
+        let table = dxbc::standard_sample_positions(4);
         let mut xy = [zero, zero];
         for (k, pos) in table.iter().enumerate().rev() {
             let is_k = {
@@ -275,7 +274,7 @@ impl Ctx<'_> {
                 self.b.bin(B::Equal, index, k)
             };
             for c in 0..2 {
-                let v = self.b.u((pos[c] as f32 / 16.0).to_bits());
+                let v = self.b.u((f32::from(pos[c]) / 16.0).to_bits());
                 xy[c] = self.b.select(xy[c], v, is_k);
             }
         }

@@ -544,13 +544,13 @@ fn d3d_dadd(a_17: vec2<u32>, b_4: vec2<u32>) -> vec2<u32> {
 }
 
 fn run() {
-    let _e4 = cb0_.v[0].x;
-    let _e6 = cb0_.v[0].y;
-    let _e10 = cb0_.v[0].z;
-    let _e12 = cb0_.v[0].w;
-    let _e14 = d3d_dadd(vec2<u32>(_e4, _e6), vec2<u32>(_e10, _e12));
-    o[0].x = _e14.x;
-    o[0].y = _e14.y;
+    let _e5 = cb0_.v[0].x;
+    let _e7 = cb0_.v[0].y;
+    let _e11 = cb0_.v[0].z;
+    let _e13 = cb0_.v[0].w;
+    let _e15 = d3d_dadd(vec2<u32>(_e5, _e7), vec2<u32>(_e11, _e13));
+    o[0].x = _e15.x;
+    o[0].y = _e15.y;
     o[0].z = 0u;
     o[0].w = 0u;
     return;

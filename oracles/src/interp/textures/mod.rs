@@ -582,27 +582,9 @@ fn out_of_range_load(t: &Texture2d, ev: &mut Events) -> [u32; 4] {
 /// pixel; WebGPU's 4-sample positions are the same); (0, 0) for an index past the samples (FS
 /// §22.4.17).
 pub fn sample_position(count: u32, index: u32) -> [f32; 2] {
-    const FOUR: [[i8; 2]; 4] = [[-2, -6], [6, -2], [-6, 2], [2, 6]];
-    const TWO: [[i8; 2]; 2] = [[4, 4], [-4, -4]];
-    const EIGHT: [[i8; 2]; 8] = [
-        [1, -3],
-        [-1, 3],
-        [5, 1],
-        [-3, -5],
-        [-5, 5],
-        [-7, -1],
-        [3, 7],
-        [7, -7],
-    ];
-    let table: &[[i8; 2]] = match count {
-        2 => &TWO,
-        4 => &FOUR,
-        8 => &EIGHT,
-        _ => &[[0, 0]],
-    };
-    match table.get(index as usize) {
-        Some([x, y]) if index < count.max(1) => [f32::from(*x) / 16.0, f32::from(*y) / 16.0],
-        _ => [0.0, 0.0],
+    match dxbc::standard_sample_positions(count).get(index as usize) {
+        Some([x, y]) => [f32::from(*x) / 16.0, f32::from(*y) / 16.0],
+        None => [0.0, 0.0],
     }
 }
 
