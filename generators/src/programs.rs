@@ -809,12 +809,140 @@ dcl_output o0.xyzw\n{body}\nret\n"
     ]
 }
 
-/// Every built-in program `verify` runs from text: [`sampling`], [`uav_textures`] and
-/// [`doubles`], in that order.
+/// Subroutines and class linkage, one program per flow opcode: `fcall` through interfaces of
+/// three and two tables whose bodies read their instance's `this` record and data through a
+/// constant buffer chosen at run time, `fcall` into a dynamically indexed interface array,
+/// and `call`/`callc` of labels with an early `retc` and a nested call. The harness binds a
+/// table per slot per vector (`harness::inputs::linkage`), so a run calls every body.
+pub fn linkage() -> Vec<(&'static str, String)> {
+    let interfaces = "dcl_function_body fb0
+dcl_function_body fb1
+dcl_function_body fb2
+dcl_function_body fb3
+dcl_function_body fb4
+dcl_function_table ft0 = {fb0}
+dcl_function_table ft1 = {fb1}
+dcl_function_table ft2 = {fb2}
+dcl_function_table ft3 = {fb3}
+dcl_function_table ft4 = {fb4}";
+    let bodies = "label fb0
+mul r0.xyz, v0.xyzx, l(0.5, 0.5, 0.5, 0)
+ret
+label fb1
+mov r1.x, this[0].x
+mov r1.y, this[0].y
+add r0.xyz, v0.xyzx, cb[r1.x + 0][r1.y + 0].xyzx
+ret
+label fb2
+mov r1.x, this[0].x
+mov r1.y, this[0].y
+mad r0.xyz, v0.xyzx, cb[r1.x + 0][r1.y + 0].wwww, v1.xyzx
+retc_nz v1.w
+mul r0.xyz, r0.xyzx, r0.xyzx
+ret";
+    let fcall = format!(
+        "ps_5_0
+dcl_constantbuffer cb0[4], dynamicIndexed
+dcl_constantbuffer cb2[3], dynamicIndexed
+{interfaces}
+dcl_interface fp0[1][1] = {{ft0, ft1, ft2}}
+dcl_interface fp1[1][1] = {{ft3, ft4}}
+dcl_input_ps linear v0.xyzw
+dcl_input_ps linear v1.xyzw
+dcl_output o0.xyzw
+dcl_temps 2
+mov r0.xyzw, l(0, 0, 0, 0)
+fcall fp0[0][0]
+fcall fp1[0][0]
+mov o0.xyzw, r0.xyzw
+ret
+{bodies}
+label fb3
+mov r0.w, l(1.0)
+ret
+label fb4
+mov r1.x, this[1].x
+mov r1.y, this[1].y
+dp3 r0.w, r0.xyzx, cb[r1.x + 0][r1.y + 0].xyzx
+ret
+"
+    );
+    let dynamic = format!(
+        "ps_5_0
+dcl_constantbuffer cb1[2], dynamicIndexed
+{interfaces}
+dcl_interface_dynamicindexed fp0[3][1] = {{ft0, ft1, ft2}}
+dcl_input_ps constant v0.xyzw
+dcl_input_ps linear v1.xyzw
+dcl_output o0.xyzw
+dcl_temps 2
+and r1.z, v0.w, l(3)
+mov r0.xyzw, l(0, 0, 0, 0)
+fcall fp0[r1.z + 0][0]
+mov o0.xyzw, r0.xyzw
+ret
+{bodies}
+label fb3
+ret
+label fb4
+ret
+"
+    );
+    let call = "ps_5_0
+dcl_input_ps constant v0.xyzw
+dcl_output o0.xyzw
+dcl_temps 2
+mov r0.xyzw, v0.xyzw
+call l0
+callc_nz v0.w, l1
+mov o0.xyzw, r0.xyzw
+ret
+label l0
+iadd r0.x, r0.x, r0.y
+ishl r0.y, r0.y, l(1)
+ret
+label l1
+mov r1.x, l(0)
+loop
+  uge r1.y, r1.x, l(4)
+  breakc_nz r1.y
+  xor r0.z, r0.z, r1.x
+  iadd r1.x, r1.x, l(1)
+  ieq r1.y, r0.z, l(7)
+  retc_nz r1.y
+endloop
+call l0
+ret
+";
+    let callc = "ps_5_0
+dcl_input_ps linear v0.xyzw
+dcl_output o0.xyzw
+dcl_temps 1
+mov r0.xyzw, v0.xyzw
+lt r0.w, v0.w, l(0.0)
+callc_z r0.w, l0
+mov o0.xyzw, r0.xyzw
+ret
+label l0
+mul r0.xyz, r0.xyzx, v0.wwww
+max r0.w, v0.w, l(0.0)
+ret
+";
+    vec![
+        ("fcall", fcall),
+        ("fcall_dynamic", dynamic),
+        ("call", call.to_string()),
+        ("callc", callc.to_string()),
+    ]
+}
+
+/// Every built-in program `verify` runs from text: [`sampling`], [`uav_textures`],
+/// [`doubles`] and [`linkage`], in that order.
 pub fn text_programs() -> Vec<(&'static str, String)> {
     let mut all = sampling();
     all.extend(uav_textures());
     all.extend(doubles());
+    all.extend(linkage());
     all
 }
 
@@ -859,6 +987,11 @@ mod tests {
                 .trim_end_matches("_offset")
                 .trim_end_matches("_aoffimmi")
         });
+    }
+
+    #[test]
+    fn every_linkage_program_assembles_with_its_opcode() {
+        assemble_with_opcodes(linkage(), |name| name.trim_end_matches("_dynamic"));
     }
 
     #[test]

@@ -456,6 +456,10 @@ impl CaseFile {
         // A register or slot key: its number must name one of D3D11's slots. Keys of other
         // shapes are left to the reader that binds them (which skips the run, naming the key).
         let slot = |path: &str, key: &str| -> Result<(), String> {
+            // `cb14` is the class-instance buffer, past the program's slots on purpose.
+            if key == format!("cb{}", dxbc::CLASS_INSTANCE_CB) {
+                return Ok(());
+            }
             let Some((prefix, limit)) = [
                 ("cb", Limit::ConstantBuffers),
                 ("v", Limit::InputRegisters),
@@ -592,7 +596,9 @@ mod tests {
         let huge =
             CaseFile::parse(&case(r#"{"u0": {"size_bytes": 4294967295}}"#)).expect_err("refused");
         assert!(huge.contains("runs[0].inputs.u0.size_bytes"), "{huge}");
-        assert!(CaseFile::parse(&case(r#"{"cb14": ["0x1"]}"#)).is_err());
+        assert!(CaseFile::parse(&case(r#"{"cb15": ["0x1"]}"#)).is_err());
+        // Slot 14 is the class-instance buffer (`dxbc::CLASS_INSTANCE_CB`).
+        assert!(CaseFile::parse(&case(r#"{"cb14": ["0x1"]}"#)).is_ok());
         assert!(CaseFile::parse(&case(r#"{"cb13": ["0x1"]}"#)).is_ok());
         // A key of another shape is the binder's to refuse, per run.
         assert!(CaseFile::parse(&case(r#"{"zz": ["0x1"]}"#)).is_ok());

@@ -86,11 +86,13 @@ pub enum PlantedBug {
     CubeIndexDropped,
     /// `ldms` reading sample 0 whatever its sample index.
     SampleIndexDropped,
+    /// `fcall` running the first table's body whatever table the slot binds.
+    FcallFirstTable,
 }
 
 impl PlantedBug {
     /// Every bug that can be planted, for tests that try each.
-    pub const ALL: [PlantedBug; 14] = [
+    pub const ALL: [PlantedBug; 15] = [
         PlantedBug::UdivWithoutZeroGuard,
         PlantedBug::NeOrdered,
         PlantedBug::IshrAsUshr,
@@ -105,6 +107,7 @@ impl PlantedBug {
         PlantedBug::DfmaRoundedTwice,
         PlantedBug::CubeIndexDropped,
         PlantedBug::SampleIndexDropped,
+        PlantedBug::FcallFirstTable,
     ];
 
     /// The value of `DXDIFF_PLANT_BUG` that plants it.
@@ -124,6 +127,7 @@ impl PlantedBug {
             PlantedBug::DfmaRoundedTwice => "dfma-rounded-twice",
             PlantedBug::CubeIndexDropped => "cube-index-dropped",
             PlantedBug::SampleIndexDropped => "sample-index-dropped",
+            PlantedBug::FcallFirstTable => "fcall-first-table",
         }
     }
 }

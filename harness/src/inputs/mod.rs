@@ -17,6 +17,7 @@ use translator::manifest::BindingKind;
 
 use crate::exec::Batch;
 
+pub mod linkage;
 pub mod texels;
 pub mod views;
 
@@ -372,6 +373,7 @@ pub fn stage(
     let cb_words: usize = cbs.iter().map(|(_, n)| n).sum();
     let per = regs * 4 + cb_words;
     let words = generators::values::sample(seed, n * per.max(1));
+    let classes = dxbc::Linkage::of(&program.instructions);
     let srvs = stage_srvs(t, run_seed);
     let samplers = samplers(t, seed, &lod_samplers(program));
     let mut inputs = Vec::with_capacity(n * regs);
@@ -407,7 +409,7 @@ pub fn stage(
         // One set of resources for every vector where nothing in it is drawn per vector (no
         // constant buffers) or where a quad needs it (a quad program): the interpreter then
         // runs the vectors as one batch over all cores instead of one machine each.
-        if (quads || cbs.is_empty()) && k > 0 {
+        if (quads || cbs.is_empty() && classes.interfaces.is_empty()) && k > 0 {
             continue;
         }
         let mut res = Resources {
@@ -419,6 +421,9 @@ pub fn stage(
         for (reg, len) in &cbs {
             res.cbs.insert(*reg, w[at..at + len].to_vec());
             at += len;
+        }
+        if let Some(w) = linkage::instances(program, &classes, seed ^ (k as u64) << 24) {
+            res.cbs.insert(dxbc::CLASS_INSTANCE_CB, w);
         }
         resources.push(Arc::new(res));
     }
@@ -492,6 +497,7 @@ pub fn compute(
         format: None,
         texture: None,
     };
+    let classes = dxbc::Linkage::of(&program.instructions);
     let resources: Vec<Arc<Resources>> = (0..n)
         .map(|k| {
             let mut at = k * per;
@@ -517,6 +523,9 @@ pub fn compute(
                         res.uavs.insert(*reg, buffer(w, *bytes));
                     }
                 }
+            }
+            if let Some(w) = linkage::instances(program, &classes, seed ^ (k as u64) << 24) {
+                res.cbs.insert(dxbc::CLASS_INSTANCE_CB, w);
             }
             Arc::new(res)
         })

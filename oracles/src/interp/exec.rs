@@ -21,7 +21,15 @@ impl Machine<'_> {
     pub fn run(&mut self, budget: u64) -> Result<(), InterpError> {
         let n = self.program.instructions.len();
         let mut pc = 0;
-        while pc < n {
+        loop {
+            if pc >= n {
+                // A body that runs to the end of the program returns there.
+                match self.end_body() {
+                    Some(back) => pc = back,
+                    None => break,
+                }
+                continue;
+            }
             self.executed += 1;
             if self.executed > budget {
                 return Err(InterpError::BudgetExceeded {
@@ -29,11 +37,72 @@ impl Machine<'_> {
                 });
             }
             pc = self.step(pc)?;
-            if !self.alive.any() {
+            if !self.alive.any() && !self.in_call() {
                 break;
             }
         }
         Ok(())
+    }
+
+    /// Whether a subroutine body is running.
+    fn in_call(&self) -> bool {
+        self.frames.iter().any(|f| matches!(f, Frame::Call { .. }))
+    }
+
+    /// Start a call: run the first body of `bodies` (label index, lanes) and keep the rest.
+    /// With no lanes to run, the call does nothing.
+    fn enter_call(&mut self, bodies: Vec<(usize, Mask)>, back: usize) -> usize {
+        let mut bodies: Vec<(usize, Mask)> = bodies.into_iter().filter(|(_, m)| m.any()).collect();
+        if bodies.is_empty() {
+            return back;
+        }
+        // Run in label order, the last one popped first.
+        bodies.sort_by_key(|b| std::cmp::Reverse(b.0));
+        let Some((label, lanes)) = bodies.pop() else {
+            return back;
+        };
+        self.frames.push(Frame::Call {
+            entry: self.active.clone(),
+            alive: self.alive.clone(),
+            back,
+            pending: bodies,
+        });
+        self.active = lanes;
+        label + 1
+    }
+
+    /// A body ended (control reached the next `label` or the end of the program): run the
+    /// call's next body, or go back to the caller. `None` when no call is open: the main
+    /// program has ended.
+    fn end_body(&mut self) -> Option<usize> {
+        let at = self
+            .frames
+            .iter()
+            .rposition(|f| matches!(f, Frame::Call { .. }))?;
+        // A body leaves no construct open (the validator sees to it); drop any it did.
+        self.frames.truncate(at + 1);
+        let Some(Frame::Call {
+            entry,
+            alive,
+            back,
+            mut pending,
+        }) = self.frames.pop()
+        else {
+            return None;
+        };
+        self.alive = alive.and_not(&self.discarded);
+        if let Some((label, lanes)) = pending.pop() {
+            self.frames.push(Frame::Call {
+                entry,
+                alive: self.alive.clone(),
+                back,
+                pending,
+            });
+            self.active = lanes.and(&self.alive);
+            return Some(label + 1);
+        }
+        self.active = entry.and(&self.alive);
+        Some(back)
     }
 
     fn step(&mut self, pc: usize) -> Result<usize, InterpError> {
@@ -224,6 +293,34 @@ impl Machine<'_> {
                 self.active = outer.and(&self.alive);
                 next
             }
+            Opcode::Call | Opcode::Callc => {
+                let lanes_in = if inst.opcode == Opcode::Call {
+                    self.active.clone()
+                } else {
+                    self.condition(inst, pc)?
+                };
+                let label = self.structure.linkage.label_of_call(inst).ok_or_else(|| {
+                    InterpError::Malformed {
+                        index: pc,
+                        what: "a call of a label the program does not have".into(),
+                    }
+                })?;
+                self.enter_call(vec![(label, lanes_in)], next)
+            }
+            Opcode::Fcall => {
+                let bodies = self.fcall_bodies(inst, pc)?;
+                self.enter_call(bodies, next)
+            }
+            // Reached in sequence, a label ends the body before it: the call returns, or the
+            // main program ends.
+            Opcode::Label => match self.end_body() {
+                Some(back) => back,
+                None => {
+                    self.alive = Mask::none(lanes);
+                    self.active = Mask::none(lanes);
+                    next
+                }
+            },
             Opcode::Ret | Opcode::Retc => {
                 let leaving = if inst.opcode == Opcode::Ret {
                     self.active.clone()

@@ -14,6 +14,8 @@ pub struct Structure {
     pub if_targets: Vec<(Option<usize>, usize)>,
     /// For `switch`: the values of all its `case`s.
     pub switch_cases: Vec<Vec<u32>>,
+    /// Subroutine bodies, function tables and interfaces, for `call` and `fcall`.
+    pub linkage: dxbc::Linkage,
 }
 
 impl Structure {
@@ -22,6 +24,7 @@ impl Structure {
         let mut s = Structure {
             if_targets: vec![(None, 0); n],
             switch_cases: vec![Vec::new(); n],
+            linkage: dxbc::Linkage::of(insts),
         };
         let mut stack: Vec<(Opcode, usize, Option<usize>)> = Vec::new();
         for (i, inst) in insts.iter().enumerate() {
@@ -115,12 +118,27 @@ pub enum Frame {
         selector: Vec<u32>,
         start: usize,
     },
+    /// A subroutine call (`call`, `callc`, `fcall`) whose body runs.
+    Call {
+        /// The lanes active at the call: they go on after it.
+        entry: Mask,
+        /// `alive` at the call: a `ret` in the body ends the body for a lane, not the lane,
+        /// so `alive` is put back (less any lane the body discarded) when the body ends.
+        alive: Mask,
+        /// Where the caller goes on.
+        back: usize,
+        /// Bodies still to run, with their lanes: an `fcall` whose lanes bound different
+        /// tables runs each body for its own lanes, one after another.
+        pending: Vec<(usize, Mask)>,
+    },
 }
 
 /// Remove `lanes` from every frame up to the construct a `break` (or `continue`) leaves.
 pub fn leave(frames: &mut [Frame], lanes: &Mask, is_continue: bool) {
     for f in frames.iter_mut().rev() {
         match f {
+            // A body's `break` leaves a construct of the body (the validator sees to it).
+            Frame::Call { .. } => return,
             Frame::If { entry, cond } => {
                 *entry = entry.and_not(lanes);
                 *cond = cond.and_not(lanes);

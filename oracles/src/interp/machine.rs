@@ -8,7 +8,7 @@ use dxbc::{Index, Instruction, Modifier, Operand, OperandType, Program};
 use super::InterpError;
 use super::flow::{Frame, Structure};
 use super::mask::Mask;
-use super::resources::{Resources, Tgsm, cb_read};
+use super::resources::{Resources, Tgsm, cb_read, indexed_cb_read, this_record};
 use crate::domain::{Domain, Events};
 use crate::rules;
 
@@ -278,7 +278,7 @@ impl Machine<'_> {
     }
 
     /// Evaluate an index dimension for every lane.
-    fn index_values(
+    pub(super) fn index_values(
         &mut self,
         index: &Index,
         at: usize,
@@ -403,6 +403,39 @@ impl Machine<'_> {
                     if el[l] >= regs as u64 && self.active.get(l) {
                         self.scratch_ev[l] |= Domain::D3dUndefined.bit();
                     }
+                }
+            }
+            // `cb[r1.w + 0][r0.w + 0]`: a program with interfaces picks the buffer at run
+            // time (a class instance's data, `this[].x`).
+            OperandType::ConstantBuffer
+                if op.indices.first().is_some_and(|i| i.relative().is_some()) =>
+            {
+                let (Some(first), Some(second)) = (op.indices.first(), op.indices.get(1)) else {
+                    return Err(self.unsupported(at, "cb# without a register"));
+                };
+                let (first, second) = (first.clone(), second.clone());
+                let mut slots = vec![0u64; lanes];
+                let mut rows = vec![0u64; lanes];
+                self.index_values(&first, at, &mut slots)?;
+                self.index_values(&second, at, &mut rows)?;
+                for (l, o) in out.iter_mut().enumerate() {
+                    let (v, defined) = indexed_cb_read(self.res, slots[l], rows[l], comp);
+                    *o = v;
+                    if !defined && self.active.get(l) {
+                        self.scratch_ev[l] |= Domain::D3dUndefined.bit();
+                    }
+                }
+            }
+            OperandType::ThisPointer => {
+                let idx = op
+                    .indices
+                    .first()
+                    .cloned()
+                    .ok_or_else(|| self.unsupported(at, "this without a slot"))?;
+                let mut slots = vec![0u64; lanes];
+                self.index_values(&idx, at, &mut slots)?;
+                for (o, slot) in out.iter_mut().zip(&slots) {
+                    *o = this_record(self.res, *slot, comp);
                 }
             }
             OperandType::ConstantBuffer => {

@@ -12,6 +12,7 @@ mod exec;
 pub mod findings;
 mod flow;
 mod folding;
+mod linkage;
 mod machine;
 pub mod mask;
 mod memory;

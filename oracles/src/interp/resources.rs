@@ -452,6 +452,51 @@ pub fn cb_read(cb: Option<&Vec<u32>>, register: u64, component: usize) -> u32 {
         .unwrap_or(0)
 }
 
+/// A constant buffer read whose slot is chosen at run time (`cb[r1.w + 0][r0.w + 0]`, in a
+/// program with interfaces): a slot a program may name reads as [`cb_read`] does; past them
+/// (slot 14 and on, the driver's, [`dxbc::linkage::API_CB_SLOTS`]) D3D leaves the read
+/// undefined, and this gives 0 and `false`.
+pub fn indexed_cb_read(res: &Resources, slot: u64, register: u64, component: usize) -> (u32, bool) {
+    match u32::try_from(slot) {
+        Ok(s) if s < dxbc::linkage::API_CB_SLOTS => {
+            (cb_read(res.cbs.get(&s), register, component), true)
+        }
+        _ => (0, false),
+    }
+}
+
+/// The function table bound to interface slot `slot`: word x of its table row in the
+/// class-instance buffer ([`dxbc::linkage::instance_row`]). `None` where the buffer has no
+/// such row: no instance is bound there.
+pub fn bound_table(res: &Resources, slot: u64) -> Option<u32> {
+    let cb = res.cbs.get(&dxbc::CLASS_INSTANCE_CB)?;
+    let slot = u32::try_from(slot)
+        .ok()
+        .filter(|s| *s < dxbc::linkage::MAX_SLOTS)?;
+    let (_, row) = dxbc::linkage::instance_row(slot);
+    cb.get(row as usize * 4).copied()
+}
+
+/// Component `component` of `this[slot]`, the "this" record of the instance bound to interface
+/// slot `slot` (x its data's constant buffer, y its first row, z its first texture, w its first
+/// sampler): 0 where none is bound.
+pub fn this_record(res: &Resources, slot: u64, component: usize) -> u32 {
+    match u32::try_from(slot)
+        .ok()
+        .filter(|s| *s < dxbc::linkage::MAX_SLOTS)
+    {
+        Some(s) => {
+            let (row, _) = dxbc::linkage::instance_row(s);
+            cb_read(
+                res.cbs.get(&dxbc::CLASS_INSTANCE_CB),
+                u64::from(row),
+                component,
+            )
+        }
+        None => 0,
+    }
+}
+
 /// A raw or structured load of the word at `byte`: out of bounds reads 0 (FS §22.4.10, §22.4.12).
 pub fn buffer_load(buf: Option<&Buffer>, byte: u64, ev: &mut Events) -> u32 {
     match buf.and_then(|b| in_bounds_word(b, byte)) {

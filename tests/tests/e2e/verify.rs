@@ -271,6 +271,20 @@ fn a_dropped_sample_index_is_caught_saved_and_replayed() {
     saved_case_replays(&dir, &mismatching[0], bug);
 }
 
+/// An `fcall` that runs the first table's body whatever table its slot binds is caught by
+/// the two built-in `fcall` programs alone (the class-instance buffer binds a table per slot
+/// per vector), saved, and replays only while planted.
+#[test]
+fn an_fcall_ignoring_its_bound_table_is_caught_saved_and_replayed() {
+    let _turn = gpu_turn();
+    let bug = "fcall-first-table";
+    let Some((dir, mismatching)) = planted_verify("fcall-table", bug, "1") else {
+        return;
+    };
+    assert_eq!(mismatching, ["single:fcall", "single:fcall_dynamic"]);
+    saved_case_replays(&dir, &mismatching[0], bug);
+}
+
 /// Without `NODEVICE_SELECT` and `XDG_RUNTIME_DIR` (a CI container), a run's stderr carries no
 /// loader noise: the GPU worker turns Mesa's device-select layer off.
 #[test]

@@ -645,6 +645,7 @@ impl Ctx<'_> {
             If | Else | Endif | Loop | Endloop | Break | Breakc | Continue | Continuec | Switch
             | Case | Default | Endswitch | Ret | Retc | Discard | Nop => self.flow(inst, index, s),
             Sync => self.sync(inst),
+            Call | Callc | Fcall => self.subroutine_call(inst),
             Mov => self.mov(inst),
             Dp2 => self.dot(inst, 2),
             Dp3 => self.dot(inst, 3),

@@ -240,7 +240,7 @@ fn clause(labels: &[Option<u32>], body: Block, out: &mut Vec<SwitchCase>) {
 }
 
 impl Ctx<'_> {
-    fn cond(&mut self, inst: &Instruction) -> Result<H, Rejection> {
+    pub(super) fn cond(&mut self, inst: &Instruction) -> Result<H, Rejection> {
         let op = inst
             .operands
             .first()

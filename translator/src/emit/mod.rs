@@ -20,6 +20,7 @@ mod relied;
 mod scan;
 mod slots;
 mod spare;
+mod subroutines;
 mod textures;
 mod types;
 mod uav_textures;
@@ -235,6 +236,13 @@ pub struct Ctx<'a> {
     /// Depth of control flow whose condition may vary between invocations.
     pub varying_depth: usize,
     pub next_temp: u32,
+    /// Subroutine bodies, function tables and interfaces (empty for most programs).
+    pub linkage: dxbc::Linkage,
+    /// The bodies lowered so far, by label index (`subroutines`).
+    pub bodies: subroutines::Bodies,
+    /// Temps as module variables (`var<private>`), by register and component: a program with
+    /// bodies shares its temps between functions. Empty otherwise.
+    pub private_temps: Vec<[Option<Handle<GlobalVariable>>; 4]>,
     /// Where the input and output declarations are in the program, found by the scan: the
     /// entry point reads them twice, and walking the whole program for them each time was a
     /// per cent of lowering (docs/corpus.md).
@@ -357,6 +365,9 @@ fn context<'a>(
         varying_depth: 0,
         next_temp: 0,
         io_declarations: smallvec::SmallVec::new(),
+        linkage: dxbc::Linkage::default(),
+        bodies: subroutines::Bodies::new(),
+        private_temps: Vec::new(),
     }
 }
 
@@ -393,7 +404,12 @@ pub fn emit(
     let mut bindings = Vec::new();
     declare::declare(&mut c, &mut bindings);
     c.temp_vars = vec![[None; 4]; c.temps as usize];
-    for (i, inst) in program.instructions.iter().enumerate() {
+    if !c.linkage.is_empty() {
+        c.private_temps = vec![[None; 4]; c.temps as usize];
+        c.lower_bodies(&structure)?;
+    }
+    let main_end = dxbc::Linkage::main_end(&program.instructions);
+    for (i, inst) in program.instructions[..main_end].iter().enumerate() {
         if inst.info().is_declaration() || inst.opcode == Opcode::Customdata {
             continue;
         }

@@ -215,6 +215,10 @@ impl Ctx<'_> {
                 let base = self.global(g);
                 Reg::Ptr(self.b.access(base, i))
             }
+            OperandType::ConstantBuffer if imm_index(0).is_none() && self.exact() => {
+                self.selected_cb(op)?
+            }
+            OperandType::ThisPointer if self.exact() => self.this_register(op)?,
             OperandType::ConstantBuffer => {
                 let slot = imm_index(0)
                     .ok_or_else(|| unsupported("dynamically selected constant buffer".into()))?;
@@ -514,6 +518,30 @@ impl Ctx<'_> {
             return Ok(h);
         }
         let ty = self.u32_ty();
+        // A program with subroutines shares its temps between functions.
+        if let Some(slot) = self.private_temps.get_mut(r) {
+            let g = match slot[c] {
+                Some(g) => g,
+                None => {
+                    let g = self.module.global_variables.append(
+                        naga::GlobalVariable {
+                            name: Some(build::numbered("r", r as u32, XYZW[c])),
+                            space: naga::AddressSpace::Private,
+                            binding: None,
+                            ty,
+                            init: None,
+                            memory_decorations: naga::MemoryDecorations::empty(),
+                        },
+                        naga::Span::UNDEFINED,
+                    );
+                    self.private_temps[r][c] = Some(g);
+                    g
+                }
+            };
+            let h = self.global(g);
+            self.temp_vars[r][c] = Some(h);
+            return Ok(h);
+        }
         let h = self
             .b
             .local(build::numbered("r", r as u32, XYZW[c]), ty, None);

@@ -317,13 +317,17 @@ pub(super) fn scan(c: &mut Ctx<'_>) -> Result<(), Rejection> {
                     c.icb = Some(icb.to_vec());
                 }
             }
+            // The exact profile lowers bodies as functions and `fcall` as a switch
+            // (`subroutines`); the seed fails closed on them.
             Opcode::DclFunctionBody
             | Opcode::DclFunctionTable
             | Opcode::DclInterface
             | Opcode::Label
             | Opcode::Call
             | Opcode::Callc
-            | Opcode::Fcall => {
+            | Opcode::Fcall
+                if profile != Profile::Exact =>
+            {
                 return Err(fail(Rejection::new(
                     id::SUBROUTINES,
                     "subroutines and interfaces",
@@ -416,6 +420,26 @@ pub(super) fn scan(c: &mut Ctx<'_>) -> Result<(), Rejection> {
     }
     if packed.is_some_and(|f| f.found()) {
         c.relies(id::PACKED_VARYINGS);
+    }
+    if profile == Profile::Exact {
+        c.linkage = dxbc::Linkage::of(&program.instructions);
+        let slots = c.linkage.slot_count();
+        if slots > dxbc::linkage::MAX_SLOTS {
+            return Err(Rejection::new(
+                id::NOT_LOWERED,
+                format!(
+                    "{slots} interface slots, past D3D11's {}",
+                    dxbc::linkage::MAX_SLOTS
+                ),
+            ));
+        }
+        if slots > 0 {
+            // The class-instance buffer: a "this" row and a table row per slot.
+            c.cbs.insert(
+                dxbc::CLASS_INSTANCE_CB,
+                dxbc::linkage::instance_row(slots).0,
+            );
+        }
     }
     Ok(())
 }

@@ -110,7 +110,7 @@ pub(super) fn region_writes(
             }
             _ if dead => {}
             // A subroutine call inside may write anything.
-            Opcode::Call | Opcode::Callc => {
+            Opcode::Call | Opcode::Callc | Opcode::Fcall => {
                 for (_, w) in open.iter_mut() {
                     w.iter_mut().for_each(|r| *r = [Write::Other; 4]);
                 }

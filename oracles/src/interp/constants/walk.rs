@@ -324,7 +324,7 @@ pub(super) fn walk(
                 go_on_knowing_zero(inst, &mut state, fixed);
             }
             Opcode::Continue | Opcode::Ret => live = false,
-            Opcode::Label | Opcode::Call | Opcode::Callc => {
+            Opcode::Label | Opcode::Call | Opcode::Callc | Opcode::Fcall => {
                 state.iter_mut().for_each(|r| *r = [Known::Unknown; 4]);
                 live |= inst.opcode == Opcode::Label;
             }
