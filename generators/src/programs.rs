@@ -350,6 +350,18 @@ ftou r0.xyzw, v0.xyzw\nld r1.xyzw, r0.xyzw, t0.xyzw\nmov r2.yzw, r1.xxyw",
                 "mul r1.x, r1.x, l(0.5)\ngather4_c r2.xyzw, r0.xyxx, t0.xyzw, s0.x, r1.x",
             ),
         ),
+        // A texture both compared and gathered (the SDK's contact-hardening shadows): the
+        // depths themselves through a plain sampler, then the comparisons of two of them.
+        (
+            "gather4_depth",
+            program(
+                "vs",
+                "texture2d",
+                "dcl_sampler s0, mode_comparison\ndcl_sampler s1, mode_default\n",
+                "gather4_po r2.xyzw, r0.xyxx, v1.zwzz, t0.xyzw, s1.x\n\
+mul r1.x, r1.x, l(0.5)\ngather4_c r1.xyzw, r0.xyxx, t0.xyzw, s0.x, r1.x\nmov r2.zw, r1.xxxy",
+            ),
+        ),
         (
             "sample_l_cube",
             program(
@@ -974,8 +986,11 @@ mod tests {
     #[test]
     fn every_sampling_program_assembles_with_its_opcode() {
         let all = sampling();
-        assert_eq!(all.len(), 50);
+        assert_eq!(all.len(), 51);
         assemble_with_opcodes(all, |name| {
+            if name == "gather4_depth" {
+                return "gather4_po";
+            }
             name.trim_end_matches("_cubearray")
                 .trim_end_matches("_cube")
                 .trim_end_matches("_3d")

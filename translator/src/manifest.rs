@@ -161,6 +161,11 @@ pub enum BindingLayout {
     /// A `sampler_comparison`: a `mode_comparison` `s#`.
     #[serde(rename = "sampler_comparison")]
     SamplerComparison,
+    /// A `sampler` bound as non-filtering: the program only gathers through it, and it meets a
+    /// depth texture, which WebGPU lets meet no filtering sampler. A gather reads the same
+    /// texels under any filter, so the executor binds it with point filtering.
+    #[serde(rename = "sampler-non-filtering")]
+    SamplerNonFiltering,
     /// Any other spelling, kept as read.
     #[serde(untagged)]
     Other(String),
@@ -199,6 +204,7 @@ impl BindingLayout {
             BindingLayout::Texture => "texture",
             BindingLayout::Sampler => "sampler",
             BindingLayout::SamplerComparison => "sampler_comparison",
+            BindingLayout::SamplerNonFiltering => "sampler-non-filtering",
             BindingLayout::Other(s) => s,
         }
     }
@@ -510,7 +516,11 @@ impl Manifest {
                 BindingKind::Other(_) => continue,
             };
             let reg = u64::from(b.register);
-            over(format!("bindings[{i}].register"), reg + 1, 1, slots)?;
+            // Constant buffer 14 is the class-instance buffer (`dxbc::CLASS_INSTANCE_CB`).
+            let instances = b.kind == BindingKind::Cbuffer && b.register == dxbc::CLASS_INSTANCE_CB;
+            if !instances {
+                over(format!("bindings[{i}].register"), reg + 1, 1, slots)?;
+            }
             if b.kind == BindingKind::Cbuffer
                 && let Some(size) = b.size_bytes
             {
@@ -588,8 +598,11 @@ mod tests {
                 .contains("D3D11_REQ_CONSTANT_BUFFER_ELEMENT_COUNT"),
             "{e}"
         );
+        // Slot 14 is the class-instance buffer; the ones past it name no slot.
         m.bindings[0] = cbuffer(14, 16);
-        assert_eq!(m.check().expect_err("cb14").field, "bindings[0].register");
+        assert_eq!(m.check(), Ok(()));
+        m.bindings[0] = cbuffer(15, 16);
+        assert_eq!(m.check().expect_err("cb15").field, "bindings[0].register");
         m.bindings.clear();
         m.workgroup_size = Some([1024, 1024, 1]);
         assert_eq!(m.check().expect_err("1M threads").field, "workgroup_size");

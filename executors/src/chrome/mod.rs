@@ -139,6 +139,9 @@ struct JobBinding {
     /// A sampler's `maxAnisotropy`.
     #[serde(skip_serializing_if = "Option::is_none")]
     max_anisotropy: Option<u16>,
+    /// A sampler bound as `non-filtering` (`SamplerState::non_filtering`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    non_filtering: bool,
     /// Length in words.
     len: usize,
     back: bool,
@@ -210,6 +213,7 @@ fn job_bindings(plan: &Plan) -> Vec<JobBinding> {
                 lod_clamp: sampler.map(|s| s.webgpu_lod_clamp()),
                 compare: sampler.and_then(|s| s.compare_name()),
                 max_anisotropy: sampler.map(|s| s.webgpu_anisotropy()),
+                non_filtering: sampler.is_some_and(|s| s.non_filtering),
                 address: sampler.map(|s| {
                     s.address.map(|a| match a {
                         oracles::interp::Address::Wrap => "repeat",

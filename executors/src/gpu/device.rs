@@ -304,6 +304,8 @@ impl Gpu {
                         }
                         let ty = if state.compare.is_some() {
                             wgpu::SamplerBindingType::Comparison
+                        } else if state.non_filtering {
+                            wgpu::SamplerBindingType::NonFiltering
                         } else if self.filterable() || !unfilterable {
                             wgpu::SamplerBindingType::Filtering
                         } else {

@@ -482,6 +482,11 @@ pub fn plan(
                         a.name()
                     )));
                 }
+                let state = if b.layout == BindingLayout::SamplerNonFiltering {
+                    state.non_filtering()
+                } else {
+                    state
+                };
                 at(Slot::Sampler(state), Vec::new(), 0, None)
             }
             other => {

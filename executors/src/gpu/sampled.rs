@@ -89,6 +89,10 @@ pub struct SamplerState {
     /// `MaxAnisotropy` (1: none), WebGPU's `maxAnisotropy`.
     #[serde(default = "one_u8")]
     pub max_anisotropy: u8,
+    /// Bound as a non-filtering sampler (`sampler-non-filtering`: the program only gathers
+    /// through it, from a depth texture among others), with point filtering.
+    #[serde(default)]
+    pub non_filtering: bool,
 }
 
 fn one_u8() -> u8 {
@@ -104,6 +108,19 @@ impl SamplerState {
             lod_clamp: [s.lod_clamp.0.to_bits(), s.lod_clamp.1.to_bits()],
             compare: s.compare,
             max_anisotropy: s.max_anisotropy,
+            non_filtering: false,
+        }
+    }
+
+    /// The state bound as a non-filtering sampler: point filtering and no anisotropy. Only a
+    /// program that gathers through it alone asks for this, and a gather reads the same
+    /// texels (level 0's, the footprint's four) under any filter.
+    pub fn non_filtering(self) -> SamplerState {
+        SamplerState {
+            linear: false,
+            max_anisotropy: 1,
+            non_filtering: true,
+            ..self
         }
     }
 

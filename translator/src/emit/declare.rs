@@ -319,7 +319,7 @@ fn resource_type(layout: &Layout) -> Option<TypeInner> {
         Layout::TextureDepth2dArray => depth(D::D2, true),
         Layout::TextureDepthCube => depth(D::Cube, false),
         Layout::TextureDepthCubeArray => depth(D::Cube, true),
-        Layout::Sampler => TypeInner::Sampler { comparison: false },
+        Layout::Sampler | Layout::SamplerNonFiltering => TypeInner::Sampler { comparison: false },
         Layout::SamplerComparison => TypeInner::Sampler { comparison: true },
         _ => return None,
     })
@@ -516,6 +516,8 @@ pub fn declare(c: &mut Ctx<'_>, bindings: &mut Vec<Binding>) {
         let b = take();
         let layout = if c.comparison_samplers.contains(&slot) {
             Layout::SamplerComparison
+        } else if c.non_filtering_samplers.contains(&slot) {
+            Layout::SamplerNonFiltering
         } else {
             Layout::Sampler
         };

@@ -191,6 +191,9 @@ pub struct Ctx<'a> {
     /// Textures a comparison (`sample_c`, `sample_c_lz`, `gather4_c`) reads: bound as
     /// `texture_depth_2d` or `texture_depth_2d_array`, and read by comparisons only.
     pub depth_textures: SlotSet<u32>,
+    /// Plain samplers that gather from a depth texture (the exact profile's): bound
+    /// `sampler-non-filtering`, since WebGPU lets a depth texture meet no filtering sampler.
+    pub non_filtering_samplers: SlotSet<u32>,
     /// TGSM: slot → (words, structure stride or None for raw).
     pub tgsm: SlotMap<u32, (u32, Option<u32>)>,
     /// UAVs and TGSM regions targeted by atomics (declared as atomic arrays).
@@ -341,6 +344,7 @@ fn context<'a>(
         comparison_samplers: SlotSet::new(),
         inputs_written: false,
         depth_textures: SlotSet::new(),
+        non_filtering_samplers: SlotSet::new(),
         tgsm: SlotMap::new(),
         atomic_uavs: SlotSet::new(),
         loaded_uavs: SlotSet::new(),

@@ -422,6 +422,7 @@ pub(super) fn scan(c: &mut Ctx<'_>) -> Result<(), Rejection> {
         c.relies(id::PACKED_VARYINGS);
     }
     if profile == Profile::Exact {
+        depth_gathers(c)?;
         c.linkage = dxbc::Linkage::of(&program.instructions);
         let slots = c.linkage.slot_count();
         if slots > dxbc::linkage::MAX_SLOTS {
@@ -483,4 +484,50 @@ fn uav_kind(types: Option<[ReturnType; 4]>) -> Result<UavKind, Rejection> {
             format!("typed UAV texture return type {}", other.number()),
         )),
     }
+}
+
+/// The plain samplers that meet a depth texture (one a comparison reads): a `gather4` of its
+/// red channel, which WGSL's `textureGather` of a `texture_depth_*` gives. WebGPU lets a depth
+/// binding meet non-filtering and comparison samplers only, so such a sampler is bound
+/// non-filtering, and it may then only gather (a gather reads the same texels under any
+/// filter); a sampler that also filters is refused.
+fn depth_gathers(c: &mut Ctx<'_>) -> Result<(), Rejection> {
+    let sampler_of = |inst: &Instruction| -> Option<u32> {
+        let at = match inst.opcode {
+            Opcode::Gather4Po | Opcode::Gather4PoC => 4,
+            _ => 3,
+        };
+        let op = inst
+            .operands
+            .get(at)
+            .filter(|o| o.ty == OperandType::Sampler)?;
+        op.indices.first()?.immediate().map(|s| s as u32)
+    };
+    for inst in &c.program.instructions {
+        let Some(t) = resource_operand(inst).and_then(|o| o.indices.first()?.immediate()) else {
+            continue;
+        };
+        if !is_comparison(inst.opcode)
+            && c.depth_textures.contains(&(t as u32))
+            && let Some(s) = sampler_of(inst)
+        {
+            c.non_filtering_samplers.insert(s);
+        }
+    }
+    for inst in &c.program.instructions {
+        if let Some(s) = sampler_of(inst)
+            && c.non_filtering_samplers.contains(&s)
+            && !matches!(inst.opcode, Opcode::Gather4 | Opcode::Gather4Po)
+        {
+            return Err(Rejection::new(
+                id::NOT_LOWERED,
+                format!(
+                    "s{s} both filters (`{}`) and meets a depth texture: WebGPU lets a depth \
+                     texture meet no filtering sampler",
+                    inst.opcode.mnemonic()
+                ),
+            ));
+        }
+    }
+    Ok(())
 }

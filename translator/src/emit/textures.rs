@@ -385,10 +385,16 @@ impl Ctx<'_> {
                 "a comparison through a default sampler, or a sample through a comparison one",
             ));
         }
-        if !compare && self.depth_textures.contains(&slot) {
+        // A texture the program also compares is a `texture_depth_*`: its one channel can be
+        // gathered (`textureGather` of a depth texture, through a sampler bound non-filtering,
+        // `scan::depth_gathers`), and nothing else reads it through a sampler.
+        if !compare
+            && self.depth_textures.contains(&slot)
+            && !(inst.opcode == Opcode::Gather4 && ops[3].source_component(0) == 0)
+        {
             return Err(Rejection::new(
                 id::NOT_LOWERED,
-                "a texture both sampled and compared",
+                "a texture both compared and sampled other than by a gather of its red channel",
             ));
         }
         // A depth texture reads floats, and WGSL's gather of comparisons takes no channel (a
