@@ -948,13 +948,41 @@ ret
     ]
 }
 
+/// Clip distances out of a vertex program (`SV_ClipDistance`, WGSL's `clip_distances`): two
+/// in a register that also holds other data, and four of their own.
+pub fn clip_distances() -> Vec<(&'static str, String)> {
+    let program = |decls: &str, body: &str| {
+        format!(
+            "vs_5_0\ndcl_globalFlags refactoringAllowed\ndcl_input v0.xyzw\ndcl_input v1.xyzw\n\
+dcl_output_siv o0.xyzw, position\n{decls}dcl_temps 1\nmov o0.xyzw, v0.xyzw\n{body}ret\n"
+        )
+    };
+    vec![
+        (
+            "clip_distance",
+            program(
+                "dcl_output o1.xy\ndcl_output_siv o1.zw, clip_distance\n",
+                "mul o1.xy, v1.xyxx, v0.wwww\ndp4 o1.z, v0.xyzw, v1.xyzw\nadd o1.w, -v0.w, v1.z\n",
+            ),
+        ),
+        (
+            "clip_distance4",
+            program(
+                "dcl_output_siv o1.xyzw, clip_distance\n",
+                "mad r0.xyzw, v0.xyzw, v1.wzyx, -v0.wwww\nmov o1.xyzw, r0.xyzw\n",
+            ),
+        ),
+    ]
+}
+
 /// Every built-in program `verify` runs from text: [`sampling`], [`uav_textures`],
-/// [`doubles`] and [`linkage`], in that order.
+/// [`doubles`], [`linkage`] and [`clip_distances`], in that order.
 pub fn text_programs() -> Vec<(&'static str, String)> {
     let mut all = sampling();
     all.extend(uav_textures());
     all.extend(doubles());
     all.extend(linkage());
+    all.extend(clip_distances());
     all
 }
 
@@ -1002,6 +1030,22 @@ mod tests {
                 .trim_end_matches("_offset")
                 .trim_end_matches("_aoffimmi")
         });
+    }
+
+    #[test]
+    fn every_clip_distance_program_assembles_and_declares_one() {
+        for (name, text) in clip_distances() {
+            let p = dxbc::assemble(&text)
+                .unwrap_or_else(|e| panic!("{name}: {e}"))
+                .program;
+            assert!(
+                p.instructions.iter().any(|i| i.system_value_name()
+                    == Some(dxbc::SystemValueName::Known(
+                        dxbc::SystemValue::ClipDistance
+                    ))),
+                "{name}"
+            );
+        }
     }
 
     #[test]

@@ -88,11 +88,13 @@ pub enum PlantedBug {
     SampleIndexDropped,
     /// `fcall` running the first table's body whatever table the slot binds.
     FcallFirstTable,
+    /// Clip distances written to `clip_distances` in reverse component order.
+    ClipDistancesReversed,
 }
 
 impl PlantedBug {
     /// Every bug that can be planted, for tests that try each.
-    pub const ALL: [PlantedBug; 15] = [
+    pub const ALL: [PlantedBug; 16] = [
         PlantedBug::UdivWithoutZeroGuard,
         PlantedBug::NeOrdered,
         PlantedBug::IshrAsUshr,
@@ -108,6 +110,7 @@ impl PlantedBug {
         PlantedBug::CubeIndexDropped,
         PlantedBug::SampleIndexDropped,
         PlantedBug::FcallFirstTable,
+        PlantedBug::ClipDistancesReversed,
     ];
 
     /// The value of `DXDIFF_PLANT_BUG` that plants it.
@@ -128,6 +131,7 @@ impl PlantedBug {
             PlantedBug::CubeIndexDropped => "cube-index-dropped",
             PlantedBug::SampleIndexDropped => "sample-index-dropped",
             PlantedBug::FcallFirstTable => "fcall-first-table",
+            PlantedBug::ClipDistancesReversed => "clip-distances-reversed",
         }
     }
 }

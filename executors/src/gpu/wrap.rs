@@ -222,6 +222,19 @@ fn shape(module: &Module, ty: naga::Handle<naga::Type>) -> Result<(u32, &'static
     match module.types[ty].inner {
         TypeInner::Scalar(s) => Ok((1, scalar(s)?)),
         TypeInner::Vector { size, scalar: s } => Ok((size as u32, scalar(s)?)),
+        // `clip_distances`: an array of up to four f32, one register's components.
+        TypeInner::Array {
+            base,
+            size: naga::ArraySize::Constant(n),
+            ..
+        } if n.get() <= 4
+            && matches!(
+                module.types[base].inner,
+                TypeInner::Scalar(naga::Scalar::F32)
+            ) =>
+        {
+            Ok((n.get(), "f32"))
+        }
         ref other => Err(WrapError::InterfaceType(format!("{other:?}"))),
     }
 }

@@ -285,6 +285,22 @@ fn an_fcall_ignoring_its_bound_table_is_caught_saved_and_replayed() {
     saved_case_replays(&dir, &mismatching[0], bug);
 }
 
+/// Clip distances written in reverse order are caught by the two built-in clip-distance
+/// programs alone, saved, and replay only while planted.
+#[test]
+fn reversed_clip_distances_are_caught_saved_and_replayed() {
+    let _turn = gpu_turn();
+    let bug = "clip-distances-reversed";
+    let Some((dir, mismatching)) = planted_verify("clip-distances", bug, "1") else {
+        return;
+    };
+    assert_eq!(
+        mismatching,
+        ["single:clip_distance", "single:clip_distance4"]
+    );
+    saved_case_replays(&dir, &mismatching[0], bug);
+}
+
 /// Without `NODEVICE_SELECT` and `XDG_RUNTIME_DIR` (a CI container), a run's stderr carries no
 /// loader noise: the GPU worker turns Mesa's device-select layer off.
 #[test]
