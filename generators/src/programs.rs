@@ -948,9 +948,37 @@ ret
     ]
 }
 
+/// System values the exact profile lowers beyond the seed: clip distances out of a vertex
+/// program (`SV_ClipDistance`, WGSL's `clip_distances`), two in a register that also holds
+/// other data and four of their own; and pixel inputs that pack a one-component system value
+/// beside varyings, as fxc declares them.
+pub fn system_values() -> Vec<(&'static str, String)> {
+    let mut all = clip_distances();
+    let pixel = |decls: &str, body: &str| {
+        format!(
+            "ps_5_0\ndcl_globalFlags refactoringAllowed\n{decls}dcl_output o0.xyzw\n{body}ret\n"
+        )
+    };
+    all.push((
+        "packed_front_face",
+        pixel(
+            "dcl_input_ps linear v1.xyz\ndcl_input_ps_sgv v1.w, is_front_face\n",
+            "movc o0.xyzw, v1.wwww, v1.xyzx, -v1.zyxz\n",
+        ),
+    ));
+    all.push((
+        "packed_primitive_id",
+        pixel(
+            "dcl_input_ps_sgv v2.x, primitive_id\ndcl_input_ps constant v2.yzw\n",
+            "iadd o0.xyzw, v2.yzwx, v2.xxxx\n",
+        ),
+    ));
+    all
+}
+
 /// Clip distances out of a vertex program (`SV_ClipDistance`, WGSL's `clip_distances`): two
 /// in a register that also holds other data, and four of their own.
-pub fn clip_distances() -> Vec<(&'static str, String)> {
+fn clip_distances() -> Vec<(&'static str, String)> {
     let program = |decls: &str, body: &str| {
         format!(
             "vs_5_0\ndcl_globalFlags refactoringAllowed\ndcl_input v0.xyzw\ndcl_input v1.xyzw\n\
@@ -976,13 +1004,13 @@ dcl_output_siv o0.xyzw, position\n{decls}dcl_temps 1\nmov o0.xyzw, v0.xyzw\n{bod
 }
 
 /// Every built-in program `verify` runs from text: [`sampling`], [`uav_textures`],
-/// [`doubles`], [`linkage`] and [`clip_distances`], in that order.
+/// [`doubles`], [`linkage`] and [`system_values`], in that order.
 pub fn text_programs() -> Vec<(&'static str, String)> {
     let mut all = sampling();
     all.extend(uav_textures());
     all.extend(doubles());
     all.extend(linkage());
-    all.extend(clip_distances());
+    all.extend(system_values());
     all
 }
 
@@ -1033,16 +1061,21 @@ mod tests {
     }
 
     #[test]
-    fn every_clip_distance_program_assembles_and_declares_one() {
-        for (name, text) in clip_distances() {
+    fn every_system_value_program_assembles_and_declares_its_value() {
+        use dxbc::SystemValue as Sv;
+        for (name, text) in system_values() {
             let p = dxbc::assemble(&text)
                 .unwrap_or_else(|e| panic!("{name}: {e}"))
                 .program;
+            let want = match name {
+                "packed_front_face" => Sv::IsFrontFace,
+                "packed_primitive_id" => Sv::PrimitiveId,
+                _ => Sv::ClipDistance,
+            };
             assert!(
-                p.instructions.iter().any(|i| i.system_value_name()
-                    == Some(dxbc::SystemValueName::Known(
-                        dxbc::SystemValue::ClipDistance
-                    ))),
+                p.instructions
+                    .iter()
+                    .any(|i| i.system_value_name() == Some(dxbc::SystemValueName::Known(want))),
                 "{name}"
             );
         }

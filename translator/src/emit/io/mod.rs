@@ -292,6 +292,22 @@ fn clip_distances(
     Ok((v, n))
 }
 
+/// Whether a pixel input register may hold both: plain data and a one-component system value
+/// (fxc packs `SV_IsFrontFace`, `SV_SampleIndex` and `SV_PrimitiveID` beside varyings). The
+/// value goes to its component after the data's whole-register store. `SV_Position` fills its
+/// register as a vector, so it packs with nothing.
+fn packable(a: Option<SystemValueName>, b: Option<SystemValueName>) -> bool {
+    let scalar = |sv: Option<SystemValueName>| {
+        matches!(
+            sv,
+            Some(SystemValueName::Known(
+                SystemValue::IsFrontFace | SystemValue::SampleIndex | SystemValue::PrimitiveId
+            ))
+        )
+    };
+    (a.is_none() && scalar(b)) || (b.is_none() && scalar(a))
+}
+
 /// A system value this stage's lowering has no WGSL builtin for: fail closed.
 #[cold]
 fn unsupported_system_value(what: &str, sv: SystemValueName) -> Rejection {
@@ -472,13 +488,20 @@ fn pixel(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Rejec
         ins.push(iface(None, 1, None, Some(b), ty, semantic));
     }
     let mut seen: BTreeMap<u32, Option<SystemValueName>> = BTreeMap::new();
+    // Plain inputs first: each stores its whole register, and a one-component system value
+    // packed beside them (exact profile) is stored into its component after.
+    let mut decls_in = decls_in;
+    decls_in.sort_by_key(|d| !matches!(d.role, Role::Register(None)));
     for d in decls_in {
         if matches!(d.role, Role::Special(_)) {
             continue;
         }
         let sv = reject_special(&d)?;
         let Some(r) = d.register else { continue };
-        if seen.insert(r, sv).is_some_and(|prev| prev != sv) {
+        if let Some(prev) = seen.insert(r, sv)
+            && prev != sv
+            && !(c.exact() && packable(prev, sv))
+        {
             return Err(Rejection::new(
                 id::NOT_LOWERED,
                 format!("v{r} packs a system value with other data"),
