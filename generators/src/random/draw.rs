@@ -266,7 +266,9 @@ impl Gen<'_> {
         } else {
             0
         };
-        let weights = [alu, flow, jumps, discard, indexable, memory];
+        let reads = self.texture_reads();
+        let textures = if reads.is_empty() { 0 } else { m.textures };
+        let weights = [alu, flow, jumps, discard, indexable, memory, textures];
         let total: u32 = weights.iter().sum();
         let mut pick = self.dice.below(total.max(1));
         let mut kind = 0;
@@ -332,8 +334,29 @@ impl Gen<'_> {
                 value: self.source(false, 1),
             },
             5 => self.memory(top),
+            6 => {
+                let opcode = reads[self.dice.below(reads.len() as u32) as usize];
+                Stmt::TextureRead {
+                    opcode,
+                    dst: (self.dice.below(self.temps), self.dice.mask()),
+                    coords: self.source(opcode != dxbc::Opcode::Ld, 0),
+                    lod: self.scalar(),
+                }
+            }
             _ => Stmt::Op(self.op()),
         }
+    }
+
+    /// The texture reads the knobs allow: none with [`Knobs::textures`] off, and none a
+    /// translator refused as an opcode.
+    fn texture_reads(&self) -> Vec<dxbc::Opcode> {
+        if !self.k.textures {
+            return Vec::new();
+        }
+        TEXTURE_READS
+            .into_iter()
+            .filter(|o| !self.k.excluded.contains(o))
+            .collect()
     }
 
     fn memory(&mut self, top: bool) -> Stmt {
@@ -617,6 +640,7 @@ mod tests {
                 conversion: 0,
                 compare: 0,
                 doubles: 0,
+                textures: 0,
                 ..Knobs::default().mix
             },
             ..Knobs::default()
@@ -631,6 +655,45 @@ mod tests {
                     other => panic!("seed {seed}: {other:?} in a flat move-only program"),
                 }
             }
+        }
+    }
+
+    #[test]
+    fn texture_reads_are_drawn_in_every_stage_unless_excluded() {
+        let mut seen = std::collections::BTreeSet::new();
+        for seed in 0..600 {
+            let p = generate(&Knobs::default(), seed);
+            walk(&p.body, &mut |s| {
+                if let Stmt::TextureRead { opcode, .. } = s {
+                    seen.insert((p.stage as u32, *opcode as u32));
+                }
+            });
+        }
+        for op in TEXTURE_READS {
+            for stage in [Stage::Pixel, Stage::Vertex, Stage::Compute] {
+                assert!(
+                    seen.contains(&(stage as u32, op as u32)),
+                    "{op:?} in {stage:?}"
+                );
+            }
+        }
+        let k = Knobs {
+            excluded: vec![dxbc::Opcode::Gather4],
+            ..Knobs::default()
+        };
+        for seed in 0..300 {
+            walk(&generate(&k, seed).body, &mut |s| {
+                assert!(
+                    !matches!(
+                        s,
+                        Stmt::TextureRead {
+                            opcode: dxbc::Opcode::Gather4,
+                            ..
+                        }
+                    ),
+                    "seed {seed}"
+                );
+            });
         }
     }
 }

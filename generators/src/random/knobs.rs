@@ -39,6 +39,8 @@ pub struct Knobs {
     /// For compute, with `buffers`: a quarter of the UAV stores go to a typed
     /// `RWTexture1D<float4>` instead of the structured buffer.
     pub uav_textures: bool,
+    /// Reads of a 2D float texture (`ld`, `sample_l`, `gather4`), in every stage.
+    pub textures: bool,
     /// For pixel programs: `discard`.
     pub discard: bool,
     /// Every move (`mov`, `movc`, and the moves to the outputs) writes one component, so no
@@ -87,6 +89,8 @@ pub struct Mix {
     pub flow: u32,
     /// Compute programs' buffer loads and stores, atomics and TGSM exchanges.
     pub memory: u32,
+    /// Texture reads ([`Knobs::textures`]).
+    pub textures: u32,
 }
 
 impl Knobs {
@@ -102,6 +106,7 @@ impl Knobs {
             atomics: false,
             buffers: false,
             uav_textures: false,
+            textures: false,
             discard: false,
             ..self
         }
@@ -125,6 +130,7 @@ impl Default for Knobs {
                 doubles: 1,
                 flow: 3,
                 memory: 3,
+                textures: 1,
             },
             excluded: Vec::new(),
             modifiers: true,
@@ -136,6 +142,7 @@ impl Default for Knobs {
             atomics: true,
             buffers: true,
             uav_textures: true,
+            textures: true,
             discard: true,
             split_moves: false,
             switch_defaults: false,

@@ -16,6 +16,7 @@ struct Lower<'a> {
     uses_indexable: bool,
     uses_icb: bool,
     uses_cb_dyn: bool,
+    uses_texture: bool,
     uses: Uses,
 }
 
@@ -72,6 +73,7 @@ impl RandomProgram {
             uses_indexable: false,
             uses_icb: false,
             uses_cb_dyn: false,
+            uses_texture: false,
             uses: Uses::default(),
         };
         scan(&self.body, &mut l);
@@ -172,6 +174,10 @@ impl RandomProgram {
             }
         );
         let temps = self.index_base() + INDEX_TEMPS;
+        if l.uses_texture {
+            let _ = writeln!(s, "dcl_sampler s4, mode_default");
+            let _ = writeln!(s, "dcl_resource_texture2d (float,float,float,float) t4");
+        }
         // Inputs, outputs and resources per stage, then the temps, then compute's group.
         match self.stage {
             Stage::Compute => {
@@ -237,6 +243,7 @@ fn scan(stmts: &[Stmt], l: &mut Lower) {
         Stmt::UavStore { .. } => l.uses.uav_store = true,
         Stmt::Atomic { .. } => l.uses.atomics = true,
         Stmt::Exchange { .. } => l.uses.tgsm = true,
+        Stmt::TextureRead { .. } => l.uses_texture = true,
         _ => {}
     });
     visit_srcs(stmts, &mut |s| match &s.reg {
@@ -498,6 +505,30 @@ impl Lower<'_> {
                         "store_structured u1.{}, r{r}.x, l(0), {v}",
                         mask_text(store_mask(*mask))
                     ));
+                }
+            }
+            Stmt::TextureRead {
+                opcode,
+                dst,
+                coords,
+                lod,
+            } => {
+                let c = self.src(coords, 0);
+                let m = mask_text(dst.1);
+                let d = dst.0;
+                match opcode {
+                    dxbc::Opcode::Ld => {
+                        // x and y a few texels past the edges, the level one past the last
+                        // mip of the textures the harness makes: in and out of range.
+                        let r = self.p.index_base() + 3;
+                        self.line(&format!("and r{r}.xyzw, {c}, l(15, 15, 0, 3)"));
+                        self.line(&format!("ld r{d}.{m}, r{r}.xyzw, t4.xyzw"));
+                    }
+                    dxbc::Opcode::SampleL => {
+                        let lod = self.src(lod, 1);
+                        self.line(&format!("sample_l r{d}.{m}, {c}, t4.xyzw, s4, {lod}"));
+                    }
+                    _ => self.line(&format!("gather4 r{d}.{m}, {c}, t4.xyzw, s4.x")),
                 }
             }
             Stmt::Atomic {

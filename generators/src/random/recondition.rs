@@ -73,6 +73,15 @@ pub(super) fn definite(stmts: &[Stmt], defined: &mut [u8], need: &mut [bool]) {
                 }
             }
             Stmt::UavStore { value, .. } => check(value, defined, need),
+            Stmt::TextureRead {
+                dst, coords, lod, ..
+            } => {
+                check(coords, defined, need);
+                check(lod, defined, need);
+                if let Some(d) = defined.get_mut(dst.0 as usize) {
+                    *d |= dst.1;
+                }
+            }
             Stmt::Atomic { address, value, .. } => {
                 check(address, defined, need);
                 check(value, defined, need);

@@ -321,6 +321,7 @@ fn own_sources(s: &mut Stmt) -> Vec<&mut Src> {
         | Stmt::UavStore { value, .. }
         | Stmt::Exchange { value, .. } => vec![value],
         Stmt::SrvLoad { index, .. } => vec![index],
+        Stmt::TextureRead { coords, lod, .. } => vec![coords, lod],
         Stmt::Atomic { address, value, .. } => vec![value, address],
         _ => Vec::new(),
     }
@@ -393,6 +394,13 @@ fn remap(stmts: &mut [Stmt], map: &dyn Fn(u32) -> u32) {
                 src(index, map);
             }
             Stmt::UavStore { value, .. } => src(value, map),
+            Stmt::TextureRead {
+                dst, coords, lod, ..
+            } => {
+                dst.0 = map(dst.0);
+                src(coords, map);
+                src(lod, map);
+            }
             Stmt::Atomic { address, value, .. } => {
                 src(address, map);
                 src(value, map);

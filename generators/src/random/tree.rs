@@ -158,6 +158,18 @@ pub enum Stmt {
         /// instead of the structured `u1`.
         texture: bool,
     },
+    /// Any stage: a read of the 2D float texture `t4` (`sample_l` and `gather4` through `s4`,
+    /// or `ld` at an address masked to a few texels past its edges and mips past its last).
+    TextureRead {
+        /// `Ld`, `SampleL` or `Gather4`.
+        opcode: dxbc::Opcode,
+        /// (temp, write mask) read into.
+        dst: (u32, u8),
+        /// The coordinates (float for a sample or gather; the masked address for `ld`).
+        coords: Src,
+        /// `sample_l`'s level of detail (read by no other).
+        lod: Src,
+    },
     /// Compute: an order-independent atomic on one of four words of a raw UAV.
     Atomic {
         /// One of [`ATOMICS`].
@@ -219,6 +231,13 @@ pub(super) fn store_mask(mask: u8) -> u8 {
     let top = 8 - (mask & 0xF).leading_zeros();
     ((1u16 << top.max(1)) - 1) as u8
 }
+/// The opcodes of [`Stmt::TextureRead`].
+pub(super) const TEXTURE_READS: [dxbc::Opcode; 3] = [
+    dxbc::Opcode::Ld,
+    dxbc::Opcode::SampleL,
+    dxbc::Opcode::Gather4,
+];
+
 /// Reserved index temps (one per source slot of an instruction, plus a destination's).
 pub(super) const INDEX_TEMPS: u32 = 5;
 /// The words of the immediate constant buffer: edge values.
@@ -260,6 +279,7 @@ impl Stmt {
             Stmt::IndexableStore { index, value, .. } => vec![index, value],
             Stmt::SrvLoad { index, .. } => vec![index],
             Stmt::UavStore { value, .. } => vec![value],
+            Stmt::TextureRead { coords, lod, .. } => vec![coords, lod],
             Stmt::Atomic { address, value, .. } => vec![address, value],
             Stmt::Exchange { value, sel, .. } => vec![value, sel],
         }
@@ -269,7 +289,9 @@ impl Stmt {
     pub(super) fn written_temps(&self) -> Vec<u32> {
         match self {
             Stmt::Op(o) => o.dst.iter().flatten().map(|d| d.0).collect(),
-            Stmt::SrvLoad { dst, .. } | Stmt::Exchange { dst, .. } => vec![dst.0],
+            Stmt::SrvLoad { dst, .. }
+            | Stmt::Exchange { dst, .. }
+            | Stmt::TextureRead { dst, .. } => vec![dst.0],
             _ => Vec::new(),
         }
     }
@@ -330,7 +352,9 @@ impl RandomProgram {
                 Stmt::SrvLoad { .. } => "ld_structured".into(),
                 Stmt::UavStore { texture: true, .. } => "store_uav_typed".into(),
                 Stmt::UavStore { .. } => "store_structured".into(),
-                Stmt::Atomic { opcode, .. } => opcode.mnemonic().to_string(),
+                Stmt::Atomic { opcode, .. } | Stmt::TextureRead { opcode, .. } => {
+                    opcode.mnemonic().to_string()
+                }
                 Stmt::Exchange { .. } => "tgsm-exchange".into(),
             })
         });

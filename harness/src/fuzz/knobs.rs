@@ -139,6 +139,12 @@ pub fn narrow(t: &dyn Translator, knobs: &Knobs) -> (Knobs, Vec<String>) {
         abs: false,
     };
     let t0 = || src(random::Reg::Temp(0));
+    let texture_read = |opcode: dxbc::Opcode| Stmt::TextureRead {
+        opcode,
+        dst: (0, 15),
+        coords: t0(),
+        lod: t0(),
+    };
     let mov = |s: random::Src| {
         Stmt::Op(random::Op {
             opcode: dxbc::Opcode::Mov,
@@ -267,6 +273,18 @@ pub fn narrow(t: &dyn Translator, knobs: &Knobs) -> (Knobs, Vec<String>) {
             ),
         ),
         (
+            "texture ld",
+            probe(Pixel, vec![texture_read(dxbc::Opcode::Ld)]),
+        ),
+        (
+            "texture sample_l",
+            probe(Pixel, vec![texture_read(dxbc::Opcode::SampleL)]),
+        ),
+        (
+            "texture gather4",
+            probe(Pixel, vec![texture_read(dxbc::Opcode::Gather4)]),
+        ),
+        (
             "uav textures",
             probe(
                 Compute,
@@ -298,6 +316,9 @@ pub fn narrow(t: &dyn Translator, knobs: &Knobs) -> (Knobs, Vec<String>) {
             "tgsm" => k.tgsm = false,
             "atomics" => k.atomics = false,
             "uav textures" => k.uav_textures = false,
+            "texture ld" => k.excluded.push(dxbc::Opcode::Ld),
+            "texture sample_l" => k.excluded.push(dxbc::Opcode::SampleL),
+            "texture gather4" => k.excluded.push(dxbc::Opcode::Gather4),
             _ => k.buffers = false,
         }
     }

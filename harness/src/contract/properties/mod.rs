@@ -74,6 +74,7 @@ pub fn random_family(ops: &[String], seed: u64, n: usize) -> Vec<Vec<u8>> {
             doubles: 0,
             flow: 1,
             memory: 0,
+            textures: 0,
         },
         ..Knobs::default()
     }
