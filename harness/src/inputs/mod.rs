@@ -476,13 +476,12 @@ pub fn compute(
             // Textures (sampled, and typed UAV textures) are made above, not as words, and
             // samplers hold none (a sampler taken for a buffer was a UAV the program lacks:
             // found by `dxdiff fuzz` once random programs sampled textures).
-            let words = match b.kind {
+            match b.kind {
                 BindingKind::Srv => !textures.iter().any(|(r, _)| *r == b.register),
                 BindingKind::Uav => !uav_textures.contains_key(&b.register),
                 BindingKind::Cbuffer => true,
                 _ => false,
-            };
-            words
+            }
         })
         .map(|b| {
             let bytes = match b.kind {
