@@ -1003,14 +1003,43 @@ dcl_output_siv o0.xyzw, position\n{decls}dcl_temps 1\nmov o0.xyzw, v0.xyzw\n{bod
     ]
 }
 
+/// Pixel and vertex programs that write UAVs (the harness runs each vector in a dispatch of
+/// its own): a structured store then a load of it, an atomic whose result is read, and a
+/// typed store to a `RWTexture2D`.
+pub fn stage_uavs() -> Vec<(&'static str, String)> {
+    let body = "and r0.x, v1.x, l(7)\nstore_structured u1.xyzw, r0.x, l(0), v0.xyzw\n\
+and r0.y, v1.y, l(12)\nimm_atomic_iadd r1.x, u2, r0.y, v1.z\n\
+ld_structured r1.yzw, r0.x, l(4), u1.xxyz\nand r0.zw, v1.zzzw, l(0, 0, 3, 3)\n\
+store_uav_typed u3.xyzw, r0.zwzz, v0.wzyx\nmov o0.xyzw, r1.xyzw\n";
+    let decls = "dcl_globalFlags refactoringAllowed\ndcl_uav_structured u1, 16\ndcl_uav_raw u2\n\
+dcl_uav_typed_texture2d (float,float,float,float) u3\n";
+    vec![
+        (
+            "uavs_ps",
+            format!(
+                "ps_5_0\n{decls}dcl_input_ps linear v0.xyzw\ndcl_input_ps constant v1.xyzw\n\
+dcl_output o0.xyzw\ndcl_temps 2\n{body}ret\n"
+            ),
+        ),
+        (
+            "uavs_vs",
+            format!(
+                "vs_5_0\n{decls}dcl_input v0.xyzw\ndcl_input v1.xyzw\n\
+dcl_output o0.xyzw\ndcl_output_siv o1.xyzw, position\ndcl_temps 2\n{body}mov o1.xyzw, v0.xyzw\nret\n"
+            ),
+        ),
+    ]
+}
+
 /// Every built-in program `verify` runs from text: [`sampling`], [`uav_textures`],
-/// [`doubles`], [`linkage`] and [`system_values`], in that order.
+/// [`doubles`], [`linkage`], [`system_values`] and [`stage_uavs`], in that order.
 pub fn text_programs() -> Vec<(&'static str, String)> {
     let mut all = sampling();
     all.extend(uav_textures());
     all.extend(doubles());
     all.extend(linkage());
     all.extend(system_values());
+    all.extend(stage_uavs());
     all
 }
 
@@ -1079,6 +1108,11 @@ mod tests {
                 "{name}"
             );
         }
+    }
+
+    #[test]
+    fn every_stage_uav_program_assembles_with_its_stores() {
+        assemble_with_opcodes(stage_uavs(), |_| "store_uav_typed");
     }
 
     #[test]

@@ -311,6 +311,16 @@ impl GpuExecutor {
             // Whole quads per request, as the interpreter groups lanes.
             chunk = (chunk / 4 * 4).max(4);
         }
+        // A program that writes UAVs runs one vector per request, with that vector's own
+        // UAVs: its invocations alone share them, as in the reference, and no other vector's
+        // stores land in them (D3D orders no pixels' or vertices' accesses).
+        if r.manifest
+            .bindings
+            .iter()
+            .any(|b| b.kind == BindingKind::Uav)
+        {
+            chunk = 1;
+        }
         let mut out = Results::new(batch.vectors, inv, s.registers);
         out.observed = s.observed.clone();
         let keys: Vec<usize> = (0..batch.vectors).collect();

@@ -374,6 +374,8 @@ pub fn stage(
     let per = regs * 4 + cb_words;
     let words = generators::values::sample(seed, n * per.max(1));
     let classes = dxbc::Linkage::of(&program.instructions);
+    // UAVs are the vector's own (the executor runs each vector alone, `gpu::executor`).
+    let writes_uavs = m.bindings.iter().any(|b| b.kind == BindingKind::Uav);
     let srvs = stage_srvs(t, run_seed);
     let samplers = samplers(t, seed, &lod_samplers(program));
     let mut inputs = Vec::with_capacity(n * regs);
@@ -409,7 +411,7 @@ pub fn stage(
         // One set of resources for every vector where nothing in it is drawn per vector (no
         // constant buffers) or where a quad needs it (a quad program): the interpreter then
         // runs the vectors as one batch over all cores instead of one machine each.
-        if (quads || cbs.is_empty() && classes.interfaces.is_empty()) && k > 0 {
+        if (quads || cbs.is_empty() && classes.interfaces.is_empty() && !writes_uavs) && k > 0 {
             continue;
         }
         let mut res = Resources {
@@ -425,6 +427,9 @@ pub fn stage(
         if let Some(w) = linkage::instances(program, &classes, seed ^ (k as u64) << 24) {
             res.cbs.insert(dxbc::CLASS_INSTANCE_CB, w);
         }
+        if writes_uavs {
+            uav_contents(m, program, [1, 1, 1], seed ^ (k as u64) << 40, &mut res);
+        }
         resources.push(Arc::new(res));
     }
     if resources.is_empty() {
@@ -437,6 +442,35 @@ pub fn stage(
         inputs,
         resources,
         groups: [1, 1, 1],
+    }
+}
+
+/// Fresh contents for every UAV a translation binds, as a compute dispatch's (typed UAV
+/// textures in their declared shape; buffers of [`buffer_bytes`] for a `group`'s threads).
+fn uav_contents(
+    m: &translator::manifest::Manifest,
+    program: &dxbc::Program,
+    group: [u32; 3],
+    seed: u64,
+    res: &mut Resources,
+) {
+    let textures = views::declared(program);
+    let threads = group.iter().product::<u32>().max(1);
+    for b in m.bindings.iter().filter(|b| b.kind == BindingKind::Uav) {
+        let s = seed ^ u64::from(b.register).wrapping_mul(0x2545_f491);
+        let uav = match textures.get(&b.register) {
+            Some(d) => views::texture(*d, m, b.register, group, s),
+            None => {
+                let bytes = buffer_bytes(b, threads);
+                Buffer {
+                    words: generators::values::sample(s, bytes as usize / 4),
+                    size_bytes: bytes,
+                    format: None,
+                    texture: None,
+                }
+            }
+        };
+        res.uavs.insert(b.register, uav);
     }
 }
 

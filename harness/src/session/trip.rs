@@ -408,15 +408,19 @@ impl Session {
             translation: Some(t),
         };
         let compute = shader.program.version.stage == dxbc::Stage::Compute;
-        if !compute
-            && t.manifest
-                .bindings
-                .iter()
-                .any(|b| b.kind == BindingKind::Uav)
-        {
+        let uavs = t
+            .manifest
+            .bindings
+            .iter()
+            .any(|b| b.kind == BindingKind::Uav);
+        // A pixel or vertex program with UAVs runs one vector per dispatch, with its own UAVs
+        // (`inputs::stage`): one invocation, so no order. Over quads, four pixels would share
+        // them in an order D3D leaves open.
+        if !compute && uavs && crate::exec::needs_quads(&shader.program) {
             report.skip(&Skip::new(
                 SkipKind::UavOrder,
-                "a pixel/vertex program that writes UAVs: results depend on invocation order",
+                "a pixel program over quads that writes UAVs: its four pixels' accesses have \
+                 no order",
             ));
             return report;
         }
@@ -441,8 +445,14 @@ impl Session {
                 },
             )
         } else {
+            // One dispatch per vector with UAVs: as many as a compute program gets.
+            let n = if uavs {
+                self.opts.vectors.clamp(16, MAX_DISPATCHES)
+            } else {
+                self.opts.vectors
+            };
             (
-                inputs::stage(t, &shader.program, self.opts.seed, seed, self.opts.vectors),
+                inputs::stage(t, &shader.program, self.opts.seed, seed, n),
                 STAGE,
             )
         };
