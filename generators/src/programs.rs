@@ -1031,8 +1031,36 @@ dcl_output o0.xyzw\ndcl_output_siv o1.xyzw, position\ndcl_temps 2\n{body}mov o1.
     ]
 }
 
+/// Append/consume counters (`imm_atomic_alloc`, `imm_atomic_consume`) where one invocation
+/// counts alone, so every count is defined: a pixel program (the harness runs each vector
+/// alone, with its own counter) and a compute program of one thread. Each allocates twice
+/// and consumes once, and stores at the slot it allocated.
+pub fn counters() -> Vec<(&'static str, String)> {
+    let body = "imm_atomic_alloc r0.x, u1\nimm_atomic_alloc r0.y, u1\nimm_atomic_consume r0.z, u1\n\
+and r1.x, r0.x, l(63)\nstore_structured u1.x, r1.x, l(0), r0.z\n";
+    vec![
+        (
+            "counter_ps",
+            format!(
+                "ps_5_0\ndcl_globalFlags refactoringAllowed\ndcl_uav_structured u1, 4\n\
+dcl_input_ps constant v0.xyzw\ndcl_output o0.xyzw\ndcl_temps 2\n{body}\
+iadd o0.xyzw, r0.xyzx, v0.xyzw\nret\n"
+            ),
+        ),
+        (
+            "counter_cs",
+            format!(
+                "cs_5_0\ndcl_globalFlags refactoringAllowed\ndcl_uav_structured u1, 4\n\
+dcl_uav_raw u2\ndcl_temps 2\ndcl_thread_group 1, 1, 1\n{body}\
+store_raw u2.xyz, l(0), r0.xyzx\nret\n"
+            ),
+        ),
+    ]
+}
+
 /// Every built-in program `verify` runs from text: [`sampling`], [`uav_textures`],
-/// [`doubles`], [`linkage`], [`system_values`] and [`stage_uavs`], in that order.
+/// [`doubles`], [`linkage`], [`system_values`], [`stage_uavs`] and [`counters`], in that
+/// order.
 pub fn text_programs() -> Vec<(&'static str, String)> {
     let mut all = sampling();
     all.extend(uav_textures());
@@ -1040,6 +1068,7 @@ pub fn text_programs() -> Vec<(&'static str, String)> {
     all.extend(linkage());
     all.extend(system_values());
     all.extend(stage_uavs());
+    all.extend(counters());
     all
 }
 
@@ -1108,6 +1137,11 @@ mod tests {
                 "{name}"
             );
         }
+    }
+
+    #[test]
+    fn every_counter_program_assembles_with_its_counter() {
+        assemble_with_opcodes(counters(), |_| "imm_atomic_consume");
     }
 
     #[test]

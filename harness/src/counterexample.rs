@@ -63,6 +63,7 @@ pub fn case_of(
                 size_bytes: b.size_bytes,
                 words: Word::list(&b.words),
                 format: None,
+                counter: None,
             }),
             Srv::Texture2d(t) => Input::Texture {
                 texture2d: TextureDesc {
@@ -124,6 +125,7 @@ pub fn case_of(
                 size_bytes: b.size_bytes,
                 words: Word::list(&b.words),
                 format: None,
+                counter: res.counters.get(reg).map(|c| Word(*c)),
             }),
         };
         inputs.insert(format!("u{reg}"), input);

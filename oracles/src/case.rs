@@ -225,6 +225,10 @@ pub struct BufferDesc {
     /// DXGI format name (e.g. `R32_UINT`), for typed buffers only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub format: Option<String>,
+    /// A UAV's hidden counter (`imm_atomic_alloc`/`consume`) at the start: the initial count
+    /// an application passes with the view. 0 when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counter: Option<Word>,
 }
 
 /// A 1D, 2D or 3D texture, 1D or 2D texture array, or cube input.

@@ -4,7 +4,7 @@
 use dxbc::Program;
 
 use crate::case::register_of;
-use crate::case::{CaseFile, Expect, Input, Run, words};
+use crate::case::{BufferDesc, CaseFile, Expect, Input, Run, words};
 use crate::interp::{
     self, Address, Buffer, Format, InterpError, Resources, Sampler, Srv, TexelFormat, Texture2d,
     TextureShape, UavTexture,
@@ -113,6 +113,12 @@ pub fn resources(run: &Run) -> Result<(Resources, InvocationInputs), String> {
             };
             set_register(&mut single, n, &words(w));
         } else if let Some(n) = register_of(key, "u") {
+            if let Input::Buffer(BufferDesc {
+                counter: Some(c), ..
+            }) = input
+            {
+                res.counters.insert(n, c.0);
+            }
             let uav = match input {
                 Input::Buffer(b) => buffer(b.size_bytes, &words(&b.words), b.format.as_deref())?,
                 Input::Texture { texture2d } => uav_texture(texture2d)?,

@@ -90,11 +90,14 @@ pub enum PlantedBug {
     FcallFirstTable,
     /// Clip distances written to `clip_distances` in reverse component order.
     ClipDistancesReversed,
+    /// An append/consume counter that never moves: `imm_atomic_alloc` and `consume` return
+    /// its value and leave it.
+    CounterNeverMoves,
 }
 
 impl PlantedBug {
     /// Every bug that can be planted, for tests that try each.
-    pub const ALL: [PlantedBug; 16] = [
+    pub const ALL: [PlantedBug; 17] = [
         PlantedBug::UdivWithoutZeroGuard,
         PlantedBug::NeOrdered,
         PlantedBug::IshrAsUshr,
@@ -111,6 +114,7 @@ impl PlantedBug {
         PlantedBug::SampleIndexDropped,
         PlantedBug::FcallFirstTable,
         PlantedBug::ClipDistancesReversed,
+        PlantedBug::CounterNeverMoves,
     ];
 
     /// The value of `DXDIFF_PLANT_BUG` that plants it.
@@ -132,6 +136,7 @@ impl PlantedBug {
             PlantedBug::SampleIndexDropped => "sample-index-dropped",
             PlantedBug::FcallFirstTable => "fcall-first-table",
             PlantedBug::ClipDistancesReversed => "clip-distances-reversed",
+            PlantedBug::CounterNeverMoves => "counter-never-moves",
         }
     }
 }

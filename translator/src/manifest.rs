@@ -44,6 +44,10 @@ pub enum BindingKind {
     Uav,
     /// A sampler, `s#`.
     Sampler,
+    /// The hidden counter of UAV `u#` (`imm_atomic_alloc`/`consume`): one atomic word,
+    /// `storage-atomic-u32-array`, that starts at the view's initial count.
+    #[serde(rename = "uav-counter")]
+    UavCounter,
     /// Any other spelling, kept as read.
     #[serde(untagged)]
     Other(String),
@@ -57,6 +61,7 @@ impl BindingKind {
             BindingKind::Srv => "srv",
             BindingKind::Uav => "uav",
             BindingKind::Sampler => "sampler",
+            BindingKind::UavCounter => "uav-counter",
             BindingKind::Other(s) => s,
         }
     }
@@ -511,7 +516,7 @@ impl Manifest {
             let slots = match b.kind {
                 BindingKind::Cbuffer => Limit::ConstantBuffers,
                 BindingKind::Srv => Limit::ShaderResources,
-                BindingKind::Uav => Limit::UnorderedAccessViews,
+                BindingKind::Uav | BindingKind::UavCounter => Limit::UnorderedAccessViews,
                 BindingKind::Sampler => Limit::Samplers,
                 BindingKind::Other(_) => continue,
             };

@@ -136,6 +136,7 @@ fn compute_inputs(res: &Resources, with_cbs: bool) -> Result<ComputeInputs, Skip
     if with_cbs {
         inputs.cbs = res.cbs.clone();
     }
+    inputs.counters = res.counters.clone();
     for (slot, smp) in &res.samplers {
         inputs.samplers.insert(*slot, super::SamplerState::of(smp));
     }

@@ -63,6 +63,9 @@ struct RequestHead<'a> {
     /// Typed UAV textures' shapes (`ComputeInputs::uav_textures`).
     #[serde(default)]
     uav_textures: Vec<(u32, TextureShape)>,
+    /// Hidden counters' initial counts (`ComputeInputs::counters`).
+    #[serde(default)]
+    counters: Vec<(u32, u32)>,
     /// Output record words, the number of lane buffers and the records' bind group, for a
     /// wrapped kernel.
     records: Option<(u32, usize, u32)>,
@@ -87,6 +90,7 @@ impl Request {
             textures: i.textures.iter().map(|(k, (s, _))| (*k, *s)).collect(),
             samplers: i.samplers.iter().map(|(k, s)| (*k, *s)).collect(),
             uav_textures: i.uav_textures.iter().map(|(k, s)| (*k, *s)).collect(),
+            counters: i.counters.iter().map(|(k, c)| (*k, *c)).collect(),
             records: self
                 .records
                 .as_ref()
@@ -127,6 +131,7 @@ impl Request {
         inputs.elements = head.elements.into_iter().collect();
         inputs.samplers = head.samplers.into_iter().collect();
         inputs.uav_textures = head.uav_textures.into_iter().collect();
+        inputs.counters = head.counters.into_iter().collect();
         let records = match head.records {
             Some((out_words, lanes, group)) => Some(Records {
                 group,

@@ -136,6 +136,9 @@ pub struct ComputeInputs {
     /// `uavs` words.
     #[serde(default)]
     pub uav_textures: BTreeMap<u32, TextureShape>,
+    /// Hidden counters' initial counts by `u#` register (0 when absent).
+    #[serde(default)]
+    pub counters: BTreeMap<u32, u32>,
 }
 
 /// Which register file a typed element's register is in.

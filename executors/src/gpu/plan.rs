@@ -353,6 +353,12 @@ pub fn plan(
         }
         let storage = Slot::Storage { read_only: !uav };
         let planned = match &b.kind {
+            // One atomic word, at the view's initial count; not read back (the reference's
+            // final count has no place in the results).
+            BindingKind::UavCounter => {
+                let count = inputs.counters.get(&b.register).copied().unwrap_or(0);
+                at(Slot::Storage { read_only: false }, vec![count], 1, None)
+            }
             BindingKind::Cbuffer => {
                 let words = inputs.cbs.get(&b.register).cloned().unwrap_or_default();
                 let len = b.size_bytes.unwrap_or(16) as usize / 4;

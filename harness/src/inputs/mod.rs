@@ -430,6 +430,7 @@ pub fn stage(
         if writes_uavs {
             uav_contents(m, program, [1, 1, 1], seed ^ (k as u64) << 40, &mut res);
         }
+        counters(program, seed ^ (k as u64) << 40, &mut res);
         resources.push(Arc::new(res));
     }
     if resources.is_empty() {
@@ -442,6 +443,32 @@ pub fn stage(
         inputs,
         resources,
         groups: [1, 1, 1],
+    }
+}
+
+/// The initial counts of the hidden counters `program` uses (`imm_atomic_alloc`/`consume`):
+/// an application's initial count, drawn small (a few allocations from 0) or at the top of
+/// the range, where a consume wraps.
+fn counters(program: &dxbc::Program, seed: u64, res: &mut Resources) {
+    for inst in &program.instructions {
+        if !matches!(
+            inst.opcode,
+            dxbc::Opcode::ImmAtomicAlloc | dxbc::Opcode::ImmAtomicConsume
+        ) {
+            continue;
+        }
+        let Some(slot) = inst
+            .operands
+            .get(1)
+            .and_then(|o| o.indices.first())
+            .and_then(dxbc::Index::immediate)
+        else {
+            continue;
+        };
+        let slot = slot as u32;
+        let w = generators::values::sample(seed ^ u64::from(slot).wrapping_mul(0x9e37), 1)[0];
+        let count = if w % 8 == 0 { u32::MAX - w % 4 } else { w % 17 };
+        res.counters.entry(slot).or_insert(count);
     }
 }
 
@@ -563,6 +590,7 @@ pub fn compute(
             if let Some(w) = linkage::instances(program, &classes, seed ^ (k as u64) << 24) {
                 res.cbs.insert(dxbc::CLASS_INSTANCE_CB, w);
             }
+            counters(program, seed ^ (k as u64) << 40, &mut res);
             Arc::new(res)
         })
         .collect();

@@ -178,6 +178,10 @@ pub struct Machine<'a> {
     /// ordering between threads without atomics), so they get `d3d-undefined`. Within a compute
     /// group [`super::race`] decides instead, since barriers order its invocations.
     pub uav_stores: std::collections::HashMap<(u32, u64), (u32, usize, u32)>,
+    /// Per hidden counter (by `u#`) in this batch or dispatch: the first invocation (group,
+    /// lane) that counted with it, and whether another did too. With two, which one gets
+    /// which count is the device's order (`counter_order`).
+    pub counter_users: std::collections::BTreeMap<u32, ((u32, usize), bool)>,
     /// Race tracking per memory word and barrier epoch (compute only).
     pub races: super::tracked::Races,
     /// The index of the thread group this batch runs (0 outside a dispatch).
@@ -263,6 +267,7 @@ impl Machine<'_> {
         self.events.fill(0);
         self.scratch_ev.fill(0);
         self.uav_stores.clear();
+        self.counter_users.clear();
         self.findings.clear();
         self.races = super::tracked::Races::new(self.races.on);
         self.free_nan.clear();

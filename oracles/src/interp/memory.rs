@@ -289,14 +289,9 @@ impl Machine<'_> {
                 let mut out = vec![0u32; self.lanes];
                 for &l in &lanes_active {
                     let ctr = self.res.counters.entry(slot).or_insert(0);
-                    if inst.opcode == ImmAtomicAlloc {
-                        out[l] = *ctr;
-                        *ctr = ctr.wrapping_add(1);
-                    } else {
-                        *ctr = ctr.wrapping_sub(1);
-                        out[l] = *ctr;
-                    }
+                    out[l] = crate::rules::counter::step(ctr, inst.opcode == ImmAtomicAlloc);
                 }
+                self.counter_order(slot, &lanes_active);
                 self.write_scalar(&ops[0], &out, at)?;
             }
             op if is_atomic(op) => self.atomic(inst, at, &lanes_active)?,
@@ -448,4 +443,34 @@ fn space_of(t: Target) -> Option<Space> {
 
 fn is_atomic(op: Opcode) -> bool {
     matches!(op.info().kind, dxbc::opcodes::Kind::Atomic)
+}
+
+impl Machine<'_> {
+    /// After a counter operation on `u#slot` by `lanes`: once two invocations of the batch (or
+    /// the dispatch) have counted with one counter, the counts they got are an order D3D
+    /// leaves to the device (FS §5.3.10), so every one of them gets `d3d-undefined`. One
+    /// invocation alone (a pixel or vertex vector runs alone when it writes UAVs) is defined.
+    pub(super) fn counter_order(&mut self, slot: u32, lanes: &[usize]) {
+        let group = self.group;
+        for &l in lanes {
+            let entry = self
+                .counter_users
+                .entry(slot)
+                .or_insert(((group, l), false));
+            if entry.0 != (group, l) {
+                entry.1 = true;
+            }
+        }
+        let Some(&((first_group, first), true)) = self.counter_users.get(&slot) else {
+            return;
+        };
+        for &l in lanes {
+            self.scratch_ev[l] |= Domain::D3dUndefined.bit();
+        }
+        if first_group == group
+            && let Some(e) = self.events.get_mut(first)
+        {
+            *e |= Domain::D3dUndefined.bit();
+        }
+    }
 }

@@ -336,6 +336,7 @@ fn machine<'a>(
         views: l.views.clone(),
         executed: 0,
         uav_stores: std::collections::HashMap::new(),
+        counter_users: std::collections::BTreeMap::new(),
         taint: tracked::Taint::new(l.temps, l.outputs, lanes),
         findings: Vec::new(),
         races: tracked::Races::new(program.version.stage == dxbc::Stage::Compute),
@@ -560,6 +561,8 @@ pub fn run_dispatch(
     let mut result = DispatchResult::default();
     // Plain UAV stores of the whole dispatch: groups are never ordered against each other.
     let mut uav_stores = std::collections::HashMap::new();
+    // Hidden counters' users, across the groups of the dispatch likewise.
+    let mut counter_users = std::collections::BTreeMap::new();
     // UAV words holding a freed NaN, carried from group to group like the UAVs themselves.
     let mut nan_words = std::collections::HashSet::new();
     // And words holding a zero of free sign.
@@ -592,6 +595,7 @@ pub fn run_dispatch(
                 }
                 m.group = result.groups;
                 m.uav_stores = std::mem::take(&mut uav_stores);
+                m.counter_users = std::mem::take(&mut counter_users);
                 m.free_nan.on = !nan_words.is_empty();
                 m.free_nan.memory = std::mem::take(&mut nan_words);
                 m.free_sign.on = !sign_words.is_empty();
@@ -604,6 +608,7 @@ pub fn run_dispatch(
                 })?;
                 left = left.saturating_sub(m.executed);
                 uav_stores = std::mem::take(&mut m.uav_stores);
+                counter_users = std::mem::take(&mut m.counter_users);
                 nan_words = std::mem::take(&mut m.free_nan.memory);
                 nan_words.retain(|(space, _)| matches!(space, tracked::Space::Uav(_)));
                 sign_words = std::mem::take(&mut m.free_sign.memory);

@@ -10,6 +10,7 @@
 
 pub mod bits;
 pub mod convert;
+pub mod counter;
 pub mod double;
 pub mod float;
 pub mod fusion;

@@ -301,6 +301,20 @@ fn reversed_clip_distances_are_caught_saved_and_replayed() {
     saved_case_replays(&dir, &mismatching[0], bug);
 }
 
+/// An append/consume counter that never moves is caught by the two built-in counter programs
+/// alone (each counts alone, so every count is defined), saved, and replays only while
+/// planted.
+#[test]
+fn a_counter_that_never_moves_is_caught_saved_and_replayed() {
+    let _turn = gpu_turn();
+    let bug = "counter-never-moves";
+    let Some((dir, mismatching)) = planted_verify("counter", bug, "1") else {
+        return;
+    };
+    assert_eq!(mismatching, ["single:counter_ps", "single:counter_cs"]);
+    saved_case_replays(&dir, &mismatching[0], bug);
+}
+
 /// Without `NODEVICE_SELECT` and `XDG_RUNTIME_DIR` (a CI container), a run's stderr carries no
 /// loader noise: the GPU worker turns Mesa's device-select layer off.
 #[test]

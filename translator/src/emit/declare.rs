@@ -55,6 +55,8 @@ pub struct Globals {
     pub textures: SlotMap<u32, Handle<GlobalVariable>>,
     /// Typed UAV textures: `texture_storage_*` variables, by `u#`.
     pub uav_textures: SlotMap<u32, Handle<GlobalVariable>>,
+    /// Hidden counters: one `array<atomic<u32>>` of a word each, by `u#`.
+    pub counters: SlotMap<u32, Handle<GlobalVariable>>,
     pub samplers: SlotMap<u32, Handle<GlobalVariable>>,
 }
 
@@ -585,6 +587,23 @@ pub fn declare(c: &mut Ctx<'_>, bindings: &mut Vec<Binding>) {
         if let View::Structured(stride) = view {
             rec.stride = Some(stride);
         }
+        bindings.push(rec);
+    }
+    for slot in c.counter_uavs.copied() {
+        let b = take();
+        let ty = atomic_words(&mut c.module);
+        let g = var(
+            &mut c.module,
+            build::numbered("u", slot, "_counter"),
+            AddressSpace::Storage {
+                access: naga::StorageAccess::LOAD | naga::StorageAccess::STORE,
+            },
+            Some(b),
+            ty,
+        );
+        c.g.counters.insert(slot, g);
+        let mut rec = binding(Kind::UavCounter, slot, b, Layout::StorageAtomicU32Array);
+        rec.size_bytes = Some(4);
         bindings.push(rec);
     }
     for (slot, (n, _)) in c.tgsm.copied() {

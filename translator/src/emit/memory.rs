@@ -310,7 +310,7 @@ impl Ctx<'_> {
         let ops = &inst.operands;
         let imm = inst.info().dst == 2;
         if matches!(inst.opcode, ImmAtomicAlloc | ImmAtomicConsume) {
-            return Err(Rejection::new(id::NOT_LOWERED, "append/consume counters"));
+            return self.counter(inst);
         }
         let (mem_op, rest) = if imm {
             (&ops[1], &ops[2..])
@@ -436,5 +436,50 @@ impl Ctx<'_> {
             self.assign(dst, &values)?;
         }
         Ok(())
+    }
+}
+
+impl Ctx<'_> {
+    /// `imm_atomic_alloc` (the count before an add of one) and `imm_atomic_consume` (the count
+    /// after a subtraction of one) on the UAV's hidden counter, a `uav-counter` binding (the
+    /// exact profile's; the contract profile refuses them). The rule is
+    /// `oracles::rules::counter::step`.
+    fn counter(&mut self, inst: &Instruction) -> Result<(), Rejection> {
+        let slot = inst
+            .operands
+            .get(1)
+            .and_then(|o| o.indices.first())
+            .and_then(dxbc::Index::immediate)
+            .unwrap_or(0) as u32;
+        let Some(g) = self.g.counters.get(&slot).copied().filter(|_| self.exact()) else {
+            return Err(Rejection::new(id::NOT_LOWERED, "append/consume counters"));
+        };
+        let base = self.global(g);
+        let p = self.b.at(base, 0);
+        let u = self.u32_ty();
+        let one = self.b.u(1);
+        let alloc = inst.opcode == Opcode::ImmAtomicAlloc;
+        let fun = if alloc || crate::planted(crate::PlantedBug::CounterNeverMoves) {
+            naga::AtomicFunction::Add
+        } else {
+            naga::AtomicFunction::Subtract
+        };
+        let by = if crate::planted(crate::PlantedBug::CounterNeverMoves) {
+            self.b.u(0)
+        } else {
+            one
+        };
+        let was = self.b.atomic(p, fun, by, u, false);
+        let v = if alloc {
+            was
+        } else {
+            self.b.bin(BinaryOperator::Subtract, was, one)
+        };
+        let dst = &inst.operands[0];
+        let values: Vec<(usize, H)> = (0..4)
+            .filter(|c| write_mask(dst) & (1 << c) != 0)
+            .map(|c| (c, v))
+            .collect();
+        self.assign(dst, &values)
     }
 }

@@ -198,6 +198,9 @@ pub struct Ctx<'a> {
     pub tgsm: SlotMap<u32, (u32, Option<u32>)>,
     /// UAVs and TGSM regions targeted by atomics (declared as atomic arrays).
     pub atomic_uavs: SlotSet<u32>,
+    /// UAVs whose hidden counter `imm_atomic_alloc`/`consume` use (the exact profile's): each
+    /// a `uav-counter` binding of one atomic word.
+    pub counter_uavs: SlotSet<u32>,
     /// Typed UAV textures some `ld_uav_typed` reads: declared `read_write` with an r32 format.
     pub loaded_uavs: SlotSet<u32>,
     pub atomic_tgsm: SlotSet<u32>,
@@ -347,6 +350,7 @@ fn context<'a>(
         non_filtering_samplers: SlotSet::new(),
         tgsm: SlotMap::new(),
         atomic_uavs: SlotSet::new(),
+        counter_uavs: SlotSet::new(),
         loaded_uavs: SlotSet::new(),
         atomic_tgsm: SlotSet::new(),
         workgroup: [1, 1, 1],

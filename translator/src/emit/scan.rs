@@ -235,7 +235,7 @@ pub(super) fn scan(c: &mut Ctx<'_>) -> Result<(), Rejection> {
                 c.uavs.insert(first_index(inst), View::Raw);
             }
             Opcode::DclUavStructured => {
-                if inst.has_order_preserving_counter() {
+                if inst.has_order_preserving_counter() && profile != Profile::Exact {
                     return Err(fail(Rejection::new(
                         id::NOT_LOWERED,
                         "UAVs with hidden counters",
@@ -377,6 +377,20 @@ pub(super) fn scan(c: &mut Ctx<'_>) -> Result<(), Rejection> {
                 .any(|o| o.ty == OperandType::Input)
         {
             c.inputs_written = true;
+        }
+        if matches!(
+            inst.opcode,
+            Opcode::ImmAtomicAlloc | Opcode::ImmAtomicConsume
+        ) && profile == Profile::Exact
+        {
+            let slot = inst
+                .operands
+                .get(1)
+                .and_then(|o| o.indices.first())
+                .and_then(dxbc::Index::immediate)
+                .unwrap_or(0) as u32;
+            c.counter_uavs.insert(slot);
+            continue;
         }
         if inst.info().kind == dxbc::opcodes::Kind::Atomic {
             let mem = &inst.operands[if inst.info().dst == 2 { 1 } else { 0 }];

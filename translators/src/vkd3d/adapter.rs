@@ -125,7 +125,7 @@ fn register_of(name: Option<&str>, kind: &BindingKind) -> Option<u32> {
         BindingKind::Srv => "t",
         BindingKind::Uav => "u",
         BindingKind::Sampler => "s",
-        BindingKind::Other(_) => return None,
+        BindingKind::UavCounter | BindingKind::Other(_) => return None,
     };
     let digits: String = name?
         .strip_prefix(prefix)?
