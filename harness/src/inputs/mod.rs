@@ -467,7 +467,11 @@ fn counters(program: &dxbc::Program, seed: u64, res: &mut Resources) {
         };
         let slot = slot as u32;
         let w = generators::values::sample(seed ^ u64::from(slot).wrapping_mul(0x9e37), 1)[0];
-        let count = if w.is_multiple_of(8) { u32::MAX - w % 4 } else { w % 17 };
+        let count = if w.is_multiple_of(8) {
+            u32::MAX - w % 4
+        } else {
+            w % 17
+        };
         res.counters.entry(slot).or_insert(count);
     }
 }
