@@ -5,7 +5,7 @@
 //! Each accessor checks the opcode it belongs to and the payload's shape, and returns `None`
 //! otherwise, so a malformed declaration reads as absent rather than as a wrong number.
 
-use crate::ir::{Instruction, Operand};
+use crate::ir::{Instruction, Operand, OperandType};
 use crate::names;
 use crate::opcodes::Opcode;
 
@@ -257,6 +257,22 @@ impl Instruction {
                 m | 1 << s.lo | 1 << s.hi
             }
         })
+    }
+
+    /// The `u#` whose hidden counter an `imm_atomic_alloc` or `imm_atomic_consume` steps (its
+    /// second operand); `None` for any other instruction.
+    pub fn counter_uav(&self) -> Option<u32> {
+        if !matches!(
+            self.opcode,
+            Opcode::ImmAtomicAlloc | Opcode::ImmAtomicConsume
+        ) {
+            return None;
+        }
+        let op = self.operands.get(1)?;
+        (op.ty == OperandType::UnorderedAccessView)
+            .then(|| op.indices.first()?.immediate())
+            .flatten()
+            .map(|s| s as u32)
     }
 
     /// `sampleinfo_uint`.

@@ -450,22 +450,7 @@ pub fn stage(
 /// an application's initial count, drawn small (a few allocations from 0) or at the top of
 /// the range, where a consume wraps.
 fn counters(program: &dxbc::Program, seed: u64, res: &mut Resources) {
-    for inst in &program.instructions {
-        if !matches!(
-            inst.opcode,
-            dxbc::Opcode::ImmAtomicAlloc | dxbc::Opcode::ImmAtomicConsume
-        ) {
-            continue;
-        }
-        let Some(slot) = inst
-            .operands
-            .get(1)
-            .and_then(|o| o.indices.first())
-            .and_then(dxbc::Index::immediate)
-        else {
-            continue;
-        };
-        let slot = slot as u32;
+    for slot in program.instructions.iter().filter_map(|i| i.counter_uav()) {
         let w = generators::values::sample(seed ^ u64::from(slot).wrapping_mul(0x9e37), 1)[0];
         let count = if w.is_multiple_of(8) {
             u32::MAX - w % 4

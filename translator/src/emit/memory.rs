@@ -445,13 +445,11 @@ impl Ctx<'_> {
     /// exact profile's; the contract profile refuses them). The rule is
     /// `oracles::rules::counter::step`.
     fn counter(&mut self, inst: &Instruction) -> Result<(), Rejection> {
-        let slot = inst
-            .operands
-            .get(1)
-            .and_then(|o| o.indices.first())
-            .and_then(dxbc::Index::immediate)
-            .unwrap_or(0) as u32;
-        let Some(g) = self.g.counters.get(&slot).copied().filter(|_| self.exact()) else {
+        let Some(g) = inst
+            .counter_uav()
+            .and_then(|slot| self.g.counters.get(&slot).copied())
+            .filter(|_| self.exact())
+        else {
             return Err(Rejection::new(id::NOT_LOWERED, "append/consume counters"));
         };
         let base = self.global(g);

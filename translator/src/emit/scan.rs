@@ -378,17 +378,7 @@ pub(super) fn scan(c: &mut Ctx<'_>) -> Result<(), Rejection> {
         {
             c.inputs_written = true;
         }
-        if matches!(
-            inst.opcode,
-            Opcode::ImmAtomicAlloc | Opcode::ImmAtomicConsume
-        ) && profile == Profile::Exact
-        {
-            let slot = inst
-                .operands
-                .get(1)
-                .and_then(|o| o.indices.first())
-                .and_then(dxbc::Index::immediate)
-                .unwrap_or(0) as u32;
+        if let Some(slot) = inst.counter_uav().filter(|_| profile == Profile::Exact) {
             c.counter_uavs.insert(slot);
             continue;
         }

@@ -111,6 +111,11 @@ impl Ctx<'_> {
             };
             let outer = std::mem::replace(&mut self.b, Body::new(&name));
             self.begin_function();
+            // A body runs under its caller's `switch` or `if` on run-time data (a bound table,
+            // a condition): its derivatives and implicit-LOD samples are under varying control
+            // flow, which Tint rejects without the opt-out (found in Chrome with the SDK's
+            // DynamicShaderLinkage11_PS).
+            self.varying_depth = 1;
             let mut result = Ok(());
             let end = body_end(insts, label);
             for (i, inst) in insts.iter().enumerate().take(end).skip(label + 1) {
