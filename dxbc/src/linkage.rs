@@ -34,8 +34,12 @@ pub const MAX_SLOTS: u32 = 253;
 /// "this" record (x, y, z, w as above) and row `2·slot + 1` holds, in x, the id of the
 /// function table bound to it.
 pub const fn instance_row(slot: u32) -> (u32, u32) {
-    (slot * 2, slot * 2 + 1)
+    (slot * ROWS_PER_SLOT, slot * ROWS_PER_SLOT + 1)
 }
+
+/// Rows of the class-instance buffer per interface slot ([`instance_row`]): for a translation
+/// that computes a slot's row at run time.
+pub const ROWS_PER_SLOT: u32 = 2;
 
 /// A `dcl_interface`: the slots `fp#` to `fp# + slots − 1`, the call sites each table has, and
 /// the tables (one per class type that implements it) an instance may bind.

@@ -424,13 +424,10 @@ pub fn stage(
             res.cbs.insert(*reg, w[at..at + len].to_vec());
             at += len;
         }
-        if let Some(w) = linkage::instances(program, &classes, seed ^ (k as u64) << 24) {
-            res.cbs.insert(dxbc::CLASS_INSTANCE_CB, w);
-        }
         if writes_uavs {
             uav_contents(m, program, [1, 1, 1], seed ^ (k as u64) << 40, &mut res);
         }
-        counters(program, seed ^ (k as u64) << 40, &mut res);
+        bound_state(program, &classes, seed, k, &mut res);
         resources.push(Arc::new(res));
     }
     if resources.is_empty() {
@@ -444,6 +441,21 @@ pub fn stage(
         resources,
         groups: [1, 1, 1],
     }
+}
+
+/// The pipeline state vector `k` binds beside its buffers, the same for every stage: the class
+/// instances of a program with interfaces and the initial counts of its hidden counters.
+fn bound_state(
+    program: &dxbc::Program,
+    classes: &dxbc::Linkage,
+    seed: u64,
+    k: usize,
+    res: &mut Resources,
+) {
+    if let Some(w) = linkage::instances(program, classes, seed ^ (k as u64) << 24) {
+        res.cbs.insert(dxbc::CLASS_INSTANCE_CB, w);
+    }
+    counters(program, seed ^ (k as u64) << 40, res);
 }
 
 /// The initial counts of the hidden counters `program` uses (`imm_atomic_alloc`/`consume`):
@@ -576,10 +588,7 @@ pub fn compute(
                     }
                 }
             }
-            if let Some(w) = linkage::instances(program, &classes, seed ^ (k as u64) << 24) {
-                res.cbs.insert(dxbc::CLASS_INSTANCE_CB, w);
-            }
-            counters(program, seed ^ (k as u64) << 40, &mut res);
+            bound_state(program, &classes, seed, k, &mut res);
             Arc::new(res)
         })
         .collect();

@@ -312,11 +312,23 @@ pub(crate) fn is_comparison(op: Opcode) -> bool {
 /// The operand that names a texture instruction's `t#`: the third, or the fourth for the
 /// `gather4_po` forms, whose offset register comes before it.
 pub(crate) fn resource_operand(inst: &Instruction) -> Option<&dxbc::Operand> {
-    let at = match inst.opcode {
+    inst.operands.get(resource_at(inst))
+}
+
+/// The `s#` a texture instruction samples through: the operand after its `t#`, when it is a
+/// sampler (`ld` and its kin have none).
+pub(crate) fn sampler_operand(inst: &Instruction) -> Option<&dxbc::Operand> {
+    inst.operands
+        .get(resource_at(inst) + 1)
+        .filter(|o| o.ty == dxbc::OperandType::Sampler)
+}
+
+/// Where a texture instruction's `t#` is among its operands.
+fn resource_at(inst: &Instruction) -> usize {
+    match inst.opcode {
         Opcode::Gather4Po | Opcode::Gather4PoC => 3,
         _ => 2,
-    };
-    inst.operands.get(at)
+    }
 }
 
 /// The context of lowering `program`, nothing read yet. Inlined, and filled by [`scan::scan`]

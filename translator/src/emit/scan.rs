@@ -9,7 +9,10 @@ use dxbc::{
 };
 
 use super::rejection::dimension_refused;
-use super::{Ctx, Rejection, Shape, TexelKind, UavKind, View, is_comparison, resource_operand};
+use super::{
+    Ctx, Rejection, Shape, TexelKind, UavKind, View, is_comparison, resource_operand,
+    sampler_operand,
+};
 use crate::Profile;
 use crate::names as id;
 
@@ -497,14 +500,7 @@ fn uav_kind(types: Option<[ReturnType; 4]>) -> Result<UavKind, Rejection> {
 /// filter); a sampler that also filters is refused.
 fn depth_gathers(c: &mut Ctx<'_>) -> Result<(), Rejection> {
     let sampler_of = |inst: &Instruction| -> Option<u32> {
-        let at = match inst.opcode {
-            Opcode::Gather4Po | Opcode::Gather4PoC => 4,
-            _ => 3,
-        };
-        let op = inst
-            .operands
-            .get(at)
-            .filter(|o| o.ty == OperandType::Sampler)?;
+        let op = sampler_operand(inst)?;
         op.indices.first()?.immediate().map(|s| s as u32)
     };
     for inst in &c.program.instructions {

@@ -198,11 +198,9 @@ impl Ctx<'_> {
             None => self.b.u(0),
         };
         // The slot's table row: x holds the bound table's id.
-        let base = self.b.u(fp * 2 + 1);
-        let two = self.b.u(2);
-        let off = self.b.bin(BinaryOperator::Multiply, element, two);
-        let row = self.b.bin(BinaryOperator::Add, base, off);
-        let table = self.instance_row(row)?;
+        let first = self.b.u(fp);
+        let slot = self.b.bin(BinaryOperator::Add, first, element);
+        let table = self.instance_row(slot, true)?;
         let selector = self.b.expr(naga::Expression::AccessIndex {
             base: table,
             index: 0,
@@ -255,8 +253,15 @@ impl Ctx<'_> {
         Ok(())
     }
 
-    /// Row `row` (a `u32` expression) of the class-instance buffer, as `vec4<u32>`.
-    fn instance_row(&mut self, row: H) -> Result<H, Rejection> {
+    /// The "this" row (or, with `table`, the table row) of interface slot `slot` (a `u32`
+    /// expression) in the class-instance buffer, as `vec4<u32>`: the rows of
+    /// [`dxbc::linkage::instance_row`], computed at run time.
+    fn instance_row(&mut self, slot: H, table: bool) -> Result<H, Rejection> {
+        let (this0, table0) = dxbc::linkage::instance_row(0);
+        let per = self.b.u(dxbc::linkage::ROWS_PER_SLOT);
+        let first = self.b.bin(BinaryOperator::Multiply, slot, per);
+        let at_row = self.b.u(if table { table0 } else { this0 });
+        let row = self.b.bin(BinaryOperator::Add, first, at_row);
         let at = self
             .cb_at(dxbc::CLASS_INSTANCE_CB)
             .ok_or_else(|| not_lowered("the class-instance buffer is not declared"))?;
@@ -270,9 +275,7 @@ impl Ctx<'_> {
             .first()
             .ok_or_else(|| not_lowered("this without a slot"))?;
         let slot = self.index(slot)?;
-        let two = self.b.u(2);
-        let row = self.b.bin(BinaryOperator::Multiply, slot, two);
-        Ok(Reg::Val(self.instance_row(row)?))
+        Ok(Reg::Val(self.instance_row(slot, false)?))
     }
 
     /// `cb[r1.w + 0][r0.w + 0]`: a row of the constant buffer a run-time index picks among the
