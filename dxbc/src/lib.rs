@@ -23,6 +23,7 @@ pub mod decode;
 pub mod disasm;
 pub mod encode;
 pub mod error;
+pub mod evaluation;
 pub mod input;
 pub mod ir;
 pub mod limits;

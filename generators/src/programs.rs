@@ -1058,9 +1058,53 @@ store_raw u2.xyz, l(0), r0.xyzx\nret\n"
     ]
 }
 
+/// Pull-model attribute evaluation, one program per instruction. Each evaluates a perspective
+/// or screen-linear attribute at run-time and immediate positions (an offset, a sample, the
+/// centroid), with a source modifier, and a `constant` attribute, which stays its fed value.
+/// `eval_sample_index` also runs under a branch some pixels of a quad skip, and reads one
+/// sample past the target's four (undefined).
+pub fn evaluations() -> Vec<(&'static str, String)> {
+    let pixel = |decls: &str, body: &str| {
+        format!(
+            "ps_5_0\ndcl_globalFlags refactoringAllowed\n{decls}dcl_output o0.xyzw\n\
+dcl_output o1.xyzw\ndcl_temps 2\n{body}ret\n"
+        )
+    };
+    vec![
+        (
+            "eval_snapped",
+            pixel(
+                "dcl_input_ps linear v1.xyzw\ndcl_input_ps constant v2.xyzw\n",
+                "eval_snapped o0.xyzw, v1.xyzw, v2.xyxx\n\
+eval_snapped r0.xy, -v1.zwzz, l(-8, 7, 0, 0)\neval_snapped r0.zw, |v1.xxxy|, v2.zzzw\n\
+eval_snapped r1.xy, v2.xyxx, l(3, -3, 0, 0)\nmov o1.xyzw, r0.xyzw\nadd o1.x, r0.x, r1.x\n",
+            ),
+        ),
+        (
+            "eval_sample_index",
+            pixel(
+                "dcl_input_ps linear noperspective v1.xyzw\ndcl_input_ps constant v2.xyzw\n",
+                "and r0.x, v2.x, l(3)\neval_sample_index o0.xyzw, v1.xyzw, r0.x\n\
+eval_sample_index r0.yz, v1.wwzw, l(2)\nmov r1.xy, l(0, 0, 0, 0)\nif_nz v2.y\n\
+  eval_sample_index r1.xy, v1.xyxx, l(1)\nendif\n\
+eval_sample_index r1.z, v1.z, l(4)\nmov o1.xy, r1.zyzz\nmul o1.y, r0.y, r0.z\n\
+mov o1.zw, r1.xxxy\n",
+            ),
+        ),
+        (
+            "eval_centroid",
+            pixel(
+                "dcl_input_ps linear centroid v1.xyzw\ndcl_input_ps constant v2.xyzw\n",
+                "eval_centroid o0.xyzw, v1.xyzw\neval_centroid r0.xyzw, -v2.yxwz\n\
+mov o1.xyzw, r0.xyzw\n",
+            ),
+        ),
+    ]
+}
+
 /// Every built-in program `verify` runs from text: [`sampling`], [`uav_textures`],
-/// [`doubles`], [`linkage`], [`system_values`], [`stage_uavs`] and [`counters`], in that
-/// order.
+/// [`doubles`], [`linkage`], [`system_values`], [`stage_uavs`], [`counters`] and
+/// [`evaluations`], in that order.
 pub fn text_programs() -> Vec<(&'static str, String)> {
     let mut all = sampling();
     all.extend(uav_textures());
@@ -1069,6 +1113,7 @@ pub fn text_programs() -> Vec<(&'static str, String)> {
     all.extend(system_values());
     all.extend(stage_uavs());
     all.extend(counters());
+    all.extend(evaluations());
     all
 }
 
@@ -1137,6 +1182,11 @@ mod tests {
                 "{name}"
             );
         }
+    }
+
+    #[test]
+    fn every_evaluation_program_assembles_with_its_opcode() {
+        assemble_with_opcodes(evaluations(), |name| name);
     }
 
     #[test]

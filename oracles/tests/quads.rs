@@ -76,3 +76,64 @@ fn a_derivative_frees_the_nan_payload() {
         assert!((0..4).any(|l| r.free_nan[l][0]), "{op}: some lane is NaN");
     }
 }
+
+/// Run `text` (a pixel program reading `v0.x` and writing `o0.x`) over lanes whose `v0.x` are
+/// `values`.
+fn run_text(text: &str, values: &[f32]) -> BatchResult {
+    let p = dxbc::assemble(text).expect("assembles").program;
+    let inputs: Vec<Vec<[u32; 4]>> = values.iter().map(|v| vec![[f(*v), 0, 0, 0]]).collect();
+    run_invocations(&p, &mut Resources::default(), &inputs, DEFAULT_BUDGET).expect("runs")
+}
+
+/// An attribute evaluated off the centre is the quad's plane there: the fed value plus the
+/// row's x step and the column's y step times the offset (sixteenths, signed 4 bits) or the
+/// sample's position in the 4-sample pattern; at the centroid it is the fed value.
+#[test]
+fn evaluations_read_the_quads_plane() {
+    // x steps by 16, y by 32.
+    let plane = [0.0, 16.0, 32.0, 48.0];
+    let eval = |mode: &str, inst: &str| {
+        let text = format!("ps_5_0\ndcl_input_ps {mode} v0.x\ndcl_output o0.x\n{inst}\nret\n");
+        xs(&run_text(&text, &plane))
+    };
+    // Offset x −8/16 (0xf8's low bits are 8), y 4/16: −8 + 8 added to each pixel.
+    assert_eq!(
+        eval("linear", "eval_snapped o0.x, v0.x, l(0xf8, 4, 0, 0)"),
+        [0.0, 16.0, 32.0, 48.0]
+    );
+    assert_eq!(
+        eval(
+            "linear noperspective",
+            "eval_snapped o0.x, -v0.x, l(1, 0, 0, 0)"
+        ),
+        [-1.0, -17.0, -33.0, -49.0]
+    );
+    // Sample 3 of the pattern sits at (2, 6) sixteenths: +2 + 12.
+    assert_eq!(
+        eval("linear", "eval_sample_index o0.x, v0.x, l(3)"),
+        [14.0, 30.0, 46.0, 62.0]
+    );
+    assert_eq!(eval("linear centroid", "eval_centroid o0.x, v0.x"), plane);
+    // A constant attribute is its fed value anywhere.
+    assert_eq!(
+        eval("constant", "eval_snapped o0.x, v0.x, l(7, 7, 0, 0)"),
+        plane
+    );
+}
+
+/// A sample past the target's four, and four values on no plane, leave the evaluation
+/// undefined; an offset of 0 does not read the plane.
+#[test]
+fn evaluations_off_any_plane_or_sample_are_undefined() {
+    let undefined = Domain::D3dUndefined.bit();
+    let text = "ps_5_0\ndcl_input_ps linear v0.x\ndcl_output o0.x\neval_sample_index o0.x, v0.x, l(4)\nret\n";
+    let r = run_text(text, &[0.0, 16.0, 32.0, 48.0]);
+    assert!(r.events.iter().all(|e| e & undefined != 0));
+    let text = "ps_5_0\ndcl_input_ps linear v0.x\ndcl_output o0.x\neval_snapped o0.x, v0.x, l(1, 0, 0, 0)\nret\n";
+    let r = run_text(text, &[0.0, 16.0, 32.0, 49.0]);
+    assert!(r.events.iter().all(|e| e & undefined != 0));
+    let text = "ps_5_0\ndcl_input_ps linear v0.x\ndcl_output o0.x\neval_snapped o0.x, v0.x, l(16, 0, 0, 0)\nret\n";
+    let r = run_text(text, &[0.0, 16.0, 32.0, 49.0]);
+    assert!(r.events.iter().all(|e| e & undefined == 0));
+    assert_eq!(xs(&r), [0.0, 16.0, 32.0, 49.0]);
+}

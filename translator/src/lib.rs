@@ -93,11 +93,14 @@ pub enum PlantedBug {
     /// An append/consume counter that never moves: `imm_atomic_alloc` and `consume` return
     /// its value and leave it.
     CounterNeverMoves,
+    /// `eval_snapped`'s offsets read as unsigned 4-bit values (0 to 15 sixteenths) instead of
+    /// signed ones.
+    EvalOffsetUnsigned,
 }
 
 impl PlantedBug {
     /// Every bug that can be planted, for tests that try each.
-    pub const ALL: [PlantedBug; 17] = [
+    pub const ALL: [PlantedBug; 18] = [
         PlantedBug::UdivWithoutZeroGuard,
         PlantedBug::NeOrdered,
         PlantedBug::IshrAsUshr,
@@ -115,6 +118,7 @@ impl PlantedBug {
         PlantedBug::FcallFirstTable,
         PlantedBug::ClipDistancesReversed,
         PlantedBug::CounterNeverMoves,
+        PlantedBug::EvalOffsetUnsigned,
     ];
 
     /// The value of `DXDIFF_PLANT_BUG` that plants it.
@@ -137,6 +141,7 @@ impl PlantedBug {
             PlantedBug::FcallFirstTable => "fcall-first-table",
             PlantedBug::ClipDistancesReversed => "clip-distances-reversed",
             PlantedBug::CounterNeverMoves => "counter-never-moves",
+            PlantedBug::EvalOffsetUnsigned => "eval-offset-unsigned",
         }
     }
 }

@@ -253,15 +253,18 @@ pub trait Executor {
     fn run(&mut self, prepared: &Prepared, batch: &Batch, budget: u64) -> Result<Results, Skip>;
 }
 
-/// Whether `program` needs 2×2 pixel quads: a pixel program with a derivative, or with a
-/// sample whose level of detail comes from derivatives. Its vectors then run four to a quad
+/// Whether `program` needs 2×2 pixel quads: a pixel program with a derivative, with a
+/// sample whose level of detail comes from derivatives, or that evaluates an attribute off
+/// the pixel centre (the attribute's plane is the quad's, `dxbc::evaluation`). Its vectors then run four to a quad
 /// (lanes `4q..4q + 3`) on both sides, and share their constant buffers.
 pub fn needs_quads(program: &dxbc::Program) -> bool {
     use dxbc::opcodes::Flags;
     program.version.stage == dxbc::Stage::Pixel
         && program.instructions.iter().any(|i| {
             let info = i.opcode.info();
-            info.has(Flags::DERIVATIVE) || info.has(Flags::IMPLICIT_LOD)
+            info.has(Flags::DERIVATIVE)
+                || info.has(Flags::IMPLICIT_LOD)
+                || dxbc::evaluation::off_centre(i.opcode)
         })
 }
 

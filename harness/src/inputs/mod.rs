@@ -82,11 +82,31 @@ fn system_value(builtin: &str, word: u32, quad: Option<usize>) -> [u32; 4] {
             1.0f32.to_bits(),
         ],
         ("front_facing", _) => [if word & 1 == 0 { 0 } else { u32::MAX }; 4],
-        // A sample of a 4× multisampled target, and a mask of any of its samples.
-        ("sample_index", _) => [word % 4; 4],
-        ("sample_mask", _) => [word & 0xf; 4],
+        // A sample of the pipeline's multisampled target, and a mask of any of its samples.
+        ("sample_index", _) => [word % dxbc::evaluation::TARGET_SAMPLES; 4],
+        ("sample_mask", _) => [word & ((1 << dxbc::evaluation::TARGET_SAMPLES) - 1); 4],
         _ => [small; 4],
     }
+}
+
+/// Pixel `pixel` (x = bit 0, y = bit 1) of an attribute's plane over a quad, drawn from the
+/// quad's first word: (n + m·x + p·y) / 16 · 2^e with n in [−1024, 1023], slopes m and p in
+/// [−64, 63] and e in [−20, 20]. Every evaluation of it at a sixteenth-pixel offset is then
+/// exact in any order (under 16 significant bits), so D3D's value is one word
+/// (`rules::interpolation`). One component in 64 keeps its random words (`None`): values on
+/// no plane, whose evaluations D3D leaves undefined.
+fn attribute_plane(word: u32, pixel: usize) -> Option<u32> {
+    let h = fnv(&word.to_le_bytes());
+    if h.is_multiple_of(64) {
+        return None;
+    }
+    let n = (h >> 4 & 0x7ff) as i32 - 1024;
+    let m = (h >> 15 & 0x7f) as i32 - 64;
+    let p = (h >> 22 & 0x7f) as i32 - 64;
+    let e = (h >> 29) % 41;
+    let scale = 2f32.powi(e as i32 - 20) / 16.0;
+    let (x, y) = ((pixel & 1) as i32, (pixel >> 1 & 1) as i32);
+    Some(((n + m * x + p * y) as f32 * scale).to_bits())
 }
 
 /// Doubles at the edges of D3D's double rules: signed zeros, ±1, infinities, a quiet and a
@@ -374,6 +394,7 @@ pub fn stage(
     let per = regs * 4 + cb_words;
     let words = generators::values::sample(seed, n * per.max(1));
     let classes = dxbc::Linkage::of(&program.instructions);
+    let planes = dxbc::evaluation::planes(&program.instructions);
     // UAVs are the vector's own (the executor runs each vector alone, `gpu::executor`).
     let writes_uavs = m.bindings.iter().any(|b| b.kind == BindingKind::Uav);
     let srvs = stage_srvs(t, run_seed);
@@ -404,6 +425,19 @@ pub fn stage(
                 for (c, (t, s)) in target.iter_mut().zip(sv).enumerate() {
                     if i.mask & (1 << c) != 0 {
                         *t = s;
+                    }
+                }
+            }
+        }
+        if quads {
+            // The attributes the program evaluates off centre lie on a plane over the quad.
+            for (reg, mask) in &planes {
+                let first = k / 4 * 4 * per + *reg as usize * 4;
+                if let Some(target) = inputs.get_mut(start + *reg as usize) {
+                    for c in (0..4).filter(|c| mask & (1 << c) != 0) {
+                        if let Some(v) = attribute_plane(words[first + c], k % 4) {
+                            target[c] = v;
+                        }
                     }
                 }
             }

@@ -715,6 +715,7 @@ impl Machine<'_> {
             | Dne | Dtof | Ftod | Dtoi | Dtou | Itod | Utod => self.double_op(inst, at),
             op if op.info().has(Flags::BUFFER) => self.memory_op(inst, at),
             op if op.info().has(Flags::DERIVATIVE) => self.derivative(inst, at),
+            EvalSnapped | EvalSampleIndex | EvalCentroid => self.evaluate(inst, at),
             op if op.info().has(Flags::TYPED) => self.texture_op(inst, at),
             op => Err(InterpError::Unsupported {
                 index: at,

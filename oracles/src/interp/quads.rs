@@ -20,6 +20,7 @@ use super::InterpError;
 use super::machine::{Consumer, Machine, write_mask};
 use crate::domain::{Domain, Events, raise};
 use crate::rules::float as fl;
+use crate::rules::interpolation;
 
 /// How far past the range of its exact forms a device's implicit LOD may lie (a decision,
 /// docs/interpreter.md, "Quads").
@@ -106,6 +107,90 @@ impl Machine<'_> {
                         }
                         coarse
                     }
+                };
+            }
+            self.write(dst, c, &out, at)?;
+        }
+        Ok(())
+    }
+
+    /// `eval_snapped`, `eval_sample_index` and `eval_centroid`: the source attribute evaluated
+    /// at an offset, a sample of the pipeline's target or the centroid (the centre of a fully
+    /// covered pixel), from the plane of the quad's fed values ([`interpolation::evaluate`]).
+    /// The source must name `v#` directly; its modifier applies to the evaluated value. A
+    /// `constant` attribute is its fed value anywhere (the FS ignores the position).
+    pub fn evaluate(&mut self, inst: &Instruction, at: usize) -> Result<(), InterpError> {
+        let Some(reg) = dxbc::evaluation::evaluated_register(inst) else {
+            return Err(InterpError::Unsupported {
+                index: at,
+                what: format!(
+                    "`{}` of a source other than a directly indexed `v#`",
+                    inst.opcode.mnemonic()
+                ),
+            });
+        };
+        let lanes = self.lanes;
+        let mode = dxbc::evaluation::interpolation(&self.program.instructions, reg);
+        let mut offsets = vec![[0.0f64; 2]; lanes];
+        let mut past = vec![false; lanes];
+        if !dxbc::evaluation::is_constant(mode) && dxbc::evaluation::off_centre(inst.opcode) {
+            let mut x = vec![0u32; lanes];
+            self.read(&inst.operands[2], 0, Consumer::Int, at, &mut x)?;
+            if inst.opcode == Opcode::EvalSnapped {
+                let mut y = vec![0u32; lanes];
+                self.read(&inst.operands[2], 1, Consumer::Int, at, &mut y)?;
+                for l in 0..lanes {
+                    offsets[l] = [
+                        interpolation::snapped_offset(x[l]),
+                        interpolation::snapped_offset(y[l]),
+                    ];
+                }
+            } else if inst.opcode == Opcode::EvalSampleIndex {
+                for l in 0..lanes {
+                    match interpolation::sample_offset(x[l]) {
+                        Some(o) => offsets[l] = o,
+                        None => past[l] = true,
+                    }
+                }
+            }
+        }
+        let src = &inst.operands[1];
+        let raw = dxbc::Operand {
+            modifier: dxbc::Modifier::None,
+            ..src.clone()
+        };
+        let dst = &inst.operands[0];
+        let mask = write_mask(dst);
+        let active: Vec<usize> = self.active.lanes().collect();
+        for c in 0..4 {
+            if mask & (1 << c) == 0 {
+                continue;
+            }
+            let mut v = vec![0u32; lanes];
+            self.read_raw(&raw, src.source_component(c), at, &mut v)?;
+            let mut out = vec![0u32; lanes];
+            for &l in &active {
+                let ev = &mut self.scratch_ev[l];
+                let q = l & !3;
+                let value = if past[l] {
+                    // A sample past the target's: D3D gives no position.
+                    raise(ev, Domain::D3dUndefined);
+                    v[l]
+                } else if offsets[l] == [0.0, 0.0] {
+                    v[l]
+                } else if q + 3 >= lanes {
+                    // No quad, so no plane: the batch ends inside it.
+                    raise(ev, Domain::D3dUndefined);
+                    v[l]
+                } else {
+                    let quad = [v[q], v[q + 1], v[q + 2], v[q + 3]];
+                    interpolation::evaluate(quad, l & 3, offsets[l], ev)
+                };
+                let value = super::machine::apply_modifier(value, src.modifier, Consumer::Float);
+                out[l] = if inst.saturate {
+                    fl::saturate_ev(value, ev)
+                } else {
+                    value
                 };
             }
             self.write(dst, c, &out, at)?;

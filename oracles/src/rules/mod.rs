@@ -15,5 +15,6 @@ pub mod double;
 pub mod float;
 pub mod fusion;
 pub mod int;
+pub mod interpolation;
 pub mod texel;
 pub mod transcendental;

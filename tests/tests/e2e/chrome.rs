@@ -313,3 +313,88 @@ fn the_tint_gate_keeps_a_module_whose_extension_the_browser_lacks() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `eval_snapped` with its offsets read unsigned (`eval-offset-unsigned`) is caught in the
+/// built-in `eval_snapped` program alone, on Chrome: lavapipe's derivative latitude
+/// (`dxdiff/llvmpipe-derivatives`) covers every evaluation off the pixel centre, whose plane is
+/// the quad's. The saved case is one quad, and replays the bug only while planted.
+#[test]
+fn an_unsigned_evaluation_offset_is_caught_on_chrome_saved_and_replayed() {
+    if !harness::chrome::available(None) {
+        eprintln!("skipped: no browser");
+        return;
+    }
+    let dir = temp("chrome", "eval");
+    let programs = dir.join("programs");
+    std::fs::create_dir_all(&programs).expect("mkdir");
+    for (name, text) in generators::programs::evaluations() {
+        let blob = dxbc::assemble_container(&text)
+            .expect("assembles")
+            .to_bytes();
+        std::fs::write(programs.join(format!("{name}.o")), blob).expect("write");
+    }
+    let bug = "eval-offset-unsigned";
+    let out = dir.join("out");
+    let run = dxdiff()
+        .args([
+            "verify",
+            "--corpus-only",
+            "--profile",
+            "exact",
+            "--executor",
+            "chrome",
+        ])
+        .args(["--corpus-cases", "400", "--quiet", "--corpus"])
+        .arg(&programs)
+        .arg("--out")
+        .arg(&out)
+        .plant(Some(bug))
+        .output()
+        .expect("runs");
+    if run.status.code() == Some(4) {
+        eprintln!(
+            "skipped: the browser did not start: {}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        return;
+    }
+    assert_eq!(
+        run.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).expect("report"))
+            .expect("json");
+    let mismatching: Vec<&str> = report["programs"]
+        .as_array()
+        .expect("programs")
+        .iter()
+        .filter(|p| p["counts"]["mismatch"].as_u64().unwrap_or(0) > 0)
+        .filter_map(|p| p["name"].as_str())
+        .collect();
+    assert_eq!(mismatching.len(), 1, "{mismatching:?}");
+    assert!(
+        mismatching[0].ends_with("eval_snapped.o"),
+        "{mismatching:?}"
+    );
+    let case = out.join("cases").join("corpus-eval_snapped.json");
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&case).expect("case")).expect("json");
+    assert_eq!(
+        saved["runs"][0]["invocations"].as_array().map(Vec::len),
+        Some(4),
+        "a quad"
+    );
+    for (plant, code) in [(Some(bug), 1), (None, 0)] {
+        let replay = dxdiff()
+            .args(["replay", "--executor", "chrome", "--profile", "exact"])
+            .arg(&case)
+            .plant(plant)
+            .output()
+            .expect("runs");
+        assert_eq!(replay.status.code(), Some(code), "{plant:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -25,7 +25,7 @@ impl Ctx<'_> {
     }
 
     /// A float result as a register word: exact flushes it and makes NaN canonical.
-    fn r(&mut self, e: H) -> H {
+    pub(super) fn r(&mut self, e: H) -> H {
         if self.exact() {
             self.helper("d3d_fout", vec![e])
         } else {
@@ -35,7 +35,7 @@ impl Ctx<'_> {
         }
     }
 
-    fn saturate(&mut self, e: H) -> H {
+    pub(super) fn saturate(&mut self, e: H) -> H {
         if self.exact() {
             self.helper("d3d_sat", vec![e])
         } else {
@@ -655,6 +655,7 @@ impl Ctx<'_> {
                 self.alu_pair(inst)
             }
             op if op.info().has(Flags::DERIVATIVE) => self.derivative(inst),
+            EvalSnapped | EvalSampleIndex | EvalCentroid => self.evaluation(inst),
             op if op.info().has(Flags::BUFFER) || op.info().has(Flags::TYPED) => self.memory(inst),
             _ if info.kind == Kind::Double => self.double(inst),
             _ if (info.kind.is_alu() || info.kind == Kind::Double) && info.dst == 1

@@ -9,6 +9,7 @@ mod alu;
 mod build;
 mod declare;
 mod double;
+mod evaluation;
 mod flow;
 mod helpers;
 mod import;
@@ -249,6 +250,9 @@ pub struct Ctx<'a> {
     /// Temps as module variables (`var<private>`), by register and component: a program with
     /// bodies shares its temps between functions. Empty otherwise.
     pub private_temps: Vec<[Option<Handle<GlobalVariable>>; 4]>,
+    /// The slopes of the attributes the program evaluates off the pixel centre
+    /// (`evaluation`), set at the top of `run`.
+    pub planes: evaluation::Planes,
     /// Where the input and output declarations are in the program, found by the scan: the
     /// entry point reads them twice, and walking the whole program for them each time was a
     /// per cent of lowering (docs/corpus.md).
@@ -388,6 +392,7 @@ fn context<'a>(
         linkage: dxbc::Linkage::default(),
         bodies: subroutines::Bodies::new(),
         private_temps: Vec::new(),
+        planes: Vec::new(),
     }
 }
 
@@ -424,6 +429,7 @@ pub fn emit(
     let mut bindings = Vec::new();
     declare::declare(&mut c, &mut bindings);
     c.temp_vars = vec![[None; 4]; c.temps as usize];
+    c.attribute_planes();
     if !c.linkage.is_empty() {
         c.private_temps = vec![[None; 4]; c.temps as usize];
         c.lower_bodies(&structure)?;

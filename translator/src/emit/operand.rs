@@ -438,19 +438,29 @@ impl Ctx<'_> {
                     self.b.bin(B::Subtract, z, a)
                 }
             }
-            (_, Modifier::Neg) => {
+            (_, m) => self.float_modifier(e, m),
+        })
+    }
+
+    /// A float source modifier applied to a word: a sign-bit operation (FS §22.18), so it
+    /// keeps a denormal's and a NaN's other bits.
+    pub fn float_modifier(&mut self, e: H, m: Modifier) -> H {
+        use BinaryOperator as B;
+        match m {
+            Modifier::None => e,
+            Modifier::Neg => {
                 let k = self.b.u(0x8000_0000);
                 self.b.bin(B::ExclusiveOr, e, k)
             }
-            (_, Modifier::Abs) => {
+            Modifier::Abs => {
                 let k = self.b.u(0x7fff_ffff);
                 self.b.bin(B::And, e, k)
             }
-            (_, _) => {
+            Modifier::AbsNeg => {
                 let k = self.b.u(0x8000_0000);
                 self.b.bin(B::InclusiveOr, e, k)
             }
-        })
+        }
     }
 
     /// A pointer to destination component `comp`; `None` for `null`.

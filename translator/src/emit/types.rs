@@ -64,6 +64,11 @@ impl Ctx<'_> {
     pub fn u32_ty(&mut self) -> Handle<naga::Type> {
         self.scalar_ty(build::U32)
     }
+
+    /// `f32`.
+    pub fn f32_ty(&mut self) -> Handle<naga::Type> {
+        self.scalar_ty(build::F32)
+    }
 }
 
 #[cfg(test)]
