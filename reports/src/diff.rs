@@ -100,6 +100,13 @@ pub struct Diff {
     pub skips: Vec<SkipChange>,
     /// Programs whose WGSL changed (both runs recorded its hash).
     pub wgsl_changed: Vec<String>,
+    /// Programs whose lanes gave other words where the reference accepts both, or changed
+    /// verdict, lane by lane ([`Diff::compare_answers`]; empty until it runs).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub answers: Vec<crate::answers::Change>,
+    /// Programs whose answers could not be compared (a file missing or unreadable), with why.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub answers_unread: Vec<String>,
     /// Programs in one run only (a different program set: another Shader Model, a shard).
     pub only_in_base: Vec<String>,
     /// And in the new run only.
@@ -223,6 +230,44 @@ impl Diff {
         Ok(d)
     }
 
+    /// Compare the two runs' answers lane by lane ([`crate::answers`]), each read from its
+    /// run's folder (`base_dir`, `new_dir`). Programs whose digests agree are not read. A run
+    /// from before answers were kept has none, and nothing is compared for it.
+    pub fn compare_answers(
+        &mut self,
+        base: &RunReport,
+        base_dir: &std::path::Path,
+        new: &RunReport,
+        new_dir: &std::path::Path,
+    ) {
+        use crate::answers::{Answers, Summary, compare, read};
+        let before: BTreeMap<&str, Option<&Summary>> = base
+            .programs
+            .iter()
+            .map(|p| (p.name.as_str(), p.answers.as_ref()))
+            .collect();
+        for n in &new.programs {
+            let Some(b) = before.get(n.name.as_str()) else {
+                continue;
+            };
+            let (b, a) = (*b, n.answers.as_ref());
+            if b.map(|x| (x.lanes, &x.digest)) == a.map(|x| (x.lanes, &x.digest)) {
+                continue;
+            }
+            let load = |s: Option<&Summary>, dir| match s {
+                None => Ok(Answers::new()),
+                Some(s) => read(dir, s),
+            };
+            match (load(b, base_dir), load(a, new_dir)) {
+                (Ok(x), Ok(y)) => self.answers.extend(compare(&n.name, &x, &y)),
+                (Err(e), _) | (_, Err(e)) => {
+                    self.answers_unread
+                        .push(format!("{}: [{}] {e}", n.name, e.code()));
+                }
+            }
+        }
+    }
+
     /// Compare two fuzz campaigns of one seed and one set of knobs (`state.json`), divergence
     /// by divergence: a divergence is named by its signature less the translator's name (the
     /// shrunk program's opcodes and the catalog ids), so builds named differently line up.
@@ -311,13 +356,14 @@ impl Diff {
             && self.no_longer_relied.is_empty()
             && self.skips.is_empty()
             && self.wgsl_changed.is_empty()
+            && self.answers.is_empty()
             && self.still.iter().all(|c| c.before == c.after)
     }
 
     /// The closing line scripts read.
     pub fn closing_line(&self) -> String {
         format!(
-            "diff: {} programs, {} introduced, {} fixed, {} still mismatching, {} entries newly relied on, {} no longer, {} skips changed, {} WGSL changed",
+            "diff: {} programs, {} introduced, {} fixed, {} still mismatching, {} entries newly relied on, {} no longer, {} skips changed, {} WGSL changed, {} answers changed",
             self.programs,
             self.introduced.len(),
             self.fixed.len(),
@@ -325,7 +371,8 @@ impl Diff {
             self.newly_relied.len(),
             self.no_longer_relied.len(),
             self.skips.len(),
-            self.wgsl_changed.len()
+            self.wgsl_changed.len(),
+            self.answers.len()
         )
     }
 
@@ -436,6 +483,40 @@ impl Diff {
                     .map(|p| format!("`{}`", cell(p)))
                     .collect::<Vec<_>>()
                     .join(", ")
+            );
+        }
+        if !self.answers.is_empty() {
+            let _ = writeln!(
+                s,
+                "## Answers that changed, lane by lane\n\nSilent lanes gave other words in the two runs where the reference accepts both (within a band, or adapted): the verdicts cannot show them. Lanes are the vectors' indices in the program's batch.\n\n| program | silent lanes | lanes whose verdict changed | some of them | |\n| --- | ---: | ---: | --- | --- |"
+            );
+            for c in &self.answers {
+                let lanes: Vec<String> = c.lanes.iter().map(u32::to_string).collect();
+                let _ = writeln!(
+                    s,
+                    "| {} | {} | {} | {} | {} |",
+                    cell(&c.program),
+                    c.silent,
+                    c.verdicts,
+                    lanes.join(", "),
+                    if c.partial {
+                        "more lanes differ than the runs kept: counts are of the kept ones"
+                    } else {
+                        ""
+                    }
+                );
+            }
+            s.push('\n');
+        }
+        if !self.answers_unread.is_empty() {
+            let _ = writeln!(
+                s,
+                "## Answers not compared\n\n{}\n",
+                self.answers_unread
+                    .iter()
+                    .map(|p| format!("- {}", cell(p)))
+                    .collect::<Vec<_>>()
+                    .join("\n")
             );
         }
         for (title, list) in [

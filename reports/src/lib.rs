@@ -21,6 +21,7 @@
 
 #![deny(missing_docs)]
 
+pub mod answers;
 pub mod bench;
 pub mod cases;
 pub mod contract;

@@ -49,6 +49,10 @@ pub struct ProgramReport {
     /// The opcodes it has (mnemonics), for the coverage table's rows.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ops: Vec<String>,
+    /// Its lanes whose words differ from the reference's, kept in the run's folder
+    /// ([`crate::answers`]), for `dxdiff diff` to compare lane by lane.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answers: Option<crate::answers::Summary>,
 }
 
 /// A counterexample for people: the program's text, its translation, and the words that

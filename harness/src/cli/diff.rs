@@ -133,7 +133,7 @@ fn confirm(
 
 /// Compare the two runs, write the report, print it.
 pub fn run(a: &DiffArgs) -> CliResult {
-    let (_, base) = read_run(&a.base)?;
+    let (base_dir, base) = read_run(&a.base)?;
     let (new_dir, new) = read_run(&a.new)?;
     let diff = match (&base, &new) {
         (RunFile::Verify(b), RunFile::Verify(n)) => Diff::of(b, n),
@@ -146,6 +146,9 @@ pub fn run(a: &DiffArgs) -> CliResult {
         path: a.new.clone(),
         what: format!("[{}] {e}", e.code()),
     })?;
+    if let (RunFile::Verify(b), RunFile::Verify(n)) = (&base, &new) {
+        diff.compare_answers(b, &base_dir, n, &new_dir);
+    }
     if a.confirm && !diff.introduced.is_empty() {
         let translator = a.translator.build()?;
         let mut gpu = match crate::runner::Runner::Wgpu.open(&a.adapter) {

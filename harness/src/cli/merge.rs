@@ -86,6 +86,26 @@ fn verify(a: &MergeArgs) -> CliResult {
             p.counterexample = Some(moved(c, &cases, &a.parts)?);
         }
     }
+    // Answer files too, under the names the reports give them (relative to each folder).
+    for p in &mut merged.programs {
+        let Some(summary) = &mut p.answers else {
+            continue;
+        };
+        let from = summary.file.as_deref().and_then(|rel| {
+            reports::answers::inside(rel)
+                .then(|| a.parts.iter().map(|d| d.join(rel)).find(|f| f.is_file()))
+                .flatten()
+                .map(|f| (f, a.out.join(rel)))
+        });
+        match from {
+            Some((from, to)) => {
+                std::fs::create_dir_all(a.out.join(reports::answers::FOLDER))
+                    .and_then(|()| std::fs::copy(&from, &to).map(|_| ()))
+                    .map_err(|source| CliError::Io { path: to, source })?;
+            }
+            None => summary.file = None,
+        }
+    }
     folder(&a.out)?;
     reports::verify::write_folder(&a.out, &merged)?;
     print!("{}", reports::verify::summary(&merged, 0));

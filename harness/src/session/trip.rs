@@ -182,6 +182,43 @@ fn tally(report: &mut ProgramReport, d: &Differential, lanes: Lanes<'_>) -> Opti
     first
 }
 
+/// The lanes of `d` whose words differ from the reference's, each with its verdict and a hash
+/// of the device's words (outputs, discards and UAVs), for `dxdiff diff`'s lane-by-lane
+/// comparison ([`reports::answers`]).
+fn answers_of(d: &Differential) -> reports::answers::Answers {
+    use reports::answers::Kind;
+    let mut out = reports::answers::Answers::new();
+    let c = &d.candidate;
+    let per = c.invocations * c.outputs_per_invocation;
+    for (k, v) in d.verdicts.iter().enumerate() {
+        let kind = match v {
+            Verdict::Match => continue,
+            Verdict::Within => Kind::Within,
+            Verdict::Adapted(_) => Kind::Adapted,
+            Verdict::Mismatch => Kind::Mismatch,
+            Verdict::Inconclusive(_) => Kind::Inconclusive,
+        };
+        let hash = d.candidate_index(k).map_or(0, |g| {
+            let words = c.outputs.get(g * per..(g + 1) * per).unwrap_or(&[]);
+            let discards = c
+                .discarded
+                .get(g * c.invocations..(g + 1) * c.invocations)
+                .unwrap_or(&[]);
+            let uavs = c.uavs.get(g).into_iter().flat_map(|m| m.values().flatten());
+            reports::answers::hash_words(
+                words
+                    .iter()
+                    .flatten()
+                    .copied()
+                    .chain(discards.iter().map(|d| u32::from(*d)))
+                    .chain(uavs.copied()),
+            )
+        });
+        out.push(k as u32, kind, hash);
+    }
+    out
+}
+
 /// Which command runs a translated program: it names the report (`corpus:NAME`,
 /// `contract:NAME`), the counterexample's file and the command its `source` cites.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -332,6 +369,7 @@ impl Session {
             },
             (None, _) => Lanes::Vectors,
         };
+        self.keep_answers(&d, &mut report);
         if let Some((k, c)) = tally(&mut report, &d, lanes)
             && self.opts.counterexamples
         {
@@ -349,6 +387,31 @@ impl Session {
             report.detail = Some(detail(&shader, &t, words));
         }
         report
+    }
+
+    /// Keep the program's answers that differ from the reference in the run's folder (beside
+    /// `cases/`), named in its report; a run without counterexamples (a fuzz campaign) keeps
+    /// none. A file that cannot be written leaves the summary without it.
+    fn keep_answers(&self, d: &Differential, report: &mut ProgramReport) {
+        if !self.opts.counterexamples {
+            return;
+        }
+        let answers = answers_of(d);
+        if answers.total == 0 {
+            return;
+        }
+        let run = self.cases_dir.parent().unwrap_or(&self.cases_dir);
+        let file = match reports::answers::write(run, &report.name, &answers) {
+            Ok(rel) => Some(rel),
+            Err(e) => {
+                eprintln!(
+                    "dxdiff: cannot keep a program's answers: [{}] {e}",
+                    e.code()
+                );
+                None
+            }
+        };
+        report.answers = Some(answers.summary(file));
     }
 
     /// Write a counterexample into the program's report: its path, or why it could not be
@@ -468,6 +531,7 @@ impl Session {
         if let Some(f) = &d.reference.facts {
             events.extend_from_slice(&f.events);
         }
+        self.keep_answers(&d, &mut report);
         let Some((k, _)) = tally(&mut report, &d, Lanes::Vectors) else {
             return report;
         };

@@ -66,6 +66,15 @@ fn a_planted_bug_is_introduced_and_its_case_passes_on_the_old_build() {
     assert!(new.join("diff.md").is_file());
     // The translation changed only where the bug is.
     assert_eq!(report["wgsl_changed"], serde_json::json!(["ishr"]));
+    // Lane by lane: the lanes the bug broke changed verdict, and are named.
+    let answers = report["answers"].as_array().expect("answers");
+    let ishr = answers
+        .iter()
+        .find(|c| c["program"] == "ishr")
+        .expect("ishr's answers changed");
+    assert!(ishr["verdicts"].as_u64().unwrap_or(0) > 0, "{ishr}");
+    assert!(!ishr["lanes"].as_array().expect("lanes").is_empty());
+    silent_answers_show(&dir, &base);
 
     // The baseline against itself: nothing changed, exit 0; seen the other way round, the
     // bug is a fix.
@@ -79,7 +88,7 @@ fn a_planted_bug_is_introduced_and_its_case_passes_on_the_old_build() {
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
     assert!(
         stdout(&o).ends_with(
-            " 0 introduced, 0 fixed, 0 still mismatching, 0 entries newly relied on, 0 no longer, 0 skips changed, 0 WGSL changed\n"
+            " 0 introduced, 0 fixed, 0 still mismatching, 0 entries newly relied on, 0 no longer, 0 skips changed, 0 WGSL changed, 0 answers changed\n"
         ),
         "{}",
         stdout(&o)
@@ -112,6 +121,72 @@ fn a_planted_bug_is_introduced_and_its_case_passes_on_the_old_build() {
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );
+}
+
+/// A run whose answer file gives one adapted lane other words than `base` gave is a silent
+/// change: the verdicts agree, the diff names the lane, and it is no regression.
+fn silent_answers_show(dir: &std::path::Path, base: &std::path::Path) {
+    use reports::answers::Answers;
+    let copy = dir.join("silent");
+    std::fs::create_dir_all(copy.join("answers")).expect("mkdir");
+    let mut run: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(base.join("report.json")).expect("report.json"),
+    )
+    .expect("json");
+    for f in std::fs::read_dir(base.join("answers")).expect("answers kept") {
+        let f = f.expect("entry").path();
+        std::fs::copy(&f, copy.join("answers").join(f.file_name().expect("name"))).expect("copy");
+    }
+    // The first program with an adapted lane: give that lane other words.
+    let programs = run["programs"].as_array_mut().expect("programs");
+    let (name, lane) = programs
+        .iter_mut()
+        .find_map(|p| {
+            let rel = p["answers"]["file"].as_str()?.to_string();
+            let path = copy.join(&rel);
+            let a = Answers::decode(&std::fs::read(&path).ok()?).ok()?;
+            let at = a
+                .lanes
+                .iter()
+                .position(|x| x.kind == reports::answers::Kind::Adapted)?;
+            let mut changed = Answers::new();
+            for (k, x) in a.lanes.iter().enumerate() {
+                changed.push(x.lane, x.kind, if k == at { !x.hash } else { x.hash });
+            }
+            if !a.complete() {
+                return None;
+            }
+            std::fs::write(&path, changed.encode()).expect("write");
+            p["answers"]["digest"] = format!("{:016x}", changed.digest).into();
+            Some((p["name"].as_str()?.to_string(), a.lanes[at].lane))
+        })
+        .expect("a program with adapted lanes");
+    std::fs::write(
+        copy.join("report.json"),
+        serde_json::to_string(&run).expect("json"),
+    )
+    .expect("write");
+    let o = dxdiff()
+        .arg("diff")
+        .args([base, &copy])
+        .output()
+        .expect("runs");
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains(" 0 introduced,") && text.ends_with(" 1 answers changed\n"),
+        "{text}"
+    );
+    let d: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(copy.join("diff.json")).expect("diff"))
+            .expect("json");
+    let c = &d["answers"][0];
+    assert_eq!(c["program"], name.as_str());
+    assert_eq!(
+        (c["silent"].as_u64(), c["verdicts"].as_u64()),
+        (Some(1), Some(0))
+    );
+    assert_eq!(c["lanes"], serde_json::json!([lane]));
 }
 
 /// Two fuzz campaigns of one seed: the planted bug's divergence is introduced, and its case
