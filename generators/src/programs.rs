@@ -950,7 +950,7 @@ ret
 
 /// System values the exact profile lowers beyond the seed: clip distances out of a vertex
 /// program (`SV_ClipDistance`, WGSL's `clip_distances`), two in a register that also holds
-/// other data and four of their own; and pixel inputs that pack a one-component system value
+/// other data, four of their own and six over two registers; and pixel inputs that pack a one-component system value
 /// beside varyings, as fxc declares them.
 pub fn system_values() -> Vec<(&'static str, String)> {
     let mut all = clip_distances();
@@ -977,7 +977,7 @@ pub fn system_values() -> Vec<(&'static str, String)> {
 }
 
 /// Clip distances out of a vertex program (`SV_ClipDistance`, WGSL's `clip_distances`): two
-/// in a register that also holds other data, and four of their own.
+/// in a register that also holds other data, four of their own, and six over two registers.
 fn clip_distances() -> Vec<(&'static str, String)> {
     let program = |decls: &str, body: &str| {
         format!(
@@ -998,6 +998,15 @@ dcl_output_siv o0.xyzw, position\n{decls}dcl_temps 1\nmov o0.xyzw, v0.xyzw\n{bod
             program(
                 "dcl_output_siv o1.xyzw, clip_distance\n",
                 "mad r0.xyzw, v0.xyzw, v1.wzyx, -v0.wwww\nmov o1.xyzw, r0.xyzw\n",
+            ),
+        ),
+        (
+            "clip_distance6",
+            program(
+                "dcl_output o1.xy\ndcl_output_siv o1.zw, clip_distance\n\
+dcl_output_siv o2.xyzw, clip_distance\n",
+                "mov o1.xy, v1.zwzz\nadd o1.zw, v0.xxxy, -v1.xxxy\n\
+mad o2.xyzw, v1.xyzw, v0.zwxy, v0.wwww\n",
             ),
         ),
     ]

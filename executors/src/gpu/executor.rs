@@ -225,9 +225,10 @@ fn prepare_stage(
     let outputs: Vec<(usize, usize, std::ops::Range<usize>)> = wrapped
         .outputs
         .iter()
-        .filter_map(|slot| {
-            let (r, comps) = slot.register(&m.outputs, true)?;
-            Some((slot.offset as usize, r, comps))
+        .flat_map(|slot| {
+            slot.targets(&m.outputs)
+                .into_iter()
+                .map(|(at, (r, comps))| ((slot.offset + at) as usize, r, comps))
         })
         .collect();
     let registers = outputs.iter().map(|(_, r, _)| r + 1).max().unwrap_or(0);

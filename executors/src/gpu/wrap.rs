@@ -24,7 +24,7 @@ pub struct Slot {
     pub binding: String,
     /// First word of the value within its record.
     pub offset: u32,
-    /// Components (one word each): 1 to 4.
+    /// Components (one word each): 1 to 4, or up to 8 for `clip_distances`.
     pub width: u32,
 }
 
@@ -55,6 +55,43 @@ impl Slot {
             register as usize,
             first..(first + self.width as usize).min(4),
         ))
+    }
+}
+
+impl Slot {
+    /// The registers an output slot's words go to, each with the first of the slot's words it
+    /// takes: one register, or for an array builtin the manifest lists once per register
+    /// (`clip_distances` over two registers, D3D's 8 distances), each register in turn, its
+    /// mask's components taking the next words. Empty where no interface names the slot.
+    pub fn targets(&self, interfaces: &[translator::manifest::Interface]) -> Vec<(u32, Source)> {
+        let mut parts: Vec<(u32, u8)> = interfaces
+            .iter()
+            .filter(|i| {
+                self.binding.strip_prefix("location ").is_none()
+                    && i.builtin.as_deref() == Some(self.binding.as_str())
+            })
+            .filter_map(|i| Some((interface_register(i, true)?, i.mask)))
+            .collect();
+        if parts.len() < 2 {
+            return self
+                .register(interfaces, true)
+                .map(|s| (0, s))
+                .into_iter()
+                .collect();
+        }
+        parts.sort_unstable();
+        let mut at = 0;
+        let mut out = Vec::with_capacity(parts.len());
+        for (register, mask) in parts {
+            let first = mask.trailing_zeros().min(3) as usize;
+            let n = (mask.count_ones() as usize).min(4 - first);
+            if at + n as u32 > self.width {
+                break;
+            }
+            out.push((at, (register as usize, first..first + n)));
+            at += n as u32;
+        }
+        out
     }
 }
 
@@ -222,12 +259,12 @@ fn shape(module: &Module, ty: naga::Handle<naga::Type>) -> Result<(u32, &'static
     match module.types[ty].inner {
         TypeInner::Scalar(s) => Ok((1, scalar(s)?)),
         TypeInner::Vector { size, scalar: s } => Ok((size as u32, scalar(s)?)),
-        // `clip_distances`: an array of up to four f32, one register's components.
+        // `clip_distances`: an array of up to eight f32, one or two registers' components.
         TypeInner::Array {
             base,
             size: naga::ArraySize::Constant(n),
             ..
-        } if n.get() <= 4
+        } if n.get() <= 8
             && matches!(
                 module.types[base].inner,
                 TypeInner::Scalar(naga::Scalar::F32)

@@ -296,7 +296,11 @@ fn reversed_clip_distances_are_caught_saved_and_replayed() {
     };
     assert_eq!(
         mismatching,
-        ["single:clip_distance", "single:clip_distance4"]
+        [
+            "single:clip_distance",
+            "single:clip_distance4",
+            "single:clip_distance6"
+        ]
     );
     saved_case_replays(&dir, &mismatching[0], bug);
 }

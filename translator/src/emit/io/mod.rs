@@ -244,7 +244,7 @@ fn compute(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Rej
     Ok((e.body.finish(), (ins, Vec::new())))
 }
 
-/// The WGSL types of 1 to 4 clip distances, as the manifest names them.
+/// The WGSL types of 1 to 4 clip distances of one register, as the manifest names them.
 const CLIP_TYPES: [&str; 4] = [
     "array<f32, 1>",
     "array<f32, 2>",
@@ -252,37 +252,43 @@ const CLIP_TYPES: [&str; 4] = [
     "array<f32, 4>",
 ];
 
-/// A vertex program's `SV_ClipDistance` components of `o#r` as WGSL's `clip_distances` array
-/// (the exact profile), and its length. WGSL has one such output, so the distances of one
-/// register, contiguous, are lowered; D3D spreads up to 8 over two registers, which is
-/// refused as not lowered yet (one array would have to gather both).
+/// A vertex program's `SV_ClipDistance` components as WGSL's one `clip_distances` array (the
+/// exact profile), from `regs` (register, mask) in register order: each register's
+/// components, contiguous, in turn, up to D3D's 8 over two registers; and the array's length.
 fn clip_distances(
     c: &mut Ctx<'_>,
     e: &mut Entry,
-    r: u32,
-    mask: u8,
-    again: bool,
+    regs: &[(u32, u8)],
 ) -> Result<(H, u32), Rejection> {
-    let first = mask.trailing_zeros();
-    let n = mask.count_ones();
-    if again || mask == 0 || (mask >> first) != (1 << n) - 1 {
-        return Err(Rejection::new(
-            id::NOT_LOWERED,
-            "clip distances in more than one register, or in components apart",
-        ));
-    }
     let Some(o) = c.g.o else {
         return Err(Rejection::new(id::NOT_LOWERED, "no output registers"));
     };
-    let mut parts = Vec::with_capacity(n as usize);
-    for k in first..first + n {
-        let p = e.reg(o, r, Some(k as usize));
-        let w = e.body.load(p);
-        parts.push(e.body.bitcast(naga::ScalarKind::Float, w));
+    let mut parts = Vec::with_capacity(8);
+    for &(r, mask) in regs {
+        let first = mask.trailing_zeros();
+        let n = mask.count_ones();
+        if mask == 0 || (mask >> first) != (1 << n) - 1 {
+            return Err(Rejection::new(
+                id::NOT_LOWERED,
+                "clip distances in components apart",
+            ));
+        }
+        for k in first..first + n {
+            let p = e.reg(o, r, Some(k as usize));
+            let w = e.body.load(p);
+            parts.push(e.body.bitcast(naga::ScalarKind::Float, w));
+        }
+    }
+    if parts.len() > 8 {
+        return Err(Rejection::new(
+            id::NOT_LOWERED,
+            "more than 8 clip distances",
+        ));
     }
     if crate::planted(crate::PlantedBug::ClipDistancesReversed) {
         parts.reverse();
     }
+    let n = parts.len() as u32;
     let t = c.scalar_ty(build::F32);
     let ty = build::array(&mut c.module, t, n, 4);
     let v = e.body.expr(Expression::Compose {
@@ -658,7 +664,7 @@ fn vertex(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Reje
     let mut fields = Vec::with_capacity(decls_out.len() + 1);
     let mut outs = Vec::with_capacity(decls_out.len());
     let mut has_position = false;
-    let mut has_clip = false;
+    let mut clips: Vec<(u32, u8)> = Vec::new();
     let position = Binding::BuiltIn(BuiltIn::Position { invariant: true });
     let vec4f = c.vector_ty(naga::VectorSize::Quad, build::F32);
     for d in decls_out {
@@ -698,29 +704,36 @@ fn vertex(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Reje
                     "SV_Position",
                 ));
             }
-            // The exact profile: WGSL's `clip_distances` (a vertex output array of up to 8).
+            // The exact profile: WGSL's `clip_distances` (a vertex output array of up to 8),
+            // gathered from every register that holds distances after the loop.
             Some(SystemValueName::Known(SystemValue::ClipDistance)) if c.exact() => {
-                let (value, n) = clip_distances(c, &mut e, r, d.mask, has_clip)?;
-                has_clip = true;
-                let t = c.scalar_ty(build::F32);
-                let arr = build::array(&mut c.module, t, n, 4);
-                fields.push((
-                    "clip_distances".into(),
-                    arr,
-                    Binding::BuiltIn(BuiltIn::ClipDistances),
-                    value,
-                ));
-                c.enables.insert("clip_distances");
-                outs.push(iface(
-                    Some(r),
-                    d.mask,
-                    None,
-                    Some(BuiltIn::ClipDistances),
-                    CLIP_TYPES[n as usize - 1],
-                    "SV_ClipDistance",
-                ));
+                clips.push((r, d.mask));
             }
             Some(sv) => return Err(unsupported_system_value("vertex output", sv)),
+        }
+    }
+    if !clips.is_empty() {
+        clips.sort_unstable();
+        let (value, n) = clip_distances(c, &mut e, &clips)?;
+        let t = c.scalar_ty(build::F32);
+        let arr = build::array(&mut c.module, t, n, 4);
+        fields.push((
+            "clip_distances".into(),
+            arr,
+            Binding::BuiltIn(BuiltIn::ClipDistances),
+            value,
+        ));
+        c.enables.insert("clip_distances");
+        // One entry per register, each naming its own part of the array.
+        for (r, mask) in &clips {
+            outs.push(iface(
+                Some(*r),
+                *mask,
+                None,
+                Some(BuiltIn::ClipDistances),
+                CLIP_TYPES[(mask.count_ones() as usize).clamp(1, 4) - 1],
+                "SV_ClipDistance",
+            ));
         }
     }
     if !has_position {
