@@ -88,6 +88,9 @@ pub struct Session {
     pub interp: Interpreter,
     /// Where shrunk counterexamples are saved.
     pub cases_dir: PathBuf,
+    /// The run folder that keeps each program's answers (`reports::answers`): `verify`'s, whose
+    /// report `dxdiff diff` reads; `None` keeps none (a fuzz campaign, a corpus record).
+    pub answers_dir: Option<PathBuf>,
     /// Seconds per phase: translation, inputs, interpreter, gpu, judging, shrinking, cases.
     pub seconds: BTreeMap<String, f64>,
 }
@@ -102,6 +105,7 @@ impl Session {
             opts,
             interp: Interpreter,
             cases_dir: cases_dir.to_path_buf(),
+            answers_dir: None,
             seconds: BTreeMap::new(),
         })
     }

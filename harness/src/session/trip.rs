@@ -389,18 +389,17 @@ impl Session {
         report
     }
 
-    /// Keep the program's answers that differ from the reference in the run's folder (beside
-    /// `cases/`), named in its report; a run without counterexamples (a fuzz campaign) keeps
-    /// none. A file that cannot be written leaves the summary without it.
+    /// Keep the program's answers that differ from the reference in the run's folder
+    /// ([`Session::answers_dir`]), named in its report. A file that cannot be written leaves
+    /// the summary without it.
     fn keep_answers(&self, d: &Differential, report: &mut ProgramReport) {
-        if !self.opts.counterexamples {
+        let Some(run) = &self.answers_dir else {
             return;
-        }
+        };
         let answers = answers_of(d);
         if answers.total == 0 {
             return;
         }
-        let run = self.cases_dir.parent().unwrap_or(&self.cases_dir);
         let file = match reports::answers::write(run, &report.name, &answers) {
             Ok(rel) => Some(rel),
             Err(e) => {

@@ -98,6 +98,7 @@ pub fn run_spread(
 fn run_on(opts: &Options, out_dir: &Path, adapter: &str) -> Result<RunReport, GpuError> {
     let s = &opts.session;
     let mut v = Session::new(s.clone(), adapter, &out_dir.join("cases"))?;
+    v.answers_dir = Some(out_dir.to_path_buf());
     let mut report = RunReport::new(s.translator.name(), s.seed, v.gpu.name(), s.cases);
     let started = Instant::now();
     let mut left_out = Vec::new();
