@@ -102,23 +102,53 @@ impl FuzzError {
     }
 }
 
+/// Input vectors a shrinking candidate runs over when the program still fails over them: the
+/// first of the campaign's vectors (the inputs are drawn word by word from the seed, so these
+/// are the same vectors), a sixteenth of the default 256.
+const SHRINK_VECTORS: usize = 16;
+
 /// Shrink a mismatching program: greedy, first simpler candidate that still mismatches wins,
 /// until none does or the time cap is reached. `v` saves no counterexamples meanwhile.
+///
+/// Three savings (docs/fuzz.md, "Shrinking"): shrinking stops once the program is a
+/// divergence the campaign already has (`known`: its signature, which the shrunk program of a
+/// repeat would reach anyway, or one smaller); when the program still fails over its first
+/// [`SHRINK_VECTORS`] vectors, every candidate runs over those alone (each candidate then
+/// costs its fixed part, translation and pipeline, and little more); and a candidate already
+/// tried (the same container bytes, which the greedy search meets again after each step) is
+/// not run again.
 fn shrink(
     v: &mut Session,
     name: &str,
     start: RandomProgram,
     cap: Duration,
     still: impl Fn(&ProgramReport) -> bool,
+    known: impl Fn(&RandomProgram, &[u8]) -> bool,
 ) -> RandomProgram {
     let started = Instant::now();
+    let full = v.opts.vectors;
+    if full > SHRINK_VECTORS
+        && let Ok(blob) = start.blob()
+    {
+        v.opts.vectors = SHRINK_VECTORS;
+        if !still(&v.program(name, &blob)) {
+            v.opts.vectors = full;
+        }
+    }
+    let mut tried: std::collections::HashSet<u64> = std::collections::HashSet::new();
     let mut current = start;
     'outer: while started.elapsed() < cap {
+        if current.blob().is_ok_and(|b| known(&current, &b)) {
+            break;
+        }
         for cand in current.shrink_candidates() {
             if started.elapsed() >= cap {
                 break 'outer;
             }
             let Ok(blob) = cand.blob() else { continue };
+            if !tried.insert(crate::inputs::fnv(&blob)) {
+                continue;
+            }
             let o = v.program(name, &blob);
             if still(&o) {
                 current = cand;
@@ -127,6 +157,7 @@ fn shrink(
         }
         break;
     }
+    v.opts.vectors = full;
     current
 }
 
@@ -361,9 +392,14 @@ pub fn run(o: &FuzzOptions, adapter: &str) -> Result<State, FuzzError> {
             d.seen += 1;
         } else if let Some(class) = crash_class(&out) {
             let t0 = Instant::now();
-            let small = shrink(&mut v, &name, p.clone(), o.shrink_time, |r| {
-                crash_class(r).as_ref() == Some(&class)
-            });
+            let small = shrink(
+                &mut v,
+                &name,
+                p.clone(),
+                o.shrink_time,
+                |r| crash_class(r).as_ref() == Some(&class),
+                |_, _| false,
+            );
             let small_blob = small.blob().unwrap_or_else(|_| blob.clone());
             let sig = format!(
                 "{} | {} | {class}",
@@ -376,9 +412,22 @@ pub fn run(o: &FuzzOptions, adapter: &str) -> Result<State, FuzzError> {
         if out.counts().mismatch > 0 {
             st.stats.mismatching_programs += 1;
             let t0 = Instant::now();
-            let small = shrink(&mut v, &name, p.clone(), o.shrink_time, |r| {
-                r.counts().mismatch > 0
-            });
+            let translator = o.session.translator.clone();
+            let known: Vec<String> = st.divergences.iter().map(|d| d.signature.clone()).collect();
+            // The opcodes first: a signature costs a translation.
+            let is_known = |c: &RandomProgram, b: &[u8]| {
+                let ops = format!(" | {} | ", c.body_opcodes().join(" "));
+                known.iter().any(|k| k.contains(&ops))
+                    && known.contains(&signature(translator.as_ref(), c, b))
+            };
+            let small = shrink(
+                &mut v,
+                &name,
+                p.clone(),
+                o.shrink_time,
+                |r| r.counts().mismatch > 0,
+                is_known,
+            );
             let small_blob = small.blob().unwrap_or_else(|_| blob.clone());
             let sig = signature(o.session.translator.as_ref(), &small, &small_blob);
             if let Some(d) = st.divergences.iter_mut().find(|d| d.signature == sig) {
