@@ -231,9 +231,36 @@ fn send(header: &[u8], words: &[&[u32]]) -> bool {
     write_frame(&mut lock, header, words).is_ok()
 }
 
+/// Have the kernel kill this worker when the dxdiff that started it dies; `false` when it is
+/// already gone. A worker whose dxdiff was killed (`kill -9`, a crash) mid-request otherwise
+/// runs on: a hung kernel never lets it read the closed pipe, and nothing is left to time it
+/// out (20 orphans of `kill_9_twenty_times` each spun 10 % of a core for half an hour). The
+/// signal follows the spawning thread, which owns the worker for its whole life (a session).
+#[cfg(target_os = "linux")]
+fn die_with_parent() -> bool {
+    let _ = nix::sys::prctl::set_pdeathsig(nix::sys::signal::Signal::SIGKILL);
+    // Its dxdiff may have died before the request to be killed with it: then the worker has
+    // another parent than the one that named itself.
+    let named = std::env::var(PARENT_ENV)
+        .ok()
+        .and_then(|p| p.parse::<i32>().ok());
+    named.is_none_or(|p| nix::unistd::getppid().as_raw() == p)
+}
+
+/// The environment variable through which dxdiff names itself to the workers it starts.
+const PARENT_ENV: &str = "DXDIFF_GPU_PARENT";
+
+#[cfg(not(target_os = "linux"))]
+fn die_with_parent() -> bool {
+    true
+}
+
 /// The worker's main loop: open the device, then answer requests until stdin closes. The first
 /// frame it writes is the adapter description (or the error that prevented opening one).
 pub fn serve(adapter: &str) -> i32 {
+    if !die_with_parent() {
+        return 0;
+    }
     // `gpu-worker --adapter list`: the device names, then done.
     if adapter == LIST {
         let names = serde_json::json!({ "devices": super::device_names() });
@@ -366,6 +393,7 @@ impl IsolatedGpu {
             cmd.env("NODEVICE_SELECT", "1");
         }
         let mut child = cmd
+            .env(PARENT_ENV, std::process::id().to_string())
             .args(["gpu-worker", "--adapter", &self.adapter])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

@@ -470,7 +470,10 @@ pub fn generate(k: &Knobs, seed: u64) -> RandomProgram {
     }
     let threads = [[8, 1, 1], [4, 4, 1], [16, 1, 1], [2, 2, 2]][g.dice.below(4) as usize];
     let n = k.statements.max(1);
-    let body = g.block(n, 0, false, true);
+    let mut body = g.block(n, 0, false, true);
+    if stage == Stage::Pixel {
+        evaluation(&mut body, k, seed, temps);
+    }
     RandomProgram {
         stage,
         temps,
@@ -484,6 +487,47 @@ pub fn generate(k: &Knobs, seed: u64) -> RandomProgram {
         shader_model: k.shader_model,
         oob_indices: k.oob_indices,
     }
+}
+
+/// An attribute evaluation put into a quarter of the pixel programs, at a top-level place of
+/// `body`, with dice of its own: the draws of everything else stay what they were, so the
+/// programs of a seed are those of before with one statement more.
+fn evaluation(body: &mut Vec<Stmt>, k: &Knobs, seed: u64, temps: u32) {
+    let ops: Vec<Opcode> = EVALUATIONS
+        .into_iter()
+        .filter(|o| !k.excluded.contains(o))
+        .collect();
+    if !k.evaluations || k.shader_model != dxbc::TargetModel::Sm50 || ops.is_empty() {
+        return;
+    }
+    let mut d = Dice::new(seed ^ 0x6576_616c_7561_7465);
+    if !d.chance(25) {
+        return;
+    }
+    let opcode = ops[d.below(ops.len() as u32) as usize];
+    let attribute = Src {
+        swizzle: d.swizzle(),
+        neg: k.modifiers && d.chance(20),
+        abs: k.modifiers && d.chance(10),
+        ..Src::plain(Reg::Input(d.below(INPUTS)))
+    };
+    // Offsets of every 4-bit value, and now and then the words of an input (their low bits);
+    // samples 0 to 3 of the target and now and then 4, past them.
+    let offset = if opcode == Opcode::EvalSampleIndex {
+        Src::plain(Reg::Imm([d.below(5), 0, 0, 0]))
+    } else if d.chance(25) {
+        Src::plain(Reg::Input(d.below(INPUTS)))
+    } else {
+        Src::plain(Reg::Imm([d.below(16), d.below(16), 0, 0]))
+    };
+    let stmt = Stmt::Evaluate {
+        opcode,
+        dst: (d.below(temps), d.mask()),
+        attribute,
+        offset,
+    };
+    let at = d.below(body.len() as u32 + 1) as usize;
+    body.insert(at, stmt);
 }
 
 /// A proptest strategy over random programs (each drawn from a seed the strategy picks).
@@ -560,6 +604,14 @@ mod tests {
             ) {
                 assert_eq!(p.stage, Stage::Compute, "{what}");
             }
+            if let Stmt::Evaluate {
+                opcode, attribute, ..
+            } = s
+            {
+                assert_eq!(p.stage, Stage::Pixel, "{what}");
+                assert!(EVALUATIONS.contains(opcode), "{what}");
+                assert!(matches!(attribute.reg, Reg::Input(_)), "{what}");
+            }
             for b in s.bodies() {
                 check(p, k, b, depth + 1, in_loop);
             }
@@ -574,7 +626,17 @@ mod tests {
             let p = generate(&k, seed);
             assert_eq!(generate(&k, seed), p, "seed {seed}");
             assert!(k.stages.contains(&p.stage));
-            assert_eq!(p.body.len(), k.statements);
+            // One statement more where an evaluation was put in (pixel programs).
+            let evaluations = p
+                .body
+                .iter()
+                .filter(|s| matches!(s, Stmt::Evaluate { .. }))
+                .count();
+            assert!(
+                evaluations <= usize::from(p.stage == Stage::Pixel),
+                "seed {seed}"
+            );
+            assert_eq!(p.body.len(), k.statements + evaluations);
             if p.stage != Stage::Compute {
                 assert_eq!(p.threads, [1, 1, 1]);
             }

@@ -41,6 +41,10 @@ pub struct Knobs {
     pub uav_textures: bool,
     /// Reads of a 2D float texture (`ld`, `sample_l`, `gather4`), in every stage.
     pub textures: bool,
+    /// For pixel programs of Shader Model 5.0: an attribute evaluated off the pixel centre or
+    /// at the centroid (`eval_snapped`, `eval_sample_index`, `eval_centroid`), in a quarter of
+    /// them, drawn apart from the rest ([`super::draw`]).
+    pub evaluations: bool,
     /// For pixel programs: `discard`.
     pub discard: bool,
     /// Every move (`mov`, `movc`, and the moves to the outputs) writes one component, so no
@@ -107,6 +111,7 @@ impl Knobs {
             buffers: false,
             uav_textures: false,
             textures: false,
+            evaluations: false,
             discard: false,
             ..self
         }
@@ -143,6 +148,7 @@ impl Default for Knobs {
             buffers: true,
             uav_textures: true,
             textures: true,
+            evaluations: true,
             discard: true,
             split_moves: false,
             switch_defaults: false,

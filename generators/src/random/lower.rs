@@ -531,6 +531,23 @@ impl Lower<'_> {
                     _ => self.line(&format!("gather4 r{d}.{m}, {c}, t4.xyzw, s4.x")),
                 }
             }
+            Stmt::Evaluate {
+                opcode,
+                dst,
+                attribute,
+                offset,
+            } => {
+                let a = self.src(attribute, 0);
+                let m = mask_text(dst.1);
+                let d = dst.0;
+                let mn = opcode.mnemonic();
+                if *opcode == dxbc::Opcode::EvalCentroid {
+                    self.line(&format!("{mn} r{d}.{m}, {a}"));
+                } else {
+                    let o = self.src(offset, 1);
+                    self.line(&format!("{mn} r{d}.{m}, {a}, {o}"));
+                }
+            }
             Stmt::Atomic {
                 opcode,
                 address,

@@ -82,6 +82,12 @@ pub(super) fn definite(stmts: &[Stmt], defined: &mut [u8], need: &mut [bool]) {
                     *d |= dst.1;
                 }
             }
+            Stmt::Evaluate { dst, offset, .. } => {
+                check(offset, defined, need);
+                if let Some(d) = defined.get_mut(dst.0 as usize) {
+                    *d |= dst.1;
+                }
+            }
             Stmt::Atomic { address, value, .. } => {
                 check(address, defined, need);
                 check(value, defined, need);

@@ -322,6 +322,7 @@ fn own_sources(s: &mut Stmt) -> Vec<&mut Src> {
         | Stmt::Exchange { value, .. } => vec![value],
         Stmt::SrvLoad { index, .. } => vec![index],
         Stmt::TextureRead { coords, lod, .. } => vec![coords, lod],
+        Stmt::Evaluate { offset, .. } => vec![offset],
         Stmt::Atomic { address, value, .. } => vec![value, address],
         _ => Vec::new(),
     }
@@ -400,6 +401,10 @@ fn remap(stmts: &mut [Stmt], map: &dyn Fn(u32) -> u32) {
                 dst.0 = map(dst.0);
                 src(coords, map);
                 src(lod, map);
+            }
+            Stmt::Evaluate { dst, offset, .. } => {
+                dst.0 = map(dst.0);
+                src(offset, map);
             }
             Stmt::Atomic { address, value, .. } => {
                 src(address, map);

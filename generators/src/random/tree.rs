@@ -170,6 +170,20 @@ pub enum Stmt {
         /// `sample_l`'s level of detail (read by no other).
         lod: Src,
     },
+    /// Pixel: an input attribute evaluated at an offset, a sample or the centroid.
+    Evaluate {
+        /// One of [`EVALUATIONS`].
+        opcode: dxbc::Opcode,
+        /// (temp, write mask) written.
+        dst: (u32, u8),
+        /// The attribute: an input register `v#` (read through its swizzle and modifiers).
+        /// Not among [`Stmt::sources`]: an evaluation reads a `v#` only, so no shrinking step
+        /// replaces it.
+        attribute: Src,
+        /// `eval_snapped`'s offset (its x and y) or `eval_sample_index`'s sample (x); unused by
+        /// `eval_centroid`.
+        offset: Src,
+    },
     /// Compute: an order-independent atomic on one of four words of a raw UAV.
     Atomic {
         /// One of [`ATOMICS`].
@@ -238,6 +252,13 @@ pub(super) const TEXTURE_READS: [dxbc::Opcode; 3] = [
     dxbc::Opcode::Gather4,
 ];
 
+/// The opcodes of [`Stmt::Evaluate`].
+pub(super) const EVALUATIONS: [dxbc::Opcode; 3] = [
+    dxbc::Opcode::EvalSnapped,
+    dxbc::Opcode::EvalSampleIndex,
+    dxbc::Opcode::EvalCentroid,
+];
+
 /// Reserved index temps (one per source slot of an instruction, plus a destination's).
 pub(super) const INDEX_TEMPS: u32 = 5;
 /// The words of the immediate constant buffer: edge values.
@@ -280,6 +301,7 @@ impl Stmt {
             Stmt::SrvLoad { index, .. } => vec![index],
             Stmt::UavStore { value, .. } => vec![value],
             Stmt::TextureRead { coords, lod, .. } => vec![coords, lod],
+            Stmt::Evaluate { offset, .. } => vec![offset],
             Stmt::Atomic { address, value, .. } => vec![address, value],
             Stmt::Exchange { value, sel, .. } => vec![value, sel],
         }
@@ -291,7 +313,8 @@ impl Stmt {
             Stmt::Op(o) => o.dst.iter().flatten().map(|d| d.0).collect(),
             Stmt::SrvLoad { dst, .. }
             | Stmt::Exchange { dst, .. }
-            | Stmt::TextureRead { dst, .. } => vec![dst.0],
+            | Stmt::TextureRead { dst, .. }
+            | Stmt::Evaluate { dst, .. } => vec![dst.0],
             _ => Vec::new(),
         }
     }
@@ -352,9 +375,9 @@ impl RandomProgram {
                 Stmt::SrvLoad { .. } => "ld_structured".into(),
                 Stmt::UavStore { texture: true, .. } => "store_uav_typed".into(),
                 Stmt::UavStore { .. } => "store_structured".into(),
-                Stmt::Atomic { opcode, .. } | Stmt::TextureRead { opcode, .. } => {
-                    opcode.mnemonic().to_string()
-                }
+                Stmt::Atomic { opcode, .. }
+                | Stmt::TextureRead { opcode, .. }
+                | Stmt::Evaluate { opcode, .. } => opcode.mnemonic().to_string(),
                 Stmt::Exchange { .. } => "tgsm-exchange".into(),
             })
         });

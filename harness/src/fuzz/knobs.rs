@@ -145,6 +145,12 @@ pub fn narrow(t: &dyn Translator, knobs: &Knobs) -> (Knobs, Vec<String>) {
         coords: t0(),
         lod: t0(),
     };
+    let evaluate = |opcode: dxbc::Opcode| Stmt::Evaluate {
+        opcode,
+        dst: (0, 15),
+        attribute: src(random::Reg::Input(0)),
+        offset: src(random::Reg::Imm([1, 2, 0, 0])),
+    };
     let mov = |s: random::Src| {
         Stmt::Op(random::Op {
             opcode: dxbc::Opcode::Mov,
@@ -285,6 +291,18 @@ pub fn narrow(t: &dyn Translator, knobs: &Knobs) -> (Knobs, Vec<String>) {
             probe(Pixel, vec![texture_read(dxbc::Opcode::Gather4)]),
         ),
         (
+            "evaluation eval_snapped",
+            probe(Pixel, vec![evaluate(dxbc::Opcode::EvalSnapped)]),
+        ),
+        (
+            "evaluation eval_sample_index",
+            probe(Pixel, vec![evaluate(dxbc::Opcode::EvalSampleIndex)]),
+        ),
+        (
+            "evaluation eval_centroid",
+            probe(Pixel, vec![evaluate(dxbc::Opcode::EvalCentroid)]),
+        ),
+        (
             "uav textures",
             probe(
                 Compute,
@@ -319,6 +337,9 @@ pub fn narrow(t: &dyn Translator, knobs: &Knobs) -> (Knobs, Vec<String>) {
             "texture ld" => k.excluded.push(dxbc::Opcode::Ld),
             "texture sample_l" => k.excluded.push(dxbc::Opcode::SampleL),
             "texture gather4" => k.excluded.push(dxbc::Opcode::Gather4),
+            "evaluation eval_snapped" => k.excluded.push(dxbc::Opcode::EvalSnapped),
+            "evaluation eval_sample_index" => k.excluded.push(dxbc::Opcode::EvalSampleIndex),
+            "evaluation eval_centroid" => k.excluded.push(dxbc::Opcode::EvalCentroid),
             _ => k.buffers = false,
         }
     }

@@ -228,6 +228,7 @@ fn kill_9_twenty_times_keeps_the_state_valid_and_the_results_identical() {
     let a = state(&whole);
     let dir = temp("fuzz", "kill");
     let mut interrupted_with_a_state = 0;
+    let mut killed = Vec::new();
     for i in 0..20u32 {
         let mut child = dxdiff()
             .args(["fuzz", "--profile", "exact", "--shrink-time", "30", "--out"])
@@ -240,6 +241,7 @@ fn kill_9_twenty_times_keeps_the_state_valid_and_the_results_identical() {
         std::thread::sleep(took * (1 + (i * 7) % 20) / 21);
         child.kill().expect("SIGKILL");
         child.wait().expect("reaped");
+        killed.push(child.id());
         let path = dir.join("state.json");
         if path.exists() {
             let text = std::fs::read_to_string(&path).expect("state");
@@ -249,6 +251,13 @@ fn kill_9_twenty_times_keeps_the_state_valid_and_the_results_identical() {
     }
     // The kills landed mid-campaign, not all before the first program or after the last.
     assert!(interrupted_with_a_state > 0);
+    // No GPU worker outlives the dxdiff that started it: the kernel kills it along.
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let orphans = orphan_workers(&killed);
+    assert!(
+        orphans.is_empty(),
+        "workers of killed runs still alive: {orphans:?}"
+    );
     fuzz(&dir, None, &args).expect("resumes");
     let b = state(&dir);
     assert_eq!((b.next, b.stats.programs), (a.next, a.stats.programs));
@@ -411,4 +420,24 @@ fn a_guided_campaign_keeps_its_aim_in_the_state() {
         .output()
         .expect("runs");
     assert_eq!(o.status.code(), Some(2));
+}
+
+/// Processes that a dxdiff of `parents` started as its GPU worker (`DXDIFF_GPU_PARENT` in
+/// their environment names it), still alive.
+fn orphan_workers(parents: &[u32]) -> Vec<u32> {
+    let Ok(procs) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    procs
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/environ")).is_ok_and(|env| {
+                env.split(|b| *b == 0).any(|kv| {
+                    parents
+                        .iter()
+                        .any(|p| kv == format!("DXDIFF_GPU_PARENT={p}").as_bytes())
+                })
+            })
+        })
+        .collect()
 }
