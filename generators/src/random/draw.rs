@@ -512,9 +512,10 @@ fn evaluation(body: &mut Vec<Stmt>, k: &Knobs, seed: u64, temps: u32) {
         ..Src::plain(Reg::Input(d.below(INPUTS)))
     };
     // Offsets of every 4-bit value, and now and then the words of an input (their low bits);
-    // samples 0 to 3 of the target and now and then 4, past them.
+    // the target's samples 0 to 3 (one past them is D3D's undefined case, which generated
+    // programs never rely on).
     let offset = if opcode == Opcode::EvalSampleIndex {
-        Src::plain(Reg::Imm([d.below(5), 0, 0, 0]))
+        Src::plain(Reg::Imm([d.below(4), 0, 0, 0]))
     } else if d.chance(25) {
         Src::plain(Reg::Input(d.below(INPUTS)))
     } else {

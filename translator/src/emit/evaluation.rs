@@ -52,19 +52,7 @@ impl Ctx<'_> {
                 let names = ["ddx", "ddy"].map(|axis| {
                     build::numbered("v", reg, &format!("{}_{axis}", ["x", "y", "z", "w"][c]))
                 });
-                let vars = names.map(|name| {
-                    self.module.global_variables.append(
-                        GlobalVariable {
-                            name: Some(name),
-                            space: naga::AddressSpace::Private,
-                            binding: None,
-                            ty,
-                            init: None,
-                            memory_decorations: naga::MemoryDecorations::empty(),
-                        },
-                        naga::Span::UNDEFINED,
-                    )
-                });
+                let vars = names.map(|name| self.private_global(name, ty));
                 let op = Operand::reg(
                     OperandType::Input,
                     Components::Four(Selection::Select1(c as u8)),

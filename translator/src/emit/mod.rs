@@ -280,6 +280,25 @@ impl Ctx<'_> {
         }
     }
 
+    /// A new `var<private>` of the module: state that `run` and the bodies share.
+    pub fn private_global(
+        &mut self,
+        name: String,
+        ty: Handle<naga::Type>,
+    ) -> Handle<GlobalVariable> {
+        self.module.global_variables.append(
+            GlobalVariable {
+                name: Some(name),
+                space: naga::AddressSpace::Private,
+                binding: None,
+                ty,
+                init: None,
+                memory_decorations: naga::MemoryDecorations::empty(),
+            },
+            naga::Span::UNDEFINED,
+        )
+    }
+
     /// A module variable's expression in `run`.
     pub fn global(&mut self, g: Handle<GlobalVariable>) -> H {
         let i = g.index();

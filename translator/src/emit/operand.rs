@@ -533,17 +533,7 @@ impl Ctx<'_> {
             let g = match slot[c] {
                 Some(g) => g,
                 None => {
-                    let g = self.module.global_variables.append(
-                        naga::GlobalVariable {
-                            name: Some(build::numbered("r", r as u32, XYZW[c])),
-                            space: naga::AddressSpace::Private,
-                            binding: None,
-                            ty,
-                            init: None,
-                            memory_decorations: naga::MemoryDecorations::empty(),
-                        },
-                        naga::Span::UNDEFINED,
-                    );
+                    let g = self.private_global(build::numbered("r", r as u32, XYZW[c]), ty);
                     self.private_temps[r][c] = Some(g);
                     g
                 }
