@@ -5,8 +5,6 @@
 //! The interpreter (the attribute's plane), the translator (the derivatives it takes once) and
 //! the harness (inputs that lie on a plane) all read the program through these functions.
 
-use std::collections::BTreeSet;
-
 use crate::{Index, Instruction, InterpolationMode, Opcode, OperandType};
 
 /// The sample count of the render target dxdiff's pixel pipeline models: 4, WebGPU's only
@@ -40,7 +38,8 @@ pub fn evaluated_register(inst: &Instruction) -> Option<u32> {
 }
 
 /// The input registers `instructions` evaluate away from the pixel centre, with the
-/// components they read (bit `c` for component `c`): the attributes whose plane matters.
+/// components they read (bit `c` for component `c`): the attributes whose plane matters. A
+/// `constant` attribute has none (its value is the fed one anywhere), so it is left out.
 pub fn planes(instructions: &[Instruction]) -> Vec<(u32, u8)> {
     let mut out: Vec<(u32, u8)> = Vec::new();
     for inst in instructions.iter().filter(|i| off_centre(i.opcode)) {
@@ -51,6 +50,9 @@ pub fn planes(instructions: &[Instruction]) -> Vec<(u32, u8)> {
         ) else {
             continue;
         };
+        if is_constant(instructions, reg) {
+            continue;
+        }
         let mask = (0..4)
             .filter(|c| dst.write_mask() & (1 << c) != 0)
             .fold(0u8, |m, c| m | 1 << src.source_component(c));
@@ -74,15 +76,10 @@ pub fn interpolation(instructions: &[Instruction], reg: u32) -> Option<Interpola
     })
 }
 
-/// Whether an attribute so interpolated is one value over the primitive, so that evaluating
-/// it anywhere gives the value fed (`constant`; the FS ignores the sample index or offset).
-pub fn is_constant(mode: Option<InterpolationMode>) -> bool {
-    matches!(mode, Some(InterpolationMode::Constant))
-}
-
-/// The input registers a program evaluates off centre, as a set (the harness's planes).
-pub fn plane_registers(instructions: &[Instruction]) -> BTreeSet<u32> {
-    planes(instructions).into_iter().map(|(r, _)| r).collect()
+/// Whether input register `reg` is declared `constant`: one value over the primitive, so that
+/// evaluating it anywhere gives the value fed (the FS ignores the sample index or offset).
+pub fn is_constant(instructions: &[Instruction], reg: u32) -> bool {
+    interpolation(instructions, reg) == Some(InterpolationMode::Constant)
 }
 
 #[cfg(test)]
@@ -100,12 +97,13 @@ mod tests {
              eval_snapped r0.xy, v1.zwzz, l(1, 2, 0, 0)\neval_sample_index o0.x, v2.y, l(3)\n\
              eval_centroid o0.w, v1.x\nmov o0.yz, r0.xxyx\nret\n",
         );
-        assert_eq!(planes(&p.instructions), vec![(1, 0b1100), (2, 0b0010)]);
+        // v2 is `constant`: it has no plane.
+        assert_eq!(planes(&p.instructions), vec![(1, 0b1100)]);
         assert_eq!(
             interpolation(&p.instructions, 1),
             Some(InterpolationMode::Linear)
         );
-        assert!(is_constant(interpolation(&p.instructions, 2)));
+        assert!(is_constant(&p.instructions, 2));
         assert_eq!(interpolation(&p.instructions, 7), None);
     }
 }

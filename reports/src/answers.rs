@@ -81,31 +81,30 @@ pub struct Answers {
     pub digest: u64,
 }
 
-/// 32-bit FNV-1a of `words`: a lane's hash.
+/// 64-bit FNV-1a, continued from `h` over `bytes`: the one hash of this module (a lane's
+/// words, the digest of a program's lanes, a file name).
+fn fnv(h: u64, bytes: &[u8]) -> u64 {
+    bytes
+        .iter()
+        .fold(h, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3))
+}
+
+/// Where [`fnv`] starts.
+const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// A lane's hash: [`fnv`] of its words, folded to 32 bits.
 pub fn hash_words(words: impl IntoIterator<Item = u32>) -> u32 {
-    let mut h: u32 = 0x811c_9dc5;
-    for w in words {
-        for b in w.to_le_bytes() {
-            h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
-        }
-    }
-    h
+    let h = words
+        .into_iter()
+        .fold(FNV_START, |h, w| fnv(h, &w.to_le_bytes()));
+    (h ^ h >> 32) as u32
 }
-
-fn fold64(mut h: u64, bytes: &[u8]) -> u64 {
-    for b in bytes {
-        h = (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
-    }
-    h
-}
-
-const DIGEST_START: u64 = 0xcbf2_9ce4_8422_2325;
 
 impl Answers {
     /// No lanes yet.
     pub fn new() -> Answers {
         Answers {
-            digest: DIGEST_START,
+            digest: FNV_START,
             ..Answers::default()
         }
     }
@@ -117,7 +116,7 @@ impl Answers {
         rec[..4].copy_from_slice(&lane.to_le_bytes());
         rec[4] = kind as u8;
         rec[5..].copy_from_slice(&hash.to_le_bytes());
-        self.digest = fold64(self.digest, &rec);
+        self.digest = fnv(self.digest, &rec);
         if self.lanes.len() < MAX_LANES {
             self.lanes.push(Answer { lane, kind, hash });
         }
@@ -230,7 +229,7 @@ impl AnswersError {
 /// The file a program named `program` keeps its answers in, relative to the run's folder: its
 /// name as a file stem, with a hash of the whole name so that two programs never share one.
 pub fn relative_path(program: &str) -> String {
-    let h = hash_words(program.bytes().map(u32::from));
+    let h = fnv(FNV_START, program.as_bytes()) as u32;
     format!("{FOLDER}/{}-{h:08x}.bin", crate::cases::file_stem(program))
 }
 

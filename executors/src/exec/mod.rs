@@ -255,8 +255,9 @@ pub trait Executor {
 
 /// Whether `program` needs 2×2 pixel quads: a pixel program with a derivative, with a
 /// sample whose level of detail comes from derivatives, or that evaluates an attribute off
-/// the pixel centre (the attribute's plane is the quad's, `dxbc::evaluation`). Its vectors then run four to a quad
-/// (lanes `4q..4q + 3`) on both sides, and share their constant buffers.
+/// the pixel centre (the attribute's plane is the quad's, `dxbc::evaluation`). Its vectors
+/// then run four to a quad (lanes `4q..4q + 3`) on both sides, and share their constant
+/// buffers.
 pub fn needs_quads(program: &dxbc::Program) -> bool {
     use dxbc::opcodes::Flags;
     program.version.stage == dxbc::Stage::Pixel

@@ -231,6 +231,9 @@ fn send(header: &[u8], words: &[&[u32]]) -> bool {
     write_frame(&mut lock, header, words).is_ok()
 }
 
+/// The environment variable through which dxdiff names itself to the workers it starts.
+const PARENT_ENV: &str = "DXDIFF_GPU_PARENT";
+
 /// Have the kernel kill this worker when the dxdiff that started it dies; `false` when it is
 /// already gone. A worker whose dxdiff was killed (`kill -9`, a crash) mid-request otherwise
 /// runs on: a hung kernel never lets it read the closed pipe, and nothing is left to time it
@@ -246,9 +249,6 @@ fn die_with_parent() -> bool {
         .and_then(|p| p.parse::<i32>().ok());
     named.is_none_or(|p| nix::unistd::getppid().as_raw() == p)
 }
-
-/// The environment variable through which dxdiff names itself to the workers it starts.
-const PARENT_ENV: &str = "DXDIFF_GPU_PARENT";
 
 #[cfg(not(target_os = "linux"))]
 fn die_with_parent() -> bool {

@@ -56,9 +56,7 @@ impl Slot {
             first..(first + self.width as usize).min(4),
         ))
     }
-}
 
-impl Slot {
     /// The registers an output slot's words go to, each with the first of the slot's words it
     /// takes: one register, or for an array builtin the manifest lists once per register
     /// (`clip_distances` over two registers, D3D's 8 distances), each register in turn, its

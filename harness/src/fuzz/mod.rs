@@ -127,18 +127,19 @@ fn shrink(
 ) -> RandomProgram {
     let started = Instant::now();
     let full = v.opts.vectors;
+    let mut current_blob = start.blob().ok();
     if full > SHRINK_VECTORS
-        && let Ok(blob) = start.blob()
+        && let Some(blob) = &current_blob
     {
         v.opts.vectors = SHRINK_VECTORS;
-        if !still(&v.program(name, &blob)) {
+        if !still(&v.program(name, blob)) {
             v.opts.vectors = full;
         }
     }
     let mut tried: std::collections::HashSet<u64> = std::collections::HashSet::new();
     let mut current = start;
     'outer: while started.elapsed() < cap {
-        if current.blob().is_ok_and(|b| known(&current, &b)) {
+        if current_blob.as_deref().is_some_and(|b| known(&current, b)) {
             break;
         }
         for cand in current.shrink_candidates() {
@@ -152,6 +153,7 @@ fn shrink(
             let o = v.program(name, &blob);
             if still(&o) {
                 current = cand;
+                current_blob = Some(blob);
                 continue 'outer;
             }
         }

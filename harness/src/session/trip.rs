@@ -189,7 +189,6 @@ fn answers_of(d: &Differential) -> reports::answers::Answers {
     use reports::answers::Kind;
     let mut out = reports::answers::Answers::new();
     let c = &d.candidate;
-    let per = c.invocations * c.outputs_per_invocation;
     for (k, v) in d.verdicts.iter().enumerate() {
         let kind = match v {
             Verdict::Match => continue,
@@ -199,20 +198,12 @@ fn answers_of(d: &Differential) -> reports::answers::Answers {
             Verdict::Inconclusive(_) => Kind::Inconclusive,
         };
         let hash = d.candidate_index(k).map_or(0, |g| {
-            let words = c.outputs.get(g * per..(g + 1) * per).unwrap_or(&[]);
-            let discards = c
-                .discarded
-                .get(g * c.invocations..(g + 1) * c.invocations)
-                .unwrap_or(&[]);
+            let invocations = (0..c.invocations).flat_map(|i| {
+                let outputs = c.outputs_of(g, i).iter().flatten().copied();
+                outputs.chain(std::iter::once(u32::from(c.discarded_of(g, i))))
+            });
             let uavs = c.uavs.get(g).into_iter().flat_map(|m| m.values().flatten());
-            reports::answers::hash_words(
-                words
-                    .iter()
-                    .flatten()
-                    .copied()
-                    .chain(discards.iter().map(|d| u32::from(*d)))
-                    .chain(uavs.copied()),
-            )
+            reports::answers::hash_words(invocations.chain(uavs.copied()))
         });
         out.push(k as u32, kind, hash);
     }

@@ -130,10 +130,10 @@ impl Machine<'_> {
             });
         };
         let lanes = self.lanes;
-        let mode = dxbc::evaluation::interpolation(&self.program.instructions, reg);
+        let constant = dxbc::evaluation::is_constant(&self.program.instructions, reg);
         let mut offsets = vec![[0.0f64; 2]; lanes];
         let mut past = vec![false; lanes];
-        if !dxbc::evaluation::is_constant(mode) && dxbc::evaluation::off_centre(inst.opcode) {
+        if !constant && dxbc::evaluation::off_centre(inst.opcode) {
             let mut x = vec![0u32; lanes];
             self.read(&inst.operands[2], 0, Consumer::Int, at, &mut x)?;
             if inst.opcode == Opcode::EvalSnapped {

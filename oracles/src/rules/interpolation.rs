@@ -84,10 +84,11 @@ fn plane_value(quad: [u32; 4], pixel: usize, offset: [f64; 2]) -> Option<u32> {
     if !representable(px) || !representable(py) {
         return None;
     }
-    exact_sum(own, px)?;
+    // Every partial sum, so that every order of the three terms is exact.
+    let with_x = exact_sum(own, px)?;
     exact_sum(own, py)?;
     exact_sum(px, py)?;
-    let total = exact_sum(exact_sum(own, px)?, py)?;
+    let total = exact_sum(with_x, py)?;
     // The sign of a zero sum is IEEE's: −0 only when every term is −0, in any order.
     let word = (total as f32).to_bits();
     let negative_zero = total == 0.0

@@ -44,12 +44,37 @@ impl Plant for Command {
 /// `dxdiff replay --executor gpu PATH ARGS...` with `bug` planted: how a test checks that a
 /// saved case reproduces (or no longer reproduces) a divergence on the GPU.
 pub fn replay_gpu(path: impl AsRef<OsStr>, args: &[&str], bug: Option<&str>) -> Command {
+    replay_on("gpu", path, args, bug)
+}
+
+/// [`replay_gpu`] on `executor` (`gpu`, `chrome`, `interp`).
+pub fn replay_on(
+    executor: &str,
+    path: impl AsRef<OsStr>,
+    args: &[&str],
+    bug: Option<&str>,
+) -> Command {
     let mut c = dxdiff();
-    c.args(["replay", "--executor", "gpu"])
+    c.args(["replay", "--executor", executor])
         .args(args)
         .arg(path)
         .plant(bug);
     c
+}
+
+/// The programs of the `dxdiff verify` report in `dir` with a mismatching lane, by name.
+pub fn mismatching_programs(dir: &Path) -> Vec<String> {
+    let report: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("report.json")).expect("report.json"),
+    )
+    .expect("json");
+    report["programs"]
+        .as_array()
+        .expect("programs")
+        .iter()
+        .filter(|p| p["counts"]["mismatch"].as_u64().unwrap_or(0) > 0)
+        .filter_map(|p| p["name"].as_str().map(str::to_string))
+        .collect()
 }
 
 /// The project root.
@@ -336,12 +361,22 @@ pub fn processes() -> Vec<Proc> {
 /// A saved case replays on the GPU (exact profile) as failed while `bug` is planted, and as
 /// passed once it is gone.
 pub fn replays_only_while_planted(case: &Path, bug: &str) {
+    replays_only_while_planted_on("gpu", case, bug);
+}
+
+/// [`replays_only_while_planted`] on `executor`.
+pub fn replays_only_while_planted_on(executor: &str, case: &Path, bug: &str) {
     let replay = |plant: bool| {
-        replay_gpu(case, &["--profile", "exact"], plant.then_some(bug))
-            .output()
-            .expect("runs")
-            .status
-            .code()
+        replay_on(
+            executor,
+            case,
+            &["--profile", "exact"],
+            plant.then_some(bug),
+        )
+        .output()
+        .expect("runs")
+        .status
+        .code()
     };
     assert_eq!(replay(true), Some(1));
     assert_eq!(replay(false), Some(0));

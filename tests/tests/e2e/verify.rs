@@ -201,17 +201,7 @@ fn planted_verify(name: &str, bug: &str, seed: &str) -> Option<(Scratch, Vec<Str
         .expect("runs");
     let out = with_adapter(out)?;
     assert_eq!(out.status.code(), Some(1));
-    let report: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(dir.join("report.json")).expect("report.json"),
-    )
-    .expect("json");
-    let mismatching = report["programs"]
-        .as_array()
-        .expect("programs")
-        .iter()
-        .filter(|p| p["counts"]["mismatch"].as_u64().unwrap_or(0) > 0)
-        .filter_map(|p| p["name"].as_str().map(str::to_string))
-        .collect();
+    let mismatching = mismatching_programs(&dir);
     Some((dir, mismatching))
 }
 

@@ -44,9 +44,6 @@ impl Ctx<'_> {
         }
         let insts = &self.program.instructions;
         for (reg, mask) in dxbc::evaluation::planes(insts) {
-            if dxbc::evaluation::is_constant(dxbc::evaluation::interpolation(insts, reg)) {
-                continue;
-            }
             for c in (0..4).filter(|c| mask & (1 << c) != 0) {
                 let ty = self.f32_ty();
                 let names = ["ddx", "ddy"].map(|axis| {
@@ -92,8 +89,7 @@ impl Ctx<'_> {
         let reg = dxbc::evaluation::evaluated_register(inst).ok_or_else(|| {
             not_lowered("an attribute evaluation of a source other than a directly indexed `v#`")
         })?;
-        let insts = &self.program.instructions;
-        let constant = dxbc::evaluation::is_constant(dxbc::evaluation::interpolation(insts, reg));
+        let constant = dxbc::evaluation::is_constant(&self.program.instructions, reg);
         let offset = match inst.opcode {
             _ if constant => None,
             Opcode::EvalSnapped => Some(self.snapped_offset(&inst.operands[2])?),
@@ -173,17 +169,7 @@ impl Ctx<'_> {
     /// the centre past it.
     fn sample_offset(&mut self, op: &Operand) -> Result<[H; 2], Rejection> {
         let index = self.src(op, 0, dxbc::opcodes::Num::Uint)?;
-        let zero = self.b.fl(0.0);
-        let mut xy = [zero, zero];
-        let table = dxbc::standard_sample_positions(dxbc::evaluation::TARGET_SAMPLES);
-        for (k, pos) in table.iter().enumerate() {
-            let k = self.b.u(k as u32);
-            let is_k = self.b.bin(B::Equal, index, k);
-            for c in 0..2 {
-                let v = self.b.fl(f32::from(pos[c]) / 16.0);
-                xy[c] = self.b.select(xy[c], v, is_k);
-            }
-        }
-        Ok(xy)
+        let target = dxbc::evaluation::TARGET_SAMPLES;
+        Ok(self.pattern_position(target, index, |b, v| b.fl(v)))
     }
 }

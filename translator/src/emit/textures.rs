@@ -266,22 +266,39 @@ impl Ctx<'_> {
         let index = self.src(&ops[2], 0, Num::Uint)?;
         let inside = self.b.bin(B::Less, index, n);
         let zero = self.b.u(0);
-        let table = dxbc::standard_sample_positions(4);
+        let xy = self.pattern_position(4, index, |b, v| b.u(v.to_bits()));
+        let x = self.b.select(zero, xy[0], inside);
+        let y = self.b.select(zero, xy[1], inside);
+        let texel = self.compose4([x, y, zero, zero]);
+        self.write_texel(inst, &ops[1], texel)
+    }
+
+    /// Sample `index`'s position in D3D's standard `count`-sample pattern, relative to the
+    /// pixel's centre in pixels, each coordinate written by `literal` (as a float, or as its
+    /// bits); `literal(0)` past the samples.
+    pub(super) fn pattern_position(
+        &mut self,
+        count: u32,
+        index: H,
+        literal: fn(&mut build::Body, f32) -> H,
+    ) -> [H; 2] {
+        let zero = literal(&mut self.b, 0.0);
         let mut xy = [zero, zero];
-        for (k, pos) in table.iter().enumerate().rev() {
+        for (k, pos) in dxbc::standard_sample_positions(count)
+            .iter()
+            .enumerate()
+            .rev()
+        {
             let is_k = {
                 let k = self.b.u(k as u32);
                 self.b.bin(B::Equal, index, k)
             };
             for c in 0..2 {
-                let v = self.b.u((f32::from(pos[c]) / 16.0).to_bits());
+                let v = literal(&mut self.b, f32::from(pos[c]) / 16.0);
                 xy[c] = self.b.select(xy[c], v, is_k);
             }
         }
-        let x = self.b.select(zero, xy[0], inside);
-        let y = self.b.select(zero, xy[1], inside);
-        let texel = self.compose4([x, y, zero, zero]);
-        self.write_texel(inst, &ops[1], texel)
+        xy
     }
 
     /// The `Texture2DMS` a `sampleinfo` or `samplepos` reads; the rasterizer's count (the

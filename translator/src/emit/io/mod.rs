@@ -254,12 +254,12 @@ const CLIP_TYPES: [&str; 4] = [
 
 /// A vertex program's `SV_ClipDistance` components as WGSL's one `clip_distances` array (the
 /// exact profile), from `regs` (register, mask) in register order: each register's
-/// components, contiguous, in turn, up to D3D's 8 over two registers; and the array's length.
+/// components, contiguous, in turn, up to D3D's 8 over two registers; and the array's type.
 fn clip_distances(
     c: &mut Ctx<'_>,
     e: &mut Entry,
     regs: &[(u32, u8)],
-) -> Result<(H, u32), Rejection> {
+) -> Result<(H, Handle<naga::Type>), Rejection> {
     let Some(o) = c.g.o else {
         return Err(Rejection::new(id::NOT_LOWERED, "no output registers"));
     };
@@ -295,7 +295,7 @@ fn clip_distances(
         ty,
         components: parts,
     });
-    Ok((v, n))
+    Ok((v, ty))
 }
 
 /// Whether a pixel input register may hold both: plain data and a one-component system value
@@ -714,9 +714,7 @@ fn vertex(c: &mut Ctx<'_>, run: Handle<Function>) -> Result<(Function, Io), Reje
     }
     if !clips.is_empty() {
         clips.sort_unstable();
-        let (value, n) = clip_distances(c, &mut e, &clips)?;
-        let t = c.scalar_ty(build::F32);
-        let arr = build::array(&mut c.module, t, n, 4);
+        let (value, arr) = clip_distances(c, &mut e, &clips)?;
         fields.push((
             "clip_distances".into(),
             arr,
